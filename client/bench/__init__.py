@@ -1,0 +1,1 @@
+"""Benchmarks run by ``boardroom bench``; method and results in docs/benchmarks.md."""

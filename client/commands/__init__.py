@@ -1,0 +1,1 @@
+"""Subcommands of ``boardroom`` that run on the client side."""

@@ -1,0 +1,120 @@
+"""Playing levels for people: how deep, how long and how exactly the engine plays.
+
+=========  ==========================================================================
+level      how it plays
+=========  ==========================================================================
+random     a legal move at random
+easy       looks two plies ahead: takes a win, blocks a single threat, but walks into
+           forks and misses threats that take two moves to build; picks among the
+           moves it thinks are nearly best, so it varies
+medium     four plies, a little variety
+hard       iterative deepening up to twelve plies within a second, no variety
+perfect    exact play wherever a full solve fits in the move budget; otherwise the
+           deepest search the budget allows
+=========  ==========================================================================
+
+Randomness comes only from the seed, so a seeded ``easy`` or ``medium`` game can be
+replayed move for move. ``hard`` and ``perfect`` stop on the clock on big boards,
+where how deep they get depends on the machine.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from shared.engine.scores import POINTS
+from shared.errors import SearchLimitsError
+
+
+class Level(enum.Enum):
+    """A named playing strength (see the module docstring)."""
+
+    RANDOM = "random"
+    """Uniformly random legal moves."""
+    EASY = "easy"
+    """Two plies, varied: beatable by a player who builds a fork."""
+    MEDIUM = "medium"
+    """Four plies, a little varied."""
+    HARD = "hard"
+    """Deep search within a second."""
+    PERFECT = "perfect"
+    """Exact where solvable within the budget, else as deep as the budget allows."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchPlan:
+    """What one search will do. Picklable; built by :func:`plan_search`.
+
+    ``depth``: deepest iteration (plies); ``time_limit``: seconds for the whole
+    search, or None for no clock; ``margin``: moves scoring within this many
+    engine units of the best are equally likely (0 plays the best);
+    ``exact_share``: share of the time spent first on trying a full solve
+    (0 never tries; 1 with no time limit solves however long it takes).
+    """
+
+    depth: int
+    time_limit: float | None
+    margin: int
+    exact_share: float
+    random: bool = False
+
+
+MAX_DEPTH = 64
+"""Deeper than needed on any board the engine plays in a human's move time."""
+
+_LEVEL_PLANS = {
+    Level.RANDOM: SearchPlan(depth=0, time_limit=None, margin=0, exact_share=0, random=True),
+    Level.EASY: SearchPlan(depth=2, time_limit=2.0, margin=2 * POINTS, exact_share=0),
+    Level.MEDIUM: SearchPlan(depth=4, time_limit=2.0, margin=POINTS // 2, exact_share=0),
+    Level.HARD: SearchPlan(depth=12, time_limit=1.0, margin=0, exact_share=0),
+    Level.PERFECT: SearchPlan(depth=MAX_DEPTH, time_limit=3.0, margin=0, exact_share=0.6),
+}
+
+
+def parse_level(level: Level | str) -> Level:
+    """The :class:`Level` named by ``level``; raises :class:`SearchLimitsError` otherwise."""
+    if isinstance(level, Level):
+        return level
+    try:
+        return Level(str(level).strip().lower())
+    except ValueError:
+        names = ", ".join(item.value for item in Level)
+        raise SearchLimitsError(f"unknown level {level!r}: choose one of {names}") from None
+
+
+def plan_search(
+    level: Level | str | None, depth: int | None, time_limit: float | None
+) -> SearchPlan:
+    """The plan for a search asked for by level and/or explicit limits.
+
+    Explicit ``depth`` and ``time_limit`` override the level's. With neither a
+    level nor limits, play perfectly; with limits only, search deterministically
+    (no variety) within them, trying a full solve first when only time is given.
+    """
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise SearchLimitsError(f"depth={depth!r}: give a whole number of plies, 1 or more")
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
+            raise SearchLimitsError(f"time_limit={time_limit!r}: give seconds as a number")
+        if not 0 < time_limit <= 3600:
+            raise SearchLimitsError(
+                f"time_limit={time_limit!r}: give more than 0 and at most 3600 seconds"
+            )
+    if level is None:
+        if depth is None and time_limit is None:
+            return _LEVEL_PLANS[Level.PERFECT]
+        return SearchPlan(
+            depth=depth if depth is not None else MAX_DEPTH,
+            time_limit=float(time_limit) if time_limit is not None else None,
+            margin=0,
+            exact_share=0.5 if depth is None else 0,
+        )
+    plan = _LEVEL_PLANS[parse_level(level)]
+    return SearchPlan(
+        depth=depth if depth is not None else plan.depth,
+        time_limit=float(time_limit) if time_limit is not None else plan.time_limit,
+        margin=plan.margin,
+        exact_share=plan.exact_share,
+        random=plan.random,
+    )

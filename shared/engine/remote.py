@@ -1,0 +1,43 @@
+"""Engine requests that cross a process boundary.
+
+A worker process gets a :class:`SearchRequest` (game name, move string and limits:
+a few dozen bytes to pickle, never a live object) and sends back a
+:class:`~shared.engine.search.SearchResult`. The server's process pool submits
+:func:`run_search_request`.
+
+>>> run_search_request(SearchRequest("tictactoe", "b2 a1 c3", level="perfect")).move_text
+'a3'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shared.engine.search import SearchResult, search
+from shared.games import get_game
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    """What to search: a position by game name and moves, and the limits."""
+
+    game: str
+    moves: str
+    level: str | None = None
+    depth: int | None = None
+    time_limit: float | None = None
+    seed: int | None = None
+
+
+def run_search_request(request: SearchRequest) -> SearchResult:
+    """Rebuild the position and search it; runs in a worker process."""
+    game = get_game(request.game)
+    position = game.from_moves(request.moves)
+    return search(
+        game,
+        position,
+        level=request.level,
+        depth=request.depth,
+        time_limit=request.time_limit,
+        seed=request.seed,
+    )

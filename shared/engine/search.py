@@ -1,0 +1,366 @@
+"""The engine's public entry points: :func:`search`, :func:`analyze` and :func:`solve`.
+
+They take a :class:`~shared.games.Game` and a :class:`~shared.games.Position`,
+turn them into raw bitboards once, and drive :class:`~shared.engine.negamax.Searcher`:
+
+- the root is handled here: an immediate win is taken at once, a lost position
+  (two threats against us) still gets a sensible move;
+- :func:`search` first tries a full solve when its plan allows, under a share of
+  the time; if the clock runs out it deepens iteratively with the evaluation at the
+  horizon, keeping the best move of the last finished depth;
+- levels with variety score every root move with a full window and pick among
+  the near-best with the seeded random generator.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from shared.engine.kernel import SearchKernel, kernel_for
+from shared.engine.levels import MAX_DEPTH, Level, SearchPlan, plan_search
+from shared.engine.negamax import EXACT_DEPTH, Searcher, SearchInterrupted
+from shared.engine.scores import (
+    INFINITY,
+    SCORE_UNIT,
+    Value,
+    is_decisive,
+    make_value,
+    stone_score,
+)
+from shared.errors import IllegalMoveError, IllegalMoveReason
+from shared.games.base import Game, GridGame, Move, Position
+
+DEFAULT_ANALYSIS_TIME = 3.0
+"""Seconds :func:`analyze` spends on a position when not told."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The answer of :func:`search`. Small and picklable, for process pools.
+
+    ``score`` is in engine units for the player to move (see
+    :mod:`shared.engine.scores`); ``value`` says it for people; ``exact`` is True
+    when the score is proven; ``pv`` is the expected line of play starting with
+    ``move``; ``depth`` is the deepest finished iteration (the remaining plies of
+    the game for an exact solve); ``elapsed`` is wall time in seconds.
+    """
+
+    move: Move
+    move_text: str
+    score: int
+    value: Value
+    exact: bool
+    pv: tuple[Move, ...]
+    nodes: int
+    depth: int
+    elapsed: float
+
+
+@dataclass(slots=True)
+class _Root:
+    """The position to search, as the kernel sees it."""
+
+    game: GridGame
+    kernel: SearchKernel
+    position: Position
+    cur: int
+    opp: int
+    ply: int
+
+    @classmethod
+    def of(cls, game: Game, position: Position) -> _Root:
+        if not isinstance(game, GridGame):
+            raise TypeError(f"the engine plays grid games, not {game!r}")
+        if game.outcome(position).is_over:
+            raise IllegalMoveError(
+                "the game is over: there is no move to search for",
+                move_text="",
+                reason=IllegalMoveReason.GAME_OVER,
+            )
+        ply = position.ply
+        cur, opp = position.stones[ply & 1], position.stones[1 - (ply & 1)]
+        return cls(game, kernel_for(game), position, cur, opp, ply)
+
+    @property
+    def empty(self) -> int:
+        return self.kernel.board & ~(self.cur | self.opp)
+
+    @property
+    def remaining(self) -> int:
+        return self.kernel.cells - self.ply
+
+    def move_of(self, bit: int) -> Move:
+        return self.game.move_of_bit(bit)
+
+    def immediate_win(self) -> int:
+        """A cell that wins at once (centre-most), or 0."""
+        kernel = self.kernel
+        wins = kernel.winning_cells(self.cur, self.empty) & kernel.playable(self.cur | self.opp)
+        return kernel.candidates(wins, self.cur | self.opp)[0] if wins else 0
+
+    def win_now_score(self) -> int:
+        return (self.kernel.half - self.ply // 2) * SCORE_UNIT
+
+    def loss_next_score(self) -> int:
+        return -(self.kernel.half - (self.ply + 1) // 2) * SCORE_UNIT
+
+    def safe_moves(self) -> int:
+        """Moves after which the opponent cannot win at once (0 if there are none)."""
+        kernel = self.kernel
+        occupied = self.cur | self.opp
+        opp_wins = kernel.winning_cells(self.opp, self.empty)
+        playable = kernel.playable(occupied)
+        forced = playable & opp_wins
+        if forced & (forced - 1):
+            return 0
+        moves = forced or playable
+        if kernel.gravity:
+            moves &= ~(opp_wins >> 1)
+        return moves
+
+    def ordered(self, moves: int) -> list[int]:
+        """``moves`` as bits, most threatening first, then centre first."""
+        kernel = self.kernel
+        searcher_order: list[tuple[int, int, int]] = []
+        for bit in kernel.candidates(moves, self.cur | self.opp):
+            threats = kernel.winning_cells(self.cur | bit, self.empty ^ bit)
+            searcher_order.append((-threats.bit_count(), len(searcher_order), bit))
+        searcher_order.sort()
+        return [bit for _, _, bit in searcher_order]
+
+    def value(self, score: int, *, exact: bool) -> Value:
+        return make_value(score, exact=exact, cells=self.kernel.cells, ply=self.ply)
+
+    def principal_variation(self, searcher: Searcher, first: int, limit: int) -> tuple[Move, ...]:
+        """Follow the table's best moves from ``first`` (at most ``limit`` moves)."""
+        kernel = self.kernel
+        cur, opp = self.cur, self.opp
+        line: list[Move] = []
+        bit = first
+        while bit and len(line) < limit:
+            if not (kernel.playable(cur | opp) & bit) or (cur | opp) & bit:
+                break
+            line.append(self.move_of(bit))
+            cur |= bit
+            if kernel.grid.has_line(cur) or not kernel.board & ~(cur | opp):
+                break
+            cur, opp = opp, cur
+            entry = searcher.table.get(kernel.key(cur, opp))
+            bit = entry[3] if entry is not None else 0
+        return tuple(line)
+
+
+def search(
+    game: Game,
+    position: Position,
+    *,
+    level: Level | str | None = None,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    seed: int | None = None,
+) -> SearchResult:
+    """The engine's move in ``position``.
+
+    ``level`` picks a playing strength (:class:`~shared.engine.levels.Level`);
+    ``depth`` (plies) and ``time_limit`` (seconds) override it or, alone, bound a
+    plain best-move search. With none of them, play perfectly within the perfect
+    level's budget. The search returns within ``time_limit`` plus a few
+    milliseconds. ``seed`` makes the varied levels reproducible.
+
+    Raises :class:`~shared.errors.SearchLimitsError` for a bad level or limit and
+    :class:`~shared.errors.IllegalMoveError` if the game is already over.
+    """
+    return _run(game, position, plan_search(level, depth, time_limit), seed=seed)
+
+
+def _run(game: Game, position: Position, plan: SearchPlan, *, seed: int | None) -> SearchResult:
+    """Carry out ``plan`` on ``position`` (see :func:`search`)."""
+    started = time.perf_counter()
+    root = _Root.of(game, position)
+    rng = random.Random(seed)
+    deadline = started + plan.time_limit if plan.time_limit is not None else None
+
+    def result(
+        bit: int, score: int, *, exact: bool, pv: tuple[Move, ...], nodes: int, depth: int
+    ) -> SearchResult:
+        move = root.move_of(bit)
+        return SearchResult(
+            move=move,
+            move_text=game.format_move(move),
+            score=score,
+            value=root.value(score, exact=exact),
+            exact=exact,
+            pv=pv or (move,),
+            nodes=nodes,
+            depth=depth,
+            elapsed=time.perf_counter() - started,
+        )
+
+    kernel = root.kernel
+    if plan.random:
+        choices = kernel.candidates(kernel.playable(root.cur | root.opp), root.cur | root.opp)
+        bit = rng.choice(sorted(choices))
+        return result(bit, 0, exact=False, pv=(), nodes=0, depth=0)
+
+    win = root.immediate_win()
+    if win:
+        return result(win, root.win_now_score(), exact=True, pv=(), nodes=1, depth=1)
+    safe = root.safe_moves()
+    if not safe:
+        # Lost next move whatever we do: block one of the threats, as a person would.
+        opp_wins = kernel.winning_cells(root.opp, root.empty)
+        playable = kernel.playable(root.cur | root.opp)
+        bit = root.ordered(playable & opp_wins or playable)[0]
+        return result(bit, root.loss_next_score(), exact=True, pv=(), nodes=1, depth=1)
+    order = root.ordered(safe)
+    if len(order) == 1 and plan.margin == 0 and plan.exact_share < 1:
+        # Only one move does not lose at once; still say what it is worth, briefly.
+        plan = SearchPlan(
+            depth=min(plan.depth, 4), time_limit=plan.time_limit, margin=0, exact_share=0
+        )
+
+    nodes = 0
+    if plan.exact_share > 0 and plan.margin == 0:
+        exact_deadline = None
+        if plan.time_limit is not None:
+            exact_deadline = started + plan.time_limit * plan.exact_share
+        solver = Searcher(kernel, deadline=exact_deadline)
+        try:
+            bit, score = _solve_best_move(root, solver, order)
+        except SearchInterrupted:
+            nodes += solver.nodes
+        else:
+            pv = root.principal_variation(solver, bit, root.remaining)
+            return result(
+                bit, score, exact=True, pv=pv, nodes=nodes + solver.nodes, depth=root.remaining
+            )
+
+    deepener = Searcher(kernel, deadline=deadline)
+    best_bit, best_score, reached, exact = order[0], 0, 0, False
+    scores: dict[int, int] = {}
+    for iteration in range(1, min(plan.depth, root.remaining) + 1):
+        deepener.leaf_evaluations = 0
+        try:
+            line = _search_root(root, deepener, order, iteration, full_window=plan.margin > 0)
+        except SearchInterrupted as stop:
+            partial = stop.args[1] if len(stop.args) > 1 else None
+            if partial is not None:  # moves finished at this depth beat the old best
+                best_bit, best_score = partial
+            break
+        scores = line
+        best_bit = max(order, key=lambda b: (scores[b], -order.index(b)))
+        best_score = scores[best_bit]
+        reached = iteration
+        exact = deepener.leaf_evaluations == 0 or is_decisive(best_score)
+        if exact:
+            break
+        order = sorted(order, key=lambda b: -scores[b])
+
+    nodes += deepener.nodes
+    if plan.margin > 0 and scores and not exact:
+        near_best = [b for b in order if scores[b] >= best_score - plan.margin]
+        chosen = rng.choice(near_best)
+        if chosen != best_bit:
+            best_bit, best_score = chosen, scores[chosen]
+    pv = root.principal_variation(deepener, best_bit, max(reached, 1))
+    return result(best_bit, best_score, exact=exact, pv=pv, nodes=nodes, depth=reached)
+
+
+def _search_root(
+    root: _Root, searcher: Searcher, order: list[int], depth: int, *, full_window: bool
+) -> dict[int, int]:
+    """Scores of the root moves at ``depth``. With ``full_window`` every score is
+    exact for that depth; otherwise only the best is, the rest are upper bounds.
+
+    On interruption, re-raises :class:`SearchInterrupted` carrying the best
+    (bit, score) among the moves finished at this depth, if any beat the first.
+    """
+    scores: dict[int, int] = {}
+    alpha = -INFINITY
+    best: tuple[int, int] | None = None
+    for bit in order:
+        low = -INFINITY if full_window else alpha
+        try:
+            score = searcher.score_move(root.cur, root.opp, root.ply, bit, low, INFINITY, depth)
+        except SearchInterrupted:
+            raise SearchInterrupted("deadline", best if len(scores) > 1 else None) from None
+        scores[bit] = score
+        if score > alpha:
+            alpha = score
+            best = (bit, score)
+    return scores
+
+
+def _solve_best_move(root: _Root, solver: Searcher, order: list[int]) -> tuple[int, int]:
+    """The exact score of the root and a move that keeps it (null-window tests)."""
+    kernel = root.kernel
+    low = -(kernel.half - (root.ply + 1) // 2)
+    high = kernel.half - (root.ply + 2) // 2
+    value = solver.solve(root.cur, root.opp, root.ply, low=low, high=high) * SCORE_UNIT
+    for bit in order[:-1]:
+        score = solver.score_move(root.cur, root.opp, root.ply, bit, value - 1, value, EXACT_DEPTH)
+        if score >= value:
+            return bit, value
+    return order[-1], value
+
+
+def solve_move(game: Game, position: Position) -> SearchResult:
+    """The best move by exact solving, with its proven value, however long it takes.
+
+    Like :func:`solve`, fast for tic-tac-toe boards and Connect Four past the
+    opening; :func:`search` with a time limit is the bounded alternative.
+    """
+    plan = SearchPlan(depth=MAX_DEPTH, time_limit=None, margin=0, exact_share=1.0)
+    return _run(game, position, plan, seed=None)
+
+
+def solve(game: Game, position: Position) -> int:
+    """The exact stone score of ``position`` for the player to move.
+
+    0 is a draw; a positive score is a win, one more than the stones the winner
+    still has in hand when the line is made (Connect Four: 22 minus the winner's
+    stone count, the scale of the standard test sets); negative, a loss. Runs
+    until solved: fast for tic-tac-toe boards and Connect Four past the opening,
+    far too slow for an empty Connect Four or gomoku board.
+    """
+    root = _Root.of(game, position)
+    if root.immediate_win():
+        return stone_score(root.win_now_score())
+    kernel = root.kernel
+    return Searcher(kernel).solve(
+        root.cur,
+        root.opp,
+        root.ply,
+        low=-(kernel.half - (root.ply + 1) // 2),
+        high=kernel.half - (root.ply + 2) // 2,
+    )
+
+
+def analyze(
+    game: Game, position: Position, *, time_limit: float | None = None
+) -> list[tuple[Move, Value]]:
+    """The value of every legal move, best first, for hints and post-game review.
+
+    Each move gets an equal share of ``time_limit`` (default
+    :data:`DEFAULT_ANALYSIS_TIME` seconds): proven (``win in 3``, ``draw``) where a
+    full solve fits, otherwise the heuristic value of the deepest finished search.
+    """
+    total = DEFAULT_ANALYSIS_TIME if time_limit is None else time_limit
+    plan_search(None, None, total)  # validates the limit
+    root = _Root.of(game, position)
+    game = root.game
+    moves = game.legal_moves(position)
+    share = total / len(moves)
+    values: list[tuple[Move, Value]] = []
+    for move in moves:
+        child = game.play_unchecked(position, move)
+        if game.outcome(child).is_over:
+            score = root.win_now_score() if game.outcome(child).winner is not None else 0
+            values.append((move, root.value(score, exact=True)))
+            continue
+        reply = search(game, child, time_limit=share)
+        values.append((move, root.value(-reply.score, exact=reply.exact)))
+    values.sort(key=lambda mv: -mv[1].score)
+    return values

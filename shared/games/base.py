@@ -1,0 +1,318 @@
+"""The Game interface: value types and the rules common to every Boardroom board.
+
+Every game is a two-player race to ``k`` in a row on a grid (see
+:mod:`shared.games.grid`), with or without gravity, so one class,
+:class:`GridGame`, carries the rules; subclasses add their notation.
+
+Two paths into the rules:
+
+- validating entry points for anything typed by a person or sent by a client:
+  :meth:`Game.parse_move`, :meth:`Game.play`, :meth:`Game.from_moves`. They raise
+  :class:`~shared.errors.IllegalMoveError` naming the input and the reason;
+- an unchecked path for search: :meth:`Game.play_unchecked` and the raw bitboards
+  of :class:`Position`. Positions are immutable ints, so "unmake" is simply to
+  keep the parent position: nothing is mutated and nothing needs undoing.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from shared.errors import IllegalMoveError, IllegalMoveReason
+from shared.games.grid import Grid, iter_bits
+
+Move = int
+"""A move as an int: what :meth:`Game.legal_moves` gives and :meth:`Game.play` takes.
+
+Connect Four: the column, 0-based (shown to people 1-based). Grid boards: the
+cell ``row * width + column``, 0-based from a1. Use :meth:`Game.format_move` and
+:meth:`Game.parse_move` to go to and from the notation people read.
+"""
+
+
+class Player(enum.IntEnum):
+    """A seat at the board. The first player moves first and plays ``X``."""
+
+    FIRST = 0
+    """Moves on even plies; shown as ``X``."""
+    SECOND = 1
+    """Moves on odd plies; shown as ``O``."""
+
+    @property
+    def other(self) -> Player:
+        """The opponent of this player."""
+        return Player(1 - self)
+
+    @property
+    def symbol(self) -> str:
+        """The stone letter used in renderings and records."""
+        return "XO"[self]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position: both players' stones as bitboards, and the moves that led here.
+
+    ``stones[p]`` holds the stones of ``Player(p)``. Positions are small, hashable
+    and picklable; ``moves`` is kept so records and move strings need no replay.
+    """
+
+    stones: tuple[int, int]
+    moves: tuple[Move, ...]
+
+    @property
+    def ply(self) -> int:
+        """Number of stones on the board (moves played so far)."""
+        return len(self.moves)
+
+    @property
+    def occupied(self) -> int:
+        """Bitboard of every stone on the board."""
+        return self.stones[0] | self.stones[1]
+
+
+class Status(enum.Enum):
+    """Where a game stands."""
+
+    ONGOING = "ongoing"
+    """Moves remain and nobody has won."""
+    WIN = "win"
+    """The last mover made a line; see :attr:`Outcome.winner`."""
+    DRAW = "draw"
+    """The board is full and nobody has a line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a position, as a value.
+
+    ``line`` lists the (column, row) cells of the winning line, 0-based with row 0
+    at the bottom; empty unless ``status`` is :attr:`Status.WIN`.
+    """
+
+    status: Status
+    winner: Player | None = None
+    line: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (win or draw)."""
+        return self.status is not Status.ONGOING
+
+
+ONGOING = Outcome(Status.ONGOING)
+DRAW = Outcome(Status.DRAW)
+
+
+class Game(ABC):
+    """The rules of one game. Instances are immutable and shared; get them by name
+    from :func:`shared.games.get_game`.
+    """
+
+    name: str
+    """Short name, as used on the wire and in the CLI (``connect4``, ``mnk-5-5-4``)."""
+    title: str
+    """Name for people (``Connect Four``)."""
+    grid: Grid
+    """Board geometry and line arithmetic."""
+    gravity: bool
+    """True if stones fall to the lowest free cell of a column (Connect Four)."""
+
+    @abstractmethod
+    def new(self) -> Position:
+        """The empty starting position."""
+
+    @abstractmethod
+    def from_moves(self, text: str) -> Position:
+        """The position reached by the moves in ``text``, checking each one.
+
+        Raises :class:`~shared.errors.IllegalMoveError` naming the first bad move
+        and its place in the string.
+        """
+
+    @abstractmethod
+    def move_string(self, position: Position) -> str:
+        """The moves of ``position`` as a string that :meth:`from_moves` reads back."""
+
+    @abstractmethod
+    def legal_moves(self, position: Position) -> list[Move]:
+        """Every legal move, in a stable order; empty once the game is over."""
+
+    @abstractmethod
+    def play(self, position: Position, move: Move) -> Position:
+        """The position after ``move``, which is checked for legality first."""
+
+    @abstractmethod
+    def play_unchecked(self, position: Position, move: Move) -> Position:
+        """The position after ``move``, which the caller guarantees is legal."""
+
+    @abstractmethod
+    def outcome(self, position: Position) -> Outcome:
+        """Ongoing, a win (with the winner and the line) or a draw."""
+
+    @abstractmethod
+    def to_move(self, position: Position) -> Player:
+        """The player whose turn it is."""
+
+    @abstractmethod
+    def parse_move(self, position: Position, text: str) -> Move:
+        """The move that ``text`` names, checked for legality in ``position``."""
+
+    @abstractmethod
+    def format_move(self, move: Move) -> str:
+        """The notation of ``move`` (``"4"``, ``"b2"``)."""
+
+    @abstractmethod
+    def render(self, position: Position) -> str:
+        """A text diagram of the board with coordinates, top row first."""
+
+
+class GridGame(Game):
+    """Rules shared by every board: stones on a :class:`Grid`, ``k`` in a row wins.
+
+    Subclasses provide the notation (:meth:`format_move`, :meth:`_parse_token`,
+    :meth:`_split_moves`) and whether moves name cells or columns.
+    """
+
+    def __init__(self, *, name: str, title: str, grid: Grid, gravity: bool) -> None:
+        self.name = name
+        self.title = title
+        self.grid = grid
+        self.gravity = gravity
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        # Games cross process boundaries by name: the worker rebuilds it from the registry.
+        from shared.games import get_game
+
+        return get_game, (self.name,)
+
+    # -- search path ---------------------------------------------------------------
+
+    @abstractmethod
+    def move_bit_in(self, occupied: int, move: Move) -> int:
+        """The bit that ``move`` sets given the ``occupied`` cells (no legality check)."""
+
+    @abstractmethod
+    def move_of_bit(self, bit: int) -> Move:
+        """The move that set ``bit``; the inverse of :meth:`move_bit_in`."""
+
+    def playable_cells(self, occupied: int) -> int:
+        """Bitboard of the cells a stone may go to next (ignoring whether the game is over)."""
+        grid = self.grid
+        if self.gravity:
+            return (occupied + grid.bottom_mask) & grid.board_mask
+        return grid.board_mask & ~occupied
+
+    # -- the interface ---------------------------------------------------------------
+
+    def new(self) -> Position:
+        return Position((0, 0), ())
+
+    def to_move(self, position: Position) -> Player:
+        return Player(position.ply & 1)
+
+    def play_unchecked(self, position: Position, move: Move) -> Position:
+        bit = self.move_bit_in(position.occupied, move)
+        first, second = position.stones
+        if position.ply & 1:
+            second |= bit
+        else:
+            first |= bit
+        return Position((first, second), (*position.moves, move))
+
+    def play(self, position: Position, move: Move) -> Position:
+        self._check_legal(position, move, self.format_move(move))
+        return self.play_unchecked(position, move)
+
+    def legal_moves(self, position: Position) -> list[Move]:
+        if self.outcome(position).is_over:
+            return []
+        playable = self.playable_cells(position.occupied)
+        return sorted(self.move_of_bit(bit) for bit in iter_bits(playable))
+
+    def outcome(self, position: Position) -> Outcome:
+        if not position.moves:
+            return ONGOING
+        # Only the player who moved last can have just made a line.
+        last = Player((position.ply - 1) & 1)
+        line = self.grid.winning_line(position.stones[last])
+        if line:
+            cells = tuple(self.grid.column_row(bit) for bit in line)
+            return Outcome(Status.WIN, winner=last, line=cells)
+        if position.ply == self.grid.cells:
+            return DRAW
+        return ONGOING
+
+    def parse_move(self, position: Position, text: str) -> Move:
+        move = self._parse_token(text)
+        self._check_legal(position, move, text)
+        return move
+
+    def from_moves(self, text: str) -> Position:
+        position = self.new()
+        for number, token in enumerate(self._split_moves(text), start=1):
+            try:
+                move = self.parse_move(position, token)
+            except IllegalMoveError as error:
+                raise IllegalMoveError(
+                    f"move {number} of {text!r}: {error}",
+                    move_text=error.move_text,
+                    reason=error.reason,
+                ) from None
+            position = self.play_unchecked(position, move)
+        return position
+
+    def render(self, position: Position) -> str:
+        grid = self.grid
+        first, second = position.stones
+        label_width = len(str(grid.height))
+        lines = []
+        for row in reversed(range(grid.height)):
+            cells = []
+            for column in range(grid.width):
+                bit = grid.cell(column, row)
+                cells.append("X" if first & bit else "O" if second & bit else ".")
+            lines.append(self._row_label(row).rjust(label_width) + " " + " ".join(cells))
+        lines.append(" " * (label_width + 1) + " ".join(self._column_labels()))
+        return "\n".join(lines)
+
+    # -- notation hooks ----------------------------------------------------------------
+
+    @abstractmethod
+    def _parse_token(self, text: str) -> Move:
+        """The move one token names, checked for form and board range only."""
+
+    @abstractmethod
+    def _split_moves(self, text: str) -> list[str]:
+        """The tokens of a move string."""
+
+    def _row_label(self, row: int) -> str:
+        return str(row + 1)
+
+    def _column_labels(self) -> list[str]:
+        return [column_letter(c) for c in range(self.grid.width)]
+
+    # -- checks ------------------------------------------------------------------------
+
+    def _check_legal(self, position: Position, move: Move, shown: str) -> None:
+        if self.outcome(position).is_over:
+            raise IllegalMoveError(
+                f"{shown!r}: the game is over, no more moves can be played",
+                move_text=shown,
+                reason=IllegalMoveReason.GAME_OVER,
+            )
+        self._check_placeable(position, move, shown)
+
+    @abstractmethod
+    def _check_placeable(self, position: Position, move: Move, shown: str) -> None:
+        """Raise :class:`IllegalMoveError` unless ``move`` fits on the board now."""
+
+
+def column_letter(column: int) -> str:
+    """The letter naming a 0-based column: a, b, ... z (boards are at most 26 wide)."""
+    return chr(ord("a") + column)
