@@ -13,10 +13,12 @@ Scores are from the point of view of the player to move, in engine units
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
-from shared.engine.kernel import SearchKernel
-from shared.engine.scores import HEURISTIC_LIMIT, POINTS
+from shared.engine.kernel import SearchKernel, kernel_for
+from shared.engine.scores import HEURISTIC_LIMIT, POINTS, SCORE_UNIT
+from shared.games.base import GridGame, Position
 
 Evaluator = Callable[[int, int, int, int], int]
 """``evaluate(cur, opp, opp_wins, ply)``: estimate for the side to move."""
@@ -62,3 +64,41 @@ def make_evaluator(kernel: SearchKernel) -> Evaluator:
         return score
 
     return evaluate
+
+
+@functools.cache
+def evaluator_for(kernel: SearchKernel) -> Evaluator:
+    """The (cached) evaluation function of ``kernel``'s game."""
+    return make_evaluator(kernel)
+
+
+def horizon_value(game: GridGame, position: Position) -> int:
+    """The value of an ongoing position where a depth-limited search stops.
+
+    What is certain without searching comes first: a win on the next move, a loss
+    to two threats (or, with gravity, to a threat we would have to play under),
+    a draw when too few cells are left for anyone to finish a line. Otherwise the
+    heuristic evaluation, kept within the scores still possible.
+    """
+    kernel = kernel_for(game)
+    ply = position.ply
+    cur, opp = position.stones[ply & 1], position.stones[1 - (ply & 1)]
+    occupied = cur | opp
+    empty = kernel.board & ~occupied
+    half = kernel.half
+    playable = kernel.playable(occupied)
+    if kernel.winning_cells(cur, empty) & playable:
+        return (half - ply // 2) * SCORE_UNIT
+    opp_wins = kernel.winning_cells(opp, empty)
+    forced = playable & opp_wins
+    moves = forced if forced else playable
+    if kernel.gravity:
+        moves &= ~(opp_wins >> 1)
+    if forced & (forced - 1) or not moves:
+        return -(half - (ply + 1) // 2) * SCORE_UNIT
+    if ply >= kernel.cells - 2:
+        return 0
+    low = -(half - (ply + 3) // 2) * SCORE_UNIT
+    high = (half - (ply + 2) // 2) * SCORE_UNIT
+    estimate = evaluator_for(kernel)(cur, opp, opp_wins, ply)
+    return max(low, min(high, estimate))

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.engine.evaluation import make_evaluator
-from shared.engine.kernel import kernel_for
+from shared.engine.evaluation import horizon_value
 from shared.engine.scores import SCORE_UNIT, half_cells
 from shared.games.base import GridGame, Move, Position, Status
+
+__all__ = ["MinimaxResult", "horizon_value", "minimax"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,35 +58,3 @@ def minimax(game: GridGame, position: Position, *, depth: int | None = None) -> 
 
     score, move = value(position, depth)
     return MinimaxResult(score, move, nodes)
-
-
-def horizon_value(game: GridGame, position: Position) -> int:
-    """The value of an ongoing position where a depth-limited search stops.
-
-    What is certain without searching comes first: a win on the next move, a loss
-    to two threats (or, with gravity, to a threat we would have to play under),
-    a draw when too few cells are left for anyone to finish a line. Otherwise the
-    heuristic evaluation, kept within the scores still possible.
-    """
-    kernel = kernel_for(game)
-    ply = position.ply
-    cur, opp = position.stones[ply & 1], position.stones[1 - (ply & 1)]
-    occupied = cur | opp
-    empty = kernel.board & ~occupied
-    half = kernel.half
-    playable = kernel.playable(occupied)
-    if kernel.winning_cells(cur, empty) & playable:
-        return (half - ply // 2) * SCORE_UNIT
-    opp_wins = kernel.winning_cells(opp, empty)
-    forced = playable & opp_wins
-    moves = forced if forced else playable
-    if kernel.gravity:
-        moves &= ~(opp_wins >> 1)
-    if forced & (forced - 1) or not moves:
-        return -(half - (ply + 1) // 2) * SCORE_UNIT
-    if ply >= kernel.cells - 2:
-        return 0
-    low = -(half - (ply + 3) // 2) * SCORE_UNIT
-    high = (half - (ply + 2) // 2) * SCORE_UNIT
-    estimate = make_evaluator(kernel)(cur, opp, opp_wins, ply)
-    return max(low, min(high, estimate))

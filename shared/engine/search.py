@@ -18,6 +18,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from shared.engine.evaluation import horizon_value
 from shared.engine.kernel import SearchKernel, kernel_for
 from shared.engine.levels import MAX_DEPTH, Level, SearchPlan, plan_search
 from shared.engine.negamax import EXACT_DEPTH, Searcher, SearchInterrupted
@@ -350,24 +351,36 @@ def analyze(
 ) -> list[tuple[Move, Value]]:
     """The value of every legal move, best first, for hints and post-game review.
 
-    Each move gets an equal share of ``time_limit`` (default
-    :data:`DEFAULT_ANALYSIS_TIME` seconds): proven (``win in 3``, ``draw``) where a
-    full solve fits, otherwise the heuristic value of the deepest finished search.
+    Moves are searched most promising first, each with an equal share of what is
+    left of ``time_limit`` (default :data:`DEFAULT_ANALYSIS_TIME` seconds): proven
+    (``win in 3``, ``draw``) where a full solve fits, otherwise the heuristic value
+    of the deepest finished search. Once the time is spent, the remaining moves
+    (on a big board, the far-off ones) get the static value at the horizon, so
+    the call returns within ``time_limit`` plus one search's clock granularity.
     """
     total = DEFAULT_ANALYSIS_TIME if time_limit is None else time_limit
     plan_search(None, None, total)  # validates the limit
+    started = time.perf_counter()
+    deadline = started + total
     root = _Root.of(game, position)
     game = root.game
-    moves = game.legal_moves(position)
-    share = total / len(moves)
+    occupied = root.cur | root.opp
+    promising = [root.move_of(bit) for bit in root.ordered(root.kernel.playable(occupied))]
+    moves = promising + sorted(set(game.legal_moves(position)) - set(promising))
     values: list[tuple[Move, Value]] = []
-    for move in moves:
+    for index, move in enumerate(moves):
         child = game.play_unchecked(position, move)
-        if game.outcome(child).is_over:
-            score = root.win_now_score() if game.outcome(child).winner is not None else 0
+        outcome = game.outcome(child)
+        if outcome.is_over:
+            score = root.win_now_score() if outcome.winner is not None else 0
             values.append((move, root.value(score, exact=True)))
             continue
-        reply = search(game, child, time_limit=share)
-        values.append((move, root.value(-reply.score, exact=reply.exact)))
+        left = deadline - time.perf_counter()
+        if left > 0:
+            reply = search(game, child, time_limit=left / (len(moves) - index))
+            values.append((move, root.value(-reply.score, exact=reply.exact)))
+        else:
+            score = -horizon_value(game, child)
+            values.append((move, root.value(score, exact=is_decisive(score))))
     values.sort(key=lambda mv: -mv[1].score)
     return values
