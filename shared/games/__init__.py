@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 
-from shared.errors import UnknownGameError
+from shared.errors import GameOptionsError, UnknownGameError
 from shared.games.base import DRAW, ONGOING, Game, GridGame, Move, Outcome, Player, Position, Status
 from shared.games.connect4 import ConnectFour
 from shared.games.mnk import MNKGame, check_mnk
@@ -41,7 +41,7 @@ _PRESETS: dict[str, tuple[int, int, int, str]] = {
 GAME_NAMES = ("tictactoe", "tictactoe4", "connect4", "gomoku", "mnk")
 """The game names the server offers; ``mnk`` takes sizes (see :func:`get_game`)."""
 
-_MNK_NAME = re.compile(r"mnk-(\d{1,2})-(\d{1,2})-(\d{1,2})")
+_MNK_NAME = re.compile(r"mnk-([0-9]{1,2})-([0-9]{1,2})-([0-9]{1,2})")
 
 
 def mnk_name(m: int, n: int, k: int) -> str:
@@ -64,7 +64,7 @@ def get_game(
     """
     if name == "mnk":
         if m is None or n is None or k is None:
-            raise UnknownGameError("game 'mnk' needs its sizes: m (columns), n (rows) and k (line)")
+            raise GameOptionsError("game 'mnk' needs its sizes: m (columns), n (rows) and k (line)")
         check_mnk(m, n, k)
         name = mnk_name(m, n, k)
     return _game_by_name(name)

@@ -197,7 +197,7 @@ class Grid:
             ones &= free
             twos &= free
             fours &= free
-            for c in range(1, k + 1):
+            for c in range(k + 1):
                 sel = free
                 sel &= ones if c & 1 else ~ones
                 sel &= twos if c & 2 else ~twos

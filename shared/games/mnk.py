@@ -22,8 +22,8 @@ MAX_SIDE = 19
 MAX_K = 7
 """Longest winning line; the evaluation's bit-sliced window counter holds up to 7."""
 
-_CELL = re.compile(r"([a-z])(\d{1,2})")
-_RUN_OF_CELLS = re.compile(r"(?:[a-z]\d{1,2})+")
+_CELL = re.compile(r"([a-z])([0-9]{1,2})")
+_RUN_OF_CELLS = re.compile(r"(?:[a-z][0-9]{1,2})+")
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
@@ -53,8 +53,9 @@ class MNKGame(GridGame):
 
     def _parse_token(self, text: str) -> Move:
         grid = self.grid
-        token = text.strip().lower()
-        match = _CELL.fullmatch(token)
+        token = text.strip()
+        # ASCII first: lower() would turn the Kelvin sign into "k".
+        match = _CELL.fullmatch(token.lower()) if token.isascii() else None
         if match is None:
             raise IllegalMoveError(
                 f"{text!r} is not a move: name a cell by column letter and row number, "
@@ -93,7 +94,7 @@ class MNKGame(GridGame):
         for chunk in _SEPARATORS.split(text.strip()):
             if not chunk:
                 continue
-            if _RUN_OF_CELLS.fullmatch(chunk.lower()):
+            if chunk.isascii() and _RUN_OF_CELLS.fullmatch(chunk.lower()):
                 tokens.extend(m.group(0) for m in _CELL.finditer(chunk.lower()))
             else:
                 tokens.append(chunk)
