@@ -1,0 +1,588 @@
+"""``boardroom bench engine``: the engine against its baselines, in one run.
+
+Sections, each printing its numbers with the targets marked PASS or FAIL:
+
+1. tic-tac-toe from the empty board: the plain reference minimax
+   (:func:`shared.engine.minimax`, every node of the game tree, one run) against
+   the production search (:func:`shared.engine.solve_move`, the median of
+   several runs, since one takes about a millisecond);
+2. 4x4 four-in-a-row from the empty board: a full solve, which must be a draw;
+3. Connect Four, the standard solver test sets (``data/connect4``, each line a
+   move string and its exact score): correct count, mean time and mean nodes per
+   position, nodes against the published figures of Pascal Pons' solver;
+4. the peer, easyAI, where it is installed, on the first positions of each set,
+   each under a time budget: (a) as shipped, with its own ConnectFour game, on
+   which the speed-up targets are judged; (b) its search on a bitboard adapter
+   (:mod:`client.bench.peer_easyai`), a stricter comparison shown for scale.
+
+A summary of every target ends the run. :func:`main` returns 1 if the engine gave
+a wrong answer anywhere and 0 otherwise: a missed speed target is reported, not
+an error, because timings move with the machine's load.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from client.bench.conditions import condition_lines, load_average
+from shared.engine import minimax, solve_move
+from shared.engine.kernel import SearchKernel, kernel_for
+from shared.engine.negamax import Searcher
+from shared.engine.scores import Result, stone_score
+from shared.games import GridGame, Position, get_game
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "connect4"
+"""The standard test sets, as published with Pons' solver: ``<moves> <score>`` lines."""
+
+TICTACTOE_RUNS = 21
+"""Runs of our tic-tac-toe solve: one takes about a millisecond, too short to time once."""
+TICTACTOE4_RUNS = 3
+"""Runs of the 4x4 solve, about 0.15 s each."""
+NODES_RATIO_TARGET = 100
+TIME_RATIO_TARGET = 50
+TICTACTOE4_TIME_TARGET = 1.0
+REFERENCE_NODES_FACTOR = 1.5
+"""Our mean nodes may be this many times the reference solver's."""
+PEER_SPEEDUP_TARGET = 100
+
+PEER_BUDGET_SECONDS = 60.0
+"""Seconds easyAI gets per position. On the bitboard adapter it solves end-easy and
+middle-easy positions in milliseconds to seconds, but took 19-92 s on each of the
+first three middle-medium positions (about 0.5 GB of table per 4 million moves)."""
+PEER_SET_BUDGETS = 2
+"""Once the peer has spent this many per-position budgets on one set (time-outs
+included), it skips the rest of the set: this bounds the run at a few minutes."""
+STOCK_BUDGET_SECONDS = 10.0
+"""Seconds per position for easyAI's own ConnectFour game: without a table it needs
+seconds to minutes even for some end-game positions, so middle-game positions
+mostly time out, and the speed-up there is a lower bound."""
+
+
+@dataclass(frozen=True, slots=True)
+class TestSet:
+    """One standard Connect Four test set and its targets."""
+
+    name: str
+    label: str
+    reference_nodes: int
+    """Mean nodes per position of Pons' solver, as published on blog.gamesolver.org."""
+    time_target: float
+    """Seconds: our mean time per position must stay under this."""
+
+
+TEST_SETS = (
+    TestSet("Test_L3_R1", "end-easy", 51, 0.001),
+    TestSet("Test_L2_R1", "middle-easy", 450, 0.010),
+    TestSet("Test_L2_R2", "middle-medium", 39_900, 1.0),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A goal and what this run measured. ``passed`` is None if it could not be measured."""
+
+    section: str
+    goal: str
+    measured: str
+    passed: bool | None
+
+    @property
+    def verdict(self) -> str:
+        return "n/a" if self.passed is None else "PASS" if self.passed else "FAIL"
+
+    def line(self) -> str:
+        return f"  {self.goal:<40} {self.measured:<34} {self.verdict}"
+
+
+@dataclass(frozen=True, slots=True)
+class Solved:
+    """Our exact solve of one test-set position. ``line`` counts from 1."""
+
+    line: int
+    moves: str
+    expected: int
+    score: int
+    nodes: int
+    seconds: float
+
+    @property
+    def correct(self) -> bool:
+        return self.score == self.expected
+
+
+@dataclass(slots=True)
+class Run:
+    """What the sections found: the targets, and whether every answer was right."""
+
+    targets: list[Target]
+    wrong_answers: int = 0
+
+
+# -- formatting -----------------------------------------------------------------------
+
+
+def format_seconds(seconds: float) -> str:
+    """``0.123 ms``, ``45.6 ms`` or ``2.46 s``."""
+    if seconds < 0.001:
+        return f"{seconds * 1000:.3f} ms"
+    if seconds < 1:
+        return f"{seconds * 1000:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def format_ratio(ratio: float) -> str:
+    """``2,582x`` or ``1.66x``."""
+    return f"{ratio:,.0f}x" if ratio >= 100 else f"{ratio:.2f}x" if ratio < 10 else f"{ratio:.1f}x"
+
+
+def format_lines(lines: Sequence[int]) -> str:
+    """Line numbers as ranges: ``1-3, 7, 9-12``."""
+    parts: list[str] = []
+    start = previous = None
+    for number in [*sorted(lines), None]:
+        if start is not None and previous is not None and number != previous + 1:
+            parts.append(str(start) if start == previous else f"{start}-{previous}")
+            start = None
+        if start is None:
+            start = number
+        previous = number
+    return ", ".join(parts) if parts else "none"
+
+
+def heading(title: str) -> None:
+    print()
+    print(title)
+    print("-" * len(title))
+
+
+# -- sections -------------------------------------------------------------------------
+
+
+def bench_tictactoe(run: Run) -> None:
+    """Section 1: the plain minimax against our search on the empty 3x3 board."""
+    heading("1. tic-tac-toe, empty board: plain minimax vs our search")
+    game = get_game("tictactoe")
+    assert isinstance(game, GridGame)
+    start = game.new()
+    gc.collect()
+    began = time.perf_counter()
+    plain = minimax(game, start)
+    plain_seconds = time.perf_counter() - began
+
+    kernel_for(game)  # built once per game and process; not part of a search
+    results = [solve_move(game, start) for _ in range(TICTACTOE_RUNS)]
+    times = [result.elapsed for result in results]
+    ours_median, ours_best = statistics.median(times), min(times)
+    nodes = results[0].nodes
+    values = {stone_score(result.score) for result in results}
+    right = plain.score == 0 and values == {0}
+    run.wrong_answers += not right
+
+    print(f"  {'':<22} {'nodes':>10} {'time':>12}")
+    plain_time = format_seconds(plain_seconds)
+    print(f"  {'plain minimax':<22} {plain.nodes:>10,} {plain_time:>12}  one run")
+    print(
+        f"  {'ours (solve_move)':<22} {nodes:>10,} {format_seconds(ours_median):>12}  "
+        f"median of {TICTACTOE_RUNS} runs (best {format_seconds(ours_best)})"
+    )
+    node_ratio = plain.nodes / max(nodes, 1)
+    time_ratio = plain_seconds / ours_median
+    print(f"  {'ratio':<22} {format_ratio(node_ratio):>10} {format_ratio(time_ratio):>12}")
+    print(
+        f"  value: plain {plain.score}, ours {sorted(values)} (0 = draw): "
+        + ("agree" if right else "WRONG")
+    )
+    section = "tic-tac-toe"
+    run.targets += [
+        Target(
+            section,
+            f">= {NODES_RATIO_TARGET}x fewer nodes",
+            format_ratio(node_ratio),
+            node_ratio >= NODES_RATIO_TARGET,
+        ),
+        Target(
+            section,
+            f">= {TIME_RATIO_TARGET}x less time (median)",
+            format_ratio(time_ratio),
+            time_ratio >= TIME_RATIO_TARGET,
+        ),
+    ]
+    print()
+    for target in run.targets[-2:]:
+        print(target.line())
+
+
+def bench_tictactoe4(run: Run) -> None:
+    """Section 2: a full solve of 4x4 four-in-a-row."""
+    heading("2. 4x4 four-in-a-row, empty board: full solve")
+    game = get_game("tictactoe4")
+    assert isinstance(game, GridGame)
+    kernel_for(game)
+    gc.collect()
+    results = [solve_move(game, game.new()) for _ in range(TICTACTOE4_RUNS)]
+    seconds = statistics.median(result.elapsed for result in results)
+    result = results[0]
+    draw = all(r.value.result is Result.DRAW and r.score == 0 for r in results)
+    run.wrong_answers += not draw
+    print(
+        f"  time {format_seconds(seconds)} (median of {TICTACTOE4_RUNS} runs, best "
+        f"{format_seconds(min(r.elapsed for r in results))}), {result.nodes:,} nodes, "
+        f"value {result.value} (score {result.score}), best move {result.move_text}"
+    )
+    section = "4x4"
+    run.targets += [
+        Target(section, "value is a draw (0)", str(result.value), draw),
+        Target(
+            section,
+            f"solve in < {TICTACTOE4_TIME_TARGET:g} s",
+            format_seconds(seconds),
+            seconds < TICTACTOE4_TIME_TARGET,
+        ),
+    ]
+    print()
+    for target in run.targets[-2:]:
+        print(target.line())
+
+
+def solve_connect4(kernel: SearchKernel, position: Position) -> tuple[int, int]:
+    """The exact stone score of ``position`` and the nodes searched for it.
+
+    The root logic of :func:`shared.engine.search.solve`, rebuilt from public pieces
+    to read the node count: an immediate win is scored without search (0 nodes, as
+    the reference solver counts it), anything else goes to a fresh
+    :class:`~shared.engine.negamax.Searcher` with the bounds the stones allow.
+    """
+    ply = position.ply
+    cur, opp = position.stones[ply & 1], position.stones[1 - (ply & 1)]
+    occupied = cur | opp
+    half = kernel.half
+    if kernel.winning_cells(cur, kernel.board & ~occupied) & kernel.playable(occupied):
+        return half - ply // 2, 0
+    searcher = Searcher(kernel)
+    score = searcher.solve(cur, opp, ply, low=-(half - (ply + 1) // 2), high=half - (ply + 2) // 2)
+    return score, searcher.nodes
+
+
+def read_test_set(test_set: TestSet, sample: int | None) -> list[tuple[int, str, int]]:
+    """(line number, moves, score) of the first ``sample`` lines (all if None)."""
+    rows: list[tuple[int, str, int]] = []
+    path = DATA_DIR / test_set.name
+    with path.open(encoding="ascii") as lines:
+        for number, line in enumerate(lines, start=1):
+            if sample is not None and len(rows) >= sample:
+                break
+            if line.strip():
+                moves, score = line.split()
+                rows.append((number, moves, int(score)))
+    return rows
+
+
+def bench_connect4(run: Run, sample: int | None) -> dict[str, list[Solved]]:
+    """Section 3: every position of the sample of each test set, solved exactly."""
+    heading("3. Connect Four, standard test sets: exact scores, a fresh search per position")
+    which = "all lines" if sample is None else f"the first {sample} lines"
+    print(f"  {which} of each set in {DATA_DIR}")
+    print(
+        "  nodes: Searcher.nodes (negamax calls); reference: Pascal Pons' solver, "
+        "published mean nodes"
+    )
+    if sample is not None:
+        print("  (the reference is a mean over all 1000 lines: on a sample it compares roughly)")
+    game = get_game("connect4")
+    assert isinstance(game, GridGame)
+    kernel = kernel_for(game)
+    solved: dict[str, list[Solved]] = {}
+    print()
+    print(
+        f"  {'set':<26} {'positions':>9} {'correct':>8} {'mean time':>10} {'max time':>10}"
+        f" {'mean nodes':>11} {'reference':>10} {'ours/ref':>9}"
+    )
+    targets: list[Target] = []
+    for test_set in TEST_SETS:
+        try:
+            rows = read_test_set(test_set, sample)
+        except OSError as error:
+            print(f"  {test_set.name}: cannot read the set ({error}): skipped")
+            targets.append(Target(test_set.label, "set solved", "set missing", None))
+            continue
+        gc.collect()
+        results: list[Solved] = []
+        for number, moves, expected in rows:
+            position = game.from_moves(moves)
+            began = time.perf_counter()
+            score, nodes = solve_connect4(kernel, position)
+            seconds = time.perf_counter() - began
+            results.append(Solved(number, moves, expected, score, nodes, seconds))
+        solved[test_set.name] = results
+        count = len(results)
+        correct = sum(result.correct for result in results)
+        run.wrong_answers += count - correct
+        mean_time = statistics.fmean(result.seconds for result in results)
+        mean_nodes = statistics.fmean(result.nodes for result in results)
+        ratio = mean_nodes / test_set.reference_nodes
+        name = f"{test_set.name} {test_set.label}"
+        print(
+            f"  {name:<26} {count:>9} {correct:>8} {format_seconds(mean_time):>10}"
+            f" {format_seconds(max(r.seconds for r in results)):>10} {mean_nodes:>11,.1f}"
+            f" {test_set.reference_nodes:>10,} {format_ratio(ratio):>9}",
+            flush=True,
+        )
+        for result in results:
+            if not result.correct:
+                print(
+                    f"    WRONG: line {result.line} {result.moves}: "
+                    f"expected {result.expected}, got {result.score}"
+                )
+        targets += [
+            Target(test_set.label, "100% correct", f"{correct}/{count}", correct == count),
+            Target(
+                test_set.label,
+                f"mean nodes <= {REFERENCE_NODES_FACTOR}x reference",
+                f"{mean_nodes:,.1f} = {format_ratio(ratio)} of {test_set.reference_nodes:,}",
+                ratio <= REFERENCE_NODES_FACTOR,
+            ),
+            Target(
+                test_set.label,
+                f"mean time < {format_seconds(test_set.time_target)}",
+                format_seconds(mean_time),
+                mean_time < test_set.time_target,
+            ),
+        ]
+    print()
+    for target in targets:
+        print(f"  {target.section + ':':<15}" + target.line()[2:])
+    run.targets += targets
+    return solved
+
+
+def load_peer() -> ModuleType | None:
+    """The easyAI adapter module, or None if easyAI is not installed."""
+    try:
+        from client.bench import peer_easyai
+    except ImportError:
+        return None
+    return peer_easyai
+
+
+@dataclass(frozen=True, slots=True)
+class PeerGame:
+    """One way of running easyAI: a title, how it is set up, and its solve function."""
+
+    title: str
+    description: tuple[str, ...]
+    solve: Callable[[str, float], Any]
+    budget: float
+    judged: bool
+    """True if the speed-up targets are judged on this peer."""
+
+
+def peer_games(peer: ModuleType, budget: float) -> list[PeerGame]:
+    """easyAI as shipped (judged), then easyAI's search on a bitboard game (for scale)."""
+    return [
+        PeerGame(
+            title="4a. easyAI as shipped: easyAI.games.ConnectFour",
+            description=(
+                f"easyAI {peer.version()}: its own ConnectFour game (numpy board, copied at",
+                "every move, no table key, so no transposition table) and Negamax with",
+                "alpha-beta to the end of the game, window (-1, 1): a win/draw/loss solve,",
+                "compared by sign with the set's score. The speed-up targets are judged here.",
+            ),
+            solve=peer.solve_stock,
+            budget=min(budget, STOCK_BUDGET_SECONDS),
+            judged=True,
+        ),
+        PeerGame(
+            title="4b. easyAI's search on a bitboard game (client/bench/peer_easyai.py)",
+            description=(
+                "The same Negamax, now with its TranspositionTable, on a bitboard Connect Four",
+                "adapter written for this benchmark: a stricter peer than any easyAI ships,",
+                "showing what is left once the board code is as fast as ours. No target.",
+            ),
+            solve=peer.solve_bitboard,
+            budget=budget,
+            judged=False,
+        ),
+    ]
+
+
+def bench_peer(
+    run: Run,
+    solved: dict[str, list[Solved]],
+    peer_sample: int,
+    peer: ModuleType | None,
+    budget: float = PEER_BUDGET_SECONDS,
+) -> None:
+    """Section 4: easyAI on the first ``peer_sample`` positions of each set solved."""
+    heading("4. peer: easyAI on the same positions")
+    if peer is None:
+        print("  easyAI not installed: peer skipped")
+        run.targets.append(Target("peer", "easyAI measured", "not installed", None))
+        return
+    if peer_sample <= 0:
+        print("  --peer-sample 0: peer skipped")
+        run.targets.append(Target("peer", "easyAI measured", "not asked", None))
+        return
+    if any(len(results) < peer_sample for results in solved.values()):
+        print(f"  --peer-sample {peer_sample} is capped at the positions of section 3")
+    for game in peer_games(peer, budget):
+        _bench_peer_game(run, solved, peer_sample, game)
+    print()
+    for target in run.targets:
+        if target.section == "peer":
+            print(target.line())
+
+
+def _bench_peer_game(
+    run: Run, solved: dict[str, list[Solved]], peer_sample: int, game: PeerGame
+) -> None:
+    """One peer table: each set's first positions, each under ``game.budget`` seconds."""
+    budget = game.budget
+    set_budget = PEER_SET_BUDGETS * budget
+    print()
+    print(f"  {game.title}")
+    for line in (
+        *game.description,
+        f"Budget: {budget:g} s per position; once {set_budget:g} s are spent on a set, the rest",
+        "of it is skipped. Ours: the times of section 3 on the same positions (exact scores).",
+    ):
+        print(f"  {line}")
+    print()
+    print(
+        f"  {'set':<26} {'ran':>4} {'solved':>6} {'correct':>7} {'easyAI mean':>12}"
+        f" {'ours mean':>10} {'speed-up':>9}"
+    )
+    notes: list[str] = []
+    for test_set in TEST_SETS:
+        results = solved.get(test_set.name, [])[:peer_sample]
+        if not results:
+            continue
+        finished: list[tuple[Solved, float, int]] = []
+        timed_out: list[Solved] = []
+        skipped: list[Solved] = []
+        spent = 0.0
+        for ours in results:
+            if spent >= set_budget:
+                skipped.append(ours)
+                continue
+            gc.collect()
+            try:
+                theirs = game.solve(ours.moves, budget)
+            except ImportError as error:  # easyAI's own game needs numpy
+                print(f"  not run: {error}")
+                return
+            spent += theirs.seconds
+            if theirs.finished:
+                finished.append((ours, theirs.seconds, theirs.result))
+            else:
+                timed_out.append(ours)
+        name = f"{test_set.name} {test_set.label}"
+        ran = len(finished) + len(timed_out)
+        correct = sum(result == _sign(ours.expected) for ours, _, result in finished)
+        goal = f"{test_set.label}: >= {PEER_SPEEDUP_TARGET}x faster"
+        if finished:
+            theirs_mean = statistics.fmean(seconds for _, seconds, _ in finished)
+            ours_mean = statistics.fmean(ours.seconds for ours, _, _ in finished)
+            speedup = theirs_mean / ours_mean
+            print(
+                f"  {name:<26} {ran:>4} {len(finished):>6} {correct:>7}"
+                f" {format_seconds(theirs_mean):>12} {format_seconds(ours_mean):>10}"
+                f" {format_ratio(speedup):>9}",
+                flush=True,
+            )
+            measured = f"{format_ratio(speedup)} on {len(finished)} solved"
+            if timed_out:
+                measured += f", {len(timed_out)} timed out"
+            if game.judged:
+                run.targets.append(Target("peer", goal, measured, speedup >= PEER_SPEEDUP_TARGET))
+        else:
+            print(f"  {name:<26} {ran:>4} {0:>6} {'-':>7} {'-':>12} {'-':>10} {'-':>9}")
+        notes.append(
+            f"  {test_set.name}: solved lines {format_lines([o.line for o, _, _ in finished])}"
+        )
+        if timed_out:
+            ours_mean = statistics.fmean(ours.seconds for ours in timed_out)
+            bound = budget / ours_mean
+            notes.append(
+                f"    timed out (> {budget:g} s): lines"
+                f" {format_lines([ours.line for ours in timed_out])};"
+                f" ours took {format_seconds(ours_mean)} on them: speed-up > {format_ratio(bound)}"
+            )
+            if not finished and game.judged:
+                # Only a lower bound: it can prove the target, never disprove it.
+                met = True if bound >= PEER_SPEEDUP_TARGET else None
+                verdict = "" if met else "; inconclusive"
+                run.targets.append(
+                    Target("peer", goal, f"> {format_ratio(bound)} (all timed out{verdict})", met)
+                )
+        if skipped:
+            notes.append(
+                f"    skipped, {set_budget:g} s spent on the set: lines "
+                f"{format_lines([o.line for o in skipped])}"
+            )
+    print()
+    print("\n".join(notes))
+
+
+def _sign(score: int) -> int:
+    return (score > 0) - (score < 0)
+
+
+def summary(run: Run) -> None:
+    heading("summary")
+    for target in run.targets:
+        print(f"  {target.section + ':':<15}" + target.line()[2:])
+    verdicts = [target.passed for target in run.targets]
+    print()
+    print(
+        f"  {verdicts.count(True)} passed, {verdicts.count(False)} failed, "
+        f"{verdicts.count(None)} n/a (not measured, or inconclusive); "
+        + (
+            "every answer of the engine was right"
+            if not run.wrong_answers
+            else f"{run.wrong_answers} WRONG answers from the engine"
+        )
+    )
+    print(f"  load average at end: {load_average()}")
+
+
+def main(
+    *, sample: int | None = None, peer_sample: int = 20, peer_budget: float = PEER_BUDGET_SECONDS
+) -> int:
+    """Run every section and print the results; 1 if the engine answered wrongly.
+
+    ``sample`` limits each Connect Four set to its first lines (None: all 1000);
+    ``peer_sample`` is how many of those the peer gets, ``peer_budget`` the seconds
+    it may spend on each.
+    """
+    if sample is not None and sample < 1:
+        print("boardroom bench engine: --sample must be at least 1")
+        return 2
+    if peer_sample < 0:
+        print("boardroom bench engine: --peer-sample must not be negative")
+        return 2
+    peer = load_peer()
+    title = "Boardroom engine benchmark"
+    print(title)
+    print("=" * len(title))
+    extra = [
+        ("started", datetime.now().astimezone().isoformat(timespec="seconds")),
+        ("easyAI", peer.version() if peer is not None else "not installed"),
+    ]
+    for line in condition_lines(extra):
+        print(f"  {line}")
+    print("  all times are wall clock, one process, one thread")
+    run = Run(targets=[])
+    bench_tictactoe(run)
+    bench_tictactoe4(run)
+    solved = bench_connect4(run, sample)
+    bench_peer(run, solved, peer_sample, peer, peer_budget)
+    summary(run)
+    return 1 if run.wrong_answers else 0

@@ -1,0 +1,102 @@
+"""``boardroom bench engine`` on tiny samples: every section prints, answers are right.
+
+The full benchmark takes minutes; here it runs on the first three positions of
+each Connect Four set and gives the peer one position per set and half a second.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from client.bench.engine import (
+    TEST_SETS,
+    Run,
+    bench_peer,
+    format_lines,
+    main,
+    read_test_set,
+    solve_connect4,
+)
+from shared.engine import solve
+from shared.engine.kernel import kernel_for
+from shared.games import GridGame, get_game
+
+
+@pytest.mark.slow
+def test_bench_engine_prints_every_section(capsys: pytest.CaptureFixture[str]) -> None:
+    """A tiny run prints the conditions, the four sections, PASS/FAIL marks and a summary."""
+    status = main(sample=3, peer_sample=1, peer_budget=0.5)
+    out = capsys.readouterr().out
+    assert status == 0, out
+    for text in (
+        "python",
+        "cores",
+        "cpu",
+        "1. tic-tac-toe, empty board",
+        "549,946",
+        "2. 4x4 four-in-a-row",
+        "3. Connect Four, standard test sets",
+        "Test_L3_R1 end-easy",
+        "Test_L2_R1 middle-easy",
+        "Test_L2_R2 middle-medium",
+        "4. peer: easyAI",
+        "summary",
+        "every answer of the engine was right",
+    ):
+        assert text in out, f"{text!r} missing from:\n{out}"
+    assert "PASS" in out
+    assert "WRONG" not in out
+
+
+def test_bench_rejects_an_empty_sample(capsys: pytest.CaptureFixture[str]) -> None:
+    """--sample 0 is refused before anything runs."""
+    assert main(sample=0, peer_sample=1) == 2
+    assert "--sample" in capsys.readouterr().out
+
+
+def test_bench_solver_agrees_with_engine_solve_and_the_test_sets() -> None:
+    """The benchmark's rebuilt root (for node counts) gives what shared.engine.solve gives."""
+    game = get_game("connect4")
+    assert isinstance(game, GridGame)
+    kernel = kernel_for(game)
+    for test_set in TEST_SETS[:2]:  # the medium set takes ~0.3 s a position
+        for _, moves, expected in read_test_set(test_set, 5):
+            position = game.from_moves(moves)
+            score, nodes = solve_connect4(kernel, position)
+            assert score == expected == solve(game, position), moves
+            assert nodes >= 0
+
+
+def test_peer_section_says_when_easyai_is_missing(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without easyAI the peer section prints why it is skipped and the run goes on."""
+    run = Run(targets=[])
+    bench_peer(run, {}, peer_sample=20, peer=None)
+    assert "easyAI not installed: peer skipped" in capsys.readouterr().out
+    assert [target.verdict for target in run.targets] == ["n/a"]
+
+
+def test_easyai_adapter_finds_the_sign_of_each_score() -> None:
+    """easyAI on the bitboard adapter agrees with the set on win, draw or loss."""
+    pytest.importorskip("easyAI")
+    from client.bench.peer_easyai import solve_bitboard
+
+    for _, moves, expected in read_test_set(TEST_SETS[0], 10):
+        result = solve_bitboard(moves, budget_seconds=30)
+        assert result.result == (expected > 0) - (expected < 0), moves
+
+
+def test_easyai_adapter_stops_at_its_budget() -> None:
+    """A middle-medium position is far beyond a 0.2 s budget: the solve gives up in time."""
+    pytest.importorskip("easyAI")
+    from client.bench.peer_easyai import solve_bitboard
+
+    _, moves, _ = read_test_set(TEST_SETS[2], 1)[0]
+    result = solve_bitboard(moves, budget_seconds=0.2)
+    assert not result.finished
+    assert result.seconds < 2
+
+
+def test_line_numbers_are_shown_as_ranges() -> None:
+    assert format_lines([1, 2, 3, 5, 7, 8]) == "1-3, 5, 7-8"
+    assert format_lines([4]) == "4"
+    assert format_lines([]) == "none"
