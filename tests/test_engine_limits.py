@@ -198,3 +198,17 @@ def test_the_random_level_can_pick_any_empty_cell_of_a_big_board() -> None:
     near = {f"{column}{row}" for column in "fghij" for row in range(6, 11)}
     picked = {search(game, position, level="random", seed=seed).move_text for seed in range(60)}
     assert picked - near
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_a_varied_level_stopped_by_the_clock_still_picks_a_legal_move(level: str) -> None:
+    """When the clock cuts a deeper pass short, variety draws from the last finished depth.
+
+    Regression: the unfinished pass could report a best score above every finished
+    one by more than the margin, leaving nothing to choose from (IndexError).
+    """
+    game = get_game("tictactoe4")
+    position = game.from_moves("a1 b2")
+    for seed in range(50):
+        result = search(game, position, level=level, time_limit=0.003, seed=seed)
+        assert result.move in game.legal_moves(position)

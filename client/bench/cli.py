@@ -27,6 +27,27 @@ def register(subparsers: Any) -> None:
         help="positions per set given to the peer engine, which is much slower (default 20)",
     )
     engine.set_defaults(handler=run_engine_bench)
+    from client.bench.levels import run_from_args as run_levels_bench
+
+    levels = targets.add_parser(
+        "levels",
+        help="matches between adjacent playing levels, to show strength is monotone",
+    )
+    levels.add_argument(
+        "--games",
+        type=int,
+        default=10,
+        metavar="N",
+        help="games per pair of levels (default 10; gomoku at most 2)",
+    )
+    levels.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="S",
+        help="at most S seconds per move (default: each level's own budget, up to 3 s)",
+    )
+    levels.set_defaults(handler=run_levels_bench)
 
 
 def run_engine_bench(args: argparse.Namespace) -> int:

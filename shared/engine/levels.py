@@ -8,14 +8,20 @@ easy       looks two plies ahead: takes a win, blocks a single threat, but walks
            forks and misses threats that take two moves to build; picks among the
            moves it thinks are nearly best, so it varies
 medium     four plies, a little variety
-hard       iterative deepening up to twelve plies within a second, no variety
+hard       eight plies (within a second), no variety
 perfect    exact play wherever a full solve fits in the move budget; otherwise the
            deepest search the budget allows
 =========  ==========================================================================
 
-Randomness comes only from the seed, so a seeded ``easy`` or ``medium`` game can be
-replayed move for move. ``hard`` and ``perfect`` stop on the clock on big boards,
-where how deep they get depends on the machine.
+Randomness comes only from the seed, so a seeded ``easy``, ``medium`` or ``hard``
+game can be replayed move for move wherever the depth fits the clock (always on
+tic-tac-toe boards and Connect Four; on gomoku the clock stops them first, and
+how deep they get depends on the machine). ``perfect`` plays on the clock.
+
+``hard`` stops at a fixed depth rather than deepening until its second is up: on
+Connect Four, where depth 8 takes well under a second, that keeps it the same on
+every machine, and leaves room below ``perfect``, which with three seconds of
+search would otherwise have been only a ply deeper and no stronger in matches.
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ class Level(enum.Enum):
     MEDIUM = "medium"
     """Four plies, a little varied."""
     HARD = "hard"
-    """Deep search within a second."""
+    """Eight plies, within a second."""
     PERFECT = "perfect"
     """Exact where solvable within the budget, else as deep as the budget allows."""
 
@@ -67,7 +73,7 @@ _LEVEL_PLANS = {
     Level.RANDOM: SearchPlan(depth=0, time_limit=None, margin=0, exact_share=0, random=True),
     Level.EASY: SearchPlan(depth=2, time_limit=2.0, margin=2 * POINTS, exact_share=0),
     Level.MEDIUM: SearchPlan(depth=4, time_limit=2.0, margin=POINTS // 2, exact_share=0),
-    Level.HARD: SearchPlan(depth=12, time_limit=1.0, margin=0, exact_share=0),
+    Level.HARD: SearchPlan(depth=8, time_limit=1.0, margin=0, exact_share=0),
     Level.PERFECT: SearchPlan(depth=MAX_DEPTH, time_limit=3.0, margin=0, exact_share=0.6),
 }
 

@@ -268,7 +268,10 @@ def _run(game: Game, position: Position, plan: SearchPlan, *, seed: int | None) 
 
     nodes += deepener.nodes
     if plan.margin > 0 and scores and not exact:
-        near_best = [b for b in order if scores[b] >= best_score - plan.margin]
+        # Variety draws on the last finished depth only: an interrupted deeper pass
+        # may have scored its best move on another scale than the rest.
+        top = max(scores.values())
+        near_best = [b for b in order if scores[b] >= top - plan.margin]
         chosen = rng.choice(near_best)
         if chosen != best_bit:
             best_bit, best_score = chosen, scores[chosen]
