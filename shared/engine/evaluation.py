@@ -90,11 +90,7 @@ def horizon_value(game: GridGame, position: Position) -> int:
     if kernel.winning_cells(cur, empty) & playable:
         return (half - ply // 2) * SCORE_UNIT
     opp_wins = kernel.winning_cells(opp, empty)
-    forced = playable & opp_wins
-    moves = forced if forced else playable
-    if kernel.gravity:
-        moves &= ~(opp_wins >> 1)
-    if forced & (forced - 1) or not moves:
+    if not kernel.safe_moves(occupied, opp_wins):
         return -(half - (ply + 1) // 2) * SCORE_UNIT
     if ply >= kernel.cells - 2:
         return 0

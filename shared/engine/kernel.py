@@ -204,6 +204,22 @@ class SearchKernel:
             return (occupied + self.grid.bottom_mask) & self.board
         return self.board & ~occupied
 
+    def safe_moves(self, occupied: int, opp_wins: int) -> int:
+        """The moves after which the opponent cannot win at once; 0 if there are none.
+
+        ``opp_wins`` are the cells where the opponent would complete a line. One of
+        them playable forces the block; two lose whatever we do. On gravity boards
+        the cell under an opponent's winning cell is never filled either.
+        """
+        playable = self.playable(occupied)
+        forced = playable & opp_wins
+        if forced & (forced - 1):
+            return 0
+        moves = forced or playable
+        if self.gravity:
+            moves &= ~(opp_wins >> 1)
+        return moves
+
     def candidates(self, moves: int, occupied: int) -> list[int]:
         """The single-bit moves of ``moves`` worth trying, centre first."""
         if self.gravity:

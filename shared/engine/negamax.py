@@ -112,16 +112,7 @@ class Searcher:
         occupied = cur | opp
 
         # 2. Forced moves.
-        playable = kernel.playable(occupied)
-        forced = playable & opp_wins
-        if forced:
-            if forced & (forced - 1):
-                return -(half - (ply + 1) // 2) * SCORE_UNIT
-            moves = forced
-        else:
-            moves = playable
-        if kernel.gravity:
-            moves &= ~(opp_wins >> 1)  # never fill the cell under an opponent's win
+        moves = kernel.safe_moves(occupied, opp_wins)
         if not moves:
             return -(half - (ply + 1) // 2) * SCORE_UNIT
         if ply >= kernel.cells - 2:

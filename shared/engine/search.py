@@ -116,17 +116,8 @@ class _Root:
 
     def safe_moves(self) -> int:
         """Moves after which the opponent cannot win at once (0 if there are none)."""
-        kernel = self.kernel
-        occupied = self.cur | self.opp
-        opp_wins = kernel.winning_cells(self.opp, self.empty)
-        playable = kernel.playable(occupied)
-        forced = playable & opp_wins
-        if forced & (forced - 1):
-            return 0
-        moves = forced or playable
-        if kernel.gravity:
-            moves &= ~(opp_wins >> 1)
-        return moves
+        opp_wins = self.kernel.winning_cells(self.opp, self.empty)
+        return self.kernel.safe_moves(self.cur | self.opp, opp_wins)
 
     def ordered(self, moves: int) -> list[int]:
         """``moves`` as bits, most threatening first, then centre first."""
