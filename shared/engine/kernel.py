@@ -231,10 +231,6 @@ class SearchKernel:
                 return sorted(iter_bits(near), key=rank.__getitem__)
         return [cell for cell in self.static_order if moves & cell]
 
-    def move_bit(self, occupied: int, move: int) -> int:
-        """The bit of a public move, given the occupied cells."""
-        return self.game.move_bit_in(occupied, move)
-
 
 _KERNELS: dict[str, SearchKernel] = {}
 

@@ -31,9 +31,8 @@ Scores prefer the fastest win and the slowest loss (see :mod:`shared.engine.scor
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
-from shared.engine.evaluation import Evaluator, make_evaluator
+from shared.engine.evaluation import Evaluator, evaluator_for
 from shared.engine.kernel import SearchKernel
 from shared.engine.scores import INFINITY, SCORE_UNIT
 
@@ -49,14 +48,6 @@ CHECK_EVERY = 256
 
 class SearchInterrupted(Exception):  # noqa: N818 - a signal, not an error
     """The deadline or node budget ran out; the search unwinds to its caller."""
-
-
-@dataclass(slots=True)
-class RootLine:
-    """One root move as seen by the last completed search."""
-
-    bit: int
-    score: int
 
 
 class Searcher:
@@ -75,7 +66,7 @@ class Searcher:
         max_nodes: int | None = None,
     ) -> None:
         self.kernel = kernel
-        self.evaluate: Evaluator = make_evaluator(kernel)
+        self.evaluate: Evaluator = evaluator_for(kernel)
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.history: dict[int, int] = {}
         self.nodes = 0
