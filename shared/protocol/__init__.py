@@ -1,0 +1,36 @@
+"""The wire protocol: message types, error codes and the codec, shared by the
+server and every client. Pure: it parses and builds text, and does no I/O.
+
+See ``docs/protocol.md`` for the contract in prose.
+"""
+
+from shared.protocol.codec import (
+    MAX_FRAME_BYTES,
+    check_player_name,
+    decode_client_message,
+    decode_server_message,
+    encode_message,
+)
+from shared.protocol.errors import ErrorCode, ProtocolError
+from shared.protocol.messages import (
+    CLIENT_MESSAGES,
+    PROTOCOL_VERSION,
+    SERVER_MESSAGES,
+    ClientMessage,
+    ServerMessage,
+)
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "MAX_FRAME_BYTES",
+    "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
+    "ClientMessage",
+    "ErrorCode",
+    "ProtocolError",
+    "ServerMessage",
+    "check_player_name",
+    "decode_client_message",
+    "decode_server_message",
+    "encode_message",
+]

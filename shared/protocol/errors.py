@@ -1,0 +1,84 @@
+"""Error codes of the wire protocol, and the exception that carries one.
+
+Every refusal the server sends is ``{"type": "error", "code": ..., "message": ...,
+"id": ...}`` with ``code`` from :class:`ErrorCode`. The codes are a contract with
+bot authors (``docs/protocol.md`` lists them): add new ones, never rename one.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from shared.errors import BoardroomError
+
+
+class ErrorCode(enum.StrEnum):
+    """Why a request was refused. Stable snake_case strings."""
+
+    # -- the frame itself ------------------------------------------------------
+    MALFORMED_JSON = "malformed_json"
+    """The text frame is not valid JSON."""
+    NOT_AN_OBJECT = "not_an_object"
+    """Valid JSON, but not a JSON object."""
+    BINARY_FRAME = "binary_frame"
+    """A binary frame: the protocol is text (JSON) only."""
+    FRAME_TOO_LARGE = "frame_too_large"
+    """The frame is over the size cap (64 KiB)."""
+    UNKNOWN_TYPE = "unknown_type"
+    """``type`` is missing, not a string, or names no client message."""
+    INVALID_FIELD = "invalid_field"
+    """A field is missing, of the wrong type, or out of range; the message names it."""
+    # -- the session -------------------------------------------------------------
+    HELLO_REQUIRED = "hello_required"
+    """The first message of a connection must be ``hello``."""
+    UNSUPPORTED_VERSION = "unsupported_version"
+    """The client speaks a protocol version the server does not."""
+    BAD_NAME = "bad_name"
+    """A player name that is empty, too long, or holds control characters."""
+    BAD_TOKEN = "bad_token"  # noqa: S105 - an error code, not a secret
+    """A resume token that the server does not know (or that has expired)."""
+    RATE_LIMITED = "rate_limited"
+    """Too many messages too fast; the message says when to retry."""
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    """The address already holds as many connections as the server allows."""
+    # -- rooms ---------------------------------------------------------------------
+    UNKNOWN_GAME = "unknown_game"
+    """No game by that name (or bad m, n, k sizes)."""
+    BAD_OPTIONS = "bad_options"
+    """Room options that do not fit together (a clock without times, ...)."""
+    BAD_LEVEL = "bad_level"
+    """An AI level that does not exist."""
+    UNKNOWN_ROOM = "unknown_room"
+    """No room with that code, join code or watch code."""
+    ROOM_FULL = "room_full"
+    """Every seat of the room is taken."""
+    NOT_SEATED = "not_seated"
+    """The action needs a seat in the room and the client holds none."""
+    # -- play --------------------------------------------------------------------
+    NOT_YOUR_TURN = "not_your_turn"
+    """A move (or a draw answer) from the side not to act."""
+    ILLEGAL_MOVE = "illegal_move"
+    """The rules refuse the move; the message says why and what is legal."""
+    STALE_MOVE = "stale_move"
+    """The move names a ply that is not the current one: the client is behind."""
+    GAME_NOT_STARTED = "game_not_started"
+    """The room is still waiting for players."""
+    GAME_OVER = "game_over"
+    """The game has ended; only rematch, chat and leave remain."""
+    NO_DRAW_OFFER = "no_draw_offer"
+    """Accept or decline with no draw offer standing."""
+    ENGINE_BUSY = "engine_busy"
+    """The server's engine is saturated; try again shortly."""
+    INTERNAL_ERROR = "internal_error"
+    """A fault on the server; the connection and the room survive it."""
+
+
+class ProtocolError(BoardroomError, ValueError):
+    """A refused request: an :class:`ErrorCode`, a message for people, and the
+    request's ``id`` (to echo in the reply) when it had one."""
+
+    def __init__(self, code: ErrorCode, message: str, *, request_id: int | str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.request_id = request_id

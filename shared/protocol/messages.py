@@ -1,0 +1,369 @@
+"""Every message of the wire protocol, defined once for the server and its clients.
+
+Messages are frozen :class:`msgspec.Struct` types tagged by their ``type`` field.
+Decoding (:mod:`shared.protocol.codec`) validates them: unknown fields are
+ignored, a missing or wrong-typed field is an error naming it. Every request may
+carry an ``id``; the reply to it (or the error) echoes it. Optional fields left at
+their default are not sent.
+
+Client to server: :data:`CLIENT_MESSAGES`. Server to client: :data:`SERVER_MESSAGES`.
+``docs/protocol.md`` is the same catalogue in prose, with an example session.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+PROTOCOL_VERSION = 1
+"""The version this code speaks; ``hello`` states the client's."""
+
+RequestId = int | str | None
+Code = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+"""A room code, private join code or watch code."""
+ShortText = Annotated[str, msgspec.Meta(max_length=64)]
+ChatText = Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+Seconds = Annotated[float, msgspec.Meta(gt=0, le=86_400)]
+Side = Literal["first", "second"]
+"""A seat: ``first`` moves first (X), ``second`` answers (O)."""
+Level = Literal["random", "easy", "medium", "hard", "perfect"]
+
+
+class _Message(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit_defaults=True):
+    id: RequestId = None
+
+
+# -- client to server ---------------------------------------------------------------
+
+
+class Hello(_Message, tag="hello", frozen=True):
+    """First message of every connection. ``resume_token`` reclaims the seats of an
+    earlier connection within the grace window."""
+
+    name: Annotated[str, msgspec.Meta(max_length=200)]
+    version: int
+    client: Literal["human", "bot"] = "human"
+    resume_token: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+
+
+class ListRooms(_Message, tag="list_rooms", frozen=True):
+    """Ask for the open public rooms, of one game or all."""
+
+    game: ShortText | None = None
+
+
+class Clock(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A room's clock: none; a limit per move; or initial time plus an increment."""
+
+    kind: Literal["none", "per_move", "increment"] = "none"
+    per_move: Seconds | None = None
+    initial: Seconds | None = None
+    increment: Annotated[float, msgspec.Meta(ge=0, le=3600)] = 0.0
+
+
+class CreateRoom(_Message, tag="create_room", frozen=True):
+    """Open a room and take a seat in it.
+
+    ``game`` is a game name (``mnk`` with ``m``, ``n``, ``k``); ``seat`` is the
+    creator's (``random``: decided at the start); ``ai_level`` seats the server AI
+    opposite at once.
+    """
+
+    game: ShortText
+    m: int | None = None
+    n: int | None = None
+    k: int | None = None
+    public: bool = True
+    seat: Side | Literal["random"] = "first"
+    clock: Clock = Clock()
+    ai_level: Level | None = None
+
+
+class Join(_Message, tag="join", frozen=True):
+    """Take a free seat, by room code or private join code."""
+
+    code: Code
+
+
+class Watch(_Message, tag="watch", frozen=True):
+    """Watch a room as a spectator, by room code or watch code."""
+
+    code: Code
+
+
+class QuickMatch(_Message, tag="quick_match", frozen=True):
+    """Pair with the next player waiting for the same game (or wait for one)."""
+
+    game: ShortText
+    m: int | None = None
+    n: int | None = None
+    k: int | None = None
+
+
+class AddAi(_Message, tag="add_ai", frozen=True):
+    """Seat the server AI at ``level`` in the room's empty seat."""
+
+    room: Code
+    level: Level
+
+
+class MakeMove(_Message, tag="move", frozen=True):
+    """Play ``move`` in the game's notation. With ``ply`` (moves played before this
+    one) the server refuses a move made against a position that has moved on."""
+
+    room: Code
+    move: ShortText
+    ply: int | None = None
+
+
+class Resign(_Message, tag="resign", frozen=True):
+    """Concede the game."""
+
+    room: Code
+
+
+class OfferDraw(_Message, tag="offer_draw", frozen=True):
+    """Offer a draw; it stands until answered or until the next move."""
+
+    room: Code
+
+
+class AcceptDraw(_Message, tag="accept_draw", frozen=True):
+    """Accept the opponent's standing draw offer."""
+
+    room: Code
+
+
+class DeclineDraw(_Message, tag="decline_draw", frozen=True):
+    """Decline the opponent's standing draw offer."""
+
+    room: Code
+
+
+class Rematch(_Message, tag="rematch", frozen=True):
+    """After a game: ask for the next one in the same room, colours swapped. It
+    starts when both seats have asked (an AI seat always agrees)."""
+
+    room: Code
+
+
+class Leave(_Message, tag="leave", frozen=True):
+    """Leave the room (a seated player in a game in progress resigns)."""
+
+    room: Code
+
+
+class SendChat(_Message, tag="chat", frozen=True):
+    """Say something to everyone in the room."""
+
+    room: Code
+    text: ChatText
+
+
+class GetState(_Message, tag="get_state", frozen=True):
+    """Ask for the room's whole state again (after missing events)."""
+
+    room: Code
+
+
+class Ping(_Message, tag="ping", frozen=True):
+    """Liveness check; answered by ``pong``."""
+
+
+ClientMessage = (
+    Hello
+    | ListRooms
+    | CreateRoom
+    | Join
+    | Watch
+    | QuickMatch
+    | AddAi
+    | MakeMove
+    | Resign
+    | OfferDraw
+    | AcceptDraw
+    | DeclineDraw
+    | Rematch
+    | Leave
+    | SendChat
+    | GetState
+    | Ping
+)
+CLIENT_MESSAGES: dict[str, type[_Message]] = {
+    cls.__struct_config__.tag: cls for cls in ClientMessage.__args__
+}
+"""Client message classes by their ``type``."""
+
+
+# -- server to client -----------------------------------------------------------------
+
+
+class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Who sits in a seat. ``kind`` is ``human``, ``bot`` or ``ai`` (the server's
+    engine, at ``level``); ``gone_until`` (Unix seconds) is set while a dropped
+    player's seat is held for them."""
+
+    side: Side
+    name: str | None = None
+    kind: Literal["human", "bot", "ai"] | None = None
+    level: Level | None = None
+    connected: bool = False
+    gone_until: float | None = None
+
+
+class ClockState(msgspec.Struct, frozen=True, kw_only=True):
+    """Time left per seat in milliseconds, and whose clock is running."""
+
+    first_ms: int
+    second_ms: int
+    running: Side | None = None
+
+
+class ResultInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """How a game ended. ``winner`` is None for a draw; ``reason`` is one of
+    ``line``, ``full_board``, ``resignation``, ``agreement``, ``timeout``,
+    ``abandonment``, ``aborted``; ``line`` names the winning cells (``"d1"``)."""
+
+    winner: Side | None
+    reason: str
+    line: list[str] = []
+
+
+class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Everything about a room, sent whole on join, watch and rejoin."""
+
+    code: str
+    game: str
+    title: str
+    status: Literal["waiting", "playing", "finished"]
+    public: bool
+    clock: Clock
+    seats: list[SeatInfo]
+    moves: str
+    """The game's move string so far (``"4453"``, ``"b2 a1"``)."""
+    ply: int
+    to_move: Side | None = None
+    clocks: ClockState | None = None
+    draw_offer: Side | None = None
+    result: ResultInfo | None = None
+    game_number: int = 1
+    you: Side | None = None
+    """The receiver's seat; None for a spectator."""
+    join_code: str | None = None
+    """The private join code, sent to seated players only."""
+    watch_code: str | None = None
+
+
+class RoomSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of the room list."""
+
+    code: str
+    game: str
+    title: str
+    status: Literal["waiting", "playing", "finished"]
+    players: list[str]
+    spectators: int
+
+
+class Welcome(_Message, tag="welcome", frozen=True):
+    """Answer to ``hello``: the name the server will show, the token to resume with,
+    and the rooms whose seats a resume gave back (their ``state`` follows)."""
+
+    name: str
+    version: int
+    resume_token: str
+    resumed_rooms: list[str] = []
+
+
+class RoomList(_Message, tag="rooms", frozen=True):
+    """Answer to ``list_rooms``."""
+
+    rooms: list[RoomSummary]
+
+
+class State(_Message, tag="state", frozen=True):
+    """A room's whole state."""
+
+    room: RoomState
+
+
+class Moved(_Message, tag="moved", frozen=True):
+    """A move was made (and is durable). ``ply`` counts the moves before it."""
+
+    room: str
+    ply: int
+    move: str
+    side: Side
+    clocks: ClockState | None = None
+
+
+class GameOver(_Message, tag="game_over", frozen=True):
+    """The game in the room has ended."""
+
+    room: str
+    result: ResultInfo
+    moves: str
+
+
+class PlayerStatus(_Message, tag="player_status", frozen=True):
+    """A seated player connected, or dropped (seat held until ``gone_until``)."""
+
+    room: str
+    side: Side
+    connected: bool
+    gone_until: float | None = None
+
+
+class DrawOffered(_Message, tag="draw_offered", frozen=True):
+    """A draw offer from ``side`` stands."""
+
+    room: str
+    side: Side
+
+
+class DrawDeclined(_Message, tag="draw_declined", frozen=True):
+    """The standing draw offer was declined (or lapsed with a move)."""
+
+    room: str
+    side: Side
+
+
+class ChatLine(_Message, tag="chat", frozen=True):
+    """A chat line in a room, from a player or spectator by name."""
+
+    room: str
+    name: str
+    text: str
+
+
+class Pong(_Message, tag="pong", frozen=True):
+    """Answer to ``ping``."""
+
+
+class Error(_Message, tag="error", frozen=True):
+    """A refused request: stable ``code`` (:class:`~shared.protocol.errors.ErrorCode`),
+    ``message`` for people, and ``retry_after`` (seconds) when rate limited."""
+
+    code: str
+    message: str
+    retry_after: float | None = None
+
+
+ServerMessage = (
+    Welcome
+    | RoomList
+    | State
+    | Moved
+    | GameOver
+    | PlayerStatus
+    | DrawOffered
+    | DrawDeclined
+    | ChatLine
+    | Pong
+    | Error
+)
+SERVER_MESSAGES: dict[str, type[_Message]] = {
+    cls.__struct_config__.tag: cls for cls in ServerMessage.__args__
+}
+"""Server message classes by their ``type``."""

@@ -1,0 +1,268 @@
+"""The wire codec: every message round trips, every bad frame gets its typed error."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from shared.protocol import (
+    CLIENT_MESSAGES,
+    MAX_FRAME_BYTES,
+    SERVER_MESSAGES,
+    ErrorCode,
+    ProtocolError,
+    check_player_name,
+    decode_client_message,
+    decode_server_message,
+    encode_message,
+)
+from shared.protocol import messages as m
+
+PROTOCOL_DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
+
+CLIENT_EXAMPLES = [
+    m.Hello(name="ann", version=1, client="bot", resume_token="t0k3n", id=1),
+    m.ListRooms(game="connect4"),
+    m.CreateRoom(
+        game="mnk",
+        m=5,
+        n=5,
+        k=4,
+        public=False,
+        seat="random",
+        clock=m.Clock(kind="increment", initial=300, increment=2),
+        ai_level="hard",
+        id="create-1",
+    ),
+    m.Join(code="K7Q2"),
+    m.Watch(code="W-K7Q2"),
+    m.QuickMatch(game="tictactoe"),
+    m.AddAi(room="K7Q2", level="easy"),
+    m.MakeMove(room="K7Q2", move="4", ply=3),
+    m.Resign(room="K7Q2"),
+    m.OfferDraw(room="K7Q2"),
+    m.AcceptDraw(room="K7Q2"),
+    m.DeclineDraw(room="K7Q2"),
+    m.Rematch(room="K7Q2"),
+    m.Leave(room="K7Q2"),
+    m.SendChat(room="K7Q2", text="good game"),
+    m.GetState(room="K7Q2"),
+    m.Ping(id=99),
+]
+
+ROOM = m.RoomState(
+    code="K7Q2",
+    game="connect4",
+    title="Connect Four",
+    status="playing",
+    public=True,
+    clock=m.Clock(kind="per_move", per_move=30),
+    seats=[
+        m.SeatInfo(side="first", name="ann", kind="human", connected=True),
+        m.SeatInfo(side="second", name="Boardroom AI", kind="ai", level="hard", connected=True),
+    ],
+    moves="4453",
+    ply=4,
+    to_move="first",
+    clocks=m.ClockState(first_ms=30_000, second_ms=30_000, running="first"),
+    you="first",
+)
+SERVER_EXAMPLES = [
+    m.Welcome(name="ann", version=1, resume_token="t0k3n", resumed_rooms=["K7Q2"], id=1),
+    m.RoomList(
+        rooms=[
+            m.RoomSummary(
+                code="K7Q2",
+                game="connect4",
+                title="Connect Four",
+                status="waiting",
+                players=["ann"],
+                spectators=0,
+            )
+        ]
+    ),
+    m.State(room=ROOM),
+    m.Moved(room="K7Q2", ply=4, move="5", side="first"),
+    m.GameOver(
+        room="K7Q2",
+        result=m.ResultInfo(winner="first", reason="line", line=["d1", "e1", "f1", "g1"]),
+        moves="4453566",
+    ),
+    m.PlayerStatus(room="K7Q2", side="second", connected=False, gone_until=1_790_000_000.5),
+    m.DrawOffered(room="K7Q2", side="first"),
+    m.DrawDeclined(room="K7Q2", side="second"),
+    m.ChatLine(room="K7Q2", name="ann", text="hi"),
+    m.Pong(id=99),
+    m.Error(code=ErrorCode.RATE_LIMITED, message="slow down", retry_after=1.5, id=3),
+]
+
+
+def refusal(frame: str | bytes) -> ProtocolError:
+    with pytest.raises(ProtocolError) as caught:
+        decode_client_message(frame)
+    return caught.value
+
+
+def test_the_examples_cover_every_message_type() -> None:
+    """Each client and server message type has an example below, so each round trips."""
+    assert {type(e).__struct_config__.tag for e in CLIENT_EXAMPLES} == set(CLIENT_MESSAGES)
+    assert {type(e).__struct_config__.tag for e in SERVER_EXAMPLES} == set(SERVER_MESSAGES)
+
+
+@pytest.mark.parametrize("message", CLIENT_EXAMPLES, ids=lambda e: type(e).__name__)
+def test_client_messages_round_trip_through_json(message: m.ClientMessage) -> None:
+    """Encoding a client message and decoding it gives the same message back."""
+    assert decode_client_message(encode_message(message)) == message
+
+
+@pytest.mark.parametrize("message", SERVER_EXAMPLES, ids=lambda e: type(e).__name__)
+def test_server_messages_round_trip_through_json(message: m.ServerMessage) -> None:
+    """Encoding a server message and decoding it as a client would gives it back."""
+    assert decode_server_message(encode_message(message)) == message
+
+
+def test_optional_fields_at_their_defaults_are_not_sent() -> None:
+    """A move without ply or id is just its type, room and move."""
+    assert encode_message(m.MakeMove(room="R", move="4")) == (
+        '{"type":"move","room":"R","move":"4"}'
+    )
+
+
+def test_unknown_fields_are_ignored() -> None:
+    """A newer client's extra fields do not stop an older server from reading it."""
+    message = decode_client_message('{"type": "ping", "colour": "blue", "id": 5}')
+    assert message == m.Ping(id=5)
+
+
+@pytest.mark.parametrize(
+    ("frame", "code", "words"),
+    [
+        ("{bad json", ErrorCode.MALFORMED_JSON, "not valid JSON"),
+        ("", ErrorCode.MALFORMED_JSON, "not valid JSON"),
+        ("[1, 2]", ErrorCode.NOT_AN_OBJECT, "got an array"),
+        ('"ping"', ErrorCode.NOT_AN_OBJECT, "got a string"),
+        ("42", ErrorCode.NOT_AN_OBJECT, "got a number"),
+        ("null", ErrorCode.NOT_AN_OBJECT, "got null"),
+        ("true", ErrorCode.NOT_AN_OBJECT, "got a boolean"),
+    ],
+)
+def test_frames_that_are_not_json_objects_get_a_typed_error(
+    frame: str, code: ErrorCode, words: str
+) -> None:
+    """Not JSON at all, or JSON but not an object: each has its own code."""
+    error = refusal(frame)
+    assert error.code is code
+    assert words in error.message
+
+
+CHAT_TOO_LONG = {"type": "chat", "room": "R", "text": "x" * 501}
+NEGATIVE_CLOCK = {"type": "create_room", "game": "connect4", "clock": {"per_move": -1}}
+
+
+@pytest.mark.parametrize(
+    ("fields", "code", "words"),
+    [
+        ({}, ErrorCode.UNKNOWN_TYPE, "no `type` field"),
+        ({"type": "fly"}, ErrorCode.UNKNOWN_TYPE, "unknown type 'fly'"),
+        ({"type": 7}, ErrorCode.UNKNOWN_TYPE, "unknown type 7"),
+        ({"type": "move", "room": "R"}, ErrorCode.INVALID_FIELD, "`move`"),
+        ({"type": "move", "room": 5, "move": "4"}, ErrorCode.INVALID_FIELD, "$.room"),
+        ({"type": "move", "room": "R", "move": "4", "ply": "3"}, ErrorCode.INVALID_FIELD, "$.ply"),
+        ({"type": "hello", "name": "ann"}, ErrorCode.INVALID_FIELD, "`version`"),
+        (
+            {"type": "hello", "name": "a", "version": 1, "client": "x"},
+            ErrorCode.INVALID_FIELD,
+            "$.client",
+        ),
+        ({"type": "add_ai", "room": "R", "level": "godlike"}, ErrorCode.INVALID_FIELD, "$.level"),
+        ({"type": "chat", "room": "R", "text": ""}, ErrorCode.INVALID_FIELD, "$.text"),
+        (CHAT_TOO_LONG, ErrorCode.INVALID_FIELD, "$.text"),
+        ({"type": "join", "code": ""}, ErrorCode.INVALID_FIELD, "$.code"),
+        (NEGATIVE_CLOCK, ErrorCode.INVALID_FIELD, "$.clock.per_move"),
+        ({"type": "ping", "id": True}, ErrorCode.INVALID_FIELD, "$.id"),
+    ],
+)
+def test_objects_that_are_not_messages_get_a_typed_error_naming_the_fault(
+    fields: dict[str, object], code: ErrorCode, words: str
+) -> None:
+    """Unknown types and bad fields have their own codes; the message points at the fault."""
+    error = refusal(json.dumps(fields))
+    assert error.code is code
+    assert words in error.message
+
+
+def test_an_unknown_type_error_lists_the_accepted_types() -> None:
+    """The message says what would have been accepted."""
+    message = refusal('{"type": "fly"}').message
+    for kind in ("hello", "move", "create_room", "ping"):
+        assert kind in message
+
+
+def test_errors_echo_the_request_id_whenever_the_frame_was_an_object() -> None:
+    """Even a refused request can be matched to its reply by id."""
+    assert refusal('{"type": "fly", "id": 7}').request_id == 7
+    assert refusal('{"type": "move", "room": "R", "id": "m-1"}').request_id == "m-1"
+    assert refusal('{"type": "move", "id": true}').request_id is None
+    assert refusal("[1]").request_id is None
+
+
+def test_a_frame_over_the_size_cap_is_refused_before_parsing() -> None:
+    """64 KiB is the cap, counted in bytes of UTF-8."""
+    chat = '{"type": "chat", "room": "R", "text": "%s"}'
+    padding = "é" * (MAX_FRAME_BYTES // 2)  # two bytes each in UTF-8
+    error = refusal(chat % padding)
+    assert error.code is ErrorCode.FRAME_TOO_LARGE
+    assert str(MAX_FRAME_BYTES) in error.message
+    assert refusal((chat % padding).encode()).code is ErrorCode.FRAME_TOO_LARGE
+
+
+@pytest.mark.parametrize("name", ["ann", "  Zoë  ", "李雷", "Bot #3 (v2)", "x" * 32])
+def test_fair_player_names_are_accepted_and_trimmed(name: str) -> None:
+    """Letters of any script, digits, spaces and punctuation make a name."""
+    assert check_player_name(name) == name.strip()
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("x" * 33, "33 characters"),
+        ("ann\x00", "control"),
+        ("ann\nbob", "control"),
+        ("a\u200bb", "invisible"),
+        ("\x1b[31mred", "control"),
+    ],
+)
+def test_unfit_player_names_get_bad_name(name: str, words: str) -> None:
+    """Empty, huge and control-character names are refused with a reason."""
+    with pytest.raises(ProtocolError) as caught:
+        check_player_name(name)
+    assert caught.value.code is ErrorCode.BAD_NAME
+    assert words in caught.value.message
+
+
+def test_error_codes_are_unique_snake_case() -> None:
+    """Codes are stable identifiers for bot authors."""
+    values = [code.value for code in ErrorCode]
+    assert len(values) == len(set(values))
+    assert all(re.fullmatch(r"[a-z]+(_[a-z]+)*", value) for value in values)
+
+
+def test_the_protocol_document_lists_every_message_and_error_code() -> None:
+    """docs/protocol.md is the contract: it names each message type and each error code."""
+    text = PROTOCOL_DOC.read_text()
+    for kind in [*CLIENT_MESSAGES, *SERVER_MESSAGES]:
+        assert f"`{kind}`" in text, f"message type {kind!r} missing from docs/protocol.md"
+    for code in ErrorCode:
+        assert f"`{code.value}`" in text, f"error code {code.value!r} missing"
+
+
+def test_server_messages_that_break_the_contract_raise_value_errors_for_clients() -> None:
+    """A client can tell a broken server message from a good one."""
+    with pytest.raises(msgspec.ValidationError):
+        decode_server_message('{"type": "moved", "room": "R"}')
