@@ -1,3 +1,5 @@
 """The Boardroom game server (aiohttp): rooms, seats, clocks, persistence, engine pool.
 
-Lands with the server issue; until then this package is empty on purpose."""
+Being built (issue 3). Modules so far: :mod:`server.records` (game records and
+their exports, no I/O), :mod:`server.store` (SQLite in WAL mode through
+aiosqlite)."""

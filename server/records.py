@@ -1,0 +1,387 @@
+"""What a stored game is, and its two exports: JSON for programs, text for people.
+
+Value types only, no I/O: the room state machine can build and read them without
+a database, and :mod:`server.store` turns them into rows and back.
+
+A record is written in this order, and never rewritten:
+
+1. created (:attr:`GameState.WAITING`), with the room, the game, its options and
+   whatever seats are already taken;
+2. started (:attr:`GameState.PLAYING`) once both seats are filled;
+3. one :class:`MoveRecord` per move, ``ply`` 0, 1, 2, ... (the number of moves
+   played before it, as on the wire);
+4. finished (:attr:`GameState.FINISHED`) with a winner or none and a
+   :class:`Termination`. A game that never started can only end as
+   :attr:`Termination.ABORTED`.
+
+Times are Unix seconds (wall clock, ``time.time()``) in the API and in the
+database, and ISO 8601 UTC strings in the exports.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from shared.games import Game, Player, Position, get_game
+
+__all__ = [
+    "RECORD_FORMAT",
+    "GameRecord",
+    "GameState",
+    "MoveRecord",
+    "PlayerKind",
+    "SeatRecord",
+    "Termination",
+    "record_to_json",
+    "record_to_text",
+    "replay",
+]
+
+RECORD_FORMAT = 1
+"""Version of the JSON layout of :func:`record_to_json`; raised when a key changes
+meaning or goes away (new keys may be added without raising it)."""
+
+
+class GameState(enum.Enum):
+    """Where a game is in its life."""
+
+    WAITING = "waiting"
+    """Created; a seat is still empty or the first move is not yet due."""
+    PLAYING = "playing"
+    """Started: moves are being appended."""
+    FINISHED = "finished"
+    """Over, with a :class:`Termination`; nothing more is written."""
+
+
+class PlayerKind(enum.Enum):
+    """Who sits in a seat."""
+
+    HUMAN = "human"
+    """A person at a client."""
+    BOT = "bot"
+    """A remote program that said it is a bot."""
+    AI = "ai"
+    """The server's engine, at a level (:attr:`SeatRecord.ai_level`)."""
+
+
+class Termination(enum.Enum):
+    """How a game ended. Each member says whether the game has a winner."""
+
+    LINE = "line"
+    """The winner made a line of ``k``."""
+    FULL_BOARD = "full_board"
+    """The board filled up with no line: a draw."""
+    RESIGNATION = "resignation"
+    """The loser resigned (or left a game in progress, which resigns it)."""
+    AGREEMENT = "agreement"
+    """A draw offer was accepted."""
+    TIMEOUT = "timeout"
+    """The loser's clock ran out."""
+    ABANDONMENT = "abandonment"
+    """A dropped player did not come back within the grace window: the side that
+    waited wins; with no winner, both sides were gone (no result)."""
+    ABORTED = "aborted"
+    """Ended before it really began (before the first move, or never started):
+    no result."""
+
+    def allows(self, winner: Player | None) -> bool:
+        """True if a game ending this way may have ``winner`` (None: no winner)."""
+        if self in _DECISIVE:
+            return winner is not None
+        if self is Termination.ABANDONMENT:
+            return True
+        return winner is None
+
+    @property
+    def is_draw(self) -> bool:
+        """True for the endings that share the point: full board and agreement."""
+        return self in (Termination.FULL_BOARD, Termination.AGREEMENT)
+
+
+_DECISIVE = frozenset({Termination.LINE, Termination.RESIGNATION, Termination.TIMEOUT})
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """The player in one seat. ``ai_level`` names the engine level of an
+    :attr:`PlayerKind.AI` seat (``"perfect"``) and is None for anyone else."""
+
+    name: str
+    kind: PlayerKind = PlayerKind.HUMAN
+    ai_level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One move: ``ply`` is the number of moves before it (0 for the first, so the
+    mover is ``Player(ply % 2)``), ``move`` its notation (``"b2"``, ``"4"``), ``at``
+    when it was made (Unix seconds) and ``clock_ms`` the mover's time left after
+    it, or None without a clock."""
+
+    ply: int
+    move: str
+    at: float
+    clock_ms: int | None = None
+
+    @property
+    def side(self) -> Player:
+        """The player who made the move."""
+        return Player(self.ply % 2)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """Everything stored about one game.
+
+    ``game`` is the canonical game name (``"mnk-5-5-4"`` carries its sizes);
+    ``options`` the room's options as given (public or private, who moves first,
+    clock settings), a fresh dict per record; ``seats`` is indexed by
+    :class:`~shared.games.Player`, None for an empty seat; ``moves`` holds plies
+    0, 1, 2, ... without gaps. ``winner`` and ``termination`` are set once the
+    game is finished (``winner`` stays None for a draw or no result).
+    """
+
+    id: int
+    room: str
+    game: str
+    options: Mapping[str, Any]
+    seats: tuple[SeatRecord | None, SeatRecord | None]
+    moves: tuple[MoveRecord, ...]
+    state: GameState
+    winner: Player | None
+    termination: Termination | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+
+    @property
+    def next_ply(self) -> int:
+        """The ply the next move must carry: the number of moves stored."""
+        return len(self.moves)
+
+    @property
+    def result(self) -> str:
+        """The result as in PGN: ``"1-0"`` (first player won), ``"0-1"``,
+        ``"1/2-1/2"`` (draw) or ``"*"`` (unfinished, or no result)."""
+        if self.winner is not None:
+            return "1-0" if self.winner is Player.FIRST else "0-1"
+        if self.termination is not None and self.termination.is_draw:
+            return "1/2-1/2"
+        return "*"
+
+
+def replay(record: GameRecord) -> Position:
+    """The position after every move of ``record``, each checked by the rules.
+
+    Raises :class:`~shared.errors.UnknownGameError` or
+    :class:`~shared.errors.IllegalMoveError` if the record does not replay (a
+    damaged or hand-edited database).
+    """
+    game = get_game(record.game)
+    position = game.new()
+    for move in record.moves:
+        position = game.play_unchecked(position, game.parse_move(position, move.move))
+    return position
+
+
+# -- JSON ------------------------------------------------------------------------------
+
+
+def record_to_json(record: GameRecord) -> dict[str, Any]:
+    """The record as a JSON-ready dict, the body of ``GET /api/games/{id}``.
+
+    Every key is always present (null when it does not apply yet)::
+
+        record_format  int     RECORD_FORMAT, the version of this layout
+        id             int     the game's id in the store
+        room           str     the room code it was played in
+        game, title    str     short name ("mnk-5-5-4") and name for people
+        options        object  the room's options, as stored
+        state          str     "waiting", "playing" or "finished"
+        players        list    two objects, first player (X) then second (O):
+                               side ("first"/"second"), symbol ("X"/"O"), name,
+                               kind ("human"/"bot"/"ai") and ai_level; name and
+                               kind are null for an empty seat
+        moves          list    {ply, side, move, at, clock_ms} per move, in order
+        move_string    str     the moves as the game's move string ("4453", "b2 a1")
+        board          str     text diagram of the position after the last move
+        result         str     "1-0", "0-1", "1/2-1/2" or "*" (as in PGN)
+        winner         str     "first", "second" or null
+        termination    str     a Termination value ("line", "timeout", ...) or null
+        created_at, started_at, finished_at
+                       str     ISO 8601 UTC times ("2025-05-01T12:00:00.000Z") or null
+
+    ``at`` of a move is an ISO time too; ``clock_ms`` is the mover's time left
+    after it in milliseconds, or null.
+    """
+    game = get_game(record.game)
+    position = replay(record)
+    return {
+        "record_format": RECORD_FORMAT,
+        "id": record.id,
+        "room": record.room,
+        "game": record.game,
+        "title": game.title,
+        "options": dict(record.options),
+        "state": record.state.value,
+        "players": [_seat_json(side, record.seats[side]) for side in Player],
+        "moves": [
+            {
+                "ply": move.ply,
+                "side": _side_name(move.side),
+                "move": move.move,
+                "at": _iso(move.at),
+                "clock_ms": move.clock_ms,
+            }
+            for move in record.moves
+        ],
+        "move_string": game.move_string(position),
+        "board": game.render(position),
+        "result": record.result,
+        "winner": None if record.winner is None else _side_name(record.winner),
+        "termination": None if record.termination is None else record.termination.value,
+        "created_at": _iso(record.created_at),
+        "started_at": _iso(record.started_at),
+        "finished_at": _iso(record.finished_at),
+    }
+
+
+def _seat_json(side: Player, seat: SeatRecord | None) -> dict[str, Any]:
+    return {
+        "side": _side_name(side),
+        "symbol": side.symbol,
+        "name": None if seat is None else seat.name,
+        "kind": None if seat is None else seat.kind.value,
+        "ai_level": None if seat is None else seat.ai_level,
+    }
+
+
+def _side_name(side: Player) -> str:
+    # The wire protocol's names for seats.
+    return "first" if side is Player.FIRST else "second"
+
+
+def _iso(at: float | None) -> str | None:
+    if at is None:
+        return None
+    stamp = datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds")
+    return stamp.removesuffix("+00:00") + "Z"
+
+
+# -- text ------------------------------------------------------------------------------
+
+
+def record_to_text(record: GameRecord) -> str:
+    """The record as a person reads it: a header (game, players, times, result and
+    how it ended), the board after the last move, and the numbered move list with
+    the time each move took and, with a clock, the mover's time left::
+
+        Tic-tac-toe (tictactoe), game 7 in room K3F9
+        X         ada (human)
+        O         Boardroom AI (ai, perfect)
+        Options   {"public": true}
+        Created   2025-05-01 12:00:00 UTC
+        Started   2025-05-01 12:00:05 UTC
+        Finished  2025-05-01 12:00:15 UTC
+        Result    1-0, X (ada) wins with a line
+
+        3 O . X
+        2 O X .
+        1 X . .
+          a b c
+
+        1. a1 (1.2s)  a2 (0.3s)
+        2. b2 (5.0s)  a3 (0.2s)
+        3. c3 (2.9s)
+
+    With a clock, each move also shows the mover's time left: ``b2 (5.0s, 4m58s left)``.
+    """
+    game = get_game(record.game)
+    position = replay(record)
+    header = [
+        f"{game.title} ({record.game}), game {record.id} in room {record.room}",
+        *(f"{side.symbol:<9} {_seat_text(record.seats[side])}" for side in Player),
+        f"{'Options':<9} {json.dumps(dict(record.options), sort_keys=True)}",
+        f"{'Created':<9} {_clock_time(record.created_at)}",
+    ]
+    if record.started_at is not None:
+        header.append(f"{'Started':<9} {_clock_time(record.started_at)}")
+    if record.finished_at is not None:
+        header.append(f"{'Finished':<9} {_clock_time(record.finished_at)}")
+    header.append(f"{'Result':<9} {record.result}, {_ending_text(record, game, position)}")
+    return "\n".join([*header, "", game.render(position), "", *_move_lines(record)]) + "\n"
+
+
+def _seat_text(seat: SeatRecord | None) -> str:
+    if seat is None:
+        return "(empty seat)"
+    if seat.ai_level is not None:
+        return f"{seat.name} ({seat.kind.value}, {seat.ai_level})"
+    return f"{seat.name} ({seat.kind.value})"
+
+
+def _player_text(record: GameRecord, side: Player) -> str:
+    seat = record.seats[side]
+    return side.symbol if seat is None else f"{side.symbol} ({seat.name})"
+
+
+def _ending_text(record: GameRecord, game: Game, position: Position) -> str:
+    termination, winner = record.termination, record.winner
+    if termination is None:
+        if record.state is GameState.WAITING:
+            return "waiting for the game to start"
+        return f"in progress, {_player_text(record, game.to_move(position))} to move"
+    if winner is None:
+        return {
+            Termination.FULL_BOARD: "draw, the board is full",
+            Termination.AGREEMENT: "draw by agreement",
+            Termination.ABANDONMENT: "no result, both players left",
+        }.get(termination, "no result, aborted")
+    loser = _player_text(record, winner.other)
+    reason = {
+        Termination.LINE: "with a line",
+        Termination.RESIGNATION: f"as {loser} resigned",
+        Termination.TIMEOUT: f"as {loser} ran out of time",
+        Termination.ABANDONMENT: f"as {loser} left the game",
+    }.get(termination, f"({termination.value})")
+    return f"{_player_text(record, winner)} wins {reason}"
+
+
+def _move_lines(record: GameRecord) -> list[str]:
+    if not record.moves:
+        return ["(no moves)"]
+    shown = []
+    previous = record.started_at
+    for move in record.moves:
+        details = []
+        if previous is not None:
+            details.append(_duration(move.at - previous))
+        if move.clock_ms is not None:
+            details.append(f"{_duration(move.clock_ms / 1000)} left")
+        shown.append(f"{move.move} ({', '.join(details)})" if details else move.move)
+        previous = move.at
+    width = len(str((len(shown) + 1) // 2))
+    return [
+        f"{number:>{width}}. {'  '.join(shown[index : index + 2])}"
+        for number, index in enumerate(range(0, len(shown), 2), start=1)
+    ]
+
+
+def _duration(seconds: float) -> str:
+    """``"3.2s"``, ``"4m05s"``, ``"1h02m"``: short, and exact enough for people."""
+    seconds = max(seconds, 0.0)
+    if round(seconds, 1) < 60:
+        return f"{seconds:.1f}s"
+    whole = int(seconds)
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
+
+
+def _clock_time(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")

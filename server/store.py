@@ -1,0 +1,773 @@
+"""Every game in one SQLite file: created, seated, started, each move, finished.
+
+:class:`GameStore` is the server's one way to the database. SQLite runs in WAL mode
+through aiosqlite (the stdlib driver in one worker thread), so the event loop never
+waits on the disk. The store makes one promise above the others: **when**
+:meth:`GameStore.append_move` **returns, the move survives a SIGKILL of the server
+and a power cut**, so the room broadcasts a move only after that.
+
+Use it as an async context manager, or call :meth:`~GameStore.open` and
+:meth:`~GameStore.close` (from aiohttp's ``cleanup_ctx``)::
+
+    async with GameStore("boardroom.db") as store:
+        game_id = await store.create_game("K3F9", "tictactoe", (SeatRecord("ada"), None), at=now)
+        await store.update_seat(game_id, Player.SECOND, SeatRecord("AI", PlayerKind.AI, "easy"))
+        await store.start_game(game_id, at=now)
+        await store.append_move(game_id, 0, "b2", at=now)
+        await store.finish_game(game_id, Player.FIRST, Termination.LINE, at=now)
+
+After a crash, :meth:`~GameStore.unfinished_games` gives back every game to restore.
+
+Concurrency and cancellation: each operation is one SQLite transaction, and
+operations run one at a time in the order they were called. Cancelling a caller
+does not cut its transaction short: it runs to its end (commit or rollback) in
+the background, the caller just does not learn which, and :meth:`~GameStore.close`
+waits for it. So the database is never left half-written; a room whose
+``append_move`` was cancelled should reload the game before writing again.
+
+Records are append-only (see :mod:`server.records` for the order they are written
+in). The schema enforces the same rules as the code, with CHECK constraints and
+triggers, so that no other writer (the ``sqlite3`` shell) can break a record either.
+
+Exceptions, each also the builtin it means::
+
+    StoreError
+    ├── GameNotFoundError(StoreError, LookupError)       no game with that id
+    ├── StaleWriteError(StoreError, ValueError)          a ply that is not the next one
+    ├── GameStateError(StoreError, ValueError)           a write the game's state forbids
+    ├── InvalidRecordError(StoreError, ValueError)       arguments that make no valid record
+    ├── SchemaVersionError(StoreError, RuntimeError)     the file is from a newer Boardroom
+    ├── StoreClosedError(StoreError, RuntimeError)       used before open() or after close()
+    └── StorageFailedError(StoreError, OSError)          SQLite failed: disk full, I/O error,
+                                                         corrupt file, lock held too long
+
+A refused write (any of these) changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import os
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Literal, TypeVar
+
+import aiosqlite
+
+from server.records import (
+    GameRecord,
+    GameState,
+    MoveRecord,
+    PlayerKind,
+    SeatRecord,
+    Termination,
+)
+from shared.errors import GameError
+from shared.games import Player, get_game
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "GameNotFoundError",
+    "GameStateError",
+    "GameStore",
+    "InvalidRecordError",
+    "SchemaVersionError",
+    "StaleWriteError",
+    "StorageFailedError",
+    "StoreClosedError",
+    "StoreError",
+    "StoreInfo",
+    "migrate",
+]
+
+_T = TypeVar("_T")
+
+
+# -- errors ---------------------------------------------------------------------------
+
+
+class StoreError(Exception):
+    """Root of every error the store raises on purpose."""
+
+
+class GameNotFoundError(StoreError, LookupError):
+    """No game has the id given."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game with id {game_id} in the store")
+        self.game_id = game_id
+
+
+class StaleWriteError(StoreError, ValueError):
+    """A move whose ply is not the next one of its game: a duplicate, or a write
+    made against a record that has moved on. ``expected_ply`` is the next ply."""
+
+    def __init__(self, game_id: int, ply: int, expected_ply: int) -> None:
+        what = "already stored" if ply < expected_ply else "ahead of the record"
+        super().__init__(
+            f"game {game_id}: ply {ply} is {what}; the next move must have ply {expected_ply}"
+        )
+        self.game_id = game_id
+        self.ply = ply
+        self.expected_ply = expected_ply
+
+
+class GameStateError(StoreError, ValueError):
+    """A write the game's state forbids: a move before the start or after the end,
+    starting twice, finishing twice, changing a seat once the game has started."""
+
+
+class InvalidRecordError(StoreError, ValueError):
+    """Arguments that describe no valid record: an unknown game, options that are
+    not a JSON object, an empty name, a winner where the ending has none, a time
+    that is not a finite number of Unix seconds, and the like."""
+
+
+class SchemaVersionError(StoreError, RuntimeError):
+    """The database file was written by a newer Boardroom (its schema version is
+    higher than :data:`SCHEMA_VERSION`); this one will not touch it."""
+
+
+class StoreClosedError(StoreError, RuntimeError):
+    """The store was used before :meth:`GameStore.open` or after :meth:`GameStore.close`."""
+
+
+class StorageFailedError(StoreError, OSError):
+    """SQLite could not do the operation (disk full, I/O error, corrupt file, write
+    lock held too long by another process); the operation did not take effect.
+    The SQLite error is the ``__cause__``."""
+
+
+# -- schema ---------------------------------------------------------------------------
+
+SCHEMA_VERSION = 1
+"""The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
+
+_MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # Version 0 (an empty file) to 1. A migration is frozen once released: the next
+    # change to the schema is a new entry, never an edit here. The CHECK lists spell
+    # out the enums of server.records as they were at this version.
+    (
+        # AUTOINCREMENT: a game's id is its address (GET /api/games/{id}), so an id
+        # is never handed out again, even if an operator purges old games.
+        """
+        CREATE TABLE games (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            room        TEXT    NOT NULL CHECK (room <> ''),
+            game        TEXT    NOT NULL,
+            options     TEXT    NOT NULL,
+            state       TEXT    NOT NULL DEFAULT 'waiting'
+                                CHECK (state IN ('waiting', 'playing', 'finished')),
+            winner      INTEGER CHECK (winner IN (0, 1)),
+            termination TEXT    CHECK (termination IN ('line', 'full_board', 'resignation',
+                                       'agreement', 'timeout', 'abandonment', 'aborted')),
+            created_at  REAL    NOT NULL,
+            started_at  REAL,
+            finished_at REAL,
+            CHECK ((state = 'finished') = (termination IS NOT NULL AND finished_at IS NOT NULL)),
+            CHECK (state <> 'playing' OR started_at IS NOT NULL),
+            CHECK (winner IS NULL OR state = 'finished')
+        )
+        """,
+        # Serves both unfinished_games() at start-up and the per-state counts of /metrics.
+        "CREATE INDEX games_by_state ON games (state)",
+        "CREATE INDEX games_by_room ON games (room)",
+        """
+        CREATE TABLE seats (
+            game_id  INTEGER NOT NULL REFERENCES games (id),
+            side     INTEGER NOT NULL CHECK (side IN (0, 1)),
+            name     TEXT    NOT NULL CHECK (name <> ''),
+            kind     TEXT    NOT NULL CHECK (kind IN ('human', 'bot', 'ai')),
+            ai_level TEXT,
+            CHECK ((kind = 'ai') = (ai_level IS NOT NULL)),
+            PRIMARY KEY (game_id, side)
+        ) WITHOUT ROWID
+        """,
+        # WITHOUT ROWID keyed by (game_id, ply): a game's moves sit together, in order.
+        """
+        CREATE TABLE moves (
+            game_id  INTEGER NOT NULL REFERENCES games (id),
+            ply      INTEGER NOT NULL CHECK (ply >= 0),
+            move     TEXT    NOT NULL CHECK (move <> ''),
+            at       REAL    NOT NULL,
+            clock_ms INTEGER CHECK (clock_ms >= 0),
+            PRIMARY KEY (game_id, ply)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TRIGGER moves_append_in_order BEFORE INSERT ON moves
+        WHEN NEW.ply <> (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = NEW.game_id)
+          OR (SELECT state FROM games WHERE id = NEW.game_id) IS NOT 'playing'
+        BEGIN
+            SELECT RAISE(ABORT, 'a move must have the next ply of a game in play');
+        END
+        """,
+        """
+        CREATE TRIGGER moves_are_never_updated BEFORE UPDATE ON moves
+        BEGIN
+            SELECT RAISE(ABORT, 'moves are append-only');
+        END
+        """,
+        """
+        CREATE TRIGGER moves_are_never_deleted BEFORE DELETE ON moves
+        BEGIN
+            SELECT RAISE(ABORT, 'moves are append-only');
+        END
+        """,
+    ),
+)
+assert len(_MIGRATIONS) == SCHEMA_VERSION
+
+
+async def migrate(db: aiosqlite.Connection) -> int:
+    """Bring the schema of ``db`` up to :data:`SCHEMA_VERSION` and return it.
+
+    Call inside a write transaction (``BEGIN IMMEDIATE``), so that the steps and
+    the new ``user_version`` land together or not at all, and so that two
+    processes opening a new file at once cannot both create the tables. Raises
+    :class:`SchemaVersionError` for a file from a newer schema.
+    """
+    version = await _scalar(db, "PRAGMA user_version")
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"the database has schema version {version}, newer than this Boardroom's "
+            f"({SCHEMA_VERSION}): upgrade Boardroom, or use another database file"
+        )
+    for step in range(version, SCHEMA_VERSION):
+        for statement in _MIGRATIONS[step]:
+            await db.execute(statement)
+        # user_version is in the file header, written by this same transaction.
+        await db.execute(f"PRAGMA user_version = {step + 1:d}")
+    return SCHEMA_VERSION
+
+
+# -- the store ------------------------------------------------------------------------
+
+_BUSY_TIMEOUT_S = 5.0
+"""How long to wait for the write lock held by another process (the ``sqlite3``
+shell, a backup) before failing: well beyond any such hold, and still bounded."""
+
+_SYNCHRONOUS_NAMES = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
+
+
+@dataclass(frozen=True, slots=True)
+class StoreInfo:
+    """How the open database is set up, read back from SQLite (for logs and checks)."""
+
+    path: str
+    schema_version: int
+    journal_mode: str
+    """``"wal"``."""
+    synchronous: str
+    """``"FULL"``: every commit is synced to disk before it returns."""
+
+
+class GameStore:
+    """The games of one SQLite file. See the module docstring for the contracts.
+
+    ``path`` is the database file (created if missing, with its directory already
+    there); ``":memory:"`` gives a private in-memory database for tests, with no
+    durability. Creating the object does no I/O; :meth:`open` does.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self._path = os.fspath(path)
+        self._db: aiosqlite.Connection | None = None
+        # One connection, one transaction at a time: statements of two operations
+        # must never interleave inside one transaction.
+        self._lock = asyncio.Lock()
+        self._inflight: set[asyncio.Task[Any]] = set()
+
+    @property
+    def path(self) -> str:
+        """The database file."""
+        return self._path
+
+    # -- life cycle -------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Open the file, set WAL and synchronous=FULL, and migrate the schema.
+
+        Raises :class:`SchemaVersionError` for a file from a newer Boardroom and
+        :class:`StorageFailedError` if the file cannot be opened or used in WAL mode.
+        """
+        if self._db is not None:
+            raise StoreError(f"the store on {self._path} is already open")
+        try:
+            # isolation_level=None: the stdlib driver opens no transactions of its
+            # own; each operation says BEGIN and COMMIT itself.
+            db = await aiosqlite.connect(self._path, isolation_level=None, timeout=_BUSY_TIMEOUT_S)
+        except sqlite3.Error as error:
+            raise StorageFailedError(f"cannot open the database {self._path}: {error}") from error
+        try:
+            await self._configure(db)
+            self._db = db
+            await self._transaction(migrate, write=True, what="migrating the schema")
+        except BaseException:
+            self._db = None
+            await db.close()
+            raise
+
+    async def _configure(self, db: aiosqlite.Connection) -> None:
+        try:
+            # WAL: readers never block the writer, and a commit appends to one file.
+            # It needs shared memory, so the file must be on a local filesystem.
+            mode = await _scalar(db, "PRAGMA journal_mode = WAL")
+            if mode != "wal" and self._path != ":memory:":
+                raise StorageFailedError(
+                    f"the database {self._path} cannot use WAL mode (journal mode {mode!r}): "
+                    "put it on a local filesystem"
+                )
+            # FULL, not NORMAL: under WAL, NORMAL syncs the log only at checkpoints,
+            # which survives a killed process (the OS still holds the writes) but can
+            # lose the last commits to a power cut or an OS crash. FULL syncs the log
+            # at every commit, so an acknowledged move is never lost, whatever stops
+            # the server. It costs one fsync per move, far below the rate of moves.
+            await db.execute("PRAGMA synchronous = FULL")
+            await db.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as error:
+            raise StorageFailedError(f"cannot set up the database {self._path}: {error}") from error
+
+    async def close(self) -> None:
+        """Wait for the operations under way, then close the file. Idempotent.
+
+        Operations called after this starts raise :class:`StoreClosedError`.
+        """
+        db, self._db = self._db, None
+        if db is None:
+            return
+        # Let every started transaction finish (they are never cancelled midway).
+        await asyncio.gather(*self._inflight, return_exceptions=True)
+        await db.close()
+
+    async def __aenter__(self) -> GameStore:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def info(self) -> StoreInfo:
+        """The journal mode, synchronous level and schema version, as SQLite reports them."""
+
+        async def body(db: aiosqlite.Connection) -> StoreInfo:
+            synchronous = await _scalar(db, "PRAGMA synchronous")
+            return StoreInfo(
+                path=self._path,
+                schema_version=int(await _scalar(db, "PRAGMA user_version")),
+                journal_mode=str(await _scalar(db, "PRAGMA journal_mode")),
+                synchronous=_SYNCHRONOUS_NAMES.get(synchronous, str(synchronous)),
+            )
+
+        return await self._transaction(body, write=False, what="reading the settings")
+
+    # -- writes -----------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        room: str,
+        game: str,
+        seats: Sequence[SeatRecord | None] = (None, None),
+        *,
+        options: Mapping[str, Any] | None = None,
+        at: float,
+    ) -> int:
+        """Store a new game (:attr:`~GameState.WAITING`) and return its id.
+
+        ``room`` is the room's code; ``game`` a game name, stored in its canonical
+        form (``"mnk-3-3-3"`` is stored as ``"tictactoe"``); ``seats`` the players
+        already seated, first player's seat first, None where empty; ``options``
+        a JSON object (public or private, who moves first, clock settings), stored
+        as given; ``at`` the creation time.
+        """
+        if not isinstance(room, str) or not room:
+            raise InvalidRecordError(f"room must be a non-empty string, not {room!r}")
+        name = _canonical_game(game)
+        seat_rows = _seat_rows(seats)
+        options_text = _options_json(options)
+        created_at = _check_time("at", at)
+
+        async def body(db: aiosqlite.Connection) -> int:
+            cursor = await db.execute(
+                "INSERT INTO games (room, game, options, created_at) VALUES (?, ?, ?, ?)",
+                (room, name, options_text, created_at),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            await db.executemany(
+                "INSERT INTO seats (game_id, side, name, kind, ai_level) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, *row) for row in seat_rows],
+            )
+            return game_id
+
+        return await self._transaction(body, write=True, what=f"creating a {name} game")
+
+    async def update_seat(self, game_id: int, side: Player, player: SeatRecord | None) -> None:
+        """Put ``player`` in seat ``side`` (replacing whoever was there), or empty
+        it with None. Only while the game is :attr:`~GameState.WAITING`: the players
+        of a started game are part of its record."""
+        _check_game_id(game_id)
+        side = _check_side(side)
+        row = None if player is None else _seat_row(player)
+
+        async def body(db: aiosqlite.Connection) -> None:
+            state = await _state_of(db, game_id)
+            if state is not GameState.WAITING:
+                raise GameStateError(
+                    f"game {game_id} is {state.value}: seats can change only before it starts"
+                )
+            if row is None:
+                await db.execute(
+                    "DELETE FROM seats WHERE game_id = ? AND side = ?", (game_id, int(side))
+                )
+            else:
+                await db.execute(
+                    "INSERT OR REPLACE INTO seats (game_id, side, name, kind, ai_level)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game_id, int(side), *row),
+                )
+
+        await self._transaction(body, write=True, what=f"seating game {game_id}")
+
+    async def start_game(self, game_id: int, at: float) -> None:
+        """Mark the game :attr:`~GameState.PLAYING` from ``at``; moves may follow.
+
+        Raises :class:`GameStateError` unless it is waiting with both seats taken.
+        """
+        _check_game_id(game_id)
+        started_at = _check_time("at", at)
+
+        async def body(db: aiosqlite.Connection) -> None:
+            state = await _state_of(db, game_id)
+            if state is not GameState.WAITING:
+                raise GameStateError(f"game {game_id} is {state.value}: it cannot start again")
+            seated = await _scalar(db, "SELECT count(*) FROM seats WHERE game_id = ?", (game_id,))
+            if seated != 2:
+                raise GameStateError(f"game {game_id} cannot start with an empty seat")
+            await db.execute(
+                "UPDATE games SET state = 'playing', started_at = ? WHERE id = ?",
+                (started_at, game_id),
+            )
+
+        await self._transaction(body, write=True, what=f"starting game {game_id}")
+
+    async def append_move(
+        self, game_id: int, ply: int, move: str, at: float, clock_ms: int | None = None
+    ) -> None:
+        """Append the move ``move`` (its notation) at ``ply`` to a game in play.
+
+        When this returns, the move is on disk and survives a crash or a power
+        cut: only then may the room announce it. ``ply`` is the number of moves
+        before this one (:attr:`GameRecord.next_ply`), so a duplicate or an
+        out-of-order write raises :class:`StaleWriteError`, and a game not in play
+        :class:`GameStateError`; neither changes anything. ``at`` is when the
+        move was made and ``clock_ms`` the mover's time left after it (None
+        without a clock). The rules are the room's business: the store does not
+        check that the move is legal.
+        """
+        _check_game_id(game_id)
+        if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+            raise InvalidRecordError(f"ply must be an int of at least 0, not {ply!r}")
+        if not isinstance(move, str) or not move or any(c.isspace() for c in move):
+            raise InvalidRecordError(
+                f"move must be one move's notation, non-empty and without spaces, not {move!r}"
+            )
+        made_at = _check_time("at", at)
+        if clock_ms is not None and (
+            not isinstance(clock_ms, int) or isinstance(clock_ms, bool) or clock_ms < 0
+        ):
+            raise InvalidRecordError(f"clock_ms must be None or an int >= 0, not {clock_ms!r}")
+
+        async def body(db: aiosqlite.Connection) -> None:
+            row = await _fetchone(
+                db,
+                "SELECT state, (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?)"
+                " FROM games WHERE id = ?",
+                (game_id, game_id),
+            )
+            if row is None:
+                raise GameNotFoundError(game_id)
+            state, expected_ply = GameState(row[0]), row[1]
+            if state is not GameState.PLAYING:
+                raise GameStateError(
+                    f"game {game_id} is {state.value}: moves are added only to a game in play"
+                )
+            if ply != expected_ply:
+                raise StaleWriteError(game_id, ply, expected_ply)
+            await db.execute(
+                "INSERT INTO moves (game_id, ply, move, at, clock_ms) VALUES (?, ?, ?, ?, ?)",
+                (game_id, ply, move, made_at, clock_ms),
+            )
+
+        await self._transaction(body, write=True, what=f"storing ply {ply} of game {game_id}")
+
+    async def finish_game(
+        self, game_id: int, winner: Player | None, termination: Termination, at: float
+    ) -> None:
+        """Record the end of the game: ``winner`` (None for a draw or no result),
+        how it ended, and when. Nothing can be written to it afterwards.
+
+        ``winner`` must fit ``termination`` (:meth:`Termination.allows`), else
+        :class:`InvalidRecordError`. A game that never started can only be
+        :attr:`~Termination.ABORTED`; a finished game cannot finish again
+        (:class:`GameStateError`).
+        """
+        _check_game_id(game_id)
+        if not isinstance(termination, Termination):
+            raise InvalidRecordError(f"termination must be a Termination, not {termination!r}")
+        winner = None if winner is None else _check_side(winner)
+        if not termination.allows(winner):
+            having = "no winner" if winner is None else f"a winner ({winner.symbol})"
+            raise InvalidRecordError(f"a game ended by {termination.value} cannot have {having}")
+        finished_at = _check_time("at", at)
+
+        async def body(db: aiosqlite.Connection) -> None:
+            state = await _state_of(db, game_id)
+            if state is GameState.FINISHED:
+                raise GameStateError(f"game {game_id} is already finished")
+            if state is GameState.WAITING and termination is not Termination.ABORTED:
+                raise GameStateError(
+                    f"game {game_id} never started: it can end only as aborted, "
+                    f"not by {termination.value}"
+                )
+            await db.execute(
+                "UPDATE games SET state = 'finished', winner = ?, termination = ?,"
+                " finished_at = ? WHERE id = ?",
+                (None if winner is None else int(winner), termination.value, finished_at, game_id),
+            )
+
+        await self._transaction(body, write=True, what=f"finishing game {game_id}")
+
+    # -- reads ------------------------------------------------------------------------
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        """The whole record of one game. Raises :class:`GameNotFoundError`."""
+        _check_game_id(game_id)
+
+        async def body(db: aiosqlite.Connection) -> list[GameRecord]:
+            return await _load_games(db, "id", (game_id,))
+
+        records = await self._transaction(body, write=False, what=f"reading game {game_id}")
+        if not records:
+            raise GameNotFoundError(game_id)
+        return records[0]
+
+    async def unfinished_games(self) -> list[GameRecord]:
+        """Every game waiting or in play, whole, oldest first: what the server
+        restores after a restart."""
+
+        async def body(db: aiosqlite.Connection) -> list[GameRecord]:
+            return await _load_games(db, "unfinished", ())
+
+        return await self._transaction(body, write=False, what="reading unfinished games")
+
+    async def games_by_state(self) -> dict[GameState, int]:
+        """How many games are in each state (every state present), for ``/metrics``."""
+
+        async def body(db: aiosqlite.Connection) -> dict[GameState, int]:
+            counts = dict.fromkeys(GameState, 0)
+            for state, count in await db.execute_fetchall(
+                "SELECT state, count(*) FROM games GROUP BY state"
+            ):
+                counts[GameState(state)] = count
+            return counts
+
+        return await self._transaction(body, write=False, what="counting games")
+
+    # -- transactions -----------------------------------------------------------------
+
+    async def _transaction(
+        self,
+        body: Callable[[aiosqlite.Connection], Awaitable[_T]],
+        *,
+        write: bool,
+        what: str,
+    ) -> _T:
+        """Run ``body`` in one transaction, after every operation called before it.
+
+        The transaction runs in its own task, shielded: a cancelled caller stops
+        waiting, but the transaction still ends with COMMIT or ROLLBACK, never
+        halfway with the connection left inside it.
+        """
+        db = self._db
+        if db is None:
+            raise StoreClosedError(f"the store on {self._path} is not open")
+        task = asyncio.create_task(self._run_transaction(db, body, write=write, what=what))
+        self._inflight.add(task)
+        task.add_done_callback(self._inflight.discard)
+        return await asyncio.shield(task)
+
+    async def _run_transaction(
+        self,
+        db: aiosqlite.Connection,
+        body: Callable[[aiosqlite.Connection], Awaitable[_T]],
+        *,
+        write: bool,
+        what: str,
+    ) -> _T:
+        async with self._lock:
+            try:
+                # IMMEDIATE takes the write lock first, so what the body reads (the
+                # next ply) cannot change before it writes, even from another process.
+                await db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    result = await body(db)
+                    # With synchronous=FULL, COMMIT returns once the WAL is on disk.
+                    await db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:
+                        with contextlib.suppress(sqlite3.Error):
+                            await db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as error:
+                raise StorageFailedError(f"{what} failed in {self._path}: {error}") from error
+            return result
+
+
+# -- rows and records -----------------------------------------------------------------
+
+
+async def _fetchone(
+    db: aiosqlite.Connection, sql: str, parameters: Iterable[Any] = ()
+) -> sqlite3.Row | None:
+    async with db.execute(sql, tuple(parameters)) as cursor:
+        return await cursor.fetchone()
+
+
+async def _scalar(db: aiosqlite.Connection, sql: str, parameters: Iterable[Any] = ()) -> Any:
+    row = await _fetchone(db, sql, parameters)
+    return None if row is None else row[0]
+
+
+async def _state_of(db: aiosqlite.Connection, game_id: int) -> GameState:
+    state = await _scalar(db, "SELECT state FROM games WHERE id = ?", (game_id,))
+    if state is None:
+        raise GameNotFoundError(game_id)
+    return GameState(state)
+
+
+# Which games _load_games reads; fixed clauses, so no text from outside reaches the SQL.
+_GAME_FILTERS = {"id": "g.id = ?", "unfinished": "g.state <> 'finished'"}
+
+
+async def _load_games(
+    db: aiosqlite.Connection, which: Literal["id", "unfinished"], parameters: tuple[Any, ...]
+) -> list[GameRecord]:
+    where = _GAME_FILTERS[which]
+    games = await db.execute_fetchall(
+        "SELECT g.id, g.room, g.game, g.options, g.state, g.winner, g.termination,"  # noqa: S608
+        f" g.created_at, g.started_at, g.finished_at FROM games g WHERE {where} ORDER BY g.id",
+        parameters,
+    )
+    seats: dict[int, list[SeatRecord | None]] = {}
+    for game_id, side, name, kind, ai_level in await db.execute_fetchall(
+        "SELECT s.game_id, s.side, s.name, s.kind, s.ai_level"  # noqa: S608
+        f" FROM seats s JOIN games g ON g.id = s.game_id WHERE {where}",
+        parameters,
+    ):
+        seats.setdefault(game_id, [None, None])[side] = SeatRecord(name, PlayerKind(kind), ai_level)
+    moves: dict[int, list[MoveRecord]] = {}
+    for game_id, ply, move, at, clock_ms in await db.execute_fetchall(
+        "SELECT m.game_id, m.ply, m.move, m.at, m.clock_ms"  # noqa: S608
+        f" FROM moves m JOIN games g ON g.id = m.game_id WHERE {where} ORDER BY m.game_id, m.ply",
+        parameters,
+    ):
+        moves.setdefault(game_id, []).append(MoveRecord(ply, move, at, clock_ms))
+    records = []
+    for row in games:
+        game_id = row[0]
+        first, second = seats.get(game_id, (None, None))
+        records.append(
+            GameRecord(
+                id=game_id,
+                room=row[1],
+                game=row[2],
+                options=json.loads(row[3]),
+                seats=(first, second),
+                moves=tuple(moves.get(game_id, ())),
+                state=GameState(row[4]),
+                winner=None if row[5] is None else Player(row[5]),
+                termination=None if row[6] is None else Termination(row[6]),
+                created_at=row[7],
+                started_at=row[8],
+                finished_at=row[9],
+            )
+        )
+    return records
+
+
+# -- argument checks (before any transaction, so a refused write touches nothing) ----
+
+
+def _check_game_id(game_id: object) -> None:
+    if not isinstance(game_id, int) or isinstance(game_id, bool):
+        raise InvalidRecordError(f"a game id is an int, not {game_id!r}")
+
+
+def _check_side(side: object) -> Player:
+    if isinstance(side, Player):
+        return side
+    if isinstance(side, int) and not isinstance(side, bool) and side in (0, 1):
+        return Player(side)
+    raise InvalidRecordError(f"a seat is Player.FIRST or Player.SECOND, not {side!r}")
+
+
+def _check_time(name: str, at: object) -> float:
+    if isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at) or at < 0:
+        raise InvalidRecordError(f"{name} must be a time in Unix seconds (time.time()), not {at!r}")
+    return float(at)
+
+
+def _canonical_game(game: object) -> str:
+    if not isinstance(game, str):
+        raise InvalidRecordError(f"game must be a game name, not {game!r}")
+    try:
+        return get_game(game).name
+    except GameError as error:
+        raise InvalidRecordError(str(error)) from error
+
+
+def _options_json(options: Mapping[str, Any] | None) -> str:
+    if options is None:
+        return "{}"
+    if not isinstance(options, Mapping) or not all(isinstance(key, str) for key in options):
+        raise InvalidRecordError(f"options must be a JSON object with string keys, not {options!r}")
+    try:
+        return json.dumps(dict(options), sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise InvalidRecordError(f"options must be JSON: {error}") from error
+
+
+def _seat_rows(seats: Sequence[SeatRecord | None]) -> list[tuple[int, str, str, str | None]]:
+    if isinstance(seats, str | bytes) or not isinstance(seats, Sequence) or len(seats) != 2:
+        raise InvalidRecordError(
+            f"seats must be two entries (first player's, second's), SeatRecord or None, "
+            f"not {seats!r}"
+        )
+    return [(side, *_seat_row(seat)) for side, seat in enumerate(seats) if seat is not None]
+
+
+def _seat_row(seat: SeatRecord) -> tuple[str, str, str | None]:
+    if not isinstance(seat, SeatRecord):
+        raise InvalidRecordError(f"a seat is a SeatRecord or None, not {seat!r}")
+    if not isinstance(seat.name, str) or not seat.name.strip():
+        raise InvalidRecordError(f"a player's name must be a non-empty string, not {seat.name!r}")
+    if not isinstance(seat.kind, PlayerKind):
+        raise InvalidRecordError(f"a player's kind must be a PlayerKind, not {seat.kind!r}")
+    is_ai = seat.kind is PlayerKind.AI
+    if is_ai != (isinstance(seat.ai_level, str) and bool(seat.ai_level)):
+        raise InvalidRecordError(
+            "an AI seat needs its level (ai_level) and no other seat may have one; "
+            f"got kind {seat.kind.value!r} with ai_level {seat.ai_level!r}"
+        )
+    return (seat.name, seat.kind.value, seat.ai_level)
