@@ -2,4 +2,5 @@
 
 Being built (issue 3). Modules so far: :mod:`server.records` (game records and
 their exports, no I/O), :mod:`server.store` (SQLite in WAL mode through
-aiosqlite)."""
+aiosqlite), :mod:`server.engine_pool` (searches in a warmed, bounded process
+pool)."""

@@ -18,6 +18,8 @@ the server can pass them on to a person unchanged.
 from __future__ import annotations
 
 import enum
+import functools
+from typing import Any
 
 
 class BoardroomError(Exception):
@@ -62,6 +64,12 @@ class IllegalMoveError(GameError, ValueError):
         super().__init__(message)
         self.move_text = move_text
         self.reason = reason
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # Crosses process boundaries (engine workers): the keyword-only fields
+        # are not in ``args``, so the default pickling could not rebuild it.
+        rebuild = functools.partial(type(self), move_text=self.move_text, reason=self.reason)
+        return rebuild, (str(self),)
 
 
 class EngineError(BoardroomError):

@@ -8,6 +8,7 @@ whose message quotes the input and says what would have been accepted.
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Callable
 
@@ -323,3 +324,15 @@ def test_renderings_show_every_stone_and_nothing_else(name: str) -> None:
     assert board.count("X") == position.stones[0].bit_count()
     assert board.count("O") == position.stones[1].bit_count()
     assert board.count(".") == game.grid.cells - position.ply
+
+
+def test_illegal_move_errors_survive_pickling_with_their_reason() -> None:
+    """Engine workers send errors back across a process boundary intact."""
+    game = get_game("connect4")
+    with pytest.raises(IllegalMoveError) as caught:
+        game.from_moves("4444444")
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert type(copy) is IllegalMoveError
+    assert str(copy) == str(caught.value)
+    assert copy.reason is IllegalMoveReason.COLUMN_FULL
+    assert copy.move_text == "4"

@@ -1,0 +1,448 @@
+"""The engine pool: AI searches run in worker processes, never on the event loop.
+
+:class:`EnginePool` is the server's thin adapter around
+:func:`shared.engine.run_search_request`. A room hands it a compact
+:class:`~shared.engine.SearchRequest` and gets back a move it can play, as a
+:class:`PoolSearchOutcome`:
+
+- warmed: by the end of :meth:`~EnginePool.start` every worker has imported the
+  engine and built the kernels of the common games, so the first AI move pays no
+  start-up;
+- bounded: at most ``max_queue`` searches waiting or running, and one per ``key``
+  (a room id); beyond that :meth:`~EnginePool.search` refuses at once;
+- deadlines: a worker's answer is awaited for the time limit plus a margin, counted
+  from when a worker takes the search; after that the caller gets a fallback move
+  and the worker finishes on its own (it stays counted busy until it is free);
+- crashes: a dead worker (``BrokenProcessPool``) breaks the whole executor, which
+  is replaced by a fresh, warmed one, and the search is sent again, once. If that
+  fails too, the answer is :func:`centre_first_move`, computed without a search.
+
+A bad request (unknown game, illegal move string, bad limits) is the caller's
+fault: the :class:`shared.errors.BoardroomError` propagates unchanged. The pool's
+own errors::
+
+    EnginePoolError
+    ├── EngineBusyError         the queue is full, or this key already has a search
+    └── EngineUnavailableError  not started, closed, or no legal move to fall back on
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import multiprocessing
+import os
+import pickle
+import signal
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing.synchronize import Barrier
+from types import TracebackType
+from typing import Self
+
+from shared.engine import SearchRequest, SearchResult, plan_search, run_search_request
+from shared.errors import BoardroomError
+from shared.games import GridGame, Move, get_game
+
+logger = logging.getLogger(__name__)
+
+SearchTask = Callable[[SearchRequest], SearchResult]
+"""What a worker runs: a module-level function (or picklable object), so that it
+crosses to spawned workers by reference. :func:`run_search_request` in production."""
+
+WARM_GAMES = ("tictactoe", "tictactoe4", "connect4", "gomoku")
+"""Games whose kernels every worker builds at start-up (``mnk`` sizes vary: built on use)."""
+DEADLINE_MARGIN = 1.0
+"""Seconds a search may overrun its time limit before the fallback move is played:
+covers pickling, process hops and the engine's clock checks, with room to spare on
+a loaded machine, since a fallback move is a poor one."""
+UNTIMED_DEADLINE = 30.0
+"""Outer deadline of a search with no clock (depth-only requests, level ``random``)."""
+WARM_UP_TIMEOUT = 60.0
+"""Seconds a fresh pool may take to start: spawned workers import the engine and
+warm up in 0.1-0.2 s on an idle 2-core machine; a minute means something is wrong."""
+
+
+class EnginePoolError(Exception):
+    """Root of the errors the engine pool raises."""
+
+
+class EngineBusyError(EnginePoolError):
+    """Refused at once: the queue is full, or the key already has a search running."""
+
+
+class EngineUnavailableError(EnginePoolError):
+    """No search possible: the pool is not started or is closed, or there is no move."""
+
+
+class FallbackReason(enum.Enum):
+    """Why a search was answered with the fallback move instead of the engine's."""
+
+    CRASHED = "crashed"
+    """A worker died on the first attempt and again on the retry."""
+    TIMEOUT = "timeout"
+    """The worker did not answer within the outer deadline."""
+    ERROR = "error"
+    """The worker raised an unexpected exception (an engine bug; it is logged)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PoolSearchOutcome:
+    """How one pooled search ended: the engine's answer, or a fallback move.
+
+    Exactly one of ``result`` (the worker's answer) and ``fallback_move`` (a legal
+    move chosen without a search) is set; ``fallback_reason`` says why the engine
+    did not answer. ``retried`` is True when a crash sent the search to a fresh pool.
+    ``dispatch_seconds`` is what the pool added: the wall time of the call minus
+    the worker's own ``result.elapsed`` (waiting for a worker, pickling, process hops,
+    any restart); for a fallback, the whole wall time.
+    """
+
+    result: SearchResult | None
+    fallback_move: Move | None
+    retried: bool
+    dispatch_seconds: float
+    fallback_reason: FallbackReason | None = None
+
+    @property
+    def move(self) -> Move:
+        """The move to play, whichever way it was found."""
+        if self.result is not None:
+            return self.result.move
+        if self.fallback_move is None:
+            raise EngineUnavailableError("the outcome holds no move")
+        return self.fallback_move
+
+
+@dataclass(frozen=True, slots=True)
+class EnginePoolMetrics:
+    """A snapshot of the pool's counters, for ``/metrics``."""
+
+    searches: int
+    """Searches accepted (a retried search counts once)."""
+    failures: int
+    """Searches answered with a fallback move, for any reason."""
+    timeouts: int
+    """Of the failures, searches that overran their outer deadline."""
+    restarts: int
+    """Executors replaced after a crash."""
+    refused: int
+    """Searches refused with :class:`EngineBusyError`."""
+    queue_depth: int
+    """Searches accepted and not yet answered (waiting for a worker or running)."""
+    busy_workers: int
+    """Workers running a task, including overrunning searches already answered."""
+    last_search_seconds: float
+    """Wall time of the last answered search."""
+    total_search_seconds: float
+    """Wall time of all answered searches."""
+
+
+def centre_first_move(game_name: str, moves: str) -> Move:
+    """The legal move nearest the centre of the board: the answer when no worker can
+    give one. Cheap (no search); columns for Connect Four, cells for grid boards.
+
+    >>> get_game("tictactoe").format_move(centre_first_move("tictactoe", "b2"))
+    'b1'
+    >>> get_game("connect4").format_move(centre_first_move("connect4", "444444"))
+    '3'
+    """
+    game = get_game(game_name)
+    position = game.from_moves(moves)
+    legal = game.legal_moves(position)
+    if not legal or not isinstance(game, GridGame):
+        raise EngineUnavailableError(f"no legal move in {game_name} after {moves!r}")
+    grid = game.grid
+    cx, cy = (grid.width - 1) / 2, (grid.height - 1) / 2
+
+    def distance(move: Move) -> tuple[float, float, int, int]:
+        column, row = grid.column_row(game.move_bit_in(position.occupied, move))
+        dy = 0.0 if game.gravity else abs(row - cy)
+        return (abs(column - cx) + dy, abs(column - cx), column, row)
+
+    return min(legal, key=distance)
+
+
+# -- in the worker processes -------------------------------------------------------
+
+_warm_barrier: Barrier | None = None
+
+
+def _init_worker(barrier: Barrier, games: tuple[str, ...]) -> None:
+    """Run once in each new worker, before its first task: import the engine and
+    build the kernels (a depth-1 search per game does both)."""
+    global _warm_barrier
+    _warm_barrier = barrier
+    # Ctrl-C is for the server, which shuts the pool down; workers just stop with it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in games:
+        run_search_request(SearchRequest(name, "", depth=1))
+
+
+class _UnpicklableWorkerError(RuntimeError):
+    """Stands in for a worker exception that cannot be pickled back to the server."""
+
+
+def _run_task(task: SearchTask, request: SearchRequest) -> SearchResult:
+    """Run ``task`` in the worker, making sure that whatever it raises can cross back.
+
+    An exception that fails to unpickle in the server is taken by the executor for a
+    dead worker, and breaks the whole pool (``shared.errors.IllegalMoveError`` is one:
+    its keyword-only arguments are not in ``args``). It is sent as a plain message
+    instead; the server then builds the fallback move, which re-raises the rules'
+    error in-process when the request itself was at fault.
+    """
+    try:
+        return task(request)
+    except Exception as error:
+        try:
+            pickle.loads(pickle.dumps(error))  # noqa: S301 - our own bytes, just made
+        except Exception:
+            raise _UnpicklableWorkerError(f"{type(error).__name__}: {error}") from None
+        raise
+
+
+def _warm_worker() -> int:
+    """The warm-up task. Each blocks until every worker runs one: without that, one
+    fast worker could take them all while another is still importing."""
+    if _warm_barrier is not None:
+        _warm_barrier.wait(timeout=WARM_UP_TIMEOUT)
+    return os.getpid()
+
+
+# -- in the server -----------------------------------------------------------------
+
+
+class EnginePool:
+    """A bounded, warmed pool of engine workers. Use ``async with EnginePool(...) as pool``,
+    or :meth:`start` and :meth:`close`; all methods run on the event loop's thread.
+
+    ``start_method`` is ``"spawn"`` (the default: fresh interpreters, on every OS; start
+    speed hardly matters, as workers start at start-up and after a crash only) or
+    ``"forkserver"`` (POSIX; forks from a clean helper process, faster). ``"fork"`` is
+    refused: the server would fork after it has started threads (the executor's
+    manager thread, the database thread) and its event loop, and a forked child
+    inherits locks that other threads held (and may hang on them), the loop, and
+    open sockets. Under spawn, a script that starts a pool needs the usual
+    ``if __name__ == "__main__":`` guard (the ``boardroom`` entry point has it).
+
+    ``task`` runs in the workers; it must pickle by reference (tests pass their own).
+    """
+
+    def __init__(
+        self,
+        *,
+        workers: int,
+        max_queue: int,
+        start_method: str = "spawn",
+        task: SearchTask = run_search_request,
+        deadline_margin: float = DEADLINE_MARGIN,
+        warm_games: tuple[str, ...] = WARM_GAMES,
+    ) -> None:
+        if workers < 1 or max_queue < 1:
+            raise ValueError(f"workers={workers}, max_queue={max_queue}: both must be 1 or more")
+        if start_method not in ("spawn", "forkserver"):
+            raise ValueError(f"start_method={start_method!r}: use 'spawn' or 'forkserver'")
+        for name in warm_games:
+            get_game(name)  # an unknown name fails here, not as a broken pool at start()
+        self._context = multiprocessing.get_context(start_method)
+        self._workers = workers
+        self._max_queue = max_queue
+        self._task = task
+        self._margin = deadline_margin
+        self._warm_games = warm_games
+        self._executor: ProcessPoolExecutor | None = None
+        self._closed = False
+        # One slot per worker: a search is handed over only when a worker is free, so
+        # its deadline does not run while it waits behind other rooms' searches.
+        self._slots = asyncio.Semaphore(workers)
+        self._restart_lock = asyncio.Lock()
+        self._keys: set[str] = set()
+        self._accepted = self._busy = 0
+        self._searches = self._failures = self._timeouts = self._restarts = self._refused = 0
+        self._last_seconds = self._total_seconds = 0.0
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        """Start every worker and wait, without blocking the loop, until each has
+        warmed up. Safe to cancel (the half-started workers are shut down)."""
+        async with self._restart_lock:
+            if self._closed:
+                raise EngineUnavailableError("the engine pool is closed")
+            if self._executor is None:
+                self._executor = await self._new_executor()
+
+    async def close(self) -> None:
+        """Shut the workers down; idempotent. Running searches are answered (each is
+        bounded by its deadline) and waited for, so no worker outlives the pool;
+        searches still waiting for a worker fail with :class:`EngineUnavailableError`."""
+        if self._closed:
+            return
+        self._closed = True
+        async with self._restart_lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+    def metrics(self) -> EnginePoolMetrics:
+        """The counters as they stand."""
+        return EnginePoolMetrics(
+            searches=self._searches,
+            failures=self._failures,
+            timeouts=self._timeouts,
+            restarts=self._restarts,
+            refused=self._refused,
+            queue_depth=self._accepted,
+            busy_workers=self._busy,
+            last_search_seconds=self._last_seconds,
+            total_search_seconds=self._total_seconds,
+        )
+
+    async def search(self, request: SearchRequest, *, key: str | None = None) -> PoolSearchOutcome:
+        """Search ``request`` in a worker and return a move to play.
+
+        Raises :class:`EngineBusyError` at once when ``max_queue`` searches are
+        already waiting or running, or when ``key`` (a room id) already has one;
+        :class:`EngineUnavailableError` before :meth:`start` or after :meth:`close`;
+        :class:`~shared.errors.BoardroomError` for a bad request. Safe to cancel: the
+        search is dropped (a worker already on it finishes it, and the answer is lost).
+        """
+        if self._executor is None:
+            raise EngineUnavailableError("the engine pool is not running")
+        plan = plan_search(request.level, request.depth, request.time_limit)
+        deadline = UNTIMED_DEADLINE if plan.time_limit is None else plan.time_limit + self._margin
+        if key is not None and key in self._keys:
+            self._refused += 1
+            raise EngineBusyError(f"{key!r} already has a search running; wait for its move")
+        if self._accepted >= self._max_queue:
+            self._refused += 1
+            raise EngineBusyError(f"the engine is busy ({self._max_queue} searches queued)")
+        self._searches += 1
+        self._accepted += 1
+        if key is not None:
+            self._keys.add(key)
+        started = time.perf_counter()
+        try:
+            result, retried, reason = await self._search_with_retry(request, deadline)
+            fallback = (
+                None if result is not None else centre_first_move(request.game, request.moves)
+            )
+        finally:
+            self._accepted -= 1
+            if key is not None:
+                self._keys.discard(key)
+        wall = time.perf_counter() - started
+        self._last_seconds = wall
+        self._total_seconds += wall
+        if result is None:
+            self._failures += 1
+            if reason is FallbackReason.TIMEOUT:
+                self._timeouts += 1
+            logger.warning("engine fallback (%s) for %s", reason and reason.value, request)
+        searched = result.elapsed if result is not None else 0.0
+        return PoolSearchOutcome(result, fallback, retried, max(wall - searched, 0.0), reason)
+
+    async def _search_with_retry(
+        self, request: SearchRequest, deadline: float
+    ) -> tuple[SearchResult | None, bool, FallbackReason | None]:
+        retried = False
+        while True:
+            try:
+                return await self._attempt(request, deadline), retried, None
+            except BrokenProcessPool:
+                if retried:
+                    return None, retried, FallbackReason.CRASHED
+                retried = True
+            except TimeoutError:
+                return None, retried, FallbackReason.TIMEOUT
+            except (BoardroomError, EnginePoolError):
+                raise
+            except Exception:
+                logger.exception("engine worker failed on %s", request)
+                return None, retried, FallbackReason.ERROR
+
+    async def _attempt(self, request: SearchRequest, deadline: float) -> SearchResult:
+        """One try: wait for a free worker, then for its answer until ``deadline``."""
+        await self._slots.acquire()
+        executor = self._executor
+        try:
+            if self._restart_lock.locked():  # a restart is under way: wait for the new pool
+                async with self._restart_lock:
+                    executor = self._executor
+            if executor is None:
+                raise EngineUnavailableError("the engine pool was closed")
+            future = asyncio.wrap_future(executor.submit(_run_task, self._task, request))
+        except BaseException as error:
+            self._slots.release()
+            if isinstance(error, BrokenProcessPool) and executor is not None:
+                await self._replace(executor)  # broken while idle: no search saw it yet
+            raise
+        self._busy += 1
+        future.add_done_callback(self._worker_free)
+        try:
+            # shield: on timeout or cancellation the worker goes on, and keeps its slot.
+            return await asyncio.wait_for(asyncio.shield(future), deadline)
+        except BrokenProcessPool:
+            logger.warning("an engine worker died during %s", request)
+            await self._replace(executor)
+            raise
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if future.cancelled() and task is not None and not task.cancelling():
+                raise EngineUnavailableError("the engine pool closed during the search") from None
+            raise
+
+    def _worker_free(self, future: asyncio.Future[SearchResult]) -> None:
+        self._busy -= 1
+        self._slots.release()
+        if not future.cancelled():
+            future.exception()  # an overrun search's error has nobody else to read it
+
+    async def _replace(self, broken: ProcessPoolExecutor) -> None:
+        """Replace a broken executor by a fresh, warmed one, once however many searches
+        saw it break. On failure the broken one stays, and the next search tries again."""
+        async with self._restart_lock:
+            if self._executor is not broken or self._closed:
+                return
+            broken.shutdown(wait=False, cancel_futures=True)
+            try:
+                self._executor = await self._new_executor()
+            except Exception:
+                logger.exception("could not restart the engine pool")
+                return
+            self._restarts += 1
+            logger.warning("engine pool restarted (%d restarts)", self._restarts)
+
+    async def _new_executor(self) -> ProcessPoolExecutor:
+        executor = ProcessPoolExecutor(
+            max_workers=self._workers,
+            mp_context=self._context,
+            initializer=_init_worker,
+            initargs=(self._context.Barrier(self._workers), self._warm_games),
+        )
+        try:
+            # Each submit may start a process (milliseconds of fork and exec): off the loop.
+            submitted: list[Future[int]] = await asyncio.to_thread(
+                lambda: [executor.submit(_warm_worker) for _ in range(self._workers)]
+            )
+            warm_ups = (asyncio.wrap_future(future) for future in submitted)
+            await asyncio.wait_for(asyncio.gather(*warm_ups), WARM_UP_TIMEOUT)
+        except BaseException:
+            executor.shutdown(wait=False, cancel_futures=True)
+            raise
+        return executor

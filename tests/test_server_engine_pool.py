@@ -1,0 +1,285 @@
+"""The server's engine pool, on real spawned worker processes.
+
+Workers are made to crash or overrun with tasks defined in this module: a spawned
+worker imports them by reference, as it imports ``run_search_request`` in production
+(it can: pytest's default import mode puts ``tests/`` on ``sys.path``, and spawned
+workers inherit ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from server.engine_pool import (
+    EngineBusyError,
+    EnginePool,
+    EngineUnavailableError,
+    FallbackReason,
+    centre_first_move,
+)
+from shared.engine import SearchRequest, SearchResult, run_search_request
+from shared.errors import IllegalMoveError, SearchLimitsError, UnknownGameError
+from shared.games import get_game
+
+CRASH_SEED = 13013
+"""Requests with this seed make :func:`crash_on_marked_seed` kill its worker."""
+
+
+def crash_on_marked_seed(request: SearchRequest) -> SearchResult:
+    """Kill the worker process outright for a marked request; search the others."""
+    if request.seed == CRASH_SEED:
+        os._exit(1)
+    return run_search_request(request)
+
+
+@dataclass(frozen=True)
+class CrashOnce:
+    """Kill the worker on the first call in any process (``marker`` records it), then search."""
+
+    marker: str
+
+    def __call__(self, request: SearchRequest) -> SearchResult:
+        try:
+            os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            return run_search_request(request)
+        os._exit(1)
+
+
+def sleep_then_search(request: SearchRequest) -> SearchResult:
+    """Overrun any short deadline: sleep a second first."""
+    time.sleep(1.0)
+    return run_search_request(request)
+
+
+def assert_legal(request: SearchRequest, move: int) -> None:
+    game = get_game(request.game)
+    assert move in game.legal_moves(game.from_moves(request.moves)), (request, move)
+
+
+@pytest.fixture(autouse=True)
+async def debug_loop() -> None:
+    """asyncio debug mode: calls from the wrong thread raise, slow callbacks are logged."""
+    asyncio.get_running_loop().set_debug(True)
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[EnginePool]:
+    async with EnginePool(workers=2, max_queue=4) as pool:
+        yield pool
+
+
+async def test_a_warmed_pool_answers_every_game_with_a_legal_move(pool: EnginePool) -> None:
+    """Right after start(), searches for tic-tac-toe, Connect Four and gomoku come back
+    from workers with legal moves, and the first one pays no pool start-up."""
+    requests = [
+        SearchRequest("connect4", "4453", level="easy", seed=1),
+        SearchRequest("tictactoe", "b2 a1 c3", level="perfect"),
+        SearchRequest("gomoku", "h8 h9", depth=1),
+    ]
+    first = await pool.search(requests[0])
+    # Generous: the benchmark measures dispatch properly (budget 5 ms).
+    assert first.dispatch_seconds < 1.0
+    outcomes = [first] + [await pool.search(request) for request in requests[1:]]
+    for request, outcome in zip(requests, outcomes, strict=True):
+        assert outcome.result is not None and outcome.fallback_move is None
+        assert not outcome.retried
+        assert_legal(request, outcome.move)
+    assert outcomes[1].result is not None and outcomes[1].result.move_text == "a3"
+    metrics = pool.metrics()
+    assert (metrics.searches, metrics.failures, metrics.queue_depth) == (3, 0, 0)
+    assert metrics.total_search_seconds >= metrics.last_search_seconds > 0
+
+
+async def test_the_event_loop_keeps_ticking_while_every_worker_searches(pool: EnginePool) -> None:
+    """Two one-second searches occupy both workers; a ticker on the loop never stalls."""
+    gaps: list[float] = []
+
+    async def tick() -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    ticker = asyncio.create_task(tick())
+    request = SearchRequest("gomoku", "h8 h9", time_limit=1.0)
+    started = time.perf_counter()
+    outcomes = await asyncio.gather(pool.search(request), pool.search(request))
+    searched = time.perf_counter() - started
+    ticker.cancel()
+    for outcome in outcomes:
+        assert outcome.result is not None
+        assert_legal(request, outcome.move)
+    assert searched >= 0.9
+    assert len(gaps) > 50
+    assert max(gaps) < 0.25, f"event loop stalled for {max(gaps):.3f} s"
+
+
+async def test_a_request_the_rules_refuse_raises_their_error_and_breaks_nothing(
+    pool: EnginePool,
+) -> None:
+    """An unknown game or an illegal move string raises the rules' own error (the
+    IllegalMoveError does not pickle; the worker must not take the pool down with it)."""
+    with pytest.raises(UnknownGameError):
+        await pool.search(SearchRequest("chess", "e4"))
+    with pytest.raises(IllegalMoveError, match="b2"):
+        await pool.search(SearchRequest("tictactoe", "b2 b2"))
+    with pytest.raises(SearchLimitsError):
+        await pool.search(SearchRequest("tictactoe", "", level="grandmaster"))
+    assert (await pool.search(SearchRequest("tictactoe", "b2"))).result is not None
+    metrics = pool.metrics()
+    assert (metrics.restarts, metrics.queue_depth, metrics.busy_workers) == (0, 0, 0)
+
+
+async def test_a_search_beyond_the_queue_bound_is_refused() -> None:
+    """With max_queue searches waiting or running, one more raises EngineBusyError at
+    once; the queued ones are all answered, and the pool takes searches again after."""
+    request = SearchRequest("connect4", "", time_limit=0.3)
+    async with EnginePool(workers=1, max_queue=2) as pool:
+        queued = [asyncio.create_task(pool.search(request)) for _ in range(2)]
+        await asyncio.sleep(0)
+        assert pool.metrics().queue_depth == 2
+        with pytest.raises(EngineBusyError):
+            await pool.search(request)
+        for outcome in await asyncio.gather(*queued):
+            assert outcome.result is not None
+        assert (await pool.search(request)).result is not None
+        assert pool.metrics().refused == 1
+
+
+async def test_a_second_search_for_the_same_key_is_refused_until_the_first_ends(
+    pool: EnginePool,
+) -> None:
+    """One search per room: the same key twice raises EngineBusyError while the first
+    runs; another key is served meanwhile; the key works again once its search ends."""
+    request = SearchRequest("connect4", "", time_limit=0.3)
+    first = asyncio.create_task(pool.search(request, key="room-1"))
+    await asyncio.sleep(0)
+    with pytest.raises(EngineBusyError, match="room-1"):
+        await pool.search(request, key="room-1")
+    other = await pool.search(SearchRequest("tictactoe", "b2", level="perfect"), key="room-2")
+    assert other.result is not None
+    assert (await first).result is not None
+    assert (await pool.search(request, key="room-1")).result is not None
+
+
+async def test_a_crashed_worker_is_replaced_and_the_search_retried(tmp_path: Path) -> None:
+    """A worker that dies mid-search breaks the executor: the pool is replaced by a
+    warmed one, the search goes through on the retry, and later searches work too."""
+    request = SearchRequest("connect4", "4453", level="medium", seed=2)
+    task = CrashOnce(str(tmp_path / "crashed"))
+    async with EnginePool(workers=2, max_queue=4, task=task) as pool:
+        outcome = await pool.search(request)
+        assert outcome.retried
+        assert outcome.result is not None and outcome.fallback_move is None
+        assert_legal(request, outcome.move)
+        again = await pool.search(request)
+        assert again.result is not None and not again.retried
+        assert again.move == outcome.move  # seeded: the same search both times
+        metrics = pool.metrics()
+        assert (metrics.restarts, metrics.failures) == (1, 0)
+
+
+async def test_searches_in_flight_when_a_worker_dies_are_retried_on_one_new_pool(
+    tmp_path: Path,
+) -> None:
+    """One worker's death fails every search in flight: each is retried, and the pool
+    is replaced once, not once per search."""
+    request = SearchRequest("connect4", "", time_limit=0.3)
+    task = CrashOnce(str(tmp_path / "crashed"))
+    async with EnginePool(workers=2, max_queue=4, task=task) as pool:
+        outcomes = await asyncio.gather(pool.search(request), pool.search(request))
+        assert all(outcome.result is not None for outcome in outcomes)
+        assert any(outcome.retried for outcome in outcomes)
+        assert pool.metrics().restarts == 1
+
+
+async def test_a_worker_killed_from_outside_mid_search_is_replaced() -> None:
+    """SIGKILL to the workers during a search: the search is retried on a fresh pool."""
+    request = SearchRequest("gomoku", "h8 h9", time_limit=1.0)
+    before = set(multiprocessing.active_children())
+    async with EnginePool(workers=2, max_queue=4) as pool:
+        workers = set(multiprocessing.active_children()) - before
+        assert len(workers) == 2
+        search = asyncio.create_task(pool.search(request))
+        await asyncio.sleep(0.2)
+        for worker in workers:
+            assert worker.pid is not None
+            os.kill(worker.pid, signal.SIGKILL)
+        outcome = await search
+        assert outcome.retried and outcome.result is not None
+        assert_legal(request, outcome.move)
+        assert pool.metrics().restarts == 1
+
+
+async def test_a_worker_that_crashes_twice_gives_a_fallback_move_and_the_game_goes_on() -> None:
+    """When the retry crashes too, the answer is the centre-first legal move, marked as
+    a fallback; the pool is replaced again and the next search is the engine's."""
+    request = SearchRequest("tictactoe", "b2 a1", level="perfect", seed=CRASH_SEED)
+    async with EnginePool(workers=2, max_queue=4, task=crash_on_marked_seed) as pool:
+        outcome = await pool.search(request)
+        assert outcome.result is None
+        assert outcome.fallback_reason is FallbackReason.CRASHED and outcome.retried
+        assert outcome.move == centre_first_move("tictactoe", "b2 a1")
+        assert_legal(request, outcome.move)
+        after = await pool.search(SearchRequest("tictactoe", "b2 a1", level="perfect"))
+        assert after.result is not None
+        metrics = pool.metrics()
+        assert (metrics.restarts, metrics.failures) == (2, 1)
+
+
+async def test_a_search_that_overruns_its_deadline_gives_the_fallback_move() -> None:
+    """The outer deadline (time limit plus margin) expires: the caller gets the fallback
+    move at once, while the worker stays counted busy until it really finishes."""
+    request = SearchRequest("connect4", "44", time_limit=0.1)
+    async with EnginePool(
+        workers=1, max_queue=2, task=sleep_then_search, deadline_margin=0.2
+    ) as pool:
+        started = time.perf_counter()
+        outcome = await pool.search(request)
+        assert time.perf_counter() - started < 0.9
+        assert outcome.fallback_reason is FallbackReason.TIMEOUT
+        assert outcome.move == centre_first_move("connect4", "44")
+        metrics = pool.metrics()
+        assert (metrics.timeouts, metrics.failures, metrics.busy_workers) == (1, 1, 1)
+        assert metrics.queue_depth == 0
+
+
+async def test_close_stops_the_workers_and_later_searches_are_refused() -> None:
+    """close() shuts every worker down and may be called twice; a search before
+    start() or after close() raises EngineUnavailableError."""
+    request = SearchRequest("tictactoe", "", level="easy", seed=1)
+    before = set(multiprocessing.active_children())
+    pool = EnginePool(workers=2, max_queue=2)
+    with pytest.raises(EngineUnavailableError):
+        await pool.search(request)
+    await pool.start()
+    assert (await pool.search(request)).result is not None
+    await pool.close()
+    await pool.close()
+    assert set(multiprocessing.active_children()) <= before
+    with pytest.raises(EngineUnavailableError):
+        await pool.search(request)
+
+
+def test_the_fallback_move_is_the_legal_move_nearest_the_centre() -> None:
+    """Centre first: the centre cell or column when free, else its nearest neighbour."""
+    assert centre_first_move("tictactoe", "") == get_game("tictactoe").parse_move(
+        get_game("tictactoe").new(), "b2"
+    )
+    assert get_game("connect4").format_move(centre_first_move("connect4", "")) == "4"
+    assert get_game("connect4").format_move(centre_first_move("connect4", "444444")) == "3"
+    assert get_game("gomoku").format_move(centre_first_move("gomoku", "h8")) == "h7"
+    with pytest.raises(EngineUnavailableError):
+        centre_first_move("tictactoe", "a1 b1 a2 b2 a3")
