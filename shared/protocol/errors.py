@@ -65,6 +65,8 @@ class ErrorCode(enum.StrEnum):
     """The room is still waiting for players."""
     GAME_OVER = "game_over"
     """The game has ended; only rematch, chat and leave remain."""
+    GAME_IN_PROGRESS = "game_in_progress"
+    """A request only valid between games (rematch) made during one."""
     NO_DRAW_OFFER = "no_draw_offer"
     """Accept or decline with no draw offer standing."""
     ENGINE_BUSY = "engine_busy"

@@ -1,0 +1,1069 @@
+"""A room as a sans-I/O state machine: inputs in, outputs out, nothing hidden.
+
+The room owns everything about one table: two seats, the spectators, the game
+in progress (rules from :mod:`shared.games`), its clock, draw offers, rematch
+requests and the AI seat's pending search. It does no I/O: it reads no clock
+(every input carries ``now``, Unix seconds, as from :func:`time.time`, since
+``gone_until`` goes on the wire and event times into the records), opens no
+socket, starts no task, and draws randomness only from the ``random.Random``
+it is given. The server is a thin adapter around it, as python-websockets'
+asyncio layer is around its ``Protocol``.
+
+Inputs (each returns an :class:`Output`)::
+
+    seat(client, name, kind)      take a free seat             (join, create_room)
+    add_ai(level)                 seat the server AI           (add_ai, create_room)
+    watch(client, name)           watch as a spectator         (watch)
+    handle(client, message)       a room request               (move, resign, draw..., chat)
+    disconnected(client)          a connection dropped
+    reconnected(client)           it came back (resume token)
+    ai_moved(game, ply, move)     the engine answered an AiRequest
+    ai_failed(game, ply)          the engine could not answer it
+    tick(now)                     time passed: clocks and grace windows
+    resume_after_restart(now)     after Room.restore, once the server listens
+
+The contract with the server, for every :class:`Output`:
+
+1. **Persist** ``events`` first, in order, and wait until they are durable;
+2. **then send** ``messages``, in order (a move is broadcast only once it is
+   stored, so a client never sees a move that a crash could lose);
+3. submit ``ai_requests`` to the engine pool and answer each one, exactly
+   once, with :meth:`Room.ai_moved` or :meth:`Room.ai_failed`;
+4. call :meth:`Room.tick` at ``next_deadline`` (or soon after) if no other
+   input comes first. Every input applies what time alone has decided before
+   it acts (as ``tick(now)`` would), so a late tick loses nothing.
+
+Calls must be serialised per room (one at a time, with non-decreasing ``now``).
+
+A refused request gets one :class:`~shared.protocol.messages.Error` to its
+sender, echoing its ``id``, and changes nothing. Replies echo the request's
+``id`` to the requester; the copy of the same event that goes to everyone else
+carries none.
+
+:class:`ClientId` names a *session*, not a socket: the server gives one to each
+``hello`` and gives the same one back to a connection that resumes with the
+session's token, so :meth:`Room.reconnected` takes the id that held the seat.
+
+Rules the room applies (``docs/protocol.md`` states the wire side):
+
+- A game starts when both seats are taken and none is in progress. The first
+  occupant of an empty room takes ``RoomOptions.creator_seat``; ``random`` is
+  drawn from the rng when the first game starts (until then the creator shows
+  in ``first``, provisionally; the ``state`` sent at the start is final).
+- A game ends on a line, a full board, resignation, agreement, timeout or
+  abandonment. A game that ends before its first move, however it ends
+  (resign, leave, timeout, abandonment), is *aborted*: nobody wins.
+- A draw offer stands until the side it was made to answers it or moves; that
+  move lapses it with ``draw_declined`` (``side`` is always the side whose
+  offer is off). Offering while the opponent's offer stands accepts it. The
+  server AI declines at once.
+- Leaving in a game in progress resigns it; leaving frees the seat.
+- A dropped player's seat is held for ``grace_seconds``; the opponent is told
+  (``player_status`` with ``gone_until``). On return the state is resent. When
+  the window ends, a game in progress is lost by abandonment and the seat is
+  freed. Spectators are not held: a dropped spectator is gone.
+- Rematch: when both seated players have asked (an AI seat agrees at once),
+  game ``n + 1`` starts with the occupants' sides swapped. The first request
+  is acknowledged with the state alone (the protocol has no message for it).
+- ``waiting`` lasts until the first game starts. Between games the room stays
+  ``finished``; if a seat was freed, whoever takes it starts game ``n + 1`` at
+  once, sides as they sit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Final, Literal, cast, get_args
+
+import msgspec
+
+from server.clock import GameClock, other_side
+from server.room_output import (
+    ALL,
+    AiRequest,
+    ClientId,
+    Everyone,
+    GameFinished,
+    GameStarted,
+    MoveMade,
+    Output,
+    PersistEvent,
+    PlayerKind,
+    Reason,
+    Recipient,
+    RoomStatus,
+    SeatKind,
+    SeatRecord,
+)
+from shared.errors import IllegalMoveError
+from shared.games import Game, Move, Player, Status, get_game
+from shared.games.base import column_letter
+from shared.protocol.errors import ErrorCode
+from shared.protocol.messages import (
+    AcceptDraw,
+    AddAi,
+    ChatLine,
+    Clock,
+    DeclineDraw,
+    DrawDeclined,
+    DrawOffered,
+    Error,
+    GameOver,
+    GetState,
+    Leave,
+    Level,
+    MakeMove,
+    Moved,
+    OfferDraw,
+    PlayerStatus,
+    Rematch,
+    RequestId,
+    Resign,
+    ResultInfo,
+    RoomState,
+    RoomSummary,
+    SeatInfo,
+    SendChat,
+    ServerMessage,
+    Side,
+    State,
+)
+
+__all__ = [
+    "ALL",
+    "AiRequest",
+    "ClientId",
+    "Everyone",
+    "GameFinished",
+    "GameStarted",
+    "MoveMade",
+    "Output",
+    "PersistEvent",
+    "PlayerKind",
+    "Reason",
+    "Recipient",
+    "Room",
+    "RoomOptions",
+    "RoomRequest",
+    "RoomStatus",
+    "SeatKind",
+    "SeatRecord",
+]
+
+SIDES: Final[tuple[Side, Side]] = ("first", "second")
+LEVELS: Final[tuple[str, ...]] = get_args(Level)
+
+RoomRequest = (
+    MakeMove
+    | Resign
+    | OfferDraw
+    | AcceptDraw
+    | DeclineDraw
+    | Rematch
+    | Leave
+    | SendChat
+    | GetState
+    | AddAi
+)
+"""The client messages that :meth:`Room.handle` takes; the server routes them by
+their ``room`` field. ``join`` and ``watch`` name a code, so the server resolves
+it and calls :meth:`Room.seat` or :meth:`Room.watch`."""
+
+
+@dataclass
+class _Builder:
+    messages: list[tuple[Recipient, ServerMessage]] = field(default_factory=list)
+    events: list[PersistEvent] = field(default_factory=list)
+    ai_requests: list[AiRequest] = field(default_factory=list)
+
+    def send(self, recipient: Recipient, message: ServerMessage) -> None:
+        self.messages.append((recipient, message))
+
+
+class _RefusedError(Exception):
+    """A request refused before it changed anything (becomes an ``error``)."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# -- options and seats ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoomOptions:
+    """How a room plays; fixed for its life. Raises ``ValueError`` (naming the
+    option) for options that do not fit together: the server answers
+    ``bad_options`` with its message."""
+
+    public: bool = True
+    creator_seat: Side | Literal["random"] = "first"
+    """The first occupant's side; ``random``: drawn when the first game starts."""
+    clock: Clock = field(default_factory=Clock)
+    grace_seconds: float = 60.0
+    """How long a dropped player's seat is held."""
+    join_code: str | None = None
+    """Private code to take a seat (sent to seated players only)."""
+    watch_code: str | None = None
+    """Code to watch (sent to seated players only)."""
+
+    def __post_init__(self) -> None:
+        clock = self.clock
+        if clock.kind == "per_move" and clock.per_move is None:
+            raise ValueError("clock: a per_move clock needs per_move (seconds per move)")
+        if clock.kind == "increment" and clock.initial is None:
+            raise ValueError("clock: an increment clock needs initial (seconds per side)")
+        if not self.grace_seconds > 0:
+            raise ValueError(f"grace_seconds={self.grace_seconds!r}: give more than 0 seconds")
+        if self.creator_seat not in (*SIDES, "random"):
+            raise ValueError(f"creator_seat={self.creator_seat!r}: choose first, second or random")
+
+
+@dataclass(frozen=True, slots=True)
+class _Occupant:
+    client: ClientId | None
+    name: str
+    kind: SeatKind
+    level: Level | None = None
+    connected: bool = True
+    gone_until: float | None = None
+
+    def info(self, side: Side) -> SeatInfo:
+        return SeatInfo(
+            side=side,
+            name=self.name,
+            kind=self.kind,
+            level=self.level,
+            connected=self.connected,
+            gone_until=self.gone_until,
+        )
+
+    def record(self, side: Side) -> SeatRecord:
+        return SeatRecord(side, self.name, self.kind, self.level, self.client)
+
+
+def _side(player: Player) -> Side:
+    return SIDES[player]
+
+
+# -- the room ----------------------------------------------------------------------
+
+
+class Room:
+    """One room: seats, spectators, a game, its clock (see the module docstring).
+
+    ``game_name`` is a canonical game name (``connect4``, ``mnk-5-5-4``); an
+    unknown one raises :class:`~shared.errors.UnknownGameError`.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        game_name: str,
+        *,
+        options: RoomOptions,
+        rng: random.Random,
+        now: float,
+    ) -> None:
+        self.code = code
+        self.game: Game = get_game(game_name)
+        self.options = options
+        self.created_at = now
+        self._rng = rng
+        self._seats: dict[Side, _Occupant | None] = {"first": None, "second": None}
+        self._spectators: dict[ClientId, str] = {}
+        self._status: RoomStatus = "waiting"
+        self._game_number = 1
+        self._position = self.game.new()
+        self._result: ResultInfo | None = None
+        self._draw_offer: Side | None = None
+        self._rematch: frozenset[Side] = frozenset()
+        self._ai_pending: tuple[int, int] | None = None
+        self._clock = GameClock.for_clock(options.clock)
+        self._unrecorded_finish: GameFinished | None = None
+
+    # -- restoring -------------------------------------------------------------------
+
+    @classmethod
+    def restore(
+        cls,
+        *,
+        options: RoomOptions,
+        started: GameStarted,
+        moves: Sequence[MoveMade],
+        finished: GameFinished | None = None,
+        rng: random.Random,
+    ) -> Room:
+        """Rebuild a room from its stored latest game: the events it persisted.
+
+        The result is paused: every human or bot seat is held for its session
+        (disconnected, with no window running yet) and no clock runs. Call
+        :meth:`resume_after_restart` when the server accepts connections again.
+        Draw offers and rematch requests are not stored and start afresh.
+        Raises ``ValueError`` if the records do not replay (moves out of order,
+        an illegal move, a seat without its session).
+        """
+        room = cls(started.room, started.game, options=options, rng=rng, now=started.at)
+        for record in started.seats:
+            if record.kind != "ai" and record.client is None:
+                raise ValueError(f"seat {record.side}: a {record.kind} seat needs its session")
+            room._seats[record.side] = _Occupant(
+                client=record.client,
+                name=record.name,
+                kind=record.kind,
+                level=record.level,
+                connected=record.kind == "ai",
+            )
+        room._game_number = started.game_number
+        game = room.game
+        position = game.new()
+        clock = room._clock
+        for ply, made in enumerate(moves):
+            if (made.game_number, made.ply) != (started.game_number, ply):
+                raise ValueError(
+                    f"move record {made!r}: expected game {started.game_number}, ply {ply}"
+                )
+            position = game.play_unchecked(position, game.parse_move(position, made.move_text))
+            if clock is not None and clock.clock.kind == "increment" and made.clock_ms is not None:
+                clock.left[made.side] = made.clock_ms / 1000 + clock.clock.increment
+        room._position = position
+        outcome = game.outcome(position)
+        if finished is None and outcome.is_over:
+            # The last move was stored but the crash came before the result was.
+            reason: Reason = "line" if outcome.status is Status.WIN else "full_board"
+            winner = _side(outcome.winner) if outcome.winner is not None else None
+            finished = GameFinished(
+                room=room.code,
+                game_number=started.game_number,
+                winner=winner,
+                reason=reason,
+                at=moves[-1].at,
+                line=room._line_names(outcome.line),
+            )
+            room._unrecorded_finish = finished
+        if finished is not None:
+            room._status = "finished"
+            room._result = ResultInfo(
+                winner=finished.winner, reason=finished.reason, line=list(finished.line)
+            )
+        else:
+            room._status = "playing"
+            if clock is not None:
+                clock.start(room._to_move, None)  # paused until resume_after_restart
+        return room
+
+    def resume_after_restart(self, now: float) -> Output:
+        """Start the clocks of a restored room from ``now`` (the time the server
+        was down is nobody's) and the grace windows of its held seats. Emits the
+        result of a game whose last move was stored but not its end, and the AI
+        request if the AI is to move. Call it once, before any other input."""
+        out = _Builder()
+        for side in SIDES:
+            occupant = self._seats[side]
+            if occupant is not None and not occupant.connected and occupant.gone_until is None:
+                self._seats[side] = replace(occupant, gone_until=now + self.options.grace_seconds)
+        if self._unrecorded_finish is not None:
+            out.events.append(self._unrecorded_finish)
+            self._unrecorded_finish = None
+        if self._status == "playing" and self._clock is not None:
+            self._clock.resume(now)
+        self._request_ai(out, now)
+        return self._output(out)
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def status(self) -> RoomStatus:
+        """``waiting``, ``playing`` or ``finished``."""
+        return self._status
+
+    @property
+    def game_number(self) -> int:
+        """The current (or last) game's number, from 1."""
+        return self._game_number
+
+    @property
+    def moves(self) -> str:
+        """The current (or last) game's move string."""
+        return self.game.move_string(self._position)
+
+    @property
+    def next_deadline(self) -> float | None:
+        """When :meth:`tick` must next be called (see :attr:`Output.next_deadline`)."""
+        deadlines = [t for t, _ in self._deadlines()]
+        return min(deadlines) if deadlines else None
+
+    @property
+    def audience(self) -> frozenset[ClientId]:
+        """Connected seated players and spectators: who :data:`ALL` reaches."""
+        return frozenset(self._audience())
+
+    @property
+    def members(self) -> frozenset[ClientId]:
+        """Every client in the room: seated (connected or held) or watching."""
+        seated = {o.client for o in self._seats.values() if o is not None and o.client is not None}
+        return frozenset(seated | set(self._spectators))
+
+    @property
+    def is_empty(self) -> bool:
+        """True when no client sits, is held or watches: the server may drop the room."""
+        return not self.members
+
+    def side_of(self, client: ClientId) -> Side | None:
+        """The seat ``client`` holds (connected or not), if any."""
+        for side in SIDES:
+            occupant = self._seats[side]
+            if occupant is not None and occupant.client == client:
+                return side
+        return None
+
+    def state_for(self, client: ClientId | None, *, now: float) -> RoomState:
+        """The whole room as ``client`` may see it at ``now``: ``you`` is its seat;
+        join and watch codes go to seated players only."""
+        you = self.side_of(client) if client is not None else None
+        seats = []
+        for side in SIDES:
+            occupant = self._seats[side]
+            seats.append(occupant.info(side) if occupant else SeatInfo(side=side))
+        playing = self._status == "playing"
+        return RoomState(
+            code=self.code,
+            game=self.game.name,
+            title=self.game.title,
+            status=self._status,
+            public=self.options.public,
+            clock=self.options.clock,
+            seats=seats,
+            moves=self.moves,
+            ply=self._position.ply,
+            to_move=self._to_move if playing else None,
+            clocks=self._clock.state(now) if self._clock is not None else None,
+            draw_offer=self._draw_offer,
+            result=self._result,
+            game_number=self._game_number,
+            you=you,
+            join_code=self.options.join_code if you else None,
+            watch_code=self.options.watch_code if you else None,
+        )
+
+    def summary(self) -> RoomSummary:
+        """The room's line in ``list_rooms``."""
+        return RoomSummary(
+            code=self.code,
+            game=self.game.name,
+            title=self.game.title,
+            status=self._status,
+            players=[o.name for o in self._seats.values() if o is not None],
+            spectators=len(self._spectators),
+        )
+
+    # -- inputs: joining -------------------------------------------------------------
+
+    def seat(
+        self,
+        client: ClientId,
+        name: str,
+        kind: PlayerKind,
+        *,
+        now: float,
+        request_id: RequestId = None,
+    ) -> Output:
+        """Seat ``client`` (a validated name) in a free seat; ``room_full`` if
+        none. Everyone gets the new state; when both seats are taken and no game
+        is in progress, the next game starts. A client already seated just gets
+        the state again (and is reconnected if it was held)."""
+        out = _Builder()
+        self._expire(now, out)
+        if self.side_of(client) is not None:
+            self._reconnect(client, out, now, request_id)
+            return self._output(out)
+        occupant = _Occupant(client=client, name=name, kind=kind)
+        return self._attempt(
+            out, client, request_id, lambda: self._take_seat(occupant, out, now, client, request_id)
+        )
+
+    def add_ai(
+        self,
+        level: str,
+        *,
+        now: float,
+        by: ClientId | None = None,
+        request_id: RequestId = None,
+    ) -> Output:
+        """Seat the server AI at ``level`` in a free seat (``bad_level``,
+        ``room_full``). ``by`` is the requesting client, who must be seated;
+        None when the server seats it itself (``create_room`` with ``ai_level``),
+        in which case a refusal raises ``ValueError`` (the server checked first)."""
+        out = _Builder()
+        self._expire(now, out)
+        if by is None:
+            try:
+                self._add_ai(level, None, now, out, request_id)
+            except _RefusedError as refusal:
+                raise ValueError(refusal.message) from None
+            return self._output(out)
+        return self._attempt(
+            out, by, request_id, lambda: self._add_ai(level, by, now, out, request_id)
+        )
+
+    def watch(
+        self, client: ClientId, name: str, *, now: float, request_id: RequestId = None
+    ) -> Output:
+        """Add ``client`` as a spectator and send it the whole state. A seated
+        client stays seated and just gets the state."""
+        out = _Builder()
+        self._expire(now, out)
+        if self.side_of(client) is not None:
+            self._reconnect(client, out, now, request_id)
+        else:
+            self._spectators[client] = name
+            out.send(client, State(room=self.state_for(client, now=now), id=request_id))
+        return self._output(out)
+
+    # -- inputs: requests ------------------------------------------------------------
+
+    def handle(self, client: ClientId, message: RoomRequest, *, now: float) -> Output:
+        """Apply one request from ``client``; a refused one gets an ``error``
+        (echoing ``message.id``) and changes nothing."""
+        out = _Builder()
+        self._expire(now, out)
+        request_id = message.id
+
+        def act() -> None:
+            match message:
+                case MakeMove():
+                    self._make_move(client, message, now, out)
+                case Resign():
+                    side = self._require_playing_side(client, "resign")
+                    self._concede(side, "resignation", now, out, client, request_id)
+                case OfferDraw():
+                    self._offer_draw(client, now, out, request_id)
+                case AcceptDraw():
+                    self._require_draw_answer(client, "accept a draw")
+                    self._finish(None, "agreement", now, out, client, request_id)
+                case DeclineDraw():
+                    side = self._require_draw_answer(client, "decline a draw")
+                    self._draw_offer = None
+                    self._announce(out, self._declined(other_side(side)), client, request_id)
+                case Rematch():
+                    self._rematch_request(client, now, out, request_id)
+                case Leave():
+                    self._leave(client, now, out, request_id)
+                case SendChat():
+                    name = self._member_name(client, "chat")
+                    line = ChatLine(room=self.code, name=name, text=message.text)
+                    self._announce(out, line, client, request_id)
+                case GetState():
+                    self._member_name(client, "get its state")
+                    out.send(client, State(room=self.state_for(client, now=now), id=request_id))
+                case AddAi():
+                    self._add_ai(message.level, client, now, out, request_id)
+                case _:
+                    raise TypeError(f"not a room request: {message!r}")
+
+        return self._attempt(out, client, request_id, act)
+
+    # -- inputs: connections ------------------------------------------------------------
+
+    def disconnected(self, client: ClientId, *, now: float) -> Output:
+        """``client``'s connection dropped. A spectator is gone; a seat is held
+        until ``now + grace_seconds`` and everyone left is told. Unknown clients
+        and held seats are ignored."""
+        out = _Builder()
+        self._expire(now, out)
+        self._spectators.pop(client, None)
+        side = self.side_of(client)
+        occupant = self._seats[side] if side is not None else None
+        if side is not None and occupant is not None and occupant.connected:
+            gone_until = now + self.options.grace_seconds
+            self._seats[side] = replace(occupant, connected=False, gone_until=gone_until)
+            status = PlayerStatus(room=self.code, side=side, connected=False, gone_until=gone_until)
+            out.send(ALL, status)
+        return self._output(out)
+
+    def reconnected(self, client: ClientId, *, now: float) -> Output:
+        """``client`` is back (resumed its session): if it still holds a seat,
+        the others are told and it gets the whole state. Otherwise (the window
+        ended first, or it never sat here) nothing happens."""
+        out = _Builder()
+        self._expire(now, out)
+        if self.side_of(client) is not None:
+            self._reconnect(client, out, now, None)
+        return self._output(out)
+
+    # -- inputs: the engine and time ------------------------------------------------
+
+    def ai_moved(self, game_number: int, ply: int, move_text: str, *, now: float) -> Output:
+        """The engine's answer to the :class:`AiRequest` for ``game_number``,
+        ``ply``. Played if that position is still the one to move in; a stale
+        answer (the game ended or moved on) is dropped and, if the AI is to move
+        elsewhere now, a new request goes out. A move the rules refuse is
+        replaced by a random legal one (an engine fault must not stall a game)."""
+        return self._ai_answer(game_number, ply, move_text, now)
+
+    def ai_failed(self, game_number: int, ply: int, *, now: float) -> Output:
+        """The engine could not answer the request (after the pool's retries):
+        the AI plays a random legal move, drawn from the room's rng."""
+        return self._ai_answer(game_number, ply, None, now)
+
+    def tick(self, now: float) -> Output:
+        """Apply what time has decided by ``now``: a flag falls (timeout), a
+        grace window ends (abandonment, seat freed). Safe to call at any time."""
+        out = _Builder()
+        self._expire(now, out)
+        return self._output(out)
+
+    # -- the game ---------------------------------------------------------------------
+
+    @property
+    def _to_move(self) -> Side:
+        return _side(self.game.to_move(self._position))
+
+    def _start_game(
+        self, now: float, out: _Builder, requester: ClientId | None, request_id: RequestId
+    ) -> None:
+        if self._status == "finished":
+            self._game_number += 1
+        elif self.options.creator_seat == "random" and self._rng.random() < 0.5:
+            self._swap_seats()
+        self._status = "playing"
+        self._position = self.game.new()
+        self._result = None
+        self._draw_offer = None
+        self._rematch = frozenset()
+        self._clock = GameClock.for_clock(self.options.clock)
+        if self._clock is not None:
+            self._clock.start("first", now)
+        first, second = (self._occupant(side) for side in SIDES)
+        seats = (first.record("first"), second.record("second"))
+        out.events.append(GameStarted(self.code, self.game.name, self._game_number, seats, at=now))
+        self._send_states(out, now, requester, request_id)
+        self._request_ai(out, now)
+
+    def _make_move(self, client: ClientId, message: MakeMove, now: float, out: _Builder) -> None:
+        side = self._require_playing_side(client, "move")
+        ply = self._position.ply
+        if message.ply is not None and message.ply != ply:
+            raise _RefusedError(
+                ErrorCode.STALE_MOVE,
+                f"ply {message.ply} is not the current one: the game is at ply {ply} "
+                "(ask for the state with get_state)",
+            )
+        if side != self._to_move:
+            raise _RefusedError(
+                ErrorCode.NOT_YOUR_TURN,
+                f"it is {self._to_move}'s turn at ply {ply}: wait for their move",
+            )
+        try:
+            move = self.game.parse_move(self._position, message.move)
+        except IllegalMoveError as error:
+            raise _RefusedError(ErrorCode.ILLEGAL_MOVE, str(error)) from None
+        self._play(side, move, now, out, client, message.id)
+
+    def _play(
+        self,
+        side: Side,
+        move: Move,
+        now: float,
+        out: _Builder,
+        requester: ClientId | None,
+        request_id: RequestId,
+    ) -> None:
+        """Play a legal ``move`` for ``side`` (the side to move, before its flag)."""
+        ply = self._position.ply
+        self._position = self.game.play_unchecked(self._position, move)
+        clock_ms = clocks = None
+        if self._clock is not None:
+            clock_ms = round(self._clock.move(now) * 1000)
+            clocks = self._clock.state(now)
+        text = self.game.format_move(move)
+        out.events.append(MoveMade(self.code, self._game_number, ply, side, text, now, clock_ms))
+        moved = Moved(room=self.code, ply=ply, move=text, side=side, clocks=clocks)
+        self._announce(out, moved, requester, request_id)
+        if self._draw_offer == other_side(side):
+            # Moving instead of answering lapses the opponent's offer.
+            self._draw_offer = None
+            out.send(ALL, self._declined(other_side(side)))
+        outcome = self.game.outcome(self._position)
+        if outcome.status is Status.WIN and outcome.winner is not None:
+            line = self._line_names(outcome.line)
+            self._finish(_side(outcome.winner), "line", now, out, None, None, line)
+        elif outcome.status is Status.DRAW:
+            self._finish(None, "full_board", now, out, None, None)
+        else:
+            self._request_ai(out, now)
+
+    def _concede(
+        self,
+        side: Side,
+        reason: Reason,
+        at: float,
+        out: _Builder,
+        requester: ClientId | None,
+        request_id: RequestId,
+    ) -> None:
+        """``side`` loses by ``reason``, or the game is aborted if no move was made."""
+        if self._position.ply == 0:
+            self._finish(None, "aborted", at, out, requester, request_id)
+        else:
+            self._finish(other_side(side), reason, at, out, requester, request_id)
+
+    def _finish(
+        self,
+        winner: Side | None,
+        reason: Reason,
+        at: float,
+        out: _Builder,
+        requester: ClientId | None,
+        request_id: RequestId,
+        line: tuple[str, ...] = (),
+    ) -> None:
+        self._status = "finished"
+        if self._clock is not None:
+            self._clock.stop(at)
+        self._draw_offer = None
+        self._rematch = frozenset()
+        self._result = ResultInfo(winner=winner, reason=reason, line=list(line))
+        out.events.append(
+            GameFinished(self.code, self._game_number, winner, reason, at=at, line=line)
+        )
+        over = GameOver(room=self.code, result=self._result, moves=self.moves)
+        self._announce(out, over, requester, request_id)
+
+    def _offer_draw(
+        self, client: ClientId, now: float, out: _Builder, request_id: RequestId
+    ) -> None:
+        side = self._require_playing_side(client, "offer a draw")
+        if self._draw_offer == other_side(side):
+            self._finish(None, "agreement", now, out, client, request_id)
+            return
+        offered = DrawOffered(room=self.code, side=side)
+        if self._draw_offer == side:
+            out.send(client, _with_id(offered, request_id))  # already standing
+            return
+        self._draw_offer = side
+        self._announce(out, offered, client, request_id)
+        if self._occupant(other_side(side)).kind == "ai":
+            self._draw_offer = None
+            out.send(ALL, self._declined(side))
+
+    def _declined(self, offerer: Side) -> DrawDeclined:
+        return DrawDeclined(room=self.code, side=offerer)
+
+    def _rematch_request(
+        self, client: ClientId, now: float, out: _Builder, request_id: RequestId
+    ) -> None:
+        side = self._require_player(client, "ask for a rematch")
+        if self._status == "playing":
+            raise _RefusedError(
+                ErrorCode.GAME_IN_PROGRESS,
+                f"game {self._game_number} is still being played: ask for a rematch "
+                "once it is over",
+            )
+        if self._status == "waiting" or None in self._seats.values():
+            raise _RefusedError(
+                ErrorCode.GAME_NOT_STARTED,
+                f"room {self.code} is waiting for a player: the next game starts "
+                "when both seats are taken",
+            )
+        asked = set(self._rematch) | {side}
+        asked |= {s for s in SIDES if self._occupant(s).kind == "ai"}
+        self._rematch = frozenset(asked)
+        if len(asked) < len(SIDES):
+            # The protocol has no "rematch asked" message yet: acknowledge with the state.
+            out.send(client, State(room=self.state_for(client, now=now), id=request_id))
+            return
+        self._swap_seats()
+        self._start_game(now, out, client, request_id)
+
+    def _leave(self, client: ClientId, now: float, out: _Builder, request_id: RequestId) -> None:
+        if client in self._spectators:
+            del self._spectators[client]
+            return
+        side = self.side_of(client)
+        if side is None:
+            raise _RefusedError(ErrorCode.NOT_SEATED, f"you are not in room {self.code}")
+        if self._status == "playing":
+            self._concede(side, "resignation", now, out, client, request_id)
+        self._free_seat(side, out, now)
+
+    # -- seats -------------------------------------------------------------------------
+
+    def _take_seat(
+        self,
+        occupant: _Occupant,
+        out: _Builder,
+        now: float,
+        requester: ClientId | None,
+        request_id: RequestId,
+    ) -> None:
+        free = [side for side in SIDES if self._seats[side] is None]
+        if not free:
+            raise _RefusedError(
+                ErrorCode.ROOM_FULL, f"both seats of room {self.code} are taken: watch it instead"
+            )
+        if len(free) == len(SIDES):
+            # The first occupant: the creator's choice, or opposite it for the AI.
+            preferred = self.options.creator_seat
+            creator_side: Side = "second" if preferred == "second" else "first"
+            side = creator_side if occupant.kind != "ai" else other_side(creator_side)
+        else:
+            side = free[0]
+        if occupant.client is not None:
+            self._spectators.pop(occupant.client, None)
+        self._seats[side] = occupant
+        self._rematch = frozenset()
+        if None not in self._seats.values() and self._status != "playing":
+            self._start_game(now, out, requester, request_id)
+        else:
+            self._send_states(out, now, requester, request_id)
+
+    def _add_ai(
+        self,
+        level: str,
+        by: ClientId | None,
+        now: float,
+        out: _Builder,
+        request_id: RequestId,
+    ) -> None:
+        if by is not None:
+            self._require_player(by, "add an AI player")
+        if level not in LEVELS:
+            raise _RefusedError(
+                ErrorCode.BAD_LEVEL, f"no AI level {level!r}: choose one of {', '.join(LEVELS)}"
+            )
+        occupant = _Occupant(client=None, name=f"AI ({level})", kind="ai", level=cast(Level, level))
+        self._take_seat(occupant, out, now, by, request_id)
+
+    def _free_seat(self, side: Side, out: _Builder, now: float) -> None:
+        self._seats[side] = None
+        self._rematch = frozenset()
+        self._send_states(out, now, None, None)
+
+    def _swap_seats(self) -> None:
+        self._seats = {"first": self._seats["second"], "second": self._seats["first"]}
+
+    def _reconnect(
+        self, client: ClientId, out: _Builder, now: float, request_id: RequestId
+    ) -> None:
+        side = self.side_of(client)
+        assert side is not None
+        occupant = self._occupant(side)
+        if not occupant.connected:
+            self._seats[side] = replace(occupant, connected=True, gone_until=None)
+            back = PlayerStatus(room=self.code, side=side, connected=True)
+            out.send(Everyone(exclude=client), back)
+        out.send(client, State(room=self.state_for(client, now=now), id=request_id))
+
+    def _occupant(self, side: Side) -> _Occupant:
+        occupant = self._seats[side]
+        if occupant is None:
+            raise RuntimeError(f"seat {side} of room {self.code} is empty")
+        return occupant
+
+    # -- the AI --------------------------------------------------------------------------
+
+    def _request_ai(self, out: _Builder, now: float) -> None:
+        """Ask for the AI's move if it is to move and no search is outstanding
+        (at most one per room: a new one waits for the old one's answer)."""
+        if self._status != "playing" or self._ai_pending is not None:
+            return
+        side = self._to_move
+        occupant = self._occupant(side)
+        if occupant.kind != "ai" or occupant.level is None:
+            return
+        ply = self._position.ply
+        self._ai_pending = (self._game_number, ply)
+        clock_left = self._clock.time_left(side, now) if self._clock is not None else None
+        out.ai_requests.append(
+            AiRequest(
+                room=self.code,
+                game_name=self.game.name,
+                moves=self.moves,
+                level=occupant.level,
+                game_number=self._game_number,
+                ply=ply,
+                side=side,
+                seed=self._rng.getrandbits(32),
+                clock_left=clock_left,
+            )
+        )
+
+    def _ai_answer(self, game_number: int, ply: int, move_text: str | None, now: float) -> Output:
+        out = _Builder()
+        self._expire(now, out)
+        if self._ai_pending != (game_number, ply):
+            return self._output(out)  # not asked, or answered already
+        self._ai_pending = None
+        current = (
+            self._status == "playing"
+            and (self._game_number, self._position.ply) == (game_number, ply)
+            and self._occupant(self._to_move).kind == "ai"
+        )
+        if not current:
+            self._request_ai(out, now)  # stale: ask about the position in play, if any
+            return self._output(out)
+        move: Move | None = None
+        if move_text is not None:
+            try:
+                move = self.game.parse_move(self._position, move_text)
+            except IllegalMoveError:
+                move = None
+        if move is None:
+            move = self._rng.choice(self.game.legal_moves(self._position))
+        self._play(self._to_move, move, now, out, None, None)
+        return self._output(out)
+
+    # -- time ------------------------------------------------------------------------
+
+    def _deadlines(self) -> list[tuple[float, Side | None]]:
+        """Timed events: (when, None) for the flag, (when, side) for a held seat."""
+        deadlines: list[tuple[float, Side | None]] = []
+        if self._status == "playing" and self._clock is not None:
+            flag = self._clock.deadline()
+            if flag is not None:
+                deadlines.append((flag, None))
+        for side in SIDES:
+            occupant = self._seats[side]
+            if occupant is not None and occupant.gone_until is not None:
+                deadlines.append((occupant.gone_until, side))
+        return deadlines
+
+    def _expire(self, now: float, out: _Builder) -> None:
+        """Apply every timed event due by ``now``, earliest first (a flag before a
+        grace window ending at the same time), each at its own time."""
+        while True:
+            due = [(at, side) for at, side in self._deadlines() if at <= now]
+            if not due:
+                return
+            at, side = min(due, key=lambda d: (d[0], d[1] is not None, d[1] or ""))
+            if side is None:
+                assert self._clock is not None and self._clock.running is not None
+                self._concede(self._clock.running, "timeout", at, out, None, None)
+            else:
+                if self._status == "playing":
+                    self._concede(side, "abandonment", at, out, None, None)
+                self._free_seat(side, out, at)
+
+    # -- requests: checks (raise _RefusedError before any change) ---------------------------
+
+    def _require_player(self, client: ClientId, action: str) -> Side:
+        side = self.side_of(client)
+        if side is not None:
+            return side
+        if client in self._spectators:
+            raise _RefusedError(
+                ErrorCode.NOT_SEATED,
+                f"you are watching room {self.code}: only its players can {action}",
+            )
+        raise _RefusedError(
+            ErrorCode.NOT_SEATED, f"you have no seat in room {self.code}: join it to {action}"
+        )
+
+    def _require_playing_side(self, client: ClientId, action: str) -> Side:
+        side = self._require_player(client, action)
+        if self._status == "waiting":
+            raise _RefusedError(
+                ErrorCode.GAME_NOT_STARTED,
+                f"room {self.code} is waiting for players: the game starts when both "
+                "seats are taken",
+            )
+        if self._status == "finished":
+            reason = self._result.reason if self._result else "over"
+            raise _RefusedError(
+                ErrorCode.GAME_OVER,
+                f"game {self._game_number} in room {self.code} is over ({reason}): "
+                "you can ask for a rematch, chat or leave",
+            )
+        return side
+
+    def _require_draw_answer(self, client: ClientId, action: str) -> Side:
+        side = self._require_playing_side(client, action)
+        if self._draw_offer != other_side(side):
+            raise _RefusedError(
+                ErrorCode.NO_DRAW_OFFER,
+                "no draw offer from your opponent stands: send offer_draw to make one",
+            )
+        return side
+
+    def _member_name(self, client: ClientId, action: str) -> str:
+        side = self.side_of(client)
+        if side is not None:
+            return self._occupant(side).name
+        if client in self._spectators:
+            return self._spectators[client]
+        raise _RefusedError(
+            ErrorCode.NOT_SEATED, f"you are not in room {self.code}: join or watch it to {action}"
+        )
+
+    # -- output ----------------------------------------------------------------------
+
+    def _attempt(
+        self,
+        out: _Builder,
+        client: ClientId | None,
+        request_id: RequestId,
+        act: Callable[[], None],
+    ) -> Output:
+        """Run ``act``; a refusal becomes one error to ``client``, and whatever
+        ``act`` had queued is dropped (it refuses before changing anything)."""
+        marks = len(out.messages), len(out.events), len(out.ai_requests)
+        try:
+            act()
+        except _RefusedError as refusal:
+            del out.messages[marks[0] :], out.events[marks[1] :], out.ai_requests[marks[2] :]
+            if client is not None:
+                error = Error(code=refusal.code, message=refusal.message, id=request_id)
+                out.send(client, error)
+        return self._output(out)
+
+    def _audience(self) -> list[ClientId]:
+        seated = [
+            o.client
+            for o in self._seats.values()
+            if o is not None and o.client is not None and o.connected
+        ]
+        return seated + list(self._spectators)
+
+    def _announce(
+        self,
+        out: _Builder,
+        message: ServerMessage,
+        requester: ClientId | None,
+        request_id: RequestId,
+    ) -> None:
+        """Send ``message`` to everyone; the requester's copy carries its id."""
+        if requester is None:
+            out.send(ALL, message)
+            return
+        out.send(requester, _with_id(message, request_id))
+        out.send(Everyone(exclude=requester), message)
+
+    def _send_states(
+        self, out: _Builder, now: float, requester: ClientId | None, request_id: RequestId
+    ) -> None:
+        """The whole state to every connected member, each with its own ``you``."""
+        for client in self._audience():
+            reply_id = request_id if client == requester else None
+            out.send(client, State(room=self.state_for(client, now=now), id=reply_id))
+
+    def _line_names(self, line: Sequence[tuple[int, int]]) -> tuple[str, ...]:
+        return tuple(f"{column_letter(column)}{row + 1}" for column, row in line)
+
+    def _output(self, out: _Builder) -> Output:
+        return Output(
+            messages=tuple(out.messages),
+            events=tuple(out.events),
+            ai_requests=tuple(out.ai_requests),
+            next_deadline=self.next_deadline,
+            audience=self.audience,
+        )
+
+
+def _with_id(message: ServerMessage, request_id: RequestId) -> ServerMessage:
+    """``message`` carrying ``request_id``, as the reply to a request."""
+    return message if request_id is None else msgspec.structs.replace(message, id=request_id)

@@ -1,0 +1,154 @@
+"""What a :class:`~server.room.Room` says back: recipients, persistence events,
+engine requests, and the :class:`Output` that carries them.
+
+Small frozen values, so the server's adapters (socket, store, engine pool) can
+act on them without reaching into the room. The contract for acting on an
+``Output`` is in :mod:`server.room`'s docstring.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal, NewType
+
+from shared.engine.remote import SearchRequest
+from shared.protocol.messages import Level, ServerMessage, Side
+
+ClientId = NewType("ClientId", str)
+"""An opaque session id given by the server (see the module docstring)."""
+
+PlayerKind = Literal["human", "bot"]
+"""Who a client says it is in ``hello``."""
+SeatKind = Literal["human", "bot", "ai"]
+"""Who sits in a seat: a person, a remote bot, or the server's engine."""
+RoomStatus = Literal["waiting", "playing", "finished"]
+"""``waiting`` until the first game starts; then ``playing`` or ``finished``."""
+Reason = Literal[
+    "line", "full_board", "resignation", "agreement", "timeout", "abandonment", "aborted"
+]
+"""How a game ended (``ResultInfo.reason``)."""
+
+
+# -- recipients and outputs ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Everyone:
+    """A broadcast: every client in :attr:`Output.audience`, except ``exclude``."""
+
+    exclude: ClientId | None = None
+
+
+ALL: Final = Everyone()
+"""Every seated player who is connected, and every spectator, as the room stands
+after the input (:attr:`Output.audience`). A client that the input removed
+(``leave``) gets its reply addressed to it by id instead."""
+
+Recipient = ClientId | Everyone
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Who sat in a seat for a game. ``client`` is the session holding it (None
+    for the server AI), so that a restored room knows who may reclaim it."""
+
+    side: Side
+    name: str
+    kind: SeatKind
+    level: Level | None = None
+    client: ClientId | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """Persist: game ``game_number`` of ``room`` started at ``at`` with these seats."""
+
+    room: str
+    game: str
+    game_number: int
+    seats: tuple[SeatRecord, SeatRecord]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMade:
+    """Persist: ``side`` played ``move_text`` at ply ``ply`` (moves before it).
+
+    ``clock_ms``: what was left on the mover's clock when it moved, before any
+    increment; None in a room without a clock.
+    """
+
+    room: str
+    game_number: int
+    ply: int
+    side: Side
+    move_text: str
+    at: float
+    clock_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """Persist: the game ended; ``winner`` is None for a draw or an abort."""
+
+    room: str
+    game_number: int
+    winner: Side | None
+    reason: Reason
+    at: float
+    line: tuple[str, ...] = ()
+
+
+PersistEvent = GameStarted | MoveMade | GameFinished
+
+
+@dataclass(frozen=True, slots=True)
+class AiRequest:
+    """Ask the engine pool for the AI seat's move. Small and picklable.
+
+    Answer with ``room.ai_moved(game_number, ply, move_text)``, or
+    ``room.ai_failed(game_number, ply)`` if no move came. ``seed`` comes from the
+    room's rng, so seeded games replay; ``clock_left`` is the AI's time (seconds)
+    when asked, None without a clock: the pool must answer well within it.
+    """
+
+    room: str
+    game_name: str
+    moves: str
+    level: Level
+    game_number: int
+    ply: int
+    side: Side
+    seed: int
+    clock_left: float | None = None
+
+    def search_request(self, *, time_limit: float | None = None) -> SearchRequest:
+        """The request for :func:`shared.engine.remote.run_search_request`."""
+        return SearchRequest(
+            self.game_name, self.moves, level=self.level, time_limit=time_limit, seed=self.seed
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """What an input produced. Persist ``events``, then send ``messages`` (see
+    the module docstring for the whole contract)."""
+
+    messages: tuple[tuple[Recipient, ServerMessage], ...] = ()
+    events: tuple[PersistEvent, ...] = ()
+    ai_requests: tuple[AiRequest, ...] = ()
+    next_deadline: float | None = None
+    """When :meth:`Room.tick` must next be called: the earliest clock flag or end
+    of a grace window; None when nothing is timed."""
+    audience: frozenset[ClientId] = frozenset()
+    """Who an :class:`Everyone` recipient means: the connected members after the input."""
+
+    def recipients(self, recipient: Recipient) -> frozenset[ClientId]:
+        """The clients that ``recipient`` names."""
+        if isinstance(recipient, Everyone):
+            return self.audience - {recipient.exclude} if recipient.exclude else self.audience
+        return frozenset({recipient})
+
+    def to(self, client: ClientId) -> list[ServerMessage]:
+        """The messages ``client`` receives, in order."""
+        return [message for r, message in self.messages if client in self.recipients(r)]

@@ -1,0 +1,903 @@
+"""The room state machine: requests and time in, messages and records out, no sockets."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import msgspec
+import pytest
+
+from server.room import (
+    ALL,
+    AiRequest,
+    ClientId,
+    Everyone,
+    GameFinished,
+    GameStarted,
+    MoveMade,
+    Output,
+    PersistEvent,
+    Room,
+    RoomOptions,
+    RoomRequest,
+    SeatRecord,
+)
+from shared.protocol.errors import ErrorCode
+from shared.protocol.messages import (
+    AcceptDraw,
+    AddAi,
+    ChatLine,
+    Clock,
+    ClockState,
+    DeclineDraw,
+    DrawDeclined,
+    DrawOffered,
+    Error,
+    GameOver,
+    GetState,
+    Leave,
+    MakeMove,
+    Moved,
+    OfferDraw,
+    PlayerStatus,
+    Rematch,
+    Resign,
+    ResultInfo,
+    SendChat,
+    ServerMessage,
+    State,
+)
+
+ANN = ClientId("ann-session")
+BOB = ClientId("bob-session")
+CAT = ClientId("cat-session")
+DAN = ClientId("dan-session")
+T0 = 1_700_000_000.0
+CODE = "K7Q2"
+PER_MOVE = Clock(kind="per_move", per_move=30)
+FISCHER = Clock(kind="increment", initial=300, increment=2)
+
+
+# -- helpers -----------------------------------------------------------------------------
+
+
+def new_room(game: str = "tictactoe", *, seed: int = 1, **options: Any) -> Room:
+    options.setdefault("join_code", "JOIN1")
+    options.setdefault("watch_code", "WATCH1")
+    return Room(CODE, game, options=RoomOptions(**options), rng=random.Random(seed), now=T0)
+
+
+def started_room(game: str = "tictactoe", **options: Any) -> Room:
+    """Ann (first) and Bob (second) seated; game 1 started at T0."""
+    room = new_room(game, **options)
+    room.seat(ANN, "ann", "human", now=T0)
+    room.seat(BOB, "bob", "human", now=T0)
+    assert room.status == "playing"
+    return room
+
+
+def move(room: Room, client: ClientId, text: str, *, now: float = T0, **kw: Any) -> Output:
+    return room.handle(client, MakeMove(room=CODE, move=text, **kw), now=now)
+
+
+def play_moves(room: Room, texts: str, *, now: float = T0) -> list[Output]:
+    """Alternate ann and bob (ann first) through the moves in ``texts``."""
+    outputs = []
+    for ply, text in enumerate(texts.split()):
+        mover = ANN if room.side_of(ANN) == ("first", "second")[ply % 2] else BOB
+        output = move(room, mover, text, now=now)
+        assert not any(isinstance(m, Error) for _, m in output.messages), output
+        outputs.append(output)
+    return outputs
+
+
+def snapshot(room: Room) -> dict[str, Any]:
+    state = {k: copy.deepcopy(v) for k, v in vars(room).items() if k != "_rng"}
+    state["rng"] = room._rng.getstate()
+    return state
+
+
+def refused(
+    room: Room, client: ClientId, request: RoomRequest, code: ErrorCode, *, now: float = T0
+) -> str:
+    """Assert ``request`` gets exactly one error ``code`` and changes nothing; the message."""
+    before = snapshot(room)
+    output = room.handle(client, request, now=now)
+    assert len(output.messages) == 1, output.messages
+    recipient, error = output.messages[0]
+    assert recipient == client
+    assert isinstance(error, Error)
+    assert (error.code, error.id) == (code, request.id)
+    assert output.events == () and output.ai_requests == ()
+    assert snapshot(room) == before
+    return error.message
+
+
+def only(messages: list[ServerMessage], kind: type[Any]) -> list[Any]:
+    return [m for m in messages if isinstance(m, kind)]
+
+
+def move_made(output: Output) -> MoveMade:
+    """The one move ``output`` records."""
+    (made,) = [e for e in output.events if isinstance(e, MoveMade)]
+    return made
+
+
+def events_of(outputs: list[Output]) -> list[PersistEvent]:
+    return [event for output in outputs for event in output.events]
+
+
+# -- lifecycle: start, win, draw -----------------------------------------------------------
+
+
+def test_game_starts_when_the_second_seat_is_taken() -> None:
+    """The second player's seat starts game 1: GameStarted, and each player's own state."""
+    room = new_room()
+    first = room.seat(ANN, "ann", "human", now=T0, request_id=1)
+    assert room.status == "waiting" and first.events == ()
+    assert first.to(ANN) == [State(room=room.state_for(ANN, now=T0), id=1)]
+    output = room.seat(BOB, "bob", "human", now=T0 + 1, request_id="j")
+    (started,) = output.events
+    assert started == GameStarted(
+        CODE,
+        "tictactoe",
+        1,
+        (
+            SeatRecord("first", "ann", "human", client=ANN),
+            SeatRecord("second", "bob", "human", client=BOB),
+        ),
+        at=T0 + 1,
+    )
+    (to_ann,) = output.to(ANN)
+    (to_bob,) = output.to(BOB)
+    assert isinstance(to_ann, State) and isinstance(to_bob, State)
+    assert (to_ann.room.you, to_ann.id, to_bob.room.you, to_bob.id) == (
+        "first",
+        None,
+        "second",
+        "j",
+    )
+    assert to_bob.room.status == "playing" and to_bob.room.to_move == "first"
+    assert to_bob.room.join_code == "JOIN1" and to_bob.room.watch_code == "WATCH1"
+
+
+def test_two_humans_play_tictactoe_to_a_win() -> None:
+    """A line wins: the move is recorded before the result, and everyone hears both."""
+    room = started_room()
+    room.watch(CAT, "cat", now=T0)
+    outputs = play_moves(room, "a1 b1 a2 b2")
+    last = move(room, ANN, "a3", ply=4, id=9)
+    assert last.events == (
+        MoveMade(CODE, 1, 4, "first", "a3", T0),
+        GameFinished(CODE, 1, "first", "line", T0, ("a1", "a2", "a3")),
+    )
+    result = ResultInfo(winner="first", reason="line", line=["a1", "a2", "a3"])
+    over = GameOver(room=CODE, result=result, moves="a1 b1 a2 b2 a3")
+    moved = Moved(room=CODE, ply=4, move="a3", side="first")
+    assert last.to(ANN) == [Moved(room=CODE, ply=4, move="a3", side="first", id=9), over]
+    assert last.to(BOB) == last.to(CAT) == [moved, over]
+    assert room.status == "finished" and room.state_for(CAT, now=T0).result == result
+    assert [e.ply for e in events_of(outputs) if isinstance(e, MoveMade)] == [0, 1, 2, 3]
+
+
+def test_a_full_board_without_a_line_is_a_draw() -> None:
+    """Nine stones and no line: a draw by full board, no winner."""
+    room = started_room()
+    outputs = play_moves(room, "a1 b2 c3 b1 b3 a3 c1 c2 a2")
+    assert outputs[-1].events[-1] == GameFinished(CODE, 1, None, "full_board", T0)
+    (over,) = only(outputs[-1].to(BOB), GameOver)
+    assert over.result == ResultInfo(winner=None, reason="full_board")
+
+
+def test_resignation_gives_the_game_to_the_opponent() -> None:
+    """Resigning after a move ends the game for the other side, told to all."""
+    room = started_room()
+    play_moves(room, "b2")
+    output = room.handle(BOB, Resign(room=CODE, id=4), now=T0 + 3)
+    assert output.events == (GameFinished(CODE, 1, "first", "resignation", T0 + 3),)
+    result = ResultInfo(winner="first", reason="resignation")
+    assert output.to(BOB) == [GameOver(room=CODE, result=result, moves="b2", id=4)]
+    assert output.to(ANN) == [GameOver(room=CODE, result=result, moves="b2")]
+
+
+def test_resigning_before_the_first_move_aborts_the_game() -> None:
+    """No move on the board: the game is aborted and nobody wins."""
+    room = started_room()
+    output = room.handle(ANN, Resign(room=CODE), now=T0)
+    assert output.events == (GameFinished(CODE, 1, None, "aborted", T0),)
+    assert room.state_for(ANN, now=T0).result == ResultInfo(winner=None, reason="aborted")
+
+
+# -- draws -----------------------------------------------------------------------------------
+
+
+def test_draw_by_agreement() -> None:
+    """An offer told to everyone, accepted by the opponent: a draw by agreement."""
+    room = started_room()
+    play_moves(room, "b2")
+    offer = room.handle(ANN, OfferDraw(room=CODE, id=1), now=T0)
+    assert offer.to(ANN) == [DrawOffered(room=CODE, side="first", id=1)]
+    assert offer.to(BOB) == [DrawOffered(room=CODE, side="first")]
+    assert room.state_for(BOB, now=T0).draw_offer == "first"
+    accept = room.handle(BOB, AcceptDraw(room=CODE, id=2), now=T0)
+    assert accept.events == (GameFinished(CODE, 1, None, "agreement", T0),)
+    (over,) = accept.to(ANN)
+    assert isinstance(over, GameOver) and over.result.reason == "agreement"
+
+
+def test_a_declined_offer_is_off_and_the_game_goes_on() -> None:
+    """Declining tells everyone the offer is off; play continues."""
+    room = started_room()
+    room.handle(BOB, OfferDraw(room=CODE), now=T0)
+    output = room.handle(ANN, DeclineDraw(room=CODE, id=3), now=T0)
+    assert output.to(ANN) == [DrawDeclined(room=CODE, side="second", id=3)]
+    assert output.to(BOB) == [DrawDeclined(room=CODE, side="second")]
+    assert room.status == "playing" and room.state_for(ANN, now=T0).draw_offer is None
+
+
+def test_moving_instead_of_answering_lapses_the_offer() -> None:
+    """The side offered a draw moves: the offer lapses with draw_declined after the move."""
+    room = started_room()
+    room.handle(BOB, OfferDraw(room=CODE), now=T0)
+    output = move(room, ANN, "b2")
+    assert output.to(BOB) == [
+        Moved(room=CODE, ply=0, move="b2", side="first"),
+        DrawDeclined(room=CODE, side="second"),
+    ]
+    assert room.state_for(ANN, now=T0).draw_offer is None
+
+
+def test_the_offerers_own_move_keeps_the_offer_standing() -> None:
+    """Offer then move (as in chess): the offer stands for the opponent to answer."""
+    room = started_room()
+    room.handle(ANN, OfferDraw(room=CODE), now=T0)
+    move(room, ANN, "b2")
+    assert room.state_for(BOB, now=T0).draw_offer == "first"
+
+
+def test_offering_while_the_opponents_offer_stands_agrees() -> None:
+    """Two offers meet: a draw by agreement."""
+    room = started_room()
+    room.handle(ANN, OfferDraw(room=CODE), now=T0)
+    output = room.handle(BOB, OfferDraw(room=CODE), now=T0)
+    assert output.events == (GameFinished(CODE, 1, None, "agreement", T0),)
+
+
+def test_offering_twice_repeats_the_offer_to_its_maker_only() -> None:
+    """A second offer by the same side changes nothing and is echoed to it alone."""
+    room = started_room()
+    room.handle(ANN, OfferDraw(room=CODE), now=T0)
+    before = snapshot(room)
+    output = room.handle(ANN, OfferDraw(room=CODE, id=5), now=T0)
+    assert output.messages == ((ANN, DrawOffered(room=CODE, side="first", id=5)),)
+    assert snapshot(room) == before
+
+
+def test_accepting_or_declining_with_no_offer_from_the_opponent_is_refused() -> None:
+    """No offer, or one's own: no_draw_offer, and nothing changes."""
+    room = started_room()
+    refused(room, BOB, AcceptDraw(room=CODE, id=1), ErrorCode.NO_DRAW_OFFER)
+    refused(room, BOB, DeclineDraw(room=CODE, id=2), ErrorCode.NO_DRAW_OFFER)
+    room.handle(ANN, OfferDraw(room=CODE), now=T0)
+    refused(room, ANN, AcceptDraw(room=CODE, id=3), ErrorCode.NO_DRAW_OFFER)
+    refused(room, ANN, DeclineDraw(room=CODE, id=4), ErrorCode.NO_DRAW_OFFER)
+
+
+# -- refused moves ---------------------------------------------------------------------
+
+
+def test_a_full_connect4_column_is_refused_with_the_rules_message() -> None:
+    """Column 4 holds six stones: illegal_move naming it and the columns with room."""
+    room = started_room("connect4")
+    play_moves(room, "4 4 4 4 4 4")
+    message = refused(room, ANN, MakeMove(room=CODE, move="4", id=7), ErrorCode.ILLEGAL_MOVE)
+    assert message == "column '4' is full: choose a column with room (1, 2, 3, 5, 6, 7)"
+
+
+@pytest.mark.parametrize("text", ["z9", "hello", "b2"])
+def test_moves_the_rules_refuse_are_illegal(text: str) -> None:
+    """Off the board, not a move, an occupied cell: illegal_move, nothing changes."""
+    room = started_room()
+    play_moves(room, "b2")
+    message = refused(room, BOB, MakeMove(room=CODE, move=text), ErrorCode.ILLEGAL_MOVE)
+    assert repr(text) in message
+
+
+def test_a_move_out_of_turn_is_refused() -> None:
+    """Bob moves when it is Ann's turn: not_your_turn."""
+    room = started_room()
+    message = refused(room, BOB, MakeMove(room=CODE, move="b2", id=1), ErrorCode.NOT_YOUR_TURN)
+    assert "first" in message
+
+
+def test_a_move_for_a_ply_that_has_passed_is_stale() -> None:
+    """A move naming ply 0 once ply 1 is in play: stale_move (even from the side to move)."""
+    room = started_room()
+    play_moves(room, "b2")
+    refused(room, BOB, MakeMove(room=CODE, move="a1", ply=0), ErrorCode.STALE_MOVE)
+    refused(room, BOB, MakeMove(room=CODE, move="a1", ply=2), ErrorCode.STALE_MOVE)
+    assert move(room, BOB, "a1", ply=1).events[0] == MoveMade(CODE, 1, 1, "second", "a1", T0)
+
+
+def test_requests_after_the_end_are_refused_as_game_over() -> None:
+    """Moves, resignation and draw offers after the end: game_over."""
+    room = started_room()
+    play_moves(room, "a1 b1 a2 b2 a3")
+    refused(room, BOB, MakeMove(room=CODE, move="c3"), ErrorCode.GAME_OVER)
+    refused(room, BOB, Resign(room=CODE), ErrorCode.GAME_OVER)
+    refused(room, ANN, OfferDraw(room=CODE), ErrorCode.GAME_OVER)
+    refused(room, ANN, AcceptDraw(room=CODE), ErrorCode.GAME_OVER)
+
+
+def test_requests_before_the_game_starts_are_refused() -> None:
+    """Alone in the room: game_not_started for moves, resignation, draws and rematch."""
+    room = new_room()
+    room.seat(ANN, "ann", "human", now=T0)
+    for request in (
+        MakeMove(room=CODE, move="b2"),
+        Resign(room=CODE),
+        OfferDraw(room=CODE),
+        DeclineDraw(room=CODE),
+        Rematch(room=CODE),
+    ):
+        refused(room, ANN, request, ErrorCode.GAME_NOT_STARTED)
+
+
+ACTIONS: list[RoomRequest] = [
+    MakeMove(room=CODE, move="b2", id=1),
+    Resign(room=CODE, id=2),
+    OfferDraw(room=CODE, id=3),
+    AcceptDraw(room=CODE, id=4),
+    DeclineDraw(room=CODE, id=5),
+    Rematch(room=CODE, id=6),
+    AddAi(room=CODE, level="easy", id=7),
+]
+
+
+@pytest.mark.parametrize("request_", ACTIONS, ids=lambda r: type(r).__name__)
+def test_a_spectator_cannot_act(request_: RoomRequest) -> None:
+    """Every player action from a spectator: not_seated, nothing changes."""
+    room = started_room()
+    room.watch(CAT, "cat", now=T0)
+    assert "watching" in refused(room, CAT, request_, ErrorCode.NOT_SEATED)
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [*ACTIONS, Leave(room=CODE), SendChat(room=CODE, text="hi"), GetState(room=CODE)],
+    ids=lambda r: type(r).__name__,
+)
+def test_a_client_outside_the_room_cannot_act(request_: RoomRequest) -> None:
+    """Any request from a client neither seated nor watching: not_seated."""
+    room = started_room()
+    refused(room, DAN, request_, ErrorCode.NOT_SEATED)
+
+
+def test_a_spectator_gets_the_full_state_and_every_event() -> None:
+    """Watching mid-game gives the whole state; moves and the end follow."""
+    room = started_room()
+    play_moves(room, "a1 b1")
+    output = room.watch(CAT, "cat", now=T0, request_id=3)
+    (state,) = output.to(CAT)
+    assert isinstance(state, State) and state.id == 3
+    assert (state.room.moves, state.room.ply, state.room.to_move) == ("a1 b1", 2, "first")
+    assert state.room.you is None and state.room.join_code is None
+    assert state.room.watch_code is None
+    outputs = play_moves(room, "a2 b2 a3")
+    seen = [m for output in outputs for m in output.to(CAT)]
+    assert [type(m) for m in seen] == [Moved, Moved, Moved, GameOver]
+
+
+def test_a_third_player_finds_the_room_full() -> None:
+    """Both seats taken: room_full, nothing changes."""
+    room = started_room()
+    before = snapshot(room)
+    output = room.seat(CAT, "cat", "human", now=T0, request_id=8)
+    assert [(r, m.code, m.id) for r, m in output.messages if isinstance(m, Error)] == [
+        (CAT, ErrorCode.ROOM_FULL, 8)
+    ]
+    assert len(output.messages) == 1 and snapshot(room) == before
+
+
+def test_joining_twice_resends_the_state() -> None:
+    """A seated client joining or watching again keeps its seat and gets the state."""
+    room = started_room()
+    before = snapshot(room)
+    assert room.seat(ANN, "ann", "human", now=T0).messages == (
+        (ANN, State(room=room.state_for(ANN, now=T0))),
+    )
+    assert room.watch(ANN, "ann", now=T0).to(ANN)[0] == State(room=room.state_for(ANN, now=T0))
+    assert snapshot(room) == before
+
+
+# -- the server AI -------------------------------------------------------------------------
+
+
+def ai_room(*, creator_seat: str = "first", **options: Any) -> tuple[Room, Output]:
+    room = new_room(creator_seat=creator_seat, **options)
+    room.seat(ANN, "ann", "human", now=T0)
+    return room, room.add_ai("perfect", now=T0)
+
+
+def test_the_ai_is_asked_to_move_when_it_is_its_turn() -> None:
+    """Ann moves; the room asks the engine for the AI seat's move, once."""
+    room, start = ai_room()
+    assert start.ai_requests == () and room.state_for(ANN, now=T0).seats[1].kind == "ai"
+    output = move(room, ANN, "b2")
+    (request,) = output.ai_requests
+    assert (request.game_name, request.moves, request.level) == ("tictactoe", "b2", "perfect")
+    assert (request.game_number, request.ply, request.side) == (1, 1, "second")
+    assert request.search_request().moves == "b2"
+    assert room.tick(T0 + 1).ai_requests == ()
+
+
+def test_an_ai_seated_first_is_asked_at_the_start() -> None:
+    """The creator takes the second seat; the AI opens, so the start asks the engine."""
+    _, start = ai_room(creator_seat="second")
+    (request,) = start.ai_requests
+    assert (request.ply, request.side, request.moves) == (0, "first", "")
+
+
+def test_the_engines_answer_is_played_and_broadcast() -> None:
+    """ai_moved at the asked ply plays the move, records it, and tells everyone."""
+    room, _ = ai_room()
+    move(room, ANN, "b2")
+    output = room.ai_moved(1, 1, "a1", now=T0 + 1)
+    assert output.events == (MoveMade(CODE, 1, 1, "second", "a1", T0 + 1),)
+    assert output.to(ANN) == [Moved(room=CODE, ply=1, move="a1", side="second")]
+    assert room.moves == "b2 a1"
+
+
+def test_a_stale_engine_answer_is_ignored() -> None:
+    """An answer for a ply not asked about, or given twice, changes nothing."""
+    room, _ = ai_room()
+    move(room, ANN, "b2")
+    for game_number, ply in ((1, 0), (1, 2), (2, 1)):
+        before = snapshot(room)
+        assert room.ai_moved(game_number, ply, "a1", now=T0) == Output(audience=frozenset({ANN}))
+        assert snapshot(room) == before
+    room.ai_moved(1, 1, "a1", now=T0)
+    before = snapshot(room)
+    assert room.ai_moved(1, 1, "c1", now=T0).messages == ()
+    assert snapshot(room) == before
+
+
+def test_an_answer_that_comes_after_the_game_moved_on_asks_again() -> None:
+    """Ann resigns while the AI thinks; in the rematch the AI opens, but no second
+    search starts until the first answers; its stale answer then asks for game 2."""
+    room, _ = ai_room()
+    move(room, ANN, "b2")
+    room.handle(ANN, Resign(room=CODE), now=T0)
+    rematch = room.handle(ANN, Rematch(room=CODE), now=T0)
+    assert room.game_number == 2 and room.side_of(ANN) == "second"
+    assert rematch.ai_requests == ()
+    output = room.ai_moved(1, 1, "a1", now=T0)
+    assert output.messages == () and output.events == ()
+    (request,) = output.ai_requests
+    assert (request.game_number, request.ply, request.side) == (2, 0, "first")
+
+
+def test_a_failed_or_illegal_engine_answer_plays_a_legal_move() -> None:
+    """No answer (ai_failed) or a refused one: a random legal move keeps the game going."""
+    room, _ = ai_room()
+    move(room, ANN, "b2")
+    output = room.ai_moved(1, 1, "b2", now=T0)
+    made = move_made(output)
+    assert made.move_text != "b2"
+    assert move(room, ANN, "c3" if made.move_text != "c3" else "a3").ai_requests
+    assert move_made(room.ai_failed(1, 3, now=T0)).ply == 3
+
+
+def test_the_ai_declines_a_draw_at_once() -> None:
+    """A draw offer to the AI is declined in the same output."""
+    room, _ = ai_room()
+    output = room.handle(ANN, OfferDraw(room=CODE), now=T0)
+    assert output.to(ANN) == [
+        DrawOffered(room=CODE, side="first"),
+        DrawDeclined(room=CODE, side="first"),
+    ]
+    assert room.state_for(ANN, now=T0).draw_offer is None
+
+
+def test_a_bad_ai_level_or_a_full_room_is_refused() -> None:
+    """add_ai: bad_level for an unknown level, room_full with both seats taken."""
+    room = new_room()
+    room.seat(ANN, "ann", "human", now=T0)
+    before = snapshot(room)
+    output = room.add_ai("grandmaster", now=T0, by=ANN, request_id=1)
+    assert len(output.messages) == 1
+    assert [(m.code, m.id) for m in only(output.to(ANN), Error)] == [(ErrorCode.BAD_LEVEL, 1)]
+    assert snapshot(room) == before
+    with pytest.raises(ValueError, match="grandmaster"):
+        room.add_ai("grandmaster", now=T0)
+    room.add_ai("easy", now=T0, by=ANN)
+    refused(room, ANN, AddAi(room=CODE, level="hard"), ErrorCode.ROOM_FULL)
+
+
+# -- clocks ------------------------------------------------------------------------------------
+
+
+def test_a_per_move_clock_flags_on_tick() -> None:
+    """30 s per move: Bob, to move since T0+5, loses on time at T0+35 exactly."""
+    room = started_room(clock=PER_MOVE)
+    assert room.next_deadline == T0 + 30
+    output = move(room, ANN, "b2", now=T0 + 5)
+    assert output.next_deadline == T0 + 35
+    (moved,) = only(output.to(BOB), Moved)
+    assert moved.clocks == ClockState(first_ms=30_000, second_ms=30_000, running="second")
+    assert move_made(output).clock_ms == 25_000
+    assert room.tick(T0 + 34.9).events == ()
+    late = room.tick(T0 + 40)
+    assert late.events == (GameFinished(CODE, 1, "first", "timeout", T0 + 35),)
+    assert only(late.to(ANN), GameOver)[0].result.reason == "timeout"
+    assert late.next_deadline is None
+    assert room.state_for(ANN, now=T0 + 40).clocks == ClockState(first_ms=30_000, second_ms=0)
+
+
+def test_a_move_after_the_flag_loses_on_time() -> None:
+    """A move arriving after the flag (no tick in between): the timeout, then game_over."""
+    room = started_room(clock=PER_MOVE)
+    move(room, ANN, "b2", now=T0 + 5)
+    output = move(room, BOB, "a1", now=T0 + 36, id=2)
+    assert output.events == (GameFinished(CODE, 1, "first", "timeout", T0 + 35),)
+    assert [type(m) for m in output.to(BOB)] == [GameOver, Error]
+    assert only(output.to(BOB), Error)[0].code == ErrorCode.GAME_OVER
+
+
+def test_a_flag_before_the_first_move_aborts() -> None:
+    """Nobody moved within the first 30 s: aborted, no winner."""
+    room = started_room(clock=PER_MOVE)
+    assert room.tick(T0 + 30).events == (GameFinished(CODE, 1, None, "aborted", T0 + 30),)
+
+
+def test_increment_clock_arithmetic() -> None:
+    """300 s + 2 s: time used is charged, the increment added after each move."""
+    room = started_room(clock=FISCHER)
+    first = move(room, ANN, "b2", now=T0 + 10)
+    assert move_made(first).clock_ms == 290_000
+    assert only(first.to(BOB), Moved)[0].clocks == ClockState(
+        first_ms=292_000, second_ms=300_000, running="second"
+    )
+    second = move(room, BOB, "a1", now=T0 + 15)
+    assert move_made(second).clock_ms == 295_000
+    assert second.next_deadline == T0 + 15 + 292
+    assert room.state_for(ANN, now=T0 + 20).clocks == ClockState(
+        first_ms=287_000, second_ms=297_000, running="first"
+    )
+    assert room.tick(T0 + 15 + 292).events[0] == GameFinished(
+        CODE, 1, "second", "timeout", T0 + 307
+    )
+
+
+# -- dropped connections ---------------------------------------------------------------------
+
+
+def test_a_drop_is_told_to_the_opponent_with_the_end_of_the_grace_window() -> None:
+    """Bob drops: Ann hears that his seat is held until T0+61; the deadline follows."""
+    room = started_room()
+    play_moves(room, "b2")
+    output = room.disconnected(BOB, now=T0 + 1)
+    assert output.messages == (
+        (ALL, PlayerStatus(room=CODE, side="second", connected=False, gone_until=T0 + 61)),
+    )
+    assert output.audience == {ANN} and output.next_deadline == T0 + 61
+    seat = room.state_for(ANN, now=T0 + 1).seats[1]
+    assert (seat.connected, seat.gone_until) == (False, T0 + 61)
+
+
+def test_coming_back_within_the_grace_window_resends_the_state() -> None:
+    """Bob returns in time: Ann hears he is back, Bob gets the whole state, play goes on."""
+    room = started_room()
+    play_moves(room, "b2")
+    room.disconnected(BOB, now=T0 + 1)
+    output = room.reconnected(BOB, now=T0 + 30)
+    assert output.to(ANN) == [PlayerStatus(room=CODE, side="second", connected=True)]
+    (state,) = output.to(BOB)
+    assert isinstance(state, State) and state.room.moves == "b2" and state.room.you == "second"
+    assert output.next_deadline is None
+    assert room.tick(T0 + 100).events == ()
+    assert move(room, BOB, "a1", now=T0 + 101).events
+
+
+def test_the_end_of_the_grace_window_loses_the_game_by_abandonment() -> None:
+    """Bob stays away: at T0+61 Ann wins by abandonment and Bob's seat is freed."""
+    room = started_room()
+    play_moves(room, "b2")
+    room.disconnected(BOB, now=T0 + 1)
+    assert room.tick(T0 + 60).events == ()
+    output = room.tick(T0 + 90)
+    assert output.events == (GameFinished(CODE, 1, "first", "abandonment", T0 + 61),)
+    over, state = output.to(ANN)
+    assert isinstance(over, GameOver) and over.result.winner == "first"
+    assert isinstance(state, State) and state.room.seats[1].name is None
+    assert room.side_of(BOB) is None and room.reconnected(BOB, now=T0 + 91).messages == ()
+
+
+def test_a_seat_held_in_a_waiting_room_is_freed_when_the_window_ends() -> None:
+    """Before any game, the window ending just frees the seat; nobody wins anything."""
+    room = new_room()
+    room.seat(ANN, "ann", "human", now=T0)
+    room.disconnected(ANN, now=T0)
+    assert room.tick(T0 + 60).events == ()
+    assert room.is_empty and room.next_deadline is None
+
+
+def test_a_dropped_spectator_is_simply_gone() -> None:
+    """A spectator's drop is not announced and holds nothing."""
+    room = started_room()
+    room.watch(CAT, "cat", now=T0)
+    output = room.disconnected(CAT, now=T0)
+    assert output.messages == () and CAT not in room.members
+
+
+# -- rematch, leave, chat ---------------------------------------------------------------------
+
+
+def test_a_rematch_swaps_colours_and_starts_game_two() -> None:
+    """Both ask: game 2 starts, Bob now moves first, each hears the new state."""
+    room = started_room()
+    play_moves(room, "a1 b1 a2 b2 a3")
+    ask = room.handle(ANN, Rematch(room=CODE, id=1), now=T0 + 5)
+    assert ask.events == () and ask.to(BOB) == [] and room.game_number == 1
+    output = room.handle(BOB, Rematch(room=CODE, id=2), now=T0 + 6)
+    (started,) = output.events
+    assert isinstance(started, GameStarted) and started.game_number == 2
+    assert [s.name for s in started.seats] == ["bob", "ann"]
+    (to_bob,) = output.to(BOB)
+    assert isinstance(to_bob, State) and to_bob.id == 2
+    assert (to_bob.room.you, to_bob.room.game_number, to_bob.room.moves) == ("first", 2, "")
+    assert move(room, BOB, "b2", now=T0 + 7).events[0] == MoveMade(
+        CODE, 2, 0, "first", "b2", T0 + 7
+    )
+
+
+def test_a_rematch_during_a_game_is_refused() -> None:
+    """Rematch while game 1 is played: refused, nothing changes."""
+    room = started_room()
+    message = refused(room, ANN, Rematch(room=CODE), ErrorCode.GAME_IN_PROGRESS)
+    assert "still being played" in message
+
+
+def test_a_rematch_after_the_opponent_left_is_refused() -> None:
+    """The other seat is empty: game_not_started until someone takes it."""
+    room = started_room()
+    room.handle(ANN, Resign(room=CODE), now=T0)
+    room.handle(BOB, Leave(room=CODE), now=T0)
+    refused(room, ANN, Rematch(room=CODE), ErrorCode.GAME_NOT_STARTED)
+
+
+def test_leaving_a_game_in_progress_resigns_and_frees_the_seat() -> None:
+    """Bob leaves mid-game: Ann wins by resignation; a newcomer's seat starts game 2."""
+    room = started_room()
+    play_moves(room, "b2")
+    output = room.handle(BOB, Leave(room=CODE, id=6), now=T0 + 2)
+    assert output.events == (GameFinished(CODE, 1, "first", "resignation", T0 + 2),)
+    assert [type(m) for m in output.to(BOB)] == [GameOver]
+    assert [type(m) for m in output.to(ANN)] == [GameOver, State]
+    assert BOB not in output.audience and room.side_of(BOB) is None
+    join = room.seat(CAT, "cat", "human", now=T0 + 3)
+    (started,) = join.events
+    assert isinstance(started, GameStarted) and started.game_number == 2
+    assert room.side_of(CAT) == "second"
+
+
+def test_leaving_before_a_game_or_as_a_spectator_just_leaves() -> None:
+    """A spectator leaves silently; the lone player's leave empties the room."""
+    room = new_room()
+    room.seat(ANN, "ann", "human", now=T0)
+    room.watch(CAT, "cat", now=T0)
+    assert room.handle(CAT, Leave(room=CODE), now=T0).messages == ()
+    assert room.summary().spectators == 0
+    output = room.handle(ANN, Leave(room=CODE), now=T0)
+    assert output.events == () and output.messages == ()
+    assert room.is_empty and room.status == "waiting"
+
+
+def test_chat_reaches_everyone_with_the_senders_name() -> None:
+    """Players and spectators chat to all; the sender's copy echoes its id."""
+    room = started_room()
+    room.watch(CAT, "cat", now=T0)
+    output = room.handle(CAT, SendChat(room=CODE, text="good luck", id=3), now=T0)
+    line = ChatLine(room=CODE, name="cat", text="good luck")
+    assert output.to(ANN) == output.to(BOB) == [line]
+    assert output.to(CAT) == [ChatLine(room=CODE, name="cat", text="good luck", id=3)]
+    reply = room.handle(ANN, SendChat(room=CODE, text="gg"), now=T0)
+    assert only(reply.to(CAT), ChatLine)[0].name == "ann"
+
+
+def test_get_state_answers_with_the_whole_room() -> None:
+    """get_state: the receiver's own state, echoing its id."""
+    room = started_room()
+    output = room.handle(BOB, GetState(room=CODE, id="s"), now=T0)
+    assert output.messages == ((BOB, State(room=room.state_for(BOB, now=T0), id="s")),)
+
+
+# -- seats and options ---------------------------------------------------------------------------
+
+
+def test_a_random_creator_seat_is_drawn_from_the_rng_at_the_start() -> None:
+    """With seat random, the sides come from the seeded rng: both outcomes occur."""
+    sides = set()
+    for seed in range(10):
+        room = new_room(creator_seat="random", seed=seed)
+        room.seat(ANN, "ann", "human", now=T0)
+        assert room.side_of(ANN) == "first"  # provisional until the start
+        room.seat(BOB, "bob", "human", now=T0)
+        sides.add(room.side_of(ANN))
+    assert sides == {"first", "second"}
+
+
+def test_the_creator_may_take_the_second_seat() -> None:
+    """creator_seat second: the first occupant sits second, the joiner first."""
+    room = new_room(creator_seat="second")
+    room.seat(ANN, "ann", "human", now=T0)
+    room.seat(BOB, "bob", "human", now=T0)
+    assert (room.side_of(ANN), room.side_of(BOB)) == ("second", "first")
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"clock": Clock(kind="per_move")}, "per_move"),
+        ({"clock": Clock(kind="increment")}, "initial"),
+        ({"grace_seconds": 0}, "grace_seconds"),
+        ({"creator_seat": "middle"}, "creator_seat"),
+    ],
+)
+def test_options_that_do_not_fit_together_are_refused(options: dict[str, Any], field: str) -> None:
+    """RoomOptions names the option at fault."""
+    with pytest.raises(ValueError, match=field):
+        RoomOptions(**options)
+
+
+def test_broadcasts_resolve_against_the_audience() -> None:
+    """Everyone(exclude=...) reaches the connected members except the one excluded."""
+    line = ChatLine(room=CODE, name="ann", text="hi")
+    output = Output(
+        messages=((Everyone(exclude=ANN), line), (ANN, line)),
+        audience=frozenset({ANN, BOB}),
+    )
+    assert output.recipients(ALL) == {ANN, BOB}
+    assert output.to(ANN) == [line] and output.to(BOB) == [line]
+    assert output.to(CAT) == []
+
+
+def test_next_deadline_is_the_earliest_flag_or_window_end() -> None:
+    """Flag at T0+30; Ann's window would end at T0+70: the flag comes first, then none."""
+    room = started_room(clock=PER_MOVE)
+    assert room.disconnected(ANN, now=T0 + 10).next_deadline == T0 + 30
+    output = room.tick(T0 + 30)  # aborted on time; Ann's seat is still held
+    assert output.next_deadline == T0 + 70
+    assert room.tick(T0 + 70).next_deadline is None and room.side_of(ANN) is None
+
+
+# -- restoring after a crash ---------------------------------------------------------------
+
+
+def record_game(outputs: list[Output]) -> tuple[GameStarted, list[MoveMade]]:
+    events = events_of(outputs)
+    started = [e for e in events if isinstance(e, GameStarted)][-1]
+    return started, [e for e in events if isinstance(e, MoveMade)]
+
+
+def test_restoring_from_the_records_gives_the_same_room() -> None:
+    """Rebuilt from its events, a room shows the same game and clocks, paused while down."""
+    room = new_room("connect4", clock=FISCHER)
+    outputs = [room.seat(ANN, "ann", "human", now=T0), room.seat(BOB, "bob", "human", now=T0)]
+    for i, column in enumerate("4453"):
+        mover = ANN if i % 2 == 0 else BOB
+        outputs.append(move(room, mover, column, now=T0 + 7 * (i + 1)))
+    started, moves = record_game(outputs)
+    restored = Room.restore(
+        options=room.options, started=started, moves=moves, rng=random.Random(2)
+    )
+    live = room.state_for(ANN, now=T0 + 28)
+    back = restored.state_for(ANN, now=T0 + 5000)  # down for a long time: paused
+    assert [s.connected for s in back.seats] == [False, False]
+    assert back.clocks == live.clocks
+    assert msgspec.structs.replace(back, seats=[]) == msgspec.structs.replace(live, seats=[])
+    resumed = restored.resume_after_restart(T0 + 5000)
+    assert resumed.next_deadline == T0 + 5000 + 60  # the grace windows, before the flag
+    (state,) = only(restored.reconnected(ANN, now=T0 + 5001).to(ANN), State)
+    assert state.room.you == "first"
+    restored.reconnected(BOB, now=T0 + 5001)
+    # Ann took 7 s for each of her two moves: 300 - 7 + 2 - 7 + 2 = 290 s, from the resume.
+    assert restored.next_deadline == T0 + 5000 + 290
+    after = move(restored, ANN, "3", now=T0 + 5010)
+    assert after.events == (MoveMade(CODE, 1, 4, "first", "3", T0 + 5010, 280_000),)
+
+
+def test_restoring_a_finished_game_keeps_its_result() -> None:
+    """A game with its GameFinished record comes back finished, ready for a rematch."""
+    room = started_room()
+    outputs = play_moves(room, "a1 b1 a2 b2 a3")
+    started = GameStarted(
+        CODE,
+        "tictactoe",
+        1,
+        (
+            SeatRecord("first", "ann", "human", client=ANN),
+            SeatRecord("second", "bob", "human", client=BOB),
+        ),
+        T0,
+    )
+    moves = [e for e in events_of(outputs) if isinstance(e, MoveMade)]
+    finished = events_of(outputs)[-1]
+    assert isinstance(finished, GameFinished)
+    restored = Room.restore(
+        options=RoomOptions(),
+        started=started,
+        moves=moves,
+        finished=finished,
+        rng=random.Random(1),
+    )
+    assert restored.state_for(None, now=T0).result == room.state_for(None, now=T0).result
+    assert restored.resume_after_restart(T0 + 1).events == ()
+
+
+def test_a_result_lost_in_the_crash_is_recorded_on_resume() -> None:
+    """The winning move was stored but not the end: resume records the line win."""
+    room = started_room()
+    outputs = play_moves(room, "a1 b1 a2 b2 a3")
+    moves = [e for e in events_of(outputs) if isinstance(e, MoveMade)]
+    seats = (
+        SeatRecord("first", "ann", "human", client=ANN),
+        SeatRecord("second", "bob", "human", client=BOB),
+    )
+    restored = Room.restore(
+        options=RoomOptions(),
+        started=GameStarted(CODE, "tictactoe", 1, seats, T0),
+        moves=moves,
+        rng=random.Random(1),
+    )
+    assert restored.status == "finished"
+    assert restored.resume_after_restart(T0 + 9).events == (
+        GameFinished(CODE, 1, "first", "line", T0, ("a1", "a2", "a3")),
+    )
+
+
+def test_records_that_do_not_replay_are_refused() -> None:
+    """A gap in the plies or an illegal move: ValueError, not a half-built room."""
+    seats = (
+        SeatRecord("first", "ann", "human", client=ANN),
+        SeatRecord("second", "AI", "ai", level="easy"),
+    )
+    started = GameStarted(CODE, "tictactoe", 1, seats, T0)
+    with pytest.raises(ValueError, match="ply 1"):
+        Room.restore(
+            options=RoomOptions(),
+            started=started,
+            moves=[
+                MoveMade(CODE, 1, 0, "first", "b2", T0),
+                MoveMade(CODE, 1, 2, "second", "a1", T0),
+            ],
+            rng=random.Random(1),
+        )
+    with pytest.raises(ValueError, match="taken"):
+        Room.restore(
+            options=RoomOptions(),
+            started=started,
+            moves=[
+                MoveMade(CODE, 1, 0, "first", "b2", T0),
+                MoveMade(CODE, 1, 1, "second", "b2", T0),
+            ],
+            rng=random.Random(1),
+        )
+
+
+def test_a_restored_ai_to_move_is_asked_on_resume() -> None:
+    """After a restart with the AI to move, resuming sends its engine request."""
+    seats = (
+        SeatRecord("first", "ann", "human", client=ANN),
+        SeatRecord("second", "AI (easy)", "ai", level="easy"),
+    )
+    restored = Room.restore(
+        options=RoomOptions(),
+        started=GameStarted(CODE, "tictactoe", 1, seats, T0),
+        moves=[MoveMade(CODE, 1, 0, "first", "b2", T0)],
+        rng=random.Random(1),
+    )
+    (request,) = restored.resume_after_restart(T0 + 100).ai_requests
+    assert isinstance(request, AiRequest) and (request.ply, request.moves) == (1, "b2")
