@@ -45,6 +45,7 @@ from types import TracebackType
 from typing import Self
 
 from shared.engine import SearchRequest, SearchResult, plan_search, run_search_request
+from shared.engine.kernel import kernel_for
 from shared.errors import BoardroomError
 from shared.games import GridGame, Move, get_game
 
@@ -153,18 +154,12 @@ def centre_first_move(game_name: str, moves: str) -> Move:
     """
     game = get_game(game_name)
     position = game.from_moves(moves)
-    legal = game.legal_moves(position)
-    if not legal or not isinstance(game, GridGame):
+    if not isinstance(game, GridGame) or not game.legal_moves(position):
         raise EngineUnavailableError(f"no legal move in {game_name} after {moves!r}")
-    grid = game.grid
-    cx, cy = (grid.width - 1) / 2, (grid.height - 1) / 2
-
-    def distance(move: Move) -> tuple[float, float, int, int]:
-        column, row = grid.column_row(game.move_bit_in(position.occupied, move))
-        dy = 0.0 if game.gravity else abs(row - cy)
-        return (abs(column - cx) + dy, abs(column - cx), column, row)
-
-    return min(legal, key=distance)
+    # The engine's own static order (centre first), without any search.
+    kernel = kernel_for(game)
+    occupied = position.occupied
+    return game.move_of_bit(kernel.candidates(kernel.playable(occupied), occupied)[0])
 
 
 # -- in the worker processes -------------------------------------------------------
