@@ -7,7 +7,8 @@ A record is written in this order, and never rewritten:
 
 1. created (:attr:`GameState.WAITING`), with the room, the game, its options and
    whatever seats are already taken;
-2. started (:attr:`GameState.PLAYING`) once both seats are filled;
+2. started (:attr:`GameState.PLAYING`) once both seats are filled (or created
+   already started, in one step, when both seats are known at creation);
 3. one :class:`MoveRecord` per move, ``ply`` 0, 1, 2, ... (the number of moves
    played before it, as on the wire);
 4. finished (:attr:`GameState.FINISHED`) with a winner or none and a
@@ -16,6 +17,10 @@ A record is written in this order, and never rewritten:
 
 Times are Unix seconds (wall clock, ``time.time()``) in the API and in the
 database, and ISO 8601 UTC strings in the exports.
+
+The exports are public (``GET /api/games/{id}``), so they leave out what the
+record keeps only for the server: each seat's session (who may reclaim it after
+a restart) and the room's private codes (:data:`PRIVATE_OPTIONS`).
 """
 
 from __future__ import annotations
@@ -23,13 +28,14 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from shared.games import Game, Player, Position, get_game
 
 __all__ = [
+    "PRIVATE_OPTIONS",
     "RECORD_FORMAT",
     "GameRecord",
     "GameState",
@@ -37,6 +43,7 @@ __all__ = [
     "PlayerKind",
     "SeatRecord",
     "Termination",
+    "public_options",
     "record_to_json",
     "record_to_text",
     "replay",
@@ -45,6 +52,10 @@ __all__ = [
 RECORD_FORMAT = 1
 """Version of the JSON layout of :func:`record_to_json`; raised when a key changes
 meaning or goes away (new keys may be added without raising it)."""
+
+PRIVATE_OPTIONS: frozenset[str] = frozenset({"join_code", "watch_code"})
+"""Room options that are secrets (the codes to take a seat in, or watch, a private
+room): stored with the record, never exported."""
 
 
 class GameState(enum.Enum):
@@ -109,19 +120,27 @@ _DECISIVE = frozenset({Termination.LINE, Termination.RESIGNATION, Termination.TI
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     """The player in one seat. ``ai_level`` names the engine level of an
-    :attr:`PlayerKind.AI` seat (``"perfect"``) and is None for anyone else."""
+    :attr:`PlayerKind.AI` seat (``"perfect"``) and is None for anyone else.
+
+    ``session`` is the session id that held a human or bot seat (the room's
+    ``ClientId``), so that after a restart its player can reclaim the seat; None
+    for the AI, and for seats stored before it was kept. It is private: the
+    exports leave it out, and so does ``repr`` (records end up in logs).
+    """
 
     name: str
     kind: PlayerKind = PlayerKind.HUMAN
     ai_level: str | None = None
+    session: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
     """One move: ``ply`` is the number of moves before it (0 for the first, so the
     mover is ``Player(ply % 2)``), ``move`` its notation (``"b2"``, ``"4"``), ``at``
-    when it was made (Unix seconds) and ``clock_ms`` the mover's time left after
-    it, or None without a clock."""
+    when it was made (Unix seconds) and ``clock_ms`` the mover's time left when
+    it moved, in milliseconds, before any increment (as the room's ``MoveMade``
+    has it), or None without a clock."""
 
     ply: int
     move: str
@@ -140,10 +159,13 @@ class GameRecord:
 
     ``game`` is the canonical game name (``"mnk-5-5-4"`` carries its sizes);
     ``options`` the room's options as given (public or private, who moves first,
-    clock settings), a fresh dict per record; ``seats`` is indexed by
+    clock settings, and the private codes of :data:`PRIVATE_OPTIONS`), a fresh
+    dict per record; ``seats`` is indexed by
     :class:`~shared.games.Player`, None for an empty seat; ``moves`` holds plies
     0, 1, 2, ... without gaps. ``winner`` and ``termination`` are set once the
     game is finished (``winner`` stays None for a draw or no result).
+    ``number`` is the game's number within its room: 1, then 2, 3, ... for
+    rematches (1 for games stored before it was kept).
     """
 
     id: int
@@ -158,6 +180,8 @@ class GameRecord:
     created_at: float
     started_at: float | None
     finished_at: float | None
+    # Last, with a default, so that records built before it existed still build.
+    number: int = 1
 
     @property
     def next_ply(self) -> int:
@@ -200,8 +224,10 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         record_format  int     RECORD_FORMAT, the version of this layout
         id             int     the game's id in the store
         room           str     the room code it was played in
+        number         int     the game's number in its room (1, 2, ... rematches)
         game, title    str     short name ("mnk-5-5-4") and name for people
-        options        object  the room's options, as stored
+        options        object  the room's options, as stored, less the private
+                               codes (PRIVATE_OPTIONS)
         state          str     "waiting", "playing" or "finished"
         players        list    two objects, first player (X) then second (O):
                                side ("first"/"second"), symbol ("X"/"O"), name,
@@ -217,7 +243,8 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
                        str     ISO 8601 UTC times ("2025-05-01T12:00:00.000Z") or null
 
     ``at`` of a move is an ISO time too; ``clock_ms`` is the mover's time left
-    after it in milliseconds, or null.
+    when it moved in milliseconds (before any increment), or null. Seats'
+    sessions are never included.
     """
     game = get_game(record.game)
     position = replay(record)
@@ -225,9 +252,10 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         "record_format": RECORD_FORMAT,
         "id": record.id,
         "room": record.room,
+        "number": record.number,
         "game": record.game,
         "title": game.title,
-        "options": dict(record.options),
+        "options": public_options(record.options),
         "state": record.state.value,
         "players": [_seat_json(side, record.seats[side]) for side in Player],
         "moves": [
@@ -251,7 +279,13 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
     }
 
 
+def public_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` without the private room codes: what the exports show."""
+    return {key: value for key, value in options.items() if key not in PRIVATE_OPTIONS}
+
+
 def _seat_json(side: Player, seat: SeatRecord | None) -> dict[str, Any]:
+    # Field by field, never the whole SeatRecord: its session is private.
     return {
         "side": _side_name(side),
         "symbol": side.symbol,
@@ -299,14 +333,15 @@ def record_to_text(record: GameRecord) -> str:
         2. b2 (5.0s)  a3 (0.2s)
         3. c3 (2.9s)
 
-    With a clock, each move also shows the mover's time left: ``b2 (5.0s, 4m58s left)``.
+    With a clock, each move also shows the mover's time left when it moved:
+    ``b2 (5.0s, 4m58s left)``. Private room codes and seats' sessions are left out.
     """
     game = get_game(record.game)
     position = replay(record)
     header = [
         f"{game.title} ({record.game}), game {record.id} in room {record.room}",
         *(f"{side.symbol:<9} {_seat_text(record.seats[side])}" for side in Player),
-        f"{'Options':<9} {json.dumps(dict(record.options), sort_keys=True)}",
+        f"{'Options':<9} {json.dumps(public_options(record.options), sort_keys=True)}",
         f"{'Created':<9} {_clock_time(record.created_at)}",
     ]
     if record.started_at is not None:

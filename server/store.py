@@ -16,6 +16,10 @@ Use it as an async context manager, or call :meth:`~GameStore.open` and
         await store.append_move(game_id, 0, "b2", at=now)
         await store.finish_game(game_id, Player.FIRST, Termination.LINE, at=now)
 
+A room that only records a game once it starts (as :class:`server.recorder.GameRecorder`
+does) creates it already started, in one transaction, with
+``create_game(..., started_at=now)``.
+
 After a crash, :meth:`~GameStore.unfinished_games` gives back every game to restore.
 
 Concurrency and cancellation: each operation is one SQLite transaction, and
@@ -145,7 +149,7 @@ class StorageFailedError(StoreError, OSError):
 
 # -- schema ---------------------------------------------------------------------------
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
 
 _MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -219,6 +223,16 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
             SELECT RAISE(ABORT, 'moves are append-only');
         END
         """,
+    ),
+    # Version 1 to 2: what a restart needs to give a room back to its players.
+    (
+        # The session id (not the resume token) holding a human or bot seat, so
+        # that a restored seat can be reclaimed; NULL for the AI, and for seats
+        # stored before this version. Private: never in an export.
+        "ALTER TABLE seats ADD COLUMN session TEXT CHECK (session <> '')",
+        # The game's number within its room: 1, then 2, 3, ... for rematches.
+        # Games stored before this version were each a room's first.
+        "ALTER TABLE games ADD COLUMN number INTEGER NOT NULL DEFAULT 1 CHECK (number >= 1)",
     ),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
@@ -381,14 +395,22 @@ class GameStore:
         *,
         options: Mapping[str, Any] | None = None,
         at: float,
+        number: int = 1,
+        started_at: float | None = None,
     ) -> int:
-        """Store a new game (:attr:`~GameState.WAITING`) and return its id.
+        """Store a new game and return its id.
 
         ``room`` is the room's code; ``game`` a game name, stored in its canonical
         form (``"mnk-3-3-3"`` is stored as ``"tictactoe"``); ``seats`` the players
         already seated, first player's seat first, None where empty; ``options``
         a JSON object (public or private, who moves first, clock settings), stored
-        as given; ``at`` the creation time.
+        as given; ``at`` the creation time; ``number`` the game's number within
+        its room (1, then 2, 3, ... for rematches).
+
+        The game is :attr:`~GameState.WAITING`, unless ``started_at`` is given:
+        then it is created already :attr:`~GameState.PLAYING` from that time, in
+        the same transaction (as :meth:`start_game` would, so both seats must be
+        taken), and no crash can leave it created but not started.
         """
         if not isinstance(room, str) or not room:
             raise InvalidRecordError(f"room must be a non-empty string, not {room!r}")
@@ -396,16 +418,25 @@ class GameStore:
         seat_rows = _seat_rows(seats)
         options_text = _options_json(options)
         created_at = _check_time("at", at)
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise InvalidRecordError(f"number must be an int of at least 1, not {number!r}")
+        state, start = GameState.WAITING, None
+        if started_at is not None:
+            state, start = GameState.PLAYING, _check_time("started_at", started_at)
+            if len(seat_rows) != 2:
+                raise InvalidRecordError("a game created already started needs both seats taken")
 
         async def body(db: aiosqlite.Connection) -> int:
             cursor = await db.execute(
-                "INSERT INTO games (room, game, options, created_at) VALUES (?, ?, ?, ?)",
-                (room, name, options_text, created_at),
+                "INSERT INTO games (room, number, game, options, state, created_at, started_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (room, number, name, options_text, state.value, created_at, start),
             )
             game_id = cursor.lastrowid
             assert game_id is not None
             await db.executemany(
-                "INSERT INTO seats (game_id, side, name, kind, ai_level) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO seats (game_id, side, name, kind, ai_level, session)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
                 [(game_id, *row) for row in seat_rows],
             )
             return game_id
@@ -432,8 +463,8 @@ class GameStore:
                 )
             else:
                 await db.execute(
-                    "INSERT OR REPLACE INTO seats (game_id, side, name, kind, ai_level)"
-                    " VALUES (?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO seats (game_id, side, name, kind, ai_level, session)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, int(side), *row),
                 )
 
@@ -471,9 +502,9 @@ class GameStore:
         before this one (:attr:`GameRecord.next_ply`), so a duplicate or an
         out-of-order write raises :class:`StaleWriteError`, and a game not in play
         :class:`GameStateError`; neither changes anything. ``at`` is when the
-        move was made and ``clock_ms`` the mover's time left after it (None
-        without a clock). The rules are the room's business: the store does not
-        check that the move is legal.
+        move was made and ``clock_ms`` the mover's time left when it moved,
+        before any increment (None without a clock). The rules are the room's
+        business: the store does not check that the move is legal.
         """
         _check_game_id(game_id)
         if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
@@ -666,16 +697,18 @@ async def _load_games(
     where = _GAME_FILTERS[which]
     games = await db.execute_fetchall(
         "SELECT g.id, g.room, g.game, g.options, g.state, g.winner, g.termination,"  # noqa: S608
-        f" g.created_at, g.started_at, g.finished_at FROM games g WHERE {where} ORDER BY g.id",
+        " g.created_at, g.started_at, g.finished_at, g.number"
+        f" FROM games g WHERE {where} ORDER BY g.id",
         parameters,
     )
     seats: dict[int, list[SeatRecord | None]] = {}
-    for game_id, side, name, kind, ai_level in await db.execute_fetchall(
-        "SELECT s.game_id, s.side, s.name, s.kind, s.ai_level"  # noqa: S608
+    for game_id, side, name, kind, ai_level, session in await db.execute_fetchall(
+        "SELECT s.game_id, s.side, s.name, s.kind, s.ai_level, s.session"  # noqa: S608
         f" FROM seats s JOIN games g ON g.id = s.game_id WHERE {where}",
         parameters,
     ):
-        seats.setdefault(game_id, [None, None])[side] = SeatRecord(name, PlayerKind(kind), ai_level)
+        seat = SeatRecord(name, PlayerKind(kind), ai_level, session)
+        seats.setdefault(game_id, [None, None])[side] = seat
     moves: dict[int, list[MoveRecord]] = {}
     for game_id, ply, move, at, clock_ms in await db.execute_fetchall(
         "SELECT m.game_id, m.ply, m.move, m.at, m.clock_ms"  # noqa: S608
@@ -691,6 +724,7 @@ async def _load_games(
             GameRecord(
                 id=game_id,
                 room=row[1],
+                number=row[10],
                 game=row[2],
                 options=json.loads(row[3]),
                 seats=(first, second),
@@ -748,7 +782,9 @@ def _options_json(options: Mapping[str, Any] | None) -> str:
         raise InvalidRecordError(f"options must be JSON: {error}") from error
 
 
-def _seat_rows(seats: Sequence[SeatRecord | None]) -> list[tuple[int, str, str, str | None]]:
+def _seat_rows(
+    seats: Sequence[SeatRecord | None],
+) -> list[tuple[int, str, str, str | None, str | None]]:
     if isinstance(seats, str | bytes) or not isinstance(seats, Sequence) or len(seats) != 2:
         raise InvalidRecordError(
             f"seats must be two entries (first player's, second's), SeatRecord or None, "
@@ -757,7 +793,7 @@ def _seat_rows(seats: Sequence[SeatRecord | None]) -> list[tuple[int, str, str, 
     return [(side, *_seat_row(seat)) for side, seat in enumerate(seats) if seat is not None]
 
 
-def _seat_row(seat: SeatRecord) -> tuple[str, str, str | None]:
+def _seat_row(seat: SeatRecord) -> tuple[str, str, str | None, str | None]:
     if not isinstance(seat, SeatRecord):
         raise InvalidRecordError(f"a seat is a SeatRecord or None, not {seat!r}")
     if not isinstance(seat.name, str) or not seat.name.strip():
@@ -770,4 +806,10 @@ def _seat_row(seat: SeatRecord) -> tuple[str, str, str | None]:
             "an AI seat needs its level (ai_level) and no other seat may have one; "
             f"got kind {seat.kind.value!r} with ai_level {seat.ai_level!r}"
         )
-    return (seat.name, seat.kind.value, seat.ai_level)
+    # A session is who may reclaim the seat: the server's AI is nobody's to reclaim.
+    # The messages leave the session's value out: it is private, and errors get logged.
+    if seat.session is not None and is_ai:
+        raise InvalidRecordError("an AI seat has no session (session must be None)")
+    if seat.session is not None and (not isinstance(seat.session, str) or not seat.session):
+        raise InvalidRecordError("a seat's session must be None or a non-empty string")
+    return (seat.name, seat.kind.value, seat.ai_level, seat.session)

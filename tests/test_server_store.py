@@ -26,6 +26,7 @@ from server.records import (
     record_to_text,
 )
 from server.store import (
+    _MIGRATIONS,
     SCHEMA_VERSION,
     GameNotFoundError,
     GameStateError,
@@ -111,7 +112,8 @@ async def test_the_json_export_has_players_moves_result_termination_and_board(
     exported = json.loads(json.dumps(record_to_json(await store.get_game(game_id))))
 
     assert list(exported) == [
-        "record_format", "id", "room", "game", "title", "options", "state", "players", "moves",
+        "record_format", "id", "room", "number", "game", "title", "options", "state", "players",
+        "moves",
         "move_string", "board", "result", "winner", "termination",
         "created_at", "started_at", "finished_at",
     ]  # fmt: skip
@@ -253,7 +255,7 @@ async def test_the_database_runs_in_wal_mode_with_full_sync(
     info = await store.info()
 
     assert (info.journal_mode, info.synchronous) == ("wal", "FULL")
-    assert info.schema_version == SCHEMA_VERSION == 1
+    assert info.schema_version == SCHEMA_VERSION == 2
     with closing(sqlite3.connect(db_path)) as other:
         assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
@@ -495,6 +497,116 @@ async def test_moves_cannot_be_rewritten_even_from_outside_the_store(
                 other.execute(statement)
 
     assert [move.move for move in (await store.get_game(game_id)).moves] == ["b2"]
+
+
+# -- schema 2: sessions, game numbers, private codes ----------------------------------------
+
+ANN = SeatRecord("ann", session="ann-session-id")
+BOT = SeatRecord("bob", PlayerKind.BOT, session="bob-session-id")
+
+
+async def test_sessions_and_game_numbers_round_trip(store: GameStore) -> None:
+    """create_game with number and started_at stores a game already in play, in
+    one step, and get_game gives back its number and each seat's session; a seat
+    set later keeps its session too."""
+    started = await store.create_game(
+        "K3F9", "tictactoe", (ANN, AI), number=3, at=T0, started_at=T0 + 1
+    )
+    await store.append_move(started, 0, "b2", T0 + 2, 1_000)
+    waiting = await store.create_game("W", "connect4", (None, None), at=T0)
+    await store.update_seat(waiting, Player.FIRST, BOT)
+
+    record = await store.get_game(started)
+    assert (record.number, record.state, record.seats) == (3, GameState.PLAYING, (ANN, AI))
+    assert (record.created_at, record.started_at) == (T0, T0 + 1)
+    assert record.moves == (MoveRecord(0, "b2", T0 + 2, 1_000),)
+    assert (await store.get_game(waiting)).seats == (BOT, None)
+    assert (await store.get_game(waiting)).number == 1
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"seats": (ANN, None), "started_at": T0}, "both seats"),
+        ({"started_at": float("nan")}, "started_at"),
+        ({"number": 0}, "number"),
+        ({"number": True}, "number"),
+        ({"seats": (SeatRecord("AI", PlayerKind.AI, "easy", session="s"), None)}, "AI seat"),
+        ({"seats": (SeatRecord("ann", session=""), None)}, "session"),
+    ],
+)
+async def test_a_started_or_numbered_game_described_wrongly_is_refused(
+    store: GameStore, arguments: dict[str, object], message: str
+) -> None:
+    """A game created started needs both seats; numbers start at 1; the AI has no
+    session and a session is never empty. Nothing is stored."""
+    call: dict[str, object] = {"room": "R", "game": "tictactoe", "seats": (ANN, BOT), "at": T0}
+    call |= arguments
+
+    with pytest.raises(InvalidRecordError, match=message):
+        await store.create_game(**call)  # type: ignore[arg-type]
+
+    assert await store.games_by_state() == dict.fromkeys(GameState, 0)
+
+
+async def test_a_version_1_file_is_migrated_and_keeps_its_games(db_path: Path) -> None:
+    """A file written at schema version 1 opens at version 2: its games read back
+    as game 1 of their room with no sessions, and take new writes with them."""
+    with closing(sqlite3.connect(db_path, isolation_level=None)) as v1:
+        for statement in _MIGRATIONS[0]:
+            v1.execute(statement)
+        v1.execute("PRAGMA user_version = 1")
+        v1.execute(
+            "INSERT INTO games (room, game, options, state, created_at, started_at)"
+            " VALUES ('OLD', 'tictactoe', '{}', 'playing', ?, ?)",
+            (T0, T0 + 1),
+        )
+        v1.execute(
+            "INSERT INTO seats (game_id, side, name, kind, ai_level)"
+            " VALUES (1, 0, 'ada', 'human', NULL), (1, 1, 'AI', 'ai', 'easy')"
+        )
+        v1.execute("INSERT INTO moves (game_id, ply, move, at) VALUES (1, 0, 'b2', ?)", (T0 + 2,))
+
+    async with GameStore(db_path) as store:
+        assert (await store.info()).schema_version == 2
+        [old] = await store.unfinished_games()
+        assert (old.id, old.room, old.number) == (1, "OLD", 1)
+        assert old.seats == (SeatRecord("ada"), SeatRecord("AI", PlayerKind.AI, "easy"))
+        assert old.moves == (MoveRecord(0, "b2", T0 + 2),)
+        await store.append_move(old.id, 1, "a1", T0 + 3)
+        new = await store.create_game("NEW", "tictactoe", (ANN, BOT), number=2, at=T0)
+        assert (await store.get_game(new)).seats == (ANN, BOT)
+        assert (await store.get_game(new)).number == 2
+
+    with closing(sqlite3.connect(db_path)) as other:
+        assert other.execute("PRAGMA user_version").fetchone() == (2,)
+
+
+async def test_the_exports_leave_out_sessions_and_private_codes(store: GameStore) -> None:
+    """record_to_json and record_to_text, the public bodies of a game, show neither
+    the seats' sessions nor the room's join and watch codes; the other options stay.
+    A record's repr leaves the sessions out too."""
+    options = {"public": False, "join_code": "JOIN-SECRET", "watch_code": "WATCH-SECRET"}
+    game_id = await store.create_game(
+        "K3F9", "tictactoe", (ANN, BOT), options=options, number=2, at=T0, started_at=T0
+    )
+    await store.append_move(game_id, 0, "b2", T0 + 1)
+    record = await store.get_game(game_id)
+    assert record.options == options and record.seats == (ANN, BOT)  # kept in the store
+
+    exported = record_to_json(record)
+    text = record_to_text(record)
+
+    assert exported["options"] == {"public": False}
+    assert exported["number"] == 2
+    assert 'Options   {"public": false}' in text
+    for public in (json.dumps(exported), text):
+        for secret in ("JOIN-SECRET", "WATCH-SECRET", "join_code", "watch_code"):
+            assert secret not in public
+        for seat in (ANN, BOT):
+            assert seat.session is not None and seat.session not in public
+    for seat in (ANN, BOT):  # records end up in logs
+        assert seat.session is not None and seat.session not in repr(record)
 
 
 # -- restart and metrics ---------------------------------------------------------------------

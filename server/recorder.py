@@ -1,0 +1,318 @@
+"""The adapter between a room's persistence events and the game store.
+
+A :class:`~server.room.Room` returns, with each :class:`~server.room_output.Output`,
+the events to persist (:class:`GameStarted`, :class:`MoveMade`, :class:`GameFinished`).
+:class:`GameRecorder` writes them to a :class:`~server.store.GameStore` and, after a
+crash, rebuilds the rooms from what it wrote.
+
+The contract:
+
+- :meth:`GameRecorder.persist` writes one output's events **in order**, each in
+  its own transaction, and returns only once every one is durable (it survives a
+  SIGKILL or a power cut). The server sends the output's messages after that, so
+  no client ever sees a move that a crash could lose. If a write fails, the
+  exception propagates and the events after it are not written; those before it
+  stay written.
+- A game is stored when it starts (:class:`GameStarted`), already playing, in one
+  transaction: a room waiting for its players leaves nothing in the store.
+- Games are stored by an integer id; the recorder keeps the map from (room code,
+  game number) to that id for the games in play, and the id of each room's last
+  finished game (:meth:`~GameRecorder.game_id`, :meth:`~GameRecorder.last_game_id`).
+
+What :meth:`GameRecorder.restore_rooms` brings back after a restart: every room
+with a game in play, as :meth:`Room.restore <server.room.Room.restore>` rebuilds
+it: the game and its number, its moves, its options, its seats (each human or bot
+seat held for its session, so its player reclaims it by resuming that session),
+and with an increment clock the time each side had left (a per-move clock starts
+afresh). A game whose last move was stored but not its end comes back finished,
+and the room's ``resume_after_restart`` emits the missing :class:`GameFinished`.
+
+What it does not bring back: draw offers and rematch requests (never stored;
+they start afresh), spectators and chat, rooms still waiting for a player,
+rooms whose last game had finished, and the connections themselves (players
+resume with their token). Records it cannot replay are ended as aborted, with
+a warning in the log, and skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, cast, get_args
+
+import msgspec
+
+from server.records import GameRecord, GameState, PlayerKind, SeatRecord, Termination
+from server.room import Room, RoomOptions
+from server.room_output import (
+    ClientId,
+    GameFinished,
+    GameStarted,
+    MoveMade,
+    PersistEvent,
+)
+from server.room_output import SeatRecord as RoomSeat
+from server.store import GameStore
+from shared.errors import GameError
+from shared.games import Player
+from shared.protocol.messages import Level, Side
+
+__all__ = [
+    "GameRecorder",
+    "RestoredRoom",
+    "UnrecordedGameError",
+    "options_from_json",
+    "options_to_json",
+]
+
+logger = logging.getLogger(__name__)
+
+_SIDES: Final[tuple[Side, Side]] = ("first", "second")
+_LEVELS: Final[frozenset[str]] = frozenset(get_args(Level))
+_OPTION_KEYS: Final = (
+    "public",
+    "creator_seat",
+    "clock",
+    "grace_seconds",
+    "join_code",
+    "watch_code",
+)
+
+
+class UnrecordedGameError(LookupError):
+    """A move or an end for a game this recorder never stored (or already
+    finished): the room and the recorder disagree, and nothing is written."""
+
+
+@dataclass(frozen=True, slots=True)
+class RestoredRoom:
+    """A room rebuilt from the store, paused (see :meth:`Room.restore
+    <server.room.Room.restore>`), and the id of its game in play."""
+
+    room: Room
+    game_id: int
+
+
+# -- options ------------------------------------------------------------------------
+
+
+def options_to_json(options: RoomOptions) -> dict[str, Any]:
+    """``options`` as a JSON object for the store: ``public``, ``creator_seat``,
+    ``clock`` (the protocol's ``Clock`` as builtins), ``grace_seconds``,
+    ``join_code`` and ``watch_code``. The codes are private: the record's exports
+    leave them out (:data:`server.records.PRIVATE_OPTIONS`)."""
+    return {
+        "public": options.public,
+        "creator_seat": options.creator_seat,
+        "clock": msgspec.to_builtins(options.clock),
+        "grace_seconds": options.grace_seconds,
+        "join_code": options.join_code,
+        "watch_code": options.watch_code,
+    }
+
+
+def options_from_json(data: Mapping[str, Any]) -> RoomOptions:
+    """The :class:`RoomOptions` that :func:`options_to_json` gave ``data`` for.
+
+    A missing key takes the option's default and unknown keys are ignored, so
+    records written with fewer or more options still load. Raises ``ValueError``
+    (naming the option) for a value of the wrong type or options that do not fit
+    together.
+    """
+    known = {key: data[key] for key in _OPTION_KEYS if key in data}
+    try:
+        # convert checks every type (Clock included) and runs RoomOptions' own checks.
+        return msgspec.convert(known, RoomOptions)
+    except msgspec.ValidationError as error:
+        raise ValueError(f"stored room options do not load: {error}") from error
+
+
+# -- the recorder ---------------------------------------------------------------------
+
+
+class GameRecorder:
+    """Writes room events to ``store`` and rebuilds rooms from it (see the
+    module docstring). One per server, used from the event loop; calls for one
+    room must come in the room's order (the server serialises each room)."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+        # (room code, game number) -> id, for the games in play.
+        self._ids: dict[tuple[str, int], int] = {}
+        self._last_finished: dict[str, int] = {}
+
+    def game_id(self, room: str, game_number: int) -> int | None:
+        """The store's id of game ``game_number`` of ``room``, while it is in play."""
+        return self._ids.get((room, game_number))
+
+    def last_game_id(self, room: str) -> int | None:
+        """The store's id of the last game of ``room`` that this recorder finished."""
+        return self._last_finished.get(room)
+
+    def forget(self, room: str) -> None:
+        """Drop what is kept about ``room`` (call when the server drops the room:
+        its codes may be given out again). The store keeps its games."""
+        self._last_finished.pop(room, None)
+        for key in [key for key in self._ids if key[0] == room]:
+            del self._ids[key]
+
+    async def persist(self, options: RoomOptions, events: Sequence[PersistEvent]) -> None:
+        """Write ``events`` (one output's, of a room with ``options``), in order,
+        and return once they are durable. Store errors propagate, and so does
+        :class:`UnrecordedGameError` for a move or an end of a game not in play here;
+        the events before the failing one stay written."""
+        for event in events:
+            match event:
+                case GameStarted():
+                    seats = tuple(_store_seat(event.seats, side) for side in _SIDES)
+                    game_id = await self._store.create_game(
+                        event.room,
+                        event.game,
+                        seats,
+                        number=event.game_number,
+                        options=options_to_json(options),
+                        at=event.at,
+                        started_at=event.at,
+                    )
+                    self._ids[event.room, event.game_number] = game_id
+                case MoveMade():
+                    game_id = self._id_of(event.room, event.game_number, "a move")
+                    await self._store.append_move(
+                        game_id, event.ply, event.move_text, event.at, event.clock_ms
+                    )
+                case GameFinished():
+                    game_id = self._id_of(event.room, event.game_number, "the end")
+                    winner = None if event.winner is None else _player(event.winner)
+                    await self._store.finish_game(
+                        game_id, winner, Termination(event.reason), event.at
+                    )
+                    # Only once stored: a failed write leaves the game in play here too.
+                    del self._ids[event.room, event.game_number]
+                    self._last_finished[event.room] = game_id
+                case _:
+                    raise TypeError(f"not a persistence event: {event!r}")
+
+    def _id_of(self, room: str, game_number: int, what: str) -> int:
+        game_id = self._ids.get((room, game_number))
+        if game_id is None:
+            raise UnrecordedGameError(
+                f"cannot store {what} of game {game_number} of room {room}: "
+                "that game was never stored as started, or is already finished"
+            )
+        return game_id
+
+    async def restore_rooms(self, rng_for: Callable[[str], random.Random]) -> list[RestoredRoom]:
+        """Rebuild every room that had a game in play, oldest first, and take
+        their games back into the id map; ``rng_for(code)`` gives each room its
+        random source. Each room is paused: the server calls its
+        ``resume_after_restart`` once it accepts connections.
+
+        Games that cannot come back are finished as aborted in the store and
+        skipped: waiting ones (left by an older server), ones that do not replay
+        (logged as a warning with their id), and any older game still open in a
+        room that has a newer one. Their end time is the last time in their
+        record: the moment nothing more is known to have happened. Only store
+        errors propagate.
+        """
+        records = await self._store.unfinished_games()
+        # The newest open game of each room is its current one; older ones can only
+        # be left by an end whose write failed.
+        newest: dict[str, int] = {}
+        for record in records:
+            if record.state is GameState.PLAYING:
+                newest[record.room] = record.id
+        restored = []
+        for record in records:
+            if record.state is not GameState.PLAYING:
+                await self._abort(record, "it never started")
+                continue
+            if newest[record.room] != record.id:
+                await self._abort(record, "its room has a newer game in play")
+                continue
+            try:
+                room = _restore_room(record, rng_for(record.room))
+            except (ValueError, GameError) as error:
+                logger.warning(
+                    "game %d (room %s, game %d) does not replay, aborting it: %s",
+                    record.id,
+                    record.room,
+                    record.number,
+                    error,
+                )
+                await self._abort(record, "it does not replay")
+                continue
+            self._ids[record.room, record.number] = record.id
+            restored.append(RestoredRoom(room, record.id))
+        return restored
+
+    async def _abort(self, record: GameRecord, why: str) -> None:
+        logger.info("game %d (room %s): aborted at restart, as %s", record.id, record.room, why)
+        times = [record.created_at, record.started_at, *(move.at for move in record.moves)]
+        ended = max(at for at in times if at is not None)
+        await self._store.finish_game(record.id, None, Termination.ABORTED, ended)
+
+
+# -- conversions ----------------------------------------------------------------------
+
+
+def _player(side: Side) -> Player:
+    return Player(_SIDES.index(side))
+
+
+def _store_seat(seats: Sequence[RoomSeat], side: Side) -> SeatRecord:
+    """The store's record of the room's seat ``side`` (its session kept)."""
+    [seat] = [seat for seat in seats if seat.side == side]
+    return SeatRecord(
+        name=seat.name,
+        kind=PlayerKind(seat.kind),
+        ai_level=seat.level if seat.kind == "ai" else None,
+        session=None if seat.kind == "ai" else seat.client,
+    )
+
+
+def _room_seat(record: GameRecord, side: Side) -> RoomSeat:
+    """The room's record of seat ``side``; ValueError if the record cannot give one."""
+    seat = record.seats[_player(side)]
+    if seat is None:
+        raise ValueError(f"seat {side} is empty in a game in play")
+    level = None
+    if seat.kind is PlayerKind.AI:
+        if seat.ai_level not in _LEVELS:
+            raise ValueError(f"seat {side}: unknown AI level {seat.ai_level!r}")
+        level = cast(Level, seat.ai_level)
+    client = None if seat.session is None else ClientId(seat.session)
+    return RoomSeat(side, seat.name, seat.kind.value, level, client)
+
+
+def _restore_room(record: GameRecord, rng: random.Random) -> Room:
+    """``record``, a game in play, replayed into a paused room. Raises
+    ``ValueError`` or :class:`~shared.errors.GameError` if it does not replay."""
+    assert record.started_at is not None  # the schema's CHECK, for a game in play
+    started = GameStarted(
+        room=record.room,
+        game=record.game,
+        game_number=record.number,
+        seats=(_room_seat(record, "first"), _room_seat(record, "second")),
+        at=record.started_at,
+    )
+    moves = [
+        MoveMade(
+            room=record.room,
+            game_number=record.number,
+            ply=move.ply,
+            side=_SIDES[move.ply % 2],
+            move_text=move.move,
+            at=move.at,
+            clock_ms=move.clock_ms,
+        )
+        for move in record.moves
+    ]
+    return Room.restore(
+        options=options_from_json(record.options),
+        started=started,
+        moves=moves,
+        finished=None,
+        rng=rng,
+    )
