@@ -1,0 +1,217 @@
+"""Flood limits as pure arithmetic: times are passed in, nothing reads the clock.
+
+Two guards keep one client from costing everybody else their game:
+
+- :class:`RateLimiter`, one per connection: a token bucket over the messages it
+  sends. A refused message gets a ``rate_limited`` error that says when to retry;
+  only a client that keeps sending regardless (:attr:`RateLimiter.abusive`) is
+  disconnected.
+- :class:`ConnectionCounter`, one per server: a cap on the WebSocket connections
+  that one network address may hold at once.
+
+The defaults below are what ``boardroom serve`` uses unless told otherwise.
+
+>>> limiter = RateLimiter(rate=2.0, burst=2, abuse_strikes=3, abuse_window=10.0)
+>>> limiter.check(0.0), limiter.check(0.0), limiter.check(0.0)
+(None, None, 0.5)
+>>> limiter.check(0.5) is None
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+DEFAULT_MESSAGE_RATE = 20.0
+"""Messages per second a connection may send, sustained. People send a move or a
+chat line every few seconds, and a bot a move per turn plus the odd ``state``
+request: 20/s is far above any honest use, yet caps what a flood costs the server
+(decoding, validating, answering) at a few dozen messages per second per socket."""
+
+DEFAULT_MESSAGE_BURST = 40
+"""Messages a connection may send at once before the sustained rate applies. A
+client that (re)connects sends ``hello``, joins or resumes several rooms and asks
+for their state in one go; a bot may also catch up on a backlog after a pause."""
+
+DEFAULT_ABUSE_STRIKES = 50
+"""Refusals within :data:`DEFAULT_ABUSE_WINDOW` that get a connection closed. One
+burst over the limit costs a handful of refusals; fifty in ten seconds means the
+client ignores the ``rate_limited`` errors and their retry delay altogether."""
+
+DEFAULT_ABUSE_WINDOW = 10.0
+"""Seconds over which refusals are counted towards :data:`DEFAULT_ABUSE_STRIKES`:
+long enough that a flood is told apart from a burst, short enough that a client
+which calmed down is soon in good standing again."""
+
+DEFAULT_CONNECTIONS_PER_ADDRESS = 32
+"""WebSocket connections that one network address may hold at once. A classroom
+usually reaches the server through one NAT address: thirty students, some running
+a bot beside their own client, must all fit, so the cap is generous; it is there
+to stop one runaway script from taking every socket the server has."""
+
+
+def _positive_finite(name: str, value: float) -> float:
+    """``value`` as a float, or a ValueError naming ``name`` unless it is finite and > 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{name} must be a number, not {type(value).__name__}")
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return float(value)
+
+
+def _positive_int(name: str, value: int) -> int:
+    """``value``, or a ValueError naming ``name`` unless it is an int >= 1."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, not {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return value
+
+
+class RateLimiter:
+    """A token bucket over one connection's messages, with an abuse detector.
+
+    The bucket holds up to ``burst`` tokens and starts full; it refills at ``rate``
+    tokens per second. Each message takes one token; a message that finds less than
+    one is refused and counts as a *strike*. The client is :attr:`abusive` once it
+    has collected ``abuse_strikes`` strikes within ``abuse_window`` seconds.
+
+    Times are seconds on any monotonic clock (the event loop's ``loop.time()``),
+    passed in by the caller. A time earlier than one seen before is taken as no
+    time passing, so a clock that steps back never mints tokens.
+    """
+
+    def __init__(self, rate: float, burst: int, *, abuse_strikes: int, abuse_window: float) -> None:
+        """Raise ValueError unless ``rate`` and ``abuse_window`` are finite and > 0
+        and ``burst`` and ``abuse_strikes`` are whole numbers >= 1."""
+        self._rate = _positive_finite("rate", rate)
+        self._burst = _positive_int("burst", burst)
+        self._abuse_strikes = _positive_int("abuse_strikes", abuse_strikes)
+        self._abuse_window = _positive_finite("abuse_window", abuse_window)
+        self._tokens = float(self._burst)
+        self._last: float | None = None
+        """Latest time seen by :meth:`check`; None before the first call."""
+        # Only the latest `abuse_strikes` strikes can decide whether the client is
+        # abusive, so the memory per connection is bounded whatever it sends.
+        self._strikes: deque[float] = deque(maxlen=self._abuse_strikes)
+
+    @classmethod
+    def with_defaults(cls) -> RateLimiter:
+        """A limiter with the module's ``DEFAULT_*`` settings."""
+        return cls(
+            DEFAULT_MESSAGE_RATE,
+            DEFAULT_MESSAGE_BURST,
+            abuse_strikes=DEFAULT_ABUSE_STRIKES,
+            abuse_window=DEFAULT_ABUSE_WINDOW,
+        )
+
+    @property
+    def rate(self) -> float:
+        """Tokens added per second."""
+        return self._rate
+
+    @property
+    def burst(self) -> int:
+        """Capacity of the bucket: messages allowed at once."""
+        return self._burst
+
+    def check(self, now: float) -> float | None:
+        """Take a token for one message received at ``now``.
+
+        Return None when the message is allowed. Otherwise the message is refused,
+        a strike is recorded, and the return value is the delay in seconds (> 0)
+        after which one token will be available again.
+        """
+        self._refill(now)
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return None
+        self._strikes.append(self._now)
+        return (1.0 - self._tokens) / self._rate
+
+    @property
+    def abusive(self) -> bool:
+        """True when at least ``abuse_strikes`` messages were refused within the
+        ``abuse_window`` seconds up to the latest :meth:`check`.
+
+        Strikes older than the window no longer count, so a client that slows down
+        is in good standing again once the window has passed.
+        """
+        return self.strikes == self._abuse_strikes
+
+    @property
+    def strikes(self) -> int:
+        """Refusals within ``abuse_window`` seconds of the latest :meth:`check`,
+        counted up to ``abuse_strikes`` (no further: that is enough to decide)."""
+        horizon = self._now - self._abuse_window
+        # Drop strikes that fell out of the window (strictly older than it).
+        while self._strikes and self._strikes[0] < horizon:
+            self._strikes.popleft()
+        return len(self._strikes)
+
+    @property
+    def _now(self) -> float:
+        return 0.0 if self._last is None else self._last
+
+    def _refill(self, now: float) -> None:
+        if self._last is None or now > self._last:
+            if self._last is not None:
+                gained = (now - self._last) * self._rate
+                self._tokens = min(float(self._burst), self._tokens + gained)
+            self._last = now
+
+
+class ConnectionCounter:
+    """How many connections each network address holds, capped at ``limit``.
+
+    Only addresses holding at least one connection are remembered, so memory grows
+    with the connections open, not with every address ever seen.
+    """
+
+    def __init__(self, limit: int) -> None:
+        """Raise ValueError unless ``limit`` is a whole number >= 1."""
+        self._limit = _positive_int("limit", limit)
+        self._counts: dict[str, int] = {}
+        self._total = 0
+
+    @property
+    def limit(self) -> int:
+        """Connections one address may hold at once."""
+        return self._limit
+
+    def acquire(self, address: str) -> bool:
+        """Count one more connection from ``address`` and return True, or return
+        False (counting nothing) when the address already holds ``limit``."""
+        held = self._counts.get(address, 0)
+        if held >= self._limit:
+            return False
+        self._counts[address] = held + 1
+        self._total += 1
+        return True
+
+    def release(self, address: str) -> None:
+        """Count one connection from ``address`` fewer. Releasing an address that
+        holds none does nothing: counts never go negative."""
+        held = self._counts.get(address, 0)
+        if held == 0:
+            return
+        if held == 1:
+            del self._counts[address]
+        else:
+            self._counts[address] = held - 1
+        self._total -= 1
+
+    def count(self, address: str) -> int:
+        """Connections that ``address`` holds now."""
+        return self._counts.get(address, 0)
+
+    @property
+    def total(self) -> int:
+        """Connections held by all addresses together."""
+        return self._total
+
+    @property
+    def addresses(self) -> int:
+        """Distinct addresses holding at least one connection (what is remembered)."""
+        return len(self._counts)

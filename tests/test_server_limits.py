@@ -1,0 +1,226 @@
+"""The flood limits: a per-connection token bucket and a per-address connection cap.
+
+Times are passed in, so every test is exact and instantaneous.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from server import limits
+from server.limits import ConnectionCounter, RateLimiter
+
+
+def limiter(
+    rate: float = 10.0, burst: int = 5, strikes: int = 10, window: float = 5.0
+) -> RateLimiter:
+    return RateLimiter(rate, burst, abuse_strikes=strikes, abuse_window=window)
+
+
+# -- RateLimiter: the bucket ------------------------------------------------------------
+
+
+def test_a_full_burst_is_allowed_at_once() -> None:
+    bucket = limiter(burst=5)
+    assert [bucket.check(100.0) for _ in range(5)] == [None] * 5
+
+
+def test_the_message_after_the_burst_is_refused_with_the_time_to_the_next_token() -> None:
+    bucket = limiter(rate=10.0, burst=5)
+    for _ in range(5):
+        bucket.check(0.0)
+    # Empty bucket at 10 tokens/s: one token is 0.1 s away.
+    assert bucket.check(0.0) == pytest.approx(0.1)
+    # 0.04 s later 0.4 of a token is back: 0.06 s to go.
+    assert bucket.check(0.04) == pytest.approx(0.06)
+
+
+def test_the_retry_delay_is_enough_and_positive() -> None:
+    bucket = limiter(rate=3.0, burst=1)
+    assert bucket.check(0.0) is None
+    delay = bucket.check(0.0)
+    assert delay is not None and delay > 0
+    assert bucket.check(delay) is None  # retrying after the delay succeeds
+
+
+def test_tokens_refill_at_the_rate_and_never_beyond_the_burst() -> None:
+    bucket = limiter(rate=10.0, burst=5)
+    for _ in range(5):
+        bucket.check(0.0)
+    # 0.35 s at 10/s: three whole tokens.
+    results = [bucket.check(0.35) for _ in range(4)]
+    assert results[:3] == [None, None, None]
+    assert results[3] is not None
+    # A long silence refills the bucket to the burst, not more.
+    allowed = [bucket.check(1000.0) for _ in range(7)]
+    assert allowed.count(None) == 5
+
+
+def test_a_steady_client_within_the_rate_is_never_refused() -> None:
+    bucket = limiter(rate=20.0, burst=2)
+    # 20 messages a second, one every 0.05 s, for a minute.
+    assert all(bucket.check(i * 0.05) is None for i in range(1200))
+
+
+def test_a_clock_stepping_back_mints_no_tokens() -> None:
+    bucket = limiter(rate=10.0, burst=1)
+    assert bucket.check(10.0) is None
+    assert bucket.check(5.0) is not None
+    assert bucket.check(10.0) is not None  # still no time has passed since 10.0
+
+
+# -- RateLimiter: abuse -----------------------------------------------------------------
+
+
+def test_an_occasional_burst_over_the_limit_is_not_abuse() -> None:
+    bucket = limiter(rate=10.0, burst=5, strikes=10, window=5.0)
+    # Twice a burst of 12 messages: 7 refused each time, 14 in total, but 30 s apart.
+    for start in (0.0, 30.0):
+        allowed = [bucket.check(start) for _ in range(12)].count(None)
+        assert allowed == 5
+        assert not bucket.abusive
+    assert bucket.strikes == 7
+
+
+def test_sustained_refusals_within_the_window_are_abuse() -> None:
+    bucket = limiter(rate=10.0, burst=5, strikes=10, window=5.0)
+    for _ in range(5):
+        bucket.check(0.0)
+    for i in range(9):
+        assert bucket.check(i * 0.01) is not None
+        assert not bucket.abusive
+    assert bucket.check(0.09) is not None
+    assert bucket.abusive
+
+
+def test_a_client_ignoring_retry_delays_at_twice_the_rate_becomes_abusive() -> None:
+    bucket = RateLimiter(20.0, 40, abuse_strikes=50, abuse_window=10.0)
+    now, step = 0.0, 1 / 40  # 40 messages/s against a 20/s limit
+    while not bucket.abusive:
+        bucket.check(now)
+        now += step
+        assert now < 10.0, "never judged abusive"
+    # 40 allowed at once, then half of the messages refused: 50 strikes after ~4-5 s.
+    assert 4.0 < now < 5.5
+
+
+def test_abuse_decays_once_the_window_has_passed() -> None:
+    bucket = limiter(rate=10.0, burst=1, strikes=3, window=5.0)
+    bucket.check(0.0)
+    for _ in range(3):
+        bucket.check(0.0)
+    assert bucket.abusive and bucket.strikes == 3
+    # Still within the window (inclusive), the strikes count.
+    assert bucket.check(5.0) is None
+    assert bucket.abusive
+    # Past it, they no longer do.
+    assert bucket.check(5.5) is None
+    assert not bucket.abusive
+    assert bucket.strikes == 0
+
+
+def test_strikes_are_bounded_by_the_abuse_threshold() -> None:
+    bucket = limiter(rate=1.0, burst=1, strikes=4, window=60.0)
+    for _ in range(10_000):
+        bucket.check(0.0)
+    assert bucket.strikes == 4
+    assert len(bucket._strikes) == 4  # memory stays bounded whatever the client sends
+
+
+# -- RateLimiter: arguments -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"rate": 0.0}, "rate"),
+        ({"rate": -1.0}, "rate"),
+        ({"rate": math.inf}, "rate"),
+        ({"rate": math.nan}, "rate"),
+        ({"burst": 0}, "burst"),
+        ({"burst": 1.5}, "burst"),
+        ({"burst": True}, "burst"),
+        ({"abuse_strikes": 0}, "abuse_strikes"),
+        ({"abuse_window": 0.0}, "abuse_window"),
+        ({"abuse_window": -5.0}, "abuse_window"),
+    ],
+)
+def test_bad_limiter_arguments_are_value_errors_naming_the_field(
+    kwargs: dict[str, object], field: str
+) -> None:
+    arguments: dict[str, object] = {
+        "rate": 1.0,
+        "burst": 1,
+        "abuse_strikes": 1,
+        "abuse_window": 1.0,
+        **kwargs,
+    }
+    with pytest.raises(ValueError, match=field):
+        RateLimiter(**arguments)  # type: ignore[arg-type]
+
+
+def test_the_default_limiter_uses_the_module_defaults() -> None:
+    bucket = RateLimiter.with_defaults()
+    assert bucket.rate == limits.DEFAULT_MESSAGE_RATE == 20.0
+    assert bucket.burst == limits.DEFAULT_MESSAGE_BURST == 40
+    assert [bucket.check(0.0) for _ in range(41)].count(None) == 40
+    assert limits.DEFAULT_ABUSE_STRIKES == 50
+    assert limits.DEFAULT_ABUSE_WINDOW == 10.0
+
+
+# -- ConnectionCounter ------------------------------------------------------------------
+
+
+def test_an_address_is_capped_at_the_limit_and_others_are_not_affected() -> None:
+    counter = ConnectionCounter(limit=3)
+    assert [counter.acquire("10.0.0.1") for _ in range(4)] == [True, True, True, False]
+    assert counter.count("10.0.0.1") == 3
+    assert counter.acquire("10.0.0.2")
+    assert counter.total == 4
+
+
+def test_releasing_makes_room_again() -> None:
+    counter = ConnectionCounter(limit=2)
+    counter.acquire("a")
+    counter.acquire("a")
+    assert not counter.acquire("a")
+    counter.release("a")
+    assert counter.count("a") == 1
+    assert counter.acquire("a")
+
+
+def test_release_never_goes_negative() -> None:
+    counter = ConnectionCounter(limit=2)
+    counter.release("nobody")
+    counter.acquire("a")
+    counter.release("a")
+    counter.release("a")
+    assert counter.count("a") == 0
+    assert counter.count("nobody") == 0
+    assert counter.total == 0
+    assert counter.acquire("a") and counter.acquire("a") and not counter.acquire("a")
+
+
+def test_addresses_at_zero_are_forgotten() -> None:
+    counter = ConnectionCounter(limit=1)
+    for i in range(1000):
+        address = f"192.0.2.{i}"
+        assert counter.acquire(address)
+        counter.release(address)
+    assert counter.addresses == 0
+    assert counter.total == 0
+    assert counter._counts == {}
+
+
+@pytest.mark.parametrize("limit", [0, -1, 2.5, True])
+def test_a_bad_limit_is_a_value_error(limit: object) -> None:
+    with pytest.raises(ValueError, match="limit"):
+        ConnectionCounter(limit)  # type: ignore[arg-type]
+
+
+def test_the_default_cap_fits_a_classroom() -> None:
+    counter = ConnectionCounter(limits.DEFAULT_CONNECTIONS_PER_ADDRESS)
+    # Thirty students behind one NAT address, each with a client.
+    assert all(counter.acquire("203.0.113.7") for _ in range(30))
