@@ -1,12 +1,12 @@
 # Two commands on a fresh machine (see README.md):
-#   make run    installs everything into .venv and runs the main job
+#   make run    installs everything into .venv and starts the game server
 #   make test   installs everything into .venv and runs lint, types and tests
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench clean
+.PHONY: install run serve test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,10 +16,13 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# Until the server lands, the main job is the engine: solve 4x4 tic-tac-toe.
-ARGS ?= solve tictactoe4
+# The main job: the game server on the embedded SQLite default (boardroom.db).
+# Extra flags through ARGS, e.g. make run ARGS="--port 9000 --grace-seconds 120".
+ARGS ?=
 run: install
-	$(BIN)/boardroom $(ARGS)
+	$(BIN)/boardroom serve $(ARGS)
+
+serve: run
 
 lint: install
 	$(BIN)/ruff check .

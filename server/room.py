@@ -409,9 +409,22 @@ class Room:
         return frozenset(seated | set(self._spectators))
 
     @property
+    def has_free_seat(self) -> bool:
+        """True while a seat is empty (someone may join, or the AI be added)."""
+        return None in self._seats.values()
+
+    @property
     def is_empty(self) -> bool:
         """True when no client sits, is held or watches: the server may drop the room."""
         return not self.members
+
+    def seat_holder(self, side: Side) -> tuple[ClientId, str, PlayerKind] | None:
+        """The session, name and kind of the client holding ``side`` (connected
+        or held); None for an empty seat or the server AI."""
+        occupant = self._seats[side]
+        if occupant is None or occupant.client is None or occupant.kind == "ai":
+            return None
+        return occupant.client, occupant.name, occupant.kind
 
     def side_of(self, client: ClientId) -> Side | None:
         """The seat ``client`` holds (connected or not), if any."""

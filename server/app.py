@@ -1,0 +1,259 @@
+"""The aiohttp application: the WebSocket endpoint and the HTTP API on one port.
+
+Routes::
+
+    GET /ws               the game protocol (docs/protocol.md)
+    GET /api/rooms        open public rooms as JSON (?game=connect4 to filter)
+    GET /api/games/{id}   a game's record as JSON, or as text with ?format=text
+                          (or Accept: text/plain)
+    GET /healthz          liveness and a few figures, as JSON
+    GET /metrics          Prometheus text format
+
+:func:`create_app` builds the application; its start-up opens the database,
+starts and warms the engine pool and restores the games in progress, and its
+shutdown tells every client (close code 1001), stops the rooms, then closes the
+pool and the database (every write has been waited for).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+
+import msgspec
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from server.config import ServerConfig
+from server.connection import CLOSE_ABUSE, Connection
+from server.engine_pool import EnginePool
+from server.hub import GameServer, Peer
+from server.limits import ConnectionCounter, RateLimiter
+from server.metrics import LoopLagMonitor, ServerMetrics
+from server.recorder import GameRecorder
+from server.records import record_to_json, record_to_text
+from server.store import GameNotFoundError, GameStore
+from shared.errors import GameError
+from shared.games import get_game
+from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message, encode_message
+from shared.protocol.errors import ErrorCode, ProtocolError
+from shared.protocol.messages import Error
+
+logger = logging.getLogger(__name__)
+
+HARD_FRAME_BYTES = 16 * MAX_FRAME_BYTES
+"""Frames above the protocol's cap but below this get ``frame_too_large`` and the
+connection goes on; above it, aiohttp closes the connection (1009) without
+reading the rest, so nobody can make the server buffer more than this."""
+SHUTDOWN_GRACE_SECONDS = 3.0
+"""How long shutdown waits for clients' queues to drain before closing anyway."""
+ABUSE_STRIKES = 50
+ABUSE_WINDOW_SECONDS = 10.0
+
+HUB = web.AppKey("hub", GameServer)
+CONFIG = web.AppKey("config", ServerConfig)
+METRICS = web.AppKey("metrics", ServerMetrics)
+STORE = web.AppKey("store", GameStore)
+POOL = web.AppKey("pool", EnginePool)
+LAG = web.AppKey("lag", LoopLagMonitor)
+COUNTER = web.AppKey("counter", ConnectionCounter)
+CONNECTIONS = web.AppKey("connections", set)
+
+
+def create_app(config: ServerConfig) -> web.Application:
+    """The application for ``config`` (start it with an aiohttp runner)."""
+    app = web.Application()
+    app[CONFIG] = config
+    app[METRICS] = ServerMetrics()
+    app[COUNTER] = ConnectionCounter(config.max_connections_per_address)
+    app[CONNECTIONS] = set()
+    app.cleanup_ctx.append(_lifecycle)
+    app.on_shutdown.append(_close_connections)
+    app.router.add_get("/ws", _websocket)
+    app.router.add_get("/api/rooms", _rooms)
+    app.router.add_get("/api/games/{id}", _game_record)
+    app.router.add_get("/healthz", _healthz)
+    app.router.add_get("/metrics", _metrics)
+    return app
+
+
+async def _lifecycle(app: web.Application) -> AsyncIterator[None]:
+    config = app[CONFIG]
+    store = GameStore(config.database)
+    await store.open()
+    pool = EnginePool(workers=config.workers, max_queue=config.engine_queue)
+    try:
+        await pool.start()
+        hub = GameServer(config, recorder=GameRecorder(store), engine=pool, metrics=app[METRICS])
+        restored = await hub.start()
+    except BaseException:
+        await pool.close()
+        await store.close()
+        raise
+    lag = LoopLagMonitor(app[METRICS])
+    lag.start()
+    app[STORE], app[POOL], app[HUB], app[LAG] = store, pool, hub, lag
+    logger.info(
+        "server ready",
+        extra={"database": store.path, "workers": config.workers, "restored_rooms": restored},
+    )
+    try:
+        yield
+    finally:
+        await hub.stop()
+        await lag.stop()
+        await pool.close()
+        await store.close()
+        logger.info("server stopped", extra={"database": store.path})
+
+
+async def _close_connections(app: web.Application) -> None:
+    """Tell every client the server is going away, and let their queues drain."""
+    connections: set[Connection] = app[CONNECTIONS]
+    for connection in list(connections):
+        connection.close(WSCloseCode.GOING_AWAY, "server shutting down")
+    waits = [connection.wait_closed() for connection in list(connections)]
+    if waits:
+        await asyncio.wait_for(asyncio.gather(*waits), SHUTDOWN_GRACE_SECONDS)
+
+
+# -- the WebSocket endpoint ---------------------------------------------------------------
+
+
+async def _websocket(request: web.Request) -> web.StreamResponse:
+    config, metrics, counter = request.app[CONFIG], request.app[METRICS], request.app[COUNTER]
+    address = request.remote or "unknown"
+    ws = web.WebSocketResponse(
+        heartbeat=config.heartbeat_seconds,
+        compress=False,  # messages are small; deflate costs ~0.3 MB a connection
+        max_msg_size=HARD_FRAME_BYTES,
+    )
+    if not counter.acquire(address):
+        metrics.connection_refused(ErrorCode.TOO_MANY_CONNECTIONS)
+        await ws.prepare(request)
+        refusal = Error(
+            code=ErrorCode.TOO_MANY_CONNECTIONS,
+            message=f"{address} already has {config.max_connections_per_address} connections "
+            "open: close one first",
+        )
+        await ws.send_str(encode_message(refusal))
+        await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too many connections")
+        return ws
+    try:
+        await ws.prepare(request)
+        await _serve(request.app, ws, address)
+    finally:
+        counter.release(address)
+    return ws
+
+
+async def _serve(app: web.Application, ws: web.WebSocketResponse, address: str) -> None:
+    config, metrics, hub = app[CONFIG], app[METRICS], app[HUB]
+    connection = Connection(ws, address)
+    peer = Peer(connection)
+    limiter = RateLimiter(
+        config.rate, config.burst, abuse_strikes=ABUSE_STRIKES, abuse_window=ABUSE_WINDOW_SECONDS
+    )
+    app[CONNECTIONS].add(connection)
+    metrics.connection_opened()
+    try:
+        async for frame in ws:
+            if frame.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                break  # an error: aiohttp has closed the socket (e.g. 1009, too big)
+            retry_after = limiter.check(time.monotonic())
+            if retry_after is not None:
+                metrics.count_rate_limited()
+                hub.refuse(
+                    peer,
+                    ErrorCode.RATE_LIMITED,
+                    f"too many messages: at most {config.rate:g} a second "
+                    f"(bursts of {config.burst}); retry in {retry_after:.2f} s",
+                    retry_after=round(retry_after, 3),
+                )
+                if limiter.abusive:
+                    connection.close(CLOSE_ABUSE, "flooding: too many messages after warnings")
+                    break
+                continue
+            if frame.type is WSMsgType.BINARY:
+                hub.refuse(
+                    peer, ErrorCode.BINARY_FRAME, "binary frames are not read: send JSON as text"
+                )
+                continue
+            try:
+                message = decode_client_message(frame.data)
+            except ProtocolError as refusal:
+                hub.refuse(peer, refusal.code, refusal.message, refusal.request_id)
+                continue
+            await hub.handle(peer, message)
+    finally:
+        app[CONNECTIONS].discard(connection)
+        metrics.connection_closed()
+        await hub.disconnected(peer)
+        connection.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(connection.wait_closed(), SHUTDOWN_GRACE_SECONDS)
+
+
+# -- HTTP -----------------------------------------------------------------------------------
+
+
+async def _rooms(request: web.Request) -> web.Response:
+    game = request.query.get("game")
+    if game is not None:
+        try:
+            game = get_game(game).name
+        except GameError as error:
+            return _json_error(400, ErrorCode.UNKNOWN_GAME, str(error))
+    rooms = request.app[HUB].lobby.public_rooms(game)
+    return web.Response(body=msgspec.json.encode({"rooms": rooms}), content_type="application/json")
+
+
+async def _game_record(request: web.Request) -> web.Response:
+    raw_id = request.match_info["id"]
+    if not raw_id.isdigit():
+        return _json_error(404, "unknown_game_record", f"no game {raw_id!r}: ids are numbers")
+    try:
+        record = await request.app[STORE].get_game(int(raw_id))
+    except GameNotFoundError:
+        return _json_error(404, "unknown_game_record", f"no game {raw_id}")
+    wants_text = request.query.get("format") == "text" or (
+        "format" not in request.query and "text/plain" in request.headers.get("Accept", "")
+    )
+    if wants_text:
+        return web.Response(text=record_to_text(record), content_type="text/plain")
+    return web.json_response(record_to_json(record))
+
+
+async def _healthz(request: web.Request) -> web.Response:
+    app = request.app
+    hub, lag = app[HUB], app[LAG]
+    body = {
+        "status": "ok",
+        "connections": len(app[CONNECTIONS]),
+        "rooms": len(hub.lobby),
+        "sessions": len(hub.sessions),
+        "event_loop_lag_p99_ms": round(lag.percentile(99) * 1000, 2),
+    }
+    return web.json_response(body)
+
+
+async def _metrics(request: web.Request) -> web.Response:
+    app = request.app
+    metrics, hub, pool = app[METRICS], app[HUB], app[POOL]
+    metrics.set_rooms(hub.room_counts())
+    games = await app[STORE].games_by_state()
+    metrics.set_games({state.value: count for state, count in games.items()})
+    engine = pool.metrics()
+    metrics.set_engine(
+        queue_depth=engine.queue_depth, busy_workers=engine.busy_workers, restarts=engine.restarts
+    )
+    body, content_type = metrics.render()
+    response = web.Response(body=body)
+    response.headers["Content-Type"] = content_type
+    return response
+
+
+def _json_error(status: int, code: str, message: str) -> web.Response:
+    return web.json_response({"error": code, "message": message}, status=status)

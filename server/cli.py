@@ -1,0 +1,107 @@
+"""``boardroom serve``: run the game server until SIGTERM or Ctrl-C.
+
+Registered in the ``boardroom.commands`` entry-point group, so the ``boardroom``
+CLI (in ``client/``) offers ``serve`` without importing the server.
+
+On start it prints the addresses other machines can use (one line per network
+interface), then logs. SIGTERM and SIGINT shut it down gracefully: it stops
+accepting, tells every client (close code 1001), stops the rooms' timers and
+searches, and closes the database after its last write. Games in progress are
+restored on the next start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import socket
+import sys
+from typing import Any
+
+from aiohttp import web
+
+from server.app import create_app
+from server.config import ServerConfig, add_arguments, config_from
+from server.logs import configure_logging
+
+
+def register(subparsers: Any) -> None:
+    """Add ``serve`` to the ``boardroom`` CLI."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the game server",
+        description="Run the Boardroom server: rooms, AI players and game records over "
+        "WebSocket and HTTP on one port. Every flag can also be set by the environment "
+        "variable named in its help.",
+    )
+    add_arguments(parser)
+    parser.set_defaults(handler=_serve_command)
+
+
+def _serve_command(args: argparse.Namespace) -> int:
+    try:
+        config = config_from(args)
+    except ValueError as error:
+        print(f"boardroom serve: {error}", file=sys.stderr)
+        return 2
+    configure_logging(config.log_format, config.log_level)
+    try:
+        asyncio.run(serve(config))
+    except OSError as error:
+        print(
+            f"boardroom serve: cannot listen on {config.host}:{config.port}: {error}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+async def serve(config: ServerConfig) -> None:
+    """Run the server for ``config`` until SIGTERM or SIGINT."""
+    runner = web.AppRunner(create_app(config), handle_signals=False, access_log=None)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, config.host, config.port, shutdown_timeout=5.0)
+        await site.start()
+        port = _bound_port(runner)
+        print(f"Boardroom is serving on port {port}. Connect with:", flush=True)
+        for host in reachable_hosts(config.host):
+            print(f"  ws://{host}:{port}/ws    (http://{host}:{port}/api/rooms)", flush=True)
+        print("Stop with Ctrl-C (or SIGTERM).", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await stop.wait()
+        print("Shutting down: telling clients, saving games.", flush=True)
+    finally:
+        await runner.cleanup()
+
+
+def _bound_port(runner: web.AppRunner) -> int:
+    for address in runner.addresses:
+        if isinstance(address, tuple) and len(address) >= 2:
+            return int(address[1])
+    raise RuntimeError("the server is not listening on a TCP port")
+
+
+def reachable_hosts(bind_host: str) -> list[str]:
+    """The addresses others may use to reach a server bound to ``bind_host``:
+    the address itself, or for 0.0.0.0 this machine's IPv4 addresses (the
+    main outward one first) and 127.0.0.1."""
+    if bind_host not in ("0.0.0.0", "", "::"):  # noqa: S104 - comparing, not binding
+        return [bind_host]
+    hosts: list[str] = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        # "Connecting" a UDP socket sends nothing; it only picks the outward interface.
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
+        hosts.append(probe.getsockname()[0])
+    with contextlib.suppress(OSError):
+        for *_, sockaddr in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            hosts.append(str(sockaddr[0]))
+    hosts.append("127.0.0.1")
+    unique = list(dict.fromkeys(hosts))
+    outward = [h for h in unique if not h.startswith("127.")]
+    return outward + [h for h in unique if h.startswith("127.")][:1]

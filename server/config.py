@@ -1,0 +1,116 @@
+"""The server's settings: one frozen value, read from flags and environment variables.
+
+Every setting has a flag (``--port``) and an environment variable (``BOARDROOM_PORT``);
+a flag beats the variable, which beats the default. ``docs/operations.md`` lists
+them for people running a server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+ENV_PREFIX = "BOARDROOM_"
+
+
+def default_pool_size() -> int:
+    """One engine worker per core but one: the event loop keeps a core to itself,
+    so an engine at full stretch never delays anyone's moves."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def _setting(default: Any, help_text: str) -> Any:
+    return field(default=default, metadata={"help": help_text})
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """How one server runs. Each field's help is its flag's help text."""
+
+    # Every interface by default: the server is for other machines on the network.
+    host: str = _setting("0.0.0.0", "address to listen on (0.0.0.0: all interfaces)")  # noqa: S104
+    port: int = _setting(8765, "TCP port for HTTP and the WebSocket /ws (0: any free port)")
+    database: str = _setting("boardroom.db", "SQLite file holding every game (created if missing)")
+    pool_size: int = _setting(0, "engine worker processes (0: one per core but one)")
+    engine_queue: int = _setting(64, "server AI searches that may wait or run at once")
+    grace_seconds: float = _setting(60.0, "seconds a dropped player's seat is held for them")
+    # A class behind one NAT address shares one address: the cap must fit a class.
+    max_connections_per_address: int = _setting(32, "open connections allowed from one address")
+    rate: float = _setting(20.0, "messages per second one connection may send, on average")
+    burst: int = _setting(40, "messages one connection may send at once before the rate applies")
+    heartbeat_seconds: float = _setting(20.0, "interval of WebSocket pings")
+    log_format: str = _setting("text", "log lines as text (key=value) or json (one object each)")
+    log_level: str = _setting("INFO", "DEBUG, INFO, WARNING or ERROR")
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not 0 <= self.port <= 65535:
+            problems.append(f"port={self.port}: use 0 to 65535")
+        if self.pool_size < 0 or self.engine_queue < 1:
+            problems.append("pool_size must be 0 or more and engine_queue 1 or more")
+        if not self.grace_seconds > 0:
+            problems.append(f"grace_seconds={self.grace_seconds}: give more than 0")
+        if self.max_connections_per_address < 1:
+            problems.append("max_connections_per_address must be 1 or more")
+        if not self.rate > 0 or self.burst < 1:
+            problems.append("rate must be more than 0 and burst 1 or more")
+        if not self.heartbeat_seconds > 0:
+            problems.append("heartbeat_seconds must be more than 0")
+        if self.log_format not in ("text", "json"):
+            problems.append(f"log_format={self.log_format!r}: use text or json")
+        if self.log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+            problems.append(f"log_level={self.log_level!r}: use DEBUG, INFO, WARNING or ERROR")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    @property
+    def workers(self) -> int:
+        """The engine pool size to start."""
+        return self.pool_size or default_pool_size()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add one flag per :class:`ServerConfig` field, defaulting to "not given"."""
+    for setting in fields(ServerConfig):
+        flag = "--" + setting.name.replace("_", "-")
+        env = ENV_PREFIX + setting.name.upper()
+        kind = _field_type(setting.name)
+        parser.add_argument(
+            flag,
+            type=kind,
+            default=None,
+            metavar=setting.name.upper(),
+            help=f"{setting.metadata['help']} [env {env}; default {setting.default}]",
+        )
+
+
+def config_from(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> ServerConfig:
+    """The config from parsed flags, then ``environ`` (default ``os.environ``).
+
+    Raises ``ValueError`` naming the variable or setting at fault.
+    """
+    environ = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    for setting in fields(ServerConfig):
+        name = setting.name
+        given = getattr(args, name, None)
+        if given is not None:
+            values[name] = given
+            continue
+        env = ENV_PREFIX + name.upper()
+        if env in environ:
+            try:
+                values[name] = _field_type(name)(environ[env])
+            except ValueError:
+                raise ValueError(f"{env}={environ[env]!r} is not a valid {name}") from None
+    return ServerConfig(**values)
+
+
+def _field_type(name: str) -> type:
+    return type(getattr(_DEFAULTS, name))
+
+
+_DEFAULTS = ServerConfig()

@@ -1,0 +1,86 @@
+"""One WebSocket connection's way out: a bounded queue and the task that drains it.
+
+Rooms never wait on a socket. A message for a client goes into its queue
+(:meth:`Connection.send` never blocks); a writer task sends the queue in order.
+A client that reads too slowly to keep up (its queue fills) is dropped rather
+than let it hold up a room or grow the server's memory: its seats are held for
+the grace window like any dropped connection, and it can resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from aiohttp import WSCloseCode, web
+
+from shared.protocol.codec import encode_message
+from shared.protocol.messages import ServerMessage
+
+logger = logging.getLogger(__name__)
+
+OUTBOX_LIMIT = 256
+"""Messages queued for one client before it counts as too slow. A whole game of
+gomoku is ~225 moves: a client that is this far behind has stopped reading."""
+
+CLOSE_REPLACED = 4000
+"""Close code: the same session connected again from elsewhere."""
+CLOSE_TOO_SLOW = 4001
+"""Close code: the client did not read its messages fast enough."""
+CLOSE_ABUSE = 4002
+"""Close code: sustained flooding after ``rate_limited`` errors."""
+
+
+class Connection:
+    """The outgoing side of one accepted WebSocket (see the module docstring)."""
+
+    def __init__(self, ws: web.WebSocketResponse, address: str) -> None:
+        self.ws = ws
+        self.address = address
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
+        self._writer: asyncio.Task[object] = asyncio.create_task(self._write())
+        self._closing = False
+
+    def send(self, message: ServerMessage, text: str | None = None) -> None:
+        """Queue ``message`` (``text``: its encoding, when the caller has it)."""
+        if self._closing:
+            return
+        try:
+            self._queue.put_nowait(encode_message(message) if text is None else text)
+        except asyncio.QueueFull:
+            logger.warning(
+                "dropping a slow client at %s: %d messages unread", self.address, OUTBOX_LIMIT
+            )
+            self.close(CLOSE_TOO_SLOW, "too slow: messages were not read")
+
+    def replace(self) -> None:
+        """The session resumed on another connection: close this one."""
+        self.close(CLOSE_REPLACED, "the session continued on another connection")
+
+    def close(self, code: int = WSCloseCode.OK, reason: str = "") -> None:
+        """Send what is queued, then close with ``code``; never blocks."""
+        if self._closing:
+            return
+        self._closing = True
+        self._close_code = code
+        self._close_reason = reason
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(None)
+        if self._queue.full():
+            # No room for the end marker: the queue is what is too slow.
+            self._writer.cancel()
+            self._writer = asyncio.create_task(self.ws.close(code=code, message=reason.encode()))
+
+    async def wait_closed(self) -> None:
+        """Wait until the writer has sent everything and closed (or failed)."""
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._writer
+
+    async def _write(self) -> None:
+        try:
+            while (text := await self._queue.get()) is not None:
+                await self.ws.send_str(text)
+        except (ConnectionError, RuntimeError):
+            return  # the socket went away; the reader sees it and cleans up
+        await self.ws.close(code=self._close_code, message=self._close_reason.encode())

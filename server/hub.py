@@ -1,0 +1,379 @@
+"""The hub: sessions, the lobby and every room, behind one ``handle`` per message.
+
+:class:`GameServer` is what the WebSocket handler talks to. It owns no socket
+itself: a connection hands it each decoded message with the connection's
+:class:`Peer` (its session once ``hello`` is done), and it answers through the
+session's :class:`~server.connection.Connection` or the rooms' outputs. Room
+rules live in :class:`~server.room.Room`; this module resolves codes, sessions
+and game names, and turns refusals into ``error`` messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from server.config import ServerConfig
+from server.connection import Connection
+from server.engine_pool import EnginePool
+from server.lobby import Lobby, RoomCodes
+from server.metrics import ServerMetrics
+from server.recorder import GameRecorder
+from server.room import Room, RoomOptions, RoomRequest
+from server.room_host import RoomHost, RoomUnavailableError
+from server.room_output import ClientId, MoveMade, Output
+from server.sessions import Session, SessionRegistry
+from shared.errors import GameError
+from shared.games import Game, get_game
+from shared.protocol.codec import check_player_name
+from shared.protocol.errors import ErrorCode, ProtocolError
+from shared.protocol.messages import (
+    PROTOCOL_VERSION,
+    ClientMessage,
+    CreateRoom,
+    Error,
+    Hello,
+    Join,
+    ListRooms,
+    Ping,
+    Pong,
+    QuickMatch,
+    RoomList,
+    ServerMessage,
+    Watch,
+    Welcome,
+)
+
+logger = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 5.0
+"""How often idle sessions are looked at (they go once past the grace window)."""
+
+
+@dataclass(eq=False)
+class Peer:
+    """One connection as the hub sees it: its outbox and, after ``hello``, its session."""
+
+    connection: Connection
+    session: Session | None = None
+    token: str | None = None
+
+
+class GameServer:
+    """Every session and room of one server (see the module docstring)."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        *,
+        recorder: GameRecorder,
+        engine: EnginePool,
+        metrics: ServerMetrics,
+        rng: Callable[[], random.Random] = random.Random,
+    ) -> None:
+        self.config = config
+        self.sessions = SessionRegistry()
+        self.lobby: Lobby[RoomHost] = Lobby()
+        self._recorder = recorder
+        self._engine = engine
+        self._metrics = metrics
+        self._rng = rng
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # -- life cycle -------------------------------------------------------------------
+
+    async def start(self) -> int:
+        """Restore the games in progress from the store and start the session
+        sweeper; returns how many rooms came back."""
+        restored = await self._recorder.restore_rooms(lambda code: self._rng())
+        for item in restored:
+            room = item.room
+            options = room.options
+            host = self._host(room)
+            self.lobby.add(host, RoomCodes(room.code, options.join_code, options.watch_code))
+            for side in ("first", "second"):
+                seat = room.seat_holder(side)
+                if seat is not None:
+                    client, name, kind = seat
+                    self.sessions.adopt(client, name, kind, room.code)
+            await host.run(room.resume_after_restart)
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+        return len(restored)
+
+    async def stop(self) -> None:
+        """Stop every room's timer and search, and the sweeper."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for host in self.lobby:
+            host.close()
+
+    # -- messages -------------------------------------------------------------------------
+
+    async def handle(self, peer: Peer, message: ClientMessage) -> None:
+        """Act on one decoded message; refusals go back as ``error``."""
+        self._metrics.count_message(str(type(message).__struct_config__.tag))
+        try:
+            await self._dispatch(peer, message)
+        except ProtocolError as refusal:
+            self.refuse(peer, refusal.code, refusal.message, message.id)
+        except RoomUnavailableError as failure:
+            self.refuse(peer, ErrorCode.INTERNAL_ERROR, str(failure), message.id)
+
+    def refuse(
+        self,
+        peer: Peer,
+        code: ErrorCode,
+        text: str,
+        request_id: int | str | None = None,
+        *,
+        retry_after: float | None = None,
+    ) -> None:
+        """Send an ``error`` to ``peer`` and count it."""
+        self._metrics.count_error(code)
+        error = Error(code=code, message=text, id=request_id, retry_after=retry_after)
+        peer.connection.send(error)
+
+    async def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
+        if isinstance(message, Ping):
+            peer.connection.send(Pong(id=message.id))
+            return
+        if isinstance(message, Hello):
+            await self._hello(peer, message)
+            return
+        session = peer.session
+        if session is None:
+            raise ProtocolError(
+                ErrorCode.HELLO_REQUIRED,
+                f'say hello first: {{"type": "hello", "name": ..., "version": {PROTOCOL_VERSION}}}',
+            )
+        match message:
+            case ListRooms():
+                game = _game(message.game).name if message.game else None
+                rooms = self.lobby.public_rooms(game)
+                peer.connection.send(RoomList(rooms=rooms, id=message.id))
+            case CreateRoom():
+                await self._create_room(session, message)
+            case Join():
+                host = self._find(message.code, "seat")
+                await self._enter(host, session, message.id, watch=False)
+            case Watch():
+                host = self._find(message.code, "watch")
+                await self._enter(host, session, message.id, watch=True)
+            case QuickMatch():
+                await self._quick_match(session, message)
+            case _:
+                await self._room_request(session, message)
+
+    async def _hello(self, peer: Peer, hello: Hello) -> None:
+        if hello.version != PROTOCOL_VERSION:
+            raise ProtocolError(
+                ErrorCode.UNSUPPORTED_VERSION,
+                f"protocol version {hello.version} is not spoken here: use {PROTOCOL_VERSION}",
+            )
+        if peer.session is not None and peer.token is not None:
+            # A repeated hello changes nothing: the same session, welcomed again.
+            peer.connection.send(self._welcome(peer.session, peer.token, hello.id))
+            return
+        name = check_player_name(hello.name)
+        if hello.resume_token is None:
+            session, token = self.sessions.open(name, hello.client)
+        else:
+            resumed = self.sessions.resume(hello.resume_token)
+            if resumed is None:
+                raise ProtocolError(
+                    ErrorCode.BAD_TOKEN,
+                    "that resume token is unknown or has expired: say hello without one "
+                    "to start a new session",
+                )
+            session, token = resumed, hello.resume_token
+            if session.outbox is not None:
+                session.outbox.replace()
+        session.outbox = peer.connection
+        session.idle_since = None
+        peer.session, peer.token = session, token
+        peer.connection.send(self._welcome(session, token, hello.id))
+        for code in sorted(session.rooms):
+            host = self.lobby.get(code)
+            if host is not None:
+                await host.run(_for_client(host.room.reconnected, session.id))
+
+    def _welcome(self, session: Session, token: str, request_id: int | str | None) -> Welcome:
+        resumed = [
+            code
+            for code in sorted(session.rooms)
+            if (host := self.lobby.get(code)) is not None
+            and host.room.side_of(session.id) is not None
+        ]
+        return Welcome(
+            name=session.name,
+            version=PROTOCOL_VERSION,
+            resume_token=token,
+            resumed_rooms=resumed,
+            id=request_id,
+        )
+
+    async def _create_room(self, session: Session, message: CreateRoom) -> None:
+        game = _game(message.game, message.m, message.n, message.k)
+        host = self._open_room(game, public=message.public, request=message)
+        await self._enter(host, session, message.id, watch=False)
+        if message.ai_level is not None and host.room.has_free_seat:
+            level = message.ai_level
+            await host.run(lambda now: host.room.add_ai(level, now=now))
+
+    async def _quick_match(self, session: Session, message: QuickMatch) -> None:
+        game = _game(message.game, message.m, message.n, message.k)
+        host = self.lobby.quick_match_room(game.name, exclude=session.rooms)
+        if host is None:
+            host = self._open_room(game, public=True, request=None, quick=True)
+        await self._enter(host, session, message.id, watch=False)
+
+    def _open_room(
+        self, game: Game, *, public: bool, request: CreateRoom | None, quick: bool = False
+    ) -> RoomHost:
+        codes = self.lobby.new_codes(private=not public)
+        try:
+            options = RoomOptions(
+                public=public,
+                creator_seat=request.seat if request is not None else "first",
+                clock=request.clock if request is not None else RoomOptions().clock,
+                grace_seconds=self.config.grace_seconds,
+                join_code=codes.join,
+                watch_code=codes.watch,
+            )
+        except ValueError as error:
+            raise ProtocolError(ErrorCode.BAD_OPTIONS, str(error)) from None
+        room = Room(codes.room, game.name, options=options, rng=self._rng(), now=time.time())
+        host = self._host(room, quick=quick)
+        self.lobby.add(host, codes)
+        return host
+
+    async def _enter(
+        self, host: RoomHost, session: Session, request_id: int | str | None, *, watch: bool
+    ) -> None:
+        room, client, name = host.room, session.id, session.name
+        if watch:
+            await host.run(lambda now: room.watch(client, name, now=now, request_id=request_id))
+        else:
+            kind = session.kind
+            await host.run(
+                lambda now: room.seat(client, name, kind, now=now, request_id=request_id)
+            )
+        if client in room.members:
+            session.rooms.add(room.code)
+
+    async def _room_request(self, session: Session, message: RoomRequest) -> None:
+        host = self.lobby.get(message.room)
+        if host is None:
+            raise ProtocolError(
+                ErrorCode.UNKNOWN_ROOM, f"no room {message.room!r}: list_rooms shows open rooms"
+            )
+        client = session.id
+        await host.run(lambda now: host.room.handle(client, message, now=now))
+        if client not in host.room.members:
+            session.rooms.discard(host.code)
+
+    def _find(self, code: str, access: str) -> RoomHost:
+        host = self.lobby.find(code, "seat" if access == "seat" else "watch")
+        if host is None:
+            what = "a public room's code or a private room's join code"
+            if access == "watch":
+                what += " or watch code"
+            raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"no room opens with {code!r}: give {what}")
+        return host
+
+    # -- connections ----------------------------------------------------------------------
+
+    async def disconnected(self, peer: Peer) -> None:
+        """The peer's socket closed: its session's seats are held, spectating ends."""
+        session = peer.session
+        if session is None or session.outbox is not peer.connection:
+            return  # never said hello, or the session already moved to a new connection
+        session.outbox = None
+        session.idle_since = time.time()
+        client = session.id
+        for code in sorted(session.rooms):
+            host = self.lobby.get(code)
+            if host is None:
+                continue
+            with contextlib.suppress(RoomUnavailableError):
+                await host.run(_for_client(host.room.disconnected, client))
+            if client not in host.room.members:
+                session.rooms.discard(code)
+
+    # -- rooms ----------------------------------------------------------------------------
+
+    def _host(self, room: Room, *, quick: bool = False) -> RoomHost:
+        return RoomHost(
+            room,
+            recorder=self._recorder,
+            engine=self._engine,
+            deliver=self._deliver,
+            after=self._after,
+            quick=quick,
+            on_search=self._observe_search,
+        )
+
+    def _observe_search(self, seconds: float, fallback_reason: str | None) -> None:
+        self._metrics.observe_search(seconds)
+        if fallback_reason is not None:
+            self._metrics.count_fallback(fallback_reason)
+
+    def _deliver(self, client: ClientId, message: ServerMessage, text: str) -> None:
+        session = self.sessions.get(client)
+        if session is not None and session.outbox is not None:
+            if isinstance(message, Error):
+                self._metrics.count_error(message.code)
+            session.outbox.send(message, text)
+
+    def _after(self, host: RoomHost, output: Output) -> None:
+        moves = sum(isinstance(event, MoveMade) for event in output.events)
+        if moves:
+            self._metrics.moves_total.inc(moves)
+        if host.room.is_empty and host.code in self.lobby:
+            # Nobody sits, is held or watches: nobody can come back to it.
+            self.lobby.remove(host.code)
+            self._recorder.forget(host.code)
+            host.close()
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            self.sweep(time.time())
+
+    def sweep(self, now: float) -> None:
+        """Drop room hints that no longer hold, then sessions idle past the grace window."""
+        for session in self.sessions:
+            session.rooms = {
+                code
+                for code in session.rooms
+                if (host := self.lobby.get(code)) is not None and session.id in host.room.members
+            }
+        self.sessions.sweep(now, self.config.grace_seconds)
+
+    def room_counts(self) -> dict[str, int]:
+        """Rooms by status, for ``/metrics``."""
+        counts = {"waiting": 0, "playing": 0, "finished": 0}
+        for host in self.lobby:
+            counts[host.room.status] += 1
+        return counts
+
+
+def _for_client(input_method: Callable[..., Output], client: ClientId) -> Callable[[float], Output]:
+    """A room input for :meth:`RoomHost.run` from a ``Room`` method taking ``(client, *, now)``."""
+    return lambda now: input_method(client, now=now)
+
+
+def _game(name: str, m: int | None = None, n: int | None = None, k: int | None = None) -> Game:
+    """The game a request names, or ``unknown_game``."""
+    try:
+        return get_game(name, m=m, n=n, k=k)
+    except GameError as error:
+        raise ProtocolError(
+            ErrorCode.UNKNOWN_GAME,
+            f"{error}; games: tictactoe, tictactoe4, connect4, gomoku, mnk (with m, n, k)",
+        ) from None

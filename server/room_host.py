@@ -1,0 +1,246 @@
+"""The adapter that runs one sans-I/O :class:`~server.room.Room` on the event loop.
+
+A :class:`RoomHost` feeds the room its inputs one at a time (a lock per room) and
+carries out each :class:`~server.room_output.Output` as the room's contract says:
+
+1. persist the events through the :class:`~server.recorder.GameRecorder` and wait
+   until they are durable (so a broadcast move survives a SIGKILL);
+2. deliver the messages, each encoded once however many receive it;
+3. start a task per AI request: a search in the engine pool (never on the loop),
+   whose answer is fed back as the room's next input;
+4. arm a timer for ``next_deadline`` that feeds ``tick``.
+
+If the store fails, nothing of that output is sent (the room's memory may be
+ahead of the disk, so it cannot be trusted to go on): every member is told
+(``internal_error``) and the host refuses further input with
+:class:`RoomUnavailableError`. The rest of the server carries on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
+
+from server.engine_pool import EngineBusyError, EnginePool, EngineUnavailableError
+from server.room import Room, RoomOptions
+from server.room_output import AiRequest, ClientId, Output, PersistEvent
+from shared.engine.levels import plan_search
+from shared.errors import BoardroomError
+from shared.protocol.codec import encode_message
+from shared.protocol.errors import ErrorCode
+from shared.protocol.messages import Error, RoomSummary, ServerMessage
+
+logger = logging.getLogger(__name__)
+
+ENGINE_BUSY_RETRIES = 20
+"""Tries to get a full engine queue to take a search, a quarter second apart,
+before the AI plays a fallback move instead: a game must never stall."""
+ENGINE_BUSY_PAUSE = 0.25
+CLOCK_SHARE = 0.1
+"""Share of the AI's time left that one search may use, when the room has a clock."""
+
+
+class RoomUnavailableError(Exception):
+    """The room failed (its storage did) and takes no more input."""
+
+
+class Recorder(Protocol):
+    """Persists room events durably (:class:`server.recorder.GameRecorder`)."""
+
+    async def persist(self, options: RoomOptions, events: Sequence[PersistEvent]) -> None: ...
+
+
+Deliver = Callable[[ClientId, ServerMessage, str], None]
+"""Send one message, already encoded, to one client (dropped if it is not connected)."""
+Step = Callable[[float], Output]
+"""One room input, given the time ``now``."""
+
+
+class RoomHost:
+    """One room, its codes, its lock, its timer and its AI task."""
+
+    def __init__(
+        self,
+        room: Room,
+        *,
+        recorder: Recorder,
+        engine: EnginePool,
+        deliver: Deliver,
+        after: Callable[[RoomHost, Output], None],
+        quick: bool = False,
+        on_search: Callable[[float, str | None], None] | None = None,
+    ) -> None:
+        """``after`` runs after every carried-out output (the server updates its
+        lobby and metrics there); ``on_search(seconds, fallback_reason)`` after
+        every engine search."""
+        self.room = room
+        self.code = room.code
+        self.quick = quick
+        self._recorder = recorder
+        self._engine = engine
+        self._deliver = deliver
+        self._after = after
+        self._on_search = on_search
+        self._lock = asyncio.Lock()
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._failed = False
+        self._closed = False
+
+    # -- what the lobby reads -----------------------------------------------------------
+
+    @property
+    def public(self) -> bool:
+        """Listed, and open to anyone with the room code."""
+        return self.room.options.public
+
+    @property
+    def game_name(self) -> str:
+        """The canonical name of the room's game."""
+        return self.room.game.name
+
+    @property
+    def has_free_seat(self) -> bool:
+        """True while a seat is empty."""
+        return self.room.has_free_seat
+
+    def summary(self) -> RoomSummary:
+        """The room's line in the room list."""
+        return self.room.summary()
+
+    # -- input --------------------------------------------------------------------------
+
+    async def run(self, step: Step) -> Output:
+        """Apply one input (``step(now)``) and carry its output out, after every
+        input before it. Raises :class:`RoomUnavailableError` if the room failed."""
+        async with self._lock:
+            if self._failed:
+                raise RoomUnavailableError(f"room {self.code} is closed after a storage failure")
+            output = step(time.time())
+            await self._carry_out(output)
+            return output
+
+    def close(self) -> None:
+        """Stop the timer and any AI search (the server is dropping the room)."""
+        self._closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in self._tasks:
+            task.cancel()
+
+    async def _carry_out(self, output: Output) -> None:
+        if output.events:
+            try:
+                await self._recorder.persist(self.room.options, output.events)
+            except Exception:
+                logger.exception("room %s: storing %d events failed", self.code, len(output.events))
+                self._fail(output)
+                return
+        encoded: dict[int, str] = {}
+        for recipient, message in output.messages:
+            text = encoded.get(id(message))
+            if text is None:
+                text = encoded[id(message)] = encode_message(message)
+            for client in output.recipients(recipient):
+                self._deliver(client, message, text)
+        for request in output.ai_requests:
+            self._spawn(self._think(request))
+        self._arm_timer(output.next_deadline)
+        self._after(self, output)
+
+    def _fail(self, output: Output) -> None:
+        self._failed = True
+        error = Error(
+            code=ErrorCode.INTERNAL_ERROR,
+            message=f"room {self.code} stopped: the server could not store its game",
+        )
+        text = encode_message(error)
+        for client in output.audience | self.room.audience:
+            self._deliver(client, error, text)
+        self.close()
+        self._after(self, output)
+
+    # -- time -----------------------------------------------------------------------------
+
+    def _arm_timer(self, deadline: float | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if deadline is None or self._closed:
+            return
+        delay = max(0.0, deadline - time.time())
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(delay, self._spawn_tick)
+
+    def _spawn_tick(self) -> None:
+        self._timer = None
+        self._spawn(self._tick())
+
+    async def _tick(self) -> None:
+        with contextlib.suppress(RoomUnavailableError):
+            await self.run(self.room.tick)
+
+    # -- the engine -----------------------------------------------------------------------
+
+    async def _think(self, request: AiRequest) -> None:
+        """Search the AI's move in the pool and feed it back; a fallback (random
+        legal) move if the engine cannot answer."""
+        move_text: str | None = None
+        try:
+            move_text = await self._search(request)
+        except EngineUnavailableError:
+            return  # shutting down: the game is restored, and the AI asked again, on restart
+        except BoardroomError:
+            logger.exception("room %s: the engine refused %s", self.code, request)
+        step: Step
+        if move_text is None:
+
+            def step(now: float) -> Output:
+                return self.room.ai_failed(request.game_number, request.ply, now=now)
+
+        else:
+            answer = move_text
+
+            def step(now: float) -> Output:
+                return self.room.ai_moved(request.game_number, request.ply, answer, now=now)
+
+        with contextlib.suppress(RoomUnavailableError):
+            await self.run(step)
+
+    async def _search(self, request: AiRequest) -> str | None:
+        search = request.search_request(time_limit=_time_limit(request))
+        for _ in range(ENGINE_BUSY_RETRIES):
+            try:
+                outcome = await self._engine.search(search, key=self.code)
+            except EngineBusyError:
+                await asyncio.sleep(ENGINE_BUSY_PAUSE)
+                continue
+            if self._on_search is not None:
+                seconds = outcome.result.elapsed if outcome.result is not None else 0.0
+                reason = outcome.fallback_reason
+                self._on_search(seconds + outcome.dispatch_seconds, reason and reason.value)
+            return self.room.game.format_move(outcome.move)
+        logger.warning("room %s: the engine stayed busy; the AI plays a fallback move", self.code)
+        return None
+
+    def _spawn(self, coroutine: Awaitable[None]) -> None:
+        if self._closed:
+            if asyncio.iscoroutine(coroutine):
+                coroutine.close()
+            return
+        task: asyncio.Task[None] = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def _time_limit(request: AiRequest) -> float | None:
+    """The search's time limit: the level's own, cut to a share of the AI's clock."""
+    if request.clock_left is None:
+        return None
+    level_limit = plan_search(request.level, None, None).time_limit
+    budget = max(0.05, request.clock_left * CLOCK_SHARE)
+    return budget if level_limit is None else min(level_limit, budget)

@@ -1,0 +1,120 @@
+"""Sessions: who a connection is, and the resume tokens that bring it back.
+
+``hello`` opens a session and hands out a *resume token*: 32 random bytes, shown
+to nobody but its holder. The session's id (the :class:`ClientId` rooms know
+seats by) is a hash of the token, so:
+
+- the id can go into logs and the database without giving the seat away (the
+  token cannot be worked back from it);
+- after a restart, a restored seat names its session by that id, and the player's
+  token still hashes to it: nothing else needs to be stored to reclaim seats.
+
+A session outlives its connection by the grace window, so a client that drops and
+comes back (``hello`` with the token) is the same session with the same seats.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from server.room_output import ClientId, PlayerKind
+from shared.protocol.messages import ServerMessage
+
+TOKEN_BYTES = 32
+
+
+def session_id_for(token: str) -> ClientId:
+    """The session id that ``token`` stands for (a hash; not reversible)."""
+    return ClientId("s" + hashlib.sha256(token.encode()).hexdigest()[:32])
+
+
+class Outbox(Protocol):
+    """Where a session's messages go: its live connection."""
+
+    def send(self, message: ServerMessage, text: str | None = None) -> None:
+        """Queue ``message`` (already encoded as ``text`` when given); never blocks."""
+
+    def replace(self) -> None:
+        """Close this connection: the same session connected again elsewhere."""
+
+
+@dataclass(eq=False)
+class Session:
+    """One player or spectator, across reconnections."""
+
+    id: ClientId
+    name: str
+    kind: PlayerKind
+    outbox: Outbox | None = None
+    """The live connection; None while disconnected."""
+    rooms: set[str] = field(default_factory=set)
+    """Codes of the rooms it joined or watched (a hint: the rooms are the truth)."""
+    idle_since: float | None = None
+    """When its connection dropped (None while connected)."""
+
+    @property
+    def connected(self) -> bool:
+        """True while a connection carries the session."""
+        return self.outbox is not None
+
+
+class SessionRegistry:
+    """Every live session, by id. Sessions without a connection are forgotten
+    by :meth:`sweep` once they have been idle longer than the grace window and
+    hold no room."""
+
+    def __init__(self) -> None:
+        self._sessions: dict[ClientId, Session] = {}
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def __iter__(self) -> Iterator[Session]:
+        return iter(list(self._sessions.values()))
+
+    def get(self, session_id: ClientId) -> Session | None:
+        """The session with this id, if it is live."""
+        return self._sessions.get(session_id)
+
+    def open(self, name: str, kind: PlayerKind) -> tuple[Session, str]:
+        """A new session and its resume token."""
+        while True:
+            token = secrets.token_urlsafe(TOKEN_BYTES)
+            session_id = session_id_for(token)
+            if session_id not in self._sessions:
+                break
+        session = Session(session_id, name, kind)
+        self._sessions[session_id] = session
+        return session, token
+
+    def resume(self, token: str) -> Session | None:
+        """The session ``token`` opened, if it is still live; None otherwise."""
+        return self._sessions.get(session_id_for(token))
+
+    def adopt(self, session_id: ClientId, name: str, kind: PlayerKind, room: str) -> Session:
+        """Register a session known from a restored seat (idle, until its player
+        comes back with the token), or add ``room`` to it if already known."""
+        session = self._sessions.get(session_id)
+        if session is None:
+            session = Session(session_id, name, kind, idle_since=None)
+            self._sessions[session_id] = session
+        session.rooms.add(room)
+        return session
+
+    def sweep(self, now: float, grace_seconds: float) -> list[ClientId]:
+        """Forget disconnected sessions idle for over ``grace_seconds`` that are
+        in no room; return their ids."""
+        gone = [
+            s.id
+            for s in self._sessions.values()
+            if s.outbox is None
+            and not s.rooms
+            and (s.idle_since is None or now - s.idle_since > grace_seconds)
+        ]
+        for session_id in gone:
+            del self._sessions[session_id]
+        return gone

@@ -1,0 +1,166 @@
+"""A real server on a free port and real WebSocket clients, for end-to-end tests.
+
+:func:`running_server` starts the whole aiohttp application (SQLite file, engine
+process pool, everything) on 127.0.0.1 with a free port, as ``boardroom serve``
+would, and stops it gracefully. :class:`Player` is a thin test client over the
+``websockets`` library that speaks the protocol as plain JSON dicts, so the tests
+read like the protocol document (and check the wire format, not our structs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+from websockets.asyncio.client import ClientConnection, connect
+
+from server.app import create_app
+from server.config import ServerConfig
+
+TIMEOUT = 10.0
+"""Seconds a test waits for an expected message: generous, for a loaded CI machine."""
+
+
+@dataclass(frozen=True)
+class RunningServer:
+    """A server started by :func:`running_server`."""
+
+    config: ServerConfig
+    port: int
+    app: web.Application
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def http_url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    async def get(self, path: str, **headers: str) -> tuple[int, str, str]:
+        """GET ``path``: (status, content type, body)."""
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(self.http_url(path), headers=headers) as response,
+        ):
+            return response.status, response.content_type, await response.text()
+
+    async def get_json(self, path: str) -> Any:
+        status, _, body = await self.get(path)
+        assert status == 200, body
+        return json.loads(body)
+
+
+def test_config(database: Path, **overrides: Any) -> ServerConfig:
+    """A config for tests: loopback, a free port, one engine worker."""
+    base = ServerConfig(host="127.0.0.1", port=0, database=str(database), pool_size=1)
+    return replace(base, **overrides)
+
+
+@asynccontextmanager
+async def running_server(database: Path, **overrides: Any) -> AsyncIterator[RunningServer]:
+    """Start the server on ``database`` (config ``overrides`` applied); stop it after."""
+    config = test_config(database, **overrides)
+    app = create_app(config)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, config.host, 0, shutdown_timeout=2.0)
+        await site.start()
+        port = next(a[1] for a in runner.addresses if isinstance(a, tuple))
+        yield RunningServer(config, port, app)
+    finally:
+        await runner.cleanup()
+
+
+class Player:
+    """One protocol client. Messages are JSON dicts; every one received is kept
+    in :attr:`seen` so a test can check what came, in order."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.seen: list[dict[str, Any]] = []
+        self._pending: list[dict[str, Any]] = []
+        self.token: str | None = None
+        self.name: str | None = None
+
+    @classmethod
+    async def connect(cls, url: str) -> Player:
+        """Open a connection without saying hello."""
+        ws = await connect(url, compression=None, max_size=2**22, open_timeout=TIMEOUT)
+        return cls(ws)
+
+    @classmethod
+    async def join_server(
+        cls, url: str, name: str, *, client: str = "human", token: str | None = None
+    ) -> Player:
+        """Connect and say hello; the welcome is read (and its token kept)."""
+        player = await cls.connect(url)
+        hello: dict[str, Any] = {"type": "hello", "name": name, "version": 1, "client": client}
+        if token is not None:
+            hello["resume_token"] = token
+        welcome = await player.request(hello)
+        assert welcome["type"] == "welcome", welcome
+        player.token, player.name = welcome["resume_token"], welcome["name"]
+        return player
+
+    async def send(self, message: dict[str, Any] | str | bytes) -> None:
+        """Send a message (a dict as JSON; str or bytes as a raw frame)."""
+        await self.ws.send(json.dumps(message) if isinstance(message, dict) else message)
+
+    async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The next message not yet taken by :meth:`expect` or :meth:`request`."""
+        if self._pending:
+            return self._pending.pop(0)
+        return await self._read(timeout)
+
+    async def _read(self, timeout: float) -> dict[str, Any]:
+        frame = await asyncio.wait_for(self.ws.recv(), timeout)
+        message: dict[str, Any] = json.loads(frame)
+        self.seen.append(message)
+        return message
+
+    async def expect(self, kind: str, timeout: float = TIMEOUT, **fields: Any) -> dict[str, Any]:
+        """The first message of type ``kind`` whose fields match ``fields``; other
+        messages before it stay queued for :meth:`recv`."""
+        for index, message in enumerate(self._pending):
+            if _matches(message, kind, fields):
+                return self._pending.pop(index)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            message = await self._read(max(0.01, deadline - loop.time()))
+            if _matches(message, kind, fields):
+                return message
+            self._pending.append(message)
+
+    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send ``message`` with a fresh ``id`` and return the reply echoing it."""
+        request_id = next(self._ids)
+        await self.send({**message, "id": request_id})
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + TIMEOUT
+        for index, pending in enumerate(self._pending):
+            if pending.get("id") == request_id:
+                return self._pending.pop(index)
+        while True:
+            reply = await self._read(max(0.01, deadline - loop.time()))
+            if reply.get("id") == request_id:
+                return reply
+            self._pending.append(reply)
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def _matches(message: dict[str, Any], kind: str, fields: dict[str, Any]) -> bool:
+    return message.get("type") == kind and all(message.get(k) == v for k, v in fields.items())
