@@ -113,6 +113,7 @@ from shared.protocol.messages import (
     GameOver,
     GetState,
     Leave,
+    Left,
     Level,
     MakeMove,
     Moved,
@@ -796,13 +797,15 @@ class Room:
     def _leave(self, client: ClientId, now: float, out: _Builder, request_id: RequestId) -> None:
         if client in self._spectators:
             del self._spectators[client]
+            out.send(client, Left(room=self.code, id=request_id))
             return
         side = self.side_of(client)
         if side is None:
             raise _RefusedError(ErrorCode.NOT_SEATED, f"you are not in room {self.code}")
         if self._status == "playing":
-            self._concede(side, "resignation", now, out, client, request_id)
+            self._concede(side, "resignation", now, out, client, None)
         self._free_seat(side, out, now)
+        out.send(client, Left(room=self.code, id=request_id))
 
     # -- seats -------------------------------------------------------------------------
 

@@ -96,6 +96,7 @@ SERVER_EXAMPLES = [
     m.DrawOffered(room="K7Q2", side="first"),
     m.DrawDeclined(room="K7Q2", side="second"),
     m.ChatLine(room="K7Q2", name="ann", text="hi"),
+    m.Left(room="K7Q2", id=8),
     m.Pong(id=99),
     m.Error(code=ErrorCode.RATE_LIMITED, message="slow down", retry_after=1.5, id=3),
 ]

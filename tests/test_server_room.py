@@ -38,6 +38,7 @@ from shared.protocol.messages import (
     GameOver,
     GetState,
     Leave,
+    Left,
     MakeMove,
     Moved,
     OfferDraw,
@@ -674,7 +675,8 @@ def test_leaving_a_game_in_progress_resigns_and_frees_the_seat() -> None:
     play_moves(room, "b2")
     output = room.handle(BOB, Leave(room=CODE, id=6), now=T0 + 2)
     assert output.events == (GameFinished(CODE, 1, "first", "resignation", T0 + 2),)
-    assert [type(m) for m in output.to(BOB)] == [GameOver]
+    assert output.to(BOB)[1:] == [Left(room=CODE, id=6)]
+    assert [type(m) for m in output.to(BOB)] == [GameOver, Left]
     assert [type(m) for m in output.to(ANN)] == [GameOver, State]
     assert BOB not in output.audience and room.side_of(BOB) is None
     join = room.seat(CAT, "cat", "human", now=T0 + 3)
@@ -684,14 +686,16 @@ def test_leaving_a_game_in_progress_resigns_and_frees_the_seat() -> None:
 
 
 def test_leaving_before_a_game_or_as_a_spectator_just_leaves() -> None:
-    """A spectator leaves silently; the lone player's leave empties the room."""
+    """A leaver gets ``left`` and nobody else hears of a spectator going; the
+    lone player's leave empties the room."""
     room = new_room()
     room.seat(ANN, "ann", "human", now=T0)
     room.watch(CAT, "cat", now=T0)
-    assert room.handle(CAT, Leave(room=CODE), now=T0).messages == ()
+    output = room.handle(CAT, Leave(room=CODE, id=3), now=T0)
+    assert output.messages == ((CAT, Left(room=CODE, id=3)),)
     assert room.summary().spectators == 0
     output = room.handle(ANN, Leave(room=CODE), now=T0)
-    assert output.events == () and output.messages == ()
+    assert output.events == () and output.messages == ((ANN, Left(room=CODE)),)
     assert room.is_empty and room.status == "waiting"
 
 

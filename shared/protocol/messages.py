@@ -337,6 +337,13 @@ class ChatLine(_Message, tag="chat", frozen=True):
     text: str
 
 
+class Left(_Message, tag="left", frozen=True):
+    """Answer to ``leave``: the client is no longer in the room (and gets nothing
+    more from it)."""
+
+    room: str
+
+
 class Pong(_Message, tag="pong", frozen=True):
     """Answer to ``ping``."""
 
@@ -360,6 +367,7 @@ ServerMessage = (
     | DrawOffered
     | DrawDeclined
     | ChatLine
+    | Left
     | Pong
     | Error
 )
