@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -174,8 +175,30 @@ def _init_worker(barrier: Barrier, games: tuple[str, ...]) -> None:
     _warm_barrier = barrier
     # Ctrl-C is for the server, which shuts the pool down; workers just stop with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent()
     for name in games:
         run_search_request(SearchRequest(name, "", depth=1))
+
+
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _exit_with_parent() -> None:
+    """End this worker soon after the server dies, however it died.
+
+    A server killed with SIGKILL cannot shut its pool down, and an idle worker
+    waits on its task queue for ever: without this, every crash would leave
+    orphans holding memory (and the database directory busy). A daemon thread
+    notices that the parent changed (the orphan was re-parented) and exits.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 class _UnpicklableWorkerError(RuntimeError):
