@@ -60,10 +60,12 @@ def _serve_command(args: argparse.Namespace) -> int:
 
 async def serve(config: ServerConfig) -> None:
     """Run the server for ``config`` until SIGTERM or SIGINT."""
-    runner = web.AppRunner(create_app(config), handle_signals=False, access_log=None)
+    runner = web.AppRunner(
+        create_app(config), handle_signals=False, access_log=None, shutdown_timeout=5.0
+    )
     await runner.setup()
     try:
-        site = web.TCPSite(runner, config.host, config.port, shutdown_timeout=5.0)
+        site = web.TCPSite(runner, config.host, config.port)
         await site.start()
         port = _bound_port(runner)
         print(f"Boardroom is serving on port {port}. Connect with:", flush=True)

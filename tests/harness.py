@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
+import signal
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -69,10 +72,10 @@ async def running_server(database: Path, **overrides: Any) -> AsyncIterator[Runn
     """Start the server on ``database`` (config ``overrides`` applied); stop it after."""
     config = test_config(database, **overrides)
     app = create_app(config)
-    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=2.0)
     await runner.setup()
     try:
-        site = web.TCPSite(runner, config.host, 0, shutdown_timeout=2.0)
+        site = web.TCPSite(runner, config.host, 0)
         await site.start()
         port = next(a[1] for a in runner.addresses if isinstance(a, tuple))
         yield RunningServer(config, port, app)
@@ -164,3 +167,49 @@ class Player:
 
 def _matches(message: dict[str, Any], kind: str, fields: dict[str, Any]) -> bool:
     return message.get("type") == kind and all(message.get(k) == v for k, v in fields.items())
+
+
+class ServerProcess:
+    """``python -m server`` in a child process, for what needs a real process:
+    SIGKILL, SIGTERM, restarts. Start with :meth:`start`; the port is read from
+    the line the server prints."""
+
+    def __init__(self, process: asyncio.subprocess.Process, port: int) -> None:
+        self.process = process
+        self.port = port
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @classmethod
+    async def start(cls, database: Path, *flags: str) -> ServerProcess:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--pool-size",
+            "1",
+            "--database",
+            str(database),
+            *flags,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        assert process.stdout is not None
+        while True:
+            line = await asyncio.wait_for(process.stdout.readline(), 30)
+            if not line:
+                raise RuntimeError(f"the server exited with {await process.wait()}")
+            if match := re.search(rb"serving on port (\d+)", line):
+                return cls(process, int(match.group(1)))
+
+    async def stop(self, signum: int = signal.SIGTERM) -> int:
+        """Send ``signum`` and wait for the exit status."""
+        if self.process.returncode is None:
+            self.process.send_signal(signum)
+        return await asyncio.wait_for(self.process.wait(), 30)
