@@ -26,7 +26,7 @@ from server.metrics import ServerMetrics
 from server.recorder import GameRecorder
 from server.room import Room, RoomOptions, RoomRequest
 from server.room_host import RoomHost, RoomUnavailableError
-from server.room_output import ClientId, MoveMade, Output
+from server.room_output import ClientId, GameStarted, MoveMade, Output
 from server.sessions import Session, SessionRegistry
 from shared.errors import GameError
 from shared.games import Game, get_game
@@ -250,6 +250,7 @@ class GameServer:
         room = Room(codes.room, game.name, options=options, rng=self._rng(), now=time.time())
         host = self._host(room, quick=quick)
         self.lobby.add(host, codes)
+        logger.info("room opened", extra={"room": room.code, "game": game.name, "public": public})
         return host
 
     async def _enter(
@@ -331,11 +332,26 @@ class GameServer:
             session.outbox.send(message, text)
 
     def _after(self, host: RoomHost, output: Output) -> None:
-        moves = sum(isinstance(event, MoveMade) for event in output.events)
+        moves = 0
+        for event in output.events:
+            if isinstance(event, MoveMade):
+                moves += 1
+            elif isinstance(event, GameStarted):
+                players = [seat.name for seat in event.seats]
+                logger.info(
+                    "game started",
+                    extra={"room": host.code, "game": event.game, "players": players},
+                )
+            else:
+                logger.info(
+                    "game finished",
+                    extra={"room": host.code, "winner": event.winner, "reason": event.reason},
+                )
         if moves:
             self._metrics.moves_total.inc(moves)
         if host.room.is_empty and host.code in self.lobby:
             # Nobody sits, is held or watches: nobody can come back to it.
+            logger.info("room closed", extra={"room": host.code})
             self.lobby.remove(host.code)
             self._recorder.forget(host.code)
             host.close()

@@ -137,7 +137,7 @@ class RoomHost:
             try:
                 await self._recorder.persist(self.room.options, output.events)
             except Exception:
-                logger.exception("room %s: storing %d events failed", self.code, len(output.events))
+                logger.exception("storing events failed", extra={"room": self.code})
                 self._fail(output)
                 return
         encoded: dict[int, str] = {}
@@ -195,7 +195,7 @@ class RoomHost:
         except EngineUnavailableError:
             return  # shutting down: the game is restored, and the AI asked again, on restart
         except BoardroomError:
-            logger.exception("room %s: the engine refused %s", self.code, request)
+            logger.exception("the engine refused a search", extra={"room": self.code})
         step: Step
         if move_text is None:
 
@@ -224,7 +224,7 @@ class RoomHost:
                 reason = outcome.fallback_reason
                 self._on_search(seconds + outcome.dispatch_seconds, reason and reason.value)
             return self.room.game.format_move(outcome.move)
-        logger.warning("room %s: the engine stayed busy; the AI plays a fallback move", self.code)
+        logger.warning("engine busy: the AI plays a fallback move", extra={"room": self.code})
         return None
 
     def _spawn(self, coroutine: Awaitable[None]) -> None:

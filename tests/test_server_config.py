@@ -1,0 +1,72 @@
+"""Settings from flags and environment variables, log lines, printed addresses."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+
+import pytest
+
+from server.cli import reachable_hosts
+from server.config import ServerConfig, add_arguments, config_from
+from server.logs import JsonFormatter, TextFormatter
+
+
+def parse(*flags: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args(list(flags))
+
+
+def test_a_flag_beats_the_environment_which_beats_the_default() -> None:
+    environ = {"BOARDROOM_PORT": "9000", "BOARDROOM_GRACE_SECONDS": "5", "BOARDROOM_HOST": "::1"}
+    config = config_from(parse("--port", "7000"), environ)
+    assert (config.port, config.grace_seconds, config.host) == (7000, 5.0, "::1")
+    assert config.database == ServerConfig().database
+
+
+def test_every_setting_has_a_flag_and_a_variable() -> None:
+    args = parse("--max-connections-per-address", "3", "--rate", "2.5", "--log-format", "json")
+    config = config_from(args, {"BOARDROOM_POOL_SIZE": "2", "BOARDROOM_BURST": "7"})
+    assert config.max_connections_per_address == 3 and config.rate == 2.5
+    assert config.log_format == "json" and config.workers == 2 and config.burst == 7
+
+
+@pytest.mark.parametrize(
+    ("environ", "named"),
+    [
+        ({"BOARDROOM_PORT": "eighty"}, "BOARDROOM_PORT"),
+        ({"BOARDROOM_PORT": "70000"}, "port=70000"),
+        ({"BOARDROOM_GRACE_SECONDS": "0"}, "grace_seconds"),
+        ({"BOARDROOM_LOG_FORMAT": "xml"}, "log_format"),
+    ],
+)
+def test_a_bad_setting_is_refused_with_its_name(environ: dict[str, str], named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        config_from(parse(), environ)
+
+
+def record(message: str, **extra: object) -> logging.LogRecord:
+    entry = logging.LogRecord("server.app", logging.INFO, __file__, 1, message, (), None)
+    entry.__dict__.update(extra)
+    return entry
+
+
+def test_text_log_lines_are_key_value_pairs() -> None:
+    line = TextFormatter().format(record("server ready", database="a b.db", workers=1))
+    assert line.endswith('INFO server.app server ready database="a b.db" workers=1')
+
+
+def test_json_log_lines_are_one_object_each() -> None:
+    line = JsonFormatter().format(record("game finished", room="K7Q2MX", winner=None))
+    entry = json.loads(line)
+    assert entry["event"] == "game finished" and entry["room"] == "K7Q2MX"
+    assert entry["winner"] is None and entry["level"] == "INFO" and entry["time"].endswith("Z")
+
+
+def test_the_addresses_printed_end_with_loopback() -> None:
+    assert reachable_hosts("192.168.1.20") == ["192.168.1.20"]
+    hosts = reachable_hosts("0.0.0.0")
+    assert hosts[-1] == "127.0.0.1"
+    assert all(host.count(".") == 3 for host in hosts)
