@@ -123,6 +123,12 @@ class GameServer:
             self.refuse(peer, refusal.code, refusal.message, message.id)
         except RoomUnavailableError as failure:
             self.refuse(peer, ErrorCode.INTERNAL_ERROR, str(failure), message.id)
+        except Exception:
+            # A bug of ours: log it whole, answer the client, keep the connection.
+            logger.exception("handling a message failed", extra={"message": repr(message)[:200]})
+            self.refuse(
+                peer, ErrorCode.INTERNAL_ERROR, "the server failed on this request", message.id
+            )
 
     def refuse(
         self,
