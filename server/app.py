@@ -34,6 +34,7 @@ from server.limits import ConnectionCounter, RateLimiter
 from server.metrics import LoopLagMonitor, ServerMetrics
 from server.recorder import GameRecorder
 from server.records import record_to_json, record_to_text
+from server.single_server import DatabaseLock
 from server.store import GameNotFoundError, GameStore
 from shared.errors import GameError
 from shared.games import get_game
@@ -81,16 +82,19 @@ def create_app(config: ServerConfig) -> web.Application:
 
 async def _lifecycle(app: web.Application) -> AsyncIterator[None]:
     config = app[CONFIG]
+    lock = DatabaseLock(config.database)
+    lock.acquire()
     store = GameStore(config.database)
-    await store.open()
     pool = EnginePool(workers=config.workers, max_queue=config.engine_queue)
     try:
+        await store.open()
         await pool.start()
         hub = GameServer(config, recorder=GameRecorder(store), engine=pool, metrics=app[METRICS])
         restored = await hub.start()
     except BaseException:
         await pool.close()
         await store.close()
+        lock.release()
         raise
     lag = LoopLagMonitor(app[METRICS])
     lag.start()
@@ -106,6 +110,7 @@ async def _lifecycle(app: web.Application) -> AsyncIterator[None]:
         await lag.stop()
         await pool.close()
         await store.close()
+        lock.release()
         logger.info("server stopped", extra={"database": store.path})
 
 

@@ -25,6 +25,7 @@ from aiohttp import web
 from server.app import create_app
 from server.config import ServerConfig, add_arguments, config_from
 from server.logs import configure_logging
+from server.single_server import DatabaseInUseError
 
 
 def register(subparsers: Any) -> None:
@@ -49,6 +50,9 @@ def _serve_command(args: argparse.Namespace) -> int:
     configure_logging(config.log_format, config.log_level)
     try:
         asyncio.run(serve(config))
+    except DatabaseInUseError as error:
+        print(f"boardroom serve: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
         print(
             f"boardroom serve: cannot listen on {config.host}:{config.port}: {error}",
@@ -60,12 +64,18 @@ def _serve_command(args: argparse.Namespace) -> int:
 
 async def serve(config: ServerConfig) -> None:
     """Run the server for ``config`` until SIGTERM or SIGINT."""
+    # Bind first: a port in use must stop the start before the database is touched.
+    listener = _listen(config.host, config.port)
     runner = web.AppRunner(
         create_app(config), handle_signals=False, access_log=None, shutdown_timeout=5.0
     )
-    await runner.setup()
     try:
-        site = web.TCPSite(runner, config.host, config.port)
+        await runner.setup()
+    except BaseException:
+        listener.close()
+        raise
+    try:
+        site = web.SockSite(runner, listener)
         await site.start()
         port = _bound_port(runner)
         print(f"Boardroom is serving on port {port}. Connect with:", flush=True)
@@ -80,6 +90,12 @@ async def serve(config: ServerConfig) -> None:
         print("Shutting down: telling clients, saving games.", flush=True)
     finally:
         await runner.cleanup()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (IPv4 or IPv6, as the host is)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family, backlog=1024)
 
 
 def _bound_port(runner: web.AppRunner) -> int:

@@ -343,7 +343,7 @@ class GameServer:
             if isinstance(event, MoveMade):
                 moves += 1
             elif isinstance(event, GameStarted):
-                players = [seat.name for seat in event.seats]
+                players = " vs ".join(seat.name for seat in event.seats)
                 logger.info(
                     "game started",
                     extra={"room": host.code, "game": event.game, "players": players},
@@ -395,7 +395,4 @@ def _game(name: str, m: int | None = None, n: int | None = None, k: int | None =
     try:
         return get_game(name, m=m, n=n, k=k)
     except GameError as error:
-        raise ProtocolError(
-            ErrorCode.UNKNOWN_GAME,
-            f"{error}; games: tictactoe, tictactoe4, connect4, gomoku, mnk (with m, n, k)",
-        ) from None
+        raise ProtocolError(ErrorCode.UNKNOWN_GAME, str(error)) from None

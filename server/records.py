@@ -412,7 +412,7 @@ def _duration(seconds: float) -> str:
     seconds = max(seconds, 0.0)
     if round(seconds, 1) < 60:
         return f"{seconds:.1f}s"
-    whole = int(seconds)
+    whole = round(seconds)  # 59.97 s is "1m00s", not "0m60s" nor "0m59s"
     if whole < 3600:
         return f"{whole // 60}m{whole % 60:02d}s"
     return f"{whole // 3600}h{whole % 3600 // 60:02d}m"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import socket
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -183,3 +185,41 @@ async def test_sigterm_tells_clients_and_exits_cleanly(tmp_path: Path) -> None:
     async with GameStore(database) as store:
         (unfinished,) = await store.unfinished_games()
     assert [m.move for m in unfinished.moves] == ["b2"]
+
+
+async def test_a_second_server_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
+    """Two servers on one file would both restore and write the same games:
+    the second exits at once with a message naming the file; the first serves on."""
+    database = tmp_path / "games.db"
+    first = await ServerProcess.start(database)
+    try:
+        second = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "server", "--port", "0", "--database", str(database),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        _, stderr = await asyncio.wait_for(second.communicate(), 60)
+        assert second.returncode == 1
+        assert f"another Boardroom server is using {database}" in stderr.decode()
+        player = await Player.join_server(first.ws_url, "ann")
+        assert (await player.request({"type": "ping"}))["type"] == "pong"
+    finally:
+        assert await first.stop() == 0
+
+
+async def test_a_port_in_use_stops_the_start_before_the_database_is_touched(
+    tmp_path: Path,
+) -> None:
+    """``serve`` binds first: on a busy port it exits without creating the file."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
+            "--database", str(tmp_path / "games.db"),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in stderr.decode()
+    assert not (tmp_path / "games.db").exists()
