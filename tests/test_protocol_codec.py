@@ -267,3 +267,19 @@ def test_server_messages_that_break_the_contract_raise_value_errors_for_clients(
     """A client can tell a broken server message from a good one."""
     with pytest.raises(msgspec.ValidationError):
         decode_server_message('{"type": "moved", "room": "R"}')
+
+
+@pytest.mark.parametrize("frame", ["[" * 5000 + "]" * 5000, '{"a":' * 3000 + "1" + "}" * 3000])
+def test_json_nested_too_deep_is_malformed_not_a_crash(frame: str) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        decode_client_message(frame)
+    assert refused.value.code is ErrorCode.MALFORMED_JSON
+    assert "nested too deep" in refused.value.message
+
+
+def test_a_value_outside_a_fixed_set_is_refused_with_the_choices() -> None:
+    with pytest.raises(ProtocolError) as refused:
+        decode_client_message('{"type": "add_ai", "room": "K7Q2MX", "level": "godlike"}')
+    assert refused.value.code is ErrorCode.INVALID_FIELD
+    assert "$.level" in refused.value.message
+    assert "choose one of random, easy, medium, hard, perfect" in refused.value.message

@@ -18,8 +18,9 @@ invalid_field 3 move: Object missing required field `move`
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
@@ -27,6 +28,7 @@ from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
     CLIENT_MESSAGES,
     ClientMessage,
+    Level,
     ServerMessage,
 )
 
@@ -52,6 +54,12 @@ def decode_client_message(frame: str | bytes) -> ClientMessage:
         raw: Any = msgspec.json.decode(frame)
     except msgspec.DecodeError as error:
         raise ProtocolError(ErrorCode.MALFORMED_JSON, f"not valid JSON: {error}") from None
+    except RecursionError:
+        # Arrays or objects nested ~1000 deep exhaust the decoder's stack; no
+        # message of the protocol nests more than three levels.
+        raise ProtocolError(
+            ErrorCode.MALFORMED_JSON, "JSON nested too deep: messages nest a few levels at most"
+        ) from None
     if not isinstance(raw, dict):
         raise ProtocolError(
             ErrorCode.NOT_AN_OBJECT,
@@ -72,9 +80,29 @@ def decode_client_message(frame: str | bytes) -> ClientMessage:
         message: ClientMessage = msgspec.convert(raw, CLIENT_MESSAGES[kind])  # type: ignore[assignment]
     except msgspec.ValidationError as error:
         raise ProtocolError(
-            ErrorCode.INVALID_FIELD, f"{kind}: {error}", request_id=request_id
+            ErrorCode.INVALID_FIELD,
+            f"{kind}: {error}{_choices_hint(str(error))}",
+            request_id=request_id,
         ) from None
     return message
+
+
+_FIELD_CHOICES = {
+    "level": get_args(Level),
+    "ai_level": get_args(Level),
+    "seat": ("first", "second", "random"),
+    "client": ("human", "bot"),
+    "kind": ("none", "per_move", "increment"),
+}
+"""The values accepted by each field of a fixed set (msgspec names only the bad one)."""
+
+
+def _choices_hint(error: str) -> str:
+    """``"; choose one of ..."`` for a bad value of a field of a fixed set."""
+    match = re.search(r"Invalid enum value .* - at `\$\.(?:\w+\.)*(\w+)`", error)
+    if match is None or match.group(1) not in _FIELD_CHOICES:
+        return ""
+    return f"; choose one of {', '.join(_FIELD_CHOICES[match.group(1)])}"
 
 
 def encode_message(message: ClientMessage | ServerMessage) -> str:

@@ -41,7 +41,8 @@ class Hello(_Message, tag="hello", frozen=True):
     """First message of every connection. ``resume_token`` reclaims the seats of an
     earlier connection within the grace window."""
 
-    name: Annotated[str, msgspec.Meta(max_length=200)]
+    name: str
+    """Checked by the server (``bad_name``): 1 to 32 characters, no control ones."""
     version: int
     client: Literal["human", "bot"] = "human"
     resume_token: Annotated[str, msgspec.Meta(max_length=200)] | None = None
