@@ -79,7 +79,8 @@ async def serve(config: ServerConfig) -> None:
         await site.start()
         port = _bound_port(runner)
         print(f"Boardroom is serving on port {port}. Connect with:", flush=True)
-        for host in reachable_hosts(config.host):
+        # Off the loop: looking up this machine's own name may wait on DNS.
+        for host in await asyncio.to_thread(reachable_hosts, config.host):
             print(f"  ws://{host}:{port}/ws    (http://{host}:{port}/api/rooms)", flush=True)
         print("Stop with Ctrl-C (or SIGTERM).", flush=True)
         stop = asyncio.Event()

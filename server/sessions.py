@@ -56,11 +56,6 @@ class Session:
     idle_since: float | None = None
     """When its connection dropped (None while connected)."""
 
-    @property
-    def connected(self) -> bool:
-        """True while a connection carries the session."""
-        return self.outbox is not None
-
 
 class SessionRegistry:
     """Every live session, by id. Sessions without a connection are forgotten
