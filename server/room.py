@@ -61,7 +61,8 @@ Rules the room applies (``docs/protocol.md`` states the wire side):
 - A dropped player's seat is held for ``grace_seconds``; the opponent is told
   (``player_status`` with ``gone_until``). On return the state is resent. When
   the window ends, a game in progress is lost by abandonment and the seat is
-  freed. Spectators are not held: a dropped spectator is gone.
+  freed; if the opponent is gone too, nobody waited and nobody wins
+  (abandonment without a winner). Spectators are not held: a dropped spectator is gone.
 - Rematch: when both seated players have asked (an AI seat agrees at once),
   game ``n + 1`` starts with the occupants' sides swapped. The first request
   is acknowledged with the state alone (the protocol has no message for it).
@@ -962,8 +963,17 @@ class Room:
                 self._concede(self._clock.running, "timeout", at, out, None, None)
             else:
                 if self._status == "playing":
-                    self._concede(side, "abandonment", at, out, None, None)
+                    if self._gone(other_side(side)) and self._position.ply > 0:
+                        # Nobody waited: both are gone, so nobody wins.
+                        self._finish(None, "abandonment", at, out, None, None)
+                    else:
+                        self._concede(side, "abandonment", at, out, None, None)
                 self._free_seat(side, out, at)
+
+    def _gone(self, side: Side) -> bool:
+        """True if a person or bot holds ``side`` but is disconnected."""
+        occupant = self._seats[side]
+        return occupant is not None and occupant.kind != "ai" and not occupant.connected
 
     # -- requests: checks (raise _RefusedError before any change) ---------------------------
 

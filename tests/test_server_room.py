@@ -616,6 +616,21 @@ def test_the_end_of_the_grace_window_loses_the_game_by_abandonment() -> None:
     assert room.side_of(BOB) is None and room.reconnected(BOB, now=T0 + 91).messages == ()
 
 
+def test_when_both_players_are_gone_the_first_window_to_end_ends_the_game_without_a_winner() -> (
+    None
+):
+    """Both drop: nobody waited, so nobody wins (abandonment, no winner), and the
+    window ending later frees the other seat without a second result."""
+    room = started_room()
+    play_moves(room, "b2")
+    room.disconnected(ANN, now=T0 + 1)
+    room.disconnected(BOB, now=T0 + 2)
+    output = room.tick(T0 + 61)
+    assert output.events == (GameFinished(CODE, 1, None, "abandonment", T0 + 61),)
+    assert room.tick(T0 + 62).events == ()
+    assert room.is_empty
+
+
 def test_a_seat_held_in_a_waiting_room_is_freed_when_the_window_ends() -> None:
     """Before any game, the window ending just frees the seat; nobody wins anything."""
     room = new_room()
