@@ -30,7 +30,12 @@ from server.config import ServerConfig
 from server.connection import CLOSE_ABUSE, Connection
 from server.engine_pool import EnginePool
 from server.hub import GameServer, Peer
-from server.limits import ConnectionCounter, RateLimiter
+from server.limits import (
+    DEFAULT_ABUSE_STRIKES,
+    DEFAULT_ABUSE_WINDOW,
+    ConnectionCounter,
+    RateLimiter,
+)
 from server.metrics import LoopLagMonitor, ServerMetrics
 from server.recorder import GameRecorder
 from server.records import record_to_json, record_to_text
@@ -50,8 +55,6 @@ connection goes on; above it, aiohttp closes the connection (1009) without
 reading the rest, so nobody can make the server buffer more than this."""
 SHUTDOWN_GRACE_SECONDS = 3.0
 """How long shutdown waits for clients' queues to drain before closing anyway."""
-ABUSE_STRIKES = 50
-ABUSE_WINDOW_SECONDS = 10.0
 
 HUB = web.AppKey("hub", GameServer)
 CONFIG = web.AppKey("config", ServerConfig)
@@ -159,7 +162,10 @@ async def _serve(app: web.Application, ws: web.WebSocketResponse, address: str) 
     connection = Connection(ws, address)
     peer = Peer(connection)
     limiter = RateLimiter(
-        config.rate, config.burst, abuse_strikes=ABUSE_STRIKES, abuse_window=ABUSE_WINDOW_SECONDS
+        config.rate,
+        config.burst,
+        abuse_strikes=DEFAULT_ABUSE_STRIKES,
+        abuse_window=DEFAULT_ABUSE_WINDOW,
     )
     app[CONNECTIONS].add(connection)
     metrics.connection_opened()

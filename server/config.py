@@ -13,6 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from server.limits import (
+    DEFAULT_CONNECTIONS_PER_ADDRESS,
+    DEFAULT_MESSAGE_BURST,
+    DEFAULT_MESSAGE_RATE,
+)
+
 ENV_PREFIX = "BOARDROOM_"
 
 
@@ -37,10 +43,16 @@ class ServerConfig:
     pool_size: int = _setting(0, "engine worker processes (0: one per core but one)")
     engine_queue: int = _setting(64, "server AI searches that may wait or run at once")
     grace_seconds: float = _setting(60.0, "seconds a dropped player's seat is held for them")
-    # A class behind one NAT address shares one address: the cap must fit a class.
-    max_connections_per_address: int = _setting(32, "open connections allowed from one address")
-    rate: float = _setting(20.0, "messages per second one connection may send, on average")
-    burst: int = _setting(40, "messages one connection may send at once before the rate applies")
+    # Why these defaults: server/limits.py, where they are kept once.
+    max_connections_per_address: int = _setting(
+        DEFAULT_CONNECTIONS_PER_ADDRESS, "open connections allowed from one address"
+    )
+    rate: float = _setting(
+        DEFAULT_MESSAGE_RATE, "messages per second one connection may send, on average"
+    )
+    burst: int = _setting(
+        DEFAULT_MESSAGE_BURST, "messages one connection may send at once before the rate applies"
+    )
     heartbeat_seconds: float = _setting(20.0, "interval of WebSocket pings")
     log_format: str = _setting("text", "log lines as text (key=value) or json (one object each)")
     log_level: str = _setting("INFO", "DEBUG, INFO, WARNING or ERROR")

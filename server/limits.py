@@ -96,16 +96,6 @@ class RateLimiter:
         # abusive, so the memory per connection is bounded whatever it sends.
         self._strikes: deque[float] = deque(maxlen=self._abuse_strikes)
 
-    @classmethod
-    def with_defaults(cls) -> RateLimiter:
-        """A limiter with the module's ``DEFAULT_*`` settings."""
-        return cls(
-            DEFAULT_MESSAGE_RATE,
-            DEFAULT_MESSAGE_BURST,
-            abuse_strikes=DEFAULT_ABUSE_STRIKES,
-            abuse_window=DEFAULT_ABUSE_WINDOW,
-        )
-
     @property
     def rate(self) -> float:
         """Tokens added per second."""

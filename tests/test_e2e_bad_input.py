@@ -31,8 +31,9 @@ import pytest
 from harness import Player, RunningServer, running_server
 from websockets.exceptions import ConnectionClosed
 
-from server.app import ABUSE_STRIKES, HARD_FRAME_BYTES
+from server.app import HARD_FRAME_BYTES
 from server.connection import CLOSE_ABUSE
+from server.limits import DEFAULT_ABUSE_STRIKES as ABUSE_STRIKES
 from shared.protocol.codec import MAX_FRAME_BYTES, MAX_NAME_LENGTH
 
 LENIENT = {"rate": 1000.0, "burst": 1000}

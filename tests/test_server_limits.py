@@ -10,6 +10,7 @@ import math
 import pytest
 
 from server import limits
+from server.config import ServerConfig
 from server.limits import ConnectionCounter, RateLimiter
 
 
@@ -161,13 +162,17 @@ def test_bad_limiter_arguments_are_value_errors_naming_the_field(
         RateLimiter(**arguments)  # type: ignore[arg-type]
 
 
-def test_the_default_limiter_uses_the_module_defaults() -> None:
-    bucket = RateLimiter.with_defaults()
-    assert bucket.rate == limits.DEFAULT_MESSAGE_RATE == 20.0
-    assert bucket.burst == limits.DEFAULT_MESSAGE_BURST == 40
+def test_the_server_settings_default_to_the_module_defaults() -> None:
+    config = ServerConfig()
+    assert (config.rate, config.burst) == (limits.DEFAULT_MESSAGE_RATE, 40) == (20.0, 40)
+    assert config.max_connections_per_address == limits.DEFAULT_CONNECTIONS_PER_ADDRESS == 32
+    bucket = RateLimiter(
+        config.rate,
+        config.burst,
+        abuse_strikes=limits.DEFAULT_ABUSE_STRIKES,
+        abuse_window=limits.DEFAULT_ABUSE_WINDOW,
+    )
     assert [bucket.check(0.0) for _ in range(41)].count(None) == 40
-    assert limits.DEFAULT_ABUSE_STRIKES == 50
-    assert limits.DEFAULT_ABUSE_WINDOW == 10.0
 
 
 # -- ConnectionCounter ------------------------------------------------------------------
