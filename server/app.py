@@ -29,7 +29,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from server.config import ServerConfig
 from server.connection import CLOSE_ABUSE, Connection
 from server.engine_pool import EnginePool
-from server.hub import GameServer, Peer
+from server.hub import GameServer, Peer, resolve_game
 from server.limits import (
     DEFAULT_ABUSE_STRIKES,
     DEFAULT_ABUSE_WINDOW,
@@ -41,8 +41,6 @@ from server.recorder import GameRecorder
 from server.records import record_to_json, record_to_text
 from server.single_server import DatabaseLock
 from server.store import GameNotFoundError, GameStore
-from shared.errors import GameError
-from shared.games import get_game
 from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message, encode_message
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import Error
@@ -214,9 +212,9 @@ async def _rooms(request: web.Request) -> web.Response:
     game = request.query.get("game")
     if game is not None:
         try:
-            game = get_game(game).name
-        except GameError as error:
-            return _json_error(400, ErrorCode.UNKNOWN_GAME, str(error))
+            game = resolve_game(game).name
+        except ProtocolError as refusal:
+            return _json_error(400, refusal.code, refusal.message)
     rooms = request.app[HUB].lobby.public_rooms(game)
     return web.Response(body=msgspec.json.encode({"rooms": rooms}), content_type="application/json")
 

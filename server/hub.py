@@ -159,7 +159,7 @@ class GameServer:
             )
         match message:
             case ListRooms():
-                game = _game(message.game).name if message.game else None
+                game = resolve_game(message.game).name if message.game else None
                 rooms = self.lobby.public_rooms(game)
                 peer.connection.send(RoomList(rooms=rooms, id=message.id))
             case CreateRoom():
@@ -224,7 +224,7 @@ class GameServer:
         )
 
     async def _create_room(self, session: Session, message: CreateRoom) -> None:
-        game = _game(message.game, message.m, message.n, message.k)
+        game = resolve_game(message.game, message.m, message.n, message.k)
         host = self._open_room(game, public=message.public, request=message)
         await self._enter(host, session, message.id, watch=False)
         if message.ai_level is not None and host.room.has_free_seat:
@@ -232,7 +232,7 @@ class GameServer:
             await host.run(lambda now: host.room.add_ai(level, now=now))
 
     async def _quick_match(self, session: Session, message: QuickMatch) -> None:
-        game = _game(message.game, message.m, message.n, message.k)
+        game = resolve_game(message.game, message.m, message.n, message.k)
         host = self.lobby.quick_match_room(game.name, exclude=session.rooms)
         if host is None:
             host = self._open_room(game, public=True, request=None, quick=True)
@@ -390,8 +390,10 @@ def _for_client(input_method: Callable[..., Output], client: ClientId) -> Callab
     return lambda now: input_method(client, now=now)
 
 
-def _game(name: str, m: int | None = None, n: int | None = None, k: int | None = None) -> Game:
-    """The game a request names, or ``unknown_game``."""
+def resolve_game(
+    name: str, m: int | None = None, n: int | None = None, k: int | None = None
+) -> Game:
+    """The game a request names; :class:`ProtocolError` (``unknown_game``) otherwise."""
     try:
         return get_game(name, m=m, n=n, k=k)
     except GameError as error:

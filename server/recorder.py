@@ -16,8 +16,7 @@ The contract:
 - A game is stored when it starts (:class:`GameStarted`), already playing, in one
   transaction: a room waiting for its players leaves nothing in the store.
 - Games are stored by an integer id; the recorder keeps the map from (room code,
-  game number) to that id for the games in play, and the id of each room's last
-  finished game (:meth:`~GameRecorder.game_id`, :meth:`~GameRecorder.last_game_id`).
+  game number) to that id for the games in play (:meth:`~GameRecorder.game_id`).
 
 What :meth:`GameRecorder.restore_rooms` brings back after a restart: every room
 with a game in play, as :meth:`Room.restore <server.room.Room.restore>` rebuilds
@@ -141,20 +140,14 @@ class GameRecorder:
         self._store = store
         # (room code, game number) -> id, for the games in play.
         self._ids: dict[tuple[str, int], int] = {}
-        self._last_finished: dict[str, int] = {}
 
     def game_id(self, room: str, game_number: int) -> int | None:
         """The store's id of game ``game_number`` of ``room``, while it is in play."""
         return self._ids.get((room, game_number))
 
-    def last_game_id(self, room: str) -> int | None:
-        """The store's id of the last game of ``room`` that this recorder finished."""
-        return self._last_finished.get(room)
-
     def forget(self, room: str) -> None:
         """Drop what is kept about ``room`` (call when the server drops the room:
         its codes may be given out again). The store keeps its games."""
-        self._last_finished.pop(room, None)
         for key in [key for key in self._ids if key[0] == room]:
             del self._ids[key]
 
@@ -190,7 +183,6 @@ class GameRecorder:
                     )
                     # Only once stored: a failed write leaves the game in play here too.
                     del self._ids[event.room, event.game_number]
-                    self._last_finished[event.room] = game_id
                 case _:
                     raise TypeError(f"not a persistence event: {event!r}")
 

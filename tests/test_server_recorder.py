@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -42,17 +41,6 @@ SECRETS = {"join_code": "JOIN-SECRET", "watch_code": "WATCH-SECRET"}
 
 
 # -- helpers -------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[GameStore]:
-    async with GameStore(db_path) as opened:
-        yield opened
 
 
 def new_room(game: str = "tictactoe", code: str = CODE, **options: Any) -> Room:
@@ -151,7 +139,7 @@ async def test_a_game_in_play_comes_back_after_a_restart(db_path: Path, store: G
     await seat_both(recorder, room)
     await play(recorder, room, "4 4 5 3")
     game_id = recorder.game_id(CODE, 1)
-    assert game_id is not None and recorder.last_game_id(CODE) is None
+    assert game_id is not None
 
     store, recorder = await restart(db_path, store)
     try:
@@ -190,7 +178,7 @@ async def test_a_game_in_play_comes_back_after_a_restart(db_path: Path, store: G
             SeatRecord("bob", PlayerKind.BOT, session=BOB),
         )
         assert record.options == options_to_json(room.options)
-        assert (recorder.game_id(CODE, 1), recorder.last_game_id(CODE)) == (None, game_id)
+        assert recorder.game_id(CODE, 1) is None  # finished: no longer in play
 
         exported = json.dumps(record_to_json(record))
         for secret in (*SECRETS.values(), ANN, BOB):
@@ -205,8 +193,9 @@ async def test_a_rematch_is_its_own_record_numbered_2(db_path: Path, store: Game
     recorder = GameRecorder(store)
     room = new_room()
     await seat_both(recorder, room)
-    await play(recorder, room, "a1 b1 a2 b2 a3")
-    first_id = recorder.last_game_id(CODE)
+    await play(recorder, room, "a1 b1 a2 b2")
+    first_id = recorder.game_id(CODE, 1)
+    await play(recorder, room, "a3", start=T0 + 28)
     await persisted(recorder, room, room.handle(ANN, Rematch(room=CODE), now=T0 + 60))
     output = await persisted(recorder, room, room.handle(BOB, Rematch(room=CODE), now=T0 + 61))
     assert [type(event) for event in output.events] == [GameStarted]
@@ -281,7 +270,7 @@ async def test_a_result_lost_in_the_crash_is_stored_on_resume(
             Termination.LINE,
             T0 + 40,
         )
-        assert recorder.last_game_id(CODE) == restored.game_id
+        assert recorder.game_id(CODE, 1) is None  # its end is stored: no longer in play
     finally:
         await store.close()
 

@@ -9,7 +9,6 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import AsyncIterator
 from contextlib import closing
 from pathlib import Path
 
@@ -44,17 +43,6 @@ T0 = 1_746_100_800.0  # 2025-05-01 12:00:00 UTC
 ADA = SeatRecord("ada")
 BOB = SeatRecord("bob", PlayerKind.BOT)
 AI = SeatRecord("Boardroom AI", PlayerKind.AI, "perfect")
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[GameStore]:
-    async with GameStore(db_path) as opened:
-        yield opened
 
 
 async def started_game(store: GameStore, game: str = "tictactoe", room: str = "ROOM") -> int:
