@@ -213,3 +213,67 @@ class ServerProcess:
         if self.process.returncode is None:
             self.process.send_signal(signum)
         return await asyncio.wait_for(self.process.wait(), 30)
+
+
+class CuttableProxy:
+    """A TCP proxy in front of a server whose connections a test can cut.
+
+    ``cut()`` aborts every connection through it (both sides see a reset, as when
+    a network cable is pulled or a laptop sleeps) and goes on accepting new ones,
+    so a client that reconnects gets through again. Use ``async with``; clients
+    connect to :attr:`ws_url`.
+    """
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.port = 0
+        self.cuts = 0
+        self._server: asyncio.Server | None = None
+        self._transports: set[asyncio.WriteTransport] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    async def __aenter__(self) -> CuttableProxy:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        assert self._server is not None
+        self._server.close()
+        self.cut()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.cuts -= 1
+
+    def cut(self) -> None:
+        """Abort every connection now open through the proxy."""
+        self.cuts += 1
+        for transport in list(self._transports):
+            transport.abort()
+        self._transports.clear()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        upstream_reader, upstream_writer = await asyncio.open_connection(
+            "127.0.0.1", self.target_port
+        )
+        self._transports.update((writer.transport, upstream_writer.transport))
+        for source, sink in ((reader, upstream_writer), (upstream_reader, writer)):
+            task = asyncio.create_task(_pipe(source, sink))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+
+async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+    try:
+        while data := await source.read(65536):
+            sink.write(data)
+            await sink.drain()
+    except (ConnectionError, OSError):
+        pass
+    finally:
+        sink.transport.abort()

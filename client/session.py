@@ -1,0 +1,468 @@
+"""One player's protocol session with a Boardroom server, surviving dropped connections.
+
+A :class:`Session` opens the WebSocket, says ``hello``, and then owns one reader
+task that decodes every server message, folds it into the rooms it tracks
+(:class:`~client.tracked_room.TrackedRoom`), answers the request waiting for it,
+and hands it to every subscriber. When the connection drops it reconnects by
+itself with the resume token, and the server sends the ``state`` of every room
+whose seat it gave back; rooms that were only watched are watched again.
+
+Contract for callers:
+
+- :meth:`Session.request` sends one client message with an ``id`` and returns the
+  reply (or raises :class:`~client.errors.RequestRefusedError` with the server's code).
+  While the connection is down it raises :class:`~client.errors.ConnectionLostError`
+  at once rather than queueing: the caller decides what is safe to resend.
+- :meth:`Session.subscribe` gives a queue of everything that happens from then on:
+  each decoded server message (shared.protocol structs), and the connection's own
+  events :class:`Disconnected`, :class:`Reconnected` and :class:`SessionEnded`.
+  Rooms are updated before an event is queued, so a subscriber reading
+  ``session.rooms`` sees the state the event produced (or a later one).
+- Every message goes out with an ``id``. The server handles a connection's
+  messages one at a time, in order, so an ``error`` without an ``id``
+  (``rate_limited``) refuses the oldest request still waiting, which is failed
+  with that error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+from collections.abc import Coroutine, Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
+
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from client.errors import (
+    ClientError,
+    ConnectionLostError,
+    RequestRefusedError,
+    ServerUnreachableError,
+)
+from client.tracked_room import TrackedRoom
+from shared.protocol import decode_server_message, encode_message
+from shared.protocol.messages import (
+    PROTOCOL_VERSION,
+    ClientMessage,
+    Error,
+    GetState,
+    Hello,
+    Left,
+    ServerMessage,
+    State,
+    Watch,
+    Welcome,
+)
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_SERVER_URL = "ws://127.0.0.1:8765/ws"
+"""Where ``boardroom serve`` listens by default."""
+
+REPLY_TIMEOUT = 30.0
+"""Seconds to wait for the reply to a request. The server answers in
+milliseconds; this only keeps a caller from waiting for ever on a broken server."""
+
+_BACKOFF_FIRST = 0.25
+_BACKOFF_MAX = 3.0
+"""Seconds between reconnection attempts: quick at first (a restarting server is
+back within a second or two), then every few seconds so as not to hammer it."""
+
+CLOSE_REASONS: dict[int, str] = {
+    1000: "the connection was closed",
+    1001: "the server is shutting down",
+    1006: "the connection was lost",
+    1009: "a message was too large",
+    1011: "the server had an internal error",
+    1013: "too many connections from this address",
+    4000: "this session was taken over by a newer connection with the same token",
+    4001: "the server dropped us for reading too slowly",
+    4002: "the server dropped us for sending too many messages",
+}
+"""Close codes in words (``docs/protocol.md``, Close codes)."""
+
+CLOSE_SESSION_REPLACED = 4000
+
+
+@dataclass(frozen=True)
+class Disconnected:
+    """The connection dropped. ``will_retry``: the session is reconnecting."""
+
+    code: int | None
+    reason: str
+    will_retry: bool
+
+
+@dataclass(frozen=True)
+class Reconnected:
+    """The connection is back. ``resumed_rooms``: seats the server gave back (their
+    ``state`` follows); ``lost_rooms``: seated rooms it did not (the grace window
+    ran out, or the server forgot the session), now dropped from ``rooms``."""
+
+    resumed_rooms: list[str]
+    lost_rooms: list[str]
+
+
+@dataclass(frozen=True)
+class SessionEnded:
+    """The session is over for good (closed, taken over, or the server stayed away)."""
+
+    reason: str
+
+
+SessionEvent = ServerMessage | Disconnected | Reconnected | SessionEnded
+
+
+def normalize_server_url(text: str) -> str:
+    """A WebSocket URL from what a person types: ``host``, ``host:port``,
+    ``ws://host:port`` or a full URL; the port defaults to 8765 and the path to ``/ws``.
+
+    >>> normalize_server_url("192.168.1.20")
+    'ws://192.168.1.20:8765/ws'
+    >>> normalize_server_url("http://example.org:9000")
+    'ws://example.org:9000/ws'
+    >>> normalize_server_url("wss://games.example.org/boardroom/ws")
+    'wss://games.example.org/boardroom/ws'
+    """
+    text = text.strip()
+    if "://" not in text:
+        text = "ws://" + text
+    parts = urlsplit(text)
+    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
+    netloc = parts.netloc
+    if parts.port is None and scheme == "ws" and netloc:
+        netloc = f"{netloc}:8765"
+    path = parts.path if parts.path not in ("", "/") else "/ws"
+    return urlunsplit((scheme, netloc, path, parts.query, ""))
+
+
+class Session:
+    """One player's session with a server (see the module docstring for the contract).
+
+    Use as an async context manager, or call :meth:`start` and :meth:`close`.
+    ``reconnect_for``: seconds to keep trying after a drop before giving up
+    (:class:`SessionEnded`).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        *,
+        client_kind: Literal["human", "bot"] = "human",
+        reconnect_for: float = 120.0,
+        open_timeout: float = 10.0,
+        resume_token: str | None = None,
+    ) -> None:
+        self.url = normalize_server_url(url)
+        self.name = name
+        self.client_kind: Literal["human", "bot"] = client_kind
+        self.reconnect_for = reconnect_for
+        self.open_timeout = open_timeout
+        self.rooms: dict[str, TrackedRoom] = {}
+        """The rooms this session is seated in or watching, by room code."""
+        self.resume_token = resume_token
+        """The token to resume with; set from ``welcome`` (pass one to take a session over)."""
+        self._ws: ClientConnection | None = None
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[ServerMessage]] = {}
+        self._subscribers: list[asyncio.Queue[SessionEvent]] = []
+        self._watch_codes: dict[str, str] = {}
+        """Rooms watched: room code -> the code that let us in (watched again after a drop)."""
+        self._reader: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[object]] = set()
+        self._closing = False
+        self.ended: SessionEnded | None = None
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    async def __aenter__(self) -> Session:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    @property
+    def connected(self) -> bool:
+        """True while a connection is open and greeted."""
+        return self._ws is not None
+
+    async def start(self) -> Welcome:
+        """Connect and say ``hello`` (with ``resume_token`` if one was given). Raises
+        :class:`ServerUnreachableError`, or :class:`RequestRefusedError` if the server refuses
+        the hello (``bad_name``, ``bad_token``...)."""
+        ws = await self._open()
+        try:
+            welcome = await self._greet(ws, token=self.resume_token)
+        except BaseException:
+            await ws.close()
+            raise
+        self._ws = ws
+        self._reader = asyncio.create_task(self._read_forever(), name="session-reader")
+        return welcome
+
+    async def close(self) -> None:
+        """Close the connection (code 1000) and stop every task. Seats in games in
+        progress are held by the server for its grace window, as after any drop."""
+        self._closing = True
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+        for task in [self._reader, *self._tasks]:
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        self._fail_pending(ConnectionLostError("the session was closed"))
+        if self.ended is None:
+            self._end("the session was closed")
+
+    # -- talking to the server -------------------------------------------------------
+
+    async def request(
+        self, message: ClientMessage, *, timeout: float = REPLY_TIMEOUT
+    ) -> ServerMessage:
+        """Send ``message`` and return the server's reply to it.
+
+        Raises :class:`RequestRefusedError` if the server answers with ``error``, and
+        :class:`ConnectionLostError` if there is no connection or it drops first.
+        """
+        ws = self._ws
+        if ws is None:
+            raise ConnectionLostError("not connected to the server (reconnecting)")
+        request_id = next(self._ids)
+        future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = future
+        try:
+            try:
+                await ws.send(encode_message(msgspec.structs.replace(message, id=request_id)))
+            except ConnectionClosed as error:
+                raise ConnectionLostError("the connection dropped while sending") from error
+            try:
+                reply = await asyncio.wait_for(future, timeout)
+            except TimeoutError:
+                raise ClientError(f"no reply from the server within {timeout:g} s") from None
+        finally:
+            self._pending.pop(request_id, None)
+        if isinstance(reply, Error):
+            raise RequestRefusedError(reply.code, reply.message, reply.retry_after)
+        if isinstance(message, Watch) and isinstance(reply, State):
+            self._watch_codes[reply.room.code] = message.code
+        return reply
+
+    def subscribe(self) -> asyncio.Queue[SessionEvent]:
+        """A queue that receives every event from now on (see the module docstring)."""
+        queue: asyncio.Queue[SessionEvent] = asyncio.Queue()
+        self._subscribers.append(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[SessionEvent]) -> None:
+        """Stop delivering to ``queue``."""
+        with contextlib.suppress(ValueError):
+            self._subscribers.remove(queue)
+
+    # -- connection ------------------------------------------------------------------
+
+    async def _open(self) -> ClientConnection:
+        try:
+            return await connect(
+                self.url,
+                open_timeout=self.open_timeout,
+                compression=None,  # the server turns it off; offering it only costs memory
+                max_size=2**20,
+            )
+        except InvalidURI as error:
+            raise ServerUnreachableError(
+                f"{self.url!r} is not a WebSocket address: {error}"
+            ) from None
+        except (OSError, InvalidHandshake, TimeoutError) as error:
+            reason = str(error) or type(error).__name__
+            raise ServerUnreachableError(
+                f"cannot reach a Boardroom server at {self.url}: {reason}"
+            ) from None
+
+    async def _greet(self, ws: ClientConnection, *, token: str | None) -> Welcome:
+        """Say ``hello`` on a fresh connection and wait for the answer to it."""
+        hello = Hello(
+            name=self.name,
+            version=PROTOCOL_VERSION,
+            client=self.client_kind,
+            resume_token=token,
+            id=0,
+        )
+        await ws.send(encode_message(hello))
+        async with asyncio.timeout(self.open_timeout):
+            while True:
+                frame = await ws.recv()
+                try:
+                    reply = decode_server_message(frame)
+                except ValueError:
+                    continue
+                if reply.id != 0:
+                    continue
+                if isinstance(reply, Error):
+                    raise RequestRefusedError(reply.code, reply.message, reply.retry_after)
+                if isinstance(reply, Welcome):
+                    self.resume_token = reply.resume_token
+                    self.name = reply.name
+                    return reply
+
+    async def _read_forever(self) -> None:
+        """Read the connection; after a drop, reconnect; end when the session does."""
+        while True:
+            ws = self._ws
+            assert ws is not None
+            try:
+                async for frame in ws:
+                    self._dispatch(frame)
+            except ConnectionClosed:
+                pass
+            self._ws = None
+            self._fail_pending(ConnectionLostError("the connection dropped before the reply"))
+            if self._closing:
+                return
+            code = ws.close_code
+            reason = CLOSE_REASONS.get(code or 1006, f"the connection closed (code {code})")
+            if code == CLOSE_SESSION_REPLACED:
+                self._publish(Disconnected(code, reason, will_retry=False))
+                self._end(reason)
+                return
+            self._publish(Disconnected(code, reason, will_retry=True))
+            if not await self._reconnect():
+                self._end(
+                    f"{reason}, and the server could not be reached again "
+                    f"within {self.reconnect_for:g} s"
+                )
+                return
+
+    async def _reconnect(self) -> bool:
+        """Reconnect and resume; False if the server stayed away for ``reconnect_for``."""
+        deadline = time.monotonic() + self.reconnect_for
+        delay = _BACKOFF_FIRST
+        while not self._closing and time.monotonic() < deadline:
+            try:
+                ws = await self._open()
+            except ServerUnreachableError:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, _BACKOFF_MAX)
+                continue
+            try:
+                try:
+                    welcome = await self._greet(ws, token=self.resume_token)
+                except RequestRefusedError as refusal:
+                    if refusal.code != "bad_token":
+                        raise
+                    # The server forgot us (grace over, or restarted): start afresh.
+                    welcome = await self._greet(ws, token=None)
+            except (RequestRefusedError, ConnectionClosed, OSError, TimeoutError) as error:
+                logger.info("reconnecting: %s", error)
+                await ws.close()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, _BACKOFF_MAX)
+                continue
+            self._ws = ws
+            self._publish(self._resumed(welcome))
+            return True
+        return False
+
+    def _resumed(self, welcome: Welcome) -> Reconnected:
+        """Drop the seated rooms the server did not give back; watch the others again."""
+        resumed = set(welcome.resumed_rooms)
+        lost = [
+            code
+            for code, room in self.rooms.items()
+            if room.you is not None and code not in resumed
+        ]
+        for code in lost:
+            del self.rooms[code]
+        watched = [(room, code) for room, code in self._watch_codes.items() if room in self.rooms]
+        self._watch_codes.clear()
+        self._spawn(self._watch_again(watched))
+        return Reconnected(resumed_rooms=list(welcome.resumed_rooms), lost_rooms=lost)
+
+    async def _watch_again(self, watched: Iterable[tuple[str, str]]) -> None:
+        for room, code in watched:
+            try:
+                await self.request(Watch(code=code))
+            except RequestRefusedError:
+                # The room is gone: tell subscribers as if we had left it.
+                self.rooms.pop(room, None)
+                self._publish(Left(room=room))
+            except ClientError:
+                return  # dropped again: the next reconnect tries again
+
+    # -- incoming --------------------------------------------------------------------
+
+    def _dispatch(self, frame: str | bytes) -> None:
+        try:
+            message = decode_server_message(frame)
+        except ValueError:
+            # A newer server may send what this client does not know: skip it.
+            logger.debug("skipping an undecodable server message: %.200r", frame)
+            return
+        self._track(message)
+        request_id = message.id
+        if isinstance(request_id, int) and request_id in self._pending:
+            future = self._pending.pop(request_id)
+            if not future.done():
+                future.set_result(message)
+        elif isinstance(message, Error) and request_id is None and self._pending:
+            # Refused before it was read (rate_limited): the oldest request waiting.
+            oldest = min(self._pending)
+            future = self._pending.pop(oldest)
+            if not future.done():
+                future.set_result(message)
+        self._publish(message)
+
+    def _track(self, message: ServerMessage) -> None:
+        """Fold ``message`` into the tracked rooms; ask again for a room out of step."""
+        if isinstance(message, State):
+            code = message.room.code
+            room = self.rooms.get(code)
+            if room is None:
+                self.rooms[code] = TrackedRoom(message.room)
+            else:
+                room.apply(message)
+            return
+        if isinstance(message, Left):
+            self.rooms.pop(message.room, None)
+            self._watch_codes.pop(message.room, None)
+            return
+        room_code = getattr(message, "room", None)
+        tracked = self.rooms.get(room_code) if isinstance(room_code, str) else None
+        if tracked is not None and not tracked.apply(message):
+            self._spawn(self._resync(tracked.code))
+
+    async def _resync(self, code: str) -> None:
+        with contextlib.suppress(ClientError):
+            await self.request(GetState(room=code))
+
+    # -- plumbing --------------------------------------------------------------------
+
+    def _publish(self, event: SessionEvent) -> None:
+        for queue in self._subscribers:
+            queue.put_nowait(event)
+
+    def _end(self, reason: str) -> None:
+        self.ended = SessionEnded(reason)
+        self._publish(self.ended)
+
+    def _fail_pending(self, error: Exception) -> None:
+        pending, self._pending = self._pending, {}
+        for future in pending.values():
+            if not future.done():
+                future.set_exception(error)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

@@ -1,0 +1,215 @@
+"""The client's live copy of one room, kept current from the server's messages.
+
+The server sends a room whole (``state``) on join, watch and rejoin, then small
+events (``moved``, ``game_over``, ``player_status``, draw messages). A
+:class:`TrackedRoom` folds those events into the last whole state, so a user
+interface or a bot reads one current :class:`~shared.protocol.messages.RoomState`
+plus the position as a :mod:`shared.games` value, and never replays events itself.
+
+Clocks count down locally: the times in the last ``state`` or ``moved`` are taken
+as of the moment the message arrived, and the running side's time shrinks from
+there (:meth:`TrackedRoom.time_left_ms`); the server stays the judge of timeouts.
+
+>>> from shared.protocol.messages import Moved, RoomState, SeatInfo, Clock
+>>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
+...     status="playing", public=True, clock=Clock(), moves="", ply=0,
+...     seats=[SeatInfo(side="first"), SeatInfo(side="second")], to_move="first", you="first"))
+>>> room.my_turn, room.legal_moves[:3]
+(True, ['a1', 'b1', 'c1'])
+>>> room.apply(Moved(room="ABCDEF", ply=0, move="b2", side="first"))
+True
+>>> room.state.moves, room.state.to_move, room.last_move, room.my_turn
+('b2', 'second', 'b2', False)
+"""
+
+from __future__ import annotations
+
+import time
+
+import msgspec
+
+from shared.errors import BoardroomError
+from shared.games import Game, Position, get_game
+from shared.protocol.messages import (
+    ClockState,
+    DrawDeclined,
+    DrawOffered,
+    GameOver,
+    Moved,
+    PlayerStatus,
+    RoomState,
+    SeatInfo,
+    Side,
+    State,
+)
+
+SYMBOLS: dict[Side, str] = {"first": "X", "second": "O"}
+"""The stone each seat plays: ``first`` is X and moves first."""
+
+
+def other_side(side: Side) -> Side:
+    """The opponent's seat."""
+    return "second" if side == "first" else "first"
+
+
+class TrackedRoom:
+    """One room as this client last heard of it.
+
+    Contract: feed it every server message about the room, in order, through
+    :meth:`apply`. It never raises on a message it cannot place: it answers False,
+    meaning "out of step, ask the server for the whole ``state`` again".
+    """
+
+    def __init__(self, state: RoomState) -> None:
+        self.code = state.code
+        self.game: Game = get_game(state.game)
+        self.state = state
+        self.position: Position = self.game.new()
+        self.last_move: str | None = None
+        self._clocks_at = time.monotonic()
+        self._take_state(state)
+
+    # -- reading -------------------------------------------------------------------
+
+    @property
+    def you(self) -> Side | None:
+        """This client's seat, or None when watching."""
+        return self.state.you
+
+    @property
+    def playing(self) -> bool:
+        """True while a game is in progress."""
+        return self.state.status == "playing"
+
+    @property
+    def my_turn(self) -> bool:
+        """True when a game is in progress and this client's seat is to move."""
+        return self.playing and self.you is not None and self.state.to_move == self.you
+
+    @property
+    def legal_moves(self) -> list[str]:
+        """The moves the side to move may play, in the game's notation (empty when
+        no game is in progress)."""
+        if not self.playing:
+            return []
+        return [self.game.format_move(move) for move in self.game.legal_moves(self.position)]
+
+    @property
+    def winning_cells(self) -> list[str]:
+        """The cells of the winning line once a game is won by a line, else empty."""
+        result = self.state.result
+        return list(result.line) if result is not None else []
+
+    def seat(self, side: Side) -> SeatInfo:
+        """Who sits at ``side`` (an empty seat has no name)."""
+        for seat in self.state.seats:
+            if seat.side == side:
+                return seat
+        return SeatInfo(side=side)
+
+    def time_left_ms(self, side: Side, now: float | None = None) -> int | None:
+        """Milliseconds left on ``side``'s clock as of ``now`` (``time.monotonic()``),
+        counting down while it runs; None in a room without a clock."""
+        clocks = self.state.clocks
+        if clocks is None:
+            return None
+        left = clocks.first_ms if side == "first" else clocks.second_ms
+        if clocks.running == side and self.playing:
+            elapsed = (time.monotonic() if now is None else now) - self._clocks_at
+            left -= int(elapsed * 1000)
+        return max(0, left)
+
+    # -- updating ------------------------------------------------------------------
+
+    def apply(self, message: msgspec.Struct) -> bool:
+        """Fold one server message about this room into the copy.
+
+        Returns False if the message shows the copy is out of step (a move missed,
+        or one that does not fit the position): the caller should send
+        ``get_state``. Messages this copy does not track return True unchanged.
+        """
+        if isinstance(message, State):
+            self._take_state(message.room)
+        elif isinstance(message, Moved):
+            return self._take_move(message)
+        elif isinstance(message, GameOver):
+            return self._take_game_over(message)
+        elif isinstance(message, PlayerStatus):
+            seats = [
+                msgspec.structs.replace(
+                    seat, connected=message.connected, gone_until=message.gone_until
+                )
+                if seat.side == message.side
+                else seat
+                for seat in self.state.seats
+            ]
+            self.state = msgspec.structs.replace(self.state, seats=seats)
+        elif isinstance(message, DrawOffered):
+            self.state = msgspec.structs.replace(self.state, draw_offer=message.side)
+        elif isinstance(message, DrawDeclined):
+            self.state = msgspec.structs.replace(self.state, draw_offer=None)
+        return True
+
+    def _take_state(self, state: RoomState) -> None:
+        self.state = state
+        self._clocks_at = time.monotonic()
+        try:
+            self.position = self.game.from_moves(state.moves)
+        except BoardroomError:
+            # The server's own move string always parses; if it ever did not, an
+            # empty board is shown rather than a crash.
+            self.position = self.game.new()
+        moves = self.position.moves
+        self.last_move = self.game.format_move(moves[-1]) if moves else None
+
+    def _take_move(self, moved: Moved) -> bool:
+        if moved.ply < self.state.ply:
+            return True  # already in the copy (a state sent after the move overtook it)
+        if moved.ply > self.state.ply or self.state.status != "playing":
+            return False
+        try:
+            move = self.game.parse_move(self.position, moved.move)
+        except BoardroomError:
+            return False
+        self.position = self.game.play_unchecked(self.position, move)
+        self.last_move = moved.move
+        self.state = msgspec.structs.replace(
+            self.state,
+            moves=self.game.move_string(self.position),
+            ply=moved.ply + 1,
+            to_move=other_side(moved.side),
+            clocks=moved.clocks if moved.clocks is not None else self.state.clocks,
+        )
+        if moved.clocks is not None:
+            self._clocks_at = time.monotonic()
+        return True
+
+    def _take_game_over(self, over: GameOver) -> bool:
+        clocks = self.state.clocks
+        if clocks is not None:
+            # Stop the clocks where they stand now: nothing runs after the end.
+            clocks = ClockState(
+                first_ms=self.time_left_ms("first") or 0,
+                second_ms=self.time_left_ms("second") or 0,
+                running=None,
+            )
+        in_step = over.moves == self.state.moves
+        self.state = msgspec.structs.replace(
+            self.state,
+            status="finished",
+            result=over.result,
+            to_move=None,
+            draw_offer=None,
+            clocks=clocks,
+        )
+        if not in_step:
+            try:
+                self.position = self.game.from_moves(over.moves)
+            except BoardroomError:
+                return False
+            self.state = msgspec.structs.replace(
+                self.state, moves=over.moves, ply=self.position.ply
+            )
+            moves = self.position.moves
+            self.last_move = self.game.format_move(moves[-1]) if moves else None
+        return True

@@ -1,0 +1,188 @@
+"""The client's session layer against a real server: requests and replies, rooms
+kept current from events, refusals as typed errors, and reconnecting after a cut."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from harness import TIMEOUT, CuttableProxy, running_server
+
+from client.errors import ConnectionLostError, RequestRefusedError, ServerUnreachableError
+from client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
+from shared.protocol.messages import (
+    CreateRoom,
+    GameOver,
+    Join,
+    MakeMove,
+    Moved,
+    Ping,
+    Pong,
+    State,
+    Watch,
+)
+
+
+async def next_event(
+    queue: asyncio.Queue[SessionEvent], kind: type, timeout: float = TIMEOUT
+) -> SessionEvent:
+    """The next event of type ``kind`` (others before it are skipped)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            event = await queue.get()
+            if isinstance(event, kind):
+                return event
+
+
+async def until(condition: object, timeout: float = TIMEOUT) -> None:
+    """Wait until ``condition()`` is true."""
+    async with asyncio.timeout(timeout):
+        while not condition():  # type: ignore[operator]
+            await asyncio.sleep(0.01)
+
+
+async def test_a_session_plays_a_game_against_the_ai_and_tracks_the_room(db_path: Path) -> None:
+    """The reply to a request comes back from request(); the room is kept current
+    from the events that follow, through the end of the game."""
+    async with running_server(db_path) as server, Session(server.ws_url, "ann") as session:
+        events = session.subscribe()
+        reply = await session.request(CreateRoom(game="tictactoe", ai_level="perfect"))
+        assert isinstance(reply, State) and reply.room.you == "first"
+        code = reply.room.code
+        await until(lambda: session.rooms[code].my_turn)
+        room = session.rooms[code]
+        while room.playing:
+            if room.my_turn:
+                await session.request(
+                    MakeMove(room=code, move=room.legal_moves[0], ply=room.state.ply)
+                )
+            await asyncio.sleep(0.01)
+        over = await next_event(events, GameOver)
+        assert isinstance(over, GameOver)
+        assert room.state.status == "finished"
+        assert room.state.result == over.result
+        assert room.state.moves == over.moves
+        assert over.result.winner == "second"  # first legal move every time loses to perfect
+        assert room.winning_cells == list(over.result.line)
+
+
+async def test_a_refused_request_raises_with_the_servers_code_and_changes_nothing(
+    db_path: Path,
+) -> None:
+    async with running_server(db_path) as server, Session(server.ws_url, "ann") as session:
+        reply = await session.request(CreateRoom(game="connect4"))
+        assert isinstance(reply, State)
+        code = reply.room.code
+        with pytest.raises(RequestRefusedError) as refused:
+            await session.request(MakeMove(room=code, move="4"))
+        assert refused.value.code == "game_not_started"
+        with pytest.raises(RequestRefusedError) as refused:
+            await session.request(Join(code="NOSUCH"))
+        assert refused.value.code == "unknown_room"
+        assert session.rooms[code].state.moves == ""
+        assert isinstance(await session.request(Ping()), Pong)
+
+
+async def test_a_bad_name_is_refused_at_start(db_path: Path) -> None:
+    async with running_server(db_path) as server:
+        session = Session(server.ws_url, "x" * 40)
+        with pytest.raises(RequestRefusedError) as refused:
+            await session.start()
+        assert refused.value.code == "bad_name"
+        assert not session.connected
+
+
+async def test_no_server_is_server_unreachable(unused_tcp_port: int) -> None:
+    session = Session(f"127.0.0.1:{unused_tcp_port}", "ann", open_timeout=2)
+    with pytest.raises(ServerUnreachableError, match="cannot reach a Boardroom server"):
+        await session.start()
+
+
+async def test_a_flood_of_requests_gets_rate_limited_errors_and_nothing_hangs(
+    db_path: Path,
+) -> None:
+    """An error without an id (rate_limited) refuses the oldest waiting request."""
+    async with running_server(db_path) as server, Session(server.ws_url, "ann") as session:
+        results = await asyncio.gather(
+            *(session.request(Ping(), timeout=TIMEOUT) for _ in range(80)),
+            return_exceptions=True,
+        )
+        refused = [r for r in results if isinstance(r, RequestRefusedError)]
+        assert refused and all(r.code == "rate_limited" for r in refused)
+        assert all(isinstance(r, Pong | RequestRefusedError) for r in results)
+
+
+async def test_a_cut_connection_reconnects_resumes_the_seat_and_finishes_the_game(
+    db_path: Path,
+) -> None:
+    async with (
+        running_server(db_path) as server,
+        CuttableProxy(server.port) as proxy,
+        Session(proxy.ws_url, "ann") as ann,
+        Session(server.ws_url, "bob") as bob,
+    ):
+        ann_events = ann.subscribe()
+        created = await ann.request(CreateRoom(game="tictactoe"))
+        assert isinstance(created, State)
+        code = created.room.code
+        await bob.request(Join(code=code))
+        await until(lambda: code in ann.rooms and ann.rooms[code].my_turn)
+        await ann.request(MakeMove(room=code, move="a1", ply=0))
+
+        proxy.cut()
+        dropped = await next_event(ann_events, Disconnected)
+        assert isinstance(dropped, Disconnected) and dropped.will_retry
+        # Down until the reader has reconnected: a request fails at once, typed.
+        assert not ann.connected
+        with pytest.raises(ConnectionLostError):
+            await ann.request(Ping())
+        back = await next_event(ann_events, Reconnected)
+        assert isinstance(back, Reconnected)
+        assert back.resumed_rooms == [code] and back.lost_rooms == []
+
+        # Bob moved while ann was away? Either way her copy catches up from state.
+        await bob.request(MakeMove(room=code, move="b1", ply=1))
+        await until(lambda: ann.rooms[code].my_turn and ann.rooms[code].state.ply == 2)
+        for ply, (mover, move) in enumerate([(ann, "a2"), (bob, "b2"), (ann, "a3")], start=2):
+            await mover.request(MakeMove(room=code, move=move, ply=ply))
+        over = await next_event(ann_events, GameOver)
+        assert isinstance(over, GameOver)
+        assert over.result.winner == "first"
+        assert ann.rooms[code].state.moves == "a1 b1 a2 b2 a3"
+
+
+async def test_a_spectator_watches_again_after_a_cut(db_path: Path) -> None:
+    async with (
+        running_server(db_path) as server,
+        CuttableProxy(server.port) as proxy,
+        Session(server.ws_url, "ann") as ann,
+        Session(proxy.ws_url, "cat") as cat,
+    ):
+        created = await ann.request(CreateRoom(game="connect4", ai_level="random"))
+        assert isinstance(created, State)
+        code = created.room.code
+        await cat.request(Watch(code=code))
+        events = cat.subscribe()
+        proxy.cut()
+        await next_event(events, Reconnected)
+        await until(lambda: code in ann.rooms and ann.rooms[code].my_turn)
+        await ann.request(MakeMove(room=code, move="4", ply=0))
+        moved = await next_event(events, Moved)
+        assert isinstance(moved, Moved) and moved.room == code
+        await until(lambda: cat.rooms[code].state.ply >= 1)
+        assert cat.rooms[code].you is None
+        assert cat.rooms[code].state.moves.startswith("4")
+
+
+async def test_a_session_taken_over_by_its_token_ends_without_reconnecting(
+    db_path: Path,
+) -> None:
+    async with running_server(db_path) as server, Session(server.ws_url, "ann") as first:
+        events = first.subscribe()
+        async with Session(server.ws_url, "ann", resume_token=first.resume_token) as second:
+            ended = await next_event(events, SessionEnded)
+            assert isinstance(ended, SessionEnded)
+            assert "taken over" in ended.reason
+            assert not first.connected
+            assert isinstance(await second.request(Ping()), Pong)
