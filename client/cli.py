@@ -25,7 +25,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for entry in sorted(entry_points(group="boardroom.commands"), key=lambda e: e.name):
-        register = entry.load()
+        try:
+            register = entry.load()
+        except ImportError as error:
+            # One broken or missing command (say, serve on a client-only install)
+            # must not take the others down with it.
+            print(f"boardroom: command {entry.name!r} is unavailable: {error}", file=sys.stderr)
+            continue
         register(subparsers)
     return parser
 

@@ -14,7 +14,9 @@ Contract for callers:
   While the connection is down it raises :class:`~client.errors.ConnectionLostError`
   at once rather than queueing: the caller decides what is safe to resend.
 - :meth:`Session.subscribe` gives a queue of everything that happens from then on:
-  each decoded server message (shared.protocol structs), and the connection's own
+  each decoded server message (shared.protocol structs), replies to this session's
+  own requests included (a user interface can draw from events alone), and the
+  connection's own
   events :class:`Disconnected`, :class:`Reconnected` and :class:`SessionEnded`.
   Rooms are updated before an event is queued, so a subscriber reading
   ``session.rooms`` sees the state the event produced (or a later one).
@@ -196,12 +198,13 @@ class Session:
         return self._ws is not None
 
     async def start(self) -> Welcome:
-        """Connect and say ``hello`` (with ``resume_token`` if one was given). Raises
-        :class:`ServerUnreachableError`, or :class:`RequestRefusedError` if the server refuses
-        the hello (``bad_name``, ``bad_token``...)."""
+        """Connect and say ``hello``, with ``resume_token`` if one was given; a token
+        the server no longer knows is dropped and a new session started (compare
+        ``welcome.resume_token``). Raises :class:`ServerUnreachableError`, or
+        :class:`RequestRefusedError` if the server refuses the hello (``bad_name``...)."""
         ws = await self._open()
         try:
-            welcome = await self._greet(ws, token=self.resume_token)
+            welcome = await self._greet_resuming(ws)
         except BaseException:
             await ws.close()
             raise
@@ -290,6 +293,18 @@ class Session:
                 f"cannot reach a Boardroom server at {self.url}: {reason}"
             ) from None
 
+    async def _greet_resuming(self, ws: ClientConnection) -> Welcome:
+        """Say ``hello`` with the resume token; if the server no longer knows it (the
+        grace window is over, or it restarted without it), start a new session."""
+        if self.resume_token is None:
+            return await self._greet(ws, token=None)
+        try:
+            return await self._greet(ws, token=self.resume_token)
+        except RequestRefusedError as refusal:
+            if refusal.code != "bad_token":
+                raise
+        return await self._greet(ws, token=None)
+
     async def _greet(self, ws: ClientConnection, *, token: str | None) -> Welcome:
         """Say ``hello`` on a fresh connection and wait for the answer to it."""
         hello = Hello(
@@ -356,13 +371,7 @@ class Session:
                 delay = min(delay * 2, _BACKOFF_MAX)
                 continue
             try:
-                try:
-                    welcome = await self._greet(ws, token=self.resume_token)
-                except RequestRefusedError as refusal:
-                    if refusal.code != "bad_token":
-                        raise
-                    # The server forgot us (grace over, or restarted): start afresh.
-                    welcome = await self._greet(ws, token=None)
+                welcome = await self._greet_resuming(ws)
             except (RequestRefusedError, ConnectionClosed, OSError, TimeoutError) as error:
                 logger.info("reconnecting: %s", error)
                 await ws.close()

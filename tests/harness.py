@@ -227,7 +227,6 @@ class CuttableProxy:
     def __init__(self, target_port: int) -> None:
         self.target_port = target_port
         self.port = 0
-        self.cuts = 0
         self._server: asyncio.Server | None = None
         self._transports: set[asyncio.WriteTransport] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -248,11 +247,9 @@ class CuttableProxy:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        self.cuts -= 1
 
     def cut(self) -> None:
         """Abort every connection now open through the proxy."""
-        self.cuts += 1
         for transport in list(self._transports):
             transport.abort()
         self._transports.clear()

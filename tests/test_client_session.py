@@ -186,3 +186,12 @@ async def test_a_session_taken_over_by_its_token_ends_without_reconnecting(
             assert "taken over" in ended.reason
             assert not first.connected
             assert isinstance(await second.request(Ping()), Pong)
+
+
+async def test_a_token_the_server_no_longer_knows_starts_a_new_session(db_path: Path) -> None:
+    async with (
+        running_server(db_path) as server,
+        Session(server.ws_url, "ann", resume_token="not-a-token-it-knows") as session,
+    ):
+        assert session.resume_token not in (None, "not-a-token-it-knows")
+        assert isinstance(await session.request(Ping()), Pong)

@@ -1,0 +1,156 @@
+"""``boardroom play`` and ``boardroom watch``: the terminal client.
+
+Both are thin: they turn flags into :class:`~client.terminal.app.ClientOptions`
+and run :func:`~client.terminal.app.run_client` on the console that fits the
+terminal (see :mod:`client.terminal.console`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from typing import Any
+
+from client.session import DEFAULT_SERVER_URL
+from client.terminal.app import ClientOptions, run_client
+from client.terminal.commands import (
+    DEFAULT_AI_LEVEL,
+    DEFAULT_GAME,
+    GAME_CHOICES,
+    LEVELS,
+    InputError,
+    parse_clock,
+    parse_code,
+    parse_game,
+    parse_level,
+)
+from client.terminal.console import open_console
+from client.terminal.profile import profile_path
+from shared.protocol.messages import CreateRoom
+
+SERVER_ENV = "BOARDROOM_SERVER"
+
+_PLAY_EPILOG = f"""\
+Without --local, --game or --level you start in the lobby: list rooms, open one
+(against a person or the AI), join one by its code, quick match, or watch.
+
+With --local no server is needed: a private server starts on this machine (on a
+free port, with a throwaway database; it stops when you quit) and you go straight
+into a game against the AI: {DEFAULT_GAME} at level {DEFAULT_AI_LEVEL}, or what
+--game and --level say. --game or --level without --local open such a room on
+the server.
+
+Type help at any prompt for the commands. Your name is remembered in
+$XDG_CONFIG_HOME/boardroom/client.json (~/.config/boardroom/client.json).
+
+Scripts: with input from a pipe or a file, commands are read one a line and each
+is echoed after its prompt; a move waits for your turn, so a script can list its
+moves in advance. When the input ends, the client plays out what is under way
+(it waits for an opponent to join and for the opponent's moves), then quits once
+it is your turn or the game is over. Quitting never resigns: the server holds
+your seat for a while, and boardroom play run again takes it back. Output has
+no colour when it is not a terminal or NO_COLOR is set; every finished game ends
+with a line "Result: ...".
+"""
+
+
+def _server_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--server",
+        metavar="URL",
+        default=os.environ.get(SERVER_ENV, DEFAULT_SERVER_URL),
+        help=f"the server: ws://HOST:PORT/ws, or just HOST or HOST:PORT "
+        f"[env {SERVER_ENV}; default {DEFAULT_SERVER_URL}]",
+    )
+
+
+def register_play(subparsers: Any) -> None:
+    """Add ``play`` to the ``boardroom`` CLI."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play in the terminal, against people or the AI",
+        description="Play board games in the terminal, against people or the AI.",
+        epilog=_PLAY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _server_argument(parser)
+    parser.add_argument("--name", help="your name (remembered for next time)")
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help="no server needed: start one on this machine and play the AI",
+    )
+    parser.add_argument("--game", help=f"start in a new room of this game: {GAME_CHOICES}")
+    parser.add_argument(
+        "--level",
+        help=f"start against the AI at this level: {', '.join(LEVELS)} [{DEFAULT_AI_LEVEL}]",
+    )
+    parser.add_argument(
+        "--clock",
+        help="with --local, --game or --level: 30s (a move) or 5+3 (minutes each + seconds "
+        "a move) [none]",
+    )
+    parser.set_defaults(handler=run_play)
+
+
+def register_watch(subparsers: Any) -> None:
+    """Add ``watch`` to the ``boardroom`` CLI."""
+    parser = subparsers.add_parser(
+        "watch",
+        help="watch a game in the terminal",
+        description="Watch a game as a spectator: the board is drawn again after every "
+        "move; chat TEXT talks to the room, leave or quit ends.",
+    )
+    parser.add_argument("code", help="the room code, or a private room's join or watch code")
+    _server_argument(parser)
+    parser.add_argument("--name", help="the name shown when you chat [your remembered name]")
+    parser.set_defaults(handler=run_watch)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """The handler of ``boardroom play``."""
+    try:
+        start_room = _start_room(args)
+    except InputError as error:
+        print(f"boardroom play: {error}", file=sys.stderr)
+        return 2
+    options = ClientOptions(
+        server=args.server,
+        profile_path=profile_path(),
+        name=args.name,
+        local=args.local,
+        start_room=start_room,
+    )
+    return _run(options)
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    """The handler of ``boardroom watch``."""
+    try:
+        code = parse_code(args.code, "watch")
+    except InputError as error:
+        print(f"boardroom watch: {error}", file=sys.stderr)
+        return 2
+    options = ClientOptions(
+        server=args.server, profile_path=profile_path(), name=args.name, watch_code=code
+    )
+    return _run(options)
+
+
+def _start_room(args: argparse.Namespace) -> CreateRoom | None:
+    """The room to open at once: against the AI, if --local, --game or --level asks."""
+    if not (args.local or args.game or args.level):
+        if args.clock:
+            raise InputError("--clock goes with --local, --game or --level")
+        return None
+    game = parse_game(args.game or DEFAULT_GAME)
+    level = parse_level(args.level) if args.level else DEFAULT_AI_LEVEL
+    clock = parse_clock(args.clock or "none")
+    return CreateRoom(game=game.name, ai_level=level, clock=clock)
+
+
+def _run(options: ClientOptions) -> int:
+    with open_console() as console:
+        return asyncio.run(run_client(options, console))

@@ -1,0 +1,115 @@
+"""A private Boardroom server for ``boardroom play --local``: a child process on a
+free loopback port with a throwaway database, stopped when the client is done.
+
+The client never imports the server (see ``docs/design``: ``client/`` depends on
+``shared/`` only), so the server runs as ``python -m server`` in a subprocess, and
+its port is read from the line it prints when it is ready
+(``Boardroom is serving on port N.``). Contract of :func:`local_server`: on exit,
+normal or not, the child is sent SIGTERM (which saves and closes cleanly), killed if
+it has not stopped within :data:`STOP_TIMEOUT`, and the temporary directory is removed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.util
+import re
+import sys
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from client.errors import ClientError
+
+START_TIMEOUT = 30.0
+"""Seconds to wait for the server to listen: it starts its engine worker first,
+which takes a second or two on a slow machine."""
+STOP_TIMEOUT = 10.0
+"""Seconds to wait after SIGTERM before killing the server."""
+
+_READY_LINE = re.compile(rb"serving on port (\d+)")
+
+
+class LocalServerError(ClientError):
+    """The local server could not be started."""
+
+
+@contextlib.asynccontextmanager
+async def local_server(
+    *, server_module: str = "server", extra_flags: tuple[str, ...] = ()
+) -> AsyncIterator[str]:
+    """Run a server on 127.0.0.1 for the duration; yields its WebSocket URL.
+
+    Raises :class:`LocalServerError` if the server package is not installed, or
+    if the server exits or stays silent before it is ready (with the end of its log).
+    """
+    if importlib.util.find_spec(server_module) is None:
+        raise LocalServerError(
+            f"--local needs the Boardroom server, and the {server_module!r} package is not "
+            "installed with this client: install the full boardroom package, or connect to "
+            "a running server with --server"
+        )
+    with tempfile.TemporaryDirectory(prefix="boardroom-local-") as directory:
+        log_path = Path(directory) / "server.log"
+        with log_path.open("wb") as log:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                server_module,
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--database",
+                str(Path(directory) / "local.db"),
+                # One engine worker: one player, and the machine stays responsive.
+                "--pool-size",
+                "1",
+                *extra_flags,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=log,
+            )
+            try:
+                port = await _wait_until_ready(process, log_path)
+                yield f"ws://127.0.0.1:{port}/ws"
+            finally:
+                await _stop(process)
+
+
+async def _wait_until_ready(process: asyncio.subprocess.Process, log_path: Path) -> int:
+    assert process.stdout is not None
+    try:
+        async with asyncio.timeout(START_TIMEOUT):
+            while line := await process.stdout.readline():
+                if match := _READY_LINE.search(line):
+                    return int(match.group(1))
+            status = await process.wait()
+    except TimeoutError:
+        raise LocalServerError(
+            f"the local server did not start within {START_TIMEOUT:g} s{_log_tail(log_path)}"
+        ) from None
+    raise LocalServerError(f"the local server exited with status {status}{_log_tail(log_path)}")
+
+
+async def _stop(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.terminate()
+        try:
+            await asyncio.wait_for(process.wait(), STOP_TIMEOUT)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
+
+
+def _log_tail(log_path: Path, lines: int = 5) -> str:
+    try:
+        text = log_path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return ""
+    if not text:
+        return ""
+    return ":\n" + "\n".join(text.splitlines()[-lines:])

@@ -1,0 +1,17 @@
+"""The terminal client behind ``boardroom play`` and ``boardroom watch``.
+
+A line-oriented REPL over one :class:`~client.session.Session`. One job per module:
+
+- :mod:`~client.terminal.app`: start to end: the name, the connection (or a local
+  server), the first screen, a clean exit;
+- :mod:`~client.terminal.lobby`: the lobby's commands;
+- :mod:`~client.terminal.room_screen`: being in a room: moves, commands, events;
+- :mod:`~client.terminal.terminal`: the two inputs (lines typed, session events),
+  taken one at a time, and requests with refusals shown in words;
+- :mod:`~client.terminal.console`: reading and writing lines, with prompt_toolkit at
+  a terminal and plainly from a pipe;
+- :mod:`~client.terminal.commands`: reading what is typed (pure);
+- :mod:`~client.terminal.render`, :mod:`~client.terminal.room_text`,
+  :mod:`~client.terminal.style`: the board, the room in words, colour (pure);
+- :mod:`~client.terminal.profile`: the remembered name and seat.
+"""

@@ -1,0 +1,193 @@
+"""The terminal client from start to end: a name, a connection, then the lobby (or
+a room straight away), and a clean exit.
+
+:func:`run_client` is what ``boardroom play`` and ``boardroom watch`` run. Exit
+status: 0 after a normal quit, 1 when no server could be reached or the
+connection was lost for good, 2 for a bad name given on the command line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+from client.errors import ClientError, ServerUnreachableError
+from client.local_server import LocalServerError, local_server
+from client.session import Session, normalize_server_url
+from client.terminal.commands import LOBBY_HELP
+from client.terminal.console import Console
+from client.terminal.lobby import Lobby
+from client.terminal.profile import Profile
+from client.terminal.terminal import Terminal
+from shared.protocol import ProtocolError, check_player_name
+from shared.protocol.messages import CreateRoom, State, Watch, Welcome
+
+NAME_PROMPT = "Your name: "
+DEFAULT_WATCH_NAME = "spectator"
+"""The name a spectator goes by when none is remembered (watching asks nothing)."""
+
+
+@dataclass(frozen=True)
+class ClientOptions:
+    """What the command line asked for."""
+
+    server: str
+    profile_path: Path
+    name: str | None = None
+    local: bool = False
+    start_room: CreateRoom | None = None
+    """A room to open at once (``--local``, ``--game``, ``--level``), instead of the lobby."""
+    watch_code: str | None = None
+    """``boardroom watch CODE``: spectate this room, then exit."""
+    reconnect_for: float = 120.0
+
+
+async def run_client(options: ClientOptions, console: Console) -> int:
+    """Run the client on ``console`` until the user quits; the exit status.
+
+    SIGTERM and SIGHUP end it as cleanly as ``quit`` (a local server is stopped too).
+    """
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    handled = []
+    if task is not None:
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, task.cancel)
+                handled.append(signum)
+    try:
+        return await _run(options, console)
+    except asyncio.CancelledError:
+        console.show("Stopped.")
+        return 1
+    finally:
+        for signum in handled:
+            loop.remove_signal_handler(signum)
+
+
+async def _run(options: ClientOptions, console: Console) -> int:
+    profile = Profile(options.profile_path)
+    name = await choose_name(options, profile, console)
+    if name is None:
+        return 2 if options.name is not None else 0
+    async with contextlib.AsyncExitStack() as stack:
+        url = options.server
+        if options.local:
+            console.show("Starting a local server (it stops when you quit)...")
+            try:
+                url = await stack.enter_async_context(local_server())
+            except LocalServerError as error:
+                console.show(console.palette.problem(f"Cannot play locally: {error}"))
+                return 1
+        try:
+            session, welcome = await _connect(url, name, profile, options)
+        except ServerUnreachableError as error:
+            console.show(console.palette.problem(_unreachable_text(error, options)))
+            return 1
+        except ClientError as error:  # refused (a name the server will not take) or no reply
+            console.show(console.palette.problem(f"The server refused us: {error}"))
+            return 1
+        stack.push_async_callback(session.close)
+        terminal = Terminal(console, session)
+        stack.push_async_callback(terminal.close)
+        lobby = Lobby(terminal)
+        status = await _play(terminal, lobby, options, resumed=welcome.resumed_rooms)
+        if not options.local:
+            _remember_seat(terminal, profile, name)
+        console.show("Bye.")
+        return status
+    return 0  # not reached: the exit stack does not swallow exceptions
+
+
+async def choose_name(options: ClientOptions, profile: Profile, console: Console) -> str | None:
+    """The player's name: ``--name`` (remembered), the remembered one, or asked for
+    (and remembered). None if a name given is refused or the input ends first."""
+    if options.name is not None:
+        try:
+            name = check_player_name(options.name)
+        except ProtocolError as error:
+            console.show(console.palette.problem(f"--name: {error.message}"))
+            return None
+        if options.watch_code is None:
+            profile.remember_name(name)
+        return name
+    remembered = profile.name
+    if remembered is not None:
+        return remembered
+    if options.watch_code is not None:
+        return DEFAULT_WATCH_NAME
+    while True:
+        answer = await console.read_line(NAME_PROMPT)
+        if answer is None:
+            return None
+        console.echo(NAME_PROMPT, answer)
+        try:
+            name = check_player_name(answer)
+        except ProtocolError as error:
+            console.show(
+                console.palette.problem(f"{error.message[:1].upper()}{error.message[1:]}.")
+            )
+            continue
+        profile.remember_name(name)
+        return name
+
+
+async def _connect(
+    url: str, name: str, profile: Profile, options: ClientOptions
+) -> tuple[Session, Welcome]:
+    """A started session and its welcome; it takes back a seat left in a game when
+    there is one to take (a token the server no longer knows starts afresh)."""
+    # Tokens are kept under the URL as the session spells it (see _remember_seat).
+    token = None if options.local else profile.take_resume_token(normalize_server_url(url), name)
+    session = Session(url, name, reconnect_for=options.reconnect_for, resume_token=token)
+    return session, await session.start()
+
+
+async def _play(
+    terminal: Terminal, lobby: Lobby, options: ClientOptions, *, resumed: list[str]
+) -> int:
+    """The first screen, then the lobby; the exit status."""
+    session = terminal.session
+    terminal.show(f"Welcome, {session.name}! Connected to {session.url}.")
+    if resumed:
+        terminal.notice(f"Welcome back: your game in room {resumed[0]} goes on.")
+        if not await lobby.enter_room(resumed[0]):
+            return lobby.exit_status
+    elif options.watch_code is not None:
+        reply = await terminal.request_or_say_why(Watch(code=options.watch_code))
+        if not isinstance(reply, State):
+            return 1  # nothing to watch: the refusal has been shown
+        await lobby.enter_room(reply.room.code, lobby_after=False)
+        return lobby.exit_status
+    elif options.start_room is not None:
+        if not await lobby.open_room(options.start_room):
+            return lobby.exit_status
+    else:
+        terminal.show(LOBBY_HELP)
+    await lobby.run()
+    return lobby.exit_status
+
+
+def _remember_seat(terminal: Terminal, profile: Profile, name: str) -> None:
+    """Keep the resume token if the user quits in the middle of a game, and say so."""
+    session = terminal.session
+    playing = [room for room in session.rooms.values() if room.you is not None and room.playing]
+    if playing and session.resume_token is not None:
+        profile.save_resume_token(session.url, name, session.resume_token)
+        terminal.notice(
+            f"Your seat in room {playing[0].code} is held for a while: run boardroom play "
+            "again to carry on."
+        )
+
+
+def _unreachable_text(error: ServerUnreachableError, options: ClientOptions) -> str:
+    text = str(error)
+    if options.local or options.watch_code is not None:
+        return text
+    return (
+        f"{text}\nStart a server with: boardroom serve    (or play the AI offline: "
+        "boardroom play --local)"
+    )

@@ -1,0 +1,359 @@
+"""Reading what the user types: command words, their arguments, and room options.
+
+Pure: every function takes text and returns values or raises :class:`InputError`,
+whose message says in plain words what was wrong and what would be accepted, so
+the caller only has to print it and prompt again. Nothing here talks to a server.
+
+Command words are case-insensitive and may start with ``/`` (``/quit``), as in
+chat programs. In a room, a line that is not a command is a move.
+
+The one-line form of ``new``, for scripts (every option may be left out; they
+can come in any order)::
+
+    new [GAME] [ai|ai=LEVEL|LEVEL|human] [public|private] [clock=none|SECONDSs|MINUTES+INCREMENT]
+        [seat=first|second|random] [m=M n=N k=K]
+
+>>> create = parse_new_room("connect4 ai=hard clock=5+3 private seat=second")
+>>> create.game, create.ai_level, create.public, create.seat, create.clock.initial
+('connect4', 'hard', False, 'second', 300.0)
+>>> parse_new_room("").game
+'tictactoe'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from client.errors import ClientError
+from shared.errors import GameError
+from shared.games import Game, get_game
+from shared.protocol.messages import Clock, CreateRoom, Level, Side
+
+LEVELS: tuple[str, ...] = get_args(Level)
+"""The AI levels, weakest first: random, easy, medium, hard, perfect."""
+DEFAULT_AI_LEVEL: Level = "medium"
+"""The level of ``ai`` without one: a fair game for most people."""
+DEFAULT_GAME = "tictactoe"
+GAME_CHOICES = "tictactoe, tictactoe4, connect4, gomoku or mnk-M-N-K (e.g. mnk-5-5-4)"
+
+SeatChoice = Side | Literal["random"]
+
+
+class InputError(ClientError, ValueError):
+    """Something typed that cannot be acted on; the message says why, for people."""
+
+
+@dataclass(frozen=True)
+class Typed:
+    """One line typed by the user: its first word (lower case, without a leading
+    ``/``) and the rest, as typed."""
+
+    word: str
+    rest: str
+    line: str
+
+
+def split_line(line: str) -> Typed | None:
+    """The command word and its arguments, or None for a blank line.
+
+    >>> split_line("  /Chat  hello there ")
+    Typed(word='chat', rest='hello there', line='/Chat  hello there')
+    """
+    stripped = line.strip()
+    if not stripped:
+        return None
+    word, _, rest = stripped.partition(" ")
+    return Typed(word=word.lstrip("/").lower(), rest=rest.strip(), line=stripped)
+
+
+LOBBY_COMMANDS = {
+    "rooms": "rooms",
+    "list": "rooms",
+    "ls": "rooms",
+    "new": "new",
+    "create": "new",
+    "join": "join",
+    "quick": "quick",
+    "watch": "watch",
+    "help": "help",
+    "?": "help",
+    "quit": "quit",
+    "exit": "quit",
+}
+"""Lobby command words (and their aliases) to the command they name."""
+
+ROOM_COMMANDS = {
+    "resign": "resign",
+    "draw": "draw",
+    "accept": "accept",
+    "decline": "decline",
+    "rematch": "rematch",
+    "chat": "chat",
+    "say": "chat",
+    "ai": "ai",
+    "board": "board",
+    "help": "help",
+    "?": "help",
+    "leave": "leave",
+    "quit": "quit",
+    "exit": "quit",
+}
+"""Room command words (and their aliases); anything else typed in a room is a move."""
+
+LOBBY_HELP = f"""\
+Lobby commands:
+  rooms                 list the open public rooms
+  new                   open a room, answering a few questions (Enter takes the default)
+  new GAME [OPTIONS]    open a room in one line, e.g.: new connect4 ai=hard clock=5+3 private
+                          GAME      {GAME_CHOICES} [tictactoe]
+                          ai=LEVEL  play the AI: {", ".join(LEVELS)} (ai alone: {DEFAULT_AI_LEVEL});
+                                    human (the default) waits for a person to join
+                          private   only people you give the join code to can join [public]
+                          clock=30s 30 seconds a move; clock=5+3: 5 minutes each, 3 s added
+                                    a move; clock=none [none]
+                          seat=first|second|random  first plays X and moves first [first]
+  join CODE             take the free seat in a room (room code, or a private join code)
+  quick GAME            play the next person who asks for the same game (or wait for one)
+  watch CODE            watch a game (room code, join code or watch code)
+  help                  this list
+  quit                  leave Boardroom"""
+
+ROOM_HELP = """\
+In a room, type a move to play it: a cell like b2 (a1 is bottom-left), or a column
+1-7 in Connect Four. Commands:
+  resign                concede the game
+  draw                  offer a draw, or accept the one offered to you
+  accept, decline       answer a draw offer
+  rematch               ask for another game, sides swapped
+  chat TEXT             say something to the room (also: say TEXT)
+  ai [LEVEL]            seat the AI in the empty seat (levels: random, easy, medium, hard, perfect)
+  board                 draw the board again
+  help                  this list
+  leave                 back to the lobby (during a game this resigns it)
+  quit                  leave Boardroom (your seat is held for a while, nothing is resigned)"""
+
+
+# -- room options ----------------------------------------------------------------------
+
+
+def parse_game(text: str) -> Game:
+    """The game a name names: ``connect4``, ``mnk-5-5-4`` ... (``ttt`` is tic-tac-toe)."""
+    name = text.strip().lower() or DEFAULT_GAME
+    name = {"ttt": "tictactoe", "c4": "connect4", "connectfour": "connect4"}.get(name, name)
+    if name == "mnk":
+        raise InputError("mnk needs its sizes: mnk-M-N-K, e.g. mnk-5-5-4 (5 by 5, four in a row)")
+    try:
+        return get_game(name)
+    except GameError as error:
+        raise InputError(str(error)) from None
+
+
+def parse_level(text: str) -> Level:
+    """An AI level by name."""
+    level = text.strip().lower()
+    for known in get_args(Level):
+        if level == known:
+            return known  # type: ignore[no-any-return]
+    raise InputError(f"{text.strip()!r} is not an AI level: choose one of {', '.join(LEVELS)}")
+
+
+def parse_opponent(text: str) -> Level | None:
+    """Who plays the other seat: ``human`` (None: wait for a person), or the AI at a
+    level (``ai`` alone, ``ai=hard``, ``ai hard`` or just ``hard``)."""
+    answer = text.strip().lower()
+    if answer in ("", "human", "person", "vs=human", "h"):
+        return None
+    for prefix in ("vs=", "ai=", "ai "):
+        if answer.startswith(prefix):
+            answer = answer[len(prefix) :].strip()
+    if answer in ("ai", "computer", ""):
+        return DEFAULT_AI_LEVEL
+    try:
+        return parse_level(answer)
+    except InputError:
+        raise InputError(
+            f"{text.strip()!r} is not an opponent: type human, or ai, or an AI level "
+            f"({', '.join(LEVELS)})"
+        ) from None
+
+
+def parse_visibility(text: str) -> bool:
+    """True for a public room (listed, anyone may join), False for a private one."""
+    answer = text.strip().lower()
+    if answer in ("", "public", "pub", "open"):
+        return True
+    if answer in ("private", "priv", "secret"):
+        return False
+    raise InputError(f"{text.strip()!r}: type public or private")
+
+
+_PER_MOVE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*s?")
+_INCREMENT = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*\+\s*([0-9]+(?:\.[0-9]+)?)")
+_CLOCK_HELP = "type none, seconds a move like 30s, or minutes each plus seconds a move like 5+3"
+
+
+def parse_clock(text: str) -> Clock:
+    """A clock: ``none``; ``30s`` (or ``30``), seconds for each move; ``5+3``, five
+    minutes each plus three seconds added after every move (as on Lichess).
+
+    >>> parse_clock("30s"), parse_clock("0.5+2").initial, parse_clock("none").kind
+    (Clock(kind='per_move', per_move=30.0, initial=None, increment=0.0), 30.0, 'none')
+    """
+    answer = text.strip().lower()
+    if answer.startswith("clock="):
+        answer = answer[len("clock=") :]
+    if answer in ("", "none", "no", "off", "0"):
+        return Clock()
+    if match := _INCREMENT.fullmatch(answer):
+        minutes, increment = float(match.group(1)), float(match.group(2))
+        if not 0 < minutes <= 24 * 60 or increment > 3600:
+            raise InputError(
+                f"{text.strip()!r}: give 0 to 1440 minutes each and at most 3600 s a move"
+            )
+        return Clock(kind="increment", initial=minutes * 60, increment=increment)
+    if match := _PER_MOVE.fullmatch(answer):
+        seconds = float(match.group(1))
+        if not 0 < seconds <= 86_400:
+            raise InputError(f"{text.strip()!r}: give 1 to 86400 seconds a move")
+        return Clock(kind="per_move", per_move=seconds)
+    raise InputError(f"{text.strip()!r} is not a clock: {_CLOCK_HELP}")
+
+
+def parse_seat(text: str) -> SeatChoice:
+    """Where the creator sits: ``first`` (X, moves first), ``second`` (O) or ``random``."""
+    answer = text.strip().lower()
+    if answer.startswith("seat="):
+        answer = answer[len("seat=") :]
+    seats: dict[str, SeatChoice] = {
+        "": "first",
+        "first": "first",
+        "x": "first",
+        "1": "first",
+        "second": "second",
+        "o": "second",
+        "2": "second",
+        "random": "random",
+        "any": "random",
+    }
+    if answer in seats:
+        return seats[answer]
+    raise InputError(f"{text.strip()!r} is not a seat: type first (X), second (O) or random")
+
+
+def parse_new_room(text: str) -> CreateRoom:
+    """The ``create_room`` request for the one-line form of ``new`` (see the module
+    docstring); every option has a default, so ``new`` alone is a public tic-tac-toe
+    room waiting for a person, with no clock, you playing X."""
+    game_name: str | None = None
+    sizes: dict[str, int] = {}
+    level: Level | None = None
+    public = True
+    clock = Clock()
+    seat: SeatChoice = "first"
+    for token in text.split():
+        lowered = token.lower()
+        key, has_value, value = lowered.partition("=")
+        if key in ("m", "n", "k") and has_value:
+            if not value.isdigit():
+                raise InputError(f"{token!r}: {key} takes a whole number, e.g. {key}=5")
+            sizes[key] = int(value)
+        elif key in ("ai", "vs", "opponent") or lowered in ("human", "person"):
+            level = parse_opponent(lowered if key != "opponent" else value)
+        elif lowered in LEVELS:
+            level = parse_level(lowered)
+        elif lowered in ("public", "private"):
+            public = parse_visibility(lowered)
+        elif key == "clock":
+            if not has_value:
+                raise InputError(f"clock needs a value, e.g. clock=30s or clock=5+3: {_CLOCK_HELP}")
+            clock = parse_clock(value)
+        elif key == "seat" or lowered in ("first", "second", "random"):
+            seat = parse_seat(value if has_value else lowered)
+        elif key == "game" and has_value:
+            game_name = value
+        elif has_value:
+            raise InputError(
+                f"unknown option {token!r}: the options are ai=LEVEL, human, public, private, "
+                "clock=..., seat=..., and m=, n=, k= for mnk (type help for the details)"
+            )
+        elif game_name is None:
+            game_name = lowered
+        else:
+            raise InputError(
+                f"{token!r}: the game is already {game_name!r}; type help for the options of new"
+            )
+    if game_name == "mnk" and sizes:
+        missing = [key for key in "mnk" if key not in sizes]
+        if missing:
+            raise InputError(f"mnk needs m, n and k: {', '.join(missing)} missing (m=5 n=5 k=4)")
+        game_name = f"mnk-{sizes['m']}-{sizes['n']}-{sizes['k']}"
+    elif sizes:
+        raise InputError("m=, n= and k= go with the game mnk only (new mnk m=5 n=5 k=4)")
+    game = parse_game(game_name or "")
+    return CreateRoom(game=game.name, public=public, seat=seat, clock=clock, ai_level=level)
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question of the guided ``new``: what to ask, the default shown in
+    brackets, and how an answer becomes an option of the one-line form."""
+
+    prompt: str
+    default: str
+    to_option: Callable[[str], str]
+    """The one-line option for an answer; raises :class:`InputError` for a bad one."""
+
+    def option(self, answer: str) -> str:
+        """The option for ``answer``, or for the default when the answer is blank."""
+        return self.to_option(answer.strip() or self.default)
+
+
+def _opponent_option(answer: str) -> str:
+    level = parse_opponent(answer)
+    return "human" if level is None else f"ai={level}"
+
+
+def _clock_option(answer: str) -> str:
+    parse_clock(answer)
+    return "clock=" + answer.replace(" ", "")
+
+
+NEW_ROOM_QUESTIONS = (
+    Question(
+        "Game: tictactoe, tictactoe4, connect4, gomoku or mnk-M-N-K",
+        DEFAULT_GAME,
+        lambda answer: parse_game(answer).name,
+    ),
+    Question(f"Opponent: human, or the AI at {'/'.join(LEVELS)}", "human", _opponent_option),
+    Question(
+        "Public or private",
+        "public",
+        lambda answer: "public" if parse_visibility(answer) else "private",
+    ),
+    Question(
+        "Clock: none, seconds a move (30s), or minutes+increment (5+3)", "none", _clock_option
+    ),
+    Question(
+        "Your seat: first (X, moves first), second (O) or random",
+        "first",
+        lambda answer: "seat=" + parse_seat(answer),
+    ),
+)
+"""The questions of the guided ``new``, in order. Their options, joined, are a
+one-line ``new`` for :func:`parse_new_room`."""
+CANCEL_WORDS = frozenset({"cancel", "/cancel", "quit", "/quit"})
+"""Answers that abandon the guided ``new`` and go back to the lobby."""
+
+
+def parse_code(text: str, what: str) -> str:
+    """A room, join or watch code as the server reads it (upper case), or an error
+    naming the command ``what`` needs it for."""
+    code = text.strip().upper()
+    if not code:
+        raise InputError(f"{what} needs a code: {what} CODE (the room code, or a private code)")
+    if " " in code or len(code) > 32:
+        raise InputError(f"{text.strip()!r} is not a room code: codes are one word, like C9FVBQ")
+    return code

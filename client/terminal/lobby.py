@@ -1,0 +1,178 @@
+"""The lobby: list rooms, open one, join or watch by code, quick match.
+
+Each command that gets the user into a room hands over to a
+:class:`~client.terminal.room_screen.RoomScreen`, and the lobby takes over again
+when the user leaves the room.
+"""
+
+from __future__ import annotations
+
+from client.session import Disconnected, Reconnected, SessionEnded
+from client.terminal.commands import (
+    CANCEL_WORDS,
+    DEFAULT_GAME,
+    LOBBY_COMMANDS,
+    LOBBY_HELP,
+    NEW_ROOM_QUESTIONS,
+    InputError,
+    parse_code,
+    parse_game,
+    parse_new_room,
+    split_line,
+)
+from client.terminal.room_screen import RoomScreen
+from client.terminal.terminal import Line, Terminal
+from shared.protocol.messages import (
+    ClientMessage,
+    CreateRoom,
+    Join,
+    ListRooms,
+    QuickMatch,
+    RoomList,
+    RoomSummary,
+    State,
+    Watch,
+)
+
+LOBBY_PROMPT = "lobby> "
+
+
+class Lobby:
+    """The lobby loop; :meth:`run` returns when the user quits or the session ends."""
+
+    def __init__(self, terminal: Terminal) -> None:
+        self.terminal = terminal
+        self.ended_by_session = False
+        """True if the session ended for good (the server stayed away)."""
+
+    @property
+    def exit_status(self) -> int:
+        """1 if the connection was lost for good, else 0."""
+        return 1 if self.ended_by_session else 0
+
+    async def run(self) -> None:
+        terminal = self.terminal
+        terminal.console.set_status(self._status)
+        try:
+            while True:
+                item = await terminal.next(LOBBY_PROMPT)
+                if isinstance(item, Line):
+                    if item.text is None or not await self._on_line(item.text):
+                        return
+                elif isinstance(item, Disconnected | Reconnected | SessionEnded):
+                    terminal.show_connection_event(item)
+                    if isinstance(item, SessionEnded):
+                        self.ended_by_session = True
+                        return
+                # Other events are about rooms left behind: nothing to show.
+        finally:
+            terminal.console.set_status(None)
+
+    def _status(self) -> str:
+        session = self.terminal.session
+        state = "connected" if session.connected else "reconnecting..."
+        return f"Boardroom lobby | {session.name} at {session.url} | {state} | help lists commands"
+
+    async def enter_room(self, code: str, *, lobby_after: bool = True) -> bool:
+        """Show room ``code`` until the user leaves it; False if they quit from there."""
+        screen = RoomScreen(self.terminal, code, lobby_after=lobby_after)
+        where = await screen.run()
+        if screen.ended_by_session:
+            self.ended_by_session = True
+        if where == "quit":
+            return False
+        self.terminal.show("Back in the lobby (help lists the commands).")
+        return True
+
+    async def open_room(self, message: ClientMessage) -> bool:
+        """Send a request that seats or seats-to-watch the user (create, join, watch,
+        quick match) and enter the room it answers with; False if the user quit."""
+        reply = await self.terminal.request_or_say_why(message)
+        if not isinstance(reply, State):
+            return True
+        return await self.enter_room(reply.room.code)
+
+    async def _on_line(self, line: str) -> bool:
+        """Act on one lobby line; False to quit."""
+        self.terminal.echo(LOBBY_PROMPT, line)
+        typed = split_line(line)
+        if typed is None:
+            return True
+        command = LOBBY_COMMANDS.get(typed.word)
+        try:
+            if command == "quit":
+                return False
+            if command == "help":
+                self.terminal.show(LOBBY_HELP)
+            elif command == "rooms":
+                await self._list_rooms(typed.rest)
+            elif command == "new":
+                create = parse_new_room(typed.rest) if typed.rest else await self._ask_new_room()
+                if create is not None:
+                    return await self.open_room(create)
+            elif command == "join":
+                return await self.open_room(Join(code=parse_code(typed.rest, "join")))
+            elif command == "watch":
+                return await self.open_room(Watch(code=parse_code(typed.rest, "watch")))
+            elif command == "quick":
+                game = parse_game(typed.rest or DEFAULT_GAME)
+                self.terminal.show(f"Looking for an opponent for {game.title}...")
+                return await self.open_room(QuickMatch(game=game.name))
+            else:
+                self.terminal.problem(
+                    f"{typed.word!r} is not a lobby command: type help for the list "
+                    "(moves are played once you are in a room)."
+                )
+        except InputError as error:
+            self.terminal.problem(str(error))
+        return True
+
+    async def _ask_new_room(self) -> CreateRoom | None:
+        """The guided ``new``: one question per option, Enter for the default; None
+        if the user cancels (or the input ends)."""
+        self.terminal.show("A new room: Enter takes the answer in brackets, cancel goes back.")
+        options = []
+        for question in NEW_ROOM_QUESTIONS:
+            while True:
+                answer = await self.terminal.ask(f"{question.prompt} [{question.default}]: ")
+                if answer is None or answer.strip().lower() in CANCEL_WORDS:
+                    return None
+                try:
+                    options.append(question.option(answer))
+                    break
+                except InputError as error:
+                    self.terminal.problem(str(error))
+        return parse_new_room(" ".join(options))
+
+    async def _list_rooms(self, game_text: str) -> None:
+        game = parse_game(game_text).name if game_text.strip() else None
+        reply = await self.terminal.request_or_say_why(ListRooms(game=game))
+        if not isinstance(reply, RoomList):
+            return
+        if not reply.rooms:
+            self.terminal.show(
+                "No open rooms. Type new to open one, or quick GAME to be paired with someone."
+            )
+            return
+        self.terminal.show(format_room_list(reply.rooms))
+
+
+def format_room_list(rooms: list[RoomSummary]) -> str:
+    """The rooms as a table: code, game, status, players, spectators.
+
+    >>> print(format_room_list([RoomSummary(code="C9FVBQ", game="tictactoe",
+    ...     title="Tic-tac-toe", status="waiting", players=["ann"], spectators=0)]))
+    CODE    GAME         STATUS   PLAYERS  WATCHING
+    C9FVBQ  Tic-tac-toe  waiting  ann      0
+    """
+    rows = [("CODE", "GAME", "STATUS", "PLAYERS", "WATCHING")]
+    for room in rooms:
+        players = ", ".join(room.players) if room.players else "-"
+        rows.append((room.code, room.title, room.status, players, str(room.spectators)))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True))
+        + "  "
+        + row[4]
+        for row in rows
+    )

@@ -1,0 +1,422 @@
+"""Being in a room: the board, the status line, moves and commands, and the events
+that change them.
+
+The screen draws the board when something changed and no more events are
+waiting (so a burst of events draws one board, with every move announced on its
+own line above it), then the status line; at a terminal the status line also
+sits live in the toolbar, where clocks count down.
+
+Lines typed are commands (:data:`~client.terminal.commands.ROOM_COMMANDS`) or
+moves. At a terminal a move is checked and sent at once; from a script, a move
+waits for the player's turn (and for the connection, after a drop), so a script
+can list its moves in advance. A move whose request was cut by a drop is sent
+again once the session is back, unless the resumed state shows it went through.
+
+At the end of a script's input the screen plays out what is under way: it waits
+while the opponent is to move or the room waits for one, and quits once it is
+the player's turn (no more moves will come) or the game is over. Quitting never
+resigns: the server holds the seat for its grace window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Literal
+
+from client.errors import ConnectionLostError
+from client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
+from client.terminal.commands import (
+    DEFAULT_AI_LEVEL,
+    ROOM_COMMANDS,
+    ROOM_HELP,
+    InputError,
+    parse_level,
+    split_line,
+)
+from client.terminal.render import render_board
+from client.terminal.room_text import result_text, status_line, who
+from client.terminal.terminal import Line, Terminal
+from client.tracked_room import SYMBOLS, TrackedRoom
+from shared.errors import IllegalMoveError, IllegalMoveReason
+from shared.protocol.messages import (
+    AcceptDraw,
+    AddAi,
+    ChatLine,
+    DeclineDraw,
+    DrawDeclined,
+    DrawOffered,
+    GameOver,
+    Leave,
+    Left,
+    MakeMove,
+    Moved,
+    OfferDraw,
+    PlayerStatus,
+    Rematch,
+    Resign,
+    RoomState,
+    SendChat,
+    State,
+)
+
+RoomExit = Literal["lobby", "quit"]
+"""Where the user goes from a room: back to the lobby, or out of the client."""
+
+ROOM_ARRIVAL_TIMEOUT = 10.0
+"""Seconds to wait for the first ``state`` of a room entered by resuming."""
+
+MAX_CHAT_LENGTH = 500
+
+
+class RoomScreen:
+    """One room, until the user leaves or quits (see the module docstring).
+
+    ``lobby_after``: False when there is no lobby to go back to (``boardroom
+    watch``), so that leaving the room ends the client.
+    """
+
+    def __init__(self, terminal: Terminal, code: str, *, lobby_after: bool = True) -> None:
+        self.terminal = terminal
+        self.code = code
+        self.lobby_after = lobby_after
+        self.ended_by_session = False
+        """True if the session ended (the server stayed away) while in the room."""
+        self._dirty = True
+        self._announce_result = False
+        self._described: RoomState | None = None
+        self._held: str | None = None
+        """A line read but not acted on yet: a script's move waiting for its turn."""
+        self._resend: tuple[str, int] | None = None
+        """A move (and the ply it was for) whose request was cut by a drop."""
+        self._exit: RoomExit | None = None
+
+    @property
+    def room(self) -> TrackedRoom | None:
+        return self.terminal.session.rooms.get(self.code)
+
+    @property
+    def _interactive(self) -> bool:
+        return self.terminal.console.interactive
+
+    @property
+    def _away(self) -> RoomExit:
+        return "lobby" if self.lobby_after else "quit"
+
+    async def run(self) -> RoomExit:
+        """Show the room and act on lines and events until the user leaves it."""
+        console = self.terminal.console
+        console.set_status(self._status)
+        try:
+            if not await self._wait_for_room():
+                return self._exit or self._away
+            return await self._loop()
+        finally:
+            console.set_status(None)
+
+    async def _wait_for_room(self) -> bool:
+        """True once the room is tracked (it is at once, except when resuming)."""
+        try:
+            async with asyncio.timeout(ROOM_ARRIVAL_TIMEOUT):
+                while self.room is None and self._exit is None:
+                    item = await self.terminal.next(self._prompt, read=False)
+                    if not isinstance(item, Line):
+                        self._on_event(item)
+        except TimeoutError:
+            self.terminal.problem(f"Room {self.code} did not answer.")
+            return False
+        return self.room is not None and self._exit is None
+
+    async def _loop(self) -> RoomExit:
+        terminal = self.terminal
+        while self._exit is None:
+            room = self.room
+            if room is None:
+                terminal.notice(f"You are no longer in room {self.code}.")
+                return self._away
+            if self._dirty and terminal.events.empty():
+                self._draw(room)
+            # Events first: a line is judged against the state they make, once it is drawn.
+            if self._held is not None and terminal.events.empty() and self._ready(room, self._held):
+                line, self._held = self._held, None
+                await self._on_line(room, line)
+                continue
+            if (
+                terminal.input_ended
+                and self._held is None
+                and terminal.events.empty()  # every event shown, the result included
+                and not self._under_way(room)
+            ):
+                return "quit"
+            item = await terminal.next(self._prompt, read=self._held is None)
+            if isinstance(item, Line):
+                if item.text is None and self._interactive:
+                    return "quit"  # Ctrl-D at a terminal: the person means it now
+                self._held = item.text
+            else:
+                self._on_event(item)
+        return self._exit
+
+    # -- what the screen shows -------------------------------------------------------
+
+    def _prompt(self) -> str:
+        room = self.room
+        if room is None:
+            return "> "
+        if room.you is None:
+            return "watching> "
+        symbol = SYMBOLS[room.you]
+        return f"{symbol}, your move> " if room.my_turn else f"{symbol}> "
+
+    def _status(self) -> str:
+        room = self.room
+        return status_line(room) if room is not None else ""
+
+    def _draw(self, room: TrackedRoom) -> None:
+        self._dirty = False
+        palette = self.terminal.palette
+        if room.state.status != "waiting":  # an empty board says nothing while nobody plays
+            self.terminal.show(
+                render_board(
+                    room.game, room.position, palette=palette, winning_line=room.winning_cells
+                )
+            )
+        if self._announce_result and room.state.result is not None:
+            self._announce_result = False
+            self.terminal.show(palette.bold(f"Result: {result_text(room)}"))
+        # After the result, the status line offers what comes next (rematch or leave).
+        self.terminal.show(status_line(room))
+
+    def _describe_state(self, state: RoomState) -> None:
+        """Say what a new ``state`` changed: the room opened, someone sat or left, a
+        game started."""
+        before = self._described
+        self._described = state
+        show = self.terminal.show
+        if before is None:
+            if state.you is None:
+                show(f"You are watching room {state.code} ({state.title}).")
+            elif state.status == "waiting":
+                show(f"Room {state.code} is open ({state.title}): waiting for an opponent.")
+                if state.join_code is not None:
+                    show(
+                        f"It is private: give your opponent the join code {state.join_code}"
+                        f" (spectators: watch code {state.watch_code})."
+                    )
+                else:
+                    show(f"Others can join it with: join {state.code}")
+        else:
+            for seat, old in zip(state.seats, before.seats, strict=False):
+                symbol = SYMBOLS[seat.side]
+                if seat.name is not None and seat.name != old.name:
+                    show(f"{seat.name} sits down as {symbol}.")
+                elif seat.name is None and old.name is not None:
+                    show(f"{old.name} left seat {symbol}.")
+        new_game = before is None or (
+            before.status != "playing" or before.game_number != state.game_number
+        )
+        if state.status == "playing" and new_game:
+            names = " vs ".join(
+                f"{SYMBOLS[seat.side]} {seat.name or '(empty)'}" for seat in state.seats
+            )
+            # A first state with moves in it is a game joined (or resumed) under way.
+            happens = "starts" if state.ply == 0 else f"goes on after {state.ply} moves"
+            text = f"Game {state.game_number} {happens}: {names}."
+            if state.you is not None:
+                text += f" You play {SYMBOLS[state.you]}"
+                text += " and move first." if state.you == "first" else "."
+            show(self.terminal.palette.bold(text))
+
+    # -- events ----------------------------------------------------------------------
+
+    def _on_event(self, event: SessionEvent) -> None:
+        terminal = self.terminal
+        if isinstance(event, Disconnected | Reconnected | SessionEnded):
+            terminal.show_connection_event(event)
+            if isinstance(event, SessionEnded):
+                self.ended_by_session = True
+                self._exit = "quit"
+            elif isinstance(event, Reconnected):
+                if self.code in event.lost_rooms:
+                    terminal.notice(
+                        f"Your seat in room {self.code} was not kept (the server's grace "
+                        "window ran out)."
+                    )
+                self._dirty = True
+            return
+        code = event.room.code if isinstance(event, State) else getattr(event, "room", None)
+        room = self.room
+        if code != self.code or room is None:
+            return
+        if isinstance(event, State):
+            self._describe_state(event.room)
+            self._dirty = True
+        elif isinstance(event, Moved):
+            terminal.show(f"{who(room, event.side)} played {event.move}")
+            self._dirty = True
+        elif isinstance(event, GameOver):
+            self._announce_result = True
+            self._dirty = True
+        elif isinstance(event, PlayerStatus):
+            self._on_player_status(room, event)
+        elif isinstance(event, DrawOffered):
+            if event.side == room.you:
+                terminal.show("You offered a draw.")
+            elif room.you is not None:
+                terminal.show(f"{who(room, event.side)} offers a draw: type accept or decline.")
+            else:
+                terminal.show(f"{who(room, event.side)} offers a draw.")
+        elif isinstance(event, DrawDeclined):
+            if event.side == room.you:
+                terminal.show("Your draw offer was declined.")
+            else:
+                terminal.show(f"The draw offer of {who(room, event.side)} is off.")
+        elif isinstance(event, ChatLine):
+            terminal.show(f"[chat] {event.name}: {event.text}")
+        elif isinstance(event, Left):
+            self._exit = self._away
+
+    def _on_player_status(self, room: TrackedRoom, event: PlayerStatus) -> None:
+        player = who(room, event.side)
+        if event.connected:
+            self.terminal.show(f"{player} is back.")
+        elif event.gone_until is not None:
+            held = max(0, round(event.gone_until - time.time()))
+            self.terminal.show(f"{player} lost the connection: the seat is held for {held}s.")
+        else:
+            self.terminal.show(f"{player} is away.")
+
+    # -- lines -----------------------------------------------------------------------
+
+    def _ready(self, room: TrackedRoom, line: str) -> bool:
+        """Whether to act on ``line`` now, or hold it (see the module docstring)."""
+        if self._interactive:
+            return True
+        if not self.terminal.session.connected:
+            return False
+        typed = split_line(line)
+        if typed is None or typed.word in ROOM_COMMANDS or room.you is None:
+            return True
+        return room.state.status == "finished" or room.my_turn
+
+    def _under_way(self, room: TrackedRoom) -> bool:
+        """True while something is still to come from others: a game or an opponent."""
+        if not self.terminal.session.connected:
+            return True
+        status = room.state.status
+        return status == "waiting" or (status == "playing" and not room.my_turn)
+
+    async def _on_line(self, room: TrackedRoom, line: str) -> None:
+        self.terminal.echo(self._prompt(), line)
+        typed = split_line(line)
+        if typed is None:
+            return
+        command = ROOM_COMMANDS.get(typed.word)
+        try:
+            if command is None:
+                await self._play(room, typed.line)
+            else:
+                await self._command(room, command, typed.rest)
+        except InputError as error:
+            self.terminal.problem(str(error))
+
+    async def _play(self, room: TrackedRoom, text: str) -> None:
+        problem = self.terminal.problem
+        if self._resend is not None:
+            move, ply = self._resend
+            self._resend = None
+            if _went_through(room, move, ply):
+                return  # it reached the server before the drop
+        try:
+            room.game.parse_move(room.position, text)
+        except IllegalMoveError as error:
+            if error.reason is IllegalMoveReason.NOT_A_MOVE:
+                example = "a column, 1 to 7" if room.game.gravity else "a cell such as b2"
+                problem(
+                    f"{text!r} is neither a command nor a move: a move is {example}; "
+                    "type help for the commands."
+                )
+                return
+            # Any other refusal (a taken cell, a full column) is the server's to explain.
+        if room.you is None:
+            problem("You are watching: only the players can move.")
+            return
+        if room.state.status == "waiting":
+            problem("The game has not started: waiting for an opponent (ai LEVEL seats the AI).")
+            return
+        if room.state.status == "finished":
+            problem("The game is over: type rematch for another one, or leave.")
+            return
+        if not room.my_turn:
+            problem(f"Not your turn: {who(room, room.state.to_move or 'first')} is to move.")
+            return
+        ply = room.state.ply
+        try:
+            await self.terminal.request(MakeMove(room=self.code, move=text, ply=ply))
+        except ConnectionLostError:
+            if self._interactive:
+                problem("Not connected (reconnecting): type your move again once reconnected.")
+            else:
+                # Sent again after the reconnection, unless it turns out to have gone through.
+                self._held = text
+                self._resend = (text, ply)
+
+    async def _command(self, room: TrackedRoom, command: str, rest: str) -> None:
+        terminal = self.terminal
+        request = terminal.request_or_say_why
+        seated_in_game = room.you is not None and room.playing
+        if command == "help":
+            terminal.show(ROOM_HELP)
+        elif command == "board":
+            self._dirty = True
+        elif command == "resign":
+            if seated_in_game and not await terminal.confirm("Resign this game?"):
+                return
+            await request(Resign(room=self.code))
+        elif command == "draw":
+            # Offering while the opponent's offer stands accepts it, so one word does both.
+            await request(OfferDraw(room=self.code))
+        elif command == "accept":
+            await request(AcceptDraw(room=self.code))
+        elif command == "decline":
+            await request(DeclineDraw(room=self.code))
+        elif command == "rematch":
+            reply = await request(Rematch(room=self.code))
+            if isinstance(reply, State) and reply.room.status == "finished":
+                terminal.show("Rematch asked: waiting for your opponent to agree.")
+        elif command == "chat":
+            text = rest.strip()
+            if not text:
+                raise InputError("chat needs something to say: chat TEXT")
+            if len(text) > MAX_CHAT_LENGTH:
+                raise InputError(f"That is {len(text)} characters: chat takes at most 500.")
+            await request(SendChat(room=self.code, text=text))
+        elif command == "ai":
+            level = parse_level(rest) if rest.strip() else DEFAULT_AI_LEVEL
+            await request(AddAi(room=self.code, level=level))
+        elif command == "leave":
+            if seated_in_game and not await terminal.confirm(
+                "Leaving resigns the game in progress. Leave?"
+            ):
+                return
+            if isinstance(await request(Leave(room=self.code)), Left):
+                terminal.show(f"You left room {self.code}.")
+                self._exit = self._away
+        elif command == "quit":
+            if (
+                seated_in_game
+                and self._interactive
+                and not await terminal.confirm(
+                    "Quit now? Nothing is resigned, but the game goes on without you. Quit?"
+                )
+            ):
+                return
+            self._exit = "quit"
+
+
+def _went_through(room: TrackedRoom, move: str, ply: int) -> bool:
+    """True if the room's moves show ``move`` played at ``ply``."""
+    moves = room.position.moves
+    if len(moves) <= ply:
+        return False
+    return room.game.format_move(moves[ply]) == move.strip().lower()

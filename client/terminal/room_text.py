@@ -1,0 +1,135 @@
+"""What the terminal says about a room in words: the status line, who is who,
+clocks, and how a game ended.
+
+Pure functions of a :class:`~client.tracked_room.TrackedRoom` (and the time, for
+clocks and held seats), so they are tested without a server. The status line is
+one line that scripts can match and people can read at a glance::
+
+    Tic-tac-toe, room C9FVBQ | X ann (you) 1:59 | O AI (perfect) 2:00 | your move
+"""
+
+from __future__ import annotations
+
+import time
+
+from client.tracked_room import SYMBOLS, TrackedRoom, other_side
+from shared.protocol.messages import Side
+
+_NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+
+
+def format_clock(milliseconds: int) -> str:
+    """A clock reading as m:ss (h:mm:ss from an hour up), rounded down to the second.
+
+    >>> format_clock(119_400), format_clock(9_999), format_clock(3_725_000)
+    ('1:59', '0:09', '1:02:05')
+    """
+    seconds = max(0, milliseconds) // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds:02d}"
+    return f"{minutes}:{seconds:02d}"
+
+
+def who(room: TrackedRoom, side: Side, *, capital: bool = True) -> str:
+    """A side as a player reads it: "You" for your own seat, else "O bob".
+
+    The symbol comes first because the board shows symbols, not names.
+    """
+    if side == room.you:
+        return "You" if capital else "you"
+    name = room.seat(side).name
+    return f"{SYMBOLS[side]} {name}" if name else SYMBOLS[side]
+
+
+def seat_text(room: TrackedRoom, side: Side, *, wall_now: float | None = None) -> str:
+    """One seat for the status line: symbol, name, kind, presence (``gone, seat held
+    40s``) and, in a room with a clock, the time left."""
+    seat = room.seat(side)
+    parts = [SYMBOLS[side]]
+    if seat.name is None:
+        parts.append("(empty seat)")
+    else:
+        parts.append(seat.name)
+        if seat.kind == "bot":
+            parts.append("[bot]")
+        if side == room.you:
+            parts.append("(you)")
+        if seat.gone_until is not None and not seat.connected:
+            now = time.time() if wall_now is None else wall_now
+            held = max(0, round(seat.gone_until - now))
+            parts.append(f"(gone, seat held {held}s)")
+        elif not seat.connected and seat.kind != "ai":
+            parts.append("(away)")
+    left = room.time_left_ms(side)
+    if left is not None:
+        parts.append(format_clock(left))
+    return " ".join(parts)
+
+
+def room_title(room: TrackedRoom) -> str:
+    """The game and the room, with the private codes for its players to pass on."""
+    state = room.state
+    text = f"{state.title}, room {room.code}"
+    if state.game_number > 1:
+        text += f", game {state.game_number}"
+    if state.join_code is not None:
+        text += f" (private: join code {state.join_code}"
+        if state.watch_code is not None:
+            text += f", watch code {state.watch_code}"
+        text += ")"
+    return text
+
+
+def turn_text(room: TrackedRoom) -> str:
+    """Where the game stands: waiting for a player, whose move, a draw offer, or over."""
+    state = room.state
+    if state.status == "waiting":
+        return "waiting for an opponent"
+    if state.status == "finished":
+        return "game over: rematch or leave" if room.you is not None else "game over"
+    text = "your move" if room.my_turn else f"{SYMBOLS[state.to_move or 'first']} to move"
+    if state.draw_offer is not None:
+        if state.draw_offer == room.you:
+            text += ", you offered a draw"
+        elif room.you is not None:
+            text += f", {who(room, state.draw_offer)} offers a draw: accept or decline"
+        else:
+            text += f", {SYMBOLS[state.draw_offer]} offers a draw"
+    return text
+
+
+def status_line(room: TrackedRoom, *, wall_now: float | None = None) -> str:
+    """The room on one line: title, both seats (with clocks), whose turn."""
+    seats = [seat_text(room, side, wall_now=wall_now) for side in ("first", "second")]
+    return " | ".join([room_title(room), *seats, turn_text(room)])
+
+
+def result_text(room: TrackedRoom) -> str:
+    """How the last game ended, in words ("You win: three in a row a1-a2-a3"), or
+    an empty string while no result is known."""
+    result = room.state.result
+    if result is None:
+        return ""
+    winner = result.winner
+    if winner is None:
+        return {
+            "full_board": "Draw: the board is full",
+            "agreement": "Draw by agreement",
+            "aborted": "Aborted before the first move: nobody wins",
+            "abandonment": "No result: both players left",
+        }.get(result.reason, f"No winner ({result.reason})")
+    winner_name = who(room, winner)
+    wins = f"{winner_name} {'win' if winner == room.you else 'wins'}"
+    loser_name = who(room, other_side(winner), capital=False)
+    if result.reason == "line":
+        count = _NUMBER_WORDS.get(len(result.line), str(len(result.line)))
+        return f"{wins}: {count} in a row {'-'.join(result.line)}"
+    if result.reason == "resignation":
+        return f"{wins}: {loser_name} resigned"
+    if result.reason == "timeout":
+        return f"{wins} on time"
+    if result.reason == "abandonment":
+        return f"{wins}: {loser_name} left and did not come back"
+    return f"{wins} ({result.reason})"

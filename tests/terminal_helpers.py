@@ -1,0 +1,111 @@
+"""Helpers for the terminal client's end-to-end tests: the client as a real
+process (``python -m client.cli``) with piped input and output."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+TIMEOUT = 15.0
+"""Seconds to wait for a line the client should print: generous for a busy machine."""
+
+
+class ClientProcess:
+    """``python -m client.cli ARGS`` with a pipe for input and one for output.
+
+    Every line printed is kept in :attr:`lines`; :meth:`expect` waits for the next
+    line (from where the last expect stopped) that matches a pattern.
+    """
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.lines: list[str] = []
+        self._cursor = 0
+
+    @classmethod
+    async def start(cls, *args: str, config_home: Path, **env: str) -> ClientProcess:
+        environ = {**os.environ, "XDG_CONFIG_HOME": str(config_home), **env}
+        environ.pop("NO_COLOR", None)  # colour is off anyway: the output is a pipe
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "client.cli",
+            *args,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            env=environ,
+        )
+        return cls(process)
+
+    @property
+    def transcript(self) -> str:
+        return "\n".join(self.lines)
+
+    def send(self, *lines: str) -> None:
+        """Type ``lines``; the client acts on them in its own time."""
+        assert self.process.stdin is not None
+        self.process.stdin.write("".join(line + "\n" for line in lines).encode())
+
+    def close_input(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+
+    async def _read_line(self) -> str | None:
+        assert self.process.stdout is not None
+        raw = await self.process.stdout.readline()
+        if not raw:
+            return None
+        line = raw.decode().rstrip("\n")
+        self.lines.append(line)
+        return line
+
+    async def expect(self, pattern: str, timeout: float = TIMEOUT) -> re.Match[str]:
+        """The first line from the cursor on that ``pattern`` matches (searched)."""
+        regex = re.compile(pattern)
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    while self._cursor < len(self.lines):
+                        line = self.lines[self._cursor]
+                        self._cursor += 1
+                        if match := regex.search(line):
+                            return match
+                    if await self._read_line() is None:
+                        raise AssertionError(
+                            f"the client ended without printing {pattern!r}:\n{self.transcript}"
+                        )
+        except TimeoutError:
+            raise AssertionError(
+                f"no line matching {pattern!r} within {timeout} s:\n{self.transcript}"
+            ) from None
+
+    async def finish(self, timeout: float = TIMEOUT) -> int:
+        """Read the rest of the output and return the exit status."""
+        try:
+            async with asyncio.timeout(timeout):
+                while await self._read_line() is not None:
+                    pass
+                return await self.process.wait()
+        except TimeoutError:
+            raise AssertionError(f"the client did not exit:\n{self.transcript}") from None
+
+    async def kill(self) -> None:
+        if self.process.returncode is None:
+            self.process.kill()
+            await self.process.wait()
+
+
+@contextlib.asynccontextmanager
+async def client_process(*args: str, config_home: Path) -> AsyncIterator[ClientProcess]:
+    """A :class:`ClientProcess`, killed after the test if it is still running."""
+    client = await ClientProcess.start(*args, config_home=config_home)
+    try:
+        yield client
+    finally:
+        await client.kill()

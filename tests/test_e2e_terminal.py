@@ -1,0 +1,345 @@
+"""End to end: the terminal client (``boardroom play`` / ``boardroom watch``) as a
+real process, its input piped as a script, against a real server (in-process,
+real SQLite, real engine pool) over real WebSockets.
+
+Scripts list their moves in advance (a move waits for the player's turn), and
+tic-tac-toe scripts list all nine cells: the ones the opponent took first are
+refused in words and the script goes on, so the game always ends. Assertions are
+on the lines the client prints and on the game records the server keeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+from pathlib import Path
+
+import pytest
+from harness import CuttableProxy, Player, running_server
+from terminal_helpers import client_process
+
+ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
+
+
+def board_of_record(board: str) -> list[str]:
+    """A record's board diagram ("3 O . X" rows) as rows of symbols only."""
+    return [" ".join(row.split()[1:]) for row in board.splitlines()[:-1]]
+
+
+def last_board_printed(transcript: str) -> list[str]:
+    """The last tic-tac-toe board in a transcript, brackets dropped, as rows of symbols."""
+    rows = re.findall(r"^([321]) (.*)$", transcript, flags=re.MULTILINE)
+    last = rows[-3:]
+    return [" ".join(re.sub(r"[\[\]]", " ", cells).split()) for _, cells in last]
+
+
+def expected_result_line(record: dict[str, object], me: str, opponent: str) -> str:
+    """The ``Result:`` line the player ``me`` should see for a finished record."""
+    winner = record["winner"]
+    if winner is None:
+        return "Result: Draw: the board is full"
+    players = record["players"]
+    assert isinstance(players, list)
+    winning = next(player for player in players if player["side"] == winner)
+    if winning["name"] == me:
+        return "Result: You win: three in a row"
+    return f"Result: {winning['symbol']} {opponent} wins: three in a row"
+
+
+async def test_a_scripted_session_plays_a_whole_game_against_the_ai_and_sees_the_result(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Bad lobby input is refused in words; then a room against the AI, a game played
+    to the end (refused moves explained on the way), and the result the server recorded."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as client,
+    ):
+        client.send(
+            "rooms",
+            "bogus",
+            "join ZZZZZZ",
+            "new chess",
+            "new tictactoe ai=perfect",
+            "zz",
+            "a1",
+            "a1",
+            *ALL_CELLS,
+        )
+        client.close_input()
+        assert await client.finish() == 0
+        record = await server.get_json("/api/games/1")
+
+    transcript = client.transcript
+    assert "No open rooms." in transcript
+    assert "'bogus' is not a lobby command" in transcript
+    assert "No room opens with 'ZZZZZZ'" in transcript
+    assert "Unknown game 'chess': choose one of tictactoe" in transcript
+    assert "Game 1 starts: X ann vs O AI (perfect). You play X and move first." in transcript
+    assert "'zz' is neither a command nor a move" in transcript
+    assert "'a1' is taken: X already has a stone there" in transcript
+    assert record["state"] == "finished"
+    result_lines = [line for line in client.lines if line.startswith("Result: ")]
+    assert len(result_lines) == 1
+    assert result_lines[0].startswith(expected_result_line(record, "ann", "AI (perfect)"))
+    assert last_board_printed(transcript) == board_of_record(str(record["board"]))
+    assert client.lines[-1] == "Bye."
+
+
+async def test_two_clients_play_each_other_and_a_spectator_watches(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Ann opens a private room and passes the codes on; bob joins with the join code,
+    cat watches with the watch code; moves, chat and the result reach everyone."""
+    async with running_server(db_path) as server:
+        ann_config, bob_config, cat_config = (tmp_path / name for name in ("ann", "bob", "cat"))
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=ann_config
+        ) as ann:
+            ann.send("new tictactoe private", "a1", "chat your move, bob", "a2", "a3")
+            ann.close_input()
+            codes = await ann.expect(r"join code (\w+) \(spectators: watch code (\w+)\)")
+            join_code, watch_code = codes.groups()
+            async with client_process(
+                "watch", watch_code, "--server", server.ws_url, "--name", "cat",
+                config_home=cat_config,
+            ) as cat:  # fmt: skip
+                cat.close_input()
+                await cat.expect(r"You are watching room \w+")
+                async with client_process(
+                    "play", "--server", server.ws_url, "--name", "bob", config_home=bob_config
+                ) as bob:
+                    bob.send(f"join {join_code.lower()}", "b1", "b2")
+                    bob.close_input()
+                    assert await bob.finish() == 0
+                assert await ann.finish() == 0
+                assert await cat.finish() == 0
+
+    assert "Result: You win: three in a row a1-a2-a3" in ann.lines
+    assert "bob sits down as O." in ann.lines
+    assert "Result: X ann wins: three in a row a1-a2-a3" in bob.lines
+    assert "X ann played a1" in bob.lines
+    assert "[chat] ann: your move, bob" in bob.lines
+    assert "Result: X ann wins: three in a row a1-a2-a3" in cat.lines
+    assert "O bob played b2" in cat.lines
+    assert "[chat] ann: your move, bob" in cat.lines
+
+
+async def test_quick_match_pairs_two_clients_and_a_resignation_ends_the_game(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Two players ask for the same game and are paired; ann resigns after her first
+    move and both see who won and why."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path / "ann"
+        ) as ann,
+    ):
+        ann.send("quick tictactoe", "a1", "resign")
+        ann.close_input()
+        await ann.expect(r"waiting for an opponent")
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "bob", config_home=tmp_path / "bob"
+        ) as bob:
+            bob.send("quick ttt", "b1")  # before or after the resignation: refused if after
+            bob.close_input()
+            assert await bob.finish() == 0
+        assert await ann.finish() == 0
+
+    assert "Game 1 starts: X ann vs O bob. You play O." in bob.lines
+    assert "Result: You win: X ann resigned" in bob.lines
+    assert "Result: O bob wins: you resigned" in ann.lines
+
+
+async def test_a_client_whose_connection_is_cut_reconnects_and_finishes_the_game(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """The network drops mid-game (a TCP reset): the client says so, reconnects with
+    its token by itself, and the rest of the script's moves finish the game."""
+    async with (
+        running_server(db_path) as server,
+        CuttableProxy(server.port) as proxy,
+        client_process(
+            "play", "--server", proxy.ws_url, "--name", "ann", config_home=tmp_path
+        ) as client,
+    ):
+        client.send("new tictactoe ai=perfect", "b2")
+        await client.expect(r"^O AI \(perfect\) played \w\d$")
+        proxy.cut()
+        # The moves go in while the client is (or is about to be) disconnected:
+        # each waits for the connection and for the player's turn.
+        client.send(*ALL_CELLS)
+        client.close_input()
+        await client.expect(r"^Connection lost, reconnecting\.\.\.$")
+        await client.expect(r"^Reconnected\.$")
+        assert await client.finish() == 0
+        record = await server.get_json("/api/games/1")
+
+    assert record["state"] == "finished"
+    result_lines = [line for line in client.lines if line.startswith("Result: ")]
+    assert len(result_lines) == 1
+    assert result_lines[0].startswith(expected_result_line(record, "ann", "AI (perfect)"))
+    assert last_board_printed(client.transcript) == board_of_record(str(record["board"]))
+
+
+async def test_a_player_who_quits_mid_game_takes_the_seat_back_on_the_next_run(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Quitting never resigns: the next ``boardroom play`` resumes the same game with
+    the remembered token (and name) and finishes it."""
+    async with running_server(db_path) as server:
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as first_run:
+            # The guided new (Enter keeps a default), then the AI seated from the room.
+            first_run.send("new", "", "a person", "human", "private", "", "", "ai perfect", "b2")
+            first_run.close_input()  # the script ends on the player's turn: it quits
+            assert await first_run.finish() == 0
+        assert (
+            "Game: tictactoe, tictactoe4, connect4, gomoku or mnk-M-N-K [tictactoe]: "
+            in first_run.lines
+        )
+        assert (
+            "'a person' is not an opponent: type human, or ai, or an AI level "
+            "(random, easy, medium, hard, perfect)" in first_run.lines
+        )
+        assert "X> ai perfect" in first_run.lines
+        assert "AI (perfect) sits down as O." in first_run.lines
+        assert any("is held for a while" in line for line in first_run.lines)
+        room = re.search(r"Room (\w+) is open \(Tic-tac-toe\)", first_run.transcript)
+        assert room is not None
+
+        async with client_process("play", "--server", server.ws_url, config_home=tmp_path) as again:
+            again.send(*ALL_CELLS)
+            again.close_input()
+            assert await again.finish() == 0
+        record = await server.get_json("/api/games/1")
+
+    assert f"Welcome back: your game in room {room.group(1)} goes on." in again.lines
+    assert "Game 1 goes on after 2 moves: X ann vs O AI (perfect). You play X and move first." in (
+        again.lines
+    )
+    assert record["state"] == "finished"
+    assert any(line.startswith("Result: ") for line in again.lines)
+
+
+async def test_the_name_is_asked_once_then_remembered(db_path: Path, tmp_path: Path) -> None:
+    """Without --name and nothing remembered the client asks; a bad name is refused
+    in words and asked again; the next run knows the name."""
+    async with running_server(db_path) as server:
+        async with client_process("play", "--server", server.ws_url, config_home=tmp_path) as first:
+            first.send("", "dora", "quit")
+            first.close_input()
+            assert await first.finish() == 0
+        async with client_process(
+            "play", "--server", server.ws_url, config_home=tmp_path
+        ) as second:
+            second.close_input()
+            assert await second.finish() == 0
+
+    assert "Name is empty: choose 1 to 32 characters." in first.lines
+    assert "Your name: dora" in first.lines
+    assert "Welcome, dora! Connected to " + server.ws_url + "." in first.lines
+    assert "Your name: " not in second.transcript
+    assert "Welcome, dora! Connected to " + server.ws_url + "." in second.lines
+
+
+async def test_watching_a_code_that_opens_nothing_says_so_and_fails(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """``boardroom watch`` with a bad code prints the server's refusal and exits 1."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "watch", "NOSUCH", "--server", server.ws_url, config_home=tmp_path
+        ) as watcher,
+    ):
+        watcher.close_input()
+        assert await watcher.finish() == 1
+    assert any("NOSUCH" in line for line in watcher.lines), watcher.transcript
+
+
+async def test_no_server_at_the_address_is_a_clear_error(tmp_path: Path) -> None:
+    """Nothing listening: the client says where it looked and how to start a server."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        free_port = probe.getsockname()[1]
+    url = f"ws://127.0.0.1:{free_port}/ws"
+    async with client_process("play", "--server", url, "--name", "ann", config_home=tmp_path) as c:
+        c.close_input()
+        assert await c.finish() == 1
+    assert f"cannot reach a Boardroom server at {url}" in c.transcript
+    assert "boardroom serve" in c.transcript
+
+
+async def test_play_local_plays_the_ai_with_no_server_running(tmp_path: Path) -> None:
+    """``--local`` starts its own server, opens a room against the AI at once, plays
+    a game and a rematch, and stops the server when the client exits."""
+    async with client_process(
+        "play", "--local", "--level", "perfect", "--name", "ann", config_home=tmp_path
+    ) as client:
+        client.send(*ALL_CELLS, "rematch", *ALL_CELLS)
+        client.close_input()
+        connected = await client.expect(r"Connected to ws://127\.0\.0\.1:(\d+)/ws\.")
+        assert await client.finish() == 0
+
+    assert client.lines[0] == "Starting a local server (it stops when you quit)..."
+    assert "Game 1 starts: X ann vs O AI (perfect). You play X and move first." in client.lines
+    # The AI agrees to a rematch at once; sides swap and the AI, now X, moves first.
+    assert "Game 2 starts: X AI (perfect) vs O ann. You play O." in client.lines
+    assert len([line for line in client.lines if line.startswith("Result: ")]) == 2
+    with pytest.raises(OSError):
+        _, writer = await asyncio.open_connection("127.0.0.1", int(connected.group(1)))
+        writer.close()
+
+
+async def test_a_spectator_sees_moves_made_by_protocol_clients(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Watching a room played by two bare protocol clients: every move is announced
+    and drawn, and the spectator's chat reaches the players."""
+    async with running_server(db_path) as server:
+        ann = await Player.join_server(server.ws_url, "ann")
+        bob = await Player.join_server(server.ws_url, "bob")
+        created = await ann.request({"type": "create_room", "game": "connect4"})
+        code = created["room"]["code"]
+        await bob.request({"type": "join", "code": code})
+        async with client_process(
+            "watch", code, "--server", server.ws_url, "--name", "cat", config_home=tmp_path
+        ) as cat:
+            await cat.expect(r"You are watching room")
+            cat.send("chat hello players")
+            chat = await ann.expect("chat")
+            for ply, (player, column) in enumerate(
+                [(ann, "4"), (bob, "3"), (ann, "4"), (bob, "3"), (ann, "4"), (bob, "3"), (ann, "4")]
+            ):
+                await player.request({"type": "move", "room": code, "move": column, "ply": ply})
+            cat.close_input()
+            assert await cat.finish() == 0
+        await ann.close()
+        await bob.close()
+
+    assert chat["name"] == "cat" and chat["text"] == "hello players"
+    assert "X ann played 4" in cat.lines
+    assert "Result: X ann wins: four in a row d1-d2-d3-d4" in cat.lines
+    # Connect Four: columns labelled 1 to 7, the winning line in brackets without colour.
+    assert " 1  2  3  4  5  6  7" in cat.lines
+    assert " .  .  . [X] .  .  ." in cat.lines
+
+
+async def test_a_terminated_local_client_stops_its_server(tmp_path: Path) -> None:
+    """SIGTERM to the client (mid-game, input still open) ends it cleanly: the
+    embedded server is stopped too, not left behind."""
+    async with client_process("play", "--local", "--name", "ann", config_home=tmp_path) as client:
+        connected = await client.expect(r"Connected to ws://127\.0\.0\.1:(\d+)/ws\.")
+        await client.expect(r"your move")
+        client.process.terminate()
+        assert await client.finish() == 1
+    assert "Stopped." in client.lines
+    with pytest.raises(OSError):
+        _, writer = await asyncio.open_connection("127.0.0.1", int(connected.group(1)))
+        writer.close()

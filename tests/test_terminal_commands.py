@@ -1,0 +1,148 @@
+"""Reading what people type: command words, the one-line and guided ``new``,
+clocks, levels and codes. Every refusal is an InputError whose message says what
+would be accepted."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from client.terminal.commands import (
+    LOBBY_COMMANDS,
+    LOBBY_HELP,
+    NEW_ROOM_QUESTIONS,
+    ROOM_COMMANDS,
+    ROOM_HELP,
+    InputError,
+    parse_clock,
+    parse_code,
+    parse_game,
+    parse_new_room,
+    parse_opponent,
+    parse_seat,
+    split_line,
+)
+from shared.protocol.messages import Clock, CreateRoom
+
+
+def test_a_line_splits_into_a_lower_case_word_without_slash_and_the_rest() -> None:
+    typed = split_line("  /SAY Hello  World ")
+    assert typed is not None
+    assert (typed.word, typed.rest) == ("say", "Hello  World")
+    assert split_line("   ") is None
+
+
+def test_every_command_word_and_alias_is_in_the_help() -> None:
+    """Each command a user can type is documented where they look for it."""
+    for commands, help_text in ((LOBBY_COMMANDS, LOBBY_HELP), (ROOM_COMMANDS, ROOM_HELP)):
+        for canonical in set(commands.values()):
+            assert re.search(rf"^  (\w+, )*{canonical}\b", help_text, re.MULTILINE), canonical
+
+
+def test_new_alone_is_a_public_tictactoe_room_for_a_person_with_no_clock() -> None:
+    assert parse_new_room("") == CreateRoom(game="tictactoe")
+
+
+def test_the_one_line_new_takes_its_options_in_any_order() -> None:
+    create = parse_new_room("private clock=30s Connect4 seat=random ai")
+    assert create == CreateRoom(
+        game="connect4",
+        public=False,
+        seat="random",
+        clock=Clock(kind="per_move", per_move=30.0),
+        ai_level="medium",
+    )
+    assert parse_new_room("gomoku hard second").ai_level == "hard"
+    assert parse_new_room("gomoku hard second").seat == "second"
+    assert parse_new_room("tictactoe4 ai=perfect human").ai_level is None
+
+
+def test_mnk_boards_are_named_with_their_sizes_either_way() -> None:
+    assert parse_new_room("mnk-5-5-4").game == "mnk-5-5-4"
+    assert parse_new_room("mnk m=5 n=5 k=4").game == "mnk-5-5-4"
+    assert parse_new_room("mnk m=3 n=3 k=3").game == "tictactoe"
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("chess", "unknown game 'chess'"),
+        ("mnk", "mnk needs its sizes"),
+        ("mnk m=5 n=5", "k missing"),
+        ("connect4 m=5", "go with the game mnk only"),
+        ("connect4 ai=genius", "'ai=genius' is not an opponent"),
+        ("connect4 clock=soon", "'soon' is not a clock"),
+        ("connect4 clock", "clock needs a value"),
+        ("connect4 seat=middle", "'middle' is not a seat"),
+        ("connect4 colour=red", "unknown option 'colour=red'"),
+        ("connect4 gomoku", "the game is already 'connect4'"),
+        ("mnk m=five n=5 k=4", "m takes a whole number"),
+    ],
+)
+def test_a_bad_new_says_what_is_wrong_and_what_would_do(text: str, says: str) -> None:
+    with pytest.raises(InputError, match=says):
+        parse_new_room(text)
+
+
+def test_clocks_read_as_seconds_a_move_or_minutes_plus_increment() -> None:
+    assert parse_clock("30s") == Clock(kind="per_move", per_move=30.0)
+    assert parse_clock("45") == Clock(kind="per_move", per_move=45.0)
+    assert parse_clock("5+3") == Clock(kind="increment", initial=300.0, increment=3.0)
+    assert parse_clock(" 0.5 + 0 ") == Clock(kind="increment", initial=30.0, increment=0.0)
+    assert parse_clock("none") == Clock()
+    assert parse_clock("") == Clock()
+    with pytest.raises(InputError, match="0 to 1440 minutes"):
+        parse_clock("5000+1")
+    with pytest.raises(InputError, match="1 to 86400 seconds"):
+        parse_clock("100000s")
+
+
+def test_opponents_are_human_or_an_ai_level() -> None:
+    assert parse_opponent("") is None
+    assert parse_opponent("human") is None
+    assert parse_opponent("ai") == "medium"
+    assert parse_opponent("AI hard") == "hard"
+    assert parse_opponent("perfect") == "perfect"
+
+
+def test_seats_by_name_symbol_or_number() -> None:
+    assert [parse_seat(text) for text in ("", "X", "o", "2", "random")] == [
+        "first",
+        "first",
+        "second",
+        "second",
+        "random",
+    ]
+
+
+def test_the_guided_new_takes_defaults_on_enter_and_builds_the_one_line_form() -> None:
+    """Enter on every question is the default room; answers become options."""
+    defaults = [question.option("") for question in NEW_ROOM_QUESTIONS]
+    assert parse_new_room(" ".join(defaults)) == CreateRoom(game="tictactoe")
+    answers = ["connect4", "ai hard", "private", "5+3", "second"]
+    options = [q.option(a) for q, a in zip(NEW_ROOM_QUESTIONS, answers, strict=True)]
+    assert parse_new_room(" ".join(options)) == parse_new_room(
+        "connect4 ai=hard private clock=5+3 seat=second"
+    )
+
+
+def test_a_guided_answer_that_does_not_fit_is_refused_for_asking_again() -> None:
+    with pytest.raises(InputError, match="type public or private"):
+        NEW_ROOM_QUESTIONS[2].option("secretive")
+    with pytest.raises(InputError, match="not an opponent"):
+        NEW_ROOM_QUESTIONS[1].option("grandmaster")
+
+
+def test_codes_are_read_in_upper_case_and_must_be_one_word() -> None:
+    assert parse_code(" xtzruwf6 ", "join") == "XTZRUWF6"
+    with pytest.raises(InputError, match="join needs a code"):
+        parse_code("", "join")
+    with pytest.raises(InputError, match="not a room code"):
+        parse_code("two words", "watch")
+
+
+def test_game_nicknames_resolve_to_the_games() -> None:
+    assert parse_game("ttt").name == "tictactoe"
+    assert parse_game("C4").name == "connect4"
+    assert parse_game("").name == "tictactoe"

@@ -1,0 +1,140 @@
+"""The room in words: the status line (seats, clocks, whose turn, private codes)
+and how a game ended, from each side and for spectators."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import msgspec
+import pytest
+
+from client.terminal.room_text import format_clock, result_text, seat_text, status_line
+from client.tracked_room import TrackedRoom
+from shared.protocol.messages import Clock, ClockState, ResultInfo, RoomState, SeatInfo
+
+ANN = SeatInfo(side="first", name="ann", kind="human", connected=True)
+BOB = SeatInfo(side="second", name="bob", kind="human", connected=True)
+AI = SeatInfo(side="second", name="AI (hard)", kind="ai", level="hard", connected=True)
+
+
+def room(**fields: Any) -> TrackedRoom:
+    """A tic-tac-toe room in play, ann (X, you) against bob, with ``fields`` changed."""
+    state = RoomState(
+        code="C9FVBQ",
+        game="tictactoe",
+        title="Tic-tac-toe",
+        status="playing",
+        public=True,
+        clock=Clock(),
+        seats=[ANN, BOB],
+        moves="",
+        ply=0,
+        to_move="first",
+        you="first",
+    )
+    return TrackedRoom(msgspec.structs.replace(state, **fields))
+
+
+def finished(result: ResultInfo, **fields: Any) -> TrackedRoom:
+    return room(status="finished", to_move=None, result=result, **fields)
+
+
+def test_the_status_line_names_the_room_both_seats_and_whose_move() -> None:
+    assert status_line(room()) == ("Tic-tac-toe, room C9FVBQ | X ann (you) | O bob | your move")
+    assert status_line(room(moves="b2", ply=1, to_move="second")).endswith("| O to move")
+
+
+def test_a_private_room_shows_its_codes_to_pass_on_while_it_waits() -> None:
+    waiting = room(
+        status="waiting",
+        to_move=None,
+        public=False,
+        seats=[ANN, SeatInfo(side="second")],
+        join_code="XTZRUWF6",
+        watch_code="H7VXUYV8",
+    )
+    assert status_line(waiting) == (
+        "Tic-tac-toe, room C9FVBQ (private: join code XTZRUWF6, watch code H7VXUYV8)"
+        " | X ann (you) | O (empty seat) | waiting for an opponent"
+    )
+
+
+def test_clocks_show_minutes_and_seconds_and_the_running_one_counts_down() -> None:
+    clocked = room(
+        clock=Clock(kind="increment", initial=120, increment=2),
+        clocks=ClockState(first_ms=119_500, second_ms=61_000, running="first"),
+        seats=[ANN, AI],
+    )
+    assert "X ann (you) 1:59" in status_line(clocked)
+    assert "O AI (hard) 1:01" in status_line(clocked)
+    later = clocked.time_left_ms("first", now=time.monotonic() + 10)
+    assert later is not None and format_clock(later) == "1:49"
+
+
+def test_a_dropped_player_shows_as_gone_with_the_seat_held_for_a_countdown() -> None:
+    gone = room(seats=[ANN, SeatInfo(side="second", name="bob", kind="human", gone_until=1000.0)])
+    assert seat_text(gone, "second", wall_now=955.2) == "O bob (gone, seat held 45s)"
+
+
+def test_a_bot_is_labelled_and_a_spectator_sees_no_you() -> None:
+    bot = SeatInfo(side="second", name="minimax", kind="bot", connected=True)
+    watched = room(seats=[ANN, bot], you=None)
+    assert status_line(watched) == "Tic-tac-toe, room C9FVBQ | X ann | O minimax [bot] | X to move"
+
+
+def test_a_draw_offer_shows_who_offered_and_what_to_answer() -> None:
+    assert "you offered a draw" in status_line(room(draw_offer="first"))
+    assert "O bob offers a draw: accept or decline" in status_line(room(draw_offer="second"))
+
+
+@pytest.mark.parametrize(
+    ("result", "you", "text"),
+    [
+        (ResultInfo(winner="first", reason="line", line=["a1", "a2", "a3"]), "first",
+         "You win: three in a row a1-a2-a3"),
+        (ResultInfo(winner="first", reason="line", line=["a1", "a2", "a3"]), "second",
+         "X ann wins: three in a row a1-a2-a3"),
+        (ResultInfo(winner="first", reason="line", line=["a1", "a2", "a3"]), None,
+         "X ann wins: three in a row a1-a2-a3"),
+        (ResultInfo(winner=None, reason="full_board"), "first", "Draw: the board is full"),
+        (ResultInfo(winner=None, reason="agreement"), "first", "Draw by agreement"),
+        (ResultInfo(winner="second", reason="timeout"), "first", "O bob wins on time"),
+        (ResultInfo(winner="second", reason="timeout"), "second", "You win on time"),
+        (ResultInfo(winner="first", reason="resignation"), "first", "You win: O bob resigned"),
+        (ResultInfo(winner="second", reason="resignation"), "first",
+         "O bob wins: you resigned"),
+        (ResultInfo(winner="first", reason="abandonment"), "first",
+         "You win: O bob left and did not come back"),
+        (ResultInfo(winner=None, reason="abandonment"), "first", "No result: both players left"),
+        (ResultInfo(winner=None, reason="aborted"), "first",
+         "Aborted before the first move: nobody wins"),
+    ],
+)  # fmt: skip
+def test_every_ending_reads_as_a_sentence_from_where_you_sit(
+    result: ResultInfo, you: str | None, text: str
+) -> None:
+    assert result_text(finished(result, you=you)) == text
+
+
+def test_a_gomoku_overline_counts_the_stones_in_it() -> None:
+    line = ["a1", "b1", "c1", "d1", "e1", "f1"]
+    over = finished(ResultInfo(winner="first", reason="line", line=line))
+    assert result_text(over) == "You win: six in a row a1-b1-c1-d1-e1-f1"
+
+
+def test_no_result_yet_is_an_empty_text_and_a_finished_room_says_what_next() -> None:
+    assert result_text(room()) == ""
+    over = finished(ResultInfo(winner=None, reason="full_board"))
+    assert status_line(over).endswith("| game over: rematch or leave")
+
+
+def test_clock_readings_round_down_and_grow_hours() -> None:
+    assert [format_clock(ms) for ms in (0, 999, 59_999, 60_000, 3_600_000, -5)] == [
+        "0:00",
+        "0:00",
+        "0:59",
+        "1:00",
+        "1:00:00",
+        "0:00",
+    ]
