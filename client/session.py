@@ -20,6 +20,8 @@ Contract for callers:
   events :class:`Disconnected`, :class:`Reconnected` and :class:`SessionEnded`.
   Rooms are updated before an event is queued, so a subscriber reading
   ``session.rooms`` sees the state the event produced (or a later one).
+- Requests are paced (:mod:`client.pacing`) just under the server's rate limit,
+  so a fast bot waits a little rather than being refused.
 - Every message goes out with an ``id``. The server handles a connection's
   messages one at a time, in order, so an ``error`` without an ``id``
   (``rate_limited``) refuses the oldest request still waiting, which is failed
@@ -48,6 +50,7 @@ from client.errors import (
     RequestRefusedError,
     ServerUnreachableError,
 )
+from client.pacing import DEFAULT_PACE, Pacer
 from client.tracked_room import TrackedRoom
 from shared.protocol import decode_server_message, encode_message
 from shared.protocol.messages import (
@@ -150,7 +153,8 @@ class Session:
 
     Use as an async context manager, or call :meth:`start` and :meth:`close`.
     ``reconnect_for``: seconds to keep trying after a drop before giving up
-    (:class:`SessionEnded`).
+    (:class:`SessionEnded`); ``pace``: requests a second and burst to stay within
+    (None: no pacing).
     """
 
     def __init__(
@@ -162,6 +166,7 @@ class Session:
         reconnect_for: float = 120.0,
         open_timeout: float = 10.0,
         resume_token: str | None = None,
+        pace: tuple[float, int] | None = DEFAULT_PACE,
     ) -> None:
         self.url = normalize_server_url(url)
         self.name = name
@@ -174,6 +179,7 @@ class Session:
         """The token to resume with; set from ``welcome`` (pass one to take a session over)."""
         self._ws: ClientConnection | None = None
         self._ids = itertools.count(1)
+        self._pacer = Pacer(*pace) if pace is not None else None
         self._pending: dict[int, asyncio.Future[ServerMessage]] = {}
         self._subscribers: list[asyncio.Queue[SessionEvent]] = []
         self._watch_codes: dict[str, str] = {}
@@ -239,6 +245,8 @@ class Session:
         Raises :class:`RequestRefusedError` if the server answers with ``error``, and
         :class:`ConnectionLostError` if there is no connection or it drops first.
         """
+        if self._pacer is not None:
+            await self._pacer.wait()
         ws = self._ws
         if ws is None:
             raise ConnectionLostError("not connected to the server (reconnecting)")
@@ -251,7 +259,10 @@ class Session:
             except ConnectionClosed as error:
                 raise ConnectionLostError("the connection dropped while sending") from error
             try:
-                reply = await asyncio.wait_for(future, timeout)
+                # Not wait_for: on 3.11 it can return a reply that arrives in the same
+                # step as a cancel, and swallow the cancellation.
+                async with asyncio.timeout(timeout):
+                    reply = await future
             except TimeoutError:
                 raise ClientError(f"no reply from the server within {timeout:g} s") from None
         finally:

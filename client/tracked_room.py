@@ -83,8 +83,15 @@ class TrackedRoom:
 
     @property
     def my_turn(self) -> bool:
-        """True when a game is in progress and this client's seat is to move."""
-        return self.playing and self.you is not None and self.state.to_move == self.you
+        """True when a game is in progress, undecided, and this client's seat is to
+        move. A winning or drawing move decides the game before ``game_over`` says
+        so; from then on nobody is to move."""
+        return (
+            self.playing
+            and self.you is not None
+            and self.state.to_move == self.you
+            and not self.game.outcome(self.position).is_over
+        )
 
     @property
     def legal_moves(self) -> list[str]:

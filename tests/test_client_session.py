@@ -102,8 +102,11 @@ async def test_no_server_is_server_unreachable(unused_tcp_port: int) -> None:
 async def test_a_flood_of_requests_gets_rate_limited_errors_and_nothing_hangs(
     db_path: Path,
 ) -> None:
-    """An error without an id (rate_limited) refuses the oldest waiting request."""
-    async with running_server(db_path) as server, Session(server.ws_url, "ann") as session:
+    """Unpaced, an error without an id (rate_limited) refuses the oldest waiting request."""
+    async with (
+        running_server(db_path) as server,
+        Session(server.ws_url, "ann", pace=None) as session,
+    ):
         results = await asyncio.gather(
             *(session.request(Ping(), timeout=TIMEOUT) for _ in range(80)),
             return_exceptions=True,
@@ -111,6 +114,13 @@ async def test_a_flood_of_requests_gets_rate_limited_errors_and_nothing_hangs(
         refused = [r for r in results if isinstance(r, RequestRefusedError)]
         assert refused and all(r.code == "rate_limited" for r in refused)
         assert all(isinstance(r, Pong | RequestRefusedError) for r in results)
+
+
+async def test_a_paced_session_stays_under_the_rate_limit(db_path: Path) -> None:
+    """By default requests wait their turn instead of being refused."""
+    async with running_server(db_path) as server, Session(server.ws_url, "ann") as session:
+        replies = await asyncio.gather(*(session.request(Ping()) for _ in range(60)))
+        assert all(isinstance(reply, Pong) for reply in replies)
 
 
 async def test_a_cut_connection_reconnects_resumes_the_seat_and_finishes_the_game(

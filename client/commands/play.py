@@ -9,28 +9,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from typing import Any
 
-from client.session import DEFAULT_SERVER_URL
-from client.terminal.app import ClientOptions, run_client
-from client.terminal.commands import (
-    DEFAULT_AI_LEVEL,
+from client.commands.server_option import add_server_argument
+from client.room_options import (
     DEFAULT_GAME,
     GAME_CHOICES,
     LEVELS,
     InputError,
     parse_clock,
-    parse_code,
     parse_game,
     parse_level,
 )
+from client.terminal.app import ClientOptions, run_client
+from client.terminal.commands import DEFAULT_AI_LEVEL, parse_code
 from client.terminal.console import open_console
 from client.terminal.profile import profile_path
 from shared.protocol.messages import CreateRoom
-
-SERVER_ENV = "BOARDROOM_SERVER"
 
 _PLAY_EPILOG = f"""\
 Without --local, --game or --level you start in the lobby: list rooms, open one
@@ -56,16 +52,6 @@ with a line "Result: ...".
 """
 
 
-def _server_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--server",
-        metavar="URL",
-        default=os.environ.get(SERVER_ENV, DEFAULT_SERVER_URL),
-        help=f"the server: ws://HOST:PORT/ws, or just HOST or HOST:PORT "
-        f"[env {SERVER_ENV}; default {DEFAULT_SERVER_URL}]",
-    )
-
-
 def register_play(subparsers: Any) -> None:
     """Add ``play`` to the ``boardroom`` CLI."""
     parser = subparsers.add_parser(
@@ -75,7 +61,7 @@ def register_play(subparsers: Any) -> None:
         epilog=_PLAY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _server_argument(parser)
+    add_server_argument(parser)
     parser.add_argument("--name", help="your name (remembered for next time)")
     parser.add_argument(
         "--local",
@@ -104,7 +90,7 @@ def register_watch(subparsers: Any) -> None:
         "move; chat TEXT talks to the room, leave or quit ends.",
     )
     parser.add_argument("code", help="the room code, or a private room's join or watch code")
-    _server_argument(parser)
+    add_server_argument(parser)
     parser.add_argument("--name", help="the name shown when you chat [your remembered name]")
     parser.set_defaults(handler=run_watch)
 

@@ -22,28 +22,26 @@ can come in any order)::
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal
 
-from client.errors import ClientError
-from shared.errors import GameError
-from shared.games import Game, get_game
+from client.room_options import (
+    CLOCK_HELP,
+    DEFAULT_GAME,
+    GAME_CHOICES,
+    LEVELS,
+    InputError,
+    parse_clock,
+    parse_game,
+    parse_level,
+)
 from shared.protocol.messages import Clock, CreateRoom, Level, Side
 
-LEVELS: tuple[str, ...] = get_args(Level)
-"""The AI levels, weakest first: random, easy, medium, hard, perfect."""
 DEFAULT_AI_LEVEL: Level = "medium"
 """The level of ``ai`` without one: a fair game for most people."""
-DEFAULT_GAME = "tictactoe"
-GAME_CHOICES = "tictactoe, tictactoe4, connect4, gomoku or mnk-M-N-K (e.g. mnk-5-5-4)"
 
 SeatChoice = Side | Literal["random"]
-
-
-class InputError(ClientError, ValueError):
-    """Something typed that cannot be acted on; the message says why, for people."""
 
 
 @dataclass(frozen=True)
@@ -139,27 +137,6 @@ In a room, type a move to play it: a cell like b2 (a1 is bottom-left), or a colu
 # -- room options ----------------------------------------------------------------------
 
 
-def parse_game(text: str) -> Game:
-    """The game a name names: ``connect4``, ``mnk-5-5-4`` ... (``ttt`` is tic-tac-toe)."""
-    name = text.strip().lower() or DEFAULT_GAME
-    name = {"ttt": "tictactoe", "c4": "connect4", "connectfour": "connect4"}.get(name, name)
-    if name == "mnk":
-        raise InputError("mnk needs its sizes: mnk-M-N-K, e.g. mnk-5-5-4 (5 by 5, four in a row)")
-    try:
-        return get_game(name)
-    except GameError as error:
-        raise InputError(str(error)) from None
-
-
-def parse_level(text: str) -> Level:
-    """An AI level by name."""
-    level = text.strip().lower()
-    for known in get_args(Level):
-        if level == known:
-            return known  # type: ignore[no-any-return]
-    raise InputError(f"{text.strip()!r} is not an AI level: choose one of {', '.join(LEVELS)}")
-
-
 def parse_opponent(text: str) -> Level | None:
     """Who plays the other seat: ``human`` (None: wait for a person), or the AI at a
     level (``ai`` alone, ``ai=hard``, ``ai hard`` or just ``hard``)."""
@@ -188,38 +165,6 @@ def parse_visibility(text: str) -> bool:
     if answer in ("private", "priv", "secret"):
         return False
     raise InputError(f"{text.strip()!r}: type public or private")
-
-
-_PER_MOVE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*s?")
-_INCREMENT = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*\+\s*([0-9]+(?:\.[0-9]+)?)")
-_CLOCK_HELP = "type none, seconds a move like 30s, or minutes each plus seconds a move like 5+3"
-
-
-def parse_clock(text: str) -> Clock:
-    """A clock: ``none``; ``30s`` (or ``30``), seconds for each move; ``5+3``, five
-    minutes each plus three seconds added after every move (as on Lichess).
-
-    >>> parse_clock("30s"), parse_clock("0.5+2").initial, parse_clock("none").kind
-    (Clock(kind='per_move', per_move=30.0, initial=None, increment=0.0), 30.0, 'none')
-    """
-    answer = text.strip().lower()
-    if answer.startswith("clock="):
-        answer = answer[len("clock=") :]
-    if answer in ("", "none", "no", "off", "0"):
-        return Clock()
-    if match := _INCREMENT.fullmatch(answer):
-        minutes, increment = float(match.group(1)), float(match.group(2))
-        if not 0 < minutes <= 24 * 60 or increment > 3600:
-            raise InputError(
-                f"{text.strip()!r}: give 0 to 1440 minutes each and at most 3600 s a move"
-            )
-        return Clock(kind="increment", initial=minutes * 60, increment=increment)
-    if match := _PER_MOVE.fullmatch(answer):
-        seconds = float(match.group(1))
-        if not 0 < seconds <= 86_400:
-            raise InputError(f"{text.strip()!r}: give 1 to 86400 seconds a move")
-        return Clock(kind="per_move", per_move=seconds)
-    raise InputError(f"{text.strip()!r} is not a clock: {_CLOCK_HELP}")
 
 
 def parse_seat(text: str) -> SeatChoice:
@@ -268,7 +213,7 @@ def parse_new_room(text: str) -> CreateRoom:
             public = parse_visibility(lowered)
         elif key == "clock":
             if not has_value:
-                raise InputError(f"clock needs a value, e.g. clock=30s or clock=5+3: {_CLOCK_HELP}")
+                raise InputError(f"clock needs a value, e.g. clock=30s or clock=5+3: {CLOCK_HELP}")
             clock = parse_clock(value)
         elif key == "seat" or lowered in ("first", "second", "random"):
             seat = parse_seat(value if has_value else lowered)

@@ -7,16 +7,14 @@ when the user leaves the room.
 
 from __future__ import annotations
 
+from client.room_options import DEFAULT_GAME, InputError, parse_game
 from client.session import Disconnected, Reconnected, SessionEnded
 from client.terminal.commands import (
     CANCEL_WORDS,
-    DEFAULT_GAME,
     LOBBY_COMMANDS,
     LOBBY_HELP,
     NEW_ROOM_QUESTIONS,
-    InputError,
     parse_code,
-    parse_game,
     parse_new_room,
     split_line,
 )

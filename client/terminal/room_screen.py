@@ -25,15 +25,9 @@ import time
 from typing import Literal
 
 from client.errors import ConnectionLostError
+from client.room_options import InputError, parse_level
 from client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
-from client.terminal.commands import (
-    DEFAULT_AI_LEVEL,
-    ROOM_COMMANDS,
-    ROOM_HELP,
-    InputError,
-    parse_level,
-    split_line,
-)
+from client.terminal.commands import DEFAULT_AI_LEVEL, ROOM_COMMANDS, ROOM_HELP, split_line
 from client.terminal.render import render_board
 from client.terminal.room_text import result_text, status_line, who
 from client.terminal.terminal import Line, Terminal

@@ -1,0 +1,224 @@
+"""What a bot is shown: the game as a small frozen value, and how a game ended.
+
+A bot's ``choose_move(state)`` gets a :class:`GameState`; its
+``on_game_end(state, result)`` gets a :class:`GameResult`. Both are plain values
+built from the room the server sent (:class:`~shared.protocol.messages.RoomState`),
+so a bot never sees the protocol, and a test can build them without a server:
+
+>>> from shared.protocol.messages import Clock
+>>> state = game_state(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
+...     status="playing", public=True, clock=Clock(), moves="b2 a1", ply=2, to_move="first",
+...     seats=[SeatInfo(side="first", name="ann"), SeatInfo(side="second", name="bob")],
+...     you="first"))
+>>> state.you, state.opponent, state.moves, state.last_move, state.my_turn
+('X', 'bob', ('b2', 'a1'), 'a1', True)
+>>> state.board
+('...', '.X.', 'O..')
+>>> "a1" in state.legal_moves, len(state.legal_moves)
+(False, 7)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from shared.games import Game, GridGame, Position, get_game
+from shared.protocol.messages import ResultInfo, RoomState, SeatInfo, Side
+
+Symbol = Literal["X", "O"]
+Outcome = Literal["win", "loss", "draw", "aborted"]
+
+SYMBOLS: dict[Side, Symbol] = {"first": "X", "second": "O"}
+"""The stone each seat plays: ``first`` is X and moves first."""
+
+_NO_WINNER_DRAWS = frozenset({"full_board", "agreement"})
+"""Reasons that end a game without a winner as a draw; any other reason without a
+winner (``aborted``, an ``abandonment`` with both players gone) is no result."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """One game as a bot sees it, at one moment (usually: its turn to move).
+
+    Moves are strings in the game's notation: grid cells like ``"b2"`` (column
+    letter, row number from the bottom: a1 is bottom left), Connect Four columns
+    ``"1"`` to ``"7"``. Times are in seconds; None in a room without a clock.
+    """
+
+    game: str
+    """The game's name: ``tictactoe``, ``tictactoe4``, ``connect4``, ``gomoku``, ``mnk-M-N-K``."""
+    title: str
+    """The game's name for people (``Connect Four``)."""
+    room: str
+    """The room code."""
+    game_number: int
+    """1 for the room's first game, 2 for the rematch after it, and so on."""
+    you: Symbol
+    """Your stone: ``X`` moves first, ``O`` second."""
+    side: Side
+    """Your seat: ``first`` (X) or ``second`` (O)."""
+    opponent: str | None
+    """The opponent's name (``AI (perfect)`` for the server's engine); None if nobody sits there."""
+    my_turn: bool
+    """True when it is your move (always, in ``choose_move``)."""
+    ply: int
+    """Moves played so far."""
+    moves: tuple[str, ...]
+    """Every move so far, first to last."""
+    move_string: str
+    """The moves as one string, as the server and ``boardroom solve`` read them
+    (``"4453"``, ``"b2 a1"``)."""
+    last_move: str | None
+    """The opponent's last move when it is your turn; None before the first move."""
+    legal_moves: tuple[str, ...]
+    """Every move allowed now (empty once the game is over)."""
+    board: tuple[str, ...]
+    """The board, top row first, one string per row of ``X``, ``O`` and ``.``;
+    ``board[-1][0]`` is a1 (bottom left)."""
+    time_left: float | None
+    """Seconds left on your clock; None without a clock."""
+    opponent_time_left: float | None
+    """Seconds left on the opponent's clock; None without a clock."""
+    rules: Game
+    """The game's rules (:class:`shared.games.Game`), for bots that search."""
+    position: Position
+    """The position as the rules see it (``rules.legal_moves(position)``...)."""
+
+    def render(self) -> str:
+        """The board as text with coordinates, as ``boardroom play`` shows it."""
+        return self.rules.render(self.position)
+
+    def winning_moves(self, *, opponent: bool = False) -> tuple[str, ...]:
+        """The legal moves that make a line at once: yours, or with ``opponent=True``
+        the opponent's (the threats to block).
+
+        >>> from shared.protocol.messages import Clock
+        >>> state = game_state(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
+        ...     status="playing", public=True, clock=Clock(), moves="a1 b1 a2 b2", ply=4,
+        ...     to_move="first", seats=[SeatInfo(side="first"), SeatInfo(side="second")],
+        ...     you="first"))
+        >>> state.winning_moves(), state.winning_moves(opponent=True)
+        (('a3',), ('b3',))
+        """
+        rules = self.rules
+        assert isinstance(rules, GridGame)  # every Boardroom game is a grid game
+        mine = 0 if self.side == "first" else 1
+        stones = self.position.stones[1 - mine if opponent else mine]
+        occupied = self.position.occupied
+        return tuple(
+            move
+            for move in self.legal_moves
+            if rules.grid.has_line(
+                stones | rules.move_bit_in(occupied, rules.parse_move(self.position, move))
+            )
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game ended, from the bot's side of the board."""
+
+    outcome: Outcome
+    """``win``, ``loss``, ``draw``, or ``aborted`` (ended before the first move, or
+    abandoned by both players: nobody wins)."""
+    winner: Side | None
+    """The winning seat, or None."""
+    winner_symbol: Symbol | None
+    """The winner's stone, ``X`` or ``O``, or None."""
+    reason: str
+    """``line``, ``full_board``, ``resignation``, ``agreement``, ``timeout``,
+    ``abandonment`` or ``aborted`` (as in ``docs/protocol.md``)."""
+    line: tuple[str, ...]
+    """The cells of the winning line (named as grid cells, Connect Four included)."""
+    moves: tuple[str, ...]
+    """Every move of the game."""
+
+
+def game_state(
+    room: RoomState, *, time_left_ms: int | None = None, opponent_time_left_ms: int | None = None
+) -> GameState:
+    """The state a seated player is shown of ``room`` (whose ``you`` must be set).
+
+    The clock times are passed in because they run down between messages: the
+    caller knows "now" (:meth:`client.tracked_room.TrackedRoom.time_left_ms`).
+    """
+    side = room.you
+    if side is None:
+        raise ValueError(f"room {room.code}: a spectator has no side to play")
+    rules = get_game(room.game)
+    position = rules.from_moves(room.moves)
+    moves = tuple(rules.format_move(move) for move in position.moves)
+    playing = room.status == "playing"
+    return GameState(
+        game=room.game,
+        title=room.title,
+        room=room.code,
+        game_number=room.game_number,
+        you=SYMBOLS[side],
+        side=side,
+        opponent=_seat(room.seats, _other(side)).name,
+        my_turn=playing and room.to_move == side,
+        ply=position.ply,
+        moves=moves,
+        move_string=rules.move_string(position),
+        last_move=moves[-1] if moves else None,
+        legal_moves=tuple(
+            rules.format_move(move) for move in (rules.legal_moves(position) if playing else ())
+        ),
+        board=board_rows(rules, position),
+        time_left=_seconds(time_left_ms),
+        opponent_time_left=_seconds(opponent_time_left_ms),
+        rules=rules,
+        position=position,
+    )
+
+
+def game_result(result: ResultInfo, moves: tuple[str, ...], side: Side) -> GameResult:
+    """The result ``result`` of a game played from ``side``.
+
+    >>> game_result(ResultInfo(winner="second", reason="line", line=["a1", "a2", "a3"]),
+    ...             ("b2", "a1"), "first").outcome
+    'loss'
+    >>> game_result(ResultInfo(winner=None, reason="aborted"), (), "first").outcome
+    'aborted'
+    """
+    outcome: Outcome
+    if result.winner is None:
+        outcome = "draw" if result.reason in _NO_WINNER_DRAWS else "aborted"
+    else:
+        outcome = "win" if result.winner == side else "loss"
+    return GameResult(
+        outcome=outcome,
+        winner=result.winner,
+        winner_symbol=SYMBOLS[result.winner] if result.winner is not None else None,
+        reason=result.reason,
+        line=tuple(result.line),
+        moves=moves,
+    )
+
+
+def board_rows(rules: Game, position: Position) -> tuple[str, ...]:
+    """The board of ``position``, top row first, as strings of ``X``, ``O`` and ``.``."""
+    grid = rules.grid
+    first, second = position.stones
+    rows = []
+    for row in reversed(range(grid.height)):
+        cells = []
+        for column in range(grid.width):
+            bit = grid.cell(column, row)
+            cells.append("X" if first & bit else "O" if second & bit else ".")
+        rows.append("".join(cells))
+    return tuple(rows)
+
+
+def _seat(seats: list[SeatInfo], side: Side) -> SeatInfo:
+    return next((seat for seat in seats if seat.side == side), SeatInfo(side=side))
+
+
+def _other(side: Side) -> Side:
+    return "second" if side == "first" else "first"
+
+
+def _seconds(milliseconds: int | None) -> float | None:
+    return None if milliseconds is None else milliseconds / 1000

@@ -1,0 +1,262 @@
+"""``boardroom bot``: play a bot (a Python script, any program, or the engine) in rooms.
+
+One brain (``--script``, ``--cmd`` or ``--engine``) and one way in (``--join``,
+``--quick`` or ``--create``); ``docs/bots.md`` is the guide. Everything the user
+typed is checked before connecting: a bad flag, script, command or level is one
+line on stderr and exit status 2.
+
+Exit status: 0 when the run finished (its games played, or stopped with one
+Ctrl-C after finishing the games in progress); 1 when it could not go on (no
+server, the way in refused, the connection gone for good); 2 for bad input;
+130 after a second Ctrl-C and 143 after SIGTERM (every game in progress resigned).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from pathlib import Path
+from typing import Any, cast, get_args
+
+from client.bots.brains import BrainSource
+from client.bots.engine_bot import EngineBrains
+from client.bots.errors import BotLoadError
+from client.bots.loader import load_script
+from client.bots.pipe_bot import PipeBrains, StderrLog
+from client.bots.python_bot import ScriptBrains
+from client.bots.report import Report
+from client.bots.runner import BotRunner, Entry, RunError, RunOptions
+from client.commands.server_option import add_server_argument
+from client.errors import RequestRefusedError, ServerUnreachableError
+from client.room_options import InputError, parse_clock
+from client.session import Session
+from shared.errors import GameError
+from shared.games import get_game
+from shared.protocol.codec import MAX_NAME_LENGTH
+from shared.protocol.messages import Clock, Level
+
+LEVELS = get_args(Level)
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+
+class UsageError(Exception):
+    """A flag or combination of flags that cannot work; the message says why."""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "bot",
+        help="play a bot (Python script, any program, or the engine) on a server",
+        description=(
+            "Seat a bot in rooms and play its games. Give one brain (--script, --cmd "
+            "or --engine) and one way in (--join, --quick or --create). Ctrl-C once: "
+            "finish the games in progress, then stop; twice: resign them and quit. "
+            "See docs/bots.md."
+        ),
+    )
+    brain = parser.add_mutually_exclusive_group(required=True)
+    brain.add_argument(
+        "--script", metavar="PATH", help="a Python file defining choose_move(state) or a Bot class"
+    )
+    brain.add_argument(
+        "--cmd",
+        metavar="COMMAND",
+        help="a program that reads a line per turn and answers its move (docs/bots.md)",
+    )
+    brain.add_argument("--engine", metavar="LEVEL", help=f"Boardroom's engine: {', '.join(LEVELS)}")
+    way = parser.add_mutually_exclusive_group(required=True)
+    way.add_argument(
+        "--join", metavar="CODE", help="a room code or private join code (rematches there)"
+    )
+    way.add_argument("--quick", metavar="GAME", help="quick match: play whoever waits for GAME")
+    way.add_argument(
+        "--create",
+        metavar="GAME",
+        help="open a room for GAME and wait for an opponent (or --ai LEVEL)",
+    )
+    parser.add_argument(
+        "--ai", metavar="LEVEL", help="with --create: the server's AI plays the bot"
+    )
+    parser.add_argument(
+        "--clock",
+        metavar="SPEC",
+        help="with --create: seconds a move (30s), or minutes each + seconds a move (5+3); "
+        "default none",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=1,
+        metavar="N",
+        help="games in all (default 1; 0: until Ctrl-C)",
+    )
+    parser.add_argument(
+        "--parallel",
+        type=int,
+        default=1,
+        metavar="P",
+        help="games at once, with --quick or --create (default 1)",
+    )
+    add_server_argument(parser)
+    parser.add_argument("--name", help="the bot's name (default: from the script or program)")
+    parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="time per move in rooms without a clock (default 30)",
+    )
+    parser.add_argument(
+        "--log", type=Path, metavar="FILE", help="with --cmd: append the program's stderr here"
+    )
+    parser.set_defaults(handler=run_bot)
+
+
+def run_bot(args: argparse.Namespace) -> int:
+    """The ``bot`` subcommand: check the input, then play."""
+    try:
+        options = run_options(args)
+        brains = make_brains(args, options)
+    except (UsageError, BotLoadError) as error:
+        print(f"boardroom bot: {error}", file=sys.stderr)
+        return 2
+    name = (args.name or brains.name)[:MAX_NAME_LENGTH]
+    return asyncio.run(play(args.server, name, brains, options))
+
+
+def run_options(args: argparse.Namespace) -> RunOptions:
+    """The run the flags ask for; :class:`UsageError` for flags that do not fit."""
+    if args.games < 0:
+        raise UsageError("--games must be 0 (until Ctrl-C) or more")
+    if args.parallel < 1:
+        raise UsageError("--parallel must be 1 or more")
+    if args.parallel > 1 and args.join:
+        raise UsageError("--parallel needs --quick or --create: one room code is one seat")
+    if not args.move_timeout > 0:
+        raise UsageError("--move-timeout must be more than 0 seconds")
+    if args.create is None and (args.ai is not None or args.clock is not None):
+        raise UsageError("--ai and --clock go with --create")
+    if args.log is not None and args.cmd is None:
+        raise UsageError("--log is for the program of --cmd")
+    if args.ai is not None and args.ai not in LEVELS:
+        raise UsageError(f"--ai {args.ai!r}: choose one of {', '.join(LEVELS)}")
+    if args.join is not None:
+        entry = Entry("join", code=args.join.strip())
+    elif args.quick is not None:
+        entry = Entry("quick", game=_game_name(args.quick))
+    else:
+        entry = Entry(
+            "create",
+            game=_game_name(args.create),
+            ai_level=cast(Level | None, args.ai),
+            clock=_clock(args.clock),
+        )
+    return RunOptions(
+        entry=entry, games=args.games, parallel=args.parallel, move_timeout=args.move_timeout
+    )
+
+
+def make_brains(args: argparse.Namespace, options: RunOptions) -> BrainSource:
+    """The bot the flags name, loaded and checked; :class:`BotLoadError` otherwise."""
+    if args.script is not None:
+        return ScriptBrains(load_script(args.script), hook_timeout=options.move_timeout)
+    if args.cmd is not None:
+        return PipeBrains(args.cmd, StderrLog(args.log))
+    return EngineBrains(args.engine, workers=options.parallel)
+
+
+def _clock(spec: str | None) -> Clock:
+    """``--clock``, read as ``boardroom play`` reads it (one syntax for people and bots)."""
+    if spec is None:
+        return Clock()
+    try:
+        return parse_clock(spec)
+    except InputError as error:
+        raise UsageError(f"--clock {error}") from None
+
+
+def _game_name(text: str) -> str:
+    try:
+        return get_game(text.strip().lower()).name
+    except GameError as error:
+        raise UsageError(f"{error} (mnk boards are named mnk-M-N-K)") from None
+
+
+async def play(url: str, name: str, brains: BrainSource, options: RunOptions) -> int:
+    """Connect, play the run, print the summary; the exit status."""
+    report = Report()
+    session = Session(url, name, client_kind="bot")
+    try:
+        try:
+            await session.start()
+        except ServerUnreachableError as error:
+            report.note(f"boardroom bot: {error}")
+            return 1
+        except RequestRefusedError as error:
+            report.note(f"boardroom bot: the server refused the name {name!r}: {error.message}")
+            return 2 if error.code == "bad_name" else 1
+        await brains.open()
+        runner = BotRunner(session, brains, options, report)
+        signals = _Signals(runner, report)
+        signals.install()
+        status = 0
+        try:
+            await runner.run()
+        except RunError as error:
+            report.note(f"boardroom bot: {error}")
+            status = error.exit_status
+        finally:
+            signals.remove()
+        if report.played or status == 0:
+            print(report.summary(), flush=True)
+        if runner.aborted:
+            return EXIT_TERMINATED if signals.last == signal.SIGTERM else EXIT_INTERRUPTED
+        return status
+    finally:
+        await session.close()
+        await brains.close()
+
+
+class _Signals:
+    """Ctrl-C once: stop after the games in progress; again, or SIGTERM: quit now
+    (resigning them). Installed on the running loop for the run."""
+
+    def __init__(self, runner: BotRunner, report: Report) -> None:
+        self.runner = runner
+        self.report = report
+        self.last: int | None = None
+        """The last signal received, if any."""
+
+    def install(self) -> None:
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' loop
+            loop.add_signal_handler(signal.SIGINT, self._interrupt)
+            loop.add_signal_handler(signal.SIGTERM, self._terminate)
+
+    def remove(self) -> None:
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(signal.SIGINT)
+            loop.remove_signal_handler(signal.SIGTERM)
+
+    def _interrupt(self) -> None:
+        self.last = signal.SIGINT
+        if not self.runner.stopping:
+            self.report.note(
+                "stopping: no new games; finishing the games in progress "
+                "(Ctrl-C again to resign them and quit)"
+            )
+            self.runner.stop()
+        else:
+            self.report.note("quitting: resigning the games in progress")
+            self.runner.abort()
+
+    def _terminate(self) -> None:
+        # A supervisor's SIGTERM wants the process gone soon: like a second Ctrl-C.
+        self.last = signal.SIGTERM
+        self.report.note("terminated: resigning the games in progress")
+        self.runner.abort()

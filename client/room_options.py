@@ -1,0 +1,79 @@
+"""Room options as people type them: game names, AI levels and clocks.
+
+Shared by ``boardroom play`` (its ``new`` command and flags) and ``boardroom bot``
+(``--create``, ``--clock``), so that people and bots write a clock or a game the
+same way. Pure: text in, values out, or :class:`InputError` saying in plain words
+what was wrong and what would be accepted.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import get_args
+
+from client.errors import ClientError
+from shared.errors import GameError
+from shared.games import Game, get_game
+from shared.protocol.messages import Clock, Level
+
+LEVELS: tuple[str, ...] = get_args(Level)
+"""The AI levels, weakest first: random, easy, medium, hard, perfect."""
+DEFAULT_GAME = "tictactoe"
+GAME_CHOICES = "tictactoe, tictactoe4, connect4, gomoku or mnk-M-N-K (e.g. mnk-5-5-4)"
+
+
+class InputError(ClientError, ValueError):
+    """Something typed that cannot be acted on; the message says why, for people."""
+
+
+def parse_game(text: str) -> Game:
+    """The game a name names: ``connect4``, ``mnk-5-5-4`` ... (``ttt`` is tic-tac-toe)."""
+    name = text.strip().lower() or DEFAULT_GAME
+    name = {"ttt": "tictactoe", "c4": "connect4", "connectfour": "connect4"}.get(name, name)
+    if name == "mnk":
+        raise InputError("mnk needs its sizes: mnk-M-N-K, e.g. mnk-5-5-4 (5 by 5, four in a row)")
+    try:
+        return get_game(name)
+    except GameError as error:
+        raise InputError(str(error)) from None
+
+
+def parse_level(text: str) -> Level:
+    """An AI level by name."""
+    level = text.strip().lower()
+    for known in get_args(Level):
+        if level == known:
+            return known  # type: ignore[no-any-return]
+    raise InputError(f"{text.strip()!r} is not an AI level: choose one of {', '.join(LEVELS)}")
+
+
+_PER_MOVE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*s?")
+_INCREMENT = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*\+\s*([0-9]+(?:\.[0-9]+)?)")
+CLOCK_HELP = "type none, seconds a move like 30s, or minutes each plus seconds a move like 5+3"
+
+
+def parse_clock(text: str) -> Clock:
+    """A clock: ``none``; ``30s`` (or ``30``), seconds for each move; ``5+3``, five
+    minutes each plus three seconds added after every move (as on Lichess).
+
+    >>> parse_clock("30s"), parse_clock("0.5+2").initial, parse_clock("none").kind
+    (Clock(kind='per_move', per_move=30.0, initial=None, increment=0.0), 30.0, 'none')
+    """
+    answer = text.strip().lower()
+    if answer.startswith("clock="):
+        answer = answer[len("clock=") :]
+    if answer in ("", "none", "no", "off", "0"):
+        return Clock()
+    if match := _INCREMENT.fullmatch(answer):
+        minutes, increment = float(match.group(1)), float(match.group(2))
+        if not 0 < minutes <= 24 * 60 or increment > 3600:
+            raise InputError(
+                f"{text.strip()!r}: give 0 to 1440 minutes each and at most 3600 s a move"
+            )
+        return Clock(kind="increment", initial=minutes * 60, increment=increment)
+    if match := _PER_MOVE.fullmatch(answer):
+        seconds = float(match.group(1))
+        if not 0 < seconds <= 86_400:
+            raise InputError(f"{text.strip()!r}: give 1 to 86400 seconds a move")
+        return Clock(kind="per_move", per_move=seconds)
+    raise InputError(f"{text.strip()!r} is not a clock: {CLOCK_HELP}")

@@ -1,0 +1,80 @@
+"""``boardroom bot`` refuses bad input before connecting: one line, exit status 2.
+
+These run the real command in-process (``client.cli.main``); the end-to-end
+tests run it as a process against a real server.
+"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from client.cli import main
+
+EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "random_bot.py")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    """Exit status and stderr of ``boardroom bot ARGV``."""
+    try:
+        status = main(["bot", *argv])
+    except SystemExit as exit_:  # argparse's own errors
+        status = int(exit_.code or 0)
+    return status, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--quick", "tictactoe"], "one of the arguments --script --cmd --engine is required"),
+        (["--engine", "easy"], "one of the arguments --join --quick --create is required"),
+        (["--engine", "easy", "--script", EXAMPLE, "--quick", "tictactoe"], "not allowed with"),
+        (["--engine", "genius", "--quick", "tictactoe"], "--engine: unknown level 'genius'"),
+        (["--engine", "easy", "--quick", "chess"], "unknown game 'chess'"),
+        (["--engine", "easy", "--quick", "mnk"], "mnk boards are named mnk-M-N-K"),
+        (["--engine", "easy", "--join", "ABCDEF", "--parallel", "2"], "--parallel needs --quick"),
+        (["--engine", "easy", "--quick", "connect4", "--ai", "easy"], "--ai and --clock go with"),
+        (["--engine", "easy", "--create", "connect4", "--ai", "expert"], "--ai 'expert'"),
+        (["--engine", "easy", "--create", "connect4", "--clock", "soon"], "--clock 'soon' is not"),
+        (["--engine", "easy", "--create", "connect4", "--games", "-1"], "--games must be 0"),
+        (["--engine", "easy", "--create", "connect4", "--move-timeout", "0"], "--move-timeout"),
+        (["--engine", "easy", "--create", "connect4", "--log", "x.log"], "--log is for"),
+        (["--script", "no/such/bot.py", "--quick", "tictactoe"], "no such file: no/such/bot.py"),
+        (["--cmd", "./no/such/bot", "--quick", "tictactoe"], "no such program: ./no/such/bot"),
+    ],
+)
+def test_bad_input_is_one_clear_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, err = run(capsys, *argv)
+    assert status == 2
+    assert message in err
+    assert "Traceback" not in err
+    if "required" not in message and "not allowed" not in message:
+        assert err.count("\n") == 1 and err.startswith("boardroom bot: ")
+
+
+def test_a_script_without_choose_move_is_bad_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    script = tmp_path / "empty.py"
+    script.write_text("print('hello')\n")
+    status, err = run(capsys, "--script", str(script), "--quick", "tictactoe")
+    assert status == 2
+    assert (
+        err == f"boardroom bot: {script} defines no choose_move(state) function and no Bot "
+        "class: see docs/bots.md for a 15-line example\n"
+    )
+
+
+def test_no_server_at_the_address_is_status_1(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    status, err = run(
+        capsys, "--engine", "random", "--quick", "tictactoe", "--server", f"127.0.0.1:{port}"
+    )
+    assert status == 1
+    assert f"cannot reach a Boardroom server at ws://127.0.0.1:{port}/ws" in err
