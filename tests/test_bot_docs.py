@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from room_states import room_in_play
 
 from client.bots.loader import load_script
 from client.bots.python_bot import ScriptBrains
 from client.bots.state import game_state
 from client.cli import build_parser
-from shared.protocol.messages import Clock, RoomState, SeatInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = (ROOT / "docs" / "bots.md").read_text()
@@ -47,21 +47,7 @@ async def test_the_guides_bot_class_is_a_working_bot(
     path = tmp_path / "patient.py"
     path.write_text(block)
     brain = ScriptBrains(load_script(path), hook_timeout=5).new_brain("game")
-    state = game_state(
-        RoomState(
-            code="ABCDEF",
-            game="tictactoe",
-            title="Tic-tac-toe",
-            status="playing",
-            public=True,
-            clock=Clock(),
-            seats=[SeatInfo(side="first"), SeatInfo(side="second")],
-            moves="",
-            ply=0,
-            to_move="first",
-            you="first",
-        )
-    )
+    state = game_state(room_in_play())
     await brain.start(state)
     assert await brain.choose(state, timeout=5, time_ms=5000) == "b2"
     assert await brain.choose(state, timeout=5, time_ms=5000) == "a1"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from room_states import room_in_play
 
 from client.bots.engine_bot import EngineBrains, engine_time_limit
 from client.bots.errors import BotLoadError
 from client.bots.state import game_state
-from shared.protocol.messages import Clock, RoomState, SeatInfo
 
 
 def test_time_follows_the_server_ais_rule() -> None:
@@ -32,21 +32,7 @@ async def test_the_engine_bot_finds_the_win_in_a_worker_process() -> None:
     assert (brains.level, brains.name) == ("perfect", "engine-perfect")
     await brains.open()
     try:
-        state = game_state(
-            RoomState(
-                code="ABCDEF",
-                game="tictactoe",
-                title="Tic-tac-toe",
-                status="playing",
-                public=True,
-                clock=Clock(),
-                seats=[SeatInfo(side="first"), SeatInfo(side="second")],
-                moves="b2 a1 c3 a2",
-                ply=4,
-                to_move="first",
-                you="first",
-            )
-        )
+        state = game_state(room_in_play("tictactoe", "b2 a1 c3 a2"))
         brain = brains.new_brain("ABCDEF game 1")
         assert await brain.choose(state, timeout=None, time_ms=30_000) == "a3"
     finally:

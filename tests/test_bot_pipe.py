@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from room_states import room_in_play
 
 from client.bots.errors import BotFailedError, BotLoadError, FailureKind
 from client.bots.pipe_bot import (
@@ -29,7 +30,6 @@ from client.bots.pipe_bot import (
     parse_command,
 )
 from client.bots.state import GameState, game_state
-from shared.protocol.messages import Clock, RoomState, SeatInfo
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FIRST_LINE = "tictactoe X 30000 - a1,b1,c1,a2,b2,c2,a3,b3,c3"
@@ -44,21 +44,7 @@ def program(folder: Path, name: str, source: str) -> Path:
 
 
 def start_state() -> GameState:
-    return game_state(
-        RoomState(
-            code="ABCDEF",
-            game="tictactoe",
-            title="Tic-tac-toe",
-            status="playing",
-            public=True,
-            clock=Clock(),
-            seats=[SeatInfo(side="first"), SeatInfo(side="second")],
-            moves="",
-            ply=0,
-            to_move="first",
-            you="first",
-        )
-    )
+    return game_state(room_in_play())
 
 
 def alive(pid: int) -> bool:

@@ -16,12 +16,13 @@ import time
 from pathlib import Path
 
 import pytest
+from room_states import room_in_play
 
 from client.bots.errors import BotFailedError, BotLoadError, FailureKind
 from client.bots.loader import load_script
 from client.bots.python_bot import PythonBrain, ScriptBrains
 from client.bots.state import GameState, game_result, game_state
-from shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
+from shared.protocol.messages import ResultInfo, SeatInfo
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -40,22 +41,8 @@ def write(folder: Path, name: str, source: str) -> Path:
 
 
 def state(moves: str = "", you: str = "first") -> GameState:
-    ply = len(moves.split())
-    return game_state(
-        RoomState(
-            code="ABCDEF",
-            game="tictactoe",
-            title="Tic-tac-toe",
-            status="playing",
-            public=True,
-            clock=Clock(),
-            seats=[SeatInfo(side="first", name="bot"), SeatInfo(side="second", name="AI")],
-            moves=moves,
-            ply=ply,
-            to_move="first" if ply % 2 == 0 else "second",
-            you=you,  # type: ignore[arg-type]
-        )
-    )
+    seats = [SeatInfo(side="first", name="bot"), SeatInfo(side="second", name="AI")]
+    return game_state(room_in_play("tictactoe", moves, seats=seats, you=you))
 
 
 def brain(path: Path, timeout: float = 5.0) -> PythonBrain:

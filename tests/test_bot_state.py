@@ -6,11 +6,12 @@ import dataclasses
 from typing import Any
 
 import pytest
+from room_states import room_in_play
 
 from client.bots.pipe_bot import turn_line
 from client.bots.report import describe_result
 from client.bots.state import game_result, game_state
-from shared.protocol.messages import Clock, ClockState, ResultInfo, RoomState, SeatInfo
+from shared.protocol.messages import ClockState, ResultInfo, RoomState, SeatInfo
 
 SEATS = [
     SeatInfo(side="first", name="ann", kind="human"),
@@ -20,21 +21,7 @@ SEATS = [
 
 def room(game: str = "tictactoe", moves: str = "", **fields: Any) -> RoomState:
     """A room in play, ann (first) against the AI, seen by ann unless ``you`` says otherwise."""
-    ply = len(moves.split()) if game != "connect4" else len(moves)
-    base: dict[str, Any] = {
-        "code": "ABCDEF",
-        "game": game,
-        "title": game.title(),
-        "status": "playing",
-        "public": True,
-        "clock": Clock(),
-        "seats": SEATS,
-        "moves": moves,
-        "ply": ply,
-        "to_move": "first" if ply % 2 == 0 else "second",
-        "you": "first",
-    }
-    return RoomState(**{**base, **fields})
+    return room_in_play(game, moves, **{"seats": SEATS, **fields})
 
 
 def test_state_names_the_game_the_seat_and_the_opponent() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from room_states import room_in_play
+
 from client.tracked_room import TrackedRoom, other_side
 from shared.protocol.messages import (
     Clock,
@@ -13,30 +15,14 @@ from shared.protocol.messages import (
     PlayerStatus,
     ResultInfo,
     RoomState,
-    SeatInfo,
     State,
 )
 
 
 def room_state(**changes: object) -> RoomState:
-    fields: dict[str, object] = {
-        "code": "ABCDEF",
-        "game": "connect4",
-        "title": "Connect Four",
-        "status": "playing",
-        "public": True,
-        "clock": Clock(),
-        "seats": [
-            SeatInfo(side="first", name="ann", kind="human", connected=True),
-            SeatInfo(side="second", name="bob", kind="human", connected=True),
-        ],
-        "moves": "",
-        "ply": 0,
-        "to_move": "first",
-        "you": "second",
-    }
-    fields.update(changes)
-    return RoomState(**fields)  # type: ignore[arg-type]
+    """A Connect Four room in play, ann against bob, as bob (second) sees it."""
+    moves = str(changes.pop("moves", ""))
+    return room_in_play("connect4", moves, **{"you": "second", **changes})
 
 
 def test_moves_update_the_move_string_turn_and_last_move() -> None:

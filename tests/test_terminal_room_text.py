@@ -6,12 +6,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import msgspec
 import pytest
+from room_states import room_in_play
 
 from client.terminal.room_text import format_clock, result_text, seat_text, status_line
 from client.tracked_room import TrackedRoom
-from shared.protocol.messages import Clock, ClockState, ResultInfo, RoomState, SeatInfo
+from shared.protocol.messages import Clock, ClockState, ResultInfo, SeatInfo
 
 ANN = SeatInfo(side="first", name="ann", kind="human", connected=True)
 BOB = SeatInfo(side="second", name="bob", kind="human", connected=True)
@@ -20,20 +20,7 @@ AI = SeatInfo(side="second", name="AI (hard)", kind="ai", level="hard", connecte
 
 def room(**fields: Any) -> TrackedRoom:
     """A tic-tac-toe room in play, ann (X, you) against bob, with ``fields`` changed."""
-    state = RoomState(
-        code="C9FVBQ",
-        game="tictactoe",
-        title="Tic-tac-toe",
-        status="playing",
-        public=True,
-        clock=Clock(),
-        seats=[ANN, BOB],
-        moves="",
-        ply=0,
-        to_move="first",
-        you="first",
-    )
-    return TrackedRoom(msgspec.structs.replace(state, **fields))
+    return TrackedRoom(room_in_play(**{"code": "C9FVBQ", "seats": [ANN, BOB], **fields}))
 
 
 def finished(result: ResultInfo, **fields: Any) -> TrackedRoom:

@@ -166,7 +166,7 @@ def game_state(
         legal_moves=tuple(
             rules.format_move(move) for move in (rules.legal_moves(position) if playing else ())
         ),
-        board=board_rows(rules, position),
+        board=rules.board_rows(position),
         time_left=_seconds(time_left_ms),
         opponent_time_left=_seconds(opponent_time_left_ms),
         rules=rules,
@@ -196,20 +196,6 @@ def game_result(result: ResultInfo, moves: tuple[str, ...], side: Side) -> GameR
         line=tuple(result.line),
         moves=moves,
     )
-
-
-def board_rows(rules: Game, position: Position) -> tuple[str, ...]:
-    """The board of ``position``, top row first, as strings of ``X``, ``O`` and ``.``."""
-    grid = rules.grid
-    first, second = position.stones
-    rows = []
-    for row in reversed(range(grid.height)):
-        cells = []
-        for column in range(grid.width):
-            bit = grid.cell(column, row)
-            cells.append("X" if first & bit else "O" if second & bit else ".")
-        rows.append("".join(cells))
-    return tuple(rows)
 
 
 def _seat(seats: list[SeatInfo], side: Side) -> SeatInfo:

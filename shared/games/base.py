@@ -168,6 +168,10 @@ class Game(ABC):
     def render(self, position: Position) -> str:
         """A text diagram of the board with coordinates, top row first."""
 
+    @abstractmethod
+    def board_rows(self, position: Position) -> tuple[str, ...]:
+        """The board, top row first, one string per row of ``X``, ``O`` and ``.``."""
+
 
 class GridGame(Game):
     """Rules shared by every board: stones on a :class:`Grid`, ``k`` in a row wins.
@@ -268,18 +272,27 @@ class GridGame(Game):
         return position
 
     def render(self, position: Position) -> str:
+        label_width = len(str(self.grid.height))
+        lines = [
+            self._row_label(row).rjust(label_width) + " " + " ".join(cells)
+            for row, cells in zip(
+                reversed(range(self.grid.height)), self.board_rows(position), strict=True
+            )
+        ]
+        lines.append(" " * (label_width + 1) + " ".join(self._column_labels()))
+        return "\n".join(lines)
+
+    def board_rows(self, position: Position) -> tuple[str, ...]:
         grid = self.grid
         first, second = position.stones
-        label_width = len(str(grid.height))
-        lines = []
+        rows = []
         for row in reversed(range(grid.height)):
             cells = []
             for column in range(grid.width):
                 bit = grid.cell(column, row)
                 cells.append("X" if first & bit else "O" if second & bit else ".")
-            lines.append(self._row_label(row).rjust(label_width) + " " + " ".join(cells))
-        lines.append(" " * (label_width + 1) + " ".join(self._column_labels()))
-        return "\n".join(lines)
+            rows.append("".join(cells))
+        return tuple(rows)
 
     # -- notation hooks ----------------------------------------------------------------
 
