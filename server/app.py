@@ -29,6 +29,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from server.config import ServerConfig
 from server.connection import CLOSE_ABUSE, Connection
 from server.engine_pool import EnginePool
+from server.event_loop import event_loop_name
 from server.hub import GameServer, Peer, resolve_game
 from server.limits import (
     DEFAULT_ABUSE_STRIKES,
@@ -244,6 +245,7 @@ async def _healthz(request: web.Request) -> web.Response:
         "rooms": len(hub.lobby),
         "sessions": len(hub.sessions),
         "event_loop_lag_p99_ms": round(lag.percentile(99) * 1000, 2),
+        "event_loop": event_loop_name(),
     }
     return web.json_response(body)
 

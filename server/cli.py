@@ -24,6 +24,7 @@ from aiohttp import web
 
 from server.app import create_app
 from server.config import ServerConfig, add_arguments, config_from
+from server.event_loop import loop_factory
 from server.logs import configure_logging
 from server.single_server import DatabaseInUseError
 
@@ -49,7 +50,13 @@ def _serve_command(args: argparse.Namespace) -> int:
         return 2
     configure_logging(config.log_format, config.log_level)
     try:
-        asyncio.run(serve(config))
+        factory = loop_factory(config.event_loop)
+    except ValueError as error:
+        print(f"boardroom serve: {error}", file=sys.stderr)
+        return 2
+    try:
+        with asyncio.Runner(loop_factory=factory) as runner:
+            runner.run(serve(config))
     except DatabaseInUseError as error:
         print(f"boardroom serve: {error}", file=sys.stderr)
         return 1

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from server.event_loop import EVENT_LOOPS
 from server.limits import (
     DEFAULT_CONNECTIONS_PER_ADDRESS,
     DEFAULT_MESSAGE_BURST,
@@ -54,6 +55,9 @@ class ServerConfig:
         DEFAULT_MESSAGE_BURST, "messages one connection may send at once before the rate applies"
     )
     heartbeat_seconds: float = _setting(20.0, "interval of WebSocket pings")
+    event_loop: str = _setting(
+        "asyncio", "the asyncio event loop: asyncio, uvloop, or auto (uvloop where installed)"
+    )
     log_format: str = _setting("text", "log lines as text (key=value) or json (one object each)")
     log_level: str = _setting("INFO", "DEBUG, INFO, WARNING or ERROR")
 
@@ -71,6 +75,8 @@ class ServerConfig:
             problems.append("rate must be more than 0 and burst 1 or more")
         if not self.heartbeat_seconds > 0:
             problems.append("heartbeat_seconds must be more than 0")
+        if self.event_loop not in EVENT_LOOPS:
+            problems.append(f"event_loop={self.event_loop!r}: use {', '.join(EVENT_LOOPS)}")
         if self.log_format not in ("text", "json"):
             problems.append(f"log_format={self.log_format!r}: use text or json")
         if self.log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR"):

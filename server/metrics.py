@@ -23,7 +23,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Mapping
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
 from shared.protocol import CLIENT_MESSAGES
@@ -62,6 +62,10 @@ class ServerMetrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
+        # This process's memory, CPU time and open files (process_resident_memory_bytes
+        # ...): what the load test reads for memory per connection. Linux only; a
+        # no-op elsewhere.
+        ProcessCollector(registry=r)
 
         # -- connections ------------------------------------------------------------
         # The gauge cannot be named `boardroom_connections`: the counter below

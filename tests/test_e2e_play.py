@@ -843,3 +843,6 @@ async def test_healthz_and_metrics(server: RunningServer) -> None:
     health = await server.get_json("/healthz")
     assert health["status"] == "ok"
     assert health["connections"] >= 3 and health["rooms"] >= 1
+    assert health["event_loop"] == "asyncio"  # pytest's loop
+    # The process's own figures, for the load test's memory per connection.
+    assert await metric(server, "process_resident_memory_bytes") > 10_000_000
