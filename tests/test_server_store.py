@@ -683,3 +683,36 @@ async def test_close_waits_for_the_writes_under_way(db_path: Path) -> None:
 
     async with GameStore(db_path) as reopened:
         assert (await reopened.get_game(game_id)).next_ply == 3
+
+
+async def test_moves_appended_together_are_committed_together_and_all_stored(
+    db_path: Path,
+) -> None:
+    """Group commit: appends made while a transaction runs share the next one; each
+    returns once its own move is stored, and every one is there on reopening."""
+    async with GameStore(db_path) as store:
+        games = [await started_game(store) for _ in range(20)]
+
+        async def play(game_id: int) -> None:
+            for ply, move in enumerate(["a1", "b1", "c1", "a2"]):
+                await store.append_move(game_id, ply, move, time.time())
+
+        await asyncio.gather(*(play(game_id) for game_id in games))
+    async with GameStore(db_path) as reopened:
+        for game_id in games:
+            assert (await reopened.get_game(game_id)).next_ply == 4
+
+
+async def test_a_refused_move_in_a_batch_fails_alone(db_path: Path) -> None:
+    async with GameStore(db_path) as store:
+        first, second = await started_game(store), await started_game(store)
+        results = await asyncio.gather(
+            store.append_move(first, 0, "a1", time.time()),
+            store.append_move(second, 5, "a1", time.time()),  # stale: ply 0 is next
+            store.append_move(second, 0, "b1", time.time()),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], StaleWriteError)
+        assert (await store.get_game(first)).next_ply == 1
+        assert (await store.get_game(second)).next_ply == 1
