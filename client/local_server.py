@@ -7,6 +7,10 @@ its port is read from the line it prints when it is ready
 (``Boardroom is serving on port N.``). Contract of :func:`local_server`: on exit,
 normal or not, the child is sent SIGTERM (which saves and closes cleanly), killed if
 it has not stopped within :data:`STOP_TIMEOUT`, and the temporary directory is removed.
+
+:func:`local_process` is the same for any such program (``boardroom loadtest``
+starts ``python -m server.echo_server`` with it): a module, its flags, and the
+pattern of the line that gives its port.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import importlib.util
 import re
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from client.errors import ClientError
@@ -35,6 +40,16 @@ class LocalServerError(ClientError):
     """The local server could not be started."""
 
 
+@dataclass(frozen=True)
+class LocalProcess:
+    """A program started by :func:`local_process`, listening on 127.0.0.1."""
+
+    port: int
+    pid: int
+    directory: Path
+    """Its temporary directory (its log is ``directory / "server.log"``)."""
+
+
 @contextlib.asynccontextmanager
 async def local_server(
     *, server_module: str = "server", extra_flags: tuple[str, ...] = ()
@@ -50,47 +65,83 @@ async def local_server(
             "installed with this client: install the full boardroom package, or connect to "
             "a running server with --server"
         )
-    with tempfile.TemporaryDirectory(prefix="boardroom-local-") as directory:
-        log_path = Path(directory) / "server.log"
+    async with local_process(
+        server_module,
+        # One engine worker: one player, and the machine stays responsive.
+        ("--pool-size", "1", *extra_flags),
+        database=True,
+    ) as started:
+        yield f"ws://127.0.0.1:{started.port}/ws"
+
+
+@contextlib.asynccontextmanager
+async def local_process(
+    module: str,
+    flags: Sequence[str] = (),
+    *,
+    database: bool = False,
+    ready: re.Pattern[bytes] = _READY_LINE,
+    label: str = "the local server",
+    own_session: bool = False,
+) -> AsyncIterator[LocalProcess]:
+    """Run ``python -m module --host 127.0.0.1 --port 0 [--database FILE] FLAGS`` for
+    the duration, and yield it once it has printed a line matching ``ready``, whose
+    first group is its port. ``database``: pass a file in the temporary directory.
+    ``own_session``: start it in a session of its own, so a Ctrl-C typed at the
+    terminal reaches only us (we stop it ourselves, with SIGTERM).
+
+    Stopped on exit as :func:`local_server` is. Raises :class:`LocalServerError`
+    (its messages name the program as ``label``) if the module is not installed, or
+    if the program exits or stays silent before it is ready.
+    """
+    if importlib.util.find_spec(module.partition(".")[0]) is None:
+        raise LocalServerError(
+            f"{label} needs the {module!r} package, which is not installed with this "
+            "client: install the full boardroom package, or give the address of a "
+            "running server with --server"
+        )
+    with tempfile.TemporaryDirectory(prefix="boardroom-local-") as name:
+        directory = Path(name)
+        log_path = directory / "server.log"
+        database_flags = ("--database", str(directory / "local.db")) if database else ()
         with log_path.open("wb") as log:
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                server_module,
+                module,
                 "--host",
                 "127.0.0.1",
                 "--port",
                 "0",
-                "--database",
-                str(Path(directory) / "local.db"),
-                # One engine worker: one player, and the machine stays responsive.
-                "--pool-size",
-                "1",
-                *extra_flags,
+                *database_flags,
+                *flags,
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=log,
+                start_new_session=own_session,
             )
             try:
-                port = await _wait_until_ready(process, log_path)
-                yield f"ws://127.0.0.1:{port}/ws"
+                port = await _wait_until_ready(process, log_path, ready, label)
+                yield LocalProcess(port=port, pid=process.pid, directory=directory)
             finally:
                 await _stop(process)
 
 
-async def _wait_until_ready(process: asyncio.subprocess.Process, log_path: Path) -> int:
+async def _wait_until_ready(
+    process: asyncio.subprocess.Process, log_path: Path, ready: re.Pattern[bytes], label: str
+) -> int:
     assert process.stdout is not None
     try:
         async with asyncio.timeout(START_TIMEOUT):
             while line := await process.stdout.readline():
-                if match := _READY_LINE.search(line):
+                if match := ready.search(line):
                     return int(match.group(1))
             status = await process.wait()
     except TimeoutError:
         raise LocalServerError(
-            f"the local server did not start within {START_TIMEOUT:g} s{_log_tail(log_path)}"
+            f"{label} did not start within {START_TIMEOUT:g} s{_log_tail(log_path)}"
         ) from None
-    raise LocalServerError(f"the local server exited with status {status}{_log_tail(log_path)}")
+    raise LocalServerError(f"{label} exited with status {status}{_log_tail(log_path)}")
 
 
 async def _stop(process: asyncio.subprocess.Process) -> None:

@@ -1,0 +1,241 @@
+"""End to end: ``boardroom loadtest`` as a real process against real servers.
+
+Each test runs ``python -m client.cli loadtest ...`` as a child process (its
+worker processes, spawned, under it), either against a server started in this
+process (:func:`harness.running_server`: real SQLite, real engine pool) or with
+``--start-server``, which starts ``python -m server`` (or the echo server) on a
+free port. Runs are a few rooms for a second or three: enough for whole games,
+figures and the JSON report, quick enough for every test run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import socket
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness import running_server
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN_TIMEOUT = 90.0
+"""Seconds a whole load test may take here: generous, for a loaded CI machine."""
+LATENCY_KEYS = {"count", "mean", "p50", "p95", "p99", "max"}
+
+
+@dataclass
+class LoadRun:
+    """A finished ``boardroom loadtest`` process, and its JSON report if it wrote one."""
+
+    status: int
+    out: str
+    err: str
+    report: dict[str, Any] | None
+
+
+async def start_loadtest(tmp_path: Path, *argv: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "client.cli",
+        "loadtest",
+        *argv,
+        "--json",
+        str(tmp_path / "report.json"),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def finish(process: asyncio.subprocess.Process, tmp_path: Path) -> LoadRun:
+    out, err = await asyncio.wait_for(process.communicate(), RUN_TIMEOUT)
+    assert process.returncode is not None
+    path = tmp_path / "report.json"
+    report = json.loads(path.read_text()) if path.exists() else None
+    return LoadRun(process.returncode, out.decode(), err.decode(), report)
+
+
+async def run_loadtest(tmp_path: Path, *argv: str) -> LoadRun:
+    return await finish(await start_loadtest(tmp_path, *argv), tmp_path)
+
+
+def assert_latency(summary: dict[str, Any] | None) -> None:
+    assert summary is not None
+    assert set(summary) == LATENCY_KEYS
+    assert summary["count"] > 0
+    assert 0 < summary["p50"] <= summary["p95"] <= summary["p99"] <= summary["max"]
+
+
+async def test_rooms_play_whole_games_against_a_running_server(tmp_path: Path) -> None:
+    """Three rooms (one against the AI, each with a spectator) for three seconds:
+    games finish and rematch, every figure is there, nothing goes wrong."""
+    async with running_server(tmp_path / "games.db") as server:
+        run = await run_loadtest(
+            tmp_path,
+            "--server",
+            server.ws_url,
+            "--rooms",
+            "3",
+            "--ai-rooms",
+            "1",
+            "--spectators",
+            "1",
+            "--duration",
+            "3",
+            "--workers",
+            "2",
+        )
+        health = await server.get_json("/healthz")
+    assert run.status == 0, run.err
+    assert run.report is not None
+    assert set(run.report) == {"format", "conditions", "result", "interrupted", "notes"}
+    conditions = run.report["conditions"]
+    assert conditions["python"].startswith(f"{sys.version_info[0]}.{sys.version_info[1]}.")
+    assert conditions["cores"] >= 1 and conditions["workers"] == 2
+    assert conditions["server_event_loop"] == "asyncio"  # what /healthz said
+    assert conditions["message_bytes"] == {"move": 59, "moved": 67}
+    assert (conditions["rooms"], conditions["clients"], conditions["duration_seconds"]) == (
+        3,
+        3 * 3 - 1,
+        3.0,
+    )
+    result = run.report["result"]
+    assert result["connections"]["held_at_end"] == 8
+    games = result["games"]
+    assert games["finished"] >= 3 and games["lost"] == 0
+    assert games["started"] == games["finished"] + games["cut_short"] + games["lost"]
+    assert result["errors"] == {} and result["disconnects"] == {}
+    assert result["room_failures"] == {} and result["undecodable"] == 0
+    assert result["moves"]["per_second"] > 0 and result["moves"]["by_ai"] > 0
+    assert_latency(result["move_latency_ms"])
+    assert_latency(result["spectator_latency_ms"])
+    assert_latency(result["ai_reply_ms"])
+    figures = result["server"]
+    assert figures["rss_bytes"]["before"] > 10_000_000
+    assert figures["cpu_share"] is not None and figures["cpu_share"] >= 0
+    assert figures["event_loop_lag"]["p99_at_most_ms"] is not None
+    assert run.report["interrupted"] is False
+    assert "Results: server" in run.out and "move latency" in run.out
+    assert "[server]" in run.err  # the progress lines
+    assert health["status"] == "ok"  # the server took it in its stride
+
+
+async def test_a_server_whose_per_address_cap_is_too_low_is_named_with_the_cure(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path / "games.db", max_connections_per_address=4) as server:
+        run = await run_loadtest(
+            tmp_path, "--server", server.ws_url, "--rooms", "3", "--duration", "1"
+        )
+    assert run.status == 0, run.err
+    assert run.report is not None
+    result = run.report["result"]
+    assert result["connections"]["connect_errors"] == {"too_many_connections": 1}
+    assert result["errors"] == {"too_many_connections": 1}
+    assert result["connections"]["held_at_end"] == 4  # the two rooms that got in play on
+    assert result["games"]["finished"] > 0
+    assert any("--max-connections-per-address" in note for note in run.report["notes"])
+
+
+async def test_idle_connections_give_the_servers_memory_per_connection(tmp_path: Path) -> None:
+    run = await run_loadtest(
+        tmp_path, "--start-server", "--idle", "40", "--duration", "1", "--workers", "2"
+    )
+    assert run.status == 0, run.err
+    assert run.report is not None
+    result = run.report["result"]
+    assert "games" not in result and "moves" not in result
+    idle = result["idle"]
+    assert idle["connections_held"] == 40
+    assert idle["rss_before_bytes"] > 10_000_000
+    assert idle["rss_held_bytes"] > idle["rss_before_bytes"]
+    assert idle["rss_per_connection_bytes"] > 0
+    assert result["errors"] == {} and result["disconnects"] == {}
+    assert run.report["conditions"]["server_started_by_tool"] is True
+    assert "--max-connections-per-address" in run.report["conditions"]["server_flags"]
+    assert "memory per connection" in run.out
+
+
+async def test_the_echo_mode_bounces_move_sized_frames_off_an_echo_server(tmp_path: Path) -> None:
+    run = await run_loadtest(
+        tmp_path, "--echo", "--start-server", "--rooms", "2", "--duration", "1"
+    )
+    assert run.status == 0, run.err
+    assert run.report is not None
+    result = run.report["result"]
+    assert result["kind"] == "echo"
+    assert result["round_trips"]["per_second"] > 0
+    assert_latency(result["round_trip_ms"])
+    assert result["errors"] == {} and result["disconnects"] == {}
+    assert result["room_failures"] == {}
+    # An echo server has no /metrics: ours is read from /proc, without a loop lag.
+    assert result["server"]["rss_bytes"]["before"] > 1_000_000
+    assert result["server"]["cpu_share"] is not None
+    assert result["server"]["event_loop_lag"]["p99_at_most_ms"] is None
+    assert "Results: echo server" in run.out
+
+
+async def test_compare_echo_runs_the_baseline_then_the_server_and_gives_the_ratio(
+    tmp_path: Path,
+) -> None:
+    run = await run_loadtest(
+        tmp_path, "--start-server", "--compare-echo", "--rooms", "2", "--duration", "1"
+    )
+    assert run.status == 0, run.err
+    assert run.report is not None
+    echo, server = run.report["echo"], run.report["result"]
+    assert (echo["kind"], server["kind"]) == ("echo", "server")
+    assert echo["round_trips"]["per_second"] > 0 and server["moves"]["per_second"] > 0
+    assert echo["errors"] == {} and server["errors"] == {}
+    assert echo["server"]["cpu_share"] is not None and server["server"]["cpu_share"] is not None
+    comparison = run.report["comparison"]
+    assert comparison["throughput_ratio"] == round(
+        server["moves"]["per_second"] / echo["round_trips"]["per_second"], 3
+    )
+    assert comparison["latency_p50_ratio"] > 0
+    # Flat out on both: the started server's rate limit is raised out of the way.
+    assert run.report["conditions"]["pacing"] is None
+    assert "--rate" in run.report["conditions"]["server_flags"]
+    assert "Relay against the echo baseline" in run.out
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+async def test_no_server_is_exit_status_1_with_one_clear_line(tmp_path: Path) -> None:
+    run = await run_loadtest(tmp_path, "--server", f"127.0.0.1:{free_port()}", "--duration", "1")
+    assert run.status == 1
+    assert run.err.startswith("boardroom loadtest: no Boardroom server answers at ws://127.0.0.1:")
+    assert "--start-server" in run.err and "Traceback" not in run.err
+    assert run.report is None and run.out == ""
+
+
+async def test_ctrl_c_ends_the_window_early_and_still_reports(tmp_path: Path) -> None:
+    process = await start_loadtest(
+        tmp_path, "--start-server", "--rooms", "2", "--duration", "60", "--workers", "1"
+    )
+    assert process.stderr is not None
+    # The first progress line comes once the workers are given their timeline.
+    line = await asyncio.wait_for(process.stderr.readline(), RUN_TIMEOUT)
+    assert b"[server]" in line
+    await asyncio.sleep(2.0)
+    process.send_signal(signal.SIGINT)
+    run = await finish(process, tmp_path)
+    assert run.status == 130, run.err
+    assert run.report is not None and run.report["interrupted"] is True
+    result = run.report["result"]
+    assert 0 < result["window_seconds"] < 10
+    assert result["games"]["finished"] > 0 and result["games"]["lost"] == 0
+    assert result["disconnects"] == {}
+    # The window's last reading was taken when it was cut, not at the planned end.
+    assert result["server"]["rss_bytes"]["window_end"] > 10_000_000
+    assert "Interrupted" in run.out
