@@ -55,8 +55,11 @@ class ServerConfig:
         DEFAULT_MESSAGE_BURST, "messages one connection may send at once before the rate applies"
     )
     heartbeat_seconds: float = _setting(20.0, "interval of WebSocket pings")
+    # auto: uvloop where it is installed (everywhere but Windows). Same moves a
+    # second at 100 paced rooms, with a quarter less server CPU and a fifth of the
+    # median move latency (docs/benchmarks.md, Server under load).
     event_loop: str = _setting(
-        "asyncio", "the asyncio event loop: asyncio, uvloop, or auto (uvloop where installed)"
+        "auto", "the asyncio event loop: asyncio, uvloop, or auto (uvloop where installed)"
     )
     log_format: str = _setting("text", "log lines as text (key=value) or json (one object each)")
     log_level: str = _setting("INFO", "DEBUG, INFO, WARNING or ERROR")

@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m server.echo_server", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
-    parser.add_argument("--event-loop", choices=EVENT_LOOPS, default="asyncio")
+    parser.add_argument("--event-loop", choices=EVENT_LOOPS, default="auto")
     args = parser.parse_args(argv)
     try:
         factory = loop_factory(args.event_loop)
