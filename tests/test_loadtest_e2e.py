@@ -107,7 +107,12 @@ async def test_rooms_play_whole_games_against_a_running_server(tmp_path: Path) -
     result = run.report["result"]
     assert result["connections"]["held_at_end"] == 8
     games = result["games"]
-    assert games["finished"] >= 3 and games["lost"] == 0
+    assert games["finished"] >= 3 and games["lost"] == 0, (
+        result["room_failures"],
+        result["errors"],
+        result["disconnects"],
+        run.err[-2000:],
+    )
     assert games["started"] == games["finished"] + games["cut_short"] + games["lost"]
     assert result["errors"] == {} and result["disconnects"] == {}
     assert result["room_failures"] == {} and result["undecodable"] == 0

@@ -57,7 +57,9 @@ class RunClock:
                     await self._stopped.wait()
             except TimeoutError:
                 pass
-        return not self.over
+        # By the limits, not the clock now: a timer may fire a little early (uvloop's
+        # have millisecond resolution). A stop brings the deadline to now, before when.
+        return when < self.deadline
 
     async def pause(self, seconds: float) -> bool:
         """:meth:`pause_until` ``seconds`` from now."""
