@@ -26,10 +26,11 @@ class Pacer:
     (None, True)
     """
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, *, initial_tokens: float | None = None) -> None:
+        """``initial_tokens``: messages in hand at the start (default a full burst)."""
         self.rate = rate
         self.burst = burst
-        self.tokens = float(burst)
+        self.tokens = float(burst if initial_tokens is None else initial_tokens)
         self._updated = time.monotonic()
         self._lock = asyncio.Lock()
 

@@ -19,7 +19,7 @@ import contextlib
 import signal
 import sys
 from pathlib import Path
-from typing import Any, cast, get_args
+from typing import Any, cast
 
 from client.bots.brains import BrainSource
 from client.bots.engine_bot import EngineBrains
@@ -31,14 +31,11 @@ from client.bots.report import Report
 from client.bots.runner import BotRunner, Entry, RunError, RunOptions
 from client.commands.server_option import add_server_argument
 from client.errors import RequestRefusedError, ServerUnreachableError
-from client.room_options import InputError, parse_clock
+from client.room_options import LEVELS, InputError, parse_clock, parse_game
 from client.session import Session
-from shared.errors import GameError
-from shared.games import get_game
 from shared.protocol.codec import MAX_NAME_LENGTH
 from shared.protocol.messages import Clock, Level
 
-LEVELS = get_args(Level)
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 EXIT_TERMINATED = 128 + signal.SIGTERM
 
@@ -181,8 +178,8 @@ def _clock(spec: str | None) -> Clock:
 
 def _game_name(text: str) -> str:
     try:
-        return get_game(text.strip().lower()).name
-    except GameError as error:
+        return parse_game(text).name
+    except InputError as error:
         raise UsageError(f"{error} (mnk boards are named mnk-M-N-K)") from None
 
 

@@ -11,17 +11,15 @@ import argparse
 import os
 import re
 from dataclasses import dataclass
-from typing import Literal, cast, get_args
+from typing import Literal
 
 from client.commands.server_option import SERVER_ENV
 from client.loadtest.errors import UsageError
 from client.pacing import DEFAULT_PACE
+from client.room_options import LEVELS, InputError, parse_game, parse_level
 from client.session import DEFAULT_SERVER_URL, normalize_server_url
-from shared.errors import GameError
-from shared.games import get_game
 from shared.protocol.messages import Level
 
-LEVELS: tuple[str, ...] = get_args(Level)
 SERVER_LOOPS = ("asyncio", "uvloop", "auto")
 """Event loops a server started by the tool may run (its ``--event-loop``)."""
 SERVER_DEFAULT_CONNECTIONS_PER_ADDRESS = 32
@@ -227,8 +225,7 @@ def options_from(args: argparse.Namespace) -> LoadOptions:
     _check_numbers(args)
     game = _game(args.game)
     ai_rooms = _ai_rooms(args.ai_rooms, args.rooms)
-    if args.ai_level not in LEVELS:
-        raise UsageError(f"--ai-level {args.ai_level!r}: choose one of {', '.join(LEVELS)}")
+    ai_level = _level(args.ai_level)
     if args.server is not None and args.start_server:
         raise UsageError("--server and --start-server exclude each other: drive one or start one")
     if mode == "echo" and args.server is None and not args.start_server:
@@ -255,7 +252,7 @@ def options_from(args: argparse.Namespace) -> LoadOptions:
         rooms=args.rooms,
         spectators=args.spectators,
         ai_rooms=ai_rooms,
-        ai_level=cast(Level, args.ai_level),  # checked against LEVELS above
+        ai_level=ai_level,
         think=args.think,
         duration=args.duration,
         workers=args.workers,
@@ -323,9 +320,16 @@ def _rate(args: argparse.Namespace) -> float | None:
 
 def _game(text: str) -> str:
     try:
-        return get_game(text.strip().lower()).name
-    except GameError as error:
+        return parse_game(text).name
+    except InputError as error:
         raise UsageError(f"--game: {error}") from None
+
+
+def _level(text: str) -> Level:
+    try:
+        return parse_level(text)
+    except InputError as error:
+        raise UsageError(f"--ai-level: {error}") from None
 
 
 _SHARE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*%\s*")

@@ -159,11 +159,10 @@ class RoomBase:
         setting = self.setting
         pacer = None
         if setting.rate is not None:
-            pacer = Pacer(setting.rate, setting.burst)
             # Start with one message in hand, not a full burst: otherwise the bursts
             # of every client are spent during the first seconds of the window, and
             # its rate is above what the pacing sustains.
-            pacer.tokens = 1.0
+            pacer = Pacer(setting.rate, setting.burst, initial_tokens=1.0)
         client = LoadClient(
             f"{self.label}{role[0]}{len(self._clients)}",
             role,
