@@ -1,7 +1,10 @@
 """The Boardroom game server (aiohttp): rooms, seats, clocks, persistence, engine pool.
 
-Being built (issue 3). Modules so far: :mod:`server.records` (game records and
-their exports, no I/O), :mod:`server.store` (SQLite in WAL mode through
-aiosqlite), :mod:`server.engine_pool` (searches in a warmed, bounded process
-pool), :mod:`server.room` (a room as a sans-I/O state machine) with
-:mod:`server.room_output` and :mod:`server.clock`."""
+Start at :mod:`server.app` (the routes and the start-up) and :mod:`server.hub` (the
+rooms and the lobby behind ``/ws``). A room is a sans-I/O state machine
+(:mod:`server.room`, with :mod:`server.room_output` and :mod:`server.clock`) run on
+the loop by :mod:`server.room_host`. Games are stored by :mod:`server.store`
+(SQLite in WAL mode on its own thread, :mod:`server.sqlite_thread`) through
+:mod:`server.recorder`; :mod:`server.records` holds the records and their exports.
+The AI searches in :mod:`server.engine_pool` (a warmed, bounded process pool).
+"""

@@ -1,8 +1,9 @@
 """Every game in one SQLite file: created, seated, started, each move, finished.
 
 :class:`GameStore` is the server's one way to the database. SQLite runs in WAL mode
-through aiosqlite (the stdlib driver in one worker thread), so the event loop never
-waits on the disk. The store makes one promise above the others: **when**
+on a thread of its own (:class:`server.sqlite_thread.SQLiteThread`: the stdlib
+driver, one trip from the loop per transaction), so the event loop never waits on
+the disk. The store makes one promise above the others: **when**
 :meth:`GameStore.append_move` **returns, the move survives a SIGKILL of the server
 and a power cut**, so the room broadcasts a move only after that.
 
@@ -62,12 +63,10 @@ import json
 import math
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal, TypeVar
-
-import aiosqlite
 
 from server.records import (
     GameRecord,
@@ -77,6 +76,7 @@ from server.records import (
     SeatRecord,
     Termination,
 )
+from server.sqlite_thread import SQLiteThread
 from shared.errors import GameError
 from shared.games import Player, get_game
 
@@ -244,7 +244,7 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 
 
-async def migrate(db: aiosqlite.Connection) -> int:
+def migrate(db: sqlite3.Connection) -> int:
     """Bring the schema of ``db`` up to :data:`SCHEMA_VERSION` and return it.
 
     Call inside a write transaction (``BEGIN IMMEDIATE``), so that the steps and
@@ -252,7 +252,7 @@ async def migrate(db: aiosqlite.Connection) -> int:
     processes opening a new file at once cannot both create the tables. Raises
     :class:`SchemaVersionError` for a file from a newer schema.
     """
-    version = await _scalar(db, "PRAGMA user_version")
+    version = _scalar(db, "PRAGMA user_version")
     if not isinstance(version, int) or version > SCHEMA_VERSION:
         raise SchemaVersionError(
             f"the database has schema version {version}, newer than this Boardroom's "
@@ -260,9 +260,9 @@ async def migrate(db: aiosqlite.Connection) -> int:
         )
     for step in range(version, SCHEMA_VERSION):
         for statement in _MIGRATIONS[step]:
-            await db.execute(statement)
+            db.execute(statement)
         # user_version is in the file header, written by this same transaction.
-        await db.execute(f"PRAGMA user_version = {step + 1:d}")
+        db.execute(f"PRAGMA user_version = {step + 1:d}")
     return SCHEMA_VERSION
 
 
@@ -297,10 +297,9 @@ class GameStore:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self._path = os.fspath(path)
-        self._db: aiosqlite.Connection | None = None
-        # One connection, one transaction at a time: statements of two operations
-        # must never interleave inside one transaction.
-        self._lock = asyncio.Lock()
+        # One connection on one thread, one whole transaction per call: statements of
+        # two operations never interleave, and transactions run in the order called.
+        self._db: SQLiteThread | None = None
         self._inflight: set[asyncio.Task[Any]] = set()
         self._pending_moves: list[_PendingMove] = []
         self._move_writer: asyncio.Task[None] | None = None
@@ -320,14 +319,13 @@ class GameStore:
         """
         if self._db is not None:
             raise StoreError(f"the store on {self._path} is already open")
+        db = SQLiteThread(self._connect)
         try:
-            # isolation_level=None: the stdlib driver opens no transactions of its
-            # own; each operation says BEGIN and COMMIT itself.
-            db = await aiosqlite.connect(self._path, isolation_level=None, timeout=_BUSY_TIMEOUT_S)
+            await db.open()
         except sqlite3.Error as error:
             raise StorageFailedError(f"cannot open the database {self._path}: {error}") from error
         try:
-            await self._configure(db)
+            await db.call(self._configure)
             self._db = db
             await self._transaction(migrate, write=True, what="migrating the schema")
         except BaseException:
@@ -335,11 +333,16 @@ class GameStore:
             await db.close()
             raise
 
-    async def _configure(self, db: aiosqlite.Connection) -> None:
+    def _connect(self) -> sqlite3.Connection:
+        # isolation_level=None: the stdlib driver opens no transactions of its own;
+        # each operation says BEGIN and COMMIT itself.
+        return sqlite3.connect(self._path, isolation_level=None, timeout=_BUSY_TIMEOUT_S)
+
+    def _configure(self, db: sqlite3.Connection) -> None:
         try:
             # WAL: readers never block the writer, and a commit appends to one file.
             # It needs shared memory, so the file must be on a local filesystem.
-            mode = await _scalar(db, "PRAGMA journal_mode = WAL")
+            mode = _scalar(db, "PRAGMA journal_mode = WAL")
             if mode != "wal" and self._path != ":memory:":
                 raise StorageFailedError(
                     f"the database {self._path} cannot use WAL mode (journal mode {mode!r}): "
@@ -351,8 +354,8 @@ class GameStore:
             # at every commit, so an acknowledged move is never lost, whatever stops
             # the server. It costs one fsync per commit; moves made at the same time
             # share one (group commit, in append_move).
-            await db.execute("PRAGMA synchronous = FULL")
-            await db.execute("PRAGMA foreign_keys = ON")
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as error:
             raise StorageFailedError(f"cannot set up the database {self._path}: {error}") from error
 
@@ -383,12 +386,12 @@ class GameStore:
     async def info(self) -> StoreInfo:
         """The journal mode, synchronous level and schema version, as SQLite reports them."""
 
-        async def body(db: aiosqlite.Connection) -> StoreInfo:
-            synchronous = await _scalar(db, "PRAGMA synchronous")
+        def body(db: sqlite3.Connection) -> StoreInfo:
+            synchronous = _scalar(db, "PRAGMA synchronous")
             return StoreInfo(
                 path=self._path,
-                schema_version=int(await _scalar(db, "PRAGMA user_version")),
-                journal_mode=str(await _scalar(db, "PRAGMA journal_mode")),
+                schema_version=int(_scalar(db, "PRAGMA user_version")),
+                journal_mode=str(_scalar(db, "PRAGMA journal_mode")),
                 synchronous=_SYNCHRONOUS_NAMES.get(synchronous, str(synchronous)),
             )
 
@@ -435,15 +438,15 @@ class GameStore:
             if len(seat_rows) != 2:
                 raise InvalidRecordError("a game created already started needs both seats taken")
 
-        async def body(db: aiosqlite.Connection) -> int:
-            cursor = await db.execute(
+        def body(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
                 "INSERT INTO games (room, number, game, options, state, created_at, started_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (room, number, name, options_text, state.value, created_at, start),
             )
             game_id = cursor.lastrowid
             assert game_id is not None
-            await db.executemany(
+            db.executemany(
                 "INSERT INTO seats (game_id, side, name, kind, ai_level, session)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 [(game_id, *row) for row in seat_rows],
@@ -460,18 +463,16 @@ class GameStore:
         side = _check_side(side)
         row = None if player is None else _seat_row(player)
 
-        async def body(db: aiosqlite.Connection) -> None:
-            state = await _state_of(db, game_id)
+        def body(db: sqlite3.Connection) -> None:
+            state = _state_of(db, game_id)
             if state is not GameState.WAITING:
                 raise GameStateError(
                     f"game {game_id} is {state.value}: seats can change only before it starts"
                 )
             if row is None:
-                await db.execute(
-                    "DELETE FROM seats WHERE game_id = ? AND side = ?", (game_id, int(side))
-                )
+                db.execute("DELETE FROM seats WHERE game_id = ? AND side = ?", (game_id, int(side)))
             else:
-                await db.execute(
+                db.execute(
                     "INSERT OR REPLACE INTO seats (game_id, side, name, kind, ai_level, session)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, int(side), *row),
@@ -487,14 +488,14 @@ class GameStore:
         _check_game_id(game_id)
         started_at = _check_time("at", at)
 
-        async def body(db: aiosqlite.Connection) -> None:
-            state = await _state_of(db, game_id)
+        def body(db: sqlite3.Connection) -> None:
+            state = _state_of(db, game_id)
             if state is not GameState.WAITING:
                 raise GameStateError(f"game {game_id} is {state.value}: it cannot start again")
-            seated = await _scalar(db, "SELECT count(*) FROM seats WHERE game_id = ?", (game_id,))
+            seated = _scalar(db, "SELECT count(*) FROM seats WHERE game_id = ?", (game_id,))
             if seated != 2:
                 raise GameStateError(f"game {game_id} cannot start with an empty seat")
-            await db.execute(
+            db.execute(
                 "UPDATE games SET state = 'playing', started_at = ? WHERE id = ?",
                 (started_at, game_id),
             )
@@ -540,7 +541,7 @@ class GameStore:
         # Shielded: a cancelled caller stops waiting; its move is stored or not as a whole.
         await asyncio.shield(stored)
 
-    async def _write_pending_moves(self, db: aiosqlite.Connection) -> None:
+    async def _write_pending_moves(self, db: SQLiteThread) -> None:
         """Commit the moves waiting, a batch per transaction, until none wait.
 
         It holds ``db`` from its start: :meth:`close` waits for it (it is in
@@ -590,8 +591,8 @@ class GameStore:
             raise InvalidRecordError(f"a game ended by {termination.value} cannot have {having}")
         finished_at = _check_time("at", at)
 
-        async def body(db: aiosqlite.Connection) -> None:
-            state = await _state_of(db, game_id)
+        def body(db: sqlite3.Connection) -> None:
+            state = _state_of(db, game_id)
             if state is GameState.FINISHED:
                 raise GameStateError(f"game {game_id} is already finished")
             if state is GameState.WAITING and termination is not Termination.ABORTED:
@@ -599,7 +600,7 @@ class GameStore:
                     f"game {game_id} never started: it can end only as aborted, "
                     f"not by {termination.value}"
                 )
-            await db.execute(
+            db.execute(
                 "UPDATE games SET state = 'finished', winner = ?, termination = ?,"
                 " finished_at = ? WHERE id = ?",
                 (None if winner is None else int(winner), termination.value, finished_at, game_id),
@@ -613,8 +614,8 @@ class GameStore:
         """The whole record of one game. Raises :class:`GameNotFoundError`."""
         _check_game_id(game_id)
 
-        async def body(db: aiosqlite.Connection) -> list[GameRecord]:
-            return await _load_games(db, "id", (game_id,))
+        def body(db: sqlite3.Connection) -> list[GameRecord]:
+            return _load_games(db, "id", (game_id,))
 
         records = await self._transaction(body, write=False, what=f"reading game {game_id}")
         if not records:
@@ -625,19 +626,17 @@ class GameStore:
         """Every game waiting or in play, whole, oldest first: what the server
         restores after a restart."""
 
-        async def body(db: aiosqlite.Connection) -> list[GameRecord]:
-            return await _load_games(db, "unfinished", ())
+        def body(db: sqlite3.Connection) -> list[GameRecord]:
+            return _load_games(db, "unfinished", ())
 
         return await self._transaction(body, write=False, what="reading unfinished games")
 
     async def games_by_state(self) -> dict[GameState, int]:
         """How many games are in each state (every state present), for ``/metrics``."""
 
-        async def body(db: aiosqlite.Connection) -> dict[GameState, int]:
+        def body(db: sqlite3.Connection) -> dict[GameState, int]:
             counts = dict.fromkeys(GameState, 0)
-            for state, count in await db.execute_fetchall(
-                "SELECT state, count(*) FROM games GROUP BY state"
-            ):
+            for state, count in db.execute("SELECT state, count(*) FROM games GROUP BY state"):
                 counts[GameState(state)] = count
             return counts
 
@@ -647,7 +646,7 @@ class GameStore:
 
     async def _transaction(
         self,
-        body: Callable[[aiosqlite.Connection], Awaitable[_T]],
+        body: Callable[[sqlite3.Connection], _T],
         *,
         write: bool,
         what: str,
@@ -668,29 +667,37 @@ class GameStore:
 
     async def _run_transaction(
         self,
-        db: aiosqlite.Connection,
-        body: Callable[[aiosqlite.Connection], Awaitable[_T]],
+        db: SQLiteThread,
+        body: Callable[[sqlite3.Connection], _T],
         *,
         write: bool,
         what: str,
     ) -> _T:
-        async with self._lock:
-            try:
-                # IMMEDIATE takes the write lock first, so what the body reads (the
-                # next ply) cannot change before it writes, even from another process.
-                await db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                try:
-                    result = await body(db)
-                    # With synchronous=FULL, COMMIT returns once the WAL is on disk.
-                    await db.execute("COMMIT")
-                except BaseException:
-                    if db.in_transaction:
-                        with contextlib.suppress(sqlite3.Error):
-                            await db.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as error:
-                raise StorageFailedError(f"{what} failed in {self._path}: {error}") from error
-            return result
+        return await db.call(_in_transaction, body, write, f"{what} failed in {self._path}")
+
+
+def _in_transaction(
+    db: sqlite3.Connection, body: Callable[[sqlite3.Connection], _T], write: bool, failed: str
+) -> _T:
+    """Run ``body(db)`` between BEGIN and COMMIT (ROLLBACK if it raises), on the
+    store's thread. SQLite's errors become :class:`StorageFailedError` (``failed``
+    says what failed)."""
+    try:
+        # IMMEDIATE takes the write lock first, so what the body reads (the next
+        # ply) cannot change before it writes, even from another process.
+        db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            result = body(db)
+            # With synchronous=FULL, COMMIT returns once the WAL is on disk.
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as error:
+        raise StorageFailedError(f"{failed}: {error}") from error
+    return result
 
 
 # -- rows and records -----------------------------------------------------------------
@@ -708,20 +715,17 @@ class _PendingMove:
     stored: asyncio.Future[None]
 
 
-async def _append_moves(
-    batch: Sequence[_PendingMove], db: aiosqlite.Connection
-) -> list[StoreError | None]:
+def _append_moves(batch: Sequence[_PendingMove], db: sqlite3.Connection) -> list[StoreError | None]:
     """Insert each move of ``batch`` that fits its game (in one open transaction);
     per move, None if inserted or the error refusing it (nothing written for it)."""
     refusals: list[StoreError | None] = []
     for pending in batch:
         game_id, ply = pending.game_id, pending.ply
-        row = await _fetchone(
-            db,
+        row = db.execute(
             "SELECT state, (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?)"
             " FROM games WHERE id = ?",
             (game_id, game_id),
-        )
+        ).fetchone()
         if row is None:
             refusals.append(GameNotFoundError(game_id))
             continue
@@ -736,7 +740,7 @@ async def _append_moves(
         if ply != expected_ply:
             refusals.append(StaleWriteError(game_id, ply, expected_ply))
             continue
-        await db.execute(
+        db.execute(
             "INSERT INTO moves (game_id, ply, move, at, clock_ms) VALUES (?, ?, ?, ?, ?)",
             (game_id, ply, pending.move, pending.at, pending.clock_ms),
         )
@@ -744,20 +748,13 @@ async def _append_moves(
     return refusals
 
 
-async def _fetchone(
-    db: aiosqlite.Connection, sql: str, parameters: Iterable[Any] = ()
-) -> sqlite3.Row | None:
-    async with db.execute(sql, tuple(parameters)) as cursor:
-        return await cursor.fetchone()
-
-
-async def _scalar(db: aiosqlite.Connection, sql: str, parameters: Iterable[Any] = ()) -> Any:
-    row = await _fetchone(db, sql, parameters)
+def _scalar(db: sqlite3.Connection, sql: str, parameters: Iterable[Any] = ()) -> Any:
+    row = db.execute(sql, tuple(parameters)).fetchone()
     return None if row is None else row[0]
 
 
-async def _state_of(db: aiosqlite.Connection, game_id: int) -> GameState:
-    state = await _scalar(db, "SELECT state FROM games WHERE id = ?", (game_id,))
+def _state_of(db: sqlite3.Connection, game_id: int) -> GameState:
+    state = _scalar(db, "SELECT state FROM games WHERE id = ?", (game_id,))
     if state is None:
         raise GameNotFoundError(game_id)
     return GameState(state)
@@ -767,18 +764,18 @@ async def _state_of(db: aiosqlite.Connection, game_id: int) -> GameState:
 _GAME_FILTERS = {"id": "g.id = ?", "unfinished": "g.state <> 'finished'"}
 
 
-async def _load_games(
-    db: aiosqlite.Connection, which: Literal["id", "unfinished"], parameters: tuple[Any, ...]
+def _load_games(
+    db: sqlite3.Connection, which: Literal["id", "unfinished"], parameters: tuple[Any, ...]
 ) -> list[GameRecord]:
     where = _GAME_FILTERS[which]
-    games = await db.execute_fetchall(
+    games = db.execute(
         "SELECT g.id, g.room, g.game, g.options, g.state, g.winner, g.termination,"  # noqa: S608
         " g.created_at, g.started_at, g.finished_at, g.number"
         f" FROM games g WHERE {where} ORDER BY g.id",
         parameters,
     )
     seats: dict[int, list[SeatRecord | None]] = {}
-    for game_id, side, name, kind, ai_level, session in await db.execute_fetchall(
+    for game_id, side, name, kind, ai_level, session in db.execute(
         "SELECT s.game_id, s.side, s.name, s.kind, s.ai_level, s.session"  # noqa: S608
         f" FROM seats s JOIN games g ON g.id = s.game_id WHERE {where}",
         parameters,
@@ -786,7 +783,7 @@ async def _load_games(
         seat = SeatRecord(name, PlayerKind(kind), ai_level, session)
         seats.setdefault(game_id, [None, None])[side] = seat
     moves: dict[int, list[MoveRecord]] = {}
-    for game_id, ply, move, at, clock_ms in await db.execute_fetchall(
+    for game_id, ply, move, at, clock_ms in db.execute(
         "SELECT m.game_id, m.ply, m.move, m.at, m.clock_ms"  # noqa: S608
         f" FROM moves m JOIN games g ON g.id = m.game_id WHERE {where} ORDER BY m.game_id, m.ply",
         parameters,
