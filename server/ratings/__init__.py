@@ -1,0 +1,41 @@
+"""Player ratings per game type: Glicko-2 with one game per rating period, and leaderboards.
+
+Pure logic, no I/O: :mod:`server.ratings.glicko2` rates games,
+:mod:`server.ratings.leaderboard` replays a history of rated games into standings
+per game type and turns them into leaderboard rows. Every error raised on purpose
+is a :class:`RatingError`, a :class:`ValueError`.
+"""
+
+from server.ratings.glicko2 import (
+    MAX_DEVIATION,
+    MIN_DEVIATION,
+    PROVISIONAL_DEVIATION,
+    TAU,
+    Rating,
+    RatingError,
+    rate_game,
+    update,
+)
+from server.ratings.leaderboard import (
+    LeaderboardRow,
+    PlayerRating,
+    RatedGame,
+    leaderboard,
+    replay,
+)
+
+__all__ = [
+    "MAX_DEVIATION",
+    "MIN_DEVIATION",
+    "PROVISIONAL_DEVIATION",
+    "TAU",
+    "LeaderboardRow",
+    "PlayerRating",
+    "RatedGame",
+    "Rating",
+    "RatingError",
+    "leaderboard",
+    "rate_game",
+    "replay",
+    "update",
+]
