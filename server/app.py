@@ -30,6 +30,7 @@ from server.config import ServerConfig
 from server.connection import CLOSE_ABUSE, Connection
 from server.engine_pool import EnginePool
 from server.event_loop import event_loop_name
+from server.gc_tuning import tune_for_serving
 from server.hub import GameServer, Peer, resolve_game
 from server.limits import (
     DEFAULT_ABUSE_STRIKES,
@@ -101,6 +102,7 @@ async def _lifecycle(app: web.Application) -> AsyncIterator[None]:
     lag = LoopLagMonitor(app[METRICS])
     lag.start()
     app[STORE], app[POOL], app[HUB], app[LAG] = store, pool, hub, lag
+    tune_for_serving()
     logger.info(
         "server ready",
         extra={"database": store.path, "workers": config.workers, "restored_rooms": restored},
