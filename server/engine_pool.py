@@ -176,11 +176,18 @@ def _init_worker(barrier: Barrier, games: tuple[str, ...]) -> None:
     # Ctrl-C is for the server, which shuts the pool down; workers just stop with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent()
+    # Searches are throughput work and the event loop is latency work: when the
+    # cores are short, the loop (and the players' own programs) go first.
+    os.nice(WORKER_NICENESS)
     for name in games:
         run_search_request(SearchRequest(name, "", depth=1))
 
 
 PARENT_CHECK_SECONDS = 1.0
+WORKER_NICENESS = 10
+"""How much lower the workers' scheduling priority is than the server's
+(``nice``): enough that a busy pool yields the cores to the event loop, so a
+search never delays a move relayed between two people (docs/benchmarks.md)."""
 
 
 def _exit_with_parent() -> None:

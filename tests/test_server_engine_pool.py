@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from server.engine_pool import (
+    WORKER_NICENESS,
     EngineBusyError,
     EnginePool,
     EngineUnavailableError,
@@ -283,3 +284,30 @@ def test_the_fallback_move_is_the_legal_move_nearest_the_centre() -> None:
     assert get_game("gomoku").format_move(centre_first_move("gomoku", "h8")) == "h7"
     with pytest.raises(EngineUnavailableError):
         centre_first_move("tictactoe", "a1 b1 a2 b2 a3")
+
+
+def _spawned_children() -> list[int]:
+    """Pids of this process's children started by multiprocessing's spawn (the workers)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue  # gone meanwhile
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == os.getpid() and b"spawn_main" in command:
+            pids.append(int(entry.name))
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+async def test_workers_run_at_a_lower_priority_than_the_server(pool: EnginePool) -> None:
+    """Each worker is niced by WORKER_NICENESS, so busy searches yield to the event loop."""
+    workers = _spawned_children()
+    assert len(workers) == 2
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    for pid in workers:
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(own + WORKER_NICENESS, 19)
