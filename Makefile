@@ -6,7 +6,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test lint bench clean
+.PHONY: install run serve test lint browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,23 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+# The browser tests (tests/test_browser_*.py) drive Debian's Chromium, never a
+# browser that Playwright downloads. Installed once, by apt-get as root (or
+# through sudo); a fresh machine has no package lists yet, hence the update.
+CHROMIUM := /usr/bin/chromium
+
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ]; then sudo=; \
+	elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
+	else echo "$(CHROMIUM) is missing: install Debian's chromium package as root" >&2; exit 1; fi; \
+	echo "Installing Debian's Chromium for the browser tests"; \
+	$$sudo apt-get update -qq && \
+	$$sudo env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends chromium >/dev/null
+
+browser: $(CHROMIUM)
+
+test: lint browser
 	$(BIN)/pytest
 
 bench: install

@@ -2,6 +2,8 @@
 
 Routes::
 
+    GET /                 the browser client's page (server/web)
+    GET /static/{name}    the browser client's scripts, style sheet and icon
     GET /ws               the game protocol (docs/protocol.md)
     GET /api/rooms        open public rooms as JSON (?game=connect4 to filter)
     GET /api/games/{id}   a game's record as JSON, or as text with ?format=text
@@ -43,6 +45,7 @@ from server.recorder import GameRecorder
 from server.records import record_to_json, record_to_text
 from server.single_server import DatabaseLock
 from server.store import GameNotFoundError, GameStore
+from server.web.routes import add_web_routes
 from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message, encode_message
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import Error
@@ -80,6 +83,7 @@ def create_app(config: ServerConfig) -> web.Application:
     app.router.add_get("/api/games/{id}", _game_record)
     app.router.add_get("/healthz", _healthz)
     app.router.add_get("/metrics", _metrics)
+    add_web_routes(app)
     return app
 
 

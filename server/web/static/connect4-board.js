@@ -1,0 +1,113 @@
+// connect4-board.js: Connect Four's board: seven column buttons, each holding its
+// discs (the bottom row is row 1), numbered 1 to 7 below as moves are named.
+// Clicking a column drops a disc in it; on the keyboard, the arrow keys move
+// between columns, Enter or Space drops, and the digit keys drop at once.
+
+import { h } from "./dom.js";
+import { cellName } from "./games.js";
+import { SYMBOLS } from "./room-state.js";
+
+export class ColumnsBoard {
+  /** `onMove(move)` is called with the column a player chose ("4"). */
+  constructor(shape, onMove) {
+    this.shape = shape;
+    this.onMove = onMove;
+    this.columns = []; // buttons, left to right
+    this.discs = []; // discs[column][row], row 0 at the bottom
+    this.focused = Math.floor(shape.columns / 2);
+    this.element = h("div", {
+      class: "board columns-board",
+      role: "group",
+      "aria-label": `Board: columns 1 to ${shape.columns}; a disc falls to the lowest free row`,
+      style: { "--columns": shape.columns, "--rows": shape.rows },
+      onkeydown: (event) => this.key(event),
+      onfocusin: (event) => this.focusMoved(event),
+    });
+    for (let column = 0; column < shape.columns; column += 1) {
+      const discs = [];
+      const button = h("button", {
+        type: "button",
+        class: "column",
+        tabindex: column === this.focused ? "0" : "-1",
+        dataset: { column: String(column + 1) },
+        onclick: () => onMove(String(column + 1)),
+      });
+      for (let row = shape.rows - 1; row >= 0; row -= 1) {
+        const disc = h("span", { class: "disc", dataset: { cell: cellName(column, row) } });
+        discs[row] = disc;
+        button.append(disc);
+      }
+      this.columns.push(button);
+      this.discs.push(discs);
+      this.element.append(button);
+    }
+    for (let column = 0; column < shape.columns; column += 1) {
+      const label = h("span", { class: "label", "aria-hidden": "true" }, String(column + 1));
+      this.element.append(label);
+    }
+  }
+
+  /** Draw `room`'s position: discs, the last move, the winning line. */
+  update(room) {
+    const stones = room.position.stones;
+    const last = room.lastCell;
+    const winning = new Set(room.winningCells);
+    this.columns.forEach((button, column) => {
+      const held = [];
+      let lastHere = false;
+      let winHere = false;
+      this.discs[column].forEach((disc, row) => {
+        const name = cellName(column, row);
+        const side = stones.get(name);
+        const classes = ["disc"];
+        if (side) {
+          classes.push(side);
+          held.push(SYMBOLS[side]);
+        }
+        if (name === last) {
+          classes.push("last");
+          lastHere = true;
+        }
+        if (winning.has(name)) {
+          classes.push("win");
+          winHere = true;
+        }
+        disc.className = classes.join(" ");
+      });
+      const free = this.shape.rows - held.length;
+      let label = `Column ${column + 1}: `;
+      label += held.length ? `${held.join(" ")} from the bottom, ` : "";
+      label += free ? `${free} free` : "full";
+      if (lastHere) label += ", last move";
+      if (winHere) label += ", winning line";
+      button.setAttribute("aria-label", label);
+      button.setAttribute("aria-disabled", String(!room.myTurn || free === 0));
+      button.classList.toggle("full", free === 0);
+    });
+  }
+
+  focus() {
+    this.columns[this.focused]?.focus();
+  }
+
+  focusMoved(event) {
+    const column = Number(event.target.dataset?.column) - 1;
+    if (!(column >= 0) || column === this.focused) return;
+    this.columns[this.focused].setAttribute("tabindex", "-1");
+    event.target.setAttribute("tabindex", "0");
+    this.focused = column;
+  }
+
+  key(event) {
+    if (/^[1-9]$/.test(event.key) && Number(event.key) <= this.shape.columns) {
+      event.preventDefault();
+      this.onMove(event.key);
+      return;
+    }
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const next = Math.min(this.shape.columns - 1, Math.max(0, this.focused + step));
+    this.columns[next].focus();
+  }
+}

@@ -1,0 +1,261 @@
+// connection.js: the WebSocket to the server, kept open. It says `hello` (with
+// the resume token once it has one), matches each reply to its request by `id`,
+// and when the connection drops it reconnects by itself, waiting longer after
+// each failed try, and resumes the session with the token. It knows nothing of
+// rooms (session.js does).
+//
+// Events (a plain EventTarget; read `event.detail`):
+//   "status"   { status, reason, retryAt }: status is "connecting", "open",
+//              "reconnecting", "replaced" (another tab took the session over),
+//              "refused" (the server turned the hello down: `reason` says why)
+//              or "closed"
+//   "welcome"  { welcome, resumed }: greeted; `resumed` is false when the server
+//              did not know the token (a new session: earlier seats are gone)
+//   "message"  every other server message, replies included, before the
+//              request's promise settles
+
+const PROTOCOL_VERSION = 1;
+
+const BACKOFF_FIRST_MS = 250; // a restarting server is back within a second or two...
+const BACKOFF_MAX_MS = 5000; // ...but a long outage is not hammered
+const REPLY_TIMEOUT_MS = 30000; // the server answers in milliseconds; this only stops a wait for ever
+const QUIET_MS = 20000; // after this long without a word from the server, ping it...
+const PONG_WAIT_MS = 10000; // ...and if nothing comes back this soon, the connection is dead
+const WATCHDOG_MS = 5000;
+const HELLO_ID = "hello";
+const CLOSE_SESSION_REPLACED = 4000;
+
+/** Close codes in words (docs/protocol.md, Close codes). */
+const CLOSE_REASONS = {
+  1000: "the connection was closed",
+  1001: "the server is shutting down",
+  1006: "the connection was lost",
+  1009: "a message was too large",
+  1011: "the server had an internal error",
+  1013: "too many connections from this address",
+  4000: "this game was opened in another tab or window",
+  4001: "the server dropped us for reading too slowly",
+  4002: "the server dropped us for sending too many messages",
+};
+
+/** The server refused a request: `code` is the protocol's error code. */
+export class RefusedError extends Error {
+  constructor(code, message, retryAfter = null) {
+    super(message);
+    this.name = "RefusedError";
+    this.code = code;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** No connection, or it dropped before the reply came. */
+export class ConnectionLostError extends Error {
+  constructor(message = "not connected to the server: reconnecting…") {
+    super(message);
+    this.name = "ConnectionLostError";
+    this.code = "connection_lost";
+  }
+}
+
+/** The WebSocket address of the server that served this page (`/ws` beside it). */
+export function serverUrl(location = window.location) {
+  const url = new URL("ws", location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  url.hash = "";
+  url.search = "";
+  return url.href;
+}
+
+export class Connection extends EventTarget {
+  constructor(url, { name, token = null }) {
+    super();
+    this.url = url;
+    this.name = name;
+    this.token = token;
+    this.status = "closed";
+    this.reason = "";
+    this.ws = null;
+    this.greeted = false;
+    this.nextId = 1;
+    this.pending = new Map(); // id -> { resolve, reject, timer }
+    this.attempts = 0;
+    this.retryTimer = null;
+    this.lastHeard = 0;
+    this.openedAt = 0;
+    this.pingSentAt = null;
+    this.watchdog = null;
+    this.onOnline = () => this.reconnectNow();
+  }
+
+  /** Connect, and keep connected until close(). */
+  start() {
+    window.addEventListener("online", this.onOnline);
+    this.watchdog = setInterval(() => this.checkAlive(), WATCHDOG_MS);
+    this.open("connecting");
+  }
+
+  /** Close for good (a new name, or the page going away). */
+  close() {
+    window.removeEventListener("online", this.onOnline);
+    clearInterval(this.watchdog);
+    clearTimeout(this.retryTimer);
+    this.setStatus("closed", "the connection was closed");
+    this.lost(this.ws, 1000, "closed");
+  }
+
+  /** Try again at once, without waiting for the pause to end. */
+  reconnectNow() {
+    if (this.status !== "reconnecting" || this.ws) return;
+    clearTimeout(this.retryTimer);
+    this.open("reconnecting");
+  }
+
+  /**
+   * Send a client message with a fresh `id`; resolves to the reply, rejects with
+   * RefusedError (the server's `error`) or ConnectionLostError. Nothing is queued
+   * while the connection is down: the caller decides what is worth sending again.
+   */
+  request(message) {
+    if (!this.greeted) return Promise.reject(new ConnectionLostError());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ConnectionLostError("no answer from the server"));
+      }, REPLY_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      this.ws.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  // -- the socket ---------------------------------------------------------------
+
+  open(status) {
+    this.setStatus(status, status === "reconnecting" ? this.reason : "");
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    this.openedAt = performance.now();
+    ws.onopen = () => this.hello(ws, this.token);
+    ws.onmessage = (event) => this.receive(ws, event.data);
+    ws.onclose = (event) => this.lost(ws, event.code, event.reason);
+    // An error is always followed by close, which handles it.
+  }
+
+  hello(ws, token) {
+    const hello = { type: "hello", name: this.name, version: PROTOCOL_VERSION, client: "human" };
+    if (token) hello.resume_token = token;
+    hello.id = HELLO_ID;
+    ws.send(JSON.stringify(hello));
+  }
+
+  receive(ws, data) {
+    if (ws !== this.ws) return;
+    this.lastHeard = performance.now();
+    this.pingSentAt = null;
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return; // not JSON: nothing a client can do with it
+    }
+    if (!this.greeted) {
+      this.greeting(ws, message);
+      return;
+    }
+    this.dispatchEvent(new CustomEvent("message", { detail: message }));
+    this.settle(message);
+  }
+
+  greeting(ws, message) {
+    if (message.id !== HELLO_ID) return;
+    if (message.type === "welcome") {
+      const resumed = Boolean(this.token) && message.resume_token === this.token;
+      this.token = message.resume_token;
+      this.name = message.name;
+      this.greeted = true;
+      this.attempts = 0;
+      this.setStatus("open");
+      this.dispatchEvent(new CustomEvent("welcome", { detail: { welcome: message, resumed } }));
+    } else if (message.type === "error" && message.code === "bad_token") {
+      // The server no longer knows the session (the grace window ended, or it
+      // restarted without it): start a new one.
+      this.token = null;
+      this.hello(ws, null);
+    } else if (message.type === "error") {
+      // bad_name, unsupported_version...: trying again would be refused again.
+      this.setStatus("refused", message.message, { code: message.code });
+      this.lost(ws, 1000, message.message);
+    }
+  }
+
+  settle(message) {
+    let waiting = this.pending.get(message.id);
+    if (!waiting && message.type === "error" && message.id == null && this.pending.size) {
+      // Refused before it was read (rate_limited): the oldest request waiting.
+      message = { ...message, id: Math.min(...this.pending.keys()) };
+      waiting = this.pending.get(message.id);
+    }
+    if (!waiting) return;
+    this.pending.delete(message.id);
+    clearTimeout(waiting.timer);
+    if (message.type === "error") {
+      waiting.reject(new RefusedError(message.code, message.message, message.retry_after ?? null));
+    } else {
+      waiting.resolve(message);
+    }
+  }
+
+  /** The socket `ws` is gone (closed by either side, or given up on). */
+  lost(ws, code, reason) {
+    if (!ws || ws !== this.ws) return;
+    ws.onopen = ws.onmessage = ws.onclose = null;
+    if (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.OPEN) ws.close();
+    this.ws = null;
+    this.greeted = false;
+    this.pingSentAt = null;
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const { reject, timer } of pending) {
+      clearTimeout(timer);
+      reject(new ConnectionLostError("the connection dropped before the answer came"));
+    }
+    if (["closed", "refused", "replaced"].includes(this.status)) return;
+    // While retrying, keep saying why the connection went ("the server is shutting
+    // down"), not that the latest try failed.
+    const why =
+      this.status === "reconnecting" && this.reason
+        ? this.reason
+        : (CLOSE_REASONS[code] ?? (reason || `the connection closed (code ${code})`));
+    if (code === CLOSE_SESSION_REPLACED) {
+      this.setStatus("replaced", why);
+      return;
+    }
+    const delay = Math.min(BACKOFF_FIRST_MS * 2 ** this.attempts, BACKOFF_MAX_MS);
+    this.attempts += 1;
+    this.setStatus("reconnecting", why, { retryAt: Date.now() + delay });
+    this.retryTimer = setTimeout(() => this.open("reconnecting"), delay);
+  }
+
+  /** Ping a quiet server; give up on a connection that does not answer. */
+  checkAlive() {
+    const now = performance.now();
+    if (!this.greeted) {
+      // A connection that neither opens nor answers hello (a host gone silent, not
+      // refusing) would otherwise wait for the browser's own, much longer, limit.
+      if (this.ws && now - this.openedAt > PONG_WAIT_MS) this.lost(this.ws, 1006, "no answer");
+      return;
+    }
+    if (this.pingSentAt !== null) {
+      if (now - this.pingSentAt > PONG_WAIT_MS) this.lost(this.ws, 1006, "no answer from the server");
+    } else if (now - this.lastHeard > QUIET_MS) {
+      this.pingSentAt = now;
+      this.ws.send(JSON.stringify({ type: "ping" }));
+    }
+  }
+
+  setStatus(status, reason = "", extra = {}) {
+    this.status = status;
+    this.reason = reason;
+    this.dispatchEvent(new CustomEvent("status", { detail: { status, reason, ...extra } }));
+  }
+}

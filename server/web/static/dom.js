@@ -1,0 +1,81 @@
+// dom.js: small helpers to build and update elements, so that the views read
+// as the structure of the page rather than as a run of createElement calls.
+
+/**
+ * A new element: h("button", { class: "primary", onclick: play }, "Play").
+ * Props: `class`, `dataset` and `style` (objects; style through the CSSOM, which
+ * the page's Content-Security-Policy allows where a style attribute is refused),
+ * `on<event>` (a listener), anything else as an attribute (true gives an empty
+ * attribute; false, null and undefined none).
+ * Children are nodes or strings; null, false and undefined are skipped.
+ */
+export function h(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") element.className = value;
+    else if (key === "dataset") Object.assign(element.dataset, value);
+    else if (key === "style") {
+      for (const [property, setting] of Object.entries(value)) element.style.setProperty(property, setting);
+    }
+    else if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
+    else element.setAttribute(key, value === true ? "" : String(value));
+  }
+  element.append(...children.flat().filter((child) => child != null && child !== false));
+  return element;
+}
+
+/** A button that is not a form's submit button: `label`, calling `onclick`. */
+export function button(label, onclick, props = {}) {
+  return h("button", { type: "button", onclick, ...props }, label);
+}
+
+/** Set an element's text only when it changed (screen readers re-read live regions). */
+export function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+/** Show or hide an element. */
+export function show(element, visible) {
+  element.hidden = !visible;
+}
+
+/** The form's fields as an object of strings (checkboxes as booleans). */
+export function formValues(form) {
+  const values = {};
+  for (const field of form.elements) {
+    if (!field.name) continue;
+    if (field.type === "checkbox") values[field.name] = field.checked;
+    else if (field.type === "radio") {
+      if (field.checked) values[field.name] = field.value;
+    } else values[field.name] = field.value;
+  }
+  return values;
+}
+
+/**
+ * Copy text to the clipboard. The Clipboard API needs a secure context (https or
+ * localhost); on a plain-http classroom address the older selection copy is used.
+ * Resolves to true when the text was copied.
+ */
+export async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      // Refused (no permission): try the old way.
+    }
+  }
+  const scratch = h("textarea", { readonly: true, class: "offscreen" }, text);
+  document.body.append(scratch);
+  scratch.select();
+  let copied = false;
+  try {
+    copied = document.execCommand("copy");
+  } catch {
+    copied = false;
+  }
+  scratch.remove();
+  return copied;
+}

@@ -1,0 +1,98 @@
+// grid-board.js: the board of a grid game (tic-tac-toe, 4x4, gomoku, m,n,k): one
+// button per cell, named by its coordinates ("b2"), with the row numbers down
+// the left and the column letters along the bottom, a1 at the bottom left.
+// Arrow keys move between cells; Enter or Space plays the cell in focus.
+
+import { h, setText } from "./dom.js";
+import { cellName, parseCell } from "./games.js";
+import { SYMBOLS } from "./room-state.js";
+
+export class GridBoard {
+  /** `onMove(move)` is called with the cell a player chose ("b2"). */
+  constructor(shape, onMove) {
+    this.shape = shape;
+    this.cells = new Map(); // cell name -> button
+    const { columns, rows } = shape;
+    this.focused = cellName(Math.floor((columns - 1) / 2), Math.floor((rows - 1) / 2));
+    const lastColumn = String.fromCharCode(96 + columns);
+    this.element = h("div", {
+      class: "board grid-board",
+      role: "group",
+      "aria-label": `Board: columns a to ${lastColumn}, rows 1 to ${rows}, a1 at the bottom left`,
+      style: { "--columns": columns, "--rows": rows },
+      onkeydown: (event) => this.key(event),
+      onfocusin: (event) => this.focusMoved(event),
+    });
+    // Row numbers | the cells, then a corner | the column letters. The cells sit in
+    // a grid of their own whose 1px gaps draw the lines; the labels' grids use the
+    // same gaps so that each label lines up with its row or column.
+    const rowLabels = h("div", { class: "row-labels", "aria-hidden": "true" });
+    const cells = h("div", { class: "cells" });
+    const columnLabels = h("div", { class: "column-labels", "aria-hidden": "true" });
+    for (let row = rows - 1; row >= 0; row -= 1) {
+      rowLabels.append(h("span", { class: "label" }, String(row + 1)));
+      for (let column = 0; column < columns; column += 1) {
+        const name = cellName(column, row);
+        const cell = h("button", {
+          type: "button",
+          class: "cell",
+          tabindex: name === this.focused ? "0" : "-1",
+          dataset: { cell: name },
+          onclick: () => onMove(name),
+        });
+        this.cells.set(name, cell);
+        cells.append(cell);
+      }
+    }
+    for (let column = 0; column < columns; column += 1) {
+      columnLabels.append(h("span", { class: "label" }, String.fromCharCode(97 + column)));
+    }
+    this.element.append(rowLabels, cells, h("span", { class: "corner" }), columnLabels);
+  }
+
+  /** Draw `room`'s position: stones, the last move, the winning line. */
+  update(room) {
+    const stones = room.position.stones;
+    const last = room.lastCell;
+    const winning = new Set(room.winningCells);
+    for (const [name, cell] of this.cells) {
+      const side = stones.get(name);
+      const classes = ["cell"];
+      if (side) classes.push(side);
+      if (name === last) classes.push("last");
+      if (winning.has(name)) classes.push("win");
+      cell.className = classes.join(" ");
+      setText(cell, side ? SYMBOLS[side] : "");
+      let label = `${name}, ${side ? SYMBOLS[side] : "empty"}`;
+      if (name === last) label += ", last move";
+      if (winning.has(name)) label += ", winning line";
+      cell.setAttribute("aria-label", label);
+      cell.setAttribute("aria-disabled", String(!room.myTurn || Boolean(side)));
+    }
+  }
+
+  focus() {
+    this.cells.get(this.focused)?.focus();
+  }
+
+  focusMoved(event) {
+    const name = event.target.dataset?.cell;
+    if (!name || name === this.focused) return;
+    this.cells.get(this.focused)?.setAttribute("tabindex", "-1");
+    event.target.setAttribute("tabindex", "0");
+    this.focused = name;
+  }
+
+  key(event) {
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    const step = steps[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const { column, row } = parseCell(this.focused);
+    const next = cellName(
+      Math.min(this.shape.columns - 1, Math.max(0, column + step[0])),
+      Math.min(this.shape.rows - 1, Math.max(0, row + step[1])),
+    );
+    this.cells.get(next).focus();
+  }
+}

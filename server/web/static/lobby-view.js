@@ -1,0 +1,362 @@
+// lobby-view.js: the lobby: open a room (any game, against a person or the AI,
+// public or private, with or without a clock), quick match, join or watch by
+// code, the public rooms (refreshed every few seconds and on demand), and the
+// rooms this tab is already in.
+
+import { button, formValues, h, setText, show } from "./dom.js";
+import { GAME_CHOICES, MNK_LIMITS } from "./games.js";
+import { LEVELS, refusalText, roomSummary } from "./words.js";
+
+const ROOMS_REFRESH_MS = 5000; // live enough for a classroom, light on the server
+
+const STATUS_WORDS = { waiting: "waiting for a player", playing: "playing", finished: "finished" };
+
+export class LobbyView {
+  /** `app` gives the session, opens rooms and says notices (main.js). */
+  constructor(app) {
+    this.app = app;
+    this.timer = null;
+    this.roomsBody = h("tbody");
+    this.roomsEmpty = h("p", { class: "empty" }, "No public rooms yet: open one!");
+    this.roomsUpdated = h("span", { class: "updated" });
+    this.yours = h("ul", { class: "your-rooms" });
+    this.yoursPanel = panel("yours", "Your rooms", this.yours);
+    this.element = h(
+      "section",
+      { class: "lobby-view", "aria-label": "Lobby" },
+      h("div", { class: "lobby-column" }, this.createPanel()),
+      h("div", { class: "lobby-column" }, this.codePanel(), this.yoursPanel, this.roomsPanel()),
+    );
+  }
+
+  // -- the panels ---------------------------------------------------------------
+
+  createPanel() {
+    const error = formError();
+    const mnk = h(
+      "fieldset",
+      { class: "mnk" },
+      h("legend", {}, "Board"),
+      numberField("m", "Columns", 7, MNK_LIMITS.sizeMin, MNK_LIMITS.sizeMax),
+      numberField("n", "Rows", 6, MNK_LIMITS.sizeMin, MNK_LIMITS.sizeMax),
+      numberField("k", "In a row", 4, MNK_LIMITS.lineMin, MNK_LIMITS.lineMax),
+    );
+    const level = h(
+      "select",
+      { name: "level", id: "new-level", "aria-label": "AI level" },
+      LEVELS.map((name) => h("option", { value: name, selected: name === "easy" }, name)),
+    );
+    const perMove = h(
+      "fieldset",
+      { class: "clock-fields" },
+      numberField("per_move", "Seconds a move", 30, 1, 3600),
+    );
+    const increment = h(
+      "fieldset",
+      { class: "clock-fields" },
+      numberField("minutes", "Minutes", 5, 0.5, 600, 0.5),
+      numberField("increment", "+ seconds a move", 3, 0, 3600),
+    );
+    const form = h(
+      "form",
+      { id: "new-room", onsubmit: (event) => this.create(event, form, error) },
+      field("Game", select("game", "new-game", GAME_CHOICES.map(({ game, title }) => [game, title]))),
+      mnk,
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "Opponent"),
+        radio("opponent", "person", "A person", true),
+        radio("opponent", "ai", "The AI", false),
+        level,
+      ),
+      field(
+        "You play",
+        select("seat", "new-seat", [
+          ["first", "X (moves first)"],
+          ["second", "O (moves second)"],
+          ["random", "X or O at random"],
+        ]),
+      ),
+      field(
+        "Clock",
+        select("clock", "new-clock", [
+          ["none", "No clock"],
+          ["per_move", "Time per move"],
+          ["increment", "Time per game, plus a bonus a move"],
+        ]),
+      ),
+      perMove,
+      increment,
+      h(
+        "label",
+        { class: "check" },
+        h("input", { type: "checkbox", name: "private" }),
+        " Private: only people you give the code to can join or watch",
+      ),
+      h("button", { type: "submit", class: "primary" }, "Create room"),
+      error,
+    );
+    // Fields that do not apply are hidden and disabled (so that they are not validated).
+    const toggle = (fieldset, on) => {
+      show(fieldset, on);
+      fieldset.disabled = !on;
+    };
+    const sync = () => {
+      const values = formValues(form);
+      toggle(mnk, values.game === "mnk");
+      level.disabled = values.opponent !== "ai";
+      toggle(perMove, values.clock === "per_move");
+      toggle(increment, values.clock === "increment");
+    };
+    form.addEventListener("change", sync);
+    sync();
+    return panel("new", "New game", form);
+  }
+
+  codePanel() {
+    const quickError = formError();
+    const presets = GAME_CHOICES.filter(({ game }) => game !== "mnk");
+    const quick = h(
+      "form",
+      { id: "quick-match", onsubmit: (event) => this.quickMatch(event, quick, quickError) },
+      h("label", { for: "quick-game" }, "Play the next person who asks for"),
+      h(
+        "div",
+        { class: "row" },
+        select(
+          "game",
+          "quick-game",
+          presets.map(({ game, title }) => [game, title]),
+          "connect4",
+        ),
+        h("button", { type: "submit" }, "Quick match"),
+      ),
+      quickError,
+    );
+    const codeError = formError();
+    const input = h("input", {
+      id: "code-input",
+      name: "code",
+      required: true,
+      maxlength: 32,
+      autocomplete: "off",
+      autocapitalize: "characters",
+      spellcheck: "false",
+      placeholder: "e.g. XTZRUWF6",
+    });
+    const watch = (event) => this.byCode(event, "watch", input, codeError);
+    const byCode = h(
+      "form",
+      { id: "by-code", onsubmit: (event) => this.byCode(event, "join", input, codeError) },
+      h("label", { for: "code-input" }, "Room, join or watch code"),
+      h(
+        "div",
+        { class: "row" },
+        input,
+        h("button", { type: "submit" }, "Join"),
+        button("Watch", watch),
+      ),
+      codeError,
+    );
+    return panel("code", "Join a game", h("div", { class: "join-forms" }, quick, byCode));
+  }
+
+  roomsPanel() {
+    const column = (text) => h("th", { scope: "col" }, text);
+    const table = h(
+      "table",
+      { class: "rooms" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          column("Game"),
+          column("Players"),
+          column("Status"),
+          column(h("span", { class: "offscreen" }, "Actions")),
+        ),
+      ),
+      this.roomsBody,
+    );
+    return h(
+      "section",
+      { class: "panel rooms-panel", "aria-labelledby": "rooms-title" },
+      h(
+        "div",
+        { class: "panel-head" },
+        h("h2", { id: "rooms-title" }, "Public rooms"),
+        this.roomsUpdated,
+        button("Refresh", () => this.refresh(), { class: "quiet" }),
+      ),
+      table,
+      this.roomsEmpty,
+    );
+  }
+
+  // -- showing ------------------------------------------------------------------
+
+  shown() {
+    this.roomsChanged();
+    this.refresh();
+    clearInterval(this.timer);
+    this.timer = setInterval(() => {
+      if (!document.hidden) this.refresh();
+    }, ROOMS_REFRESH_MS);
+  }
+
+  hidden() {
+    clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Redraw "Your rooms" (the session's rooms changed). */
+  roomsChanged() {
+    const rooms = this.app.session?.seatedFirst ?? [];
+    show(this.yoursPanel, rooms.length > 0);
+    this.yours.replaceChildren(
+      ...rooms.map((room) =>
+        h(
+          "li",
+          {},
+          h("span", {}, `${room.state.title} · room ${room.code} · ${roomSummary(room)}`),
+          button("Open", () => this.app.openRoom(room.code)),
+        ),
+      ),
+    );
+  }
+
+  /** Ask for the public rooms again (quietly: a refusal waits for the next turn). */
+  async refresh() {
+    const session = this.app.session;
+    if (!session?.ready) return;
+    try {
+      const reply = await session.request({ type: "list_rooms" });
+      this.showRooms(reply.rooms ?? []);
+    } catch {
+      // Reconnecting, or too fast: the next refresh will do.
+    }
+  }
+
+  showRooms(rooms) {
+    show(this.roomsEmpty, rooms.length === 0);
+    setText(this.roomsUpdated, `updated ${new Date().toLocaleTimeString()}`);
+    this.roomsBody.replaceChildren(
+      ...rooms.map((room) => {
+        const open = room.status === "waiting" && room.players.length < 2;
+        const watchers = room.spectators ? ` · ${room.spectators} watching` : "";
+        return h(
+          "tr",
+          { dataset: { room: room.code } },
+          h("td", {}, room.title),
+          h("td", {}, room.players.join(" vs ") || "—"),
+          h("td", {}, STATUS_WORDS[room.status] + watchers),
+          h(
+            "td",
+            { class: "actions" },
+            open && button("Join", () => this.enter("join", room.code)),
+            button("Watch", () => this.enter("watch", room.code)),
+          ),
+        );
+      }),
+    );
+  }
+
+  // -- acting -------------------------------------------------------------------
+
+  async create(event, form, error) {
+    event.preventDefault();
+    const values = formValues(form);
+    const message = {
+      type: "create_room",
+      game: values.game,
+      public: !values.private,
+      seat: values.seat,
+    };
+    if (values.game === "mnk") {
+      Object.assign(message, { m: Number(values.m), n: Number(values.n), k: Number(values.k) });
+    }
+    if (values.clock === "per_move") {
+      message.clock = { kind: "per_move", per_move: Number(values.per_move) };
+    } else if (values.clock === "increment") {
+      const initial = Number(values.minutes) * 60;
+      message.clock = { kind: "increment", initial, increment: Number(values.increment) };
+    }
+    if (values.opponent === "ai") message.ai_level = values.level;
+    await this.ask(message, error);
+  }
+
+  async quickMatch(event, form, error) {
+    event.preventDefault();
+    await this.ask({ type: "quick_match", game: formValues(form).game }, error);
+  }
+
+  async byCode(event, kind, input, error) {
+    event.preventDefault();
+    const code = input.value.trim();
+    if (!code) {
+      input.focus();
+      return;
+    }
+    if (await this.ask({ type: kind, code }, error)) input.value = "";
+  }
+
+  async enter(kind, code) {
+    try {
+      const reply = await this.app.session.request({ type: kind, code });
+      this.app.openRoom(reply.room.code);
+    } catch (refusal) {
+      this.app.say(refusalText(refusal));
+      this.refresh();
+    }
+  }
+
+  /** Send a request that opens a room; show a refusal under its form. True if it worked. */
+  async ask(message, error) {
+    show(error, false);
+    try {
+      const reply = await this.app.session.request(message);
+      this.app.openRoom(reply.room.code);
+      return true;
+    } catch (refusal) {
+      setText(error, refusalText(refusal));
+      show(error, true);
+      return false;
+    }
+  }
+}
+
+function panel(name, title, ...content) {
+  const id = `${name}-title`;
+  return h("section", { class: "panel", "aria-labelledby": id }, h("h2", { id }, title), content);
+}
+
+function formError() {
+  return h("p", { class: "form-error", role: "alert", hidden: true });
+}
+
+function field(label, control) {
+  return h("div", { class: "field" }, h("label", { for: control.id }, label), control);
+}
+
+/** A select named `name` with `options` as [value, text] pairs. */
+function select(name, id, options, selected = null) {
+  return h(
+    "select",
+    { name, id },
+    options.map(([value, text]) => h("option", { value, selected: value === selected }, text)),
+  );
+}
+
+function numberField(name, label, value, min, max, step = 1) {
+  const id = `field-${name}`;
+  const input = h("input", { type: "number", name, id, value, min, max, step, required: true });
+  return h("span", { class: "number-field" }, h("label", { for: id }, label), input);
+}
+
+function radio(name, value, label, checked) {
+  const input = h("input", { type: "radio", name, value, checked });
+  return h("label", { class: "check" }, input, ` ${label}`);
+}

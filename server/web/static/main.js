@@ -1,0 +1,220 @@
+// main.js: the page's entry point. It asks the player's name (once), opens the
+// session, and shows the lobby or a room as the address says:
+//   #/              the lobby
+//   #/room/CODE     a room this tab sits in or watches
+//   #/join/CODE     join by a code (an invitation link), then show the room
+//   #/watch/CODE    watch by a code, then show the room
+
+import { startTicking } from "./clocks.js";
+import { Connection, serverUrl } from "./connection.js";
+import { h, setText, show } from "./dom.js";
+import { LobbyView } from "./lobby-view.js";
+import { NameView } from "./name-view.js";
+import { Notices } from "./notices.js";
+import { RoomView } from "./room-view.js";
+import { Session } from "./session.js";
+import { saveName, savedName, savedToken, saveToken } from "./storage.js";
+import { refusalText } from "./words.js";
+
+class App {
+  constructor() {
+    this.view = document.getElementById("view");
+    this.you = document.getElementById("you");
+    this.playerName = document.getElementById("player-name");
+    this.notices = new Notices(document.getElementById("banner"), document.getElementById("notices"), {
+      onRetry: () => this.connection?.reconnectNow(),
+      // A new connection with the same token takes the session back from the other tab.
+      onTakeBack: () => this.connect(this.session.name),
+    });
+    this.nameView = new NameView((name) => this.named(name));
+    this.connection = null;
+    this.session = null;
+    this.lobby = null;
+    this.roomView = null;
+    this.stopTicking = null;
+    this.following = null; // the invitation link being followed
+    this.askingName = false; // the name form is up: the session's events leave it there
+    document.getElementById("change-name").addEventListener("click", () => this.askName());
+    window.addEventListener("hashchange", () => {
+      if (this.session) this.askingName = false; // going elsewhere cancels a change of name
+      this.route();
+    });
+  }
+
+  boot() {
+    const name = savedName();
+    if (name) this.connect(name);
+    else this.askName();
+  }
+
+  // -- the name and the session -----------------------------------------------------
+
+  askName(error = "") {
+    this.askingName = true;
+    this.leaveView();
+    const playing = this.session?.seatedFirst.some((room) => room.you !== null && room.playing);
+    this.nameView.prepare({
+      name: this.session?.name ?? savedName(),
+      error,
+      warning: playing
+        ? "A new name starts a new session: your games in progress are lost " +
+          "if you do not come back to them."
+        : "",
+      cancel: this.session && this.connection.status !== "refused" ? () => this.cancelName() : null,
+    });
+    this.view.replaceChildren(this.nameView.element);
+    document.title = "Boardroom";
+    this.nameView.focus();
+  }
+
+  cancelName() {
+    this.askingName = false;
+    this.route();
+  }
+
+  named(name) {
+    this.askingName = false;
+    const same = this.session && name === this.session.name && this.connection.status !== "refused";
+    if (same) {
+      this.route();
+      return;
+    }
+    saveName(name);
+    if (this.session) saveToken(null); // a new name is a new session
+    this.connect(name);
+  }
+
+  connect(name) {
+    this.connection?.close();
+    this.lobby?.hidden();
+    this.connection = new Connection(serverUrl(), { name, token: savedToken() });
+    this.session = new Session(this.connection);
+    this.lobby = new LobbyView(this);
+    this.connection.addEventListener("status", (event) => this.statusChanged(event.detail));
+    this.connection.addEventListener("welcome", (event) => {
+      setText(this.playerName, event.detail.welcome.name);
+    });
+    this.session.addEventListener("room", (event) => this.roomChanged(event.detail));
+    this.session.addEventListener("notice", (event) => this.say(event.detail.text));
+    this.session.addEventListener("ready", () => this.route());
+    setText(this.playerName, name);
+    show(this.you, true);
+    this.connection.start();
+    this.route();
+  }
+
+  statusChanged(detail) {
+    this.notices.connection(detail);
+    document.body.dataset.connection = detail.status;
+    if (detail.status === "refused") {
+      if (detail.code === "unsupported_version") this.say("This page is out of date: reload it");
+      else this.askName(`The server refused that name: ${detail.reason}`);
+    }
+  }
+
+  roomChanged({ code, message, before }) {
+    this.lobby?.roomsChanged();
+    if (this.roomView?.code === code) {
+      if (this.session.rooms.has(code)) this.roomView.update();
+      else this.showLobby();
+      return;
+    }
+    const room = this.session.rooms.get(code);
+    if (room?.you != null && before?.status === "waiting" && room.playing) {
+      this.say(`Your ${room.state.title} game in room ${code} has started`, {
+        label: "Open",
+        run: () => this.openRoom(code),
+      });
+    }
+  }
+
+  say(text, action = null) {
+    this.notices.say(text, action);
+  }
+
+  // -- where the page is --------------------------------------------------------------
+
+  openRoom(code) {
+    this.go(`#/room/${code}`);
+  }
+
+  showLobby() {
+    this.go("#/");
+  }
+
+  go(hash) {
+    if (location.hash === hash) this.route();
+    else location.hash = hash;
+  }
+
+  route() {
+    if (!this.session || this.askingName || this.connection.status === "refused") return;
+    const [, view = "", code = ""] = /^#\/?([a-z]*)\/?([A-Za-z0-9]*)/.exec(location.hash) ?? [];
+    if ((view === "join" || view === "watch") && code) this.follow(view, code.toUpperCase());
+    else if (view === "room" && code) this.showRoom(code.toUpperCase());
+    else this.showLobbyView();
+  }
+
+  showLobbyView() {
+    if (this.view.contains(this.lobby.element)) {
+      this.lobby.refresh();
+      return;
+    }
+    this.leaveView();
+    this.view.replaceChildren(this.lobby.element);
+    document.title = "Boardroom";
+    this.lobby.shown();
+  }
+
+  showRoom(code) {
+    if (!this.session.rooms.has(code)) {
+      // Not (yet) ours: a reload before the rooms are back, or a room's address
+      // shared by someone: watch it.
+      this.follow("watch", code);
+      return;
+    }
+    if (this.roomView?.code === code && this.view.contains(this.roomView.element)) {
+      this.roomView.update();
+      return;
+    }
+    this.leaveView();
+    this.roomView = new RoomView(this, code);
+    this.view.replaceChildren(this.roomView.element);
+    this.stopTicking = startTicking(() => this.roomView?.tick());
+    this.roomView.focus();
+  }
+
+  /** Join or watch by a code from the address, then show the room. */
+  async follow(kind, code) {
+    if (this.session.rooms.has(code)) {
+      location.replace(`#/room/${code}`);
+      return;
+    }
+    if (!this.session.ready) {
+      this.leaveView();
+      this.view.replaceChildren(h("p", { class: "loading" }, "Connecting…"));
+      return; // "ready" routes again
+    }
+    if (this.following === `${kind}/${code}`) return;
+    this.following = `${kind}/${code}`;
+    try {
+      const reply = await this.session.request({ type: kind, code });
+      location.replace(`#/room/${reply.room.code}`);
+    } catch (refusal) {
+      this.say(refusalText(refusal));
+      location.replace("#/");
+    } finally {
+      this.following = null;
+    }
+  }
+
+  leaveView() {
+    this.lobby?.hidden();
+    this.stopTicking?.();
+    this.stopTicking = null;
+    this.roomView?.destroy();
+    this.roomView = null;
+  }
+}
+
+new App().boot();

@@ -1,0 +1,62 @@
+// notices.js: what the page says outside the views: the connection banner
+// ("Reconnecting…", with a button to try at once) and short notices that come
+// and go (a seat not kept, a code copied, a game that started elsewhere).
+
+import { button, h, setText, show } from "./dom.js";
+
+const NOTICE_MS = 8000;
+const SLOW_START_MS = 1000;
+
+export class Notices {
+  /** `banner` and `list` are elements of the page; `onRetry` and `onTakeBack` are the
+   * banner buttons' actions ("Try now", and "Play here" after another tab took over). */
+  constructor(banner, list, { onRetry, onTakeBack }) {
+    this.banner = banner;
+    this.list = list;
+    this.bannerText = h("span", { class: "banner-text" });
+    this.slowStart = null;
+    this.retry = button("Try now", onRetry);
+    this.takeBack = button("Play here", onTakeBack);
+    banner.append(this.bannerText, this.retry, this.takeBack);
+    show(banner, false);
+  }
+
+  /** Show what the connection is doing (a Connection "status" event's detail). */
+  connection({ status, reason }) {
+    const texts = {
+      connecting: "Connecting to the server…",
+      reconnecting: `Reconnecting… (${reason || "the connection was lost"})`,
+      replaced: "This game is open in another tab or window.",
+    };
+    const text = texts[status];
+    clearTimeout(this.slowStart);
+    if (status === "connecting") {
+      // A first connection takes milliseconds: say so only if it does not.
+      show(this.banner, false);
+      this.slowStart = setTimeout(() => show(this.banner, true), SLOW_START_MS);
+    } else {
+      show(this.banner, Boolean(text));
+    }
+    this.banner.dataset.status = status;
+    if (text) setText(this.bannerText, text);
+    show(this.retry, status === "reconnecting");
+    show(this.takeBack, status === "replaced");
+  }
+
+  /** A notice for a few seconds; `action` ({ label, run }) adds a button to it. */
+  say(text, action = null) {
+    const item = h("li", { class: "notice" }, h("span", {}, text));
+    const dismiss = () => item.remove();
+    if (action) {
+      item.append(
+        button(action.label, () => {
+          dismiss();
+          action.run();
+        }),
+      );
+    }
+    item.append(button("×", dismiss, { class: "quiet", "aria-label": "Dismiss" }));
+    this.list.append(item);
+    setTimeout(dismiss, action ? NOTICE_MS * 2 : NOTICE_MS);
+  }
+}

@@ -1,0 +1,161 @@
+// room-state.js: this tab's live copy of one room, kept current from the
+// server's messages (the browser twin of client/tracked_room.py). A `state`
+// replaces the copy whole; `moved`, `game_over`, `player_status` and the draw
+// messages are folded into it. A message that does not fit makes `apply` answer
+// false, meaning "ask the server for the whole state again". Clocks are read as
+// of the moment their figures arrived and count down locally from there; the
+// server stays the judge of timeouts.
+
+import { boardShape, Position } from "./games.js";
+
+export const SYMBOLS = { first: "X", second: "O" };
+export const SIDES = ["first", "second"];
+export const otherSide = (side) => (side === "first" ? "second" : "first");
+
+const LOG_LINES = 200; // chat and event lines kept per room
+
+export class Room {
+  constructor(state) {
+    this.code = state.code;
+    this.shape = boardShape(state.game);
+    /** Chat lines and room events, oldest first: { kind: "chat" | "event", name?, text }. */
+    this.log = [];
+    /** True once this tab asked for a rematch of the game now finished. */
+    this.rematchAsked = false;
+    this.take(state);
+  }
+
+  // -- reading ----------------------------------------------------------------
+
+  get you() {
+    return this.state.you ?? null;
+  }
+
+  get playing() {
+    return this.state.status === "playing";
+  }
+
+  get myTurn() {
+    return this.playing && this.you !== null && this.state.to_move === this.you;
+  }
+
+  get lastCell() {
+    return this.position.lastCell;
+  }
+
+  /** The cells of the winning line once a game is won by one, else empty. */
+  get winningCells() {
+    return this.state.result?.line ?? [];
+  }
+
+  /** The seat at `side` ({ side } alone when it is empty). */
+  seat(side) {
+    return this.state.seats.find((seat) => seat.side === side) ?? { side };
+  }
+
+  /** Milliseconds left on `side`'s clock at `now` (performance.now()); null without a clock. */
+  timeLeft(side, now = performance.now()) {
+    const clocks = this.state.clocks;
+    if (!clocks) return null;
+    let left = side === "first" ? clocks.first_ms : clocks.second_ms;
+    if (clocks.running === side && this.playing) left -= now - this.clocksAt;
+    return Math.max(0, Math.floor(left));
+  }
+
+  // -- updating ---------------------------------------------------------------
+
+  /** Fold one server message about this room in; false when out of step. */
+  apply(message) {
+    switch (message.type) {
+      case "state":
+        this.take(message.room);
+        return true;
+      case "moved":
+        return this.takeMove(message);
+      case "game_over":
+        return this.takeGameOver(message);
+      case "player_status":
+        this.state = {
+          ...this.state,
+          seats: this.state.seats.map((seat) =>
+            seat.side === message.side
+              ? { ...seat, connected: message.connected, gone_until: message.gone_until ?? null }
+              : seat,
+          ),
+        };
+        return true;
+      case "draw_offered":
+        this.state = { ...this.state, draw_offer: message.side };
+        return true;
+      case "draw_declined":
+        this.state = { ...this.state, draw_offer: null };
+        return true;
+      default:
+        return true;
+    }
+  }
+
+  /** Add a chat line or an event line to the room's log. */
+  note(entry) {
+    this.log.push(entry);
+    if (this.log.length > LOG_LINES) this.log.splice(0, this.log.length - LOG_LINES);
+  }
+
+  take(state) {
+    if (state.game_number !== this.state?.game_number || state.status === "playing") {
+      this.rematchAsked = false;
+    }
+    this.state = state;
+    this.clocksAt = performance.now();
+    // The server's own move string always parses; if it ever did not, an empty
+    // board is shown rather than nothing.
+    this.position = (this.shape && Position.fromMoves(this.shape, state.moves)) ?? this.empty();
+  }
+
+  takeMove(moved) {
+    if (moved.ply < this.state.ply) return true; // already in (a state overtook it)
+    if (moved.ply > this.state.ply || !this.playing || !this.shape) return false;
+    if (this.position.play(moved.move) === null) return false;
+    this.state = {
+      ...this.state,
+      moves: appendMove(this.shape, this.state.moves, moved.move),
+      ply: moved.ply + 1,
+      to_move: otherSide(moved.side),
+      clocks: moved.clocks ?? this.state.clocks,
+    };
+    if (moved.clocks) this.clocksAt = performance.now();
+    return true;
+  }
+
+  takeGameOver(over) {
+    let clocks = this.state.clocks;
+    if (clocks) {
+      // Stop the clocks where they stand: nothing runs after the end.
+      clocks = { first_ms: this.timeLeft("first"), second_ms: this.timeLeft("second"), running: null };
+    }
+    const inStep = over.moves === this.state.moves;
+    this.state = {
+      ...this.state,
+      status: "finished",
+      result: over.result,
+      to_move: null,
+      draw_offer: null,
+      clocks,
+    };
+    if (inStep) return true;
+    const position = this.shape && Position.fromMoves(this.shape, over.moves);
+    if (!position) return false;
+    this.position = position;
+    this.state = { ...this.state, moves: over.moves, ply: position.played.length };
+    return true;
+  }
+
+  empty() {
+    return new Position(this.shape ?? { columns: 0, rows: 0, line: 0, gravity: false });
+  }
+}
+
+function appendMove(shape, moves, move) {
+  if (!moves) return move;
+  return shape.gravity ? moves + move : `${moves} ${move}`;
+}

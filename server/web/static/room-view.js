@@ -1,0 +1,408 @@
+// room-view.js: one room on screen: the board, whose turn it is, the seats with
+// their clocks and presence, the codes to pass on, the actions that fit the
+// moment (draw offers, resign, rematch, play the AI, leave) and the chat. A
+// spectator sees the same room with a read-only board. The view draws the
+// session's copy of the room (room-state.js) and sends requests; a refusal is
+// shown in words beside what was refused, and nothing typed is lost.
+
+import { createBoard } from "./board.js";
+import { clockSetting, formatClock, LOW_TIME_MS } from "./clocks.js";
+import { button, copyText, h, setText, show } from "./dom.js";
+import { SIDES, SYMBOLS } from "./room-state.js";
+import { LEVELS, moveRefusalText, presence, refusalText, seatKind, turnText } from "./words.js";
+
+const REFUSAL_MS = 10000; // a refusal stays this long, or until the next thing that works
+const CONFIRM_MS = 4000; // a "click again to resign" waits this long for the second click
+
+export class RoomView {
+  /** `app` gives the session, the lobby and notices (main.js); `code` names the room. */
+  constructor(app, code) {
+    this.app = app;
+    this.code = code;
+    this.moving = false; // a move is on its way: further clicks wait for its answer
+    this.refusalTimer = null;
+    this.logShown = null;
+    this.build(this.room);
+    this.update();
+  }
+
+  get room() {
+    return this.app.session.rooms.get(this.code);
+  }
+
+  // -- building -------------------------------------------------------------------
+
+  build(room) {
+    this.title = h("h2", { class: "room-title", id: `title-${this.code}`, tabindex: "-1" });
+    this.meta = h("p", { class: "room-meta" });
+    this.turn = h("p", { class: "turn", "aria-live": "polite" });
+    this.refusal = h("p", { class: "refusal", role: "alert", hidden: true });
+    this.board = room.shape ? createBoard(room.shape, (move) => this.play(move)) : unknownBoard(room);
+    const frameStyle = room.shape ? { "--columns": room.shape.columns, "--rows": room.shape.rows } : {};
+    this.moveInput = h("input", {
+      id: `move-${this.code}`,
+      name: "move",
+      autocomplete: "off",
+      spellcheck: "false",
+      placeholder: room.shape?.gravity ? "4" : "b2",
+      size: 5,
+    });
+    this.moveForm = h(
+      "form",
+      { class: "move-form", onsubmit: (event) => this.typedMove(event) },
+      h("label", { for: this.moveInput.id }, `Or type a ${room.shape?.gravity ? "column" : "cell"}`),
+      this.moveInput,
+      h("button", { type: "submit" }, "Play"),
+    );
+    const lobby = button("← Lobby", () => this.app.showLobby(), { class: "quiet" });
+    this.element = h(
+      "section",
+      {
+        class: room.shape?.gravity ? "room-view gravity" : "room-view",
+        "aria-labelledby": this.title.id,
+        dataset: { room: this.code },
+      },
+      h(
+        "div",
+        { class: "room-main" },
+        h("header", { class: "room-head" }, h("div", {}, this.title, this.meta), lobby),
+        this.turn,
+        h("div", { class: "board-frame", style: frameStyle }, this.board.element),
+        this.refusal,
+        this.moveForm,
+      ),
+      h(
+        "aside",
+        { class: "room-side" },
+        this.buildSeats(),
+        this.buildCodes(),
+        this.buildActions(),
+        this.buildChat(),
+      ),
+    );
+  }
+
+  buildSeats() {
+    this.seats = {};
+    const list = h("ul", { class: "seats", "aria-label": "Players" });
+    for (const side of SIDES) {
+      const parts = {
+        name: h("span", { class: "seat-name" }),
+        kind: h("span", { class: "seat-kind" }),
+        presence: h("span", { class: "seat-presence" }),
+        clock: h("span", { class: "clock" }),
+      };
+      parts.item = h(
+        "li",
+        { class: "seat", dataset: { side } },
+        h("span", { class: `stone ${side}`, "aria-hidden": "true" }, SYMBOLS[side]),
+        h("span", { class: "seat-who" }, parts.name, parts.kind, parts.presence),
+        parts.clock,
+      );
+      this.seats[side] = parts;
+      list.append(parts.item);
+    }
+    return list;
+  }
+
+  buildCodes() {
+    this.codes = h("div", { class: "codes" });
+    return this.codes;
+  }
+
+  buildActions() {
+    const send = (type) => () => this.send(type);
+    const note = (text) => h("span", { class: "action-note" }, text);
+    this.aiLevel = h(
+      "select",
+      { "aria-label": "AI level" },
+      LEVELS.map((level) => h("option", { value: level, selected: level === "easy" }, level)),
+    );
+    const addAi = () => this.send("add_ai", { level: this.aiLevel.value });
+    this.actions = {
+      accept: button("Accept the draw", send("accept_draw"), { class: "primary" }),
+      decline: button("Decline the draw", send("decline_draw")),
+      offerDraw: button("Offer a draw", send("offer_draw")),
+      drawOffered: note("You offered a draw"),
+      resign: confirming("Resign", "Click again to resign", send("resign")),
+      rematch: button("Rematch", () => this.rematch(), { class: "primary" }),
+      rematchAsked: note("Rematch asked: waiting for the opponent"),
+      addAi: h("span", { class: "add-ai" }, this.aiLevel, button("Play the AI instead", addAi)),
+      leaveGame: confirming("Leave", "Leaving resigns: click again", send("leave")),
+      leave: button("Leave the room", send("leave")),
+      stopWatching: button("Stop watching", send("leave")),
+    };
+    const group = { class: "room-actions", role: "group", "aria-label": "Game actions" };
+    return h("div", group, Object.values(this.actions));
+  }
+
+  buildChat() {
+    this.log = h("ol", { class: "log", "aria-live": "polite", "aria-label": "Chat and room events" });
+    this.chatInput = h("input", {
+      id: `chat-${this.code}`,
+      name: "text",
+      maxlength: 500,
+      autocomplete: "off",
+      placeholder: "Say something to the room",
+    });
+    this.chatError = h("p", { class: "form-error", role: "alert", hidden: true });
+    return h(
+      "section",
+      { class: "chat", "aria-label": "Chat" },
+      this.log,
+      h(
+        "form",
+        { class: "row", onsubmit: (event) => this.chat(event) },
+        h("label", { for: this.chatInput.id, class: "offscreen" }, "Chat message"),
+        this.chatInput,
+        h("button", { type: "submit" }, "Send"),
+      ),
+      this.chatError,
+    );
+  }
+
+  // -- drawing --------------------------------------------------------------------
+
+  /** Redraw from the session's copy of the room. */
+  update() {
+    const room = this.room;
+    if (!room) return;
+    const { state } = room;
+    const seated = room.you !== null;
+    Object.assign(this.element.dataset, {
+      status: state.status,
+      moves: state.moves,
+      ply: String(state.ply),
+      you: room.you ?? "",
+      toMove: state.to_move ?? "",
+    });
+    setText(this.title, state.title);
+    const meta = [`Room ${room.code}`];
+    if ((state.game_number ?? 1) > 1) meta.push(`game ${state.game_number}`);
+    if (clockSetting(state.clock)) meta.push(clockSetting(state.clock));
+    if (!state.public) meta.push("private");
+    if (!seated) meta.push("you are watching");
+    setText(this.meta, meta.join(" · "));
+    setText(this.turn, turnText(room));
+    this.turn.classList.toggle("my-turn", room.myTurn);
+    this.element.classList.toggle("your-turn", room.myTurn);
+    this.board.update(room);
+    this.board.element.classList.toggle("readonly", !seated);
+    this.board.element.classList.toggle("my-turn", room.myTurn);
+    show(this.moveForm, seated && state.status === "playing");
+    this.tick();
+    this.drawCodes(room);
+    this.drawActions(room);
+    this.drawLog(room);
+    document.title = `${room.myTurn ? "Your move · " : ""}${state.title} ${room.code} · Boardroom`;
+  }
+
+  /** Redraw what changes with time: clocks and held seats. */
+  tick() {
+    const room = this.room;
+    if (!room) return;
+    const { state } = room;
+    for (const side of SIDES) {
+      const seat = room.seat(side);
+      const parts = this.seats[side];
+      const name = seat.name ? `${seat.name}${side === room.you ? " (you)" : ""}` : "empty seat";
+      setText(parts.name, name);
+      setText(parts.kind, seatKind(seat));
+      setText(parts.presence, presence(seat));
+      const left = room.timeLeft(side);
+      show(parts.clock, left !== null);
+      if (left !== null) setText(parts.clock, formatClock(left));
+      const running = state.clocks?.running === side && room.playing;
+      parts.clock.classList.toggle("running", running);
+      parts.clock.classList.toggle("low", running && left < LOW_TIME_MS);
+      parts.item.classList.toggle("to-move", room.playing && state.to_move === side);
+      parts.item.classList.toggle("winner", state.result?.winner === side);
+      parts.item.classList.toggle("gone", Boolean(seat.name) && !seat.connected && seat.kind !== "ai");
+    }
+  }
+
+  drawCodes(room) {
+    const { state } = room;
+    const rows = [];
+    if (state.join_code) rows.push(codeRow("Join code", state.join_code, "join", this.app));
+    if (state.watch_code) rows.push(codeRow("Watch code", state.watch_code, "watch", this.app));
+    if (state.public && room.you !== null && state.status === "waiting") {
+      rows.push(codeRow("Room code", room.code, "join", this.app));
+    }
+    const key = rows.map((row) => row.dataset.code).join();
+    if (this.codes.dataset.shown === key) return;
+    this.codes.dataset.shown = key;
+    const intro = state.public
+      ? "Share the room code to play a friend:"
+      : "Private room: pass these codes on.";
+    this.codes.replaceChildren(...(rows.length ? [h("p", {}, intro), ...rows] : []));
+    show(this.codes, rows.length > 0);
+  }
+
+  drawActions(room) {
+    const { state } = room;
+    const seated = room.you !== null;
+    const playing = seated && state.status === "playing";
+    const offer = state.draw_offer;
+    const opponentSeat = state.seats.find((seat) => seat.side !== room.you);
+    const visible = {
+      accept: playing && offer && offer !== room.you,
+      decline: playing && offer && offer !== room.you,
+      offerDraw: playing && !offer,
+      drawOffered: playing && offer === room.you,
+      resign: playing,
+      rematch: seated && state.status === "finished" && !room.rematchAsked,
+      rematchAsked: seated && state.status === "finished" && room.rematchAsked,
+      addAi: seated && state.status !== "playing" && !opponentSeat?.name,
+      leaveGame: playing,
+      leave: seated && !playing,
+      stopWatching: !seated,
+    };
+    for (const [name, element] of Object.entries(this.actions)) show(element, Boolean(visible[name]));
+  }
+
+  drawLog(room) {
+    const last = room.log.at(-1) ?? null;
+    if (last === this.logShown) return;
+    this.logShown = last;
+    const atBottom = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 40;
+    this.log.replaceChildren(
+      ...room.log.map((entry) =>
+        entry.kind === "chat"
+          ? h("li", { class: "chat-line" }, h("strong", {}, entry.name), ": ", entry.text)
+          : h("li", { class: "event-line" }, entry.text),
+      ),
+    );
+    if (atBottom) this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  focus() {
+    if (this.room?.you != null) this.board.focus();
+    else this.title.focus();
+  }
+
+  // -- acting ---------------------------------------------------------------------
+
+  /** Send a move; true if the server took it. */
+  async play(move) {
+    const room = this.room;
+    if (!room) return false;
+    if (room.you === null) {
+      this.showRefusal("You are watching: only the players can move");
+      return false;
+    }
+    if (this.moving) return false;
+    this.moving = true;
+    try {
+      await this.app.session.request({ type: "move", room: this.code, move, ply: room.state.ply });
+      this.showRefusal("");
+      return true;
+    } catch (refusal) {
+      this.showRefusal(moveRefusalText(room, refusal));
+      return false;
+    } finally {
+      this.moving = false;
+    }
+  }
+
+  async typedMove(event) {
+    event.preventDefault();
+    const move = this.moveInput.value.trim().toLowerCase();
+    if (move && (await this.play(move))) this.moveInput.value = "";
+  }
+
+  async rematch() {
+    const reply = await this.send("rematch");
+    const room = this.room;
+    if (reply?.type === "state" && reply.room.status === "finished" && room) {
+      room.rematchAsked = true;
+      this.update();
+    }
+  }
+
+  async chat(event) {
+    event.preventDefault();
+    const text = this.chatInput.value.trim();
+    if (!text) return;
+    show(this.chatError, false);
+    try {
+      await this.app.session.request({ type: "chat", room: this.code, text });
+      this.chatInput.value = "";
+    } catch (refusal) {
+      setText(this.chatError, refusalText(refusal));
+      show(this.chatError, true);
+    }
+  }
+
+  /** Send a request about this room; null (and the refusal shown) if it was refused. */
+  async send(type, fields = {}) {
+    try {
+      const reply = await this.app.session.request({ type, room: this.code, ...fields });
+      this.showRefusal("");
+      return reply;
+    } catch (refusal) {
+      this.showRefusal(refusalText(refusal));
+      return null;
+    }
+  }
+
+  showRefusal(text) {
+    clearTimeout(this.refusalTimer);
+    setText(this.refusal, text);
+    show(this.refusal, Boolean(text));
+    if (text) this.refusalTimer = setTimeout(() => show(this.refusal, false), REFUSAL_MS);
+  }
+
+  destroy() {
+    clearTimeout(this.refusalTimer);
+  }
+}
+
+/** A code to pass on, with buttons to copy it or a link that uses it. */
+function codeRow(label, code, kind, app) {
+  const what = label.toLowerCase();
+  const link = `${location.origin}${location.pathname}#/${kind}/${code}`;
+  const copy = async (text, copied) => {
+    const done = await copyText(text);
+    app.say(done ? `Copied the ${copied}` : `Could not copy: select it and copy it yourself: ${text}`);
+  };
+  return h(
+    "div",
+    { class: "code-row", dataset: { code } },
+    h("span", { class: "code-label" }, label),
+    h("code", {}, code),
+    button("Copy", () => copy(code, what), { class: "quiet", "aria-label": `Copy the ${what}` }),
+    button("Copy link", () => copy(link, "link"), {
+      class: "quiet",
+      "aria-label": `Copy a link with the ${what}`,
+    }),
+  );
+}
+
+/** What stands in for the board of a game this page does not know (a newer server's). */
+function unknownBoard(room) {
+  const text = `This page cannot draw ${room.state.game}: reload it for the newest version.`;
+  return { element: h("p", {}, text), update() {}, focus() {} };
+}
+
+/** A button that acts on a second click within a few seconds, saying so after the first. */
+function confirming(label, question, action) {
+  let armed = null;
+  const element = button(label, () => {
+    if (armed) {
+      disarm();
+      action();
+      return;
+    }
+    element.classList.add("armed");
+    setText(element, question);
+    armed = setTimeout(disarm, CONFIRM_MS);
+  }, { class: "danger", onblur: () => disarm() });
+  const disarm = () => {
+    clearTimeout(armed);
+    armed = null;
+    element.classList.remove("armed");
+    setText(element, label);
+  };
+  return element;
+}

@@ -1,0 +1,137 @@
+// session.js: one player's session with the server: the rooms this tab sits in
+// or watches, kept current from every server message (room-state.js), and what
+// a reconnection needs (the browser twin of client/session.py). After a drop,
+// seats the server did not give back are dropped with a notice, and watched
+// rooms are watched again with the code that first let us in (the server keeps
+// no spectators across a drop). The watched codes live in sessionStorage, so a
+// reload watches them again too.
+//
+// Events (read `event.detail`):
+//   "room"    { code, message, before }: a room changed (`before`: its state until
+//             then, if it was known; the code is gone from `rooms` when left)
+//   "notice"  { text }: something the player should read
+//   "ready"   greeted, and every room it had is back or known lost
+
+import { Room } from "./room-state.js";
+import { saveToken, saveWatching, savedWatching } from "./storage.js";
+import { eventText } from "./words.js";
+
+const ROOM_EVENTS = new Set(["moved", "game_over", "player_status", "draw_offered", "draw_declined"]);
+
+export class Session extends EventTarget {
+  constructor(connection) {
+    super();
+    this.connection = connection;
+    /** Rooms by room code. */
+    this.rooms = new Map();
+    /** Rooms watched: room code -> the code that let us in. */
+    this.watching = savedWatching();
+    this.ready = false;
+    connection.addEventListener("welcome", (event) => this.welcomed(event.detail));
+    connection.addEventListener("message", (event) => this.receive(event.detail));
+    connection.addEventListener("status", (event) => {
+      if (event.detail.status !== "open") this.ready = false;
+    });
+  }
+
+  get name() {
+    return this.connection.name;
+  }
+
+  /** Send a client message; resolves to the reply (see Connection.request). */
+  async request(message) {
+    const reply = await this.connection.request(message);
+    if (message.type === "watch" && reply.type === "state") {
+      this.watching[reply.room.code] = message.code;
+      saveWatching(this.watching);
+    }
+    return reply;
+  }
+
+  /** Rooms this tab sits in, then rooms it watches, each oldest first. */
+  get seatedFirst() {
+    const rooms = [...this.rooms.values()];
+    return [...rooms.filter((room) => room.you !== null), ...rooms.filter((room) => room.you === null)];
+  }
+
+  // -- after hello --------------------------------------------------------------
+
+  async welcomed({ welcome, resumed }) {
+    saveToken(welcome.resume_token);
+    const kept = new Set(resumed ? (welcome.resumed_rooms ?? []) : []);
+    for (const room of [...this.rooms.values()]) {
+      if (room.you !== null && !kept.has(room.code)) {
+        this.forget(room.code, `Your seat in room ${room.code} was not kept: you were away too long`);
+      }
+    }
+    try {
+      // The states of the rooms given back follow the welcome. The server answers
+      // a connection in order, so the ping's answer comes after all of them.
+      await this.connection.request({ type: "ping" });
+      for (const [room, code] of Object.entries(this.watching)) await this.watchAgain(room, code);
+    } catch {
+      return; // dropped again: the next welcome starts over
+    }
+    this.ready = true;
+    this.dispatchEvent(new CustomEvent("ready"));
+  }
+
+  async watchAgain(room, code) {
+    try {
+      await this.request({ type: "watch", code });
+    } catch (error) {
+      if (error.code === "connection_lost") throw error;
+      this.forget(room, `Room ${room} is no longer open to watch`);
+    }
+  }
+
+  forget(code, notice) {
+    this.rooms.delete(code);
+    delete this.watching[code];
+    saveWatching(this.watching);
+    this.changed(code, { type: "left", room: code });
+    if (notice) this.dispatchEvent(new CustomEvent("notice", { detail: { text: notice } }));
+  }
+
+  // -- incoming -----------------------------------------------------------------
+
+  receive(message) {
+    if (message.type === "state") {
+      const code = message.room.code;
+      const room = this.rooms.get(code);
+      const before = room?.state ?? null;
+      if (room) {
+        room.apply(message);
+        this.log(room, eventText(room, message, before));
+      } else {
+        this.rooms.set(code, new Room(message.room));
+      }
+      this.changed(code, message, before);
+    } else if (message.type === "left") {
+      this.forget(message.room, null);
+    } else if (message.type === "chat") {
+      const room = this.rooms.get(message.room);
+      if (!room) return;
+      room.note({ kind: "chat", name: message.name, text: message.text });
+      this.changed(room.code, message);
+    } else if (ROOM_EVENTS.has(message.type)) {
+      const room = this.rooms.get(message.room);
+      if (!room) return;
+      if (!room.apply(message)) {
+        // Out of step (a move missed): ask for the whole room again.
+        this.request({ type: "get_state", room: room.code }).catch(() => {});
+        return;
+      }
+      this.log(room, eventText(room, message));
+      this.changed(room.code, message);
+    }
+  }
+
+  log(room, text) {
+    if (text) room.note({ kind: "event", text });
+  }
+
+  changed(code, message, before = null) {
+    this.dispatchEvent(new CustomEvent("room", { detail: { code, message, before } }));
+  }
+}

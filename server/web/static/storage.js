@@ -1,0 +1,45 @@
+// storage.js: what the page remembers between visits. The player's name lives in
+// localStorage (asked once per browser). The resume token and the rooms being
+// watched live in sessionStorage, which belongs to one tab: a reload returns to
+// the same seats, while two tabs stay two players.
+
+const NAME = "boardroom.name";
+const TOKEN = "boardroom.resumeToken";
+const WATCHING = "boardroom.watching";
+
+export const savedName = () => read(localStorage, NAME) ?? "";
+export const saveName = (name) => write(localStorage, NAME, name);
+
+export const savedToken = () => read(sessionStorage, TOKEN);
+export const saveToken = (token) => write(sessionStorage, TOKEN, token);
+
+/** Rooms watched, as { roomCode: the code that let us in }. */
+export function savedWatching() {
+  try {
+    const value = JSON.parse(read(sessionStorage, WATCHING) ?? "{}");
+    return value && typeof value === "object" ? value : {};
+  } catch {
+    return {};
+  }
+}
+export const saveWatching = (watching) =>
+  write(sessionStorage, WATCHING, JSON.stringify(watching));
+
+// Storage can throw (disabled, full, a sandboxed frame): the page then simply
+// forgets, as if in a private window.
+function read(storage, key) {
+  try {
+    return storage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(storage, key, value) {
+  try {
+    if (value === null || value === undefined) storage.removeItem(key);
+    else storage.setItem(key, value);
+  } catch {
+    // Nothing to do: see read().
+  }
+}

@@ -1,0 +1,145 @@
+// words.js: a room in words for people: who sits where, whose turn it is, how a
+// game ended, what just happened (for the room's log) and why a request was
+// refused. Pure functions of a Room (room-state.js), like the terminal client's
+// client/terminal/room_text.py.
+
+import { otherSide, SYMBOLS } from "./room-state.js";
+
+const NUMBER_WORDS = { 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven" };
+
+export const LEVELS = ["random", "easy", "medium", "hard", "perfect"];
+
+/** A side as a player reads it: "You" for your own seat, else "O bob". */
+export function who(room, side, { capital = true } = {}) {
+  if (side === room.you) return capital ? "You" : "you";
+  const name = room.seat(side).name;
+  return name ? `${SYMBOLS[side]} ${name}` : SYMBOLS[side];
+}
+
+/** A seat's presence: "" when there, else "gone, seat held 40 s" or "away". */
+export function presence(seat, nowSeconds = Date.now() / 1000) {
+  if (!seat.name || seat.connected || seat.kind === "ai") return "";
+  if (seat.gone_until != null) {
+    const held = Math.max(0, Math.round(seat.gone_until - nowSeconds));
+    return `gone, seat held ${held} s`;
+  }
+  return "away";
+}
+
+/** What a seat's player is, when the name does not say: "bot" or "". (The
+ * server names its AI seats "AI (hard)".) */
+export function seatKind(seat) {
+  return seat.kind === "bot" ? "bot" : "";
+}
+
+/** Where the game stands: waiting, whose move (and a draw offer), or over. */
+export function turnText(room) {
+  const { status, to_move: toMove, draw_offer: offer } = room.state;
+  if (status === "waiting") return "Waiting for an opponent";
+  if (status === "finished") return resultText(room) || "Game over";
+  let text = room.myTurn ? "Your move" : `${who(room, toMove)} to move`;
+  if (offer && offer === room.you) text += " · you offered a draw";
+  else if (offer) text += ` · ${who(room, offer)} offers a draw`;
+  return text;
+}
+
+/** How the last game ended ("You win: four in a row d1-d2-d3-d4"); "" before the end. */
+export function resultText(room) {
+  const result = room.state.result;
+  if (!result) return "";
+  const winner = result.winner;
+  if (!winner) {
+    return (
+      {
+        full_board: "Draw: the board is full",
+        agreement: "Draw by agreement",
+        aborted: "Aborted before the first move: nobody wins",
+        abandonment: "No result: both players left",
+      }[result.reason] ?? `No winner (${result.reason})`
+    );
+  }
+  const wins = `${who(room, winner)} ${winner === room.you ? "win" : "wins"}`;
+  const loser = who(room, otherSide(winner), { capital: false });
+  switch (result.reason) {
+    case "line": {
+      const count = NUMBER_WORDS[result.line.length] ?? String(result.line.length);
+      return `${wins}: ${count} in a row, ${result.line.join("-")}`;
+    }
+    case "resignation":
+      return `${wins}: ${loser} resigned`;
+    case "timeout":
+      return `${wins} on time`;
+    case "abandonment":
+      return `${wins}: ${loser} left and did not come back`;
+    default:
+      return `${wins} (${result.reason})`;
+  }
+}
+
+/** One line for the lobby's list of your rooms: "your move", "waiting"... */
+export function roomSummary(room) {
+  if (room.state.status === "waiting") return "waiting for an opponent";
+  if (room.state.status === "finished") return "game over";
+  if (room.you === null) return "watching";
+  return room.myTurn ? "your move" : "their move";
+}
+
+/** The log line for a room event, or null for events not worth a line. */
+export function eventText(room, message, before) {
+  switch (message.type) {
+    case "moved":
+      return null; // the board shows moves
+    case "game_over":
+      return resultText(room);
+    case "player_status":
+      if (message.side === room.you) return null;
+      return message.connected
+        ? `${who(room, message.side)} is back`
+        : `${who(room, message.side)} lost the connection`;
+    case "draw_offered":
+      return `${who(room, message.side)} ${message.side === room.you ? "offer" : "offers"} a draw`;
+    case "draw_declined":
+      return "The draw offer is off";
+    case "state":
+      return stateChange(room, before);
+    default:
+      return null;
+  }
+}
+
+function stateChange(room, before) {
+  if (!before) return null;
+  const state = room.state;
+  const newGame = before.status !== "playing" || before.game_number !== state.game_number;
+  if (state.status === "playing" && newGame) {
+    const number = state.game_number ?? 1;
+    const side = room.you ? `: you play ${SYMBOLS[room.you]}` : "";
+    return `Game ${number} started${side}`;
+  }
+  for (const seat of state.seats) {
+    const earlier = before.seats.find((other) => other.side === seat.side) ?? {};
+    const symbol = SYMBOLS[seat.side];
+    if (seat.name && !earlier.name && seat.side !== room.you) return `${symbol} ${seat.name} sat down`;
+    if (!seat.name && earlier.name) return `${symbol} ${earlier.name} left the seat`;
+  }
+  return null;
+}
+
+/** A refused move in words: the turn and a moved-on position said for people. */
+export function moveRefusalText(room, error) {
+  if (error?.code === "not_your_turn" && room.state.to_move) {
+    return `Not your turn: wait for ${who(room, room.state.to_move, { capital: false })} to move`;
+  }
+  if (error?.code === "stale_move") return "The position changed before your move arrived: look again";
+  return refusalText(error);
+}
+
+/** A refused request (RefusedError or ConnectionLostError) in words. */
+export function refusalText(error) {
+  const message = error?.message || "something went wrong";
+  if (error?.code === "connection_lost") return `Not sent: ${message}`;
+  if (error?.code === "rate_limited") return "Too fast: wait a moment and try again";
+  // The server's messages are written for people: they name the input at fault
+  // and say what would be accepted.
+  return message.charAt(0).toUpperCase() + message.slice(1);
+}
