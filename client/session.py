@@ -90,10 +90,14 @@ CLOSE_REASONS: dict[int, str] = {
     4000: "this session was taken over by a newer connection with the same token",
     4001: "the server dropped us for reading too slowly",
     4002: "the server dropped us for sending too many messages",
+    4003: "the teacher removed this player from the class",
 }
 """Close codes in words (``docs/protocol.md``, Close codes)."""
 
 CLOSE_SESSION_REPLACED = 4000
+CLOSE_REMOVED = 4003
+FINAL_CLOSE_CODES = frozenset({CLOSE_SESSION_REPLACED, CLOSE_REMOVED})
+"""Close codes after which reconnecting is pointless: the token no longer works."""
 
 
 @dataclass(frozen=True)
@@ -358,7 +362,7 @@ class Session:
                 return
             code = ws.close_code
             reason = CLOSE_REASONS.get(code or 1006, f"the connection closed (code {code})")
-            if code == CLOSE_SESSION_REPLACED:
+            if code in FINAL_CLOSE_CODES:
                 self._publish(Disconnected(code, reason, will_retry=False))
                 self._end(reason)
                 return

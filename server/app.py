@@ -10,6 +10,7 @@ Routes::
                           (or Accept: text/plain)
     GET /healthz          liveness and a few figures, as JSON
     GET /metrics          Prometheus text format
+    /api/admin/...        the teacher's controls in class mode (server/classroom)
 
 :func:`create_app` builds the application; its start-up opens the database,
 starts and warms the engine pool and restores the games in progress, and its
@@ -28,6 +29,7 @@ from collections.abc import AsyncIterator
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from server.classroom.admin_routes import add_admin_routes
 from server.config import ServerConfig
 from server.connection import CLOSE_ABUSE, Connection
 from server.engine_pool import EnginePool
@@ -84,6 +86,7 @@ def create_app(config: ServerConfig) -> web.Application:
     app.router.add_get("/healthz", _healthz)
     app.router.add_get("/metrics", _metrics)
     add_web_routes(app)
+    add_admin_routes(app)
     return app
 
 

@@ -4,7 +4,8 @@ Registered in the ``boardroom.commands`` entry-point group, so the ``boardroom``
 CLI (in ``client/``) offers ``serve`` without importing the server.
 
 On start it prints the addresses other machines can use (one line per network
-interface), then logs. SIGTERM and SIGINT shut it down gracefully: it stops
+interface) and, in class mode (``--class NAME``), the teacher's link at each,
+then logs. SIGTERM and SIGINT shut it down gracefully: it stops
 accepting, tells every client (close code 1001), stops the rooms' timers and
 searches, and closes the database after its last write. Games in progress are
 restored on the next start.
@@ -23,6 +24,8 @@ from typing import Any
 from aiohttp import web
 
 from server.app import create_app
+from server.classroom.admin_routes import teacher_token
+from server.classroom.admin_token import teacher_link
 from server.config import ServerConfig, add_arguments, config_from
 from server.event_loop import loop_factory
 from server.logs import configure_logging
@@ -87,8 +90,18 @@ async def serve(config: ServerConfig) -> None:
         port = _bound_port(runner)
         print(f"Boardroom is serving on port {port}. Connect with:", flush=True)
         # Off the loop: looking up this machine's own name may wait on DNS.
-        for host in await asyncio.to_thread(reachable_hosts, config.host):
+        hosts = await asyncio.to_thread(reachable_hosts, config.host)
+        for host in hosts:
             print(f"  ws://{host}:{port}/ws    (http://{host}:{port}/api/rooms)", flush=True)
+        token = teacher_token(runner.app)
+        if token is not None:
+            print(
+                f'Class "{config.class_name}": the teacher\'s link holds the controls; '
+                "keep it to yourself.",
+                flush=True,
+            )
+            for host in hosts:
+                print(f"  Teacher page: {teacher_link(host, port, token)}", flush=True)
         print("Stop with Ctrl-C (or SIGTERM).", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -2,7 +2,9 @@
 
 Every setting has a flag (``--port``) and an environment variable (``BOARDROOM_PORT``);
 a flag beats the variable, which beats the default. ``docs/operations.md`` lists
-them for people running a server.
+them for people running a server. A setting whose field name is not its flag's
+(``class_name`` is ``--class``, since ``class`` is a Python keyword) says so in
+its metadata.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
 from server.event_loop import EVENT_LOOPS
@@ -21,6 +23,8 @@ from server.limits import (
 )
 
 ENV_PREFIX = "BOARDROOM_"
+MAX_CLASS_NAME = 64
+"""Longest class name: it heads the teacher's page and the export's file names."""
 
 
 def default_pool_size() -> int:
@@ -29,8 +33,18 @@ def default_pool_size() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
-def _setting(default: Any, help_text: str) -> Any:
-    return field(default=default, metadata={"help": help_text})
+def _setting(default: Any, help_text: str, *, stem: str | None = None) -> Any:
+    """A field with its help text; ``stem`` names its flag and variable when the
+    field's own name cannot (``--STEM``, ``BOARDROOM_STEM``)."""
+    metadata = {"help": help_text}
+    if stem is not None:
+        metadata["stem"] = stem
+    return field(default=default, metadata=metadata)
+
+
+def _stem(setting: Field[Any]) -> str:
+    stem: str = setting.metadata.get("stem", setting.name)
+    return stem
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +77,13 @@ class ServerConfig:
     )
     log_format: str = _setting("text", "log lines as text (key=value) or json (one object each)")
     log_level: str = _setting("INFO", "DEBUG, INFO, WARNING or ERROR")
+    class_name: str = _setting(
+        "", "class mode: the class's name; turns on the teacher's controls", stem="class"
+    )
 
     def __post_init__(self) -> None:
+        # Frozen, but a name given with spaces around it is the same class.
+        object.__setattr__(self, "class_name", self.class_name.strip())
         problems = []
         if not 0 <= self.port <= 65535:
             problems.append(f"port={self.port}: use 0 to 65535")
@@ -84,6 +103,10 @@ class ServerConfig:
             problems.append(f"log_format={self.log_format!r}: use text or json")
         if self.log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR"):
             problems.append(f"log_level={self.log_level!r}: use DEBUG, INFO, WARNING or ERROR")
+        if len(self.class_name) > MAX_CLASS_NAME or not self.class_name.isprintable():
+            problems.append(
+                f"class={self.class_name!r}: use up to {MAX_CLASS_NAME} printable characters"
+            )
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -92,19 +115,25 @@ class ServerConfig:
         """The engine pool size to start."""
         return self.pool_size or default_pool_size()
 
+    @property
+    def class_mode(self) -> bool:
+        """True when the server runs for a class (``--class NAME``)."""
+        return bool(self.class_name)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add one flag per :class:`ServerConfig` field, defaulting to "not given"."""
     for setting in fields(ServerConfig):
-        flag = "--" + setting.name.replace("_", "-")
-        env = ENV_PREFIX + setting.name.upper()
+        flag = "--" + _stem(setting).replace("_", "-")
+        env = ENV_PREFIX + _stem(setting).upper()
         kind = _field_type(setting.name)
         parser.add_argument(
             flag,
+            dest=setting.name,
             type=kind,
             default=None,
-            metavar=setting.name.upper(),
-            help=f"{setting.metadata['help']} [env {env}; default {setting.default}]",
+            metavar=_stem(setting).upper(),
+            help=f"{setting.metadata['help']} [env {env}; default {setting.default or 'none'}]",
         )
 
 
@@ -121,7 +150,7 @@ def config_from(args: argparse.Namespace, environ: Mapping[str, str] | None = No
         if given is not None:
             values[name] = given
             continue
-        env = ENV_PREFIX + name.upper()
+        env = ENV_PREFIX + _stem(setting).upper()
         if env in environ:
             try:
                 values[name] = _field_type(name)(environ[env])

@@ -6,6 +6,11 @@ itself: a connection hands it each decoded message with the connection's
 session's :class:`~server.connection.Connection` or the rooms' outputs. Room
 rules live in :class:`~server.room.Room`; this module resolves codes, sessions
 and game names, and turns refusals into ``error`` messages.
+
+In class mode the teacher's controls (:mod:`server.classroom`) act through the
+hub too: pause and resume every room, close one, announce to everyone, rename
+or remove a session. The hub knows nothing of classes or rosters: the class
+layer sets :attr:`GameServer.on_hello` to hear of each session that says hello.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from server.config import ServerConfig
@@ -25,15 +30,16 @@ from server.lobby import Lobby, RoomCodes
 from server.metrics import ServerMetrics
 from server.recorder import GameRecorder
 from server.room import Room, RoomOptions, RoomRequest
-from server.room_host import RoomHost, RoomUnavailableError
+from server.room_host import RoomHost, RoomUnavailableError, Step
 from server.room_output import ClientId, GameStarted, MoveMade, Output
-from server.sessions import Session, SessionRegistry
+from server.sessions import CLOSE_REMOVED, Session, SessionRegistry
 from shared.errors import GameError
 from shared.games import Game, get_game
-from shared.protocol.codec import check_player_name
+from shared.protocol.codec import check_player_name, encode_message
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
     PROTOCOL_VERSION,
+    Announcement,
     ClientMessage,
     CreateRoom,
     Error,
@@ -84,6 +90,13 @@ class GameServer:
         self._metrics = metrics
         self._rng = rng
         self._sweeper: asyncio.Task[None] | None = None
+        self.paused = False
+        """True while the teacher has every game paused (rooms opened meanwhile
+        open paused)."""
+        self.on_hello: Callable[[Session], Awaitable[None]] | None = None
+        """Awaited with the session of each ``hello`` (new or resumed) before
+        it is welcomed. If it raises, the hello is refused: a
+        :class:`ProtocolError` with its code, anything else as ``internal_error``."""
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -145,6 +158,10 @@ class GameServer:
         peer.connection.send(error)
 
     async def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
+        if peer.session is not None and self.sessions.get(peer.session.id) is not peer.session:
+            # The teacher removed this session: its connection is closing (4003),
+            # and what it sent meanwhile does nothing.
+            return
         if isinstance(message, Ping):
             peer.connection.send(Pong(id=message.id))
             return
@@ -197,8 +214,15 @@ class GameServer:
                     "to start a new session",
                 )
             session, token = resumed, hello.resume_token
-            if session.outbox is not None:
-                session.outbox.replace()
+        if self.on_hello is not None:
+            try:
+                await self.on_hello(session)
+            except BaseException:
+                if hello.resume_token is None:
+                    self.sessions.drop(session.id)  # never welcomed: nobody holds its token
+                raise
+        if session.outbox is not None:
+            session.outbox.replace()
         session.outbox = peer.connection
         session.idle_since = None
         peer.session, peer.token = session, token
@@ -253,7 +277,14 @@ class GameServer:
             )
         except ValueError as error:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, str(error)) from None
-        room = Room(codes.room, game.name, options=options, rng=self._rng(), now=time.time())
+        room = Room(
+            codes.room,
+            game.name,
+            options=options,
+            rng=self._rng(),
+            now=time.time(),
+            paused=self.paused,
+        )
         host = self._host(room, quick=quick)
         self.lobby.add(host, codes)
         logger.info("room opened", extra={"room": room.code, "game": game.name, "public": public})
@@ -357,10 +388,13 @@ class GameServer:
             self._metrics.moves_total.inc(moves)
         if host.room.is_empty and host.code in self.lobby:
             # Nobody sits, is held or watches: nobody can come back to it.
-            logger.info("room closed", extra={"room": host.code})
-            self.lobby.remove(host.code)
-            self._recorder.forget(host.code)
-            host.close()
+            self._drop_room(host)
+
+    def _drop_room(self, host: RoomHost) -> None:
+        logger.info("room closed", extra={"room": host.code})
+        self.lobby.remove(host.code)
+        self._recorder.forget(host.code)
+        host.close()
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -377,6 +411,105 @@ class GameServer:
             }
         self.sessions.sweep(now, self.config.grace_seconds)
 
+    # -- the teacher's controls (class mode) ----------------------------------------------
+
+    async def pause_all(self) -> int:
+        """Pause every room (:meth:`Room.pause <server.room.Room.pause>`), and
+        open new rooms paused until :meth:`resume_all`. Returns how many rooms
+        were paused (a room whose storage failed is skipped)."""
+        self.paused = True
+        return await self._in_every_room(lambda host: host.room.pause)
+
+    async def resume_all(self) -> int:
+        """Resume every room (and open new ones running); returns how many."""
+        self.paused = False
+        return await self._in_every_room(lambda host: host.room.resume)
+
+    async def _in_every_room(self, step_for: Callable[[RoomHost], Step]) -> int:
+        # All at once: each room has its own lock, and what the resumes store
+        # (AI moves kept in the pause) shares the store's group commits.
+        hosts = list(self.lobby)
+        outcomes = await asyncio.gather(
+            *(host.run(step_for(host)) for host in hosts), return_exceptions=True
+        )
+        done = 0
+        for host, outcome in zip(hosts, outcomes, strict=True):
+            if not isinstance(outcome, BaseException):
+                done += 1
+            elif not isinstance(outcome, RoomUnavailableError):
+                logger.error(
+                    "a room failed to pause or resume", exc_info=outcome, extra={"room": host.code}
+                )
+        return done
+
+    async def close_room(self, code: str, reason: str) -> bool:
+        """Close the room with this room code (:meth:`Room.close
+        <server.room.Room.close>`) and drop it; False if there is none. A room
+        whose storage failed is dropped as it is."""
+        host = self.lobby.get(code)
+        if host is None:
+            return False
+        with contextlib.suppress(RoomUnavailableError):
+            await host.run(lambda now: host.room.close(reason, now=now))
+        if host.code in self.lobby:
+            self._drop_room(host)  # a failed room; a closed one is gone already (_after)
+        for session in self.sessions:
+            session.rooms.discard(host.code)
+        return True
+
+    def announce(self, text: str) -> int:
+        """Send ``announcement`` with ``text`` to every session connected now;
+        returns how many got it."""
+        message = Announcement(text=text)
+        encoded = encode_message(message)
+        reached = 0
+        for session in self.sessions:
+            if session.outbox is not None:
+                session.outbox.send(message, encoded)
+                reached += 1
+        return reached
+
+    async def rename_session(self, session_id: ClientId, name: str) -> None:
+        """The session is called ``name`` (a checked name) from now on: in new
+        rooms, and in its rooms now (:meth:`Room.rename <server.room.Room.rename>`).
+        A session that is not live changes nothing here."""
+        session = self.sessions.get(session_id)
+        if session is not None:
+            session.name = name
+        for host in self._rooms_with(session_id):
+            with contextlib.suppress(RoomUnavailableError):
+                await host.run(_renaming(host.room, session_id, name))
+
+    async def remove_session(self, session_id: ClientId) -> None:
+        """End the session at once: its token opens nothing from now on, it
+        leaves every room (:meth:`Room.remove <server.room.Room.remove>`:
+        a game in progress is resigned), and its connection is closed with
+        :data:`~server.sessions.CLOSE_REMOVED`."""
+        session = self.sessions.drop(session_id)
+        outbox = None
+        if session is not None:
+            # Unhooked first: nothing more reaches it, and its socket's end is
+            # not a drop to hold seats for (disconnected() skips it).
+            outbox, session.outbox = session.outbox, None
+        for host in self._rooms_with(session_id):
+            with contextlib.suppress(RoomUnavailableError):
+                await host.run(_for_client(host.room.remove, session_id))
+        if outbox is not None:
+            outbox.close(CLOSE_REMOVED, "removed by the teacher")
+
+    def seated_rooms(self, session_id: ClientId) -> list[str]:
+        """Codes of the rooms where the session holds a seat (connected or held)."""
+        return [host.code for host in self.lobby if host.room.side_of(session_id) is not None]
+
+    def is_connected(self, session_id: ClientId) -> bool:
+        """True while the session is live and has a connection."""
+        session = self.sessions.get(session_id)
+        return session is not None and session.outbox is not None
+
+    def _rooms_with(self, session_id: ClientId) -> list[RoomHost]:
+        # The rooms themselves, not the session's hints: those may lag behind.
+        return [host for host in self.lobby if session_id in host.room.members]
+
     def room_counts(self) -> dict[str, int]:
         """Rooms by status, for ``/metrics``."""
         counts = {"waiting": 0, "playing": 0, "finished": 0}
@@ -388,6 +521,10 @@ class GameServer:
 def _for_client(input_method: Callable[..., Output], client: ClientId) -> Callable[[float], Output]:
     """A room input for :meth:`RoomHost.run` from a ``Room`` method taking ``(client, *, now)``."""
     return lambda now: input_method(client, now=now)
+
+
+def _renaming(room: Room, client: ClientId, name: str) -> Step:
+    return lambda now: room.rename(client, name, now=now)
 
 
 def resolve_game(

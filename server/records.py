@@ -97,8 +97,8 @@ class Termination(enum.Enum):
     """A dropped player did not come back within the grace window: the side that
     waited wins; with no winner, both sides were gone (no result)."""
     ABORTED = "aborted"
-    """Ended before it really began (before the first move, or never started):
-    no result."""
+    """Ended before it really began (before the first move, or never started),
+    or stopped by the teacher closing its room (class mode): no result."""
 
     def allows(self, winner: Player | None) -> bool:
         """True if a game ending this way may have ``winner`` (None: no winner)."""

@@ -22,6 +22,13 @@ Inputs (each returns an :class:`Output`)::
     tick(now)                     time passed: clocks and grace windows
     resume_after_restart(now)     after Room.restore, once the server listens
 
+and the teacher's, in class mode (:mod:`server.classroom`)::
+
+    pause(now), resume(now)       stop every clock and move; start them again
+    rename(client, name)          a member's name changes
+    remove(client)                a member is removed from the class
+    close(reason)                 the room closes; its members are let go
+
 The contract with the server, for every :class:`Output`:
 
 1. **Persist** ``events`` first, in order, and wait until they are durable;
@@ -69,6 +76,29 @@ Rules the room applies (``docs/protocol.md`` states the wire side):
 - ``waiting`` lasts until the first game starts. Between games the room stays
   ``finished``; if a seat was freed, whoever takes it starts game ``n + 1`` at
   once, sides as they sit.
+
+While the room is *paused* (:meth:`Room.pause`, until :meth:`Room.resume`):
+
+- nothing is timed: no clock runs (``state`` shows ``paused`` and
+  ``clocks.running`` null, so clients stop counting down) and no grace window
+  ends. On resume the clock runs on from where it stopped, and each held seat
+  gets back what was left of its window (a seat dropped during the pause gets
+  a whole window from the resume): a pause makes nobody lose;
+- moves, draw offers and answers, resigning, and leaving a game in progress
+  are refused with ``paused``; joining, watching, chat, ``get_state`` and
+  leaving between games work as usual. A game may still start (both seats
+  taken, a rematch): it starts paused;
+- the AI is not asked to move; an answer that was on its way when the pause
+  came is kept and played at the resume, so the search is not wasted.
+
+The teacher's other inputs apply whether paused or not: :meth:`Room.remove`
+resigns a removed player's game in progress (aborted before the first move)
+and frees the seat, as leaving does; :meth:`Room.close` ends the game in
+progress with no result and sends ``room_closed``. The ending is recorded as
+``aborted`` whatever the moves: of the endings the store's CHECK constraint
+allows, it is the one that says nobody won and nobody was at fault (a new
+ending would mean rebuilding the ``games`` table, which SQLite needs to
+change a CHECK).
 """
 
 from __future__ import annotations
@@ -124,6 +154,7 @@ from shared.protocol.messages import (
     RequestId,
     Resign,
     ResultInfo,
+    RoomClosed,
     RoomState,
     RoomSummary,
     SeatInfo,
@@ -259,7 +290,8 @@ class Room:
     """One room: seats, spectators, a game, its clock (see the module docstring).
 
     ``game_name`` is a canonical game name (``connect4``, ``mnk-5-5-4``); an
-    unknown one raises :class:`~shared.errors.UnknownGameError`.
+    unknown one raises :class:`~shared.errors.UnknownGameError`. ``paused``
+    opens it paused (a room opened while the teacher has the games paused).
     """
 
     def __init__(
@@ -270,6 +302,7 @@ class Room:
         options: RoomOptions,
         rng: random.Random,
         now: float,
+        paused: bool = False,
     ) -> None:
         self.code = code
         self.game: Game = get_game(game_name)
@@ -287,6 +320,11 @@ class Room:
         self._ai_pending: tuple[int, int] | None = None
         self._clock = GameClock.for_clock(options.clock)
         self._unrecorded_finish: GameFinished | None = None
+        self._paused_at: float | None = now if paused else None
+        """When the teacher paused the room; None while it is not paused."""
+        self._ai_held: tuple[int, int, str | None] | None = None
+        """An AI answer that came during a pause (game, ply, move or None if the
+        engine failed): played at the resume."""
 
     # -- restoring -------------------------------------------------------------------
 
@@ -384,6 +422,11 @@ class Room:
         return self._status
 
     @property
+    def paused(self) -> bool:
+        """True from :meth:`pause` until :meth:`resume`."""
+        return self._paused_at is not None
+
+    @property
     def game_number(self) -> int:
         """The current (or last) game's number, from 1."""
         return self._game_number
@@ -445,6 +488,10 @@ class Room:
             occupant = self._seats[side]
             seats.append(occupant.info(side) if occupant else SeatInfo(side=side))
         playing = self._status == "playing"
+        clocks = self._clock.state(now) if self._clock is not None else None
+        if clocks is not None and self.paused:
+            # No clock runs in a pause: clients that count down locally stop.
+            clocks = msgspec.structs.replace(clocks, running=None)
         return RoomState(
             code=self.code,
             game=self.game.name,
@@ -456,13 +503,14 @@ class Room:
             moves=self.moves,
             ply=self._position.ply,
             to_move=self._to_move if playing else None,
-            clocks=self._clock.state(now) if self._clock is not None else None,
+            clocks=clocks,
             draw_offer=self._draw_offer,
             result=self._result,
             game_number=self._game_number,
             you=you,
             join_code=self.options.join_code if you else None,
             watch_code=self.options.watch_code if you else None,
+            paused=self.paused,
         )
 
     def summary(self) -> RoomSummary:
@@ -632,6 +680,103 @@ class Room:
         self._expire(now, out)
         return self._output(out)
 
+    # -- inputs: the teacher ----------------------------------------------------------
+
+    def pause(self, now: float) -> Output:
+        """Pause the room at ``now`` (the rules are in the module docstring):
+        every connected member gets the whole state, with ``paused``. Pausing a
+        paused room changes nothing."""
+        out = _Builder()
+        self._expire(now, out)
+        if self._paused_at is None:
+            self._paused_at = now
+            if self._status == "playing" and self._clock is not None:
+                _hold_clock(self._clock, now)
+            self._send_states(out, now, None, None)
+        return self._output(out)
+
+    def resume(self, now: float) -> Output:
+        """End the pause at ``now``: the clock runs on from where it stopped,
+        held seats get back what was left of their grace windows, everyone gets
+        the whole state, then the AI plays the answer kept during the pause (or
+        is asked, if it is to move). Resuming a room not paused changes nothing."""
+        out = _Builder()
+        paused_at = self._paused_at
+        if paused_at is None:
+            self._expire(now, out)
+            return self._output(out)
+        self._paused_at = None
+        grace = self.options.grace_seconds
+        for side in SIDES:
+            occupant = self._seats[side]
+            if occupant is not None and occupant.gone_until is not None:
+                # Left of the window at the pause; a whole one if it dropped since.
+                window_from = max(paused_at, occupant.gone_until - grace)
+                gone_until = occupant.gone_until + (now - window_from)
+                self._seats[side] = replace(occupant, gone_until=gone_until)
+        if self._status == "playing" and self._clock is not None:
+            self._clock.resume(now)
+        self._send_states(out, now, None, None)
+        held, self._ai_held = self._ai_held, None
+        if held is not None:
+            self._take_ai_answer(out, *held, now)
+        else:
+            self._request_ai(out, now)
+        return self._output(out)
+
+    def rename(self, client: ClientId, name: str, *, now: float) -> Output:
+        """``client`` is called ``name`` from now on (a validated name): its seat
+        or spectator entry takes it, and if it sits here everyone gets the whole
+        state. Records of games already started keep the name they were stored
+        with. A client not in the room changes nothing."""
+        out = _Builder()
+        self._expire(now, out)
+        side = self.side_of(client)
+        if side is not None:
+            self._seats[side] = replace(self._occupant(side), name=name)
+            self._send_states(out, now, None, None)
+        elif client in self._spectators:
+            self._spectators[client] = name
+        return self._output(out)
+
+    def remove(self, client: ClientId, *, now: float) -> Output:
+        """``client`` was removed from the class: as if it left, its game in
+        progress is resigned (aborted before the first move), even in a pause,
+        and its seat is freed; a spectator is just gone. Everyone else is told;
+        ``client`` is sent nothing (the server is closing its connection)."""
+        out = _Builder()
+        self._expire(now, out)
+        self._spectators.pop(client, None)
+        side = self.side_of(client)
+        if side is not None:
+            if self._status == "playing":
+                self._concede(side, "resignation", now, out, None, None)
+            self._free_seat(side, out, now)
+        return self._output(out)
+
+    def close(self, reason: str, *, now: float) -> Output:
+        """Close the room: a game in progress ends with no result (``aborted``),
+        then every connected member gets ``room_closed`` with ``reason``. The
+        room is left empty (:attr:`is_empty`), so the server drops it; held
+        seats are let go with it."""
+        out = _Builder()
+        self._expire(now, out)
+        if self._status == "playing":
+            self._finish(None, "aborted", now, out, None, None)
+        out.send(ALL, RoomClosed(room=self.code, reason=reason))
+        # Nobody is left in a closed room, so a broadcast must be addressed to
+        # the members it meant before they go.
+        members = Output(audience=self.audience)
+        out.messages = [
+            (client, message)
+            for recipient, message in out.messages
+            for client in sorted(members.recipients(recipient))
+        ]
+        self._seats = {"first": None, "second": None}
+        self._spectators.clear()
+        self._ai_pending = self._ai_held = None
+        return self._output(out)
+
     # -- the game ---------------------------------------------------------------------
 
     @property
@@ -652,7 +797,7 @@ class Room:
         self._rematch = frozenset()
         self._clock = GameClock.for_clock(self.options.clock)
         if self._clock is not None:
-            self._clock.start("first", now)
+            self._clock.start("first", None if self.paused else now)  # None: held
         first, second = (self._occupant(side) for side in SIDES)
         seats = (first.record("first"), second.record("second"))
         out.events.append(GameStarted(self.code, self.game.name, self._game_number, seats, at=now))
@@ -803,6 +948,12 @@ class Room:
         side = self.side_of(client)
         if side is None:
             raise _RefusedError(ErrorCode.NOT_SEATED, f"you are not in room {self.code}")
+        if self._status == "playing" and self.paused:
+            # Leaving resigns, and nothing in a game changes during a pause.
+            raise _RefusedError(
+                ErrorCode.PAUSED,
+                "the teacher paused the games: you can leave this game once they resume",
+            )
         if self._status == "playing":
             self._concede(side, "resignation", now, out, client, None)
         self._free_seat(side, out, now)
@@ -886,8 +1037,9 @@ class Room:
 
     def _request_ai(self, out: _Builder, now: float) -> None:
         """Ask for the AI's move if it is to move and no search is outstanding
-        (at most one per room: a new one waits for the old one's answer)."""
-        if self._status != "playing" or self._ai_pending is not None:
+        (at most one per room: a new one waits for the old one's answer), and
+        the room is not paused (the resume asks)."""
+        if self._status != "playing" or self._ai_pending is not None or self.paused:
             return
         side = self._to_move
         occupant = self._occupant(side)
@@ -913,8 +1065,18 @@ class Room:
     def _ai_answer(self, game_number: int, ply: int, move_text: str | None, now: float) -> Output:
         out = _Builder()
         self._expire(now, out)
+        if self._ai_pending == (game_number, ply) and self._paused_at is not None:
+            # Kept, still pending (so nothing else is asked), and played at the resume.
+            self._ai_held = (game_number, ply, move_text)
+            return self._output(out)
+        self._take_ai_answer(out, game_number, ply, move_text, now)
+        return self._output(out)
+
+    def _take_ai_answer(
+        self, out: _Builder, game_number: int, ply: int, move_text: str | None, now: float
+    ) -> None:
         if self._ai_pending != (game_number, ply):
-            return self._output(out)  # not asked, or answered already
+            return  # not asked, or answered already
         self._ai_pending = None
         current = (
             self._status == "playing"
@@ -923,7 +1085,7 @@ class Room:
         )
         if not current:
             self._request_ai(out, now)  # stale: ask about the position in play, if any
-            return self._output(out)
+            return
         move: Move | None = None
         if move_text is not None:
             try:
@@ -933,13 +1095,15 @@ class Room:
         if move is None:
             move = self._rng.choice(self.game.legal_moves(self._position))
         self._play(self._to_move, move, now, out, None, None)
-        return self._output(out)
 
     # -- time ------------------------------------------------------------------------
 
     def _deadlines(self) -> list[tuple[float, Side | None]]:
-        """Timed events: (when, None) for the flag, (when, side) for a held seat."""
+        """Timed events: (when, None) for the flag, (when, side) for a held seat.
+        None in a pause: its clock is held, and :meth:`resume` moves the windows."""
         deadlines: list[tuple[float, Side | None]] = []
+        if self.paused:
+            return deadlines
         if self._status == "playing" and self._clock is not None:
             flag = self._clock.deadline()
             if flag is not None:
@@ -1004,6 +1168,10 @@ class Room:
                 ErrorCode.GAME_OVER,
                 f"game {self._game_number} in room {self.code} is over ({reason}): "
                 "you can ask for a rematch, chat or leave",
+            )
+        if self.paused:
+            raise _RefusedError(
+                ErrorCode.PAUSED, f"the teacher paused the games: you can {action} once they resume"
             )
         return side
 
@@ -1088,6 +1256,14 @@ class Room:
             next_deadline=self.next_deadline,
             audience=self.audience,
         )
+
+
+def _hold_clock(clock: GameClock, now: float) -> None:
+    """Stop ``clock`` at ``now``, its side still to move: the held state that
+    :meth:`GameClock.resume` runs on from (as after a restart)."""
+    if clock.running is not None and clock.since is not None:
+        clock.left[clock.running] = clock.time_left(clock.running, now)
+        clock.since = None
 
 
 def _with_id(message: ServerMessage, request_id: RequestId) -> ServerMessage:

@@ -11,6 +11,8 @@ seats by) is a hash of the token, so:
 
 A session outlives its connection by the grace window, so a client that drops and
 comes back (``hello`` with the token) is the same session with the same seats.
+In class mode the teacher may end a session at once (:meth:`SessionRegistry.drop`):
+its token then opens nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ from shared.protocol.messages import ServerMessage
 
 TOKEN_BYTES = 32
 
+CLOSE_REMOVED = 4003
+"""Close code: the teacher removed the student (class mode). The others are in
+:mod:`server.connection`; this one is the hub's doing, not the connection's."""
+
 
 def session_id_for(token: str) -> ClientId:
     """The session id that ``token`` stands for (a hash; not reversible)."""
@@ -40,6 +46,9 @@ class Outbox(Protocol):
 
     def replace(self) -> None:
         """Close this connection: the same session connected again elsewhere."""
+
+    def close(self, code: int, reason: str) -> None:
+        """Send what is queued, then close this connection with ``code``."""
 
 
 @dataclass(eq=False)
@@ -99,6 +108,11 @@ class SessionRegistry:
             self._sessions[session_id] = session
         session.rooms.add(room)
         return session
+
+    def drop(self, session_id: ClientId) -> Session | None:
+        """Forget the session now, whatever it holds (the teacher removed its
+        student): its token is unknown from then on. Returns it, if it was live."""
+        return self._sessions.pop(session_id, None)
 
     def sweep(self, now: float, grace_seconds: float) -> list[ClientId]:
         """Forget disconnected sessions idle for over ``grace_seconds`` that are

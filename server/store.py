@@ -23,6 +23,11 @@ does) creates it already started, in one transaction, with
 
 After a crash, :meth:`~GameStore.unfinished_games` gives back every game to restore.
 
+Class mode (:mod:`server.classroom`) keeps two small tables beside the games:
+``settings`` (the teacher's admin token, made once and kept) and ``students`` (a
+class's roster: :class:`StudentRecord`), and reads a class's games and results
+through the seats' sessions.
+
 Concurrency and cancellation: each operation is one SQLite transaction, and
 operations run one at a time in the order they were called, with one exception
 that makes the store fast: moves appended while a transaction is under way are
@@ -43,6 +48,7 @@ Exceptions, each also the builtin it means::
 
     StoreError
     ├── GameNotFoundError(StoreError, LookupError)       no game with that id
+    ├── StudentNotFoundError(StoreError, LookupError)    no student with that id
     ├── StaleWriteError(StoreError, ValueError)          a ply that is not the next one
     ├── GameStateError(StoreError, ValueError)           a write the game's state forbids
     ├── InvalidRecordError(StoreError, ValueError)       arguments that make no valid record
@@ -64,7 +70,7 @@ import math
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
@@ -92,6 +98,9 @@ __all__ = [
     "StoreClosedError",
     "StoreError",
     "StoreInfo",
+    "StudentNotFoundError",
+    "StudentRecord",
+    "StudentResults",
     "migrate",
 ]
 
@@ -111,6 +120,14 @@ class GameNotFoundError(StoreError, LookupError):
     def __init__(self, game_id: int) -> None:
         super().__init__(f"no game with id {game_id} in the store")
         self.game_id = game_id
+
+
+class StudentNotFoundError(StoreError, LookupError):
+    """No student has the id given."""
+
+    def __init__(self, student_id: str) -> None:
+        super().__init__(f"no student with id {student_id!r} in the store")
+        self.student_id = student_id
 
 
 class StaleWriteError(StoreError, ValueError):
@@ -155,7 +172,7 @@ class StorageFailedError(StoreError, OSError):
 
 # -- schema ---------------------------------------------------------------------------
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
 
 _MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -240,6 +257,35 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # Games stored before this version were each a room's first.
         "ALTER TABLE games ADD COLUMN number INTEGER NOT NULL DEFAULT 1 CHECK (number >= 1)",
     ),
+    # Version 2 to 3: class mode (server/classroom).
+    (
+        # Values the server makes once and keeps across restarts, by fixed keys
+        # of the code: the teacher's admin token, so the teacher's link lasts.
+        """
+        CREATE TABLE settings (
+            key   TEXT PRIMARY KEY CHECK (key <> ''),
+            value TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+        # A class's roster: one student per session that said hello in class
+        # mode. The id is public (the admin API names students by it); the
+        # session is private and links a student to their seats. A removed
+        # student is kept (marked), so their games still export under a name.
+        """
+        CREATE TABLE students (
+            id         TEXT    PRIMARY KEY CHECK (id <> ''),
+            class      TEXT    NOT NULL CHECK (class <> ''),
+            session    TEXT    NOT NULL CHECK (session <> ''),
+            name       TEXT    NOT NULL CHECK (name <> ''),
+            kind       TEXT    NOT NULL CHECK (kind IN ('human', 'bot')),
+            removed    INTEGER NOT NULL DEFAULT 0 CHECK (removed IN (0, 1)),
+            first_seen REAL    NOT NULL,
+            UNIQUE (class, session)
+        ) WITHOUT ROWID
+        """,
+        # A class's games and results are found from its students' sessions.
+        "CREATE INDEX seats_by_session ON seats (session)",
+    ),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 
@@ -285,6 +331,34 @@ class StoreInfo:
     """``"wal"``."""
     synchronous: str
     """``"FULL"``: every commit is synced to disk before it returns."""
+
+
+@dataclass(frozen=True, slots=True)
+class StudentRecord:
+    """One student of a class (class mode). ``id`` is public: the teacher's API
+    names the student by it. ``session`` is the session id (a
+    :class:`~server.records.SeatRecord`'s ``session``) that links the student to
+    their seats; private, so left out of ``repr``. ``kind`` is
+    :attr:`~PlayerKind.HUMAN` or :attr:`~PlayerKind.BOT`; ``first_seen`` Unix seconds."""
+
+    id: str
+    class_name: str
+    session: str = field(repr=False)
+    name: str
+    kind: PlayerKind
+    first_seen: float
+    removed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StudentResults:
+    """A student's finished games in their class: ``played`` counts them all, so
+    ``played - won - drawn - lost`` ended with no result (aborted, or both gone)."""
+
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
 
 
 class GameStore:
@@ -642,6 +716,143 @@ class GameStore:
 
         return await self._transaction(body, write=False, what="counting games")
 
+    # -- class mode -------------------------------------------------------------------
+
+    async def setting(self, key: str, default: str) -> str:
+        """The setting ``key``, stored as ``default`` first if it has none: one
+        transaction, so the first value stored is the one every later call reads."""
+        if not key or not isinstance(default, str):
+            raise InvalidRecordError(f"a setting needs a key and a text value, not {key!r}")
+
+        def body(db: sqlite3.Connection) -> str:
+            db.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", (key, default))
+            value: str = _scalar(db, "SELECT value FROM settings WHERE key = ?", (key,))
+            return value
+
+        return await self._transaction(body, write=True, what=f"reading the setting {key}")
+
+    async def add_student(self, student: StudentRecord) -> None:
+        """Store a new student. Raises :class:`InvalidRecordError` for a kind that
+        is not human or bot, an empty field, or an id or a (class, session)
+        already stored."""
+        if not isinstance(student, StudentRecord):
+            raise InvalidRecordError(f"a student is a StudentRecord, not {student!r}")
+        if student.kind not in (PlayerKind.HUMAN, PlayerKind.BOT):
+            raise InvalidRecordError(f"a student is a human or a bot, not {student.kind!r}")
+        if not all((student.id, student.class_name, student.session, student.name.strip())):
+            raise InvalidRecordError("a student needs an id, a class, a session and a name")
+        first_seen = _check_time("first_seen", student.first_seen)
+        row = (
+            student.id,
+            student.class_name,
+            student.session,
+            student.name,
+            student.kind.value,
+            int(student.removed),
+            first_seen,
+        )
+
+        def body(db: sqlite3.Connection) -> None:
+            try:
+                db.execute(
+                    "INSERT INTO students (id, class, session, name, kind, removed, first_seen)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    row,
+                )
+            except sqlite3.IntegrityError as error:
+                raise InvalidRecordError(f"student {student.id!r} is stored already") from error
+
+        await self._transaction(body, write=True, what=f"adding student {student.id}")
+
+    async def update_student(
+        self,
+        student_id: str,
+        *,
+        name: str | None = None,
+        kind: PlayerKind | None = None,
+        removed: bool | None = None,
+    ) -> None:
+        """Change what is given of a student. Raises :class:`StudentNotFoundError`,
+        or :class:`InvalidRecordError` for an empty name or a kind that is not
+        human or bot."""
+        changes: dict[str, object] = {}
+        if name is not None:
+            if not isinstance(name, str) or not name.strip():
+                raise InvalidRecordError(f"a student's name must be non-empty, not {name!r}")
+            changes["name"] = name
+        if kind is not None:
+            if kind not in (PlayerKind.HUMAN, PlayerKind.BOT):
+                raise InvalidRecordError(f"a student is a human or a bot, not {kind!r}")
+            changes["kind"] = kind.value
+        if removed is not None:
+            changes["removed"] = int(bool(removed))
+        # Column names from the fixed keys above only: no outside text reaches the SQL.
+        assignments = ", ".join(f"{column} = ?" for column in changes)
+
+        def body(db: sqlite3.Connection) -> None:
+            if _scalar(db, "SELECT 1 FROM students WHERE id = ?", (student_id,)) is None:
+                raise StudentNotFoundError(student_id)
+            if changes:
+                db.execute(
+                    f"UPDATE students SET {assignments} WHERE id = ?",  # noqa: S608
+                    (*changes.values(), student_id),
+                )
+
+        await self._transaction(body, write=True, what=f"updating student {student_id}")
+
+    async def students(self, class_name: str) -> list[StudentRecord]:
+        """Every student of ``class_name``, removed ones included, first seen first."""
+
+        def body(db: sqlite3.Connection) -> list[StudentRecord]:
+            rows = db.execute(
+                "SELECT id, class, session, name, kind, first_seen, removed FROM students"
+                " WHERE class = ? ORDER BY first_seen, id",
+                (class_name,),
+            )
+            return [
+                StudentRecord(
+                    id=row[0],
+                    class_name=row[1],
+                    session=row[2],
+                    name=row[3],
+                    kind=PlayerKind(row[4]),
+                    first_seen=row[5],
+                    removed=bool(row[6]),
+                )
+                for row in rows
+            ]
+
+        return await self._transaction(body, write=False, what="reading the students")
+
+    async def class_results(self, class_name: str) -> dict[str, StudentResults]:
+        """Each student's finished games in ``class_name``, by student id (students
+        without any are left out)."""
+
+        def body(db: sqlite3.Connection) -> dict[str, StudentResults]:
+            rows = db.execute(
+                "SELECT st.id, count(*), total(g.winner = s.side), total(g.winner = 1 - s.side),"
+                " total(g.termination IN ('full_board', 'agreement'))"
+                " FROM students st JOIN seats s ON s.session = st.session"
+                " JOIN games g ON g.id = s.game_id"
+                " WHERE st.class = ? AND g.state = 'finished' GROUP BY st.id",
+                (class_name,),
+            )
+            return {
+                student: StudentResults(played, int(won), int(drawn), int(lost))
+                for student, played, won, lost, drawn in rows
+            }
+
+        return await self._transaction(body, write=False, what="reading the class's results")
+
+    async def class_games(self, class_name: str) -> list[GameRecord]:
+        """Every game in which a student of ``class_name`` (removed or not) held a
+        seat, whole, oldest first."""
+
+        def body(db: sqlite3.Connection) -> list[GameRecord]:
+            return _load_games(db, "class", (class_name,))
+
+        return await self._transaction(body, write=False, what="reading the class's games")
+
     # -- transactions -----------------------------------------------------------------
 
     async def _transaction(
@@ -761,11 +972,18 @@ def _state_of(db: sqlite3.Connection, game_id: int) -> GameState:
 
 
 # Which games _load_games reads; fixed clauses, so no text from outside reaches the SQL.
-_GAME_FILTERS = {"id": "g.id = ?", "unfinished": "g.state <> 'finished'"}
+_GAME_FILTERS = {
+    "id": "g.id = ?",
+    "unfinished": "g.state <> 'finished'",
+    "class": "g.id IN (SELECT s.game_id FROM seats s JOIN students st"
+    " ON st.session = s.session WHERE st.class = ?)",
+}
 
 
 def _load_games(
-    db: sqlite3.Connection, which: Literal["id", "unfinished"], parameters: tuple[Any, ...]
+    db: sqlite3.Connection,
+    which: Literal["id", "unfinished", "class"],
+    parameters: tuple[Any, ...],
 ) -> list[GameRecord]:
     where = _GAME_FILTERS[which]
     games = db.execute(

@@ -98,6 +98,8 @@ SERVER_EXAMPLES = [
     m.ChatLine(room="K7Q2", name="ann", text="hi"),
     m.Left(room="K7Q2", id=8),
     m.Pong(id=99),
+    m.RoomClosed(room="K7Q2", reason="closed by the teacher"),
+    m.Announcement(text="Pens down: the games resume in five minutes."),
     m.Error(code=ErrorCode.RATE_LIMITED, message="slow down", retry_after=1.5, id=3),
 ]
 

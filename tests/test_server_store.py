@@ -243,7 +243,7 @@ async def test_the_database_runs_in_wal_mode_with_full_sync(
     info = await store.info()
 
     assert (info.journal_mode, info.synchronous) == ("wal", "FULL")
-    assert info.schema_version == SCHEMA_VERSION == 2
+    assert info.schema_version == SCHEMA_VERSION == 3
     with closing(sqlite3.connect(db_path)) as other:
         assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
@@ -538,7 +538,7 @@ async def test_a_started_or_numbered_game_described_wrongly_is_refused(
 
 
 async def test_a_version_1_file_is_migrated_and_keeps_its_games(db_path: Path) -> None:
-    """A file written at schema version 1 opens at version 2: its games read back
+    """A file written at schema version 1 opens at the current version: its games read back
     as game 1 of their room with no sessions, and take new writes with them."""
     with closing(sqlite3.connect(db_path, isolation_level=None)) as v1:
         for statement in _MIGRATIONS[0]:
@@ -556,7 +556,7 @@ async def test_a_version_1_file_is_migrated_and_keeps_its_games(db_path: Path) -
         v1.execute("INSERT INTO moves (game_id, ply, move, at) VALUES (1, 0, 'b2', ?)", (T0 + 2,))
 
     async with GameStore(db_path) as store:
-        assert (await store.info()).schema_version == 2
+        assert (await store.info()).schema_version == SCHEMA_VERSION
         [old] = await store.unfinished_games()
         assert (old.id, old.room, old.number) == (1, "OLD", 1)
         assert old.seats == (SeatRecord("ada"), SeatRecord("AI", PlayerKind.AI, "easy"))
@@ -567,7 +567,7 @@ async def test_a_version_1_file_is_migrated_and_keeps_its_games(db_path: Path) -
         assert (await store.get_game(new)).number == 2
 
     with closing(sqlite3.connect(db_path)) as other:
-        assert other.execute("PRAGMA user_version").fetchone() == (2,)
+        assert other.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
 async def test_the_exports_leave_out_sessions_and_private_codes(store: GameStore) -> None:

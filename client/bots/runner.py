@@ -414,8 +414,8 @@ class BotRunner:
                     changed.set()  # time has passed: look at the room again
                     continue
                 ply = room.state.ply
-                if not room.my_turn or ply <= answered:
-                    continue
+                if not room.my_turn or ply <= answered or room.state.paused:
+                    continue  # a pause ends with a state without it, which wakes us
                 if room.game.outcome(room.position).is_over:
                     continue  # the opponent's move ended it: game_over is on its way
                 if unsent is not None and unsent[0] == ply:
@@ -444,6 +444,8 @@ class BotRunner:
                         await asyncio.sleep(refusal.retry_after or RATE_LIMIT_PAUSE)
                         unsent = (ply, move)
                         changed.set()
+                    elif refusal.code == "paused":
+                        unsent = (ply, move)  # sent again once the resume's state comes
                     else:
                         answered = ply  # the room moved on; its new state wakes us
                 except ClientError:

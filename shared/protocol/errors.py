@@ -69,6 +69,9 @@ class ErrorCode(enum.StrEnum):
     """A request only valid between games (rematch) made during one."""
     NO_DRAW_OFFER = "no_draw_offer"
     """Accept or decline with no draw offer standing."""
+    PAUSED = "paused"
+    """The teacher paused the games (class mode): moves, draw offers, resigning and
+    leaving a game in progress wait until they resume."""
     ENGINE_BUSY = "engine_busy"
     """The server's engine is saturated; try again shortly."""
     INTERNAL_ERROR = "internal_error"

@@ -254,6 +254,10 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     join_code: str | None = None
     """The private join code, sent to seated players only."""
     watch_code: str | None = None
+    paused: bool = False
+    """True while the teacher has paused every game (class mode): no clock runs
+    (``clocks.running`` is null) and moves, draw offers and resigning are refused
+    with ``paused`` until a ``state`` without it comes."""
 
 
 class RoomSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -349,6 +353,21 @@ class Pong(_Message, tag="pong", frozen=True):
     """Answer to ``ping``."""
 
 
+class RoomClosed(_Message, tag="room_closed", frozen=True):
+    """The room was closed (by the teacher, in class mode): its game in progress,
+    if any, ended with no result (``game_over`` came first), and nothing more
+    comes from it. ``reason`` is for people."""
+
+    room: str
+    reason: str
+
+
+class Announcement(_Message, tag="announcement", frozen=True):
+    """A message from the teacher to everyone connected (class mode)."""
+
+    text: str
+
+
 class Error(_Message, tag="error", frozen=True):
     """A refused request: stable ``code`` (:class:`~shared.protocol.errors.ErrorCode`),
     ``message`` for people, and ``retry_after`` (seconds) when rate limited."""
@@ -370,6 +389,8 @@ ServerMessage = (
     | ChatLine
     | Left
     | Pong
+    | RoomClosed
+    | Announcement
     | Error
 )
 SERVER_MESSAGES: dict[str, type[_Message]] = {

@@ -1,0 +1,19 @@
+"""Class mode: the teacher's controls over one server (``boardroom serve --class NAME``).
+
+A teacher hosts one server for a class. With ``--class`` the server keeps a
+roster of the students who say hello, and answers an admin API at
+``/api/admin/`` that only the holder of the teacher's token may use: rename,
+remove or mark students as bots, pause and resume every game at once, close a
+room, announce to everyone, and export the class's results and game records.
+Without ``--class`` that API answers 404 and no token exists.
+
+Modules, each with one job::
+
+    admin_token    the token: made once per database, checked in constant time
+    roster         the students: who joined, under which name, human or bot
+    teacher        the controls: the roster and the hub (rooms, sessions) together
+    export         results as CSV and every game record in a zip (pure functions)
+    admin_routes   the HTTP API: the token, input checks, status codes, JSON
+
+``docs/operations.md`` ("Class mode") describes the flags and the API for people.
+"""

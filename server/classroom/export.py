@@ -1,0 +1,202 @@
+"""The class's export for grading: results as CSV, every game record in a zip.
+
+Pure functions over what the store gave back (no I/O; the zip is built in
+memory, off the event loop by the caller). Players are shown by their names on
+the roster *now*: a student renamed by the teacher is shown under the new name
+in every game, old ones included. The server AI keeps the name it played under.
+
+``results.csv`` has one row per finished game of the class, in the order the
+games finished::
+
+    id              the game's id (its record: GET /api/games/{id})
+    finished_at     ISO 8601 UTC, to the second ("2026-11-22T11:08:07Z")
+    game            short name ("connect4", "mnk-5-5-4")
+    room            the room code
+    first_player    X, who moved first; second_player: O
+    result          "1-0", "0-1", "½-½", or "*" for no result (aborted, both gone)
+    termination     how it ended: line, full_board, resignation, agreement,
+                    timeout, abandonment, aborted
+    moves           how many moves were played
+    first_student, second_student
+                    the roster ids of the players (empty for the AI)
+
+``students.csv`` has one row per student (removed ones last, marked), with their
+finished games, wins, draws and losses. ``games.zip`` holds both and a folder
+per student, ``students/NAME-ID/``, with the text record of each of their games
+(``game-00012.txt``, as ``GET /api/games/12?format=text`` shows it, roster names in).
+
+The CSV files are UTF-8 with a byte order mark, so that spreadsheet programs
+read names in any script (and ``½``) correctly; a name that a spreadsheet would
+take for a formula (starting with ``=``, ``+``, ``-`` or ``@``) is written with
+a leading ``'``, so opening the file runs nothing a student typed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from server.records import GameRecord, GameState, SeatRecord, record_to_text
+from server.store import StudentRecord, StudentResults
+from shared.games import Player
+
+RESULT_COLUMNS = (
+    "id",
+    "finished_at",
+    "game",
+    "room",
+    "first_player",
+    "second_player",
+    "result",
+    "termination",
+    "moves",
+    "first_student",
+    "second_student",
+)
+STUDENT_COLUMNS = ("id", "name", "kind", "removed", "played", "won", "drawn", "lost")
+
+_RESULTS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½"}
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_UNSAFE_IN_FILE_NAMES = re.compile(r"[^\w.-]+")
+
+
+def results_csv(records: Iterable[GameRecord], students: Iterable[StudentRecord]) -> bytes:
+    """``results.csv`` for the finished games among ``records`` (see the module docstring)."""
+    by_session = {student.session: student for student in students}
+    finished = sorted(
+        (r for r in records if r.state is GameState.FINISHED and r.finished_at is not None),
+        key=lambda r: (r.finished_at, r.id),
+    )
+    rows = []
+    for record in finished:
+        assert record.finished_at is not None and record.termination is not None
+        first, second = (record.seats[side] for side in Player)
+        rows.append(
+            (
+                record.id,
+                _iso(record.finished_at),
+                record.game,
+                record.room,
+                _cell(_name(first, by_session)),
+                _cell(_name(second, by_session)),
+                _RESULTS.get(record.result, "*"),
+                record.termination.value,
+                len(record.moves),
+                _student_id(first, by_session),
+                _student_id(second, by_session),
+            )
+        )
+    return _csv(RESULT_COLUMNS, rows)
+
+
+def students_csv(students: Iterable[StudentRecord], results: Mapping[str, StudentResults]) -> bytes:
+    """``students.csv``: each student and their results, removed students last."""
+    rows = []
+    for student in sorted(students, key=lambda s: s.removed):
+        scores = results.get(student.id, StudentResults())
+        rows.append(
+            (
+                student.id,
+                _cell(student.name),
+                student.kind.value,
+                "yes" if student.removed else "",
+                scores.played,
+                scores.won,
+                scores.drawn,
+                scores.lost,
+            )
+        )
+    return _csv(STUDENT_COLUMNS, rows)
+
+
+def games_zip(
+    records: Sequence[GameRecord],
+    students: Sequence[StudentRecord],
+    results: Mapping[str, StudentResults],
+) -> bytes:
+    """``games.zip``: both CSV files and a folder of game records per student
+    (every student on the roster, and removed ones who played)."""
+    by_session = {student.session: student for student in students}
+    games_of: dict[str, list[GameRecord]] = {student.id: [] for student in students}
+    for record in records:
+        for seat in record.seats:
+            student = _student(seat, by_session)
+            if student is not None:
+                games_of[student.id].append(record)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("results.csv", results_csv(records, students))
+        archive.writestr("students.csv", students_csv(students, results))
+        for student in students:
+            games = games_of[student.id]
+            if student.removed and not games:
+                continue
+            folder = f"students/{student_folder(student)}/"
+            archive.writestr(folder, b"")  # the folder, even with no game in it yet
+            for record in games:
+                text = record_to_text(_with_roster_names(record, by_session))
+                archive.writestr(f"{folder}game-{record.id:05d}.txt", text)
+    return buffer.getvalue()
+
+
+def student_folder(student: StudentRecord) -> str:
+    """The student's folder name: their name made safe for any file system, then
+    their id (names need not be unique; ids are).
+
+    >>> from server.records import PlayerKind
+    >>> zoe = StudentRecord("a1b2c3d4", "7B", "s1", "Zoë / O'Brien", PlayerKind.HUMAN, 0.0)
+    >>> student_folder(zoe)
+    'Zoë_O_Brien-a1b2c3d4'
+    """
+    safe = _UNSAFE_IN_FILE_NAMES.sub("_", student.name).strip("._") or "student"
+    return f"{safe}-{student.id}"
+
+
+def _student(
+    seat: SeatRecord | None, by_session: Mapping[str, StudentRecord]
+) -> StudentRecord | None:
+    if seat is None or seat.session is None:
+        return None
+    return by_session.get(seat.session)
+
+
+def _name(seat: SeatRecord | None, by_session: Mapping[str, StudentRecord]) -> str:
+    if seat is None:
+        return ""
+    student = _student(seat, by_session)
+    return seat.name if student is None else student.name
+
+
+def _student_id(seat: SeatRecord | None, by_session: Mapping[str, StudentRecord]) -> str:
+    student = _student(seat, by_session)
+    return "" if student is None else student.id
+
+
+def _with_roster_names(record: GameRecord, by_session: Mapping[str, StudentRecord]) -> GameRecord:
+    first, second = (
+        None if seat is None else replace(seat, name=_name(seat, by_session))
+        for seat in record.seats
+    )
+    return replace(record, seats=(first, second))
+
+
+def _cell(text: str) -> str:
+    """``text`` as a spreadsheet shows it, never as a formula (see the module docstring)."""
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return text.getvalue().encode("utf-8-sig")
+
+
+def _iso(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")

@@ -1,0 +1,287 @@
+"""The teacher's controls: the roster and the hub's rooms and sessions together.
+
+:class:`Classroom` is what the admin API calls once it has checked the token
+and the input; it speaks no HTTP. Every change is stored before it returns
+(and before anyone is told), so what the teacher is answered survives a crash.
+
+What each control does, in the order it does it:
+
+- **rename**: stored; the live session takes the name for what it does next;
+  the rooms it is in take it, and the rooms where it sits send everyone a
+  fresh ``state``. Game records keep the name a game was stored with; the
+  export shows roster names.
+- **kind** (human or bot): stored; the roster's and the export's word only.
+- **remove**: stored as removed (off the roster, kept for the export); then
+  the session ends at once (:meth:`GameServer.remove_session
+  <server.hub.GameServer.remove_session>`): a game in progress is resigned,
+  seats are freed, the token opens nothing, and the connection is closed
+  with 4003.
+- **pause**, **resume**: every room at once (:meth:`Room.pause
+  <server.room.Room.pause>`); rooms opened during a pause open paused. A
+  pause is not stored: a restart ends it.
+- **close a room**: its game ends with no result, its members get
+  ``room_closed``, and it is gone from the lobby.
+- **announce**: ``announcement`` to every connected session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime
+
+import msgspec
+
+from server.classroom.export import games_zip, results_csv
+from server.classroom.roster import Roster, session_of
+from server.hub import GameServer
+from server.records import PlayerKind
+from server.store import GameStore, StudentRecord, StudentResults
+from shared.protocol.messages import Side
+
+CLOSE_REASON = "closed by the teacher"
+
+
+class ClassroomError(Exception):
+    """Root of the errors a control raises on purpose::
+
+    ClassroomError
+    ├── UnknownStudentError(ClassroomError, LookupError)   no student with that id on the roster
+    └── UnknownRoomError(ClassroomError, LookupError)      no room with that room code
+    """
+
+
+class UnknownStudentError(ClassroomError, LookupError):
+    """No student with that id on the roster (never one, or removed)."""
+
+
+class UnknownRoomError(ClassroomError, LookupError):
+    """No room with that room code."""
+
+
+# -- what the API shows -----------------------------------------------------------------
+
+
+class ClassSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """The class at a glance (``GET /api/admin/class``)."""
+
+    class_name: str = msgspec.field(name="class")
+    paused: bool
+    students: int
+    connected: int
+    rooms: int
+    games_in_progress: int
+
+
+class StudentView(msgspec.Struct, frozen=True, kw_only=True):
+    """One student on the roster. ``rooms``: the rooms where they hold a seat;
+    ``played`` counts their finished games in the class, ``won``, ``drawn`` and
+    ``lost`` those with a result."""
+
+    id: str
+    name: str
+    kind: str
+    connected: bool
+    rooms: list[str]
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    first_seen: str
+
+
+class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
+    """Who sits in a seat; ``student`` is their roster id (None for the AI)."""
+
+    side: Side
+    name: str | None
+    kind: str | None
+    student: str | None
+    connected: bool
+
+
+class RoomView(msgspec.Struct, frozen=True, kw_only=True):
+    """One room, public or private (``GET /api/admin/rooms``)."""
+
+    code: str
+    game: str
+    title: str
+    status: str
+    public: bool
+    paused: bool
+    moves: str
+    players: list[PlayerView]
+    spectators: int
+
+
+# -- the controls ------------------------------------------------------------------------
+
+
+class Classroom:
+    """The controls of class ``roster.class_name`` (see the module docstring).
+
+    Call :meth:`start` once the hub runs: it loads the roster and has the hub
+    admit each session that says hello. Input must be checked by the caller
+    (names by :func:`~shared.protocol.codec.check_player_name`, texts' length).
+    """
+
+    def __init__(self, *, token: str, hub: GameServer, store: GameStore, roster: Roster) -> None:
+        self.token = token
+        self.name = roster.class_name
+        self._hub = hub
+        self._store = store
+        self._roster = roster
+
+    async def start(self) -> None:
+        """Load the roster and hook it to the hub's hellos. Rooms restored after
+        a restart name their players as the game's record does: those the
+        teacher renamed since take their roster name again."""
+        await self._roster.load()
+        for student in self._roster.students():
+            session = self._hub.sessions.get(session_of(student))
+            if session is not None and session.name != student.name:
+                await self._hub.rename_session(session.id, student.name)
+        self._hub.on_hello = self._roster.admit
+
+    def stop(self) -> None:
+        """Unhook the roster from the hub."""
+        self._hub.on_hello = None
+
+    # -- reading ------------------------------------------------------------------------
+
+    def summary(self) -> ClassSummary:
+        """How many students, connections and rooms, and whether paused."""
+        students = self._roster.students()
+        hosts = list(self._hub.lobby)
+        return ClassSummary(
+            class_name=self.name,
+            paused=self._hub.paused,
+            students=len(students),
+            connected=sum(self._hub.is_connected(session_of(s)) for s in students),
+            rooms=len(hosts),
+            games_in_progress=sum(host.room.status == "playing" for host in hosts),
+        )
+
+    async def roster(self) -> list[StudentView]:
+        """Every student on the roster, first seen first, with their results."""
+        results = await self._store.class_results(self.name)
+        return [self._view(student, results) for student in self._roster.students()]
+
+    def rooms(self) -> list[RoomView]:
+        """Every room, public and private, oldest first."""
+        now = time.time()
+        views = []
+        for host in self._hub.lobby:
+            room = host.room
+            state = room.state_for(None, now=now)
+            players = []
+            for seat in state.seats:
+                holder = room.seat_holder(seat.side)
+                student = self._roster.of_session(holder[0]) if holder is not None else None
+                players.append(
+                    PlayerView(
+                        side=seat.side,
+                        name=seat.name,
+                        kind=seat.kind,
+                        student=None if student is None else student.id,
+                        connected=seat.connected,
+                    )
+                )
+            views.append(
+                RoomView(
+                    code=room.code,
+                    game=state.game,
+                    title=state.title,
+                    status=state.status,
+                    public=state.public,
+                    paused=room.paused,
+                    moves=state.moves,
+                    players=players,
+                    spectators=room.summary().spectators,
+                )
+            )
+        return views
+
+    def student(self, student_id: str) -> StudentRecord:
+        """The student on the roster; :class:`UnknownStudentError` otherwise."""
+        student = self._roster.get(student_id)
+        if student is None:
+            raise UnknownStudentError(f"no student {student_id!r} on the roster of {self.name}")
+        return student
+
+    async def student_view(self, student_id: str) -> StudentView:
+        """One student as :meth:`roster` shows them."""
+        student = self.student(student_id)
+        results = await self._store.class_results(self.name)
+        return self._view(student, results)
+
+    # -- students -------------------------------------------------------------------------
+
+    async def rename(self, student_id: str, name: str) -> StudentView:
+        """Rename the student (``name`` already checked); see the module docstring."""
+        student = await self._roster.rename(self.student(student_id), name)
+        await self._hub.rename_session(session_of(student), name)
+        return await self.student_view(student.id)
+
+    async def set_kind(self, student_id: str, kind: PlayerKind) -> StudentView:
+        """Mark the student a human or a bot."""
+        student = await self._roster.set_kind(self.student(student_id), kind)
+        return await self.student_view(student.id)
+
+    async def remove(self, student_id: str) -> None:
+        """Remove the student; see the module docstring."""
+        # Stored first: once the teacher is told, a restart cannot bring them back.
+        student = await self._roster.remove(self.student(student_id))
+        await self._hub.remove_session(session_of(student))
+
+    # -- rooms ------------------------------------------------------------------------------
+
+    async def pause(self) -> int:
+        """Pause every game; returns how many rooms were paused."""
+        return await self._hub.pause_all()
+
+    async def resume(self) -> int:
+        """Resume every game; returns how many rooms were resumed."""
+        return await self._hub.resume_all()
+
+    async def close_room(self, code: str) -> None:
+        """Close the room with this room code; :class:`UnknownRoomError` if none."""
+        if not await self._hub.close_room(code, CLOSE_REASON):
+            raise UnknownRoomError(f"no room {code!r}: GET /api/admin/rooms lists them")
+
+    def announce(self, text: str) -> int:
+        """Send ``text`` to everyone connected; returns how many got it."""
+        return self._hub.announce(text)
+
+    # -- the export -------------------------------------------------------------------------
+
+    async def results_csv(self) -> bytes:
+        """``results.csv`` (:mod:`server.classroom.export`)."""
+        records = await self._store.class_games(self.name)
+        students = self._roster.everyone()
+        return await asyncio.to_thread(results_csv, records, students)
+
+    async def games_zip(self) -> bytes:
+        """``games.zip`` (:mod:`server.classroom.export`), built off the event loop."""
+        records = await self._store.class_games(self.name)
+        results = await self._store.class_results(self.name)
+        students = self._roster.everyone()
+        return await asyncio.to_thread(games_zip, records, students, results)
+
+    def _view(self, student: StudentRecord, results: dict[str, StudentResults]) -> StudentView:
+        session = session_of(student)
+        scores = results.get(student.id, StudentResults())
+        return StudentView(
+            id=student.id,
+            name=student.name,
+            kind=student.kind.value,
+            connected=self._hub.is_connected(session),
+            rooms=self._hub.seated_rooms(session),
+            played=scores.played,
+            won=scores.won,
+            drawn=scores.drawn,
+            lost=scores.lost,
+            first_seen=datetime.fromtimestamp(student.first_seen, UTC)
+            .isoformat(timespec="seconds")
+            .replace("+00:00", "Z"),
+        )

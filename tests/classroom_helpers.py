@@ -1,0 +1,67 @@
+"""The teacher's side of the class-mode tests: an HTTP client for ``/api/admin/``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiohttp
+from harness import RunningServer
+
+from server.classroom.admin_routes import teacher_token
+
+NO_TOKEN = object()
+"""Pass as ``token`` to send no Authorization header at all."""
+
+
+class Teacher:
+    """Calls the admin API of ``server`` with ``token`` (the server's own by default)."""
+
+    def __init__(self, server: RunningServer, token: str | None = None) -> None:
+        self.server = server
+        self.token = token if token is not None else teacher_token(server.app)
+
+    async def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        token: object = None,
+        raw: bytes | None = None,
+    ) -> tuple[int, Any, dict[str, str]]:
+        """(status, body as JSON or bytes, headers). ``token`` overrides the
+        teacher's (NO_TOKEN: no header); ``raw`` is sent as the body as it is."""
+        headers = {}
+        given = self.token if token is None else token
+        if given is not NO_TOKEN:
+            headers["Authorization"] = f"Bearer {given}"
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        async with (
+            aiohttp.ClientSession() as session,
+            session.request(
+                method, self.server.http_url(path), data=data, headers=headers
+            ) as response,
+        ):
+            payload = await response.read()
+            if response.content_type == "application/json":
+                return response.status, json.loads(payload), dict(response.headers)
+            return response.status, payload, dict(response.headers)
+
+    async def get(self, path: str) -> Any:
+        """GET ``path``, which must answer 200; its body."""
+        status, body, _ = await self.call("GET", path)
+        assert status == 200, body
+        return body
+
+    async def post(self, path: str, body: Any = None) -> Any:
+        """POST ``path``, which must answer 200; its body."""
+        status, answer, _ = await self.call("POST", path, body)
+        assert status == 200, answer
+        return answer
+
+    async def student_id(self, name: str) -> str:
+        """The roster id of the one student called ``name``."""
+        roster = await self.get("/api/admin/roster")
+        (student,) = [s for s in roster["students"] if s["name"] == name]
+        return str(student["id"])

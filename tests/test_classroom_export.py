@@ -1,0 +1,122 @@
+"""The export for grading, checked against the games actually played.
+
+A class plays a few games (a win, a draw by agreement, an abort against the AI,
+one still in progress), the teacher renames and removes students, and the
+export must show every finished game once, under the roster's names, with
+each student's records in their folder.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from pathlib import Path
+
+from classroom_helpers import Teacher
+from harness import Player, running_server
+
+
+async def test_results_csv_and_games_zip_hold_the_games_played(tmp_path: Path) -> None:
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        # Game 1: ann (X) beats bob along the bottom row.
+        ann = await Player.join_server(server.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        for mover, cell in zip([ann, bob] * 3, ["a1", "a2", "b1", "b2", "c1"], strict=False):
+            assert (await mover.request({"type": "move", "room": code, "move": cell}))[
+                "type"
+            ] == "moved"
+        await bob.expect("game_over")
+        # Game 2, the rematch: bob is X now; one move, then a draw by agreement.
+        await ann.request({"type": "rematch", "room": code})
+        await bob.request({"type": "rematch", "room": code})
+        await bob.request({"type": "move", "room": code, "move": "b2"})
+        await ann.request({"type": "offer_draw", "room": code})
+        await bob.request({"type": "accept_draw", "room": code})
+        # Game 3: a bot whose name looks like a formula resigns before any move.
+        robo = await Player.join_server(server.ws_url, "=robo", client="bot")
+        created = await robo.request(
+            {"type": "create_room", "game": "tictactoe", "ai_level": "random", "seat": "first"}
+        )
+        robo_room = created["room"]["code"]
+        await robo.expect("state")  # the game started with the AI seated
+        await robo.request({"type": "resign", "room": robo_room})
+        # Game 4, still in progress: ann against cat.
+        other = (await ann.request({"type": "create_room", "game": "connect4"}))["room"]["code"]
+        cat = await Player.join_server(server.ws_url, "cat")
+        await cat.request({"type": "join", "code": other})
+
+        ids = {name: await teacher.student_id(name) for name in ("ann", "bob", "=robo", "cat")}
+        await teacher.post(f"/api/admin/students/{ids['bob']}/rename", {"name": "Robert"})
+        await teacher.post(f"/api/admin/students/{ids['=robo']}/remove")
+
+        status, body, headers = await teacher.call("GET", "/api/admin/export/results.csv")
+        assert status == 200 and headers["Content-Type"] == "text/csv; charset=utf-8"
+        assert 'filename="results.csv"' in headers["Content-Disposition"]
+        assert body.startswith("\ufeff".encode())  # for spreadsheets: UTF-8
+        rows = list(csv.DictReader(io.StringIO(body.decode("utf-8-sig"))))
+        shown = [
+            (
+                r["id"],
+                r["room"],
+                r["first_player"],
+                r["second_player"],
+                r["result"],
+                r["termination"],
+                r["moves"],
+                r["first_student"],
+                r["second_student"],
+            )
+            for r in rows
+        ]
+        a, b, r = ids["ann"], ids["bob"], ids["=robo"]
+        assert shown == [
+            ("1", code, "ann", "Robert", "1-0", "line", "5", a, b),
+            ("2", code, "Robert", "ann", "½-½", "agreement", "1", b, a),
+            ("3", robo_room, "'=robo", "AI (random)", "*", "aborted", "0", r, ""),
+        ]
+        assert {row["game"] for row in rows} == {"tictactoe"}
+        for row in rows:
+            assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", row["finished_at"])
+
+        status, archive_bytes, headers = await teacher.call("GET", "/api/admin/export/games.zip")
+        assert status == 200 and headers["Content-Type"] == "application/zip"
+        with zipfile.ZipFile(io.BytesIO(archive_bytes)) as archive:
+            names = set(archive.namelist())
+            folders = {
+                "ann": f"students/ann-{ids['ann']}/",
+                "bob": f"students/Robert-{ids['bob']}/",
+                "robo": f"students/robo-{ids['=robo']}/",  # removed, but it played
+                "cat": f"students/cat-{ids['cat']}/",
+            }
+            assert names == {
+                "results.csv",
+                "students.csv",
+                *folders.values(),
+                *(folders["ann"] + f"game-0000{n}.txt" for n in (1, 2, 4)),
+                *(folders["bob"] + f"game-0000{n}.txt" for n in (1, 2)),
+                folders["robo"] + "game-00003.txt",
+                folders["cat"] + "game-00004.txt",
+            }
+            assert archive.read("results.csv") == body
+            first = archive.read(folders["bob"] + "game-00001.txt").decode()
+            assert first == archive.read(folders["ann"] + "game-00001.txt").decode()
+            assert "X         ann (human)" in first and "O         Robert (human)" in first
+            assert "Result    1-0, X (ann) wins with a line" in first
+            assert "in progress" in archive.read(folders["cat"] + "game-00004.txt").decode()
+            students = list(
+                csv.DictReader(io.StringIO(archive.read("students.csv").decode("utf-8-sig")))
+            )
+            assert [
+                (s["name"], s["removed"], s["played"], s["won"], s["drawn"], s["lost"])
+                for s in students
+            ] == [
+                ("ann", "", "2", "1", "1", "0"),
+                ("Robert", "", "2", "0", "1", "1"),
+                ("cat", "", "0", "0", "0", "0"),
+                ("'=robo", "yes", "1", "0", "0", "0"),
+            ]
