@@ -53,6 +53,7 @@ from client.errors import (
 from client.pacing import DEFAULT_PACE, Pacer
 from client.tracked_room import TrackedRoom
 from shared.protocol import decode_server_message, encode_message
+from shared.protocol.close_codes import CLOSE_REASONS, FINAL_CLOSE_CODES
 from shared.protocol.messages import (
     PROTOCOL_VERSION,
     ClientMessage,
@@ -79,25 +80,6 @@ _BACKOFF_FIRST = 0.25
 _BACKOFF_MAX = 3.0
 """Seconds between reconnection attempts: quick at first (a restarting server is
 back within a second or two), then every few seconds so as not to hammer it."""
-
-CLOSE_REASONS: dict[int, str] = {
-    1000: "the connection was closed",
-    1001: "the server is shutting down",
-    1006: "the connection was lost",
-    1009: "a message was too large",
-    1011: "the server had an internal error",
-    1013: "too many connections from this address",
-    4000: "this session was taken over by a newer connection with the same token",
-    4001: "the server dropped us for reading too slowly",
-    4002: "the server dropped us for sending too many messages",
-    4003: "the teacher removed this player from the class",
-}
-"""Close codes in words (``docs/protocol.md``, Close codes)."""
-
-CLOSE_SESSION_REPLACED = 4000
-CLOSE_REMOVED = 4003
-FINAL_CLOSE_CODES = frozenset({CLOSE_SESSION_REPLACED, CLOSE_REMOVED})
-"""Close codes after which reconnecting is pointless: the token no longer works."""
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from server.classroom.admin_routes import add_admin_routes
 from server.config import ServerConfig
-from server.connection import CLOSE_ABUSE, Connection
+from server.connection import Connection
 from server.engine_pool import EnginePool
 from server.event_loop import event_loop_name
 from server.gc_tuning import tune_for_serving
@@ -48,6 +48,7 @@ from server.records import record_to_json, record_to_text
 from server.single_server import DatabaseLock
 from server.store import GameNotFoundError, GameStore
 from server.web.routes import add_web_routes
+from shared.protocol.close_codes import CLOSE_ABUSE
 from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message, encode_message
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import Error

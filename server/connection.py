@@ -15,6 +15,7 @@ import logging
 
 from aiohttp import WSCloseCode, web
 
+from shared.protocol.close_codes import CLOSE_SESSION_REPLACED, CLOSE_TOO_SLOW
 from shared.protocol.codec import encode_message
 from shared.protocol.messages import ServerMessage
 
@@ -23,13 +24,6 @@ logger = logging.getLogger(__name__)
 OUTBOX_LIMIT = 256
 """Messages queued for one client before it counts as too slow. A whole game of
 gomoku is ~225 moves: a client that is this far behind has stopped reading."""
-
-CLOSE_REPLACED = 4000
-"""Close code: the same session connected again from elsewhere."""
-CLOSE_TOO_SLOW = 4001
-"""Close code: the client did not read its messages fast enough."""
-CLOSE_ABUSE = 4002
-"""Close code: sustained flooding after ``rate_limited`` errors."""
 
 
 class Connection:
@@ -56,7 +50,7 @@ class Connection:
 
     def replace(self) -> None:
         """The session resumed on another connection: close this one."""
-        self.close(CLOSE_REPLACED, "the session continued on another connection")
+        self.close(CLOSE_SESSION_REPLACED, "the session continued on another connection")
 
     def close(self, code: int = WSCloseCode.OK, reason: str = "") -> None:
         """Send what is queued, then close with ``code``; never blocks."""

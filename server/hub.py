@@ -32,9 +32,10 @@ from server.recorder import GameRecorder
 from server.room import Room, RoomOptions, RoomRequest
 from server.room_host import RoomHost, RoomUnavailableError, Step
 from server.room_output import ClientId, GameStarted, MoveMade, Output
-from server.sessions import CLOSE_REMOVED, Session, SessionRegistry
+from server.sessions import Session, SessionRegistry
 from shared.errors import GameError
 from shared.games import Game, get_game
+from shared.protocol.close_codes import CLOSE_REMOVED
 from shared.protocol.codec import check_player_name, encode_message
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
@@ -484,7 +485,7 @@ class GameServer:
         """End the session at once: its token opens nothing from now on, it
         leaves every room (:meth:`Room.remove <server.room.Room.remove>`:
         a game in progress is resigned), and its connection is closed with
-        :data:`~server.sessions.CLOSE_REMOVED`."""
+        :data:`~shared.protocol.close_codes.CLOSE_REMOVED`."""
         session = self.sessions.drop(session_id)
         outbox = None
         if session is not None:

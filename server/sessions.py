@@ -28,10 +28,6 @@ from shared.protocol.messages import ServerMessage
 
 TOKEN_BYTES = 32
 
-CLOSE_REMOVED = 4003
-"""Close code: the teacher removed the student (class mode). The others are in
-:mod:`server.connection`; this one is the hub's doing, not the connection's."""
-
 
 def session_id_for(token: str) -> ClientId:
     """The session id that ``token`` stands for (a hash; not reversible)."""

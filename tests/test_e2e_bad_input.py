@@ -32,8 +32,8 @@ from harness import Player, RunningServer, running_server
 from websockets.exceptions import ConnectionClosed
 
 from server.app import HARD_FRAME_BYTES
-from server.connection import CLOSE_ABUSE
 from server.limits import DEFAULT_ABUSE_STRIKES as ABUSE_STRIKES
+from shared.protocol.close_codes import CLOSE_ABUSE
 from shared.protocol.codec import MAX_FRAME_BYTES, MAX_NAME_LENGTH
 
 LENIENT = {"rate": 1000.0, "burst": 1000}

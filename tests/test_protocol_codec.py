@@ -21,6 +21,13 @@ from shared.protocol import (
     encode_message,
 )
 from shared.protocol import messages as m
+from shared.protocol.close_codes import (
+    CLOSE_ABUSE,
+    CLOSE_REASONS,
+    CLOSE_REMOVED,
+    CLOSE_SESSION_REPLACED,
+    CLOSE_TOO_SLOW,
+)
 
 PROTOCOL_DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
 
@@ -263,6 +270,17 @@ def test_the_protocol_document_lists_every_message_and_error_code() -> None:
         assert f"`{kind}`" in text, f"message type {kind!r} missing from docs/protocol.md"
     for code in ErrorCode:
         assert f"`{code.value}`" in text, f"error code {code.value!r} missing"
+
+
+def test_the_protocol_document_lists_every_close_code_with_its_words() -> None:
+    """Each close code a client may meet is in docs/protocol.md's table, and the
+    application's own codes (4000 and up) all have words for clients to show."""
+    text = PROTOCOL_DOC.read_text()
+    own = {CLOSE_SESSION_REPLACED, CLOSE_TOO_SLOW, CLOSE_ABUSE, CLOSE_REMOVED}
+    for code in CLOSE_REASONS:
+        if code in own or code in (1001, 1009, 1013):
+            assert f"| {code} |" in text, f"close code {code} missing from docs/protocol.md"
+    assert own <= set(CLOSE_REASONS)
 
 
 def test_server_messages_that_break_the_contract_raise_value_errors_for_clients() -> None:
