@@ -1,4 +1,14 @@
-"""Serve the browser client: ``/`` is the page, ``/static/NAME`` its files.
+"""Serve the browser pages: ``/`` is the client, ``/static/NAME`` the pages' files.
+
+Pages, each one HTML file in ``static/`` (:data:`PAGES`)::
+
+    GET /              the browser client (index.html)
+    GET /teacher       the teacher's page, class mode (teacher.html)
+    GET /wall          the projector wall, class mode (wall.html)
+    GET /leaderboard   the ratings, game by game (leaderboard.html)
+
+The teacher's page and the wall hold no secret: they read the admin token from
+the URL's fragment and send it with each request, and the API refuses without it.
 
 Files are read from ``static/`` beside this module on every request (they are
 small, and a changed file is picked up without a restart), with
@@ -10,6 +20,7 @@ new server version's client is never mixed with an old one's modules.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from aiohttp import web
@@ -41,16 +52,32 @@ CONTENT_SECURITY_POLICY = "; ".join(
 """The page may load and connect to nothing but this server."""
 
 
+PAGES = {
+    "/": "index.html",
+    "/teacher": "teacher.html",
+    "/wall": "wall.html",
+    "/leaderboard": "leaderboard.html",
+}
+"""Each page's path and its file in ``static/``."""
+
+
 def add_web_routes(app: web.Application) -> None:
-    """Route ``GET /`` and ``GET /static/{name}`` on ``app``."""
-    app.router.add_get("/", _index)
+    """Route the :data:`PAGES` and ``GET /static/{name}`` on ``app``."""
+    for path, file_name in PAGES.items():
+        app.router.add_get(path, _page(file_name))
     app.router.add_get("/static/{name}", _static_file)
 
 
-async def _index(request: web.Request) -> web.StreamResponse:
-    response = _file_response(STATIC_DIR / "index.html")
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-    return response
+def _page(file_name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    async def serve_page(request: web.Request) -> web.StreamResponse:
+        path = STATIC_DIR / file_name
+        if not path.is_file():
+            raise web.HTTPNotFound(text=f"no page {request.path!r} in this Boardroom\n")
+        response = _file_response(path)
+        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        return response
+
+    return serve_page
 
 
 async def _static_file(request: web.Request) -> web.StreamResponse:
