@@ -4,11 +4,11 @@ Registered in the ``boardroom.commands`` entry-point group, so the ``boardroom``
 CLI (in ``client/``) offers ``serve`` without importing the server.
 
 On start it prints the addresses other machines can use (one line per network
-interface) and, in class mode (``--class NAME``), the teacher's link at each,
-then logs. SIGTERM and SIGINT shut it down gracefully: it stops
-accepting, tells every client (close code 1001), stops the rooms' timers and
-searches, and closes the database after its last write. Games in progress are
-restored on the next start.
+interface: the page for browsers and the WebSocket for clients and bots) and,
+in class mode (``--class NAME``), the teacher's link at each, then logs.
+SIGTERM and SIGINT shut it down gracefully: it stops accepting, tells every
+client (close code 1001), stops the rooms' timers and searches, and closes the
+database after its last write. Games in progress are restored on the next start.
 """
 
 from __future__ import annotations
@@ -88,11 +88,15 @@ async def serve(config: ServerConfig) -> None:
         site = web.SockSite(runner, listener)
         await site.start()
         port = _bound_port(runner)
-        print(f"Boardroom is serving on port {port}. Connect with:", flush=True)
+        print(
+            f"Boardroom is serving on port {port}. Open it in a browser, "
+            "or connect a client (--server ADDRESS):",
+            flush=True,
+        )
         # Off the loop: looking up this machine's own name may wait on DNS.
         hosts = await asyncio.to_thread(reachable_hosts, config.host)
         for host in hosts:
-            print(f"  ws://{host}:{port}/ws    (http://{host}:{port}/api/rooms)", flush=True)
+            print(f"  http://{host}:{port}/    ws://{host}:{port}/ws", flush=True)
         token = teacher_token(runner.app)
         if token is not None:
             print(

@@ -55,6 +55,14 @@ async def test_the_teacher_link_works_and_outlives_a_restart(
     server = await ServerProcess.start(database, "--class", "7B")
     try:
         printed = await printed_after_start(server)
+        # The local address, for browsers and for clients.
+        local = f"  http://127.0.0.1:{server.port}/    ws://127.0.0.1:{server.port}/ws"
+        assert local in printed, printed
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(f"http://127.0.0.1:{server.port}/") as page,
+        ):
+            assert page.status == 200 and "<title>Boardroom</title>" in await page.text()
         assert printed[-2] == (
             'Class "7B": the teacher\'s link holds the controls; keep it to yourself.'
         )
