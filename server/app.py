@@ -10,6 +10,7 @@ Routes::
                           (or Accept: text/plain)
     GET /healthz          liveness and a few figures, as JSON
     GET /metrics          Prometheus text format
+    GET /api/leaderboard  the ratings per game type (?game=connect4 for one; server/ratings)
     /api/admin/...        the teacher's controls in class mode (server/classroom)
 
 :func:`create_app` builds the application; its start-up opens the database,
@@ -43,6 +44,7 @@ from server.limits import (
     RateLimiter,
 )
 from server.metrics import LoopLagMonitor, ServerMetrics
+from server.ratings.routes import add_leaderboard_routes
 from server.recorder import GameRecorder
 from server.records import record_to_json, record_to_text
 from server.single_server import DatabaseLock
@@ -88,6 +90,7 @@ def create_app(config: ServerConfig) -> web.Application:
     app.router.add_get("/metrics", _metrics)
     add_web_routes(app)
     add_admin_routes(app)
+    add_leaderboard_routes(app)
     return app
 
 

@@ -4,6 +4,10 @@ Pure logic, no I/O: :mod:`server.ratings.glicko2` rates games,
 :mod:`server.ratings.leaderboard` replays a history of rated games into standings
 per game type and turns them into leaderboard rows. Every error raised on purpose
 is a :class:`RatingError`, a :class:`ValueError`.
+
+Beside them, the server's side: :mod:`server.ratings.service` says what is rated
+and who a player is, and keeps the store's games replayed;
+:mod:`server.ratings.routes` serves them at ``GET /api/leaderboard``.
 """
 
 from server.ratings.glicko2 import (

@@ -1,0 +1,56 @@
+"""``GET /api/leaderboard``: the ratings per game type, public, class mode or not.
+
+``?game=connect4`` (any name ``create_room`` takes without sizes, such as
+``mnk-5-5-4``, read in its canonical form) gives that game alone, with no rows if
+none of its games is rated yet; without it, every game type with rated games::
+
+    {"games": [{"game": "connect4", "title": "Connect Four",
+                "rows": [{"rank": 1, "player": "Ada", "rating": 1668, "deviation": 184,
+                          "provisional": true, "games": 3, "wins": 2, "draws": 1,
+                          "losses": 0}]}]}
+
+An unknown game is a 400, ``{"error": "unknown_game", "message": ...}``, as for
+``/api/rooms``. What is rated and who a player is: :mod:`server.ratings.service`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import msgspec
+from aiohttp import web
+
+from server.hub import resolve_game
+from server.ratings.service import Leaderboards
+from shared.protocol.errors import ProtocolError
+
+LEADERBOARDS = web.AppKey("leaderboards", Leaderboards)
+
+
+def add_leaderboard_routes(app: web.Application) -> None:
+    """Route ``GET /api/leaderboard`` on ``app``. Call after the app's own start-up
+    is added (the leaderboards read its store)."""
+    app.cleanup_ctx.append(_leaderboards)
+    app.router.add_get("/api/leaderboard", _leaderboard)
+
+
+async def _leaderboards(app: web.Application) -> AsyncIterator[None]:
+    # server.app imports this module to call add_leaderboard_routes, so its keys
+    # are looked up when the app starts, not when this module is loaded.
+    from server.app import CONFIG, STORE
+
+    config = app[CONFIG]
+    app[LEADERBOARDS] = Leaderboards(app[STORE], config.class_name if config.class_mode else None)
+    yield
+
+
+async def _leaderboard(request: web.Request) -> web.Response:
+    game = request.query.get("game")
+    if game is not None:
+        try:
+            game = resolve_game(game).name
+        except ProtocolError as refusal:
+            refused = {"error": refusal.code, "message": refusal.message}
+            return web.json_response(refused, status=400)
+    body = msgspec.json.encode({"games": await request.app[LEADERBOARDS].boards(game)})
+    return web.Response(body=body, content_type="application/json")

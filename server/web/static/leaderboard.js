@@ -1,0 +1,109 @@
+// leaderboard.js: the /leaderboard page. It reads GET /api/leaderboard every 10
+// seconds and shows one game's table at a time, a tab per game. The game shown
+// is kept in the address (#connect4), so a projector stays on it across reloads.
+
+import { h, setText, show } from "./dom.js";
+
+const REFRESH_MS = 10_000; // a game takes minutes: every 10 s is fresh enough for a wall
+
+class LeaderboardPage {
+  constructor() {
+    this.updated = document.getElementById("updated");
+    this.tabs = document.getElementById("tabs");
+    this.board = document.getElementById("board");
+    this.empty = document.getElementById("empty");
+    this.table = document.getElementById("ratings");
+    this.rows = document.getElementById("rows");
+    this.games = [];
+    window.addEventListener("hashchange", () => this.render());
+  }
+
+  /** Fetch the leaderboards, show them, and come back in REFRESH_MS, whatever happened. */
+  async refresh() {
+    try {
+      const response = await fetch("/api/leaderboard", { cache: "no-store" });
+      if (!response.ok) throw new Error(`the server answered ${response.status}`);
+      this.games = (await response.json()).games;
+      this.render();
+      setText(this.updated, `Updated at ${new Date().toLocaleTimeString()}`);
+    } catch (error) {
+      // Keep what is on screen: a wall should not go blank for a dropped request.
+      setText(this.updated, `Cannot reach the server (${error.message}); trying again`);
+    } finally {
+      setTimeout(() => this.refresh(), REFRESH_MS);
+    }
+  }
+
+  /** The game the address names, or the first one with ratings. */
+  chosen() {
+    let wanted = location.hash.slice(1);
+    try {
+      wanted = decodeURIComponent(wanted);
+    } catch {
+      // A hand-typed "#%" is no game: show the first.
+    }
+    return this.games.find((board) => board.game === wanted) ?? this.games[0] ?? null;
+  }
+
+  render() {
+    const current = this.chosen();
+    show(this.tabs, this.games.length > 0);
+    // The tabs are made afresh at each refresh: keyboard focus moves to the new one.
+    const focused = this.tabs.contains(document.activeElement) ? document.activeElement.dataset.game : null;
+    this.tabs.replaceChildren(...this.games.map((board) => this.tab(board, board === current)));
+    if (focused) this.tabs.querySelector(`[data-game="${CSS.escape(focused)}"]`)?.focus();
+    show(this.empty, current === null || current.rows.length === 0);
+    show(this.table, current !== null && current.rows.length > 0);
+    if (current === null) {
+      this.board.removeAttribute("aria-labelledby");
+      this.rows.replaceChildren();
+      return;
+    }
+    this.board.setAttribute("aria-labelledby", `tab-${current.game}`);
+    this.rows.replaceChildren(...current.rows.map((row) => this.row(row)));
+  }
+
+  tab(board, selected) {
+    return h(
+      "button",
+      {
+        type: "button",
+        role: "tab",
+        id: `tab-${board.game}`,
+        class: selected ? "tab selected" : "tab",
+        "aria-selected": selected ? "true" : "false",
+        "aria-controls": "board",
+        dataset: { game: board.game },
+        // replaceState, not a new history entry per click; render by hand, as no hashchange fires.
+        onclick: () => {
+          history.replaceState(null, "", `#${encodeURIComponent(board.game)}`);
+          this.render();
+        },
+      },
+      board.title,
+    );
+  }
+
+  row(row) {
+    const number = (text) => h("td", { class: "number" }, String(text));
+    return h(
+      "tr",
+      { class: row.provisional ? "provisional" : null, dataset: { player: row.player } },
+      number(row.rank),
+      h("td", { class: "player" }, row.player),
+      h(
+        "td",
+        { class: "number rating", title: row.provisional ? "provisional: too few games yet" : null },
+        String(row.rating),
+        row.provisional ? h("span", { class: "unsure" }, "?") : null,
+      ),
+      number(`±${row.deviation}`),
+      number(row.games),
+      number(row.wins),
+      number(row.draws),
+      number(row.losses),
+    );
+  }
+}
+
+new LeaderboardPage().refresh();

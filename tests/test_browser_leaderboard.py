@@ -1,0 +1,97 @@
+"""The /leaderboard page in Chromium: what a class sees on the projector.
+
+A real server and a real headless Chromium (:func:`browser.web_session`); the
+games are played by plain protocol clients (:class:`harness.Player`), and the
+page is checked against what ``GET /api/leaderboard`` answers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from browser import LAPTOP, TIMEOUT_MS, WebPlayer, WebSession, web_session
+from harness import Player
+from playwright.async_api import Page, expect
+
+REFRESH_WAIT_MS = 10_000 + TIMEOUT_MS
+"""The page refreshes every 10 s; then it has the usual time to show the change."""
+
+
+async def open_leaderboard(web: WebSession) -> Page:
+    """A new browser (its own context) on /leaderboard; checked like every page."""
+    context = await web.browser.new_context(viewport=LAPTOP, base_url=web.base_url)
+    page = await context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    web.people.append(WebPlayer(page, web.base_url))
+    await page.goto("/leaderboard")
+    return page
+
+
+async def resign_after_a_move(game: str, winner: Player, loser: Player) -> None:
+    """``winner`` opens a room, ``loser`` joins, ``winner`` moves, ``loser`` resigns."""
+    created = await winner.request({"type": "create_room", "game": game})
+    code = created["room"]["code"]
+    await loser.request({"type": "join", "code": code})
+    move = "4" if game == "connect4" else "b2"
+    await winner.request({"type": "move", "room": code, "move": move, "ply": 0})
+    await loser.expect("moved", room=code, ply=0)
+    over = await loser.request({"type": "resign", "room": code})
+    assert over["result"]["reason"] == "resignation", over
+
+
+async def lose_to_the_ai(player: Player, game: str, level: str) -> None:
+    created = await player.request({"type": "create_room", "game": game, "ai_level": level})
+    code = created["room"]["code"]
+    await player.request({"type": "move", "room": code, "move": "4", "ply": 0})
+    await player.expect("moved", room=code, ply=1)
+    await player.request({"type": "resign", "room": code})
+
+
+def cells(row: dict[str, Any]) -> list[str]:
+    """A row of the API as the page shows it."""
+    rating = f"{row['rating']}{'?' if row['provisional'] else ''}"
+    counts = [row[key] for key in ("games", "wins", "draws", "losses")]
+    return [str(row["rank"]), row["player"], rating, f"±{row['deviation']}", *map(str, counts)]
+
+
+async def shown_rows(page: Page) -> list[list[str]]:
+    return [
+        await row.locator("td").all_inner_texts() for row in await page.locator("#rows tr").all()
+    ]
+
+
+async def test_the_page_shows_each_games_table_and_follows_new_games(db_path: Path) -> None:
+    """Empty at first; once games finish, the page shows them at its next refresh,
+    a tab per game, each row as the API has it; the chosen tab stays across a
+    reload, and a link leads back to the games."""
+    async with web_session(db_path) as web:
+        page = await open_leaderboard(web)
+        await expect(page.get_by_text("No rated games yet")).to_be_visible()
+        await expect(page.get_by_role("tab")).to_have_count(0)
+        back = page.get_by_role("link", name="Back to the games")
+        assert await back.get_attribute("href") == "/"
+
+        ann, bob = [await Player.join_server(web.server.ws_url, n) for n in ("ann", "bob")]
+        await resign_after_a_move("tictactoe", ann, bob)
+        await lose_to_the_ai(ann, "connect4", "easy")
+        api = {g["game"]: g for g in (await web.server.get_json("/api/leaderboard"))["games"]}
+        assert list(api) == ["tictactoe", "connect4"]
+
+        tabs = page.get_by_role("tab")
+        await expect(tabs).to_have_text(["Tic-tac-toe", "Connect Four"], timeout=REFRESH_WAIT_MS)
+        await expect(page.get_by_text("No rated games yet")).to_be_hidden()
+        await expect(tabs.first).to_have_attribute("aria-selected", "true")
+        assert await shown_rows(page) == [cells(row) for row in api["tictactoe"]["rows"]]
+        assert [row[1] for row in await shown_rows(page)] == ["ann", "bob"]
+
+        await page.get_by_role("tab", name="Connect Four").click()
+        await expect(page.locator("#rows tr").first).to_have_attribute("data-player", "AI (easy)")
+        assert await shown_rows(page) == [cells(row) for row in api["connect4"]["rows"]]
+        assert page.url.endswith("/leaderboard#connect4")
+
+        await page.reload()
+        selected = page.get_by_role("tab", selected=True)
+        await expect(selected).to_have_text("Connect Four")
+        await expect(page.locator("#rows tr")).to_have_count(2)
+        assert await shown_rows(page) == [cells(row) for row in api["connect4"]["rows"]]
