@@ -61,6 +61,7 @@ from shared.protocol.messages import (
     GetState,
     Hello,
     Left,
+    RoomClosed,
     ServerMessage,
     State,
     Watch,
@@ -439,7 +440,8 @@ class Session:
             else:
                 room.apply(message)
             return
-        if isinstance(message, Left):
+        if isinstance(message, Left | RoomClosed):
+            # Nothing more comes from that room: left, or closed by the teacher.
             self.rooms.pop(message.room, None)
             self._watch_codes.pop(message.room, None)
             return

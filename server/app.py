@@ -12,6 +12,7 @@ Routes::
     GET /metrics          Prometheus text format
     GET /api/leaderboard  the ratings per game type (?game=connect4 for one; server/ratings)
     /api/admin/...        the teacher's controls in class mode (server/classroom)
+    /api/tournaments...   a class's tournaments (server/tournaments)
 
 :func:`create_app` builds the application; its start-up opens the database,
 starts and warms the engine pool and restores the games in progress, and its
@@ -49,6 +50,7 @@ from server.recorder import GameRecorder
 from server.records import record_to_json, record_to_text
 from server.single_server import DatabaseLock
 from server.store import GameNotFoundError, GameStore
+from server.tournaments.routes import add_tournament_routes
 from server.web.routes import add_web_routes
 from shared.protocol.close_codes import CLOSE_ABUSE
 from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message, encode_message
@@ -90,6 +92,7 @@ def create_app(config: ServerConfig) -> web.Application:
     app.router.add_get("/metrics", _metrics)
     add_web_routes(app)
     add_admin_routes(app)
+    add_tournament_routes(app)  # after the admin routes: its director needs the classroom
     add_leaderboard_routes(app)
     return app
 

@@ -9,8 +9,11 @@ and game names, and turns refusals into ``error`` messages.
 
 In class mode the teacher's controls (:mod:`server.classroom`) act through the
 hub too: pause and resume every room, close one, announce to everyone, rename
-or remove a session. The hub knows nothing of classes or rosters: the class
-layer sets :attr:`GameServer.on_hello` to hear of each session that says hello.
+or remove a session. The hub knows nothing of classes, rosters or
+tournaments: the class layer sets :attr:`GameServer.on_hello` to hear of each
+session that says hello, and the tournament director (:mod:`server.tournaments`)
+opens reserved rooms through :meth:`GameServer.open_tournament_room` and hears
+of games, welcomes, pauses and removals through the other ``on_*`` hooks.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from server.metrics import ServerMetrics
 from server.recorder import GameRecorder
 from server.room import Room, RoomOptions, RoomRequest
 from server.room_host import RoomHost, RoomUnavailableError, Step
-from server.room_output import ClientId, GameStarted, MoveMade, Output
+from server.room_output import ClientId, GameFinished, GameStarted, MoveMade, Output, PlayerKind
 from server.sessions import Session, SessionRegistry
 from shared.errors import GameError
 from shared.games import Game, get_game
@@ -42,10 +45,12 @@ from shared.protocol.messages import (
     PROTOCOL_VERSION,
     Announcement,
     ClientMessage,
+    Clock,
     CreateRoom,
     Error,
     Hello,
     Join,
+    Level,
     ListRooms,
     Ping,
     Pong,
@@ -98,6 +103,18 @@ class GameServer:
         """Awaited with the session of each ``hello`` (new or resumed) before
         it is welcomed. If it raises, the hello is refused: a
         :class:`ProtocolError` with its code, anything else as ``internal_error``."""
+        self.on_welcome: Callable[[Session], None] | None = None
+        """Called with the session of each ``hello`` once it is welcomed (and the
+        ``state`` of each room it resumed is sent): what it sends arrives after them."""
+        self.on_game_event: Callable[[str, GameStarted | GameFinished], None] | None = None
+        """Called with the room code and each game start and end, once stored."""
+        self.on_pause: Callable[[bool, float], None] | None = None
+        """Called with True and the time when :meth:`pause_all` pauses, False when
+        :meth:`resume_all` resumes."""
+        self.on_removed: Callable[[ClientId], None] | None = None
+        """Called with the session that :meth:`remove_session` ended, after its rooms let it go."""
+        self._kept: set[ClientId] = set()
+        """Sessions that the sweeper keeps even when idle (:meth:`keep_session`)."""
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -232,6 +249,8 @@ class GameServer:
             host = self.lobby.get(code)
             if host is not None:
                 await host.run(_for_client(host.room.reconnected, session.id))
+        if self.on_welcome is not None:
+            self.on_welcome(session)
 
     def _welcome(self, session: Session, token: str, request_id: int | str | None) -> Welcome:
         resumed = [
@@ -278,6 +297,11 @@ class GameServer:
             )
         except ValueError as error:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, str(error)) from None
+        return self._add_room(game, codes, options, quick=quick)
+
+    def _add_room(
+        self, game: Game, codes: RoomCodes, options: RoomOptions, *, quick: bool = False
+    ) -> RoomHost:
         room = Room(
             codes.room,
             game.name,
@@ -288,7 +312,9 @@ class GameServer:
         )
         host = self._host(room, quick=quick)
         self.lobby.add(host, codes)
-        logger.info("room opened", extra={"room": room.code, "game": game.name, "public": public})
+        logger.info(
+            "room opened", extra={"room": room.code, "game": game.name, "public": options.public}
+        )
         return host
 
     async def _enter(
@@ -385,6 +411,8 @@ class GameServer:
                     "game finished",
                     extra={"room": host.code, "winner": event.winner, "reason": event.reason},
                 )
+            if not isinstance(event, MoveMade) and self.on_game_event is not None:
+                self.on_game_event(host.code, event)
         if moves:
             self._metrics.moves_total.inc(moves)
         if host.room.is_empty and host.code in self.lobby:
@@ -410,7 +438,7 @@ class GameServer:
                 for code in session.rooms
                 if (host := self.lobby.get(code)) is not None and session.id in host.room.members
             }
-        self.sessions.sweep(now, self.config.grace_seconds)
+        self.sessions.sweep(now, self.config.grace_seconds, keep=self._kept)
 
     # -- the teacher's controls (class mode) ----------------------------------------------
 
@@ -419,11 +447,15 @@ class GameServer:
         open new rooms paused until :meth:`resume_all`. Returns how many rooms
         were paused (a room whose storage failed is skipped)."""
         self.paused = True
+        if self.on_pause is not None:
+            self.on_pause(True, time.time())
         return await self._in_every_room(lambda host: host.room.pause)
 
     async def resume_all(self) -> int:
         """Resume every room (and open new ones running); returns how many."""
         self.paused = False
+        if self.on_pause is not None:
+            self.on_pause(False, time.time())
         return await self._in_every_room(lambda host: host.room.resume)
 
     async def _in_every_room(self, step_for: Callable[[RoomHost], Step]) -> int:
@@ -452,11 +484,15 @@ class GameServer:
             return False
         with contextlib.suppress(RoomUnavailableError):
             await host.run(lambda now: host.room.close(reason, now=now))
+        self._let_go(host)
+        return True
+
+    def _let_go(self, host: RoomHost) -> None:
+        """Forget a closed room: it is out of the lobby and nobody's hint."""
         if host.code in self.lobby:
             self._drop_room(host)  # a failed room; a closed one is gone already (_after)
         for session in self.sessions:
             session.rooms.discard(host.code)
-        return True
 
     def announce(self, text: str) -> int:
         """Send ``announcement`` with ``text`` to every session connected now;
@@ -497,6 +533,9 @@ class GameServer:
                 await host.run(_for_client(host.room.remove, session_id))
         if outbox is not None:
             outbox.close(CLOSE_REMOVED, "removed by the teacher")
+        self._kept.discard(session_id)
+        if self.on_removed is not None:
+            self.on_removed(session_id)
 
     def seated_rooms(self, session_id: ClientId) -> list[str]:
         """Codes of the rooms where the session holds a seat (connected or held)."""
@@ -510,6 +549,92 @@ class GameServer:
     def _rooms_with(self, session_id: ClientId) -> list[RoomHost]:
         # The rooms themselves, not the session's hints: those may lag behind.
         return [host for host in self.lobby if session_id in host.room.members]
+
+    # -- tournaments (server.tournaments) --------------------------------------------------
+
+    def open_tournament_room(
+        self,
+        game: Game,
+        *,
+        clock: Clock,
+        first: ClientId | None,
+        second: ClientId | None,
+    ) -> RoomHost:
+        """Open a private tournament room (:class:`~server.room.RoomOptions`
+        ``tournament``) whose sides are reserved for these sessions; None is a
+        side for the server AI (:meth:`seat_ai`). It opens paused during a pause.
+        Raises ``ValueError`` for options that do not fit together."""
+        codes = self.lobby.new_codes(private=True)
+        options = RoomOptions(
+            public=False,
+            clock=clock,
+            grace_seconds=self.config.grace_seconds,
+            join_code=codes.join,
+            watch_code=codes.watch,
+            tournament=True,
+            reserved_first=first,
+            reserved_second=second,
+        )
+        return self._add_room(game, codes, options)
+
+    async def seat_ai(self, code: str, level: Level) -> None:
+        """Seat the server AI at ``level`` in the room's free side that nobody
+        reserved. Raises ``ValueError`` if there is none, ``LookupError`` for no
+        such room, :class:`RoomUnavailableError` if the room failed."""
+        host = self.lobby.get(code)
+        if host is None:
+            raise LookupError(f"no room {code!r}")
+        await host.run(lambda now: host.room.add_ai(level, now=now))
+
+    async def close_room_unless_started(self, code: str, reason: str) -> dict[str, bool] | None:
+        """Close the room (as :meth:`close_room`) if its first game has not
+        started. Returns, by side, whether someone sat there (held seats
+        included) when it closed, nobody in a room whose storage failed; None if
+        the game had started or there is no such room. The check and the close
+        are one room input: nobody sits down between them."""
+        host = self.lobby.get(code)
+        if host is None:
+            return None
+        room = host.room
+        seated: dict[str, bool] | None = None
+
+        def step(now: float) -> Output:
+            nonlocal seated
+            if room.status != "waiting":
+                return room.tick(now)
+            seated = {side: room.is_taken(side) for side in ("first", "second")}
+            return room.close(reason, now=now)
+
+        try:
+            await host.run(step)
+        except RoomUnavailableError:
+            seated = {"first": False, "second": False}  # its storage failed: nobody plays there
+        if seated is not None:
+            self._let_go(host)
+        return seated
+
+    def game_id(self, code: str, game_number: int) -> int | None:
+        """The store's id of game ``game_number`` of room ``code`` while it is in play."""
+        return self._recorder.game_id(code, game_number)
+
+    def send(self, session_id: ClientId, message: ServerMessage) -> bool:
+        """Send ``message`` to the session if it is connected; whether it was."""
+        session = self.sessions.get(session_id)
+        if session is None or session.outbox is None:
+            return False
+        session.outbox.send(message)
+        return True
+
+    def keep_session(self, session_id: ClientId, name: str, kind: PlayerKind) -> None:
+        """Keep the session (registering it, idle, if it is not live: after a
+        restart) until :meth:`release_session`, however long it stays away: a
+        tournament's players keep their identity between rounds."""
+        self.sessions.adopt(session_id, name, kind)
+        self._kept.add(session_id)
+
+    def release_session(self, session_id: ClientId) -> None:
+        """Let the sweeper forget the session again once it is idle."""
+        self._kept.discard(session_id)
 
     def room_counts(self) -> dict[str, int]:
         """Rooms by status, for ``/metrics``."""

@@ -77,6 +77,7 @@ _OPTION_KEYS: Final = (
     "grace_seconds",
     "join_code",
     "watch_code",
+    "tournament",
 )
 
 
@@ -100,9 +101,13 @@ class RestoredRoom:
 def options_to_json(options: RoomOptions) -> dict[str, Any]:
     """``options`` as a JSON object for the store: ``public``, ``creator_seat``,
     ``clock`` (the protocol's ``Clock`` as builtins), ``grace_seconds``,
-    ``join_code`` and ``watch_code``. The codes are private: the record's exports
-    leave them out (:data:`server.records.PRIVATE_OPTIONS`)."""
-    return {
+    ``join_code`` and ``watch_code``, and ``tournament: true`` for a tournament
+    room. The codes are private: the record's exports leave them out
+    (:data:`server.records.PRIVATE_OPTIONS`). A tournament room's reserved
+    sessions are not stored: a game is stored once both seats are taken, so a
+    restored room needs no reservation (and sessions never go into a record's
+    options, which are exported)."""
+    data: dict[str, Any] = {
         "public": options.public,
         "creator_seat": options.creator_seat,
         "clock": msgspec.to_builtins(options.clock),
@@ -110,6 +115,9 @@ def options_to_json(options: RoomOptions) -> dict[str, Any]:
         "join_code": options.join_code,
         "watch_code": options.watch_code,
     }
+    if options.tournament:
+        data["tournament"] = True
+    return data
 
 
 def options_from_json(data: Mapping[str, Any]) -> RoomOptions:

@@ -77,6 +77,22 @@ Rules the room applies (``docs/protocol.md`` states the wire side):
   ``finished``; if a seat was freed, whoever takes it starts game ``n + 1`` at
   once, sides as they sit.
 
+A *tournament room* (``RoomOptions.tournament``, opened by :mod:`server.tournaments`)
+plays one game between two players chosen beforehand:
+
+- each seat is reserved (``reserved_first``, ``reserved_second``): a reserved
+  session sits in its own side, anyone else is refused ``room_full``; a side
+  reserved for nobody is the server AI's, which the server seats itself;
+- no rematch, and no ``add_ai`` from a client (``tournament_room``); once its
+  game is over nobody sits down again (``tournament_room``): nothing else is
+  played there;
+- a game that ends before its first move is decided as after it: resigning,
+  leaving, a flag or an abandonment loses (it is not aborted). If both
+  players are gone when the first window ends, nobody wins (``abandonment``
+  without a winner), whatever the moves;
+- it is not :attr:`~Room.is_empty` until its game is over (or it is closed),
+  so the server keeps it while it waits for its players.
+
 While the room is *paused* (:meth:`Room.pause`, until :meth:`Room.resume`):
 
 - nothing is timed: no clock runs (``state`` shows ``paused`` and
@@ -243,6 +259,12 @@ class RoomOptions:
     """Private code to take a seat (sent to seated players only)."""
     watch_code: str | None = None
     """Code to watch (sent to seated players only)."""
+    tournament: bool = False
+    """A tournament room (see the module docstring)."""
+    reserved_first: str | None = None
+    """In a tournament room: the session whose seat ``first`` is; None for the AI's side."""
+    reserved_second: str | None = None
+    """The same for ``second``."""
 
     def __post_init__(self) -> None:
         clock = self.clock
@@ -254,6 +276,15 @@ class RoomOptions:
             raise ValueError(f"grace_seconds={self.grace_seconds!r}: give more than 0 seconds")
         if self.creator_seat not in (*SIDES, "random"):
             raise ValueError(f"creator_seat={self.creator_seat!r}: choose first, second or random")
+        reserved = (self.reserved_first, self.reserved_second)
+        if not self.tournament and reserved != (None, None):
+            raise ValueError("reserved seats: only a tournament room reserves its seats")
+        if self.reserved_first is not None and self.reserved_first == self.reserved_second:
+            raise ValueError("reserved seats: one session cannot hold both seats")
+
+    def reserved_for(self, side: Side) -> str | None:
+        """The session ``side`` is reserved for (tournament rooms); None if nobody's."""
+        return self.reserved_first if side == "first" else self.reserved_second
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +356,7 @@ class Room:
         self._ai_held: tuple[int, int, str | None] | None = None
         """An AI answer that came during a pause (game, ply, move or None if the
         engine failed): played at the resume."""
+        self._closed = False
 
     # -- restoring -------------------------------------------------------------------
 
@@ -460,8 +492,16 @@ class Room:
 
     @property
     def is_empty(self) -> bool:
-        """True when no client sits, is held or watches: the server may drop the room."""
+        """True when no client sits, is held or watches: the server may drop the
+        room. A tournament room waiting for its game is kept, empty or not, until
+        the game is over or the room is closed."""
+        if self.options.tournament and self._status != "finished" and not self._closed:
+            return False
         return not self.members
+
+    def is_taken(self, side: Side) -> bool:
+        """True while someone (a person, a bot, the AI) holds ``side``, connected or not."""
+        return self._seats[side] is not None
 
     def seat_holder(self, side: Side) -> tuple[ClientId, str, PlayerKind] | None:
         """The session, name and kind of the client holding ``side`` (connected
@@ -775,6 +815,7 @@ class Room:
         self._seats = {"first": None, "second": None}
         self._spectators.clear()
         self._ai_pending = self._ai_held = None
+        self._closed = True
         return self._output(out)
 
     # -- the game ---------------------------------------------------------------------
@@ -866,8 +907,9 @@ class Room:
         requester: ClientId | None,
         request_id: RequestId,
     ) -> None:
-        """``side`` loses by ``reason``, or the game is aborted if no move was made."""
-        if self._position.ply == 0:
+        """``side`` loses by ``reason``, or the game is aborted if no move was made
+        (but in a tournament room, where it is lost all the same)."""
+        if self._position.ply == 0 and not self.options.tournament:
             self._finish(None, "aborted", at, out, requester, request_id)
         else:
             self._finish(other_side(side), reason, at, out, requester, request_id)
@@ -918,6 +960,8 @@ class Room:
         self, client: ClientId, now: float, out: _Builder, request_id: RequestId
     ) -> None:
         side = self._require_player(client, "ask for a rematch")
+        if self.options.tournament:
+            raise _RefusedError(ErrorCode.TOURNAMENT_ROOM, _NO_REMATCH)
         if self._status == "playing":
             raise _RefusedError(
                 ErrorCode.GAME_IN_PROGRESS,
@@ -970,11 +1014,13 @@ class Room:
         request_id: RequestId,
     ) -> None:
         free = [side for side in SIDES if self._seats[side] is None]
-        if not free:
+        if self.options.tournament:
+            side = self._reserved_side(occupant, free)
+        elif not free:
             raise _RefusedError(
                 ErrorCode.ROOM_FULL, f"both seats of room {self.code} are taken: watch it instead"
             )
-        if len(free) == len(SIDES):
+        elif len(free) == len(SIDES):
             # The first occupant: the creator's choice, or opposite it for the AI.
             preferred = self.options.creator_seat
             creator_side: Side = "second" if preferred == "second" else "first"
@@ -990,6 +1036,26 @@ class Room:
         else:
             self._send_states(out, now, requester, request_id)
 
+    def _reserved_side(self, occupant: _Occupant, free: list[Side]) -> Side:
+        """The side of a tournament room that ``occupant`` may take (see the module
+        docstring); refuses anyone else, and everyone once the game is over."""
+        if occupant.kind == "ai":
+            sides = [s for s in free if self.options.reserved_for(s) is None]
+        else:
+            sides = [s for s in SIDES if self.options.reserved_for(s) == occupant.client]
+        if not sides:
+            raise _RefusedError(
+                ErrorCode.ROOM_FULL,
+                f"the seats of room {self.code} are reserved for the tournament's players: "
+                "watch it instead",
+            )
+        if self._status == "finished":
+            raise _RefusedError(
+                ErrorCode.TOURNAMENT_ROOM,
+                f"the tournament game in room {self.code} is over: the next round opens by itself",
+            )
+        return sides[0]
+
     def _add_ai(
         self,
         level: str,
@@ -1000,6 +1066,12 @@ class Room:
     ) -> None:
         if by is not None:
             self._require_player(by, "add an AI player")
+            if self.options.tournament:
+                raise _RefusedError(
+                    ErrorCode.TOURNAMENT_ROOM,
+                    "the server seats a tournament game's players itself: "
+                    "there is no AI to add here",
+                )
         if level not in LEVELS:
             raise _RefusedError(
                 ErrorCode.BAD_LEVEL, f"no AI level {level!r}: choose one of {', '.join(LEVELS)}"
@@ -1127,7 +1199,8 @@ class Room:
                 self._concede(self._clock.running, "timeout", at, out, None, None)
             else:
                 if self._status == "playing":
-                    if self._gone(other_side(side)) and self._position.ply > 0:
+                    both_gone = self._gone(other_side(side))
+                    if both_gone and (self._position.ply > 0 or self.options.tournament):
                         # Nobody waited: both are gone, so nobody wins.
                         self._finish(None, "abandonment", at, out, None, None)
                     else:
@@ -1256,6 +1329,9 @@ class Room:
             next_deadline=self.next_deadline,
             audience=self.audience,
         )
+
+
+_NO_REMATCH = "a tournament game has no rematch: the next round opens by itself"
 
 
 def _hold_clock(clock: GameClock, now: float) -> None:

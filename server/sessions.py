@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -95,14 +95,18 @@ class SessionRegistry:
         """The session ``token`` opened, if it is still live; None otherwise."""
         return self._sessions.get(session_id_for(token))
 
-    def adopt(self, session_id: ClientId, name: str, kind: PlayerKind, room: str) -> Session:
-        """Register a session known from a restored seat (idle, until its player
-        comes back with the token), or add ``room`` to it if already known."""
+    def adopt(
+        self, session_id: ClientId, name: str, kind: PlayerKind, room: str | None = None
+    ) -> Session:
+        """Register a session known from a restored seat or a tournament (idle,
+        until its player comes back with the token), or add ``room`` to it if
+        already known."""
         session = self._sessions.get(session_id)
         if session is None:
             session = Session(session_id, name, kind, idle_since=None)
             self._sessions[session_id] = session
-        session.rooms.add(room)
+        if room is not None:
+            session.rooms.add(room)
         return session
 
     def drop(self, session_id: ClientId) -> Session | None:
@@ -110,14 +114,17 @@ class SessionRegistry:
         student): its token is unknown from then on. Returns it, if it was live."""
         return self._sessions.pop(session_id, None)
 
-    def sweep(self, now: float, grace_seconds: float) -> list[ClientId]:
+    def sweep(
+        self, now: float, grace_seconds: float, *, keep: Container[ClientId] = ()
+    ) -> list[ClientId]:
         """Forget disconnected sessions idle for over ``grace_seconds`` that are
-        in no room; return their ids."""
+        in no room and not in ``keep``; return their ids."""
         gone = [
             s.id
             for s in self._sessions.values()
             if s.outbox is None
             and not s.rooms
+            and s.id not in keep
             and (s.idle_since is None or now - s.idle_since > grace_seconds)
         ]
         for session_id in gone:

@@ -26,7 +26,9 @@ After a crash, :meth:`~GameStore.unfinished_games` gives back every game to rest
 Class mode (:mod:`server.classroom`) keeps two small tables beside the games:
 ``settings`` (the teacher's admin token, made once and kept) and ``students`` (a
 class's roster: :class:`StudentRecord`), and reads a class's games and results
-through the seats' sessions.
+through the seats' sessions. Its tournaments (:mod:`server.tournaments`) keep
+four more: the tournaments, their entrants, their rounds (with the bye) and
+every pairing with its room, game and result (:class:`TournamentRecord`).
 
 Concurrency and cancellation: each operation is one SQLite transaction, and
 operations run one at a time in the order they were called, with one exception
@@ -49,6 +51,7 @@ Exceptions, each also the builtin it means::
     StoreError
     ├── GameNotFoundError(StoreError, LookupError)       no game with that id
     ├── StudentNotFoundError(StoreError, LookupError)    no student with that id
+    ├── TournamentNotFoundError(StoreError, LookupError) no tournament with that id
     ├── StaleWriteError(StoreError, ValueError)          a ply that is not the next one
     ├── GameStateError(StoreError, ValueError)           a write the game's state forbids
     ├── InvalidRecordError(StoreError, ValueError)       arguments that make no valid record
@@ -88,10 +91,12 @@ from shared.games import Player, get_game
 
 __all__ = [
     "SCHEMA_VERSION",
+    "EntrantRecord",
     "GameNotFoundError",
     "GameStateError",
     "GameStore",
     "InvalidRecordError",
+    "PairingRecord",
     "SchemaVersionError",
     "StaleWriteError",
     "StorageFailedError",
@@ -101,6 +106,8 @@ __all__ = [
     "StudentNotFoundError",
     "StudentRecord",
     "StudentResults",
+    "TournamentNotFoundError",
+    "TournamentRecord",
     "migrate",
 ]
 
@@ -128,6 +135,14 @@ class StudentNotFoundError(StoreError, LookupError):
     def __init__(self, student_id: str) -> None:
         super().__init__(f"no student with id {student_id!r} in the store")
         self.student_id = student_id
+
+
+class TournamentNotFoundError(StoreError, LookupError):
+    """No tournament has the id given."""
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(f"no tournament with id {tournament_id} in the store")
+        self.tournament_id = tournament_id
 
 
 class StaleWriteError(StoreError, ValueError):
@@ -172,7 +187,7 @@ class StorageFailedError(StoreError, OSError):
 
 # -- schema ---------------------------------------------------------------------------
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
 
 _MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -286,6 +301,87 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # A class's games and results are found from its students' sessions.
         "CREATE INDEX seats_by_session ON seats (session)",
     ),
+    # Version 3 to 4: a class's tournaments (server/tournaments).
+    (
+        """
+        CREATE TABLE tournaments (
+            id              INTEGER PRIMARY KEY AUTOINCREMENT,
+            class           TEXT    NOT NULL CHECK (class <> ''),
+            name            TEXT    NOT NULL CHECK (length(name) BETWEEN 1 AND 60),
+            game            TEXT    NOT NULL,
+            format          TEXT    NOT NULL CHECK (format IN ('round_robin', 'swiss')),
+            rounds          INTEGER NOT NULL CHECK (rounds >= 1),
+            double          INTEGER NOT NULL DEFAULT 0 CHECK (double IN (0, 1)),
+            clock           TEXT    NOT NULL,
+            no_show_seconds REAL    NOT NULL CHECK (no_show_seconds > 0),
+            status          TEXT    NOT NULL DEFAULT 'running'
+                                    CHECK (status IN ('running', 'finished', 'cancelled')),
+            created_at      REAL    NOT NULL,
+            finished_at     REAL,
+            CHECK ((status = 'running') = (finished_at IS NULL)),
+            CHECK (double = 0 OR format = 'round_robin')
+        )
+        """,
+        # One tournament at a time per class: the director checks first, this holds.
+        "CREATE UNIQUE INDEX tournaments_one_running ON tournaments (class)"
+        " WHERE status = 'running'",
+        # Entrants in seed order: a roster student (by its public id) or an AI level.
+        """
+        CREATE TABLE tournament_entrants (
+            tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+            seed          INTEGER NOT NULL CHECK (seed >= 1),
+            entrant       TEXT    NOT NULL CHECK (entrant GLOB 'student:?*' OR entrant IN
+                                  ('ai:random', 'ai:easy', 'ai:medium', 'ai:hard', 'ai:perfect')),
+            name          TEXT    NOT NULL CHECK (name <> ''),
+            kind          TEXT    NOT NULL CHECK (kind IN ('human', 'bot', 'ai')),
+            withdrawn     INTEGER NOT NULL DEFAULT 0 CHECK (withdrawn IN (0, 1)),
+            CHECK ((kind = 'ai') = (entrant GLOB 'ai:*')),
+            PRIMARY KEY (tournament_id, entrant),
+            UNIQUE (tournament_id, seed)
+        ) WITHOUT ROWID
+        """,
+        # A round exists once it is paired: its pairings come in the same transaction.
+        """
+        CREATE TABLE tournament_rounds (
+            tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+            round         INTEGER NOT NULL CHECK (round >= 1),
+            bye           TEXT,
+            opened_at     REAL    NOT NULL,
+            PRIMARY KEY (tournament_id, round),
+            FOREIGN KEY (tournament_id, bye) REFERENCES tournament_entrants (tournament_id, entrant)
+        ) WITHOUT ROWID
+        """,
+        # Each pairing of a round, board by board: its room (NULL until opened, or
+        # never for a game decided without one), the game played there, the
+        # no-show deadline, and the result once known (then never changed).
+        """
+        CREATE TABLE tournament_games (
+            tournament_id INTEGER NOT NULL,
+            round         INTEGER NOT NULL,
+            board         INTEGER NOT NULL CHECK (board >= 1),
+            first         TEXT    NOT NULL,
+            second        TEXT    NOT NULL CHECK (second <> first),
+            room          TEXT    CHECK (room <> ''),
+            game_id       INTEGER REFERENCES games (id),
+            starts_by     REAL,
+            result        TEXT    CHECK (result IN ('1-0', '0-1', '1/2-1/2', '+:-', '-:+', '-:-')),
+            CHECK (game_id IS NULL OR room IS NOT NULL),
+            PRIMARY KEY (tournament_id, round, board),
+            FOREIGN KEY (tournament_id, round) REFERENCES tournament_rounds (tournament_id, round),
+            FOREIGN KEY (tournament_id, first)
+                REFERENCES tournament_entrants (tournament_id, entrant),
+            FOREIGN KEY (tournament_id, second)
+                REFERENCES tournament_entrants (tournament_id, entrant)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TRIGGER tournament_results_are_final BEFORE UPDATE ON tournament_games
+        WHEN OLD.result IS NOT NULL
+        BEGIN
+            SELECT RAISE(ABORT, 'a tournament game with a result does not change');
+        END
+        """,
+    ),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 
@@ -348,6 +444,58 @@ class StudentRecord:
     kind: PlayerKind
     first_seen: float
     removed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRecord:
+    """One entrant of a tournament: ``entrant`` is ``student:<id>`` or ``ai:<level>``;
+    ``name`` and ``kind`` (human, bot or ai) as they were when it was made."""
+
+    entrant: str
+    name: str
+    kind: PlayerKind
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRecord:
+    """One game of a tournament round: ``first`` and ``second`` are entrants;
+    ``room`` and ``starts_by`` (the no-show deadline, Unix seconds) once its room
+    opened, ``game_id`` once its game started, ``result`` once decided (the
+    notation of :class:`server.tournaments.players.Outcome`)."""
+
+    round: int
+    board: int
+    first: str
+    second: str
+    room: str | None = None
+    game_id: int | None = None
+    starts_by: float | None = None
+    result: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A tournament as stored. ``clock`` is the protocol's ``Clock`` as a JSON
+    object; ``entrants`` are in seed order; ``byes`` has one entry per round
+    paired so far (the entrant sitting it out, or None); ``pairings`` are in
+    round then board order."""
+
+    id: int
+    class_name: str
+    name: str
+    game: str
+    format: str
+    rounds: int
+    double: bool
+    clock: dict[str, Any]
+    no_show_seconds: float
+    status: str
+    created_at: float
+    finished_at: float | None
+    entrants: tuple[EntrantRecord, ...]
+    byes: dict[int, str | None]
+    pairings: tuple[PairingRecord, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -853,6 +1001,181 @@ class GameStore:
 
         return await self._transaction(body, write=False, what="reading the class's games")
 
+    # -- tournaments (class mode) -----------------------------------------------------
+
+    async def create_tournament(
+        self,
+        *,
+        class_name: str,
+        name: str,
+        game: str,
+        format: str,
+        rounds: int,
+        double: bool,
+        clock: Mapping[str, Any],
+        no_show_seconds: float,
+        entrants: Sequence[EntrantRecord],
+        at: float,
+    ) -> int:
+        """Store a new running tournament and its entrants (in seed order); its id.
+        Raises :class:`InvalidRecordError` for values the schema refuses, another
+        tournament of the class running included."""
+        clock_text = _options_json(clock)
+        created_at = _check_time("at", at)
+        rows = [(seed, e.entrant, e.name, e.kind.value) for seed, e in enumerate(entrants, start=1)]
+
+        def body(db: sqlite3.Connection) -> int:
+            try:
+                cursor = db.execute(
+                    "INSERT INTO tournaments (class, name, game, format, rounds, double, clock,"
+                    " no_show_seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        class_name,
+                        name,
+                        game,
+                        format,
+                        rounds,
+                        int(double),
+                        clock_text,
+                        no_show_seconds,
+                        created_at,
+                    ),
+                )
+                tournament_id = cursor.lastrowid
+                assert tournament_id is not None
+                db.executemany(
+                    "INSERT INTO tournament_entrants (tournament_id, seed, entrant, name, kind)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [(tournament_id, *row) for row in rows],
+                )
+            except sqlite3.IntegrityError as error:
+                raise InvalidRecordError(f"tournament {name!r} does not store: {error}") from error
+            return tournament_id
+
+        return await self._transaction(body, write=True, what=f"creating tournament {name!r}")
+
+    async def open_round(
+        self,
+        tournament_id: int,
+        number: int,
+        bye: str | None,
+        pairings: Sequence[PairingRecord],
+        at: float,
+    ) -> None:
+        """Store round ``number`` of the tournament: its bye and its pairings (some
+        may carry a result already: games decided without being played)."""
+        opened_at = _check_time("at", at)
+
+        def body(db: sqlite3.Connection) -> None:
+            try:
+                db.execute(
+                    "INSERT INTO tournament_rounds (tournament_id, round, bye, opened_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    (tournament_id, number, bye, opened_at),
+                )
+                db.executemany(
+                    "INSERT INTO tournament_games (tournament_id, round, board, first, second,"
+                    " room, game_id, starts_by, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            tournament_id,
+                            number,
+                            p.board,
+                            p.first,
+                            p.second,
+                            p.room,
+                            p.game_id,
+                            p.starts_by,
+                            p.result,
+                        )
+                        for p in pairings
+                    ],
+                )
+            except sqlite3.IntegrityError as error:
+                raise InvalidRecordError(
+                    f"round {number} of tournament {tournament_id} does not store: {error}"
+                ) from error
+
+        await self._transaction(body, write=True, what=f"pairing round {number}")
+
+    async def update_pairing(
+        self,
+        tournament_id: int,
+        number: int,
+        board: int,
+        *,
+        room: str | None = None,
+        starts_by: float | None = None,
+        game_id: int | None = None,
+        result: str | None = None,
+    ) -> None:
+        """Set what is given of one pairing. A pairing with a result is final:
+        :class:`InvalidRecordError` (as for values the schema refuses)."""
+        changes: dict[str, object] = {}
+        if room is not None:
+            changes["room"] = room
+        if starts_by is not None:
+            changes["starts_by"] = _check_time("starts_by", starts_by)
+        if game_id is not None:
+            changes["game_id"] = game_id
+        if result is not None:
+            changes["result"] = result
+        # Column names from the fixed keys above only: no outside text reaches the SQL.
+        assignments = ", ".join(f"{column} = ?" for column in changes)
+
+        def body(db: sqlite3.Connection) -> None:
+            try:
+                cursor = db.execute(
+                    f"UPDATE tournament_games SET {assignments}"  # noqa: S608
+                    " WHERE tournament_id = ? AND round = ? AND board = ?",
+                    (*changes.values(), tournament_id, number, board),
+                )
+            except sqlite3.IntegrityError as error:
+                raise InvalidRecordError(f"board {board} of round {number}: {error}") from error
+            if cursor.rowcount != 1:
+                raise TournamentNotFoundError(tournament_id)
+
+        if changes:
+            await self._transaction(body, write=True, what=f"updating board {board}")
+
+    async def withdraw_entrant(self, tournament_id: int, entrant: str) -> None:
+        """Mark the entrant withdrawn (a student removed from the class)."""
+
+        def body(db: sqlite3.Connection) -> None:
+            db.execute(
+                "UPDATE tournament_entrants SET withdrawn = 1"
+                " WHERE tournament_id = ? AND entrant = ?",
+                (tournament_id, entrant),
+            )
+
+        await self._transaction(body, write=True, what=f"withdrawing {entrant}")
+
+    async def end_tournament(self, tournament_id: int, status: str, at: float) -> None:
+        """Mark a running tournament ``finished`` or ``cancelled`` at ``at``."""
+        ended_at = _check_time("at", at)
+
+        def body(db: sqlite3.Connection) -> None:
+            try:
+                cursor = db.execute(
+                    "UPDATE tournaments SET status = ?, finished_at = ?"
+                    " WHERE id = ? AND status = 'running'",
+                    (status, ended_at, tournament_id),
+                )
+            except sqlite3.IntegrityError as error:
+                raise InvalidRecordError(f"status {status!r}: {error}") from error
+            if cursor.rowcount != 1:
+                raise TournamentNotFoundError(tournament_id)
+
+        await self._transaction(body, write=True, what=f"ending tournament {tournament_id}")
+
+    async def tournaments(self, class_name: str) -> list[TournamentRecord]:
+        """Every tournament of ``class_name``, whole, newest first."""
+
+        def body(db: sqlite3.Connection) -> list[TournamentRecord]:
+            return _load_tournaments(db, class_name)
+
+        return await self._transaction(body, write=False, what="reading the tournaments")
+
     # -- transactions -----------------------------------------------------------------
 
     async def _transaction(
@@ -1065,6 +1388,58 @@ def _load_games(
             )
         )
     return records
+
+
+def _load_tournaments(db: sqlite3.Connection, class_name: str) -> list[TournamentRecord]:
+    entrants: dict[int, list[EntrantRecord]] = {}
+    for tournament_id, entrant, name, kind, withdrawn in db.execute(
+        "SELECT e.tournament_id, e.entrant, e.name, e.kind, e.withdrawn"
+        " FROM tournament_entrants e JOIN tournaments t ON t.id = e.tournament_id"
+        " WHERE t.class = ? ORDER BY e.tournament_id, e.seed",
+        (class_name,),
+    ):
+        record = EntrantRecord(entrant, name, PlayerKind(kind), bool(withdrawn))
+        entrants.setdefault(tournament_id, []).append(record)
+    byes: dict[int, dict[int, str | None]] = {}
+    for tournament_id, number, bye in db.execute(
+        "SELECT r.tournament_id, r.round, r.bye FROM tournament_rounds r"
+        " JOIN tournaments t ON t.id = r.tournament_id WHERE t.class = ? ORDER BY r.round",
+        (class_name,),
+    ):
+        byes.setdefault(tournament_id, {})[number] = bye
+    pairings: dict[int, list[PairingRecord]] = {}
+    for tournament_id, *row in db.execute(
+        "SELECT g.tournament_id, g.round, g.board, g.first, g.second, g.room, g.game_id,"
+        " g.starts_by, g.result FROM tournament_games g"
+        " JOIN tournaments t ON t.id = g.tournament_id WHERE t.class = ?"
+        " ORDER BY g.round, g.board",
+        (class_name,),
+    ):
+        pairings.setdefault(tournament_id, []).append(PairingRecord(*row))
+    return [
+        TournamentRecord(
+            id=row[0],
+            class_name=row[1],
+            name=row[2],
+            game=row[3],
+            format=row[4],
+            rounds=row[5],
+            double=bool(row[6]),
+            clock=json.loads(row[7]),
+            no_show_seconds=row[8],
+            status=row[9],
+            created_at=row[10],
+            finished_at=row[11],
+            entrants=tuple(entrants.get(row[0], ())),
+            byes=byes.get(row[0], {}),
+            pairings=tuple(pairings.get(row[0], ())),
+        )
+        for row in db.execute(
+            "SELECT id, class, name, game, format, rounds, double, clock, no_show_seconds,"
+            " status, created_at, finished_at FROM tournaments WHERE class = ? ORDER BY id DESC",
+            (class_name,),
+        )
+    ]
 
 
 # -- argument checks (before any transaction, so a refused write touches nothing) ----

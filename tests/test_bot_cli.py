@@ -29,7 +29,12 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     ("argv", "message"),
     [
         (["--quick", "tictactoe"], "one of the arguments --script --cmd --engine is required"),
-        (["--engine", "easy"], "one of the arguments --join --quick --create is required"),
+        (
+            ["--engine", "easy"],
+            "one of the arguments --join --quick --create --tournament is required",
+        ),
+        (["--engine", "easy", "--tournament", "--parallel", "2"], "--parallel needs --quick"),
+        (["--engine", "easy", "--tournament", "--quick", "connect4"], "not allowed with"),
         (["--engine", "easy", "--script", EXAMPLE, "--quick", "tictactoe"], "not allowed with"),
         (["--engine", "genius", "--quick", "tictactoe"], "--engine: unknown level 'genius'"),
         (["--engine", "easy", "--quick", "chess"], "unknown game 'chess'"),

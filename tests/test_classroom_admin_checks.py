@@ -38,6 +38,13 @@ ENDPOINTS: list[tuple[str, str, Any]] = [
     ("POST", "/api/admin/broadcast", {"text": "the answers are 42"}),
     ("GET", "/api/admin/export/results.csv", None),
     ("GET", "/api/admin/export/games.zip", None),
+    (
+        "POST",
+        "/api/admin/tournaments",
+        {"name": "Cup", "game": "tictactoe", "format": "swiss", "entrants": ["ai:easy", "ai:hard"]},
+    ),
+    ("GET", "/api/admin/tournaments", None),
+    ("POST", "/api/admin/tournaments/{tournament}/cancel", None),
 ]
 ENDPOINT_IDS = [f"{method} {path}" for method, path, _ in ENDPOINTS]
 
@@ -54,7 +61,7 @@ class Class:
     room: str
 
     def path(self, template: str) -> str:
-        return template.format(student=self.ann_id, room=self.room)
+        return template.format(student=self.ann_id, room=self.room, tournament="1")
 
     async def unchanged(self) -> None:
         """Both still on the roster under their names, as humans, connected, in
@@ -101,11 +108,20 @@ async def no_class(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Ru
 OPERATIONS_DOC = Path(__file__).resolve().parents[1] / "docs" / "operations.md"
 
 
+def _canonical(path: str) -> str:
+    """The route as aiohttp names it: each placeholder is {id} or {code}."""
+    return (
+        path.replace("{student}", "{id}")
+        .replace("{room}", "{code}")
+        .replace("{tournament}", "{id}")
+    )
+
+
 async def test_the_operations_guide_names_every_route_and_error_code(klass: Class) -> None:
     """docs/operations.md ("Class mode") is the admin API's contract."""
     text = OPERATIONS_DOC.read_text()
     for _, path, _ in ENDPOINTS:
-        shown = path.replace("{student}", "{id}").replace("{room}", "{code}")
+        shown = _canonical(path)
         assert shown.rsplit("/api/admin/", 1)[1] in text, path
     for code in AdminError:
         assert f"`{code.value}`" in text, code
@@ -121,10 +137,7 @@ async def test_the_list_covers_every_admin_route(klass: Class) -> None:
         and route.resource.canonical.startswith("/api/admin/")
         and route.method != "HEAD"
     }
-    listed = {
-        (method, path.replace("{student}", "{id}").replace("{room}", "{code}"))
-        for method, path, _ in ENDPOINTS
-    }
+    listed = {(method, _canonical(path)) for method, path, _ in ENDPOINTS}
     assert routes == listed
 
 
@@ -173,7 +186,7 @@ async def test_without_class_mode_every_admin_endpoint_is_404(
     token is ever made."""
     teacher = Teacher(no_class, token="anything")
     assert teacher.token == "anything"
-    concrete = path.format(student="a1b2c3d4", room="ABCDEF")
+    concrete = path.format(student="a1b2c3d4", room="ABCDEF", tournament="1")
     for token in (NO_TOKEN, "anything"):
         status, answer, _ = await teacher.call(method, concrete, body, token=token)
         assert status == 404

@@ -107,6 +107,18 @@ SERVER_EXAMPLES = [
     m.Pong(id=99),
     m.RoomClosed(room="K7Q2", reason="closed by the teacher"),
     m.Announcement(text="Pens down: the games resume in five minutes."),
+    m.Match(
+        tournament=3,
+        tournament_name="Friday Connect Four",
+        round=2,
+        board=1,
+        room="K3F9AB",
+        code="XTZRUWF6",
+        game="connect4",
+        side="first",
+        opponent="Ada",
+        starts_by=1795000000.0,
+    ),
     m.Error(code=ErrorCode.RATE_LIMITED, message="slow down", retry_after=1.5, id=3),
 ]
 

@@ -7,6 +7,13 @@ and goes on to the next: a rematch in the same room (join, create) or a new
 quick match. ``parallel`` seats play at once; ``games`` counts the games of
 the whole run.
 
+In *tournament* mode (``boardroom bot --tournament``) the bot only waits: each
+``match`` the server sends (a tournament round opened a room for it) is joined
+with its code, played to its end, and the room left; then the next ``match``
+is awaited, until the run is stopped (or ``games`` are played). A ``match``
+sent again for a room already taken is ignored; one whose room closes before
+the game starts (the opponent did not show up) is given up.
+
 Within a game, play is driven by state, not by messages: whenever the tracked
 room (:class:`~client.tracked_room.TrackedRoom`) shows the bot's turn at a ply
 it has not answered, the brain is asked and the move is sent with that ``ply``.
@@ -51,6 +58,7 @@ from shared.protocol.messages import (
     Left,
     Level,
     MakeMove,
+    Match,
     QuickMatch,
     Rematch,
     Resign,
@@ -81,18 +89,19 @@ RATE_LIMIT_PAUSE = 0.1
 
 @dataclass(frozen=True)
 class Entry:
-    """The way into games: ``join`` a room by ``code``, ``quick`` match or
+    """The way into games: ``join`` a room by ``code``, ``quick`` match,
     ``create`` a room for ``game`` (with ``clock``, and the server AI opposite at
-    ``ai_level``)."""
+    ``ai_level``), or wait for the ``tournament``'s matches."""
 
-    kind: Literal["join", "quick", "create"]
+    kind: Literal["join", "quick", "create", "tournament"]
     code: str | None = None
     game: str | None = None
     ai_level: Level | None = None
     clock: Clock = field(default_factory=Clock)
 
     def request(self) -> ClientMessage:
-        """The message that gets a seat."""
+        """The message that gets a seat (a tournament's come in its matches)."""
+        assert self.kind != "tournament"
         if self.kind == "join":
             assert self.code is not None
             return Join(code=self.code)
@@ -183,8 +192,11 @@ class BotRunner:
         watcher = asyncio.create_task(self._watch_connection())
         try:
             async with asyncio.TaskGroup() as group:
-                for _ in range(seats):
-                    group.create_task(self._seat())
+                if self.options.entry.kind == "tournament":
+                    group.create_task(self._tournament())
+                else:
+                    for _ in range(seats):
+                        group.create_task(self._seat())
         except BaseExceptionGroup as errors:
             fatal = [error for error in errors.exceptions if isinstance(error, RunError)]
             if fatal:
@@ -229,6 +241,68 @@ class BotRunner:
             self.session.unsubscribe(events)
         if code is not None:
             await self._leave(code)
+
+    async def _tournament(self) -> None:
+        """Play each tournament game the server sends a ``match`` for, until stopped."""
+        matches = self.session.subscribe()
+        events = self.session.subscribe()
+        taken: set[str] = set()
+        self.report.note("tournament mode: waiting for a match (Ctrl-C to stop)")
+        try:
+            while (match := await self._next_match(matches, taken)) is not None:
+                taken.add(match.room)
+                number = self._take_game()
+                if number is None:
+                    return
+                self.report.note(
+                    f"match: round {match.round}, board {match.board} of "
+                    f"{match.tournament_name!r}: {match.game} against {match.opponent} "
+                    f"as {match.side}, in room {match.room}"
+                )
+                while not events.empty():  # what came before this game is no news to it
+                    events.get_nowait()
+                code = await self._join_match(match, events)
+                game_number = None if code is None else await self._wait_for_game(code, 0, events)
+                if code is None or game_number is None:
+                    self._games_taken -= 1  # not played after all
+                    continue
+                await self._play(GameLabel(number, code), code, game_number, events)
+                await self._leave(code)
+        finally:
+            self.session.unsubscribe(matches)
+            self.session.unsubscribe(events)
+
+    async def _next_match(
+        self, matches: asyncio.Queue[SessionEvent], taken: set[str]
+    ) -> Match | None:
+        """The next ``match`` for a room not taken yet; None once a stop is asked for."""
+        while True:
+            event = await self._next_event(matches)
+            if event is None:
+                return None
+            if isinstance(event, SessionEnded):
+                raise RunError(f"the session ended: {event.reason}")
+            if isinstance(event, Match) and event.room not in taken:
+                return event
+
+    async def _join_match(self, match: Match, events: asyncio.Queue[SessionEvent]) -> str | None:
+        """Take the seat reserved in the match's room; its code, or None if refused."""
+        while True:
+            try:
+                reply = await self._request(Join(code=match.code))
+            except RequestRefusedError as refusal:
+                self.report.note(
+                    f"cannot join room {match.room}: {refusal.message} ({refusal.code})"
+                )
+                return None
+            except ClientError:
+                await self._until_reconnected(events)
+                if match.room in self.session.rooms:
+                    return match.room  # it went through before the drop
+                continue
+            assert isinstance(reply, State)
+            self._owned.add(reply.room.code)
+            return reply.room.code
 
     def _take_game(self) -> int | None:
         """The number of the run's next game, or None if no more are to start."""

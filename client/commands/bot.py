@@ -1,7 +1,8 @@
 """``boardroom bot``: play a bot (a Python script, any program, or the engine) in rooms.
 
 One brain (``--script``, ``--cmd`` or ``--engine``) and one way in (``--join``,
-``--quick`` or ``--create``); ``docs/bots.md`` is the guide. Everything the user
+``--quick``, ``--create``, or ``--tournament``: wait for a class tournament's
+matches); ``docs/bots.md`` is the guide. Everything the user
 typed is checked before connecting: a bad flag, script, command or level is one
 line on stderr and exit status 2.
 
@@ -50,7 +51,7 @@ def register(subparsers: Any) -> None:
         help="play a bot (Python script, any program, or the engine) on a server",
         description=(
             "Seat a bot in rooms and play its games. Give one brain (--script, --cmd "
-            "or --engine) and one way in (--join, --quick or --create). Ctrl-C once: "
+            "or --engine) and one way in (--join, --quick, --create or --tournament). Ctrl-C once: "
             "finish the games in progress, then stop; twice: resign them and quit. "
             "See docs/bots.md."
         ),
@@ -75,6 +76,11 @@ def register(subparsers: Any) -> None:
         metavar="GAME",
         help="open a room for GAME and wait for an opponent (or --ai LEVEL)",
     )
+    way.add_argument(
+        "--tournament",
+        action="store_true",
+        help="stay connected and play each game a class tournament sends (until Ctrl-C)",
+    )
     parser.add_argument(
         "--ai", metavar="LEVEL", help="with --create: the server's AI plays the bot"
     )
@@ -87,9 +93,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--games",
         type=int,
-        default=1,
+        default=None,
         metavar="N",
-        help="games in all (default 1; 0: until Ctrl-C)",
+        help="games in all (default 1, with --tournament 0; 0: until Ctrl-C)",
     )
     parser.add_argument(
         "--parallel",
@@ -127,12 +133,16 @@ def run_bot(args: argparse.Namespace) -> int:
 
 def run_options(args: argparse.Namespace) -> RunOptions:
     """The run the flags ask for; :class:`UsageError` for flags that do not fit."""
-    if args.games < 0:
+    games = args.games if args.games is not None else (0 if args.tournament else 1)
+    if games < 0:
         raise UsageError("--games must be 0 (until Ctrl-C) or more")
     if args.parallel < 1:
         raise UsageError("--parallel must be 1 or more")
-    if args.parallel > 1 and args.join:
-        raise UsageError("--parallel needs --quick or --create: one room code is one seat")
+    if args.parallel > 1 and (args.join or args.tournament):
+        raise UsageError(
+            "--parallel needs --quick or --create: one room code is one seat, "
+            "and a tournament gives one game at a time"
+        )
     if not args.move_timeout > 0:
         raise UsageError("--move-timeout must be more than 0 seconds")
     if args.create is None and (args.ai is not None or args.clock is not None):
@@ -141,7 +151,9 @@ def run_options(args: argparse.Namespace) -> RunOptions:
         raise UsageError("--log is for the program of --cmd")
     if args.ai is not None and args.ai not in LEVELS:
         raise UsageError(f"--ai {args.ai!r}: choose one of {', '.join(LEVELS)}")
-    if args.join is not None:
+    if args.tournament:
+        entry = Entry("tournament")
+    elif args.join is not None:
         entry = Entry("join", code=args.join.strip())
     elif args.quick is not None:
         entry = Entry("quick", game=_game_name(args.quick))
@@ -153,7 +165,7 @@ def run_options(args: argparse.Namespace) -> RunOptions:
             clock=_clock(args.clock),
         )
     return RunOptions(
-        entry=entry, games=args.games, parallel=args.parallel, move_timeout=args.move_timeout
+        entry=entry, games=games, parallel=args.parallel, move_timeout=args.move_timeout
     )
 
 

@@ -3,6 +3,10 @@
 Each command that gets the user into a room hands over to a
 :class:`~client.terminal.room_screen.RoomScreen`, and the lobby takes over again
 when the user leaves the room.
+
+In a class tournament the server sends ``match`` when a round opens a room for
+the player: the lobby says so and joins that room by itself; a room screen
+does the same once the player is not in a game in progress there.
 """
 
 from __future__ import annotations
@@ -19,12 +23,15 @@ from client.terminal.commands import (
     split_line,
 )
 from client.terminal.room_screen import RoomScreen
+from client.terminal.room_text import match_text
 from client.terminal.terminal import Line, Terminal
 from shared.protocol.messages import (
+    Announcement,
     ClientMessage,
     CreateRoom,
     Join,
     ListRooms,
+    Match,
     QuickMatch,
     RoomList,
     RoomSummary,
@@ -62,6 +69,10 @@ class Lobby:
                     if isinstance(item, SessionEnded):
                         self.ended_by_session = True
                         return
+                elif isinstance(item, Announcement):
+                    terminal.notice(f"Announcement: {item.text}")
+                elif isinstance(item, Match) and not await self.follow_match(item):
+                    return
                 # Other events are about rooms left behind: nothing to show.
         finally:
             terminal.console.set_status(None)
@@ -72,15 +83,26 @@ class Lobby:
         return f"Boardroom lobby | {session.name} at {session.url} | {state} | help lists commands"
 
     async def enter_room(self, code: str, *, lobby_after: bool = True) -> bool:
-        """Show room ``code`` until the user leaves it; False if they quit from there."""
+        """Show room ``code`` until the user leaves it; False if they quit from there.
+        A tournament's ``match`` that came meanwhile is followed into its room."""
         screen = RoomScreen(self.terminal, code, lobby_after=lobby_after)
         where = await screen.run()
         if screen.ended_by_session:
             self.ended_by_session = True
         if where == "quit":
             return False
+        if screen.next_match is not None:
+            return await self.follow_match(screen.next_match)
         self.terminal.show("Back in the lobby (help lists the commands).")
         return True
+
+    async def follow_match(self, match: Match) -> bool:
+        """Say that a tournament game is ready, and join its room; False if the
+        user quit from there."""
+        if match.room in self.terminal.session.rooms:
+            return True  # sent again after a reconnection: we are there already
+        self.terminal.show(self.terminal.palette.bold(match_text(match)))
+        return await self.open_room(Join(code=match.code))
 
     async def open_room(self, message: ClientMessage) -> bool:
         """Send a request that seats or seats-to-watch the user (create, join, watch,

@@ -12,6 +12,10 @@ waits for the player's turn (and for the connection, after a drop), so a script
 can list its moves in advance. A move whose request was cut by a drop is sent
 again once the session is back, unless the resumed state shows it went through.
 
+A tournament's ``match`` for another room ends the screen (leaving this room)
+so that the lobby joins that one, at once or, if the player is in a game in
+progress here, once it is over.
+
 At the end of a script's input the screen plays out what is under way: it waits
 while the opponent is to move or the room waits for one, and quits once it is
 the player's turn (no more moves will come) or the game is over. Quitting never
@@ -21,6 +25,7 @@ resigns: the server holds the seat for its grace window.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Literal
 
@@ -36,6 +41,7 @@ from shared.errors import IllegalMoveError, IllegalMoveReason
 from shared.protocol.messages import (
     AcceptDraw,
     AddAi,
+    Announcement,
     ChatLine,
     DeclineDraw,
     DrawDeclined,
@@ -44,11 +50,13 @@ from shared.protocol.messages import (
     Leave,
     Left,
     MakeMove,
+    Match,
     Moved,
     OfferDraw,
     PlayerStatus,
     Rematch,
     Resign,
+    RoomClosed,
     RoomState,
     SendChat,
     State,
@@ -84,6 +92,8 @@ class RoomScreen:
         self._resend: tuple[str, int] | None = None
         """A move (and the ply it was for) whose request was cut by a drop."""
         self._exit: RoomExit | None = None
+        self.next_match: Match | None = None
+        """A tournament game ready in another room: the lobby joins it when this screen ends."""
 
     @property
     def room(self) -> TrackedRoom | None:
@@ -127,7 +137,10 @@ class RoomScreen:
             room = self.room
             if room is None:
                 terminal.notice(f"You are no longer in room {self.code}.")
-                return self._away
+                return "lobby" if self.next_match is not None else self._away
+            if self.next_match is not None and not (room.you is not None and room.playing):
+                await self._leave_for_match()
+                return "lobby"
             if self._dirty and terminal.events.empty():
                 self._draw(room)
             # Events first: a line is judged against the state they make, once it is drawn.
@@ -223,6 +236,11 @@ class RoomScreen:
 
     # -- events ----------------------------------------------------------------------
 
+    async def _leave_for_match(self) -> None:
+        """Leave this room (nothing is under way in it) for the tournament's next game."""
+        with contextlib.suppress(ConnectionLostError):  # else the server lets it go in time
+            await self.terminal.request(Leave(room=self.code))
+
     def _on_event(self, event: SessionEvent) -> None:
         terminal = self.terminal
         if isinstance(event, Disconnected | Reconnected | SessionEnded):
@@ -237,6 +255,22 @@ class RoomScreen:
                         "window ran out)."
                     )
                 self._dirty = True
+            return
+        if isinstance(event, Announcement):
+            terminal.notice(f"Announcement: {event.text}")
+            return
+        if isinstance(event, Match):
+            if event.room != self.code:
+                self.next_match = event
+                room = self.room
+                if room is not None and room.you is not None and room.playing:
+                    terminal.notice(
+                        f"Your next tournament game is ready in room {event.room}: "
+                        "it is joined when this game is over."
+                    )
+            return
+        if isinstance(event, RoomClosed) and event.room == self.code:
+            terminal.notice(f"Room {self.code} was closed: {event.reason}.")
             return
         code = event.room.code if isinstance(event, State) else getattr(event, "room", None)
         room = self.room

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from client.tracked_room import SYMBOLS, TrackedRoom, other_side
-from shared.protocol.messages import Side
+from shared.protocol.messages import Match, Side
 
 _NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 
@@ -133,3 +133,19 @@ def result_text(room: TrackedRoom) -> str:
     if result.reason == "abandonment":
         return f"{wins}: {loser_name} left and did not come back"
     return f"{wins} ({result.reason})"
+
+
+def match_text(match: Match, *, now: float | None = None) -> str:
+    """The notice of a tournament game ready for the player.
+
+    >>> print(match_text(Match(tournament=3, tournament_name="Cup", round=2, board=1,
+    ...     room="K3F9AB", code="XTZRUWF6", game="connect4", side="second",
+    ...     opponent="Ada", starts_by=1_000_060.0), now=1_000_000.0))
+    Tournament "Cup", round 2: you play O against Ada in room K3F9AB; joining it (60s left).
+    """
+    left = max(0, round(match.starts_by - (time.time() if now is None else now)))
+    return (
+        f'Tournament "{match.tournament_name}", round {match.round}: you play '
+        f"{SYMBOLS[match.side]} against {match.opponent} in room {match.room}; "
+        f"joining it ({left}s left)."
+    )

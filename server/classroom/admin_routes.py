@@ -15,6 +15,12 @@ Routes (``docs/operations.md``, "Class mode", says the same for people)::
     GET  /api/admin/export/results.csv         one row per finished game
     GET  /api/admin/export/games.zip           the CSV files and every game record
 
+and the tournaments' (:mod:`server.tournaments.routes`, behind :func:`admin_only`)::
+
+    POST /api/admin/tournaments                create one; round 1 starts at once
+    GET  /api/admin/tournaments                every tournament, newest first
+    POST /api/admin/tournaments/{id}/cancel
+
 Every request is checked in this order, and the first failure answers:
 
 1. class mode off (no ``--class``): **404** ``class_mode_off``, token or not;
@@ -24,7 +30,8 @@ Every request is checked in this order, and the first failure answers:
    fields (``invalid_field``, naming the field), a bad name (``bad_name``) or
    a blank text (``invalid_field``): **400**;
 4. an unknown (or removed) student, ``unknown_student``, or room,
-   ``unknown_room``: **404**.
+   ``unknown_room``: **404**; what else a handler refuses (:class:`RefusedError`)
+   with its own status.
 
 A refused request changes nothing. Errors are ``{"error": CODE, "message": TEXT}``,
 like the rest of the HTTP API. Answers are JSON, but for the exports.
@@ -74,6 +81,14 @@ class AdminError(enum.StrEnum):
     """No student with that id on the roster."""
     UNKNOWN_ROOM = "unknown_room"
     """No room with that room code."""
+    UNKNOWN_GAME = "unknown_game"
+    """A tournament's game that the server does not play (server.tournaments)."""
+    UNKNOWN_TOURNAMENT = "unknown_tournament"
+    """No tournament with that id."""
+    TOURNAMENT_RUNNING = "tournament_running"
+    """A tournament is running already: one at a time."""
+    TOURNAMENT_OVER = "tournament_over"
+    """The tournament is finished: it cannot be cancelled."""
 
 
 # -- bodies ------------------------------------------------------------------------------
@@ -97,13 +112,14 @@ class BroadcastBody(msgspec.Struct, frozen=True):
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
 
 
-class _RefusedError(Exception):
-    """Bad input, answered with a 400 before anything changes."""
+class RefusedError(Exception):
+    """A refused request, answered with ``status`` (400: bad input) before anything changes."""
 
-    def __init__(self, code: AdminError, message: str) -> None:
+    def __init__(self, code: AdminError, message: str, *, status: int = 400) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.status = status
 
 
 # -- the routes --------------------------------------------------------------------------
@@ -115,18 +131,18 @@ def add_admin_routes(app: web.Application) -> None:
     controls need its hub and store)."""
     app.cleanup_ctx.append(_class_mode)
     get, post = app.router.add_get, app.router.add_post
-    get("/api/admin/class", _admin(_class))
-    get("/api/admin/roster", _admin(_roster))
-    get("/api/admin/rooms", _admin(_rooms))
-    post("/api/admin/students/{id}/rename", _admin(_rename))
-    post("/api/admin/students/{id}/kind", _admin(_kind))
-    post("/api/admin/students/{id}/remove", _admin(_remove))
-    post("/api/admin/pause", _admin(_pause))
-    post("/api/admin/resume", _admin(_resume))
-    post("/api/admin/rooms/{code}/close", _admin(_close_room))
-    post("/api/admin/broadcast", _admin(_broadcast))
-    get("/api/admin/export/results.csv", _admin(_results_csv))
-    get("/api/admin/export/games.zip", _admin(_games_zip))
+    get("/api/admin/class", admin_only(_class))
+    get("/api/admin/roster", admin_only(_roster))
+    get("/api/admin/rooms", admin_only(_rooms))
+    post("/api/admin/students/{id}/rename", admin_only(_rename))
+    post("/api/admin/students/{id}/kind", admin_only(_kind))
+    post("/api/admin/students/{id}/remove", admin_only(_remove))
+    post("/api/admin/pause", admin_only(_pause))
+    post("/api/admin/resume", admin_only(_resume))
+    post("/api/admin/rooms/{code}/close", admin_only(_close_room))
+    post("/api/admin/broadcast", admin_only(_broadcast))
+    get("/api/admin/export/results.csv", admin_only(_results_csv))
+    get("/api/admin/export/games.zip", admin_only(_games_zip))
 
 
 def teacher_token(app: web.Application) -> str | None:
@@ -158,19 +174,19 @@ async def _class_mode(app: web.Application) -> AsyncIterator[None]:
         classroom.stop()
 
 
-def _admin(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+def admin_only(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """``handler`` behind the checks of the module docstring, in their order."""
 
     async def checked(request: web.Request) -> web.StreamResponse:
         classroom = request.app.get(CLASSROOM)
         if classroom is None:
-            return _error(
+            return error_response(
                 404,
                 AdminError.CLASS_MODE_OFF,
                 "this server is not running for a class: start it with --class NAME",
             )
         if not bearer_matches(request.headers.get("Authorization"), classroom.token):
-            return _error(
+            return error_response(
                 401,
                 AdminError.UNAUTHORIZED,
                 "send the teacher's token: Authorization: Bearer TOKEN "
@@ -179,12 +195,12 @@ def _admin(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResp
             )
         try:
             return await handler(request, classroom)
-        except _RefusedError as refusal:
-            return _error(400, refusal.code, refusal.message)
+        except RefusedError as refusal:
+            return error_response(refusal.status, refusal.code, refusal.message)
         except UnknownStudentError as unknown:
-            return _error(404, AdminError.UNKNOWN_STUDENT, str(unknown))
+            return error_response(404, AdminError.UNKNOWN_STUDENT, str(unknown))
         except UnknownRoomError as unknown:
-            return _error(404, AdminError.UNKNOWN_ROOM, str(unknown))
+            return error_response(404, AdminError.UNKNOWN_ROOM, str(unknown))
 
     return checked
 
@@ -193,59 +209,59 @@ def _admin(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResp
 
 
 async def _class(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    return _json(classroom.summary())
+    return json_response(classroom.summary())
 
 
 async def _roster(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    return _json({"class": classroom.name, "students": await classroom.roster()})
+    return json_response({"class": classroom.name, "students": await classroom.roster()})
 
 
 async def _rooms(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    return _json({"rooms": classroom.rooms()})
+    return json_response({"rooms": classroom.rooms()})
 
 
 async def _rename(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    body = await _body(request, RenameBody)
+    body = await read_body(request, RenameBody)
     try:
         name = check_player_name(body.name)
     except ProtocolError as refusal:
-        raise _RefusedError(AdminError.BAD_NAME, refusal.message) from None
+        raise RefusedError(AdminError.BAD_NAME, refusal.message) from None
     student = await classroom.rename(request.match_info["id"], name)
-    return _json({"student": student})
+    return json_response({"student": student})
 
 
 async def _kind(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    body = await _body(request, KindBody, hint="; choose human or bot")
+    body = await read_body(request, KindBody, hint="; choose human or bot")
     student = await classroom.set_kind(request.match_info["id"], PlayerKind(body.kind))
-    return _json({"student": student})
+    return json_response({"student": student})
 
 
 async def _remove(request: web.Request, classroom: Classroom) -> web.StreamResponse:
     student_id = request.match_info["id"]
     await classroom.remove(student_id)
-    return _json({"removed": student_id})
+    return json_response({"removed": student_id})
 
 
 async def _pause(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    return _json({"paused": True, "rooms": await classroom.pause()})
+    return json_response({"paused": True, "rooms": await classroom.pause()})
 
 
 async def _resume(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    return _json({"paused": False, "rooms": await classroom.resume()})
+    return json_response({"paused": False, "rooms": await classroom.resume()})
 
 
 async def _close_room(request: web.Request, classroom: Classroom) -> web.StreamResponse:
     code = request.match_info["code"]
     await classroom.close_room(code)
-    return _json({"closed": code.strip().upper()})
+    return json_response({"closed": code.strip().upper()})
 
 
 async def _broadcast(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    body = await _body(request, BroadcastBody)
+    body = await read_body(request, BroadcastBody)
     text = body.text.strip()
     if not text:
-        raise _RefusedError(AdminError.INVALID_FIELD, "text is blank: write 1 to 500 characters")
-    return _json({"sent_to": classroom.announce(text)})
+        raise RefusedError(AdminError.INVALID_FIELD, "text is blank: write 1 to 500 characters")
+    return json_response({"sent_to": classroom.announce(text)})
 
 
 async def _results_csv(request: web.Request, classroom: Classroom) -> web.StreamResponse:
@@ -259,19 +275,19 @@ async def _games_zip(request: web.Request, classroom: Classroom) -> web.StreamRe
 # -- plumbing ----------------------------------------------------------------------------
 
 
-async def _body(request: web.Request, kind: type[_Body], *, hint: str = "") -> _Body:
-    """The request's JSON body as ``kind``; :class:`_RefusedError` otherwise
+async def read_body(request: web.Request, kind: type[_Body], *, hint: str = "") -> _Body:
+    """The request's JSON body as ``kind``; :class:`RefusedError` otherwise
     (``hint`` is added to a field's refusal: what would be accepted)."""
     raw = await request.read()
     try:
         return msgspec.json.decode(raw, type=kind)
     except msgspec.ValidationError as error:
-        raise _RefusedError(AdminError.INVALID_FIELD, f"{error}{hint}") from None
+        raise RefusedError(AdminError.INVALID_FIELD, f"{error}{hint}") from None
     except msgspec.DecodeError as error:
-        raise _RefusedError(AdminError.MALFORMED_JSON, f"the body is not JSON: {error}") from None
+        raise RefusedError(AdminError.MALFORMED_JSON, f"the body is not JSON: {error}") from None
 
 
-def _json(body: Any) -> web.Response:
+def json_response(body: Any) -> web.Response:
     return web.Response(body=msgspec.json.encode(body), content_type="application/json")
 
 
@@ -282,7 +298,7 @@ def _download(data: bytes, content_type: str, filename: str) -> web.Response:
     return response
 
 
-def _error(
+def error_response(
     status: int, code: AdminError, message: str, headers: dict[str, str] | None = None
 ) -> web.Response:
     return web.json_response({"error": code, "message": message}, status=status, headers=headers)

@@ -37,7 +37,7 @@ from server.classroom.roster import Roster, session_of
 from server.hub import GameServer
 from server.records import PlayerKind
 from server.store import GameStore, StudentRecord, StudentResults
-from shared.protocol.messages import Side
+from shared.protocol.messages import ResultInfo, Side
 
 CLOSE_REASON = "closed by the teacher"
 
@@ -112,6 +112,8 @@ class RoomView(msgspec.Struct, frozen=True, kw_only=True):
     moves: str
     players: list[PlayerView]
     spectators: int
+    result: ResultInfo | None
+    """How the room's last game ended (the wall shows it); None before the end."""
 
 
 # -- the controls ------------------------------------------------------------------------
@@ -146,6 +148,11 @@ class Classroom:
     def stop(self) -> None:
         """Unhook the roster from the hub."""
         self._hub.on_hello = None
+
+    @property
+    def class_roster(self) -> Roster:
+        """The class's roster (the tournaments' director reads its students)."""
+        return self._roster
 
     # -- reading ------------------------------------------------------------------------
 
@@ -198,6 +205,7 @@ class Classroom:
                     moves=state.moves,
                     players=players,
                     spectators=room.summary().spectators,
+                    result=state.result,
                 )
             )
         return views

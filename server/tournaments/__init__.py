@@ -1,4 +1,6 @@
-"""Tournaments among students, their bots and the server's AI levels: pure logic, no I/O.
+"""Tournaments among students, their bots and the server's AI levels.
+
+The pure logic, no I/O:
 
 - :mod:`server.tournaments.players`: the values passed around (:class:`Round`,
   :class:`GameResult`, :class:`Bye`, :class:`Outcome`) and the errors.
@@ -6,8 +8,18 @@
 - :mod:`server.tournaments.swiss`: the pairing of the next Swiss round from the results so far,
   over the perfect matchings of :mod:`server.tournaments.matching` (Edmonds' algorithm).
 - :mod:`server.tournaments.standings`: points, tie-breaks, ranking and the crosstable.
+- :mod:`server.tournaments.spec`: a tournament as the teacher asks for it, checked.
+- :mod:`server.tournaments.progress`: one tournament as it stands, and its next round.
+- :mod:`server.tournaments.view`: a tournament as the HTTP API shows it.
 
-Every error raised on purpose is a ``TournamentError``: ``TournamentDataError`` for
-inconsistent players or results, ``PairingError`` when no repeat-free Swiss round
-exists; both are also ``ValueError``.
+Running them in class mode:
+
+- :mod:`server.tournaments.director`: opens each round's rooms on the hub, tells
+  the students (``match``), applies no-shows, records results, and carries on
+  after a restart (the store keeps everything).
+- :mod:`server.tournaments.routes`: the HTTP API, and the director's start and stop.
+
+Every error the pure modules raise on purpose is a ``TournamentError``:
+``TournamentDataError`` for inconsistent players or results, ``PairingError``
+when no repeat-free Swiss round exists; both are also ``ValueError``.
 """

@@ -69,6 +69,9 @@ class ErrorCode(enum.StrEnum):
     """A request only valid between games (rematch) made during one."""
     NO_DRAW_OFFER = "no_draw_offer"
     """Accept or decline with no draw offer standing."""
+    TOURNAMENT_ROOM = "tournament_room"
+    """Not done in a tournament room: a rematch, adding the AI, sitting down
+    again once its game is over (the next round opens by itself)."""
     PAUSED = "paused"
     """The teacher paused the games (class mode): moves, draw offers, resigning and
     leaving a game in progress wait until they resume."""

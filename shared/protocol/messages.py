@@ -368,6 +368,25 @@ class Announcement(_Message, tag="announcement", frozen=True):
     text: str
 
 
+class Match(_Message, tag="match", frozen=True):
+    """A tournament game is ready for you (class mode): take your seat with
+    ``{"type": "join", "code": code}`` before ``starts_by`` (Unix seconds), or
+    lose it by forfeit. Sent when the round opens, and again after each
+    ``welcome`` of the session while the game has not started. ``side`` is the
+    seat reserved for you; ``opponent`` the other player's name."""
+
+    tournament: int
+    tournament_name: str
+    round: int
+    board: int
+    room: str
+    code: str
+    game: str
+    side: Side
+    opponent: str
+    starts_by: float
+
+
 class Error(_Message, tag="error", frozen=True):
     """A refused request: stable ``code`` (:class:`~shared.protocol.errors.ErrorCode`),
     ``message`` for people, and ``retry_after`` (seconds) when rate limited."""
@@ -391,6 +410,7 @@ ServerMessage = (
     | Pong
     | RoomClosed
     | Announcement
+    | Match
     | Error
 )
 SERVER_MESSAGES: dict[str, type[_Message]] = {

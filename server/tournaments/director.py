@@ -1,0 +1,612 @@
+"""The tournament director: runs a class's tournament on the hub, round after round.
+
+One :class:`TournamentDirector` per class-mode server; one tournament runs at
+a time. It keeps the running tournament as a
+:class:`~server.tournaments.progress.TournamentProgress`, writes every change to
+the store before it acts on it or tells anyone, and drives the hub:
+
+- **A round opens**: each game gets a private tournament room
+  (:meth:`GameServer.open_tournament_room <server.hub.GameServer.open_tournament_room>`)
+  whose sides are reserved for its two entrants; an AI entrant is seated at
+  once; each student is sent ``match`` (again after each ``welcome`` of their
+  session while the game has not started). A student's session is kept by the
+  hub for the whole tournament, so their token still works after a long drop or
+  a restart.
+- **No-show**: a side not taken ``no_show_seconds`` after the room opened
+  (``starts_by``) loses by forfeit; if neither is, both do (``-:-``). The room is
+  closed. While the teacher has the games paused no deadline passes: at the
+  resume each is moved on by the time the pause took from its window (a room
+  opened during the pause gets a whole window from the resume).
+- **A game ends**: a winner gives ``1-0`` or ``0-1``, a full board or an agreed
+  draw ``1/2-1/2``. A game that ended with no result, the teacher having closed
+  its room (``aborted``) or both players having gone (``abandonment`` without a
+  winner), is a double forfeit: neither played it out.
+- **A round is complete** when all its games have a result; the next is paired
+  then, and after the last the tournament is finished and everyone connected
+  gets an ``announcement`` with the winner.
+- **A student removed from the class** withdraws: a game of theirs not yet
+  started is forfeited (their opponent wins it) and its room closed; a game in
+  progress was resigned by the removal. In a round robin their later games are
+  forfeits; a Swiss pairs them no more.
+- **Cancel** closes the rooms of the games not yet decided (a game in progress
+  ends with no result) and marks the tournament cancelled.
+- **Restart**: the running tournament carries on. A game the server restored
+  (its room keeps its code) is matched back to its pairing; a game that ended
+  before the crash gets its result from the store; a pairing whose room did not
+  come back (nobody had started playing) gets a fresh room and a new no-show
+  window.
+
+Every change is made under one lock, in the order the hub reported it: the hub's
+hooks are synchronous and each starts a task that waits for the lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable
+from dataclasses import replace
+from typing import cast
+
+import msgspec
+
+from server.classroom.roster import Roster, session_of
+from server.hub import GameServer
+from server.records import GameRecord, GameState, PlayerKind
+from server.room_output import ClientId, GameFinished, GameStarted
+from server.room_output import PlayerKind as SessionKind
+from server.sessions import Session
+from server.store import EntrantRecord, GameStore, PairingRecord, StudentRecord, TournamentRecord
+from server.tournaments.players import Outcome
+from server.tournaments.progress import TournamentProgress, forfeit_result
+from server.tournaments.spec import TournamentSpec, parse_entrant
+from server.tournaments.view import TournamentView, tournament_view
+from shared.games import Player, get_game
+from shared.protocol.messages import Clock, Level, Match, Side
+
+__all__ = [
+    "DirectorError",
+    "TournamentDirector",
+    "TournamentOverError",
+    "TournamentRunningError",
+    "UnknownEntrantError",
+    "UnknownTournamentError",
+    "outcome_of",
+]
+
+logger = logging.getLogger(__name__)
+
+NO_SHOW_REASON = "a player did not sit down in time: the tournament game is decided by forfeit"
+CANCEL_REASON = "the teacher cancelled the tournament"
+REMOVED_REASON = "a player was removed from the class: the tournament game is decided by forfeit"
+_SIDES: tuple[Side, Side] = ("first", "second")
+_DRAWN = frozenset({"full_board", "agreement"})
+
+
+class DirectorError(Exception):
+    """Root of the director's refusals::
+
+    DirectorError
+    ├── UnknownTournamentError(DirectorError, LookupError)  no tournament with that id
+    ├── UnknownEntrantError(DirectorError, LookupError)     a student not on the roster
+    ├── TournamentRunningError(DirectorError, RuntimeError) another one is running
+    └── TournamentOverError(DirectorError, RuntimeError)    finished: it cannot be cancelled
+    """
+
+
+class UnknownTournamentError(DirectorError, LookupError):
+    """No tournament of this class has that id."""
+
+
+class UnknownEntrantError(DirectorError, LookupError):
+    """An entrant names a student who is not on the roster (never was, or removed)."""
+
+
+class TournamentRunningError(DirectorError, RuntimeError):
+    """A tournament is running already: one at a time."""
+
+
+class TournamentOverError(DirectorError, RuntimeError):
+    """The tournament is finished: there is nothing left to cancel."""
+
+
+def outcome_of(winner: Side | None, reason: str) -> Outcome:
+    """A tournament game's result from how its game ended (see the module docstring).
+
+    >>> outcome_of("second", "resignation").value, outcome_of(None, "aborted").value
+    ('0-1', '-:-')
+    """
+    if winner is not None:
+        return Outcome.FIRST_WINS if winner == "first" else Outcome.SECOND_WINS
+    return Outcome.DRAW if reason in _DRAWN else Outcome.DOUBLE_FORFEIT
+
+
+def _outcome_of_record(record: GameRecord) -> Outcome:
+    winner: Side | None = None
+    if record.winner is not None:
+        winner = "first" if record.winner is Player.FIRST else "second"
+    reason = record.termination.value if record.termination is not None else "aborted"
+    return outcome_of(winner, reason)
+
+
+class TournamentDirector:
+    """Runs the tournaments of ``roster``'s class (see the module docstring).
+
+    Call :meth:`start` once the hub runs and the roster is loaded, :meth:`stop`
+    at shutdown. Used from the event loop only.
+    """
+
+    def __init__(self, *, hub: GameServer, store: GameStore, roster: Roster) -> None:
+        self._hub = hub
+        self._store = store
+        self._roster = roster
+        self._lock = asyncio.Lock()
+        self._running: TournamentProgress | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._paused_at: float | None = time.time() if hub.paused else None
+
+    # -- life cycle -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Hook into the hub, and carry on the running tournament, if any."""
+        hub = self._hub
+        hub.on_welcome = self._welcomed
+        hub.on_game_event = self._game_event
+        hub.on_pause = self._pause_changed
+        hub.on_removed = self._removed
+        async with self._lock:
+            records = await self._store.tournaments(self._roster.class_name)
+            running = [r for r in records if r.status == "running"]
+            if not running:
+                return
+            progress = self._running = TournamentProgress.from_record(running[0])
+            logger.info("tournament resumed", extra={"tournament": progress.id})
+            self._keep_sessions(progress)
+            await self._recover(progress)
+            await self._advance()
+            self._arm_timer()
+
+    async def stop(self) -> None:
+        """Unhook from the hub and stop the timer and every task."""
+        hub = self._hub
+        hub.on_welcome = hub.on_game_event = hub.on_pause = hub.on_removed = None
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # -- the teacher's requests ----------------------------------------------------------
+
+    async def create(self, spec: TournamentSpec) -> TournamentView:
+        """Create the tournament and open its first round. Raises
+        :class:`TournamentRunningError` or :class:`UnknownEntrantError`; nothing is
+        created then. ``spec.no_show_seconds`` may be any positive number (the
+        HTTP API keeps it to 10..600)."""
+        async with self._lock:
+            running = self._running
+            if running is not None:
+                raise TournamentRunningError(
+                    f"tournament {running.id} ({running.record.name!r}) is running: "
+                    "one at a time; cancel it or let it finish first"
+                )
+            entrants = [self._entrant(entrant) for entrant in spec.entrants]
+            now = time.time()
+            clock = msgspec.to_builtins(spec.clock)
+            tournament_id = await self._store.create_tournament(
+                class_name=self._roster.class_name,
+                name=spec.name,
+                game=spec.game,
+                format=spec.format,
+                rounds=spec.rounds,
+                double=spec.double,
+                clock=clock,
+                no_show_seconds=spec.no_show_seconds,
+                entrants=entrants,
+                at=now,
+            )
+            record = TournamentRecord(
+                id=tournament_id,
+                class_name=self._roster.class_name,
+                name=spec.name,
+                game=spec.game,
+                format=spec.format,
+                rounds=spec.rounds,
+                double=spec.double,
+                clock=clock,
+                no_show_seconds=spec.no_show_seconds,
+                status="running",
+                created_at=now,
+                finished_at=None,
+                entrants=tuple(entrants),
+                byes={},
+                pairings=(),
+            )
+            progress = self._running = TournamentProgress.from_record(record)
+            logger.info(
+                "tournament created",
+                extra={"tournament": tournament_id, "format": spec.format, "game": spec.game},
+            )
+            self._keep_sessions(progress)
+            await self._advance()
+            self._arm_timer()
+            return self._view(progress)
+
+    async def cancel(self, tournament_id: int) -> TournamentView:
+        """Cancel the running tournament (a cancelled one is answered as it is).
+        Raises :class:`UnknownTournamentError`, :class:`TournamentOverError`."""
+        async with self._lock:
+            progress = self._running
+            if progress is None or progress.id != tournament_id:
+                found = await self.view(tournament_id)
+                if found.status == "finished":
+                    raise TournamentOverError(
+                        f"tournament {tournament_id} is finished: there is nothing to cancel"
+                    )
+                return found
+            for pairing in progress.undecided():
+                if pairing.room is not None:
+                    await self._hub.close_room(pairing.room, CANCEL_REASON)
+            await self._end(progress, "cancelled")
+            return self._view(progress)
+
+    async def views(self) -> list[TournamentView]:
+        """Every tournament of the class, newest first."""
+        records = await self._store.tournaments(self._roster.class_name)
+        return [self._view(TournamentProgress.from_record(r)) for r in records]
+
+    async def view(self, tournament_id: int) -> TournamentView:
+        """One tournament; :class:`UnknownTournamentError` if the class has none with that id."""
+        for found in await self.views():
+            if found.id == tournament_id:
+                return found
+        raise UnknownTournamentError(
+            f"no tournament {tournament_id}: GET /api/tournaments lists them"
+        )
+
+    async def current(self) -> TournamentView:
+        """The running tournament, else the latest finished one; else
+        :class:`UnknownTournamentError`."""
+        views = await self.views()
+        for status in ("running", "finished"):
+            for found in views:
+                if found.status == status:
+                    return found
+        raise UnknownTournamentError("no tournament is running or finished yet")
+
+    # -- rounds ---------------------------------------------------------------------------
+
+    async def _advance(self) -> None:
+        """Pair the next round once the current one is complete (again, while a
+        round is decided in advance), or finish the tournament."""
+        while (progress := self._running) is not None:
+            if progress.undecided():
+                return
+            round_ = progress.next_round()
+            if round_ is None:
+                await self._end(progress, "finished")
+                return
+            number = progress.round + 1
+            known = progress.decided_in_advance(round_)
+            pairings = [
+                PairingRecord(
+                    number,
+                    board,
+                    pairing.first,
+                    pairing.second,
+                    result=known[board].value if board in known else None,
+                )
+                for board, pairing in enumerate(round_.pairings, start=1)
+            ]
+            await self._store.open_round(progress.id, number, round_.bye, pairings, time.time())
+            progress.add_round(number, round_.bye, pairings)
+            logger.info("tournament round", extra={"tournament": progress.id, "round": number})
+            for pairing in pairings:
+                if pairing.result is None:
+                    await self._open(progress, pairing)
+
+    async def _open(self, progress: TournamentProgress, pairing: PairingRecord) -> None:
+        """Open the pairing's room, seat its AI entrants, tell its students."""
+        record = progress.record
+        sessions = [self._session(entrant) for entrant in (pairing.first, pairing.second)]
+        host = self._hub.open_tournament_room(
+            get_game(record.game),
+            clock=msgspec.convert(record.clock, Clock),
+            first=sessions[0],
+            second=sessions[1],
+        )
+        starts_by = time.time() + record.no_show_seconds
+        pairing = await self._set(progress, pairing, room=host.code, starts_by=starts_by)
+        for entrant in (pairing.first, pairing.second):
+            kind, level = parse_entrant(entrant)
+            if kind == "ai":
+                await self._hub.seat_ai(host.code, cast(Level, level))
+        for side in _SIDES:
+            self._send_match(progress, pairing, side)
+
+    async def _recover(self, progress: TournamentProgress) -> None:
+        """After a restart: match the games of the current round to what came back."""
+        for pairing in progress.undecided():
+            room = self._hub.lobby.get(pairing.room) if pairing.room is not None else None
+            if pairing.game_id is not None:
+                game = await self._store.get_game(pairing.game_id)
+                if game.state is GameState.FINISHED:
+                    await self._decide(progress, pairing, _outcome_of_record(game))
+                    continue
+            if room is not None and room.room.status != "waiting":
+                game_id = self._hub.game_id(room.code, room.room.game_number)
+                if game_id is not None and game_id != pairing.game_id:
+                    await self._set(progress, pairing, game_id=game_id)
+                continue  # a restored game: it plays on
+            await self._open(progress, pairing)
+
+    async def _decide(
+        self, progress: TournamentProgress, pairing: PairingRecord, outcome: Outcome
+    ) -> None:
+        await self._set(progress, pairing, result=outcome.value)
+        logger.info(
+            "tournament game decided",
+            extra={
+                "tournament": progress.id,
+                "round": pairing.round,
+                "board": pairing.board,
+                "result": outcome.value,
+            },
+        )
+
+    async def _set(
+        self, progress: TournamentProgress, pairing: PairingRecord, **changes: object
+    ) -> PairingRecord:
+        """Store the changes to a pairing, then make them in memory."""
+        await self._store.update_pairing(
+            progress.id,
+            pairing.round,
+            pairing.board,
+            **changes,  # type: ignore[arg-type]
+        )
+        return progress.update(pairing, **changes)
+
+    async def _end(self, progress: TournamentProgress, status: str) -> None:
+        """Mark the tournament finished or cancelled; a finished one is announced."""
+        now = time.time()
+        await self._store.end_tournament(progress.id, status, now)
+        progress.record = replace(progress.record, status=status, finished_at=now)
+        self._running = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for entrant in progress.entrants:
+            session = self._session(entrant)
+            if session is not None:
+                self._hub.release_session(session)
+        logger.info("tournament ended", extra={"tournament": progress.id, "status": status})
+        if status == "finished":
+            self._hub.announce(self._winner_text(progress))
+
+    def _winner_text(self, progress: TournamentProgress) -> str:
+        standings = progress.standings()
+        winners = [s for s in standings if s.rank == 1]
+        names = " and ".join(self._name(s.player) for s in winners)
+        points = f"{winners[0].points:g} point{'' if winners[0].points == 1 else 's'}"
+        name = progress.record.name
+        if len(winners) == 1:
+            return f'Tournament "{name}" is over: {names} wins with {points}.'
+        return f'Tournament "{name}" is over: {names} share first place with {points}.'
+
+    # -- no-shows ---------------------------------------------------------------------------
+
+    def _waiting(self, progress: TournamentProgress) -> list[PairingRecord]:
+        """The current games whose room waits for its players."""
+        waiting = []
+        for pairing in progress.undecided():
+            host = self._hub.lobby.get(pairing.room) if pairing.room is not None else None
+            if pairing.starts_by is not None and (host is None or host.room.status == "waiting"):
+                waiting.append(pairing)
+        return waiting
+
+    def _arm_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        progress = self._running
+        if progress is None or self._hub.paused:
+            return  # in a pause no deadline passes: the resume arms the timer again
+        deadlines = [p.starts_by for p in self._waiting(progress) if p.starts_by is not None]
+        if deadlines:
+            delay = max(0.0, min(deadlines) - time.time())
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(delay, lambda: self._spawn(self._deadline_passed()))
+
+    async def _deadline_passed(self) -> None:
+        async with self._lock:
+            progress = self._running
+            if progress is None or self._hub.paused:
+                return
+            now = time.time()
+            for pairing in self._waiting(progress):
+                if pairing.starts_by is None or pairing.starts_by > now or pairing.room is None:
+                    continue
+                seated = await self._hub.close_room_unless_started(pairing.room, NO_SHOW_REASON)
+                if seated is None:
+                    if self._hub.lobby.get(pairing.room) is not None:
+                        continue  # it started: its start is on its way to us
+                    seated = {"first": False, "second": False}  # the teacher closed it
+                await self._decide(
+                    progress, pairing, forfeit_result(not seated["first"], not seated["second"])
+                )
+            await self._advance()
+            self._arm_timer()
+
+    async def _extend(self, paused_at: float, resumed_at: float) -> None:
+        """Move each waiting game's deadline on by what the pause took from its window."""
+        async with self._lock:
+            progress = self._running
+            if progress is None:
+                return
+            window = progress.record.no_show_seconds
+            for pairing in self._waiting(progress):
+                assert pairing.starts_by is not None
+                window_from = max(paused_at, pairing.starts_by - window)
+                held = max(0.0, resumed_at - window_from)
+                await self._set(progress, pairing, starts_by=pairing.starts_by + held)
+            self._arm_timer()
+
+    # -- what the hub tells us ----------------------------------------------------------------
+
+    def _welcomed(self, session: Session) -> None:
+        """Send ``match`` again for the session's game not yet started."""
+        progress = self._running
+        if progress is None:
+            return
+        for pairing in self._waiting(progress):
+            for side, entrant in zip(_SIDES, (pairing.first, pairing.second), strict=True):
+                if self._session(entrant) == session.id:
+                    self._send_match(progress, pairing, side)
+
+    def _game_event(self, code: str, event: GameStarted | GameFinished) -> None:
+        if self._running is None:
+            return  # no tournament: nothing to hear (one may start later, with new rooms)
+        if isinstance(event, GameStarted):
+            # Asked now: the recorder forgets a game's id once it has finished.
+            game_id = self._hub.game_id(code, event.game_number)
+            if game_id is not None:
+                self._spawn(self._game_started(code, game_id))
+        else:
+            self._spawn(self._game_finished(code, outcome_of(event.winner, event.reason)))
+
+    async def _game_started(self, code: str, game_id: int) -> None:
+        async with self._lock:
+            progress = self._running
+            pairing = progress.pairing_in(code) if progress is not None else None
+            if progress is not None and pairing is not None:
+                await self._set(progress, pairing, game_id=game_id)
+                self._arm_timer()
+
+    async def _game_finished(self, code: str, outcome: Outcome) -> None:
+        async with self._lock:
+            progress = self._running
+            pairing = progress.pairing_in(code) if progress is not None else None
+            if progress is not None and pairing is not None:
+                await self._decide(progress, pairing, outcome)
+                await self._advance()
+                self._arm_timer()
+
+    def _pause_changed(self, paused: bool, now: float) -> None:
+        if paused:
+            if self._paused_at is None:
+                self._paused_at = now
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        elif self._paused_at is not None:
+            paused_at, self._paused_at = self._paused_at, None
+            self._spawn(self._extend(paused_at, now))
+
+    def _removed(self, session_id: ClientId) -> None:
+        self._spawn(self._withdraw(session_id))
+
+    async def _withdraw(self, session_id: ClientId) -> None:
+        async with self._lock:
+            progress = self._running
+            student = self._roster.of_session(session_id)
+            if progress is None or student is None:
+                return
+            entrant = f"student:{student.id}"
+            if entrant not in progress.entrants or progress.entrants[entrant].withdrawn:
+                return
+            await self._store.withdraw_entrant(progress.id, entrant)
+            progress.withdraw(entrant)
+            self._hub.release_session(session_id)
+            for pairing in progress.undecided():
+                if entrant not in (pairing.first, pairing.second):
+                    continue
+                if pairing.room is not None:
+                    closed = await self._hub.close_room_unless_started(pairing.room, REMOVED_REASON)
+                    if closed is None and self._hub.lobby.get(pairing.room) is not None:
+                        continue  # a game in progress: the removal resigned it
+                outcome = forfeit_result(pairing.first == entrant, pairing.second == entrant)
+                await self._decide(progress, pairing, outcome)
+            await self._advance()
+            self._arm_timer()
+
+    # -- entrants ------------------------------------------------------------------------------
+
+    def _entrant(self, entrant: str) -> EntrantRecord:
+        kind, value = parse_entrant(entrant)
+        if kind == "ai":
+            return EntrantRecord(entrant, f"AI ({value})", PlayerKind.AI)
+        student = self._roster.get(value)
+        if student is None:
+            raise UnknownEntrantError(
+                f"entrants: no student {value!r} on the roster of {self._roster.class_name} "
+                "(GET /api/admin/roster lists them)"
+            )
+        return EntrantRecord(entrant, student.name, student.kind)
+
+    def _student(self, entrant: str) -> StudentRecord | None:
+        kind, value = parse_entrant(entrant)
+        if kind == "ai":
+            return None
+        for student in self._roster.everyone():
+            if student.id == value:
+                return student
+        return None
+
+    def _session(self, entrant: str) -> ClientId | None:
+        student = self._student(entrant)
+        return None if student is None else session_of(student)
+
+    def _name(self, entrant: str) -> str:
+        student = self._student(entrant)
+        if student is not None:
+            return student.name
+        kind, value = parse_entrant(entrant)
+        return f"AI ({value})" if kind == "ai" else entrant
+
+    def _keep_sessions(self, progress: TournamentProgress) -> None:
+        for entrant in progress.active():
+            student = self._student(entrant)
+            if student is not None and not student.removed:
+                kind: SessionKind = "bot" if student.kind is PlayerKind.BOT else "human"
+                self._hub.keep_session(session_of(student), student.name, kind)
+
+    def _send_match(self, progress: TournamentProgress, pairing: PairingRecord, side: Side) -> None:
+        entrant, opponent = (
+            (pairing.first, pairing.second) if side == "first" else (pairing.second, pairing.first)
+        )
+        session = self._session(entrant)
+        host = self._hub.lobby.get(pairing.room) if pairing.room is not None else None
+        if session is None or host is None or pairing.starts_by is None:
+            return
+        code = host.room.options.join_code
+        assert code is not None  # tournament rooms are private
+        self._hub.send(
+            session,
+            Match(
+                tournament=progress.id,
+                tournament_name=progress.record.name,
+                round=pairing.round,
+                board=pairing.board,
+                room=host.code,
+                code=code,
+                game=progress.record.game,
+                side=side,
+                opponent=self._name(opponent),
+                starts_by=pairing.starts_by,
+            ),
+        )
+
+    def _view(self, progress: TournamentProgress) -> TournamentView:
+        return tournament_view(progress, self._name)
+
+    def _spawn(self, coroutine: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("a tournament step failed", exc_info=task.exception())

@@ -1,0 +1,171 @@
+"""The tournaments' HTTP API (``docs/operations.md``, "Tournaments").
+
+The teacher's routes sit behind the admin API's checks and error format
+(:func:`server.classroom.admin_routes.admin_only`)::
+
+    POST /api/admin/tournaments              create one; round 1 starts at once (201)
+    GET  /api/admin/tournaments              every tournament of the class, newest first
+    POST /api/admin/tournaments/{id}/cancel  cancel the running one
+
+and the public ones, for the wall and the students (no token; 404
+``class_mode_off`` without ``--class``)::
+
+    GET  /api/tournaments                    every tournament, newest first
+    GET  /api/tournaments/current            the running one, else the latest finished
+    GET  /api/tournaments/{id}               one
+
+Refusals: 400 ``malformed_json``, ``invalid_field`` (naming the field) or
+``unknown_game`` for a bad body; 404 ``unknown_student`` for an entrant not on
+the roster and ``unknown_tournament`` for an id; 409 ``tournament_running``
+(one at a time) and ``tournament_over`` (cancelling a finished one).
+
+:func:`add_tournament_routes` also starts the :class:`TournamentDirector` with
+class mode, after the classroom (call it after
+:func:`~server.classroom.admin_routes.add_admin_routes`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import msgspec
+from aiohttp import web
+
+from server.classroom.admin_routes import (
+    CLASSROOM,
+    AdminError,
+    RefusedError,
+    admin_only,
+    error_response,
+    json_response,
+)
+from server.classroom.teacher import Classroom
+from server.tournaments.director import (
+    DirectorError,
+    TournamentDirector,
+    TournamentOverError,
+    TournamentRunningError,
+    UnknownEntrantError,
+    UnknownTournamentError,
+)
+from server.tournaments.spec import SpecError, UnknownGameError, spec_from_body
+
+__all__ = ["DIRECTOR", "add_tournament_routes"]
+
+logger = logging.getLogger(__name__)
+
+DIRECTOR = web.AppKey("tournament_director", TournamentDirector)
+"""The class's tournament director; absent when class mode is off."""
+
+_STATUS = {
+    UnknownTournamentError: (404, AdminError.UNKNOWN_TOURNAMENT),
+    UnknownEntrantError: (404, AdminError.UNKNOWN_STUDENT),
+    TournamentRunningError: (409, AdminError.TOURNAMENT_RUNNING),
+    TournamentOverError: (409, AdminError.TOURNAMENT_OVER),
+}
+
+
+def add_tournament_routes(app: web.Application) -> None:
+    """Route the tournaments' API on ``app`` and run the director in class mode."""
+    app.cleanup_ctx.append(_director)
+    app.router.add_post("/api/admin/tournaments", admin_only(_refusing(_create)))
+    app.router.add_get("/api/admin/tournaments", admin_only(_refusing(_list)))
+    app.router.add_post("/api/admin/tournaments/{id}/cancel", admin_only(_refusing(_cancel)))
+    app.router.add_get("/api/tournaments", _public(_list))
+    app.router.add_get("/api/tournaments/current", _public(_current))
+    app.router.add_get("/api/tournaments/{id}", _public(_one))
+
+
+async def _director(app: web.Application) -> AsyncIterator[None]:
+    from server.app import HUB, STORE  # see admin_routes._class_mode: keys read at start-up
+
+    classroom = app.get(CLASSROOM)
+    if classroom is None:
+        yield
+        return
+    director = TournamentDirector(hub=app[HUB], store=app[STORE], roster=classroom.class_roster)
+    await director.start()
+    app[DIRECTOR] = director
+    try:
+        yield
+    finally:
+        await director.stop()
+
+
+Handler = Callable[[web.Request, TournamentDirector], Awaitable[web.StreamResponse]]
+
+
+def _refusing(
+    handler: Handler,
+) -> Callable[[web.Request, Classroom], Awaitable[web.StreamResponse]]:
+    """``handler`` for :func:`admin_only`: the director's refusals as typed errors."""
+
+    async def refusing(request: web.Request, classroom: Classroom) -> web.StreamResponse:
+        return await _answer(request, handler)
+
+    return refusing
+
+
+def _public(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    async def public(request: web.Request) -> web.StreamResponse:
+        if request.app.get(CLASSROOM) is None:
+            return error_response(
+                404,
+                AdminError.CLASS_MODE_OFF,
+                "this server is not running for a class: tournaments need --class NAME",
+            )
+        return await _answer(request, handler)
+
+    return public
+
+
+async def _answer(request: web.Request, handler: Handler) -> web.StreamResponse:
+    director = request.app[DIRECTOR]
+    try:
+        return await handler(request, director)
+    except DirectorError as refusal:
+        status, code = _STATUS[type(refusal)]
+        return error_response(status, code, str(refusal))
+
+
+# -- handlers ------------------------------------------------------------------------------
+
+
+async def _create(request: web.Request, director: TournamentDirector) -> web.StreamResponse:
+    raw = await request.read()
+    try:
+        spec = spec_from_body(raw)
+    except msgspec.DecodeError as error:
+        raise RefusedError(AdminError.MALFORMED_JSON, f"the body is not JSON: {error}") from None
+    except UnknownGameError as error:
+        raise RefusedError(AdminError.UNKNOWN_GAME, str(error)) from None
+    except SpecError as error:
+        raise RefusedError(AdminError.INVALID_FIELD, str(error)) from None
+    tournament = await director.create(spec)
+    response = json_response({"tournament": tournament})
+    response.set_status(201)
+    return response
+
+
+async def _list(request: web.Request, director: TournamentDirector) -> web.StreamResponse:
+    return json_response({"tournaments": await director.views()})
+
+
+async def _cancel(request: web.Request, director: TournamentDirector) -> web.StreamResponse:
+    return json_response({"tournament": await director.cancel(_id(request))})
+
+
+async def _current(request: web.Request, director: TournamentDirector) -> web.StreamResponse:
+    return json_response({"tournament": await director.current()})
+
+
+async def _one(request: web.Request, director: TournamentDirector) -> web.StreamResponse:
+    return json_response({"tournament": await director.view(_id(request))})
+
+
+def _id(request: web.Request) -> int:
+    raw = request.match_info["id"]
+    if not raw.isdigit() or len(raw) > 18:
+        raise UnknownTournamentError(f"no tournament {raw!r}: ids are numbers")
+    return int(raw)

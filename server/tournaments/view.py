@@ -1,0 +1,168 @@
+"""A tournament as the HTTP API shows it (``docs/operations.md``, "Tournaments").
+
+:func:`tournament_view` lays a :class:`~server.tournaments.progress.TournamentProgress`
+out as the ``TOURNAMENT`` object of the API: settings, players, standings in
+rank order, every round paired so far with its games, and the crosstable. Pure:
+the names to show come from the caller (a student's roster name may have changed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import msgspec
+
+from server.tournaments.progress import TournamentProgress
+from server.tournaments.standings import crosstable
+from shared.games import get_game
+from shared.protocol.messages import Clock
+
+__all__ = ["TournamentView", "tournament_view"]
+
+
+class PlayerLine(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    kind: str
+
+
+class StandingLine(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    name: str
+    rank: int
+    place: str
+    points: float
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    forfeit_wins: int
+    forfeit_losses: int
+    byes: int
+    buchholz: float
+    buchholz_cut1: float
+    sonneborn_berger: float
+
+
+class GameLine(msgspec.Struct, frozen=True, kw_only=True):
+    board: int
+    first: str
+    second: str
+    room: str | None
+    game_id: int | None
+    result: str | None
+
+
+class RoundLine(msgspec.Struct, frozen=True, kw_only=True):
+    round: int
+    bye: str | None
+    games: list[GameLine]
+
+
+class CrosstableRow(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    cells: dict[str, str]
+    points: float
+
+
+class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
+    """``TOURNAMENT`` in the API."""
+
+    id: int
+    name: str
+    game: str
+    title: str
+    format: str
+    status: str
+    round: int
+    rounds: int
+    clock: Clock | None
+    no_show_seconds: float
+    created_at: str
+    players: list[PlayerLine]
+    tie_breaks: list[str]
+    standings: list[StandingLine]
+    rounds_played: list[RoundLine]
+    crosstable: list[CrosstableRow]
+
+
+def tournament_view(progress: TournamentProgress, name_of: Callable[[str], str]) -> TournamentView:
+    """``progress`` as the API shows it; ``name_of(entrant)`` is the name to show."""
+    record = progress.record
+    standings = progress.standings()
+    order = [s.player for s in standings]
+    table = crosstable(progress.results(), order)
+    clock = msgspec.convert(record.clock, Clock)
+    return TournamentView(
+        id=record.id,
+        name=record.name,
+        game=record.game,
+        title=get_game(record.game).title,
+        format=record.format,
+        status=record.status,
+        round=progress.round,
+        rounds=record.rounds,
+        clock=None if clock.kind == "none" else clock,
+        no_show_seconds=record.no_show_seconds,
+        created_at=_iso(record.created_at),
+        players=[
+            PlayerLine(id=e.entrant, name=name_of(e.entrant), kind=e.kind.value)
+            for e in progress.entrants.values()
+        ],
+        tie_breaks=[t.value for t in progress.tie_breaks],
+        standings=[
+            StandingLine(
+                player=s.player,
+                name=name_of(s.player),
+                rank=s.rank,
+                place=s.place,
+                points=s.points,
+                played=s.games_played,
+                wins=s.wins,
+                draws=s.draws,
+                losses=s.losses,
+                forfeit_wins=s.forfeit_wins,
+                forfeit_losses=s.forfeit_losses,
+                byes=s.byes,
+                buchholz=s.buchholz,
+                buchholz_cut1=s.buchholz_cut1,
+                sonneborn_berger=s.sonneborn_berger,
+            )
+            for s in standings
+        ],
+        rounds_played=[
+            RoundLine(
+                round=number,
+                bye=bye,
+                games=[
+                    GameLine(
+                        board=p.board,
+                        first=p.first,
+                        second=p.second,
+                        room=p.room,
+                        game_id=p.game_id,
+                        result=p.result,
+                    )
+                    for p in progress.round_pairings(number)
+                ],
+            )
+            for number, bye in sorted(progress.byes.items())
+        ],
+        crosstable=[
+            CrosstableRow(
+                player=row,
+                cells={
+                    column: "".join(m.symbol for m in table.cell(row, column))
+                    for column in order
+                    if table.cell(row, column)
+                },
+                points=table.points[row],
+            )
+            for row in order
+        ],
+    )
+
+
+def _iso(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")

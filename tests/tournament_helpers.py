@@ -1,0 +1,156 @@
+"""Bots, waiting and an independent count of the results, for the tournament tests."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from client.bots.loader import load_script
+from client.bots.python_bot import ScriptBrains
+from client.bots.report import Report
+from client.bots.runner import BotRunner, Entry, RunOptions
+from client.session import Session, SessionEvent
+from server.tournaments.players import Bye, GameResult, Outcome, Result
+from server.tournaments.standings import TieBreak, compute_standings
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_BOT = ROOT / "examples" / "random_bot.py"
+WAIT = 45.0
+"""Seconds a test waits for a tournament to reach a state: generous, for a loaded machine."""
+
+
+@dataclass
+class InProcessBot:
+    """``boardroom bot --script examples/random_bot.py --tournament``, in this process."""
+
+    session: Session
+    runner: BotRunner
+    task: asyncio.Task[None]
+    events: asyncio.Queue[SessionEvent]
+    """Everything the bot's session received since it started."""
+
+    async def stop(self) -> None:
+        self.runner.stop()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.task, 15)
+        await self.session.close()
+
+    def received(self, kind: type[Any]) -> list[Any]:
+        seen = []
+        while not self.events.empty():
+            seen.append(self.events.get_nowait())
+        for event in seen:
+            self.events.put_nowait(event)
+        return [event for event in seen if isinstance(event, kind)]
+
+
+@contextlib.asynccontextmanager
+async def in_process_bots(url: str, names: list[str]) -> AsyncIterator[list[InProcessBot]]:
+    bots = []
+    try:
+        for name in names:
+            session = Session(url, name, client_kind="bot")
+            await session.start()
+            events = session.subscribe()
+            brains = ScriptBrains(load_script(RANDOM_BOT), hook_timeout=5)
+            await brains.open()
+            options = RunOptions(entry=Entry("tournament"), games=0, move_timeout=5)
+            runner = BotRunner(session, brains, options, Report())
+            bots.append(InProcessBot(session, runner, asyncio.create_task(runner.run()), events))
+        yield bots
+    finally:
+        for bot in bots:
+            await bot.stop()
+
+
+async def get_json(base_url: str, path: str) -> Any:
+    async with aiohttp.ClientSession() as session, session.get(base_url + path) as response:
+        assert response.status == 200, await response.text()
+        return await response.json()
+
+
+async def wait_until(
+    probe: Callable[[], Awaitable[Any]], done: Callable[[Any], bool], timeout: float = WAIT
+) -> Any:
+    """Call ``probe`` until ``done(its answer)``; the answer. Fails after ``timeout``."""
+    async with asyncio.timeout(timeout):
+        while True:
+            answer = await probe()
+            if done(answer):
+                return answer
+            await asyncio.sleep(0.1)
+
+
+async def tournament(base_url: str, tournament_id: int) -> dict[str, Any]:
+    body = await get_json(base_url, f"/api/tournaments/{tournament_id}")
+    return dict(body["tournament"])
+
+
+# -- counting the results again, from the game records -------------------------------------
+
+_RESULTS = {"1-0": Outcome.FIRST_WINS, "0-1": Outcome.SECOND_WINS, "1/2-1/2": Outcome.DRAW}
+
+
+async def results_from_records(base_url: str, shown: dict[str, Any]) -> list[Result]:
+    """Every game of the tournament as its record at /api/games/{id} says it
+    went (seats by player name), plus the byes a Swiss scores 1 for."""
+    entrant_by_name = {player["name"]: player["id"] for player in shown["players"]}
+    results: list[Result] = []
+    for round_ in shown["rounds_played"]:
+        for game in round_["games"]:
+            record = await get_json(base_url, f"/api/games/{game['game_id']}")
+            first, second = (entrant_by_name[p["name"]] for p in record["players"])
+            assert (first, second) == (game["first"], game["second"]), (record, game)
+            results.append(GameResult(first, second, _RESULTS[record["result"]], round_["round"]))
+        if round_["bye"] is not None and shown["format"] == "swiss":
+            results.append(Bye(round_["bye"], round_["round"], 1.0))
+    return results
+
+
+def check_standings(shown: dict[str, Any], results: list[Result]) -> None:
+    """The standings shown are those of ``results``: same ranks, points, tie-breaks."""
+    players = [player["id"] for player in shown["players"]]
+    tie_breaks = [TieBreak(name) for name in shown["tie_breaks"]]
+    expected = compute_standings(results, players=players, tie_breaks=tie_breaks)
+    assert [(s["player"], s["rank"], s["place"]) for s in shown["standings"]] == [
+        (s.player, s.rank, s.place) for s in expected
+    ]
+    for line, standing in zip(shown["standings"], expected, strict=True):
+        assert line["points"] == standing.points
+        assert (line["wins"], line["draws"], line["losses"]) == (
+            standing.wins,
+            standing.draws,
+            standing.losses,
+        )
+        for tie_break in ("buchholz", "buchholz_cut1", "sonneborn_berger"):
+            assert line[tie_break] == getattr(standing, tie_break), (line, tie_break)
+
+
+def meetings(shown: dict[str, Any]) -> list[frozenset[str]]:
+    """Each game's two players, every round."""
+    return [
+        frozenset((game["first"], game["second"]))
+        for round_ in shown["rounds_played"]
+        for game in round_["games"]
+    ]
+
+
+def colour_counts(shown: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """(first seats, second seats) of each player over the games played."""
+    counts = {player["id"]: [0, 0] for player in shown["players"]}
+    for round_ in shown["rounds_played"]:
+        for game in round_["games"]:
+            counts[game["first"]][0] += 1
+            counts[game["second"]][1] += 1
+    return {player: (a, b) for player, (a, b) in counts.items()}
+
+
+def every_pair(players: list[str]) -> list[frozenset[str]]:
+    return [frozenset(pair) for pair in itertools.combinations(players, 2)]
