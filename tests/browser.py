@@ -9,8 +9,9 @@ fails the test with what to do, never skips it.
 :func:`web_session` starts a server (:func:`harness.running_server`) and a
 browser together. :class:`WebPlayer` is one person at the web client: a page in
 its own browser context (its own storage, as a separate computer would have),
-with helpers that act and read the page as a person would. Every request a page
-makes is recorded; when the session ends without error, each page must have
+with helpers that act and read the page as a person would; :meth:`WebSession.open`
+opens another of the server's pages (the teacher's page, the wall) the same way.
+Every request a page makes is recorded; when the session ends without error, each page must have
 made requests only to the server that served it, and raised no script error.
 """
 
@@ -90,6 +91,24 @@ class WebSession:
             await player.enter_name(name)
         return player
 
+    async def open(
+        self,
+        path: str,
+        *,
+        viewport: dict[str, int] = LAPTOP,
+        allowed_statuses: tuple[int, ...] = (),
+    ) -> WebPlayer:
+        """A new person opening ``path`` (``/teacher#token=...``). Chromium logs each
+        HTTP error answer as a console error: those with ``allowed_statuses`` are
+        expected by the page (the wall's 404 while there is no tournament)."""
+        context = await self.browser.new_context(viewport=viewport, base_url=self.base_url)
+        page = await context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        person = WebPlayer(page, self.base_url, allowed_statuses=allowed_statuses)
+        self.people.append(person)
+        await page.goto(path)
+        return person
+
 
 @asynccontextmanager
 async def web_session(
@@ -121,9 +140,12 @@ async def web_session(
 class WebPlayer:
     """One person using the web client in a page."""
 
-    def __init__(self, page: Page, base_url: str) -> None:
+    def __init__(
+        self, page: Page, base_url: str, *, allowed_statuses: tuple[int, ...] = ()
+    ) -> None:
         self.page = page
         self.origin = base_url.rstrip("/")
+        self.allowed_statuses = allowed_statuses
         self.requests: list[str] = []
         """Every URL the page asked for: HTTP requests and WebSocket connections."""
         self.errors: list[str] = []
@@ -136,8 +158,12 @@ class WebPlayer:
     def _console(self, message: Any) -> None:
         # Chromium logs a WebSocket that cannot connect as a console error: that is
         # the network's doing (a test cutting the connection), not the page's.
-        if message.type == "error" and not message.text.startswith("WebSocket connection to"):
-            self.errors.append(f"console: {message.text}")
+        if message.type != "error" or message.text.startswith("WebSocket connection to"):
+            return
+        answered = re.match(r"Failed to load resource: .* status of (\d+)", message.text)
+        if answered and int(answered.group(1)) in self.allowed_statuses:
+            return
+        self.errors.append(f"console: {message.text}")
 
     # -- reading the page ---------------------------------------------------------------
 

@@ -24,6 +24,7 @@ const PONG_WAIT_MS = 10000; // ...and if nothing comes back this soon, the conne
 const WATCHDOG_MS = 5000;
 const HELLO_ID = "hello";
 const CLOSE_SESSION_REPLACED = 4000;
+const CLOSE_REMOVED = 4003;
 
 /** Close codes in words (docs/protocol.md, Close codes). */
 const CLOSE_REASONS = {
@@ -36,6 +37,7 @@ const CLOSE_REASONS = {
   4000: "this game was opened in another tab or window",
   4001: "the server dropped us for reading too slowly",
   4002: "the server dropped us for sending too many messages",
+  4003: "the teacher removed you from the class",
 };
 
 /** The server refused a request: `code` is the protocol's error code. */
@@ -219,7 +221,7 @@ export class Connection extends EventTarget {
       clearTimeout(timer);
       reject(new ConnectionLostError("the connection dropped before the answer came"));
     }
-    if (["closed", "refused", "replaced"].includes(this.status)) return;
+    if (["closed", "refused", "replaced", "removed"].includes(this.status)) return;
     // While retrying, keep saying why the connection went ("the server is shutting
     // down"), not that the latest try failed.
     const why =
@@ -228,6 +230,13 @@ export class Connection extends EventTarget {
         : (CLOSE_REASONS[code] ?? (reason || `the connection closed (code ${code})`));
     if (code === CLOSE_SESSION_REPLACED) {
       this.setStatus("replaced", why);
+      return;
+    }
+    if (code === CLOSE_REMOVED) {
+      // The token opens nothing any more, and trying again would only start a
+      // new student behind the teacher's back: stop here.
+      this.token = null;
+      this.setStatus("removed", CLOSE_REASONS[CLOSE_REMOVED]);
       return;
     }
     const delay = Math.min(BACKOFF_FIRST_MS * 2 ** this.attempts, BACKOFF_MAX_MS);

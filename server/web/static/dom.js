@@ -30,6 +30,37 @@ export function button(label, onclick, props = {}) {
   return h("button", { type: "button", onclick, ...props }, label);
 }
 
+const CONFIRM_MS = 4000; // a "click again to resign" waits this long for the second click
+
+/**
+ * A button that acts on a second click within a few seconds, saying `question`
+ * after the first (for what cannot be undone: resign, remove a student).
+ */
+export function confirming(label, question, action, props = {}) {
+  let armed = null;
+  const element = button(
+    label,
+    () => {
+      if (armed) {
+        disarm();
+        action();
+        return;
+      }
+      element.classList.add("armed");
+      setText(element, question);
+      armed = setTimeout(disarm, CONFIRM_MS);
+    },
+    { class: "danger", onblur: () => disarm(), ...props },
+  );
+  const disarm = () => {
+    clearTimeout(armed);
+    armed = null;
+    element.classList.remove("armed");
+    setText(element, label);
+  };
+  return element;
+}
+
 /** Set an element's text only when it changed (screen readers re-read live regions). */
 export function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;

@@ -4,7 +4,19 @@
 // rooms this tab is already in.
 
 import { button, formValues, h, setText, show } from "./dom.js";
-import { GAME_CHOICES, MNK_LIMITS } from "./games.js";
+import {
+  clockFields,
+  clockFromValues,
+  field,
+  formError,
+  mnkFieldset,
+  mnkSizes,
+  panel,
+  radio,
+  select,
+  toggleFieldset,
+} from "./forms.js";
+import { GAME_CHOICES } from "./games.js";
 import { LEVELS, refusalText, roomSummary } from "./words.js";
 
 const ROOMS_REFRESH_MS = 5000; // live enough for a classroom, light on the server
@@ -33,30 +45,13 @@ export class LobbyView {
 
   createPanel() {
     const error = formError();
-    const mnk = h(
-      "fieldset",
-      { class: "mnk" },
-      h("legend", {}, "Board"),
-      numberField("m", "Columns", 7, MNK_LIMITS.sizeMin, MNK_LIMITS.sizeMax),
-      numberField("n", "Rows", 6, MNK_LIMITS.sizeMin, MNK_LIMITS.sizeMax),
-      numberField("k", "In a row", 4, MNK_LIMITS.lineMin, MNK_LIMITS.lineMax),
-    );
+    const mnk = mnkFieldset();
     const level = h(
       "select",
       { name: "level", id: "new-level", "aria-label": "AI level" },
       LEVELS.map((name) => h("option", { value: name, selected: name === "easy" }, name)),
     );
-    const perMove = h(
-      "fieldset",
-      { class: "clock-fields" },
-      numberField("per_move", "Seconds a move", 30, 1, 3600),
-    );
-    const increment = h(
-      "fieldset",
-      { class: "clock-fields" },
-      numberField("minutes", "Minutes", 5, 0.5, 600, 0.5),
-      numberField("increment", "+ seconds a move", 3, 0, 3600),
-    );
+    const clock = clockFields("new-clock");
     const form = h(
       "form",
       { id: "new-room", onsubmit: (event) => this.create(event, form, error) },
@@ -78,16 +73,7 @@ export class LobbyView {
           ["random", "X or O at random"],
         ]),
       ),
-      field(
-        "Clock",
-        select("clock", "new-clock", [
-          ["none", "No clock"],
-          ["per_move", "Time per move"],
-          ["increment", "Time per game, plus a bonus a move"],
-        ]),
-      ),
-      perMove,
-      increment,
+      clock.elements,
       h(
         "label",
         { class: "check" },
@@ -98,16 +84,11 @@ export class LobbyView {
       error,
     );
     // Fields that do not apply are hidden and disabled (so that they are not validated).
-    const toggle = (fieldset, on) => {
-      show(fieldset, on);
-      fieldset.disabled = !on;
-    };
     const sync = () => {
       const values = formValues(form);
-      toggle(mnk, values.game === "mnk");
+      toggleFieldset(mnk, values.game === "mnk");
       level.disabled = values.opponent !== "ai";
-      toggle(perMove, values.clock === "per_move");
-      toggle(increment, values.clock === "increment");
+      clock.sync(values);
     };
     form.addEventListener("change", sync);
     sync();
@@ -275,15 +256,9 @@ export class LobbyView {
       public: !values.private,
       seat: values.seat,
     };
-    if (values.game === "mnk") {
-      Object.assign(message, { m: Number(values.m), n: Number(values.n), k: Number(values.k) });
-    }
-    if (values.clock === "per_move") {
-      message.clock = { kind: "per_move", per_move: Number(values.per_move) };
-    } else if (values.clock === "increment") {
-      const initial = Number(values.minutes) * 60;
-      message.clock = { kind: "increment", initial, increment: Number(values.increment) };
-    }
+    Object.assign(message, mnkSizes(values) ?? {});
+    const clock = clockFromValues(values);
+    if (clock) message.clock = clock;
     if (values.opponent === "ai") message.ai_level = values.level;
     await this.ask(message, error);
   }
@@ -326,37 +301,4 @@ export class LobbyView {
       return false;
     }
   }
-}
-
-function panel(name, title, ...content) {
-  const id = `${name}-title`;
-  return h("section", { class: "panel", "aria-labelledby": id }, h("h2", { id }, title), content);
-}
-
-function formError() {
-  return h("p", { class: "form-error", role: "alert", hidden: true });
-}
-
-function field(label, control) {
-  return h("div", { class: "field" }, h("label", { for: control.id }, label), control);
-}
-
-/** A select named `name` with `options` as [value, text] pairs. */
-function select(name, id, options, selected = null) {
-  return h(
-    "select",
-    { name, id },
-    options.map(([value, text]) => h("option", { value, selected: value === selected }, text)),
-  );
-}
-
-function numberField(name, label, value, min, max, step = 1) {
-  const id = `field-${name}`;
-  const input = h("input", { type: "number", name, id, value, min, max, step, required: true });
-  return h("span", { class: "number-field" }, h("label", { for: id }, label), input);
-}
-
-function radio(name, value, label, checked) {
-  const input = h("input", { type: "radio", name, value, checked });
-  return h("label", { class: "check" }, input, ` ${label}`);
 }

@@ -4,6 +4,9 @@
 //   #/room/CODE     a room this tab sits in or watches
 //   #/join/CODE     join by a code (an invitation link), then show the room
 //   #/watch/CODE    watch by a code, then show the room
+// In class mode it also shows the teacher's announcements, takes the player to
+// each tournament game as the server calls them to it (`match`), and stops for
+// good when the teacher removes the player (close code 4003).
 
 import { startTicking } from "./clocks.js";
 import { Connection, serverUrl } from "./connection.js";
@@ -11,6 +14,7 @@ import { h, setText, show } from "./dom.js";
 import { LobbyView } from "./lobby-view.js";
 import { NameView } from "./name-view.js";
 import { Notices } from "./notices.js";
+import { SYMBOLS } from "./room-state.js";
 import { RoomView } from "./room-view.js";
 import { Session } from "./session.js";
 import { saveName, savedName, savedToken, saveToken } from "./storage.js";
@@ -21,7 +25,8 @@ class App {
     this.view = document.getElementById("view");
     this.you = document.getElementById("you");
     this.playerName = document.getElementById("player-name");
-    this.notices = new Notices(document.getElementById("banner"), document.getElementById("notices"), {
+    const element = (id) => document.getElementById(id);
+    this.notices = new Notices(element("banner"), element("notices"), element("pinned"), {
       onRetry: () => this.connection?.reconnectNow(),
       // A new connection with the same token takes the session back from the other tab.
       onTakeBack: () => this.connect(this.session.name),
@@ -33,6 +38,7 @@ class App {
     this.roomView = null;
     this.stopTicking = null;
     this.following = null; // the invitation link being followed
+    this.matching = null; // the tournament game being joined
     this.askingName = false; // the name form is up: the session's events leave it there
     document.getElementById("change-name").addEventListener("click", () => this.askName());
     window.addEventListener("hashchange", () => {
@@ -97,6 +103,10 @@ class App {
     this.session.addEventListener("room", (event) => this.roomChanged(event.detail));
     this.session.addEventListener("notice", (event) => this.say(event.detail.text));
     this.session.addEventListener("ready", () => this.route());
+    this.session.addEventListener("announcement", (event) => {
+      this.notices.pin("announcement", event.detail.text);
+    });
+    this.session.addEventListener("match", (event) => this.match(event.detail));
     setText(this.playerName, name);
     show(this.you, true);
     this.connection.start();
@@ -109,6 +119,55 @@ class App {
     if (detail.status === "refused") {
       if (detail.code === "unsupported_version") this.say("This page is out of date: reload it");
       else this.askName(`The server refused that name: ${detail.reason}`);
+    } else if (detail.status === "removed") {
+      this.removed();
+    }
+  }
+
+  /** The teacher removed this player: the session is over, and the page says so. */
+  removed() {
+    saveToken(null);
+    this.leaveView();
+    this.view.replaceChildren(
+      h(
+        "section",
+        { class: "panel removed-view", role: "alert" },
+        h("h1", {}, "Removed by the teacher"),
+        h(
+          "p",
+          {},
+          "The teacher removed you from the class, so this page no longer connects. " +
+            "Reload it to join again as a new student.",
+        ),
+        h("button", { type: "button", class: "primary", onclick: () => location.reload() }, "Reload"),
+      ),
+    );
+    document.title = "Removed · Boardroom";
+  }
+
+  /** A tournament game is ready for this player: say which, and go to it at once. */
+  async match(match) {
+    const symbol = SYMBOLS[match.side];
+    const text =
+      `Round ${match.round} of ${match.tournament_name}: ` +
+      `you play ${match.opponent} as ${match.side} (${symbol})`;
+    const key = `${match.tournament}/${match.round}/${match.board}`;
+    this.notices.pin("match", text, key);
+    if (this.matching === key) return;
+    this.matching = key;
+    try {
+      const session = this.session;
+      // After a reconnection the match comes before the rooms given back are all
+      // known: wait for them, so that a seat already held is not joined twice.
+      if (!session.ready) await new Promise((ready) => session.addEventListener("ready", ready, { once: true }));
+      if (session !== this.session) return;
+      if (!session.rooms.has(match.room)) await session.request({ type: "join", code: match.code });
+      this.askingName = false;
+      this.openRoom(match.room);
+    } catch (refusal) {
+      this.say(`Could not join your tournament game: ${refusalText(refusal)}`);
+    } finally {
+      if (this.matching === key) this.matching = null;
     }
   }
 
@@ -148,7 +207,8 @@ class App {
   }
 
   route() {
-    if (!this.session || this.askingName || this.connection.status === "refused") return;
+    const stopped = ["refused", "removed"].includes(this.connection?.status);
+    if (!this.session || this.askingName || stopped) return;
     const [, view = "", code = ""] = /^#\/?([a-z]*)\/?([A-Za-z0-9]*)/.exec(location.hash) ?? [];
     if ((view === "join" || view === "watch") && code) this.follow(view, code.toUpperCase());
     else if (view === "room" && code) this.showRoom(code.toUpperCase());

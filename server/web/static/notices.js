@@ -1,6 +1,8 @@
 // notices.js: what the page says outside the views: the connection banner
-// ("Reconnecting…", with a button to try at once) and short notices that come
-// and go (a seat not kept, a code copied, a game that started elsewhere).
+// ("Reconnecting…", with a button to try at once), short notices that come
+// and go (a seat not kept, a code copied, a game that started elsewhere), and
+// in class mode the teacher's messages and tournament games, which stay at the
+// top of the page until dismissed.
 
 import { button, h, setText, show } from "./dom.js";
 
@@ -8,11 +10,13 @@ const NOTICE_MS = 8000;
 const SLOW_START_MS = 1000;
 
 export class Notices {
-  /** `banner` and `list` are elements of the page; `onRetry` and `onTakeBack` are the
-   * banner buttons' actions ("Try now", and "Play here" after another tab took over). */
-  constructor(banner, list, { onRetry, onTakeBack }) {
+  /** `banner`, `list` and `pinned` are elements of the page; `onRetry` and `onTakeBack`
+   * are the banner buttons' actions ("Try now", and "Play here" after another tab
+   * took over). */
+  constructor(banner, list, pinned, { onRetry, onTakeBack }) {
     this.banner = banner;
     this.list = list;
+    this.pinned = pinned;
     this.bannerText = h("span", { class: "banner-text" });
     this.slowStart = null;
     this.retry = button("Try now", onRetry);
@@ -27,6 +31,7 @@ export class Notices {
       connecting: "Connecting to the server…",
       reconnecting: `Reconnecting… (${reason || "the connection was lost"})`,
       replaced: "This game is open in another tab or window.",
+      removed: "The teacher removed you from the class.",
     };
     const text = texts[status];
     clearTimeout(this.slowStart);
@@ -58,5 +63,24 @@ export class Notices {
     item.append(button("×", dismiss, { class: "quiet", "aria-label": "Dismiss" }));
     this.list.append(item);
     setTimeout(dismiss, action ? NOTICE_MS * 2 : NOTICE_MS);
+  }
+
+  /**
+   * A notice that stays at the top of the page until dismissed: `kind` is
+   * "announcement" (the teacher's message) or "match" (a tournament game). A
+   * `key` already shown is not shown twice (a `match` comes again after each
+   * reconnection).
+   */
+  pin(kind, text, key = null) {
+    if (key && [...this.pinned.children].some((item) => item.dataset.key === key)) return;
+    const label = kind === "announcement" ? "From the teacher" : "Tournament";
+    const item = h(
+      "li",
+      { class: `pinned ${kind}`, dataset: { key: key ?? "" } },
+      h("strong", { class: "pinned-label" }, label),
+      h("span", { class: "pinned-text" }, text),
+    );
+    item.append(button("Dismiss", () => item.remove(), { class: "quiet" }));
+    this.pinned.append(item);
   }
 }

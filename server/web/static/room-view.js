@@ -4,15 +4,20 @@
 // spectator sees the same room with a read-only board. The view draws the
 // session's copy of the room (room-state.js) and sends requests; a refusal is
 // shown in words beside what was refused, and nothing typed is lost.
+//
+// While the teacher has the games paused (class mode: `paused` in the state),
+// the board says so and a move the player makes is held, not sent: it is sent
+// by itself at the resume (a click elsewhere changes it). A move the server
+// refuses as `paused` (the pause came while it was on its way) is held the
+// same way.
 
 import { createBoard } from "./board.js";
 import { clockSetting, formatClock, LOW_TIME_MS } from "./clocks.js";
-import { button, copyText, h, setText, show } from "./dom.js";
+import { button, confirming, copyText, h, setText, show } from "./dom.js";
 import { SIDES, SYMBOLS } from "./room-state.js";
 import { LEVELS, moveRefusalText, presence, refusalText, seatKind, turnText } from "./words.js";
 
 const REFUSAL_MS = 10000; // a refusal stays this long, or until the next thing that works
-const CONFIRM_MS = 4000; // a "click again to resign" waits this long for the second click
 
 export class RoomView {
   /** `app` gives the session, the lobby and notices (main.js); `code` names the room. */
@@ -20,6 +25,7 @@ export class RoomView {
     this.app = app;
     this.code = code;
     this.moving = false; // a move is on its way: further clicks wait for its answer
+    this.held = null; // a move made during a pause, sent at the resume
     this.refusalTimer = null;
     this.logShown = null;
     this.build(this.room);
@@ -37,6 +43,13 @@ export class RoomView {
     this.meta = h("p", { class: "room-meta" });
     this.turn = h("p", { class: "turn", "aria-live": "polite" });
     this.refusal = h("p", { class: "refusal", role: "alert", hidden: true });
+    this.heldText = h("span", { class: "held-move" });
+    this.pausedBanner = h(
+      "p",
+      { class: "paused-banner", role: "status", hidden: true },
+      h("strong", {}, "Paused by the teacher"),
+      this.heldText,
+    );
     this.board = room.shape ? createBoard(room.shape, (move) => this.play(move)) : unknownBoard(room);
     const frameStyle = room.shape ? { "--columns": room.shape.columns, "--rows": room.shape.rows } : {};
     this.moveInput = h("input", {
@@ -67,7 +80,7 @@ export class RoomView {
         { class: "room-main" },
         h("header", { class: "room-head" }, h("div", {}, this.title, this.meta), lobby),
         this.turn,
-        h("div", { class: "board-frame", style: frameStyle }, this.board.element),
+        h("div", { class: "board-frame", style: frameStyle }, this.board.element, this.pausedBanner),
         this.refusal,
         this.moveForm,
       ),
@@ -175,6 +188,8 @@ export class RoomView {
       ply: String(state.ply),
       you: room.you ?? "",
       toMove: state.to_move ?? "",
+      paused: state.paused ? "true" : "",
+      held: this.held ?? "",
     });
     setText(this.title, state.title);
     const meta = [`Room ${room.code}`];
@@ -187,6 +202,7 @@ export class RoomView {
     this.turn.classList.toggle("my-turn", room.myTurn);
     this.element.classList.toggle("your-turn", room.myTurn);
     this.board.update(room);
+    this.drawPause(room);
     this.board.element.classList.toggle("readonly", !seated);
     this.board.element.classList.toggle("my-turn", room.myTurn);
     show(this.moveForm, seated && state.status === "playing");
@@ -218,6 +234,21 @@ export class RoomView {
       parts.item.classList.toggle("to-move", room.playing && state.to_move === side);
       parts.item.classList.toggle("winner", state.result?.winner === side);
       parts.item.classList.toggle("gone", Boolean(seat.name) && !seat.connected && seat.kind !== "ai");
+    }
+  }
+
+  /** The pause banner, and the move held during it, sent once the games resume. */
+  drawPause(room) {
+    const paused = Boolean(room.state.paused);
+    if (!room.myTurn) this.held = null; // the game ended meanwhile
+    show(this.pausedBanner, paused);
+    setText(this.heldText, this.held ? `Your move ${this.held} is held: it is played when the game resumes` : "");
+    this.element.classList.toggle("paused", paused);
+    if (!paused && this.held && !this.moving) {
+      const move = this.held;
+      this.held = null;
+      this.element.dataset.held = "";
+      this.play(move);
     }
   }
 
@@ -291,6 +322,10 @@ export class RoomView {
       this.showRefusal("You are watching: only the players can move");
       return false;
     }
+    if (room.state.paused && room.myTurn) {
+      this.hold(move);
+      return true;
+    }
     if (this.moving) return false;
     this.moving = true;
     try {
@@ -298,11 +333,23 @@ export class RoomView {
       this.showRefusal("");
       return true;
     } catch (refusal) {
+      if (refusal.code === "paused" && room.myTurn) {
+        this.moving = false;
+        this.hold(move);
+        return true;
+      }
       this.showRefusal(moveRefusalText(room, refusal));
       return false;
     } finally {
       this.moving = false;
     }
+  }
+
+  /** Keep `move` until the games resume (drawPause sends it). */
+  hold(move) {
+    this.held = move;
+    this.showRefusal("");
+    this.update();
   }
 
   async typedMove(event) {
@@ -383,26 +430,4 @@ function codeRow(label, code, kind, app) {
 function unknownBoard(room) {
   const text = `This page cannot draw ${room.state.game}: reload it for the newest version.`;
   return { element: h("p", {}, text), update() {}, focus() {} };
-}
-
-/** A button that acts on a second click within a few seconds, saying so after the first. */
-function confirming(label, question, action) {
-  let armed = null;
-  const element = button(label, () => {
-    if (armed) {
-      disarm();
-      action();
-      return;
-    }
-    element.classList.add("armed");
-    setText(element, question);
-    armed = setTimeout(disarm, CONFIRM_MS);
-  }, { class: "danger", onblur: () => disarm() });
-  const disarm = () => {
-    clearTimeout(armed);
-    armed = null;
-    element.classList.remove("armed");
-    setText(element, label);
-  };
-  return element;
 }

@@ -11,6 +11,10 @@
 //             then, if it was known; the code is gone from `rooms` when left)
 //   "notice"  { text }: something the player should read
 //   "ready"   greeted, and every room it had is back or known lost
+//   "announcement"  { text }: the teacher's message to everyone (class mode)
+//   "match"   the server's `match` message: a tournament game is ready for this
+//             player (class mode; docs/protocol.md). It comes again after each
+//             welcome until that game starts.
 
 import { Room } from "./room-state.js";
 import { saveToken, saveWatching, savedWatching } from "./storage.js";
@@ -109,6 +113,12 @@ export class Session extends EventTarget {
       this.changed(code, message, before);
     } else if (message.type === "left") {
       this.forget(message.room, null);
+    } else if (message.type === "room_closed") {
+      const room = this.rooms.get(message.room);
+      if (!room) return;
+      this.forget(room.code, `The teacher closed room ${room.code} (${room.state.title})`);
+    } else if (message.type === "announcement" || message.type === "match") {
+      this.dispatchEvent(new CustomEvent(message.type, { detail: message }));
     } else if (message.type === "chat") {
       const room = this.rooms.get(message.room);
       if (!room) return;

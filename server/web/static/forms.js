@@ -1,0 +1,100 @@
+// forms.js: the pieces the pages' forms are made of (panels, fields, selects,
+// number fields, radios, an error line), and the parts that the lobby's "New
+// game" and the teacher's tournament form share: the m,n,k sizes and the clock,
+// read back into the protocol's fields.
+
+import { h, show } from "./dom.js";
+import { MNK_LIMITS } from "./games.js";
+
+/** A section with a heading: the page's unit of layout. */
+export function panel(name, title, ...content) {
+  const id = `${name}-title`;
+  return h("section", { class: "panel", "aria-labelledby": id }, h("h2", { id }, title), content);
+}
+
+/** Where a form says why it was refused (hidden until then). */
+export function formError() {
+  return h("p", { class: "form-error", role: "alert", hidden: true });
+}
+
+/** A labelled control, the label above it. */
+export function field(label, control) {
+  return h("div", { class: "field" }, h("label", { for: control.id }, label), control);
+}
+
+/** A select named `name` with `options` as [value, text] pairs. */
+export function select(name, id, options, selected = null) {
+  return h(
+    "select",
+    { name, id },
+    options.map(([value, text]) => h("option", { value, selected: value === selected }, text)),
+  );
+}
+
+export function numberField(name, label, value, min, max, step = 1, { required = true } = {}) {
+  const id = `field-${name}`;
+  const input = h("input", { type: "number", name, id, value, min, max, step, required });
+  return h("span", { class: "number-field" }, h("label", { for: id }, label), input);
+}
+
+export function radio(name, value, label, checked) {
+  const input = h("input", { type: "radio", name, value, checked });
+  return h("label", { class: "check" }, input, ` ${label}`);
+}
+
+/** Hide and disable a fieldset that does not apply (a disabled field is not validated). */
+export function toggleFieldset(fieldset, on) {
+  show(fieldset, on);
+  fieldset.disabled = !on;
+}
+
+/** The m,n,k board's sizes: fields `m`, `n`, `k`. */
+export function mnkFieldset() {
+  return h(
+    "fieldset",
+    { class: "mnk" },
+    h("legend", {}, "Board"),
+    numberField("m", "Columns", 7, MNK_LIMITS.sizeMin, MNK_LIMITS.sizeMax),
+    numberField("n", "Rows", 6, MNK_LIMITS.sizeMin, MNK_LIMITS.sizeMax),
+    numberField("k", "In a row", 4, MNK_LIMITS.lineMin, MNK_LIMITS.lineMax),
+  );
+}
+
+/** The sizes of an m,n,k game from a form's values ({ m, n, k }), else null. */
+export function mnkSizes(values) {
+  if (values.game !== "mnk") return null;
+  return { m: Number(values.m), n: Number(values.n), k: Number(values.k) };
+}
+
+/** The clock's choice (field `clock`) and its settings, each shown when chosen. */
+export function clockFields(id) {
+  const choice = field(
+    "Clock",
+    select("clock", id, [
+      ["none", "No clock"],
+      ["per_move", "Time per move"],
+      ["increment", "Time per game, plus a bonus a move"],
+    ]),
+  );
+  const perMove = h("fieldset", { class: "clock-fields" }, numberField("per_move", "Seconds a move", 30, 1, 3600));
+  const increment = h(
+    "fieldset",
+    { class: "clock-fields" },
+    numberField("minutes", "Minutes", 5, 0.5, 600, 0.5),
+    numberField("increment", "+ seconds a move", 3, 0, 3600),
+  );
+  const sync = (values) => {
+    toggleFieldset(perMove, values.clock === "per_move");
+    toggleFieldset(increment, values.clock === "increment");
+  };
+  return { elements: [choice, perMove, increment], sync };
+}
+
+/** The protocol's Clock from a form's values (clockFields), or null for none. */
+export function clockFromValues(values) {
+  if (values.clock === "per_move") return { kind: "per_move", per_move: Number(values.per_move) };
+  if (values.clock === "increment") {
+    return { kind: "increment", initial: Number(values.minutes) * 60, increment: Number(values.increment) };
+  }
+  return null;
+}

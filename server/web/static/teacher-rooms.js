@@ -1,0 +1,143 @@
+// teacher-rooms.js: every room of the class on the teacher's page, private
+// ones too: the game, who sits where, how far the game is, and a Close button
+// (a second click confirms; closing ends the game with no result). Rows are
+// kept per room across the page's polls, so that a Close waiting for its
+// second click is not lost to a refresh.
+
+import { confirming, h, setText, show } from "./dom.js";
+import { boardShape, Position } from "./games.js";
+import { SYMBOLS } from "./room-state.js";
+import { errorText } from "./teacher-api.js";
+
+export class RoomsPanel {
+  /** `api` is the AdminApi; `changed()` asks the page to poll again at once. */
+  constructor(api, changed) {
+    this.api = api;
+    this.changed = changed;
+    this.rows = new Map(); // room code -> RoomRow
+    this.body = h("tbody");
+    this.count = h("span", { class: "updated" });
+    this.empty = h("p", { class: "empty" }, "No rooms open.");
+    const column = (text) => h("th", { scope: "col" }, text);
+    this.element = h(
+      "section",
+      { class: "panel rooms-panel", "aria-labelledby": "rooms-title" },
+      h("div", { class: "panel-head" }, h("h2", { id: "rooms-title" }, "Rooms"), this.count),
+      h(
+        "table",
+        { class: "rooms" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            column("Room"),
+            column("Game"),
+            column("Players"),
+            column("Status"),
+            column(h("span", { class: "offscreen" }, "Actions")),
+          ),
+        ),
+        this.body,
+      ),
+      this.empty,
+    );
+  }
+
+  /** Show `rooms` (GET /api/admin/rooms), oldest first. */
+  update(rooms) {
+    const codes = new Set(rooms.map((room) => room.code));
+    for (const [code, row] of this.rows) {
+      if (!codes.has(code)) {
+        row.element.remove();
+        this.rows.delete(code);
+      }
+    }
+    for (const room of rooms) {
+      let row = this.rows.get(room.code);
+      if (!row) {
+        row = new RoomRow(this, room.code);
+        this.rows.set(room.code, row);
+      }
+      row.update(room);
+      this.body.append(row.element);
+    }
+    const playing = rooms.filter((room) => room.status === "playing").length;
+    setText(this.count, `${rooms.length} open, ${playing} playing`);
+    show(this.empty, rooms.length === 0);
+  }
+}
+
+class RoomRow {
+  constructor(panel, code) {
+    this.panel = panel;
+    this.code = code;
+    this.game = h("td", {});
+    this.players = h("td", {});
+    this.status = h("td", {});
+    this.error = h("p", { class: "form-error", role: "alert", hidden: true });
+    this.close = confirming("Close", "Click again to close", () => this.closeRoom(), {
+      class: "danger small",
+      "aria-label": `Close room ${code}`,
+    });
+    this.element = h(
+      "tr",
+      { dataset: { room: code } },
+      h("th", { scope: "row" }, h("code", {}, code)),
+      this.game,
+      this.players,
+      this.status,
+      h("td", { class: "actions" }, this.close, this.error),
+    );
+  }
+
+  update(room) {
+    this.element.dataset.status = room.status;
+    setText(this.game, room.public ? room.title : `${room.title} (private)`);
+    const seats = room.players.map((player) => {
+      const name = player.name ?? "empty seat";
+      const away = player.name && !player.connected && player.kind !== "ai" ? " (away)" : "";
+      return `${SYMBOLS[player.side]} ${name}${away}`;
+    });
+    const watching = room.spectators ? ` · ${room.spectators} watching` : "";
+    setText(this.players, seats.join(" – ") + watching);
+    setText(this.status, roomStatus(room));
+  }
+
+  async closeRoom() {
+    try {
+      await this.panel.api.post(`/api/admin/rooms/${this.code}/close`);
+      this.element.remove();
+      this.panel.rows.delete(this.code);
+      this.panel.changed();
+    } catch (error) {
+      setText(this.error, errorText(error));
+      show(this.error, true);
+    }
+  }
+}
+
+/** "playing, 7 moves", "paused", "finished: X ann wins" for the teacher. */
+export function roomStatus(room) {
+  if (room.status === "waiting") return room.paused ? "waiting (paused)" : "waiting for a player";
+  if (room.status === "finished") return `finished: ${resultWords(room)}`;
+  const count = moveCount(room);
+  const moves = `${count} move${count === 1 ? "" : "s"}`;
+  return room.paused ? `paused, ${moves}` : `playing, ${moves}`;
+}
+
+/** How a room's last game ended, in words: "X ann wins", "draw", "no result". */
+export function resultWords(room) {
+  const result = room.result;
+  if (!result) return "game over";
+  if (!result.winner) return result.reason === "full_board" || result.reason === "agreement" ? "draw" : "no result";
+  const player = room.players.find((seat) => seat.side === result.winner);
+  const how = { resignation: " (resigned)", timeout: " on time", abandonment: " (left)" }[result.reason] ?? "";
+  return `${SYMBOLS[result.winner]} ${player?.name ?? ""} wins${how}`.replace("  ", " ");
+}
+
+function moveCount(room) {
+  const shape = boardShape(room.game);
+  return (shape && Position.fromMoves(shape, room.moves)?.played.length) ?? 0;
+}

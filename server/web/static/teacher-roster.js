@@ -1,0 +1,210 @@
+// teacher-roster.js: the teacher's roster: every student with their presence,
+// rooms and results, and the controls on each (rename in place, plays as a
+// person or a bot, remove after a second click). The page polls the roster and
+// hands it over (update); each student keeps their row, so that a rename being
+// typed survives the refreshes. A refusal shows in the student's row.
+
+import { button, confirming, h, setText, show } from "./dom.js";
+import { errorText } from "./teacher-api.js";
+
+const KIND_WORDS = { human: "person", bot: "bot" };
+
+export class RosterPanel {
+  /** `api` is the AdminApi; `changed()` asks the page to poll again at once. */
+  constructor(api, changed) {
+    this.api = api;
+    this.changed = changed;
+    this.rows = new Map(); // student id -> StudentRow
+    this.body = h("tbody");
+    this.count = h("span", { class: "updated" });
+    this.empty = h("p", { class: "empty" }, "No students yet: they appear here as they connect.");
+    const column = (text) => h("th", { scope: "col" }, text);
+    this.element = h(
+      "section",
+      { class: "panel roster-panel", "aria-labelledby": "roster-title" },
+      h("div", { class: "panel-head" }, h("h2", { id: "roster-title" }, "Students"), this.count),
+      h(
+        "table",
+        { class: "roster" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            column("Name"),
+            column("Plays as"),
+            column("Here"),
+            column("Rooms"),
+            column("Played"),
+            column("W-D-L"),
+            column(h("span", { class: "offscreen" }, "Actions")),
+          ),
+        ),
+        this.body,
+      ),
+      this.empty,
+    );
+  }
+
+  /** Show `students` (GET /api/admin/roster), first seen first. */
+  update(students) {
+    const ids = new Set(students.map((student) => student.id));
+    for (const [id, row] of this.rows) {
+      if (!ids.has(id)) {
+        row.element.remove();
+        this.rows.delete(id);
+      }
+    }
+    for (const student of students) {
+      let row = this.rows.get(student.id);
+      if (!row) {
+        row = new StudentRow(this, student);
+        this.rows.set(student.id, row);
+      }
+      row.update(student);
+      this.body.append(row.element); // in the roster's order (append moves a row)
+    }
+    const connected = students.filter((student) => student.connected).length;
+    setText(this.count, `${students.length} on the roster, ${connected} connected`);
+    show(this.empty, students.length === 0);
+  }
+
+  /** Forget a removed student's row at once (the next poll agrees). */
+  removed(id) {
+    this.rows.get(id)?.element.remove();
+    this.rows.delete(id);
+    this.changed();
+  }
+}
+
+class StudentRow {
+  constructor(panel, student) {
+    this.panel = panel;
+    this.id = student.id;
+    this.student = student;
+    this.editing = false;
+    this.nameText = h("span", { class: "student-name" });
+    this.renameButton = button("Rename", () => this.edit(), { class: "quiet" });
+    this.nameCell = h("th", { scope: "row" }, this.nameText, this.renameButton);
+    this.kind = h(
+      "select",
+      { name: "kind", onchange: () => this.setKind(this.kind.value) },
+      Object.entries(KIND_WORDS).map(([value, text]) => h("option", { value }, text)),
+    );
+    this.here = h("td", {});
+    this.rooms = h("td", {});
+    this.played = h("td", {});
+    this.record = h("td", {});
+    this.error = h("p", { class: "form-error", role: "alert", hidden: true });
+    this.remove = confirming("Remove", "Click again to remove", () => this.removeStudent(), {
+      class: "danger small",
+    });
+    this.element = h(
+      "tr",
+      { dataset: { student: student.id } },
+      this.nameCell,
+      h("td", {}, this.kind),
+      this.here,
+      this.rooms,
+      this.played,
+      this.record,
+      h("td", { class: "actions" }, this.remove, this.error),
+    );
+  }
+
+  update(student) {
+    this.student = student;
+    this.element.dataset.name = student.name;
+    this.element.dataset.kind = student.kind;
+    if (!this.editing) setText(this.nameText, student.name);
+    if (document.activeElement !== this.kind) this.kind.value = student.kind;
+    this.kind.setAttribute("aria-label", `${student.name} plays as`);
+    this.renameButton.setAttribute("aria-label", `Rename ${student.name}`);
+    this.remove.setAttribute("aria-label", `Remove ${student.name}`);
+    setText(this.here, student.connected ? "yes" : "away");
+    this.here.className = student.connected ? "here" : "away";
+    setText(this.rooms, student.rooms.join(", ") || "—");
+    setText(this.played, String(student.played));
+    setText(this.record, `${student.won}-${student.drawn}-${student.lost}`);
+  }
+
+  // -- renaming in place --------------------------------------------------------------
+
+  edit() {
+    this.editing = true;
+    this.showError("");
+    const input = h("input", {
+      name: "name",
+      value: this.student.name,
+      maxlength: 32,
+      autocomplete: "off",
+      spellcheck: "false",
+      "aria-label": `New name for ${this.student.name}`,
+      onkeydown: (event) => {
+        if (event.key === "Escape") this.stopEditing();
+      },
+    });
+    const form = h(
+      "form",
+      { class: "rename", onsubmit: (event) => this.rename(event, input) },
+      input,
+      h("button", { type: "submit" }, "Save"),
+      button("Cancel", () => this.stopEditing(), { class: "quiet" }),
+    );
+    this.nameCell.replaceChildren(form);
+    input.focus();
+    input.select();
+  }
+
+  stopEditing() {
+    this.editing = false;
+    setText(this.nameText, this.student.name);
+    this.nameCell.replaceChildren(this.nameText, this.renameButton);
+  }
+
+  async rename(event, input) {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (name === this.student.name) {
+      this.stopEditing();
+      return;
+    }
+    try {
+      const answer = await this.panel.api.post(`/api/admin/students/${this.id}/rename`, { name });
+      this.update(answer.student);
+      this.stopEditing();
+      this.showError("");
+    } catch (error) {
+      this.showError(errorText(error));
+      input.focus();
+    }
+  }
+
+  // -- the other controls -------------------------------------------------------------
+
+  async setKind(kind) {
+    try {
+      const answer = await this.panel.api.post(`/api/admin/students/${this.id}/kind`, { kind });
+      this.update(answer.student);
+      this.showError("");
+    } catch (error) {
+      this.kind.value = this.student.kind;
+      this.showError(errorText(error));
+    }
+  }
+
+  async removeStudent() {
+    try {
+      await this.panel.api.post(`/api/admin/students/${this.id}/remove`);
+      this.panel.removed(this.id);
+    } catch (error) {
+      this.showError(errorText(error));
+    }
+  }
+
+  showError(text) {
+    setText(this.error, text);
+    show(this.error, Boolean(text));
+  }
+}

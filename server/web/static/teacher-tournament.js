@@ -1,0 +1,264 @@
+// teacher-tournament.js: tournaments on the teacher's page. The form starts one
+// (POST /api/admin/tournaments: the game, round robin or Swiss, the clock, how
+// long a player may be late, and the entrants: students of the roster and AI
+// levels); below it, the newest tournament: its round, the standings, the
+// crosstable, each round's pairings with their results, and Cancel while it
+// runs. One tournament runs at a time, so the form waits while one does.
+
+import { confirming, formValues, h, setText, show } from "./dom.js";
+import {
+  clockFields,
+  clockFromValues,
+  field,
+  formError,
+  mnkFieldset,
+  mnkSizes,
+  numberField,
+  radio,
+  select,
+  toggleFieldset,
+} from "./forms.js";
+import { GAME_CHOICES } from "./games.js";
+import { errorText } from "./teacher-api.js";
+import { crosstable, roundsList, standingsTable, tournamentLine } from "./tournament-tables.js";
+import { LEVELS } from "./words.js";
+
+const NAME_MAX = 60;
+
+export class TournamentPanel {
+  /** `api` is the AdminApi; `changed()` asks the page to poll again at once. */
+  constructor(api, changed) {
+    this.api = api;
+    this.changed = changed;
+    this.shown = null; // the JSON of the tournament on screen: redrawn only when it changes
+    this.tournament = null;
+    this.students = new Map(); // roster id -> its entrant checkbox's label
+    this.note = h("p", { class: "empty" }, "No tournament yet.");
+    this.current = h("div", { class: "tournament", hidden: true });
+    this.heading = h("h3", { class: "tournament-name" });
+    this.line = h("p", { class: "tournament-line" });
+    this.cancelError = formError();
+    this.cancel = confirming("Cancel the tournament", "Click again to cancel it", () => this.cancelIt(), {
+      id: "cancel-tournament",
+    });
+    this.tables = h("div", { class: "tournament-tables" });
+    this.current.append(
+      h("div", { class: "panel-head" }, this.heading, this.cancel),
+      this.line,
+      this.cancelError,
+      this.tables,
+    );
+    this.form = this.buildForm();
+    this.formPanel = h(
+      "section",
+      { class: "new-tournament", "aria-labelledby": "new-tournament-title" },
+      h("h3", { id: "new-tournament-title" }, "New tournament"),
+      this.form,
+    );
+    this.element = h(
+      "section",
+      { class: "panel tournament-panel", "aria-labelledby": "tournament-title" },
+      h("h2", { id: "tournament-title" }, "Tournament"),
+      this.note,
+      this.current,
+      this.formPanel,
+    );
+  }
+
+  // -- the form -----------------------------------------------------------------------
+
+  buildForm() {
+    this.formError = formError();
+    const mnk = mnkFieldset();
+    const clock = clockFields("tournament-clock");
+    const name = h("input", {
+      id: "tournament-name",
+      name: "name",
+      required: true,
+      maxlength: NAME_MAX,
+      autocomplete: "off",
+      placeholder: "e.g. Friday Connect Four",
+    });
+    const rounds = h(
+      "fieldset",
+      { class: "swiss-fields" },
+      numberField("rounds", "Rounds (blank: as many as recommended)", "", 1, 63, 1, { required: false }),
+    );
+    const double = h(
+      "fieldset",
+      { class: "round-robin-fields" },
+      h(
+        "label",
+        { class: "check" },
+        h("input", { type: "checkbox", name: "double" }),
+        " Double: every pair plays twice, sides swapped",
+      ),
+    );
+    this.studentBoxes = h("div", { class: "entrant-list", "aria-label": "Students" });
+    this.noStudents = h("p", { class: "empty" }, "No students on the roster yet.");
+    const aiBoxes = h(
+      "div",
+      { class: "entrant-list", "aria-label": "The AI" },
+      LEVELS.map((level) => entrantBox(`ai:${level}`, `AI (${level})`)),
+    );
+    const form = h(
+      "form",
+      { id: "new-tournament", onsubmit: (event) => this.create(event, form) },
+      field("Name", name),
+      field("Game", select("game", "tournament-game", GAME_CHOICES.map(({ game, title }) => [game, title]), "connect4")),
+      mnk,
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "Format"),
+        radio("format", "round_robin", "Round robin: everyone plays everyone", true),
+        radio("format", "swiss", "Swiss: a few rounds, equal scores meet", false),
+      ),
+      rounds,
+      double,
+      clock.elements,
+      h(
+        "fieldset",
+        {},
+        numberField("no_show_seconds", "Seconds to sit down before losing the game", 60, 10, 600),
+      ),
+      h(
+        "fieldset",
+        { class: "entrants" },
+        h("legend", {}, "Players"),
+        h("p", { class: "form-note" }, "Students"),
+        this.studentBoxes,
+        this.noStudents,
+        h("p", { class: "form-note" }, "The AI, at each level chosen"),
+        aiBoxes,
+      ),
+      h("button", { type: "submit", class: "primary" }, "Start the tournament"),
+      this.formError,
+    );
+    const sync = () => {
+      const values = formValues(form);
+      toggleFieldset(mnk, values.game === "mnk");
+      toggleFieldset(rounds, values.format === "swiss");
+      toggleFieldset(double, values.format === "round_robin");
+      clock.sync(values);
+    };
+    form.addEventListener("change", sync);
+    sync();
+    return form;
+  }
+
+  /** Offer the roster's students as entrants (a box ticked stays ticked). */
+  updateRoster(students) {
+    const ids = new Set(students.map((student) => student.id));
+    for (const [id, label] of this.students) {
+      if (!ids.has(id)) {
+        label.remove();
+        this.students.delete(id);
+      }
+    }
+    for (const student of students) {
+      let label = this.students.get(student.id);
+      if (!label) {
+        label = entrantBox(`student:${student.id}`, student.name);
+        this.students.set(student.id, label);
+      }
+      setText(label.lastChild, ` ${student.name}${student.kind === "bot" ? " (bot)" : ""}`);
+      this.studentBoxes.append(label);
+    }
+    show(this.noStudents, students.length === 0);
+  }
+
+  async create(event, form) {
+    event.preventDefault();
+    const values = formValues(form);
+    const entrants = [...form.querySelectorAll("input[name=entrant]:checked")].map((box) => box.value);
+    const sizes = mnkSizes(values);
+    const body = {
+      name: values.name.trim(),
+      game: values.game,
+      m: sizes?.m ?? null,
+      n: sizes?.n ?? null,
+      k: sizes?.k ?? null,
+      format: values.format,
+      rounds: values.format === "swiss" && values.rounds ? Number(values.rounds) : null,
+      double: values.format === "round_robin" && Boolean(values.double),
+      clock: clockFromValues(values),
+      no_show_seconds: Number(values.no_show_seconds),
+      entrants,
+    };
+    show(this.formError, false);
+    if (entrants.length < 2) {
+      this.showFormError("Choose at least two players");
+      return;
+    }
+    try {
+      const answer = await this.api.post("/api/admin/tournaments", body);
+      this.update([answer.tournament]);
+      this.changed();
+    } catch (error) {
+      this.showFormError(errorText(error));
+    }
+  }
+
+  showFormError(text) {
+    setText(this.formError, text);
+    show(this.formError, Boolean(text));
+  }
+
+  // -- the tournament ---------------------------------------------------------------------
+
+  /** Show the newest of `tournaments` (GET /api/admin/tournaments, newest first). */
+  update(tournaments) {
+    const tournament = tournaments[0] ?? null;
+    const running = tournament?.status === "running";
+    show(this.note, !tournament);
+    show(this.current, Boolean(tournament));
+    show(this.formPanel, !running);
+    show(this.cancel, running);
+    this.tournament = tournament;
+    const json = JSON.stringify(tournament);
+    if (!tournament || json === this.shown) return;
+    this.shown = json;
+    this.current.dataset.status = tournament.status;
+    this.current.dataset.tournament = String(tournament.id);
+    setText(this.heading, tournament.name);
+    setText(this.line, tournamentLine(tournament));
+    const part = (title, content) => h("section", { class: "tournament-part" }, h("h4", {}, title), content);
+    this.tables.replaceChildren(
+      part("Standings", standingsTable(tournament)),
+      part("Crosstable", crosstable(tournament)),
+      part("Rounds", roundsList(tournament)),
+    );
+  }
+
+  /** The server has no tournaments to offer (an older server): say so, offer nothing. */
+  unavailable(error) {
+    setText(this.note, `Tournaments are not available here: ${errorText(error)}`);
+    show(this.note, true);
+    show(this.current, false);
+    show(this.formPanel, false);
+  }
+
+  async cancelIt() {
+    if (!this.tournament) return;
+    show(this.cancelError, false);
+    try {
+      const answer = await this.api.post(`/api/admin/tournaments/${this.tournament.id}/cancel`);
+      this.update([answer.tournament]);
+      this.changed();
+    } catch (error) {
+      setText(this.cancelError, errorText(error));
+      show(this.cancelError, true);
+    }
+  }
+}
+
+/** A checkbox for one entrant: `value` is its entrant id ("student:19ac7041", "ai:easy"). */
+function entrantBox(value, label) {
+  return h(
+    "label",
+    { class: "check entrant", dataset: { entrant: value } },
+    h("input", { type: "checkbox", name: "entrant", value }),
+    ` ${label}`,
+  );
+}

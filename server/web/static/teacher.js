@@ -1,0 +1,258 @@
+// teacher.js: the teacher's page (/teacher#token=TOKEN, class mode). It reads
+// the token from the address, checks it once (a missing or wrong token shows
+// only a message saying what to do), then shows the class and polls it every
+// 2 s: the summary with pause / resume, a broadcast and the exports, every
+// room, the roster, and the tournaments. Each panel is a module of its own;
+// this one fetches and hands out what they show.
+
+import { button, h, setText, show } from "./dom.js";
+import { AdminApi, errorText, tokenFromFragment } from "./teacher-api.js";
+import { RoomsPanel } from "./teacher-rooms.js";
+import { RosterPanel } from "./teacher-roster.js";
+import { TournamentPanel } from "./teacher-tournament.js";
+
+const POLL_MS = 2000; // live enough to follow a class, light on the server
+const BROADCAST_MAX = 500; // the API's limit
+
+class TeacherPage {
+  constructor(token) {
+    this.api = new AdminApi(token);
+    this.token = token;
+    this.main = document.getElementById("teacher");
+    this.status = document.getElementById("status");
+    this.timer = null;
+    this.polling = false;
+  }
+
+  async start() {
+    let summary;
+    try {
+      summary = await this.api.get("/api/admin/class");
+    } catch (error) {
+      this.refused(error);
+      return;
+    }
+    this.build();
+    this.showSummary(summary);
+    await this.poll();
+    this.timer = setInterval(() => this.poll(), POLL_MS);
+  }
+
+  /** The page cannot work: say why and what to do, and show nothing else. */
+  refused(error) {
+    clearInterval(this.timer);
+    show(document.getElementById("links"), false);
+    show(this.status, false);
+    let title = "This page could not reach the class";
+    let text = errorText(error);
+    if (error.unauthorized) {
+      title = "Wrong link";
+      text =
+        "The token in this link is not the teacher's token. Open the teacher's link " +
+        "that boardroom serve printed (it ends with #token=…).";
+    } else if (error.code === "class_mode_off") {
+      title = "Not running for a class";
+      text = "This server runs without a class: start it with boardroom serve --class NAME.";
+    }
+    this.main.replaceChildren(messagePanel(title, text));
+  }
+
+  // -- building -------------------------------------------------------------------------
+
+  build() {
+    const again = () => this.poll();
+    this.roster = new RosterPanel(this.api, again);
+    this.rooms = new RoomsPanel(this.api, again);
+    this.tournament = new TournamentPanel(this.api, again);
+    const links = document.getElementById("links");
+    const wall = `/wall#token=${encodeURIComponent(this.token)}`;
+    links.replaceChildren(
+      h("a", { href: wall, target: "_blank", rel: "noopener" }, "Open the wall"),
+      h("a", { href: "/leaderboard", target: "_blank", rel: "noopener" }, "Leaderboard"),
+    );
+    show(links, true);
+    this.main.replaceChildren(
+      this.buildClass(),
+      h(
+        "div",
+        { class: "teacher-columns" },
+        h("div", { class: "teacher-column" }, this.rooms.element, this.roster.element),
+        h("div", { class: "teacher-column" }, this.tournament.element),
+      ),
+    );
+  }
+
+  buildClass() {
+    this.title = h("h1", { class: "class-name" });
+    this.counts = h("p", { class: "class-counts" });
+    this.pauseState = h("span", { class: "pause-state", role: "status" });
+    this.pauseButton = button("", () => this.togglePause(), { id: "pause-toggle" });
+    this.pauseError = errorLine();
+    this.broadcastInput = h("input", {
+      id: "broadcast-text",
+      name: "text",
+      maxlength: BROADCAST_MAX,
+      autocomplete: "off",
+      placeholder: "e.g. Ten minutes left",
+    });
+    this.broadcastResult = h("span", { class: "form-note", role: "status" });
+    this.broadcastError = errorLine();
+    this.exportError = errorLine();
+    const exportButton = (file) =>
+      button(file, () => this.download(file), { "aria-label": `Download ${file}` });
+    return h(
+      "section",
+      { class: "panel class-panel", "aria-label": "The class" },
+      h("div", { class: "class-head" }, this.title, this.counts),
+      h(
+        "div",
+        { class: "class-controls" },
+        h(
+          "div",
+          { class: "control" },
+          h("h2", {}, "Games"),
+          h("div", { class: "row" }, this.pauseButton, this.pauseState),
+          this.pauseError,
+        ),
+        h(
+          "form",
+          { class: "control broadcast", onsubmit: (event) => this.broadcast(event) },
+          h("h2", {}, h("label", { for: "broadcast-text" }, "Message to everyone")),
+          h("div", { class: "row" }, this.broadcastInput, h("button", { type: "submit" }, "Send")),
+          this.broadcastResult,
+          this.broadcastError,
+        ),
+        h(
+          "div",
+          { class: "control" },
+          h("h2", {}, "Export"),
+          h("div", { class: "row" }, exportButton("results.csv"), exportButton("games.zip")),
+          this.exportError,
+        ),
+      ),
+    );
+  }
+
+  // -- polling --------------------------------------------------------------------------
+
+  async poll() {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      const [summary, roster, rooms] = await Promise.all([
+        this.api.get("/api/admin/class"),
+        this.api.get("/api/admin/roster"),
+        this.api.get("/api/admin/rooms"),
+      ]);
+      this.showSummary(summary);
+      this.roster.update(roster.students);
+      this.tournament.updateRoster(roster.students);
+      this.rooms.update(rooms.rooms);
+      await this.pollTournaments();
+      show(this.status, false);
+    } catch (error) {
+      if (error.unauthorized) {
+        this.refused(error);
+        return;
+      }
+      setText(this.status, `${errorText(error)} Trying again…`);
+      show(this.status, true);
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  async pollTournaments() {
+    try {
+      const answer = await this.api.get("/api/admin/tournaments");
+      this.tournament.update(answer.tournaments);
+    } catch (error) {
+      if (error.status === 404) this.tournament.unavailable(error);
+      else throw error;
+    }
+  }
+
+  showSummary(summary) {
+    this.summary = summary;
+    setText(this.title, `Class ${summary.class}`);
+    document.title = `${summary.class} · Teacher · Boardroom`;
+    setText(
+      this.counts,
+      `${summary.students} students, ${summary.connected} connected · ` +
+        `${summary.rooms} rooms, ${summary.games_in_progress} games in progress`,
+    );
+    document.body.dataset.paused = String(summary.paused);
+    setText(this.pauseButton, summary.paused ? "Resume all games" : "Pause all games");
+    this.pauseButton.className = summary.paused ? "primary" : "";
+    setText(this.pauseState, summary.paused ? "All games are paused" : "Games are running");
+    this.pauseState.classList.toggle("paused", summary.paused);
+  }
+
+  // -- acting ---------------------------------------------------------------------------
+
+  async togglePause() {
+    const action = this.summary?.paused ? "resume" : "pause";
+    show(this.pauseError, false);
+    try {
+      await this.api.post(`/api/admin/${action}`);
+    } catch (error) {
+      showError(this.pauseError, error);
+    }
+    await this.poll();
+  }
+
+  async broadcast(event) {
+    event.preventDefault();
+    setText(this.broadcastResult, "");
+    show(this.broadcastError, false);
+    const text = this.broadcastInput.value; // the server trims it, and says why it refuses
+    try {
+      const answer = await this.api.post("/api/admin/broadcast", { text });
+      const count = answer.sent_to;
+      setText(this.broadcastResult, `Sent to ${count} ${count === 1 ? "connection" : "connections"}`);
+      this.broadcastInput.value = "";
+    } catch (error) {
+      showError(this.broadcastError, error);
+    }
+  }
+
+  async download(file) {
+    show(this.exportError, false);
+    try {
+      await this.api.download(`/api/admin/export/${file}`, file);
+    } catch (error) {
+      showError(this.exportError, error);
+    }
+  }
+}
+
+function errorLine() {
+  return h("p", { class: "form-error", role: "alert", hidden: true });
+}
+
+function showError(element, error) {
+  setText(element, errorText(error));
+  show(element, true);
+}
+
+function messagePanel(title, text) {
+  return h(
+    "section",
+    { class: "panel teacher-message", role: "alert" },
+    h("h1", {}, title),
+    h("p", {}, text),
+  );
+}
+
+const token = tokenFromFragment();
+if (token) {
+  new TeacherPage(token).start();
+} else {
+  document.getElementById("teacher").replaceChildren(
+    messagePanel(
+      "This page needs the teacher's link",
+      "Open the teacher's link that boardroom serve printed: it ends with #token=… " +
+        "(the address alone opens nothing).",
+    ),
+  );
+}

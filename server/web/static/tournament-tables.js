@@ -1,0 +1,152 @@
+// tournament-tables.js: a tournament (the TOURNAMENT of the tournament API,
+// docs/operations.md) drawn as tables: the standings with their tie-breaks,
+// the crosstable, and each round's pairings with their results. The teacher's
+// page shows all three; the wall shows the standings, larger.
+
+import { h } from "./dom.js";
+
+const TIE_BREAKS = {
+  buchholz_cut1: ["Bch-1", "Buchholz Cut-1: the opponents' points, less the lowest"],
+  buchholz: ["Bch", "Buchholz: the opponents' points"],
+  sonneborn_berger: ["SB", "Sonneborn-Berger: the points of the opponents beaten, and half of those drawn"],
+};
+
+const RESULTS = {
+  "1-0": "1–0",
+  "0-1": "0–1",
+  "1/2-1/2": "½–½",
+  "+:-": "+ – (no-show)",
+  "-:+": "– + (no-show)",
+  "-:-": "– – (both absent)",
+};
+
+const STATUS_WORDS = { running: "running", finished: "finished", cancelled: "cancelled" };
+
+/** Points as people write them: 2, 2½, ½. */
+export function points(value) {
+  const whole = Math.floor(value);
+  const half = value - whole >= 0.5 ? "½" : "";
+  return whole === 0 && half ? half : `${whole}${half}`;
+}
+
+/** "Round 2 of 3 · Swiss · Connect Four · running". */
+export function tournamentLine(tournament) {
+  const format = tournament.format === "swiss" ? "Swiss" : "round robin";
+  const round = tournament.rounds ? `Round ${tournament.round} of ${tournament.rounds}` : `Round ${tournament.round}`;
+  return [round, format, tournament.title, STATUS_WORDS[tournament.status] ?? tournament.status].join(" · ");
+}
+
+/** The standings, best first. `compact` (the wall): place, name, points, games won-drawn-lost. */
+export function standingsTable(tournament, { compact = false } = {}) {
+  const breaks = compact ? [] : (tournament.tie_breaks ?? []).filter((name) => TIE_BREAKS[name]);
+  const head = [
+    column("#", "Place"),
+    column("Player"),
+    column("Pts", "Points"),
+    ...(compact
+      ? [column("W-D-L", "Won, drawn, lost")]
+      : [column("Played"), column("W", "Won"), column("D", "Drawn"), column("L", "Lost")]),
+    ...breaks.map((name) => column(...TIE_BREAKS[name])),
+  ];
+  const rows = tournament.standings.map((row) =>
+    h(
+      "tr",
+      { dataset: { player: row.player } },
+      h("td", { class: "place" }, row.place),
+      h("th", { scope: "row", class: "name" }, row.name),
+      h("td", { class: "points" }, points(row.points)),
+      ...(compact
+        ? [h("td", {}, `${row.wins}-${row.draws}-${row.losses}`)]
+        : [row.played, row.wins, row.draws, row.losses].map((value) => h("td", {}, String(value)))),
+      ...breaks.map((name) => h("td", {}, points(row[name] ?? 0))),
+    ),
+  );
+  return h(
+    "table",
+    { class: "standings" },
+    h("caption", { class: "offscreen" }, "Standings"),
+    h("thead", {}, h("tr", {}, head)),
+    h("tbody", {}, rows),
+  );
+}
+
+/** Who met whom: a row per player in standings order, their results against each column. */
+export function crosstable(tournament) {
+  const order = tournament.crosstable.map((row) => row.player);
+  const names = playerNames(tournament);
+  const head = h(
+    "tr",
+    {},
+    column("#"),
+    column("Player"),
+    order.map((player, index) => column(String(index + 1), names.get(player))),
+    column("Pts", "Points"),
+  );
+  const rows = tournament.crosstable.map((row, index) =>
+    h(
+      "tr",
+      { dataset: { player: row.player } },
+      h("td", {}, String(index + 1)),
+      h("th", { scope: "row" }, names.get(row.player) ?? row.player),
+      order.map((other) =>
+        other === row.player
+          ? h("td", { class: "self", "aria-label": "—" }, "")
+          : h("td", {}, row.cells[other] ?? ""),
+      ),
+      h("td", { class: "points" }, points(row.points)),
+    ),
+  );
+  return h(
+    "table",
+    { class: "crosstable" },
+    h("caption", { class: "offscreen" }, "Crosstable"),
+    h("thead", {}, head),
+    h("tbody", {}, rows),
+  );
+}
+
+/** Each round's games, latest round first: who plays whom, and how it ended. */
+export function roundsList(tournament) {
+  const names = playerNames(tournament);
+  const name = (id) => names.get(id) ?? id;
+  const rounds = [...(tournament.rounds_played ?? [])].reverse();
+  return h(
+    "div",
+    { class: "rounds" },
+    rounds.map((round) =>
+      h(
+        "section",
+        { class: "round", dataset: { round: String(round.round) } },
+        h("h4", {}, `Round ${round.round}`),
+        h(
+          "ol",
+          { class: "pairings" },
+          round.games.map((game) =>
+            h(
+              "li",
+              { dataset: { board: String(game.board) } },
+              h("span", { class: "pairing" }, `${name(game.first)} (X) – ${name(game.second)} (O)`),
+              h("span", { class: "game-result" }, gameState(game)),
+            ),
+          ),
+        ),
+        round.bye ? h("p", { class: "bye" }, `Bye: ${name(round.bye)}`) : null,
+      ),
+    ),
+  );
+}
+
+function gameState(game) {
+  if (game.result) return RESULTS[game.result] ?? game.result;
+  return game.room ? `playing in room ${game.room}` : "not started";
+}
+
+function playerNames(tournament) {
+  const names = new Map((tournament.players ?? []).map((player) => [player.id, player.name]));
+  for (const row of tournament.standings ?? []) names.set(row.player, row.name);
+  return names;
+}
+
+function column(text, title = null) {
+  return h("th", { scope: "col", title }, text);
+}

@@ -1,0 +1,110 @@
+// wall-tile.js: one room on the wall: its players, the board, whose turn or
+// how the game ended, and "Paused" while the teacher has the games paused.
+// The room comes from GET /api/admin/rooms; it is kept as the client keeps a
+// room (room-state.js) and drawn by the client's own boards and words, so the
+// wall shows a game exactly as its players see it.
+
+import { createBoard } from "./board.js";
+import { h, setText, show } from "./dom.js";
+import { otherSide, Room, SIDES, SYMBOLS } from "./room-state.js";
+import { turnText } from "./words.js";
+
+export class WallTile {
+  /** `view` is a room of GET /api/admin/rooms. */
+  constructor(view) {
+    this.code = view.code;
+    this.room = new Room(stateOf(view));
+    this.names = {};
+    const seats = h("ul", { class: "tile-seats" });
+    for (const side of SIDES) {
+      this.names[side] = h("span", { class: "tile-name" });
+      seats.append(
+        h(
+          "li",
+          { class: `tile-seat ${side}`, dataset: { side } },
+          h("span", { class: `stone ${side}`, "aria-hidden": "true" }, SYMBOLS[side]),
+          this.names[side],
+        ),
+      );
+    }
+    this.seats = seats;
+    this.turn = h("p", { class: "tile-turn" });
+    this.pausedMark = h("p", { class: "tile-paused", hidden: true }, "Paused");
+    let board;
+    if (this.room.shape) {
+      this.board = createBoard(this.room.shape, () => {});
+      this.board.element.inert = true; // the wall only shows
+      this.board.element.classList.add("readonly");
+      board = h(
+        "div",
+        { class: "tile-board" },
+        h(
+          "div",
+          { class: "wall-frame", style: { "--columns": this.room.shape.columns, "--rows": this.room.shape.rows } },
+          this.board.element,
+        ),
+      );
+    } else {
+      this.board = null;
+      board = h("p", { class: "tile-board" }, `(${view.game}: reload the wall to show it)`);
+    }
+    this.title = h("span", { class: "tile-title" });
+    this.element = h(
+      "article",
+      { class: "tile", dataset: { room: view.code } },
+      h("header", { class: "tile-head" }, this.title, h("span", { class: "tile-code" }, view.code)),
+      seats,
+      board,
+      this.turn,
+      this.pausedMark,
+    );
+    this.update(view);
+  }
+
+  /** Draw the room as GET /api/admin/rooms shows it now. */
+  update(view) {
+    const room = this.room;
+    room.apply({ type: "state", room: stateOf(view) });
+    if (room.playing) {
+      // The API gives the moves; whose turn it is follows from them.
+      room.state = { ...room.state, to_move: room.position.sideToMove };
+    }
+    const { state } = room;
+    Object.assign(this.element.dataset, {
+      status: state.status,
+      moves: state.moves,
+      toMove: state.to_move ?? "",
+      paused: state.paused ? "true" : "",
+    });
+    setText(this.title, state.title);
+    for (const side of SIDES) {
+      const seat = room.seat(side);
+      setText(this.names[side], seat.name ?? "—");
+      const item = this.names[side].parentElement;
+      item.classList.toggle("to-move", room.playing && state.to_move === side);
+      item.classList.toggle("winner", state.result?.winner === side);
+      item.classList.toggle("loser", state.result?.winner === otherSide(side));
+    }
+    this.board?.update(room);
+    setText(this.turn, turnText(room));
+    show(this.pausedMark, Boolean(state.paused) && state.status !== "finished");
+    this.element.classList.toggle("paused", Boolean(state.paused));
+  }
+}
+
+/** A room of the admin API as the protocol's room state (room-state.js reads that). */
+function stateOf(view) {
+  return {
+    code: view.code,
+    game: view.game,
+    title: view.title,
+    status: view.status,
+    public: view.public,
+    seats: view.players,
+    moves: view.moves,
+    ply: 0,
+    to_move: null,
+    result: view.result ?? null,
+    paused: view.paused,
+  };
+}

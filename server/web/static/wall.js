@@ -1,0 +1,147 @@
+// wall.js: the wall for a classroom projector (/wall#token=TOKEN, class mode):
+// every room as a small live board (wall-tile.js), polled every second from
+// GET /api/admin/rooms with the token from the address; "Paused by the
+// teacher" across the top while the games are paused; and the tournament's
+// standings (GET /api/tournaments/current) beside the boards, hidden when
+// there is none. The boards share the screen: the grid picks the number of
+// columns that gives each board the most room.
+
+import { h, setText, show } from "./dom.js";
+import { AdminApi, errorText, tokenFromFragment } from "./teacher-api.js";
+import { standingsTable, tournamentLine } from "./tournament-tables.js";
+import { WallTile } from "./wall-tile.js";
+
+const POLL_MS = 1000; // a move shows within a second, at a cost of two small requests
+const TOURNAMENT_EVERY = 3; // polls between two looks at the tournament
+const TILE_RATIO = 1.3; // a tile's height for its width: names above the board, a line below
+
+class Wall {
+  constructor(token) {
+    this.api = new AdminApi(token);
+    this.rooms = document.getElementById("wall-rooms");
+    this.tournament = document.getElementById("wall-tournament");
+    this.paused = document.getElementById("wall-paused");
+    this.tiles = new Map(); // room code -> WallTile
+    this.polls = 0;
+    this.polling = false;
+    this.tournamentShown = null;
+    this.empty = h("p", { class: "wall-message" }, "No games yet.");
+    window.addEventListener("resize", () => this.layout());
+  }
+
+  start() {
+    this.poll();
+    this.timer = setInterval(() => this.poll(), POLL_MS);
+  }
+
+  async poll() {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      const lookAtTournament = this.polls % TOURNAMENT_EVERY === 0;
+      this.polls += 1;
+      const [summary, rooms] = await Promise.all([
+        this.api.get("/api/admin/class"),
+        this.api.get("/api/admin/rooms"),
+      ]);
+      this.showClass(summary);
+      this.showRooms(rooms.rooms);
+      if (lookAtTournament) await this.pollTournament();
+    } catch (error) {
+      if (error.unauthorized || error.code === "class_mode_off") {
+        clearInterval(this.timer);
+        message(error.unauthorized ? "Wrong link: open the wall from the teacher's page." : errorText(error));
+        return;
+      }
+      setText(document.getElementById("wall-counts"), `${errorText(error)} Trying again…`);
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  async pollTournament() {
+    let tournament = null;
+    try {
+      tournament = (await this.api.get("/api/tournaments/current")).tournament ?? null;
+    } catch (error) {
+      if (error.status !== 404) throw error;
+    }
+    this.showTournament(tournament);
+  }
+
+  showClass(summary) {
+    setText(document.getElementById("wall-title"), `Class ${summary.class}`);
+    document.title = `${summary.class} · Wall · Boardroom`;
+    const games = summary.games_in_progress;
+    setText(document.getElementById("wall-counts"), `${games} ${games === 1 ? "game" : "games"} in progress`);
+    show(this.paused, summary.paused);
+    document.body.classList.toggle("class-paused", summary.paused);
+  }
+
+  showRooms(rooms) {
+    const codes = new Set(rooms.map((room) => room.code));
+    let changed = false;
+    for (const [code, tile] of this.tiles) {
+      if (!codes.has(code)) {
+        tile.element.remove();
+        this.tiles.delete(code);
+        changed = true;
+      }
+    }
+    for (const room of rooms) {
+      const tile = this.tiles.get(room.code);
+      if (tile) {
+        tile.update(room);
+      } else {
+        this.tiles.set(room.code, new WallTile(room));
+        changed = true;
+      }
+    }
+    if (!changed && this.rooms.childElementCount) return;
+    const elements = rooms.map((room) => this.tiles.get(room.code).element);
+    this.rooms.replaceChildren(...(elements.length ? elements : [this.empty]));
+    this.layout();
+  }
+
+  showTournament(tournament) {
+    show(this.tournament, Boolean(tournament));
+    document.body.classList.toggle("with-tournament", Boolean(tournament));
+    const json = JSON.stringify(tournament);
+    if (json !== this.tournamentShown) {
+      this.tournamentShown = json;
+      if (tournament) {
+        this.tournament.dataset.tournament = String(tournament.id);
+        this.tournament.replaceChildren(
+          h("h2", { id: "wall-tournament-name" }, tournament.name),
+          h("p", { class: "wall-tournament-line" }, tournamentLine(tournament)),
+          standingsTable(tournament, { compact: true }),
+        );
+      }
+    }
+    this.layout();
+  }
+
+  /** As many columns as give each board the most room on this screen. */
+  layout() {
+    const count = this.tiles.size;
+    if (!count) return;
+    const { width, height } = this.rooms.getBoundingClientRect();
+    let best = { columns: 1, size: 0 };
+    for (let columns = 1; columns <= count; columns += 1) {
+      const rows = Math.ceil(count / columns);
+      const size = Math.min(width / columns, height / rows / TILE_RATIO);
+      if (size > best.size) best = { columns, size };
+    }
+    this.rooms.style.setProperty("--wall-columns", best.columns);
+    this.rooms.style.setProperty("--wall-rows", Math.ceil(count / best.columns));
+  }
+}
+
+function message(text) {
+  document.getElementById("wall-rooms").replaceChildren(h("p", { class: "wall-message", role: "alert" }, text));
+  show(document.getElementById("wall-tournament"), false);
+}
+
+const token = tokenFromFragment();
+if (token) new Wall(token).start();
+else message("This wall needs the teacher's token: open it from the teacher's page.");

@@ -1,0 +1,216 @@
+"""Take the screenshots of the class-mode pages for the docs (not a test).
+
+Run from the repository root::
+
+    .venv/bin/python tests/screenshots.py [OUTPUT_FOLDER]
+
+It starts the real server in class mode on a throwaway database, connects real
+protocol players (:class:`harness.Player`) who play casual games and a round
+robin tournament (its first round played out, the second under way), puts one
+student in the browser client playing the AI, sends an announcement, and saves
+what Chromium shows (``docs/images/`` by default):
+
+- ``teacher.png``: the teacher's page, the roster and the running tournament;
+- ``wall.png``: the wall on a 1920x1080 projector, live games and standings;
+- ``student.png``: the student's game with the teacher's announcement.
+
+Moves are chosen at random among the legal ones (seeded), so each run looks
+alike without being scripted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from browser import CHROMIUM_FLAGS, LAPTOP, chromium_path
+from classroom_helpers import Teacher
+from harness import Player, RunningServer, running_server
+from playwright.async_api import Browser, async_playwright, expect
+
+from shared.games import get_game
+
+IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
+PROJECTOR = {"width": 1920, "height": 1080}
+CASUAL = (
+    ("Ada", "Ben", "tictactoe4", 6),
+    ("Chloe", "AI", "connect4", 5),
+    ("Dev", "Ema", "gomoku", 9),
+    ("Finn", "Gus", "connect4", 8),
+    ("Hana", "AI", "tictactoe", 9),
+    ("Omar", "Pia", "connect4", 3),
+    ("Quinn", "AI", "tictactoe", 3),
+    ("Rosa", "Sam", "tictactoe", 4),
+    ("Tom", "AI", "connect4", 7),
+    ("Uma", "Vic", "tictactoe4", 5),
+)
+"""(first player, second player or the AI, game, how many moves to play)."""
+TOURNAMENT_PLAYERS = ("Ivo", "Jun", "Kai", "Lea")
+ANNOUNCEMENT = "Ten minutes left: finish your game, then look at the wall."
+
+chooser = random.Random(7)
+running_tasks: set[asyncio.Task[None]] = set()
+"""The tournament students, held so that they keep playing."""
+
+
+async def main(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        async with running_server(Path(scratch) / "class.db", class_name="7B") as server:
+            teacher = Teacher(server)
+            await casual_games(server)
+            tournament_ready = await start_tournament(server, teacher)
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.launch(
+                    executable_path=chromium_path(), args=list(CHROMIUM_FLAGS)
+                )
+                try:
+                    await student_page(server, teacher, browser, folder / "student.png")
+                    if not tournament_ready:
+                        print("The tournament API did not answer: no tournament in the pictures.")
+                    await teacher_page(server, teacher, browser, folder / "teacher.png")
+                    await wall_page(server, teacher, browser, folder / "wall.png")
+                finally:
+                    await browser.close()
+    print(f"Saved teacher.png, wall.png and student.png in {folder}")
+
+
+# -- players ---------------------------------------------------------------------------
+
+
+async def play_moves(player: Player, room: str, side: str, limit: int | None) -> None:
+    """Play random legal moves for ``side`` in ``room`` until the game ends or this
+    player has made ``limit`` moves."""
+    made = 0
+    while limit is None or made < limit:
+        state = (await player.request({"type": "get_state", "room": room}))["room"]
+        if state["status"] == "finished":
+            return
+        if state["status"] != "playing" or state.get("to_move") != side:
+            await asyncio.sleep(0.05)
+            continue
+        game = get_game(state["game"])
+        position = game.from_moves(state["moves"])
+        move = game.format_move(chooser.choice(game.legal_moves(position)))
+        await player.request({"type": "move", "room": room, "move": move, "ply": state["ply"]})
+        made += 1
+
+
+async def casual_games(server: RunningServer) -> None:
+    for first_name, second_name, game, moves in CASUAL:
+        first = await Player.join_server(server.ws_url, first_name)
+        message: dict[str, Any] = {"type": "create_room", "game": game, "public": True}
+        if second_name == "AI":
+            message["ai_level"] = "easy"
+        room = (await first.request(message))["room"]["code"]
+        if second_name == "AI":
+            await play_moves(first, room, "first", (moves + 1) // 2)
+            continue
+        second = await Player.join_server(server.ws_url, second_name, client="bot")
+        await second.request({"type": "join", "code": room})
+        for ply in range(moves):
+            mover, side = (first, "first") if ply % 2 == 0 else (second, "second")
+            await play_moves(mover, room, side, 1)
+
+
+async def tournament_student(player: Player) -> None:
+    """Answer each ``match``: play round 1 out, then a couple of moves of round 2."""
+    while True:
+        match = await player.expect("match", timeout=3600)
+        await player.request({"type": "join", "code": match["code"]})
+        limit = None if match["round"] == 1 else 2
+        await play_moves(player, match["room"], match["side"], limit)
+
+
+async def start_tournament(server: RunningServer, teacher: Teacher) -> bool:
+    """A Connect Four round robin of four students and the AI; True once its
+    first round is over (False if the tournament API is not there)."""
+    students = [await Player.join_server(server.ws_url, name) for name in TOURNAMENT_PLAYERS]
+    ids = [await teacher.student_id(name) for name in TOURNAMENT_PLAYERS]
+    body = {
+        "name": "Friday Connect Four",
+        "game": "connect4",
+        "m": None,
+        "n": None,
+        "k": None,
+        "format": "round_robin",
+        "rounds": None,
+        "double": False,
+        "clock": None,
+        "no_show_seconds": 120,
+        "entrants": [*(f"student:{id_}" for id_ in ids), "ai:easy"],
+    }
+    status, answer, _ = await teacher.call("POST", "/api/admin/tournaments", body)
+    if status != 201:
+        print(f"POST /api/admin/tournaments answered {status}: {answer!r}")
+        return False
+    tasks = [asyncio.create_task(tournament_student(student)) for student in students]
+    running_tasks.update(tasks)
+    for _ in range(600):
+        tournament = (await teacher.get("/api/admin/tournaments"))["tournaments"][0]
+        if tournament["round"] >= 2:
+            await asyncio.sleep(1.0)  # the second round's first moves
+            return True
+        await asyncio.sleep(0.1)
+    raise RuntimeError("the tournament's first round did not end")
+
+
+# -- pages -----------------------------------------------------------------------------
+
+
+async def student_page(
+    server: RunningServer, teacher: Teacher, browser: Browser, path: Path
+) -> None:
+    context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+    page = await context.new_page()
+    await page.goto("/")
+    await page.get_by_label("Your name").fill("Mia")
+    await page.get_by_role("button", name="Enter").click()
+    await page.locator("#new-game").select_option("connect4")
+    await page.get_by_label("The AI").check()
+    await page.locator("#new-level").select_option("easy")
+    await page.get_by_role("button", name="Create room").click()
+    room = page.locator(".room-view")
+    for column in ("4", "3", "4"):
+        await page.locator(".room-view.your-turn").wait_for()
+        ply = await room.get_attribute("data-ply")
+        await page.locator(f".column[data-column='{column}']").click()
+        await expect(room).not_to_have_attribute("data-ply", ply or "")
+    await page.locator(".room-view.your-turn").wait_for()
+    await teacher.post("/api/admin/broadcast", {"text": ANNOUNCEMENT})
+    await expect(page.locator(".pinned.announcement")).to_be_visible()
+    await page.screenshot(path=path)
+
+
+async def teacher_page(
+    server: RunningServer, teacher: Teacher, browser: Browser, path: Path
+) -> None:
+    context = await browser.new_context(
+        viewport={"width": 1440, "height": 900}, base_url=server.http_url("")
+    )
+    page = await context.new_page()
+    await page.goto(f"/teacher#token={teacher.token}")
+    await page.locator(".roster tbody tr").first.wait_for()
+    await asyncio.sleep(2.5)  # a poll with every panel filled
+    await page.screenshot(path=path, full_page=True)
+
+
+async def wall_page(server: RunningServer, teacher: Teacher, browser: Browser, path: Path) -> None:
+    context = await browser.new_context(viewport=PROJECTOR, base_url=server.http_url(""))
+    page = await context.new_page()
+    await page.goto(f"/wall#token={teacher.token}")
+    await page.locator(".tile").first.wait_for()
+    await asyncio.sleep(3.5)  # the tournament is looked at every third poll
+    await page.screenshot(path=path)
+
+
+if __name__ == "__main__":
+    # The engine's worker processes import this module again: run only in the parent.
+    asyncio.run(main(Path(sys.argv[1]) if len(sys.argv) > 1 else IMAGES))

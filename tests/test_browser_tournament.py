@@ -1,0 +1,123 @@
+"""A tournament run from the teacher's page, in Chromium, on a real server in
+class mode: the form starts it, the students' pages are taken to their games
+by the server's ``match``, a game is played by clicking, and the teacher's
+page and the wall show the standings the tournament API gives.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from browser import WebPlayer, web_session
+from classroom_helpers import Teacher
+from playwright.async_api import expect
+from test_browser_teacher import first_free_cell, open_teacher
+
+
+async def play_out(pages: list[WebPlayer], room: str) -> None:
+    """Play the game in ``room`` on ``pages`` (the students seated in it) to its
+    end, each student clicking a free cell in turn; a seat no page holds is the
+    AI's. The end is when the room says so, or when the pages have moved on to
+    the next round's game (which the server opens at once)."""
+    watcher = pages[0]
+    while True:
+        await expect(watcher.room).to_have_attribute("data-status", re.compile("playing|finished"))
+        # Read at once: the page may move on to the next game between two reads.
+        shown = await watcher.room.evaluate("room => ({ ...room.dataset })")
+        if shown["room"] != room or shown["status"] == "finished":
+            return
+        movers = [page for page in pages if await page.data("you") == shown["toMove"]]
+        if movers:
+            (mover,) = movers
+            assert await mover.wait_turn()
+            await mover.play(await first_free_cell(mover))
+        else:
+            before = f".room-view[data-room='{room}'][data-ply='{shown['ply']}']"
+            await expect(watcher.page.locator(before)).to_have_count(0)
+
+
+async def test_the_teacher_starts_a_tournament_and_follows_its_standings(db_path: Path) -> None:
+    """Ann and Bob (browsers) and the AI at easy enter a round robin from the
+    form. A refused form says why beside it. Round 1 takes each paired student
+    to their game with "Round 1 of …"; once it is played, the teacher's page
+    and the wall show the API's standings, and Cancel ends the tournament."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ann = await web.person("ann")
+        bob = await web.person("bob")
+        desk = await open_teacher(web, teacher, refusals=(400,))
+        page = desk.page
+        form = page.locator("#new-tournament")
+        await expect(form.locator("label.entrant")).to_have_count(2 + 5)  # students, AI levels
+
+        await form.get_by_label("Name").fill("Friday Tic-tac-toe")
+        await form.locator("#tournament-game").select_option("tictactoe")
+        await form.get_by_label("ann").check()
+        await form.get_by_role("button", name="Start the tournament").click()
+        await expect(form.locator(".form-error")).to_have_text("Choose at least two players")
+
+        await form.get_by_label("bob").check()
+        await form.get_by_label("AI (easy)").check()
+        await form.get_by_label(re.compile("^ Swiss")).check()
+        await form.get_by_label(re.compile("^Rounds")).fill("9")
+        await form.get_by_role("button", name="Start the tournament").click()
+        await expect(form.locator(".form-error")).to_contain_text("rounds")
+        status, listed, _ = await teacher.call("GET", "/api/admin/tournaments")
+        assert (status, listed) == (200, {"tournaments": []})  # the refusal started nothing
+
+        await form.get_by_label(re.compile("^ Round robin")).check()
+        await form.get_by_role("button", name="Start the tournament").click()
+        panel = page.locator(".tournament")
+        await expect(panel).to_have_attribute("data-status", "running")
+        await expect(page.locator(".tournament-name")).to_have_text("Friday Tic-tac-toe")
+        await expect(page.locator(".tournament-line")).to_contain_text("Round 1 of 3 · round robin")
+        await expect(form).to_be_hidden()
+        await expect(panel.locator(".standings tbody tr")).to_have_count(3)
+
+        tournament = (await web.server.get_json("/api/tournaments/current"))["tournament"]
+        (game,) = tournament["rounds_played"][0]["games"]
+        ids = {
+            await teacher.student_id(name): person for name, person in (("ann", ann), ("bob", bob))
+        }
+        seated = [
+            ids[entrant.split(":")[1]]
+            for entrant in (game["first"], game["second"])
+            if entrant.startswith("student:")
+        ]
+        for student in seated:
+            await expect(student.room).to_have_attribute("data-room", game["room"])
+            await expect(student.page.locator("#pinned .pinned.match")).to_contain_text(
+                re.compile(
+                    r"Round 1 of Friday Tic-tac-toe: you play .+ as (first \(X\)|second \(O\))"
+                )
+            )
+        await play_out(seated, game["room"])
+
+        pairing = panel.locator(".round[data-round='1'] li[data-board='1'] .game-result")
+        results = re.compile("^(1\u20130|0\u20131|½\u2013½)$")  # as the page writes them: en dashes
+        await expect(pairing).to_have_text(results)
+        tournament = (await web.server.get_json("/api/tournaments/current"))["tournament"]
+        assert tournament["rounds_played"][0]["games"][0]["result"] is not None
+        expected = [(row["name"], row["points"]) for row in tournament["standings"]]
+        rows = panel.locator(".standings tbody tr")
+        shown = [
+            (
+                await row.locator(".name").inner_text(),
+                float((await row.locator(".points").inner_text()).replace("½", ".5")),
+            )
+            for row in await rows.all()
+        ]
+        assert shown == expected
+        assert sorted(points for _, points in shown) in ([0.0, 0.0, 1.0], [0.0, 0.5, 0.5])
+
+        wall = await web.open(f"/wall#token={teacher.token}")
+        await expect(wall.page.locator("#wall-tournament h2")).to_have_text("Friday Tic-tac-toe")
+        await expect(wall.page.locator("#wall-tournament .standings tbody tr")).to_have_count(3)
+
+        cancel = page.locator("#cancel-tournament")
+        await cancel.click()
+        await expect(cancel).to_have_text("Click again to cancel it")
+        await cancel.click()
+        await expect(panel).to_have_attribute("data-status", "cancelled")
+        await expect(form).to_be_visible()
