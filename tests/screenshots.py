@@ -10,9 +10,12 @@ robin tournament (its first round played out, the second under way), puts one
 student in the browser client playing the AI, sends an announcement, and saves
 what Chromium shows (``docs/images/`` by default):
 
+- ``tournament-form.png``: the teacher's tournament form, filled in (the
+  tournament is then started by clicking its button);
 - ``teacher.png``: the teacher's page, the roster and the running tournament;
 - ``wall.png``: the wall on a 1920x1080 projector, live games and standings;
-- ``student.png``: the student's game with the teacher's announcement.
+- ``student.png``: the student's game with the teacher's announcement;
+- ``leaderboard.png``: the ratings after those games.
 
 Moves are chosen at random among the legal ones (seeded), so each run looks
 alike without being scripted.
@@ -56,6 +59,8 @@ TOURNAMENT_PLAYERS = ("Ivo", "Jun", "Kai", "Lea")
 ANNOUNCEMENT = "Ten minutes left: finish your game, then look at the wall."
 
 chooser = random.Random(7)
+SAVED: list[str] = []
+"""The files written, in order."""
 running_tasks: set[asyncio.Task[None]] = set()
 """The tournament students, held so that they keep playing."""
 
@@ -66,20 +71,19 @@ async def main(folder: Path) -> None:
         async with running_server(Path(scratch) / "class.db", class_name="7B") as server:
             teacher = Teacher(server)
             await casual_games(server)
-            tournament_ready = await start_tournament(server, teacher)
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(
                     executable_path=chromium_path(), args=list(CHROMIUM_FLAGS)
                 )
                 try:
+                    await start_tournament(server, teacher, browser, folder)
                     await student_page(server, teacher, browser, folder / "student.png")
-                    if not tournament_ready:
-                        print("The tournament API did not answer: no tournament in the pictures.")
                     await teacher_page(server, teacher, browser, folder / "teacher.png")
                     await wall_page(server, teacher, browser, folder / "wall.png")
+                    await leaderboard_page(server, browser, folder / "leaderboard.png")
                 finally:
                     await browser.close()
-    print(f"Saved teacher.png, wall.png and student.png in {folder}")
+    print(f"Saved {', '.join(SAVED)} in {folder}")
 
 
 # -- players ---------------------------------------------------------------------------
@@ -129,35 +133,37 @@ async def tournament_student(player: Player) -> None:
         await play_moves(player, match["room"], match["side"], limit)
 
 
-async def start_tournament(server: RunningServer, teacher: Teacher) -> bool:
-    """A Connect Four round robin of four students and the AI; True once its
-    first round is over (False if the tournament API is not there)."""
+async def start_tournament(
+    server: RunningServer, teacher: Teacher, browser: Browser, folder: Path
+) -> None:
+    """A Connect Four round robin of four students and the AI, started from the
+    teacher's form (saved as ``tournament-form.png``); returns once its first
+    round is over."""
     students = [await Player.join_server(server.ws_url, name) for name in TOURNAMENT_PLAYERS]
-    ids = [await teacher.student_id(name) for name in TOURNAMENT_PLAYERS]
-    body = {
-        "name": "Friday Connect Four",
-        "game": "connect4",
-        "m": None,
-        "n": None,
-        "k": None,
-        "format": "round_robin",
-        "rounds": None,
-        "double": False,
-        "clock": None,
-        "no_show_seconds": 120,
-        "entrants": [*(f"student:{id_}" for id_ in ids), "ai:easy"],
-    }
-    status, answer, _ = await teacher.call("POST", "/api/admin/tournaments", body)
-    if status != 201:
-        print(f"POST /api/admin/tournaments answered {status}: {answer!r}")
-        return False
     tasks = [asyncio.create_task(tournament_student(student)) for student in students]
     running_tasks.update(tasks)
+    context = await browser.new_context(
+        viewport={"width": 1440, "height": 900}, base_url=server.http_url("")
+    )
+    page = await context.new_page()
+    await page.goto(f"/teacher#token={teacher.token}")
+    form = page.locator("#new-tournament")
+    for name in TOURNAMENT_PLAYERS:
+        await form.get_by_label(name, exact=True).wait_for()
+    await form.get_by_label("Name").fill("Friday Connect Four")
+    await form.locator("#tournament-game").select_option("connect4")
+    for name in (*TOURNAMENT_PLAYERS, "AI (easy)"):
+        await form.get_by_label(name, exact=True).check()
+    await form.screenshot(path=folder / "tournament-form.png")
+    SAVED.append("tournament-form.png")
+    await form.get_by_role("button", name="Start the tournament").click()
+    await expect(page.locator(".tournament-name")).to_have_text("Friday Connect Four")
+    await context.close()
     for _ in range(600):
         tournament = (await teacher.get("/api/admin/tournaments"))["tournaments"][0]
         if tournament["round"] >= 2:
             await asyncio.sleep(1.0)  # the second round's first moves
-            return True
+            return
         await asyncio.sleep(0.1)
     raise RuntimeError("the tournament's first round did not end")
 
@@ -187,6 +193,7 @@ async def student_page(
     await teacher.post("/api/admin/broadcast", {"text": ANNOUNCEMENT})
     await expect(page.locator(".pinned.announcement")).to_be_visible()
     await page.screenshot(path=path)
+    SAVED.append(path.name)
 
 
 async def teacher_page(
@@ -200,6 +207,7 @@ async def teacher_page(
     await page.locator(".roster tbody tr").first.wait_for()
     await asyncio.sleep(2.5)  # a poll with every panel filled
     await page.screenshot(path=path, full_page=True)
+    SAVED.append(path.name)
 
 
 async def wall_page(server: RunningServer, teacher: Teacher, browser: Browser, path: Path) -> None:
@@ -209,6 +217,17 @@ async def wall_page(server: RunningServer, teacher: Teacher, browser: Browser, p
     await page.locator(".tile").first.wait_for()
     await asyncio.sleep(3.5)  # the tournament is looked at every third poll
     await page.screenshot(path=path)
+    SAVED.append(path.name)
+
+
+async def leaderboard_page(server: RunningServer, browser: Browser, path: Path) -> None:
+    context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+    page = await context.new_page()
+    await page.goto("/leaderboard")
+    await page.get_by_role("tab", name="Connect Four").click()
+    await page.locator("tbody tr").first.wait_for()
+    await page.screenshot(path=path)
+    SAVED.append(path.name)
 
 
 if __name__ == "__main__":
