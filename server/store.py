@@ -1016,10 +1016,10 @@ class GameStore:
         no_show_seconds: float,
         entrants: Sequence[EntrantRecord],
         at: float,
-    ) -> int:
-        """Store a new running tournament and its entrants (in seed order); its id.
-        Raises :class:`InvalidRecordError` for values the schema refuses, another
-        tournament of the class running included."""
+    ) -> TournamentRecord:
+        """Store a new running tournament and its entrants (in seed order); the
+        record stored (no round yet). Raises :class:`InvalidRecordError` for values
+        the schema refuses, another tournament of the class running included."""
         clock_text = _options_json(clock)
         created_at = _check_time("at", at)
         rows = [(seed, e.entrant, e.name, e.kind.value) for seed, e in enumerate(entrants, start=1)]
@@ -1052,7 +1052,26 @@ class GameStore:
                 raise InvalidRecordError(f"tournament {name!r} does not store: {error}") from error
             return tournament_id
 
-        return await self._transaction(body, write=True, what=f"creating tournament {name!r}")
+        tournament_id = await self._transaction(
+            body, write=True, what=f"creating tournament {name!r}"
+        )
+        return TournamentRecord(
+            id=tournament_id,
+            class_name=class_name,
+            name=name,
+            game=game,
+            format=format,
+            rounds=rounds,
+            double=double,
+            clock=dict(clock),
+            no_show_seconds=no_show_seconds,
+            status="running",
+            created_at=created_at,
+            finished_at=None,
+            entrants=tuple(entrants),
+            byes={},
+            pairings=(),
+        )
 
     async def open_round(
         self,

@@ -57,7 +57,7 @@ from server.records import GameRecord, GameState, PlayerKind
 from server.room_output import ClientId, GameFinished, GameStarted
 from server.room_output import PlayerKind as SessionKind
 from server.sessions import Session
-from server.store import EntrantRecord, GameStore, PairingRecord, StudentRecord, TournamentRecord
+from server.store import EntrantRecord, GameStore, PairingRecord, StudentRecord
 from server.tournaments.players import Outcome
 from server.tournaments.progress import TournamentProgress, forfeit_result
 from server.tournaments.spec import TournamentSpec, parse_entrant
@@ -193,41 +193,22 @@ class TournamentDirector:
                     "one at a time; cancel it or let it finish first"
                 )
             entrants = [self._entrant(entrant) for entrant in spec.entrants]
-            now = time.time()
-            clock = msgspec.to_builtins(spec.clock)
-            tournament_id = await self._store.create_tournament(
+            record = await self._store.create_tournament(
                 class_name=self._roster.class_name,
                 name=spec.name,
                 game=spec.game,
                 format=spec.format,
                 rounds=spec.rounds,
                 double=spec.double,
-                clock=clock,
+                clock=msgspec.to_builtins(spec.clock),
                 no_show_seconds=spec.no_show_seconds,
                 entrants=entrants,
-                at=now,
-            )
-            record = TournamentRecord(
-                id=tournament_id,
-                class_name=self._roster.class_name,
-                name=spec.name,
-                game=spec.game,
-                format=spec.format,
-                rounds=spec.rounds,
-                double=spec.double,
-                clock=clock,
-                no_show_seconds=spec.no_show_seconds,
-                status="running",
-                created_at=now,
-                finished_at=None,
-                entrants=tuple(entrants),
-                byes={},
-                pairings=(),
+                at=time.time(),
             )
             progress = self._running = TournamentProgress.from_record(record)
             logger.info(
                 "tournament created",
-                extra={"tournament": tournament_id, "format": spec.format, "game": spec.game},
+                extra={"tournament": record.id, "format": spec.format, "game": spec.game},
             )
             self._keep_sessions(progress)
             await self._advance()
