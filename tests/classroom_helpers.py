@@ -65,3 +65,19 @@ class Teacher:
         roster = await self.get("/api/admin/roster")
         (student,) = [s for s in roster["students"] if s["name"] == name]
         return str(student["id"])
+
+
+async def admin_call(port: int, token: str, method: str, path: str, body: Any = None) -> Any:
+    """Call the admin API of a server process (:class:`harness.ServerProcess`) on
+    ``port`` with ``token``; the request must succeed (200 or 201). Its JSON body."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(
+            method,
+            f"http://127.0.0.1:{port}{path}",
+            json=body,
+            headers={"Authorization": f"Bearer {token}"},
+        ) as response,
+    ):
+        assert response.status in (200, 201), await response.text()
+        return await response.json()

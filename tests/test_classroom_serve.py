@@ -12,6 +12,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from classroom_helpers import admin_call
 from harness import Player, ServerProcess
 
 from server.config import ServerConfig, add_arguments, config_from
@@ -28,20 +29,6 @@ async def printed_after_start(server: ServerProcess) -> list[str]:
         if not line or line.startswith("Stop with"):
             return lines
         lines.append(line.rstrip("\n"))
-
-
-async def admin(port: int, token: str, method: str, path: str, body: object = None) -> object:
-    async with (
-        aiohttp.ClientSession() as session,
-        session.request(
-            method,
-            f"http://127.0.0.1:{port}{path}",
-            json=body,
-            headers={"Authorization": f"Bearer {token}"},
-        ) as response,
-    ):
-        assert response.status == 200, await response.text()
-        return await response.json()
 
 
 async def test_the_teacher_link_works_and_outlives_a_restart(
@@ -71,7 +58,7 @@ async def test_the_teacher_link_works_and_outlives_a_restart(
         assert int(match.group(2)) == server.port
         token = match.group(3)
         assert len(token) == 32
-        summary = await admin(server.port, token, "GET", "/api/admin/class")
+        summary = await admin_call(server.port, token, "GET", "/api/admin/class")
         assert summary == {
             "class": "7B",
             "paused": False,
@@ -85,10 +72,10 @@ async def test_the_teacher_link_works_and_outlives_a_restart(
         bob = await Player.join_server(server.ws_url, "bob")
         await bob.request({"type": "join", "code": code})
         await ann.request({"type": "move", "room": code, "move": "4"})  # a game to restore
-        roster = await admin(server.port, token, "GET", "/api/admin/roster")
+        roster = await admin_call(server.port, token, "GET", "/api/admin/roster")
         assert isinstance(roster, dict)
         student = roster["students"][0]
-        await admin(
+        await admin_call(
             server.port,
             token,
             "POST",
@@ -105,7 +92,7 @@ async def test_the_teacher_link_works_and_outlives_a_restart(
     try:
         again = LINK.match((await printed_after_start(server))[-1])
         assert again is not None and again.group(3) == token
-        roster = await admin(server.port, token, "GET", "/api/admin/roster")
+        roster = await admin_call(server.port, token, "GET", "/api/admin/roster")
         assert isinstance(roster, dict)
         names = [(s["id"], s["name"]) for s in roster["students"]]
         assert names[0] == (student["id"], "Annie") and names[1][1] == "bob"

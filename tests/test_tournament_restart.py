@@ -13,7 +13,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
-import aiohttp
+from classroom_helpers import admin_call
 from harness import Player, ServerProcess
 
 TOKEN = re.compile(r"/teacher#token=([\w-]+)")
@@ -29,20 +29,6 @@ async def teacher_token(server: ServerProcess) -> str:
             return match.group(1)
 
 
-async def call(port: int, token: str, method: str, path: str, body: Any = None) -> Any:
-    async with (
-        aiohttp.ClientSession() as session,
-        session.request(
-            method,
-            f"http://127.0.0.1:{port}{path}",
-            json=body,
-            headers={"Authorization": f"Bearer {token}"},
-        ) as response,
-    ):
-        assert response.status in (200, 201), await response.text()
-        return await response.json()
-
-
 async def test_a_tournament_carries_on_after_a_crash(tmp_path: Path) -> None:
     database = tmp_path / "class.db"
     server = await ServerProcess.start(database, "--class", "7B")
@@ -50,7 +36,7 @@ async def test_a_tournament_carries_on_after_a_crash(tmp_path: Path) -> None:
         token = await teacher_token(server)
         names = ["ann", "bob", "cy", "dan"]
         players = {name: await Player.join_server(server.ws_url, name) for name in names}
-        roster = await call(server.port, token, "GET", "/api/admin/roster")
+        roster = await admin_call(server.port, token, "GET", "/api/admin/roster")
         ids = {s["name"]: f"student:{s['id']}" for s in roster["students"]}
         body = {
             "name": "Crash cup",
@@ -59,7 +45,7 @@ async def test_a_tournament_carries_on_after_a_crash(tmp_path: Path) -> None:
             "rounds": 1,
             "entrants": [ids[name] for name in names],
         }
-        created = (await call(server.port, token, "POST", "/api/admin/tournaments", body))[
+        created = (await admin_call(server.port, token, "POST", "/api/admin/tournaments", body))[
             "tournament"
         ]
         matches = {name: await player.expect("match") for name, player in players.items()}
@@ -104,7 +90,9 @@ async def test_a_tournament_carries_on_after_a_crash(tmp_path: Path) -> None:
             assert over["type"] == "game_over", over
 
         async def shown() -> dict[str, Any]:
-            answer = await call(server.port, token, "GET", f"/api/tournaments/{created['id']}")
+            answer = await admin_call(
+                server.port, token, "GET", f"/api/tournaments/{created['id']}"
+            )
             return dict(answer["tournament"])
 
         async with asyncio.timeout(30):
@@ -113,7 +101,9 @@ async def test_a_tournament_carries_on_after_a_crash(tmp_path: Path) -> None:
         games = {g["room"]: g for g in final["rounds_played"][0]["games"]}
         assert set(games) == {played, new_room}
         assert all(game["result"] == "1-0" for game in games.values())
-        record = await call(server.port, token, "GET", f"/api/games/{games[played]['game_id']}")
+        record = await admin_call(
+            server.port, token, "GET", f"/api/games/{games[played]['game_id']}"
+        )
         assert (record["room"], record["move_string"], record["result"]) == (played, "b2", "1-0")
         points = {s["name"]: s["points"] for s in final["standings"]}
         assert points == {
