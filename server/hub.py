@@ -586,12 +586,15 @@ class GameServer:
             raise LookupError(f"no room {code!r}")
         await host.run(lambda now: host.room.add_ai(level, now=now))
 
-    async def close_room_unless_started(self, code: str, reason: str) -> dict[str, bool] | None:
+    async def close_room_unless_started(
+        self, code: str, reason: str | Callable[[dict[str, bool]], str]
+    ) -> dict[str, bool] | None:
         """Close the room (as :meth:`close_room`) if its first game has not
         started. Returns, by side, whether someone sat there (held seats
         included) when it closed, nobody in a room whose storage failed; None if
         the game had started or there is no such room. The check and the close
-        are one room input: nobody sits down between them."""
+        are one room input: nobody sits down between them. ``reason`` may be
+        made from who sat (the same dict), to tell the members what it meant."""
         host = self.lobby.get(code)
         if host is None:
             return None
@@ -603,7 +606,7 @@ class GameServer:
             if room.status != "waiting":
                 return room.tick(now)
             seated = {side: room.is_taken(side) for side in ("first", "second")}
-            return room.close(reason, now=now)
+            return room.close(reason if isinstance(reason, str) else reason(seated), now=now)
 
         try:
             await host.run(step)

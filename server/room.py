@@ -551,6 +551,7 @@ class Room:
             join_code=self.options.join_code if you else None,
             watch_code=self.options.watch_code if you else None,
             paused=self.paused,
+            tournament=self.options.tournament,
         )
 
     def summary(self) -> RoomSummary:

@@ -80,6 +80,7 @@ async def test_results_csv_and_games_zip_hold_the_games_played(tmp_path: Path) -
             ("3", robo_room, "'=robo", "AI (random)", "*", "aborted", "0", r, ""),
         ]
         assert {row["game"] for row in rows} == {"tictactoe"}
+        assert {(row["tournament"], row["round"]) for row in rows} == {("", "")}  # casual games
         for row in rows:
             assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", row["finished_at"])
 

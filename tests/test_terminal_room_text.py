@@ -47,6 +47,21 @@ def test_a_private_room_shows_its_codes_to_pass_on_while_it_waits() -> None:
     )
 
 
+def test_a_tournament_room_offers_no_join_code_and_no_rematch() -> None:
+    """Its players are seated by the server: only the watch code is worth
+    passing on; after the game there is no rematch to offer."""
+    codes: dict[str, Any] = {"public": False, "join_code": "XTZRUWF6", "watch_code": "H7VXUYV8"}
+    playing = room(tournament=True, **codes)
+    assert status_line(playing) == (
+        "Tic-tac-toe, room C9FVBQ, tournament game (watch code H7VXUYV8)"
+        " | X ann (you) | O bob | your move"
+    )
+    over = finished(ResultInfo(winner="second", reason="resignation"), tournament=True, **codes)
+    assert status_line(over).endswith("| O bob | game over")
+    casual = finished(ResultInfo(winner="second", reason="resignation"), **codes)
+    assert status_line(casual).endswith("| game over: rematch or leave")
+
+
 def test_clocks_show_minutes_and_seconds_and_the_running_one_counts_down() -> None:
     clocked = room(
         clock=Clock(kind="increment", initial=120, increment=2),

@@ -163,7 +163,10 @@ async def test_one_at_a_time_and_cancel_closes_the_rooms(klass: Class) -> None:
     )
     assert status == 200 and cancelled["tournament"]["status"] == "cancelled"
     closed = await klass.ann_player.expect("room_closed", room=match["room"])
-    assert "cancelled" in closed["reason"]
+    assert closed["reason"] == "the teacher cancelled the tournament Cup"
+    await klass.ann_player.expect(  # everyone connected is told (ann, among others)
+        "announcement", text="The tournament Cup was cancelled by the teacher."
+    )
     status, again, _ = await klass.teacher.call(
         "POST", f"/api/admin/tournaments/{created['id']}/cancel"
     )
@@ -203,13 +206,22 @@ async def test_match_reaches_each_student_and_comes_again_after_a_welcome(
         refused = await eve.request({"type": "join", "code": to_ann["code"]})
         assert refused["code"] == "room_full" and "reserved" in refused["message"]
 
+        game = await only_game(server, to_ann["tournament"])
+        assert game["starts_by"] == to_ann["starts_by"]
+        assert game["seated"] == {"first": False, "second": False}
+
         joined = await ann.request({"type": "join", "code": to_ann["code"]})
-        assert joined["room"]["you"] == to_ann["side"]
+        assert joined["room"]["you"] == to_ann["side"] and joined["room"]["tournament"] is True
+        game = await only_game(server, to_ann["tournament"])
+        assert game["starts_by"] == to_ann["starts_by"]
+        assert game["seated"] == {to_ann["side"]: True, to_bob["side"]: False}
         await ann.close()
         ann = await Player.join_server(server.ws_url, "ann", token=ann.token)
         assert await ann.expect("match") == to_ann  # the game has not started
 
         await bob.request({"type": "join", "code": to_bob["code"]})
+        game = await only_game(server, to_ann["tournament"])
+        assert (game["starts_by"], game["seated"]) == (None, None)  # it has started
         await bob.close()
         bob = await Player.join_server(server.ws_url, "bob", token=bob.token)
         await bob.expect("state")  # the game in progress, resumed
@@ -217,6 +229,12 @@ async def test_match_reaches_each_student_and_comes_again_after_a_welcome(
         assert "match" not in [m["type"] for m in bob.seen]  # it has started: no match
         for player in (ann, bob, eve):
             await player.close()
+
+
+async def only_game(server: RunningServer, tournament_id: int) -> dict[str, Any]:
+    """The one game of round 1, as the public API shows it."""
+    (game,) = (await tournament(server.http_url(""), tournament_id))["rounds_played"][0]["games"]
+    return dict(game)
 
 
 async def test_the_public_reads_are_off_without_class_mode(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from server.recorder import options_from_json, options_to_json
 from server.room import ClientId, GameFinished, GameStarted, Room, RoomOptions
+from shared.protocol.codec import encode_message
 from shared.protocol.errors import ErrorCode
 from shared.protocol.messages import AddAi, Error, Leave, MakeMove, Rematch, Resign, State
 
@@ -68,6 +69,21 @@ def test_anyone_else_is_refused_room_full_saying_the_seats_are_reserved() -> Non
     assert room.is_taken("first") is False and room.is_taken("second") is False
     watched = room.watch(EVE, "eve", now=T0)
     assert isinstance(watched.to(EVE)[0], State)
+
+
+def test_the_state_says_tournament_and_a_casual_room_sends_no_such_field() -> None:
+    """Players and spectators see ``tournament: true``; a casual room's state
+    leaves the field out on the wire (it is false)."""
+    room = tournament_room()
+    room.seat(ANN, "ann", "human", now=T0)
+    assert room.state_for(ANN, now=T0).tournament is True
+    assert room.state_for(None, now=T0).tournament is True
+    assert '"tournament":true' in encode_message(State(room=room.state_for(ANN, now=T0)))
+    casual = Room("C4SUAL", "tictactoe", options=RoomOptions(), rng=random.Random(1), now=T0)
+    casual.seat(ANN, "ann", "human", now=T0)
+    state = casual.state_for(ANN, now=T0)
+    assert state.tournament is False
+    assert "tournament" not in encode_message(State(room=state))
 
 
 def test_the_ai_takes_the_side_reserved_for_nobody() -> None:

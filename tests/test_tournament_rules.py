@@ -71,7 +71,7 @@ async def test_a_no_show_loses_by_forfeit_and_its_room_closes(tmp_path: Path) ->
         match = await ann.expect("match")
         await ann.request({"type": "join", "code": match["code"]})
         closed = await ann.expect("room_closed", timeout=WINDOW + 10)
-        assert "did not sit down in time" in closed["reason"]
+        assert closed["reason"] == "gus did not sit down in time: ann wins by forfeit"
         shown = await wait_until(lambda: tournament(server.http_url(""), tournament_id), finished)
         (game,) = shown["rounds_played"][0]["games"]
         assert (game["first"], game["result"], game["game_id"]) == (ann_id, "+:-", None)

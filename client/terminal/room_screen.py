@@ -203,6 +203,11 @@ class RoomScreen:
         if before is None:
             if state.you is None:
                 show(f"You are watching room {state.code} ({state.title}).")
+            elif state.status == "waiting" and state.tournament:
+                show(
+                    f"Room {state.code} is open ({state.title}): it is a tournament game, "
+                    "and the server seats your opponent here."
+                )
             elif state.status == "waiting":
                 show(f"Room {state.code} is open ({state.title}): waiting for an opponent.")
                 if state.join_code is not None:
@@ -370,10 +375,18 @@ class RoomScreen:
             problem("You are watching: only the players can move.")
             return
         if room.state.status == "waiting":
-            problem("The game has not started: waiting for an opponent (ai LEVEL seats the AI).")
+            problem(
+                "The game has not started: the server seats your opponent here."
+                if room.state.tournament
+                else "The game has not started: waiting for an opponent (ai LEVEL seats the AI)."
+            )
             return
         if room.state.status == "finished":
-            problem("The game is over: type rematch for another one, or leave.")
+            problem(
+                "The game is over: a tournament game has no rematch."
+                if room.state.tournament
+                else "The game is over: type rematch for another one, or leave."
+            )
             return
         if not room.my_turn:
             problem(f"Not your turn: {who(room, room.state.to_move or 'first')} is to move.")

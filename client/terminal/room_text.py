@@ -69,12 +69,17 @@ def seat_text(room: TrackedRoom, side: Side, *, wall_now: float | None = None) -
 
 
 def room_title(room: TrackedRoom) -> str:
-    """The game and the room, with the private codes for its players to pass on."""
+    """The game and the room, with the private codes for its players to pass on
+    (in a tournament room, whose players the server seats, the watch code only)."""
     state = room.state
     text = f"{state.title}, room {room.code}"
     if state.game_number > 1:
         text += f", game {state.game_number}"
-    if state.join_code is not None:
+    if state.tournament:
+        text += ", tournament game"
+        if state.watch_code is not None:
+            text += f" (watch code {state.watch_code})"
+    elif state.join_code is not None:
         text += f" (private: join code {state.join_code}"
         if state.watch_code is not None:
             text += f", watch code {state.watch_code}"
@@ -88,7 +93,8 @@ def turn_text(room: TrackedRoom) -> str:
     if state.status == "waiting":
         return "waiting for an opponent"
     if state.status == "finished":
-        return "game over: rematch or leave" if room.you is not None else "game over"
+        # A tournament game has no rematch: the next round opens by itself.
+        return "game over: rematch or leave" if room.you and not state.tournament else "game over"
     text = "your move" if room.my_turn else f"{SYMBOLS[state.to_move or 'first']} to move"
     if state.draw_offer is not None:
         if state.draw_offer == room.you:

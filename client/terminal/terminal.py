@@ -11,7 +11,9 @@ in advance.
 
 Contract: one screen at a time owns the terminal; a read left in flight by
 :meth:`Terminal.next` is kept for the next call (never lost) until
-:meth:`Terminal.close`.
+:meth:`Terminal.close`. Such a read shows the prompt of the latest call, so a
+screen that takes over (the lobby entering a room by itself) shows its own
+prompt at once.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ class Terminal:
         self.input_ended = False
         """True once the input has ended (a pipe's end, or Ctrl-D)."""
         self._reading: asyncio.Task[str | None] | None = None
+        self._prompt: str | TextSource = ""
+        """The prompt of the latest :meth:`next`: the one a read in flight shows."""
 
     @property
     def palette(self) -> Palette:
@@ -67,12 +71,15 @@ class Terminal:
 
     async def next(self, prompt: str | TextSource, *, read: bool = True) -> Line | SessionEvent:
         """The next session event or, if ``read``, the next line typed (events first)."""
+        if prompt != self._prompt:
+            self._prompt = prompt
+            self.console.refresh()  # a read in flight shows the new prompt now
         if not self.events.empty():
             return self.events.get_nowait()
         if read and self._reading is not None and self._reading.done():
             return self._take_line()
         if read and self._reading is None and not self.input_ended:
-            self._reading = asyncio.create_task(self.console.read_line(prompt))
+            self._reading = asyncio.create_task(self.console.read_line(self._current_prompt))
         getting = asyncio.create_task(self.events.get())
         waiting: set[asyncio.Future[Any]] = {getting}
         if read and self._reading is not None:
@@ -87,6 +94,10 @@ class Terminal:
         if getting.done() and not getting.cancelled():
             return getting.result()
         return self._take_line()
+
+    def _current_prompt(self) -> str:
+        prompt = self._prompt
+        return prompt if isinstance(prompt, str) else prompt()
 
     def _take_line(self) -> Line:
         assert self._reading is not None

@@ -19,11 +19,27 @@ games finished::
     moves           how many moves were played
     first_student, second_student
                     the roster ids of the players (empty for the AI)
+    tournament      the tournament the game was played in (empty for a casual game)
+    round           its round in that tournament (empty for a casual game)
 
 ``students.csv`` has one row per student (removed ones last, marked), with their
 finished games, wins, draws and losses. ``games.zip`` holds both and a folder
 per student, ``students/NAME-ID/``, with the text record of each of their games
-(``game-00012.txt``, as ``GET /api/games/12?format=text`` shows it, roster names in).
+(``game-00012.txt``, as ``GET /api/games/12?format=text`` shows it, roster names in),
+and a folder per tournament of the class, ``tournaments/NAME-ID/``, with:
+
+- ``standings.csv``: ``rank, place, player, points, played, wins, draws,
+  losses, forfeit_wins, forfeit_losses, byes``, then the tournament's
+  tie-breaks in the order they count (``sonneborn_berger``, ``buchholz``...);
+- ``games.csv``: ``round, board, first, second, result, game_id``, one row
+  per game paired, ``result`` as in ``results.csv`` or a forfeit (``+:-``,
+  ``-:+``, ``-:-``), empty while undecided; ``game_id`` empty for a game not
+  played;
+- ``crosstable.txt``: the crosstable as plain text
+  (:meth:`~server.tournaments.standings.Crosstable.text`).
+
+Tournament players are shown by their roster names too (the AI by its level's
+name); two players of the same name are told apart by their roster id.
 
 The CSV files are UTF-8 with a byte order mark, so that spreadsheet programs
 read names in any script (and ``½``) correctly; a name that a spreadsheet would
@@ -37,12 +53,16 @@ import csv
 import io
 import re
 import zipfile
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
 from server.records import GameRecord, GameState, SeatRecord, record_to_text
-from server.store import StudentRecord, StudentResults
+from server.store import StudentRecord, StudentResults, TournamentRecord
+from server.tournaments.progress import TournamentProgress
+from server.tournaments.spec import parse_entrant
+from server.tournaments.standings import Crosstable, crosstable
 from shared.games import Player
 
 RESULT_COLUMNS = (
@@ -57,7 +77,24 @@ RESULT_COLUMNS = (
     "moves",
     "first_student",
     "second_student",
+    "tournament",
+    "round",
 )
+STANDING_COLUMNS = (
+    "rank",
+    "place",
+    "player",
+    "points",
+    "played",
+    "wins",
+    "draws",
+    "losses",
+    "forfeit_wins",
+    "forfeit_losses",
+    "byes",
+)
+"""The first columns of a tournament's ``standings.csv``; its tie-breaks follow."""
+TOURNAMENT_GAME_COLUMNS = ("round", "board", "first", "second", "result", "game_id")
 STUDENT_COLUMNS = ("id", "name", "kind", "removed", "played", "won", "drawn", "lost")
 
 _RESULTS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½"}
@@ -65,9 +102,20 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _UNSAFE_IN_FILE_NAMES = re.compile(r"[^\w.-]+")
 
 
-def results_csv(records: Iterable[GameRecord], students: Iterable[StudentRecord]) -> bytes:
-    """``results.csv`` for the finished games among ``records`` (see the module docstring)."""
+def results_csv(
+    records: Iterable[GameRecord],
+    students: Iterable[StudentRecord],
+    tournaments: Iterable[TournamentRecord] = (),
+) -> bytes:
+    """``results.csv`` for the finished games among ``records`` (see the module
+    docstring); ``tournaments`` say which of them were tournament games."""
     by_session = {student.session: student for student in students}
+    played_in = {
+        pairing.game_id: (tournament.name, pairing.round)
+        for tournament in tournaments
+        for pairing in tournament.pairings
+        if pairing.game_id is not None
+    }
     finished = sorted(
         (r for r in records if r.state is GameState.FINISHED and r.finished_at is not None),
         key=lambda r: (r.finished_at, r.id),
@@ -76,6 +124,7 @@ def results_csv(records: Iterable[GameRecord], students: Iterable[StudentRecord]
     for record in finished:
         assert record.finished_at is not None and record.termination is not None
         first, second = (record.seats[side] for side in Player)
+        tournament, round_ = played_in.get(record.id, ("", ""))
         rows.append(
             (
                 record.id,
@@ -89,6 +138,8 @@ def results_csv(records: Iterable[GameRecord], students: Iterable[StudentRecord]
                 len(record.moves),
                 _student_id(first, by_session),
                 _student_id(second, by_session),
+                _cell(tournament),
+                round_,
             )
         )
     return _csv(RESULT_COLUMNS, rows)
@@ -118,9 +169,11 @@ def games_zip(
     records: Sequence[GameRecord],
     students: Sequence[StudentRecord],
     results: Mapping[str, StudentResults],
+    tournaments: Sequence[TournamentRecord] = (),
 ) -> bytes:
-    """``games.zip``: both CSV files and a folder of game records per student
-    (every student on the roster, and removed ones who played)."""
+    """``games.zip``: both CSV files, a folder of game records per student
+    (every student on the roster, and removed ones who played) and a folder
+    per tournament."""
     by_session = {student.session: student for student in students}
     games_of: dict[str, list[GameRecord]] = {student.id: [] for student in students}
     for record in records:
@@ -130,7 +183,7 @@ def games_zip(
                 games_of[student.id].append(record)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("results.csv", results_csv(records, students))
+        archive.writestr("results.csv", results_csv(records, students, tournaments))
         archive.writestr("students.csv", students_csv(students, results))
         for student in students:
             games = games_of[student.id]
@@ -141,7 +194,61 @@ def games_zip(
             for record in games:
                 text = record_to_text(_with_roster_names(record, by_session))
                 archive.writestr(f"{folder}game-{record.id:05d}.txt", text)
+        for tournament in tournaments:
+            folder = f"tournaments/{_folder_name(tournament.name, tournament.id)}/"
+            for name, content in tournament_files(tournament, students).items():
+                archive.writestr(folder + name, content)
     return buffer.getvalue()
+
+
+def tournament_files(
+    tournament: TournamentRecord, students: Iterable[StudentRecord]
+) -> dict[str, bytes]:
+    """A tournament's ``standings.csv``, ``games.csv`` and ``crosstable.txt``
+    (see the module docstring), by file name."""
+    progress = TournamentProgress.from_record(tournament)
+    names = _entrant_names(tournament, students)
+    standings = progress.standings()
+    tie_breaks = [t.value for t in progress.tie_breaks]
+    standing_rows = [
+        (
+            s.rank,
+            s.place,
+            _cell(names[s.player]),
+            f"{s.points:g}",
+            s.games_played,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.forfeit_wins,
+            s.forfeit_losses,
+            s.byes,
+            *(f"{s.tie_break(t):g}" for t in progress.tie_breaks),
+        )
+        for s in standings
+    ]
+    game_rows = [
+        (
+            p.round,
+            p.board,
+            _cell(names[p.first]),
+            _cell(names[p.second]),
+            "" if p.result is None else _RESULTS.get(p.result, p.result),
+            "" if p.game_id is None else p.game_id,
+        )
+        for p in tournament.pairings
+    ]
+    table = crosstable(progress.results(), [s.player for s in standings])
+    by_name = Crosstable(
+        players=tuple(names[p] for p in table.players),
+        cells={(names[a], names[b]): meetings for (a, b), meetings in table.cells.items()},
+        points={names[p]: points for p, points in table.points.items()},
+    )
+    return {
+        "standings.csv": _csv((*STANDING_COLUMNS, *tie_breaks), standing_rows),
+        "games.csv": _csv(TOURNAMENT_GAME_COLUMNS, game_rows),
+        "crosstable.txt": (by_name.text() + "\n").encode(),
+    }
 
 
 def student_folder(student: StudentRecord) -> str:
@@ -153,8 +260,29 @@ def student_folder(student: StudentRecord) -> str:
     >>> student_folder(zoe)
     'Zoë_O_Brien-a1b2c3d4'
     """
-    safe = _UNSAFE_IN_FILE_NAMES.sub("_", student.name).strip("._") or "student"
-    return f"{safe}-{student.id}"
+    return _folder_name(student.name, student.id, fallback="student")
+
+
+def _folder_name(name: str, id_: object, *, fallback: str = "tournament") -> str:
+    safe = _UNSAFE_IN_FILE_NAMES.sub("_", name).strip("._") or fallback
+    return f"{safe}-{id_}"
+
+
+def _entrant_names(
+    tournament: TournamentRecord, students: Iterable[StudentRecord]
+) -> dict[str, str]:
+    """Each entrant's name to show: a student's on the roster now, else the
+    name it entered under; a name shared by two entrants gets the roster id."""
+    roster = {student.id: student.name for student in students}
+    names = {}
+    for entrant in tournament.entrants:
+        kind, value = parse_entrant(entrant.entrant)
+        names[entrant.entrant] = entrant.name if kind == "ai" else roster.get(value, entrant.name)
+    counts = Counter(names.values())
+    return {
+        entrant: f"{name} ({parse_entrant(entrant)[1]})" if counts[name] > 1 else name
+        for entrant, name in names.items()
+    }
 
 
 def _student(

@@ -266,15 +266,17 @@ class Classroom:
     async def results_csv(self) -> bytes:
         """``results.csv`` (:mod:`server.classroom.export`)."""
         records = await self._store.class_games(self.name)
+        tournaments = await self._store.tournaments(self.name)
         students = self._roster.everyone()
-        return await asyncio.to_thread(results_csv, records, students)
+        return await asyncio.to_thread(results_csv, records, students, tournaments)
 
     async def games_zip(self) -> bytes:
         """``games.zip`` (:mod:`server.classroom.export`), built off the event loop."""
         records = await self._store.class_games(self.name)
         results = await self._store.class_results(self.name)
+        tournaments = await self._store.tournaments(self.name)
         students = self._roster.everyone()
-        return await asyncio.to_thread(games_zip, records, students, results)
+        return await asyncio.to_thread(games_zip, records, students, results, tournaments)
 
     def _view(self, student: StudentRecord, results: dict[str, StudentResults]) -> StudentView:
         session = session_of(student)

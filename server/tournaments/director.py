@@ -14,9 +14,10 @@ the store before it acts on it or tells anyone, and drives the hub:
   a restart.
 - **No-show**: a side not taken ``no_show_seconds`` after the room opened
   (``starts_by``) loses by forfeit; if neither is, both do (``-:-``). The room is
-  closed. While the teacher has the games paused no deadline passes: at the
-  resume each is moved on by the time the pause took from its window (a room
-  opened during the pause gets a whole window from the resume).
+  closed, telling its members who did not sit down and who wins
+  (:func:`no_show_reason`). While the teacher has the games paused no deadline
+  passes: at the resume each is moved on by the time the pause took from its
+  window (a room opened during the pause gets a whole window from the resume).
 - **A game ends**: a winner gives ``1-0`` or ``0-1``, a full board or an agreed
   draw ``1/2-1/2``. A game that ended with no result, the teacher having closed
   its room (``aborted``) or both players having gone (``abandonment`` without a
@@ -29,7 +30,8 @@ the store before it acts on it or tells anyone, and drives the hub:
   progress was resigned by the removal. In a round robin their later games are
   forfeits; a Swiss pairs them no more.
 - **Cancel** closes the rooms of the games not yet decided (a game in progress
-  ends with no result) and marks the tournament cancelled.
+  ends with no result), marks the tournament cancelled, and tells everyone
+  connected (an ``announcement`` naming it).
 - **Restart**: the running tournament carries on. A game the server restored
   (its room keeps its code) is matched back to its pairing; a game that ended
   before the crash gets its result from the store; a pairing whose room did not
@@ -45,8 +47,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from dataclasses import replace
+from functools import partial
 from typing import cast
 
 import msgspec
@@ -61,7 +64,7 @@ from server.store import EntrantRecord, GameStore, PairingRecord, StudentRecord
 from server.tournaments.players import Outcome
 from server.tournaments.progress import TournamentProgress, forfeit_result
 from server.tournaments.spec import TournamentSpec, parse_entrant
-from server.tournaments.view import TournamentView, tournament_view
+from server.tournaments.view import Seated, TournamentView, tournament_view
 from shared.games import Player, get_game
 from shared.protocol.messages import Clock, Level, Match, Side
 
@@ -72,14 +75,12 @@ __all__ = [
     "TournamentRunningError",
     "UnknownEntrantError",
     "UnknownTournamentError",
+    "no_show_reason",
     "outcome_of",
 ]
 
 logger = logging.getLogger(__name__)
 
-NO_SHOW_REASON = "a player did not sit down in time: the tournament game is decided by forfeit"
-CANCEL_REASON = "the teacher cancelled the tournament"
-REMOVED_REASON = "a player was removed from the class: the tournament game is decided by forfeit"
 _SIDES: tuple[Side, Side] = ("first", "second")
 _DRAWN = frozenset({"full_board", "agreement"})
 
@@ -120,6 +121,22 @@ def outcome_of(winner: Side | None, reason: str) -> Outcome:
     if winner is not None:
         return Outcome.FIRST_WINS if winner == "first" else Outcome.SECOND_WINS
     return Outcome.DRAW if reason in _DRAWN else Outcome.DOUBLE_FORFEIT
+
+
+def no_show_reason(first: str, second: str, seated: Mapping[str, bool]) -> str:
+    """What a tournament room closed for a no-show tells its members: who did
+    not sit down in time and who wins by forfeit. ``first`` and ``second`` are
+    the players' names, ``seated`` who sat by side (one side at least is empty).
+
+    >>> no_show_reason("Ada", "Dora", {"first": True, "second": False})
+    'Dora did not sit down in time: Ada wins by forfeit'
+    >>> no_show_reason("Ada", "Dora", {"first": False, "second": False})
+    'neither player sat down in time: both lose by forfeit'
+    """
+    if not seated["first"] and not seated["second"]:
+        return "neither player sat down in time: both lose by forfeit"
+    absent, winner = (first, second) if not seated["first"] else (second, first)
+    return f"{absent} did not sit down in time: {winner} wins by forfeit"
 
 
 def _outcome_of_record(record: GameRecord) -> Outcome:
@@ -227,9 +244,10 @@ class TournamentDirector:
                         f"tournament {tournament_id} is finished: there is nothing to cancel"
                     )
                 return found
+            reason = f"the teacher cancelled the tournament {progress.record.name}"
             for pairing in progress.undecided():
                 if pairing.room is not None:
-                    await self._hub.close_room(pairing.room, CANCEL_REASON)
+                    await self._hub.close_room(pairing.room, reason)
             await self._end(progress, "cancelled")
             return self._view(progress)
 
@@ -350,7 +368,7 @@ class TournamentDirector:
         return progress.update(pairing, **changes)
 
     async def _end(self, progress: TournamentProgress, status: str) -> None:
-        """Mark the tournament finished or cancelled; a finished one is announced."""
+        """Mark the tournament finished or cancelled, and announce it."""
         now = time.time()
         await self._store.end_tournament(progress.id, status, now)
         progress.record = replace(progress.record, status=status, finished_at=now)
@@ -365,6 +383,10 @@ class TournamentDirector:
         logger.info("tournament ended", extra={"tournament": progress.id, "status": status})
         if status == "finished":
             self._hub.announce(self._winner_text(progress))
+        else:
+            self._hub.announce(
+                f"The tournament {progress.record.name} was cancelled by the teacher."
+            )
 
     def _winner_text(self, progress: TournamentProgress) -> str:
         standings = progress.standings()
@@ -409,7 +431,9 @@ class TournamentDirector:
             for pairing in self._waiting(progress):
                 if pairing.starts_by is None or pairing.starts_by > now or pairing.room is None:
                     continue
-                seated = await self._hub.close_room_unless_started(pairing.room, NO_SHOW_REASON)
+                first, second = self._name(pairing.first), self._name(pairing.second)
+                reason = partial(no_show_reason, first, second)
+                seated = await self._hub.close_room_unless_started(pairing.room, reason)
                 if seated is None:
                     if self._hub.lobby.get(pairing.room) is not None:
                         continue  # it started: its start is on its way to us
@@ -504,7 +528,12 @@ class TournamentDirector:
                 if entrant not in (pairing.first, pairing.second):
                     continue
                 if pairing.room is not None:
-                    closed = await self._hub.close_room_unless_started(pairing.room, REMOVED_REASON)
+                    opponent = pairing.second if pairing.first == entrant else pairing.first
+                    reason = (
+                        f"{self._name(entrant)} was removed from the class: "
+                        f"{self._name(opponent)} wins by forfeit"
+                    )
+                    closed = await self._hub.close_room_unless_started(pairing.room, reason)
                     if closed is None and self._hub.lobby.get(pairing.room) is not None:
                         continue  # a game in progress: the removal resigned it
                 outcome = forfeit_result(pairing.first == entrant, pairing.second == entrant)
@@ -580,7 +609,21 @@ class TournamentDirector:
         )
 
     def _view(self, progress: TournamentProgress) -> TournamentView:
-        return tournament_view(progress, self._name)
+        return tournament_view(progress, self._name, self._seated())
+
+    def _seated(self) -> dict[str, Seated]:
+        """Who has sat down so far in each room of the running tournament whose
+        game has not started, by room code."""
+        seated: dict[str, Seated] = {}
+        running = self._running
+        for pairing in running.undecided() if running is not None else []:
+            host = self._hub.lobby.get(pairing.room) if pairing.room is not None else None
+            if host is not None and host.room.status == "waiting":
+                room = host.room
+                seated[host.code] = Seated(
+                    first=room.is_taken("first"), second=room.is_taken("second")
+                )
+        return seated
 
     def _spawn(self, coroutine: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coroutine)

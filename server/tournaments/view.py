@@ -3,22 +3,24 @@
 :func:`tournament_view` lays a :class:`~server.tournaments.progress.TournamentProgress`
 out as the ``TOURNAMENT`` object of the API: settings, players, standings in
 rank order, every round paired so far with its games, and the crosstable. Pure:
-the names to show come from the caller (a student's roster name may have changed).
+the names to show come from the caller (a student's roster name may have changed),
+and so does who has sat down in the rooms still waiting for their players.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 
 import msgspec
 
+from server.store import PairingRecord
 from server.tournaments.progress import TournamentProgress
 from server.tournaments.standings import crosstable
 from shared.games import get_game
 from shared.protocol.messages import Clock
 
-__all__ = ["TournamentView", "tournament_view"]
+__all__ = ["Seated", "TournamentView", "tournament_view"]
 
 
 class PlayerLine(msgspec.Struct, frozen=True, kw_only=True):
@@ -45,6 +47,13 @@ class StandingLine(msgspec.Struct, frozen=True, kw_only=True):
     sonneborn_berger: float
 
 
+class Seated(msgspec.Struct, frozen=True, kw_only=True):
+    """Who has sat down so far in a room waiting for its game to start."""
+
+    first: bool
+    second: bool
+
+
 class GameLine(msgspec.Struct, frozen=True, kw_only=True):
     board: int
     first: str
@@ -52,6 +61,10 @@ class GameLine(msgspec.Struct, frozen=True, kw_only=True):
     room: str | None
     game_id: int | None
     result: str | None
+    starts_by: float | None
+    """The no-show deadline (Unix seconds) while the room waits for its players."""
+    seated: Seated | None
+    """Who has sat down, while the room waits for its players."""
 
 
 class RoundLine(msgspec.Struct, frozen=True, kw_only=True):
@@ -87,8 +100,16 @@ class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
     crosstable: list[CrosstableRow]
 
 
-def tournament_view(progress: TournamentProgress, name_of: Callable[[str], str]) -> TournamentView:
-    """``progress`` as the API shows it; ``name_of(entrant)`` is the name to show."""
+def tournament_view(
+    progress: TournamentProgress,
+    name_of: Callable[[str], str],
+    waiting: Mapping[str, Seated] | None = None,
+) -> TournamentView:
+    """``progress`` as the API shows it; ``name_of(entrant)`` is the name to show.
+    ``waiting`` holds the rooms open whose game has not started, by room code,
+    with who has sat down in each: an undecided game there shows its
+    ``starts_by`` and ``seated``; any other game shows them null."""
+    waiting = waiting or {}
     record = progress.record
     standings = progress.standings()
     order = [s.player for s in standings]
@@ -135,17 +156,7 @@ def tournament_view(progress: TournamentProgress, name_of: Callable[[str], str])
             RoundLine(
                 round=number,
                 bye=bye,
-                games=[
-                    GameLine(
-                        board=p.board,
-                        first=p.first,
-                        second=p.second,
-                        room=p.room,
-                        game_id=p.game_id,
-                        result=p.result,
-                    )
-                    for p in progress.round_pairings(number)
-                ],
+                games=[_game_line(p, waiting) for p in progress.round_pairings(number)],
             )
             for number, bye in sorted(progress.byes.items())
         ],
@@ -161,6 +172,22 @@ def tournament_view(progress: TournamentProgress, name_of: Callable[[str], str])
             )
             for row in order
         ],
+    )
+
+
+def _game_line(pairing: PairingRecord, waiting: Mapping[str, Seated]) -> GameLine:
+    seated = None
+    if pairing.result is None and pairing.room is not None:
+        seated = waiting.get(pairing.room)
+    return GameLine(
+        board=pairing.board,
+        first=pairing.first,
+        second=pairing.second,
+        room=pairing.room,
+        game_id=pairing.game_id,
+        result=pairing.result,
+        starts_by=pairing.starts_by if seated is not None else None,
+        seated=seated,
     )
 
 

@@ -258,6 +258,9 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """True while the teacher has paused every game (class mode): no clock runs
     (``clocks.running`` is null) and moves, draw offers and resigning are refused
     with ``paused`` until a ``state`` without it comes."""
+    tournament: bool = False
+    """True in a tournament room (class mode): its players are seated by the
+    server, and it has no rematch; its join and watch codes are not for sharing."""
 
 
 class RoomSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -354,9 +357,10 @@ class Pong(_Message, tag="pong", frozen=True):
 
 
 class RoomClosed(_Message, tag="room_closed", frozen=True):
-    """The room was closed (by the teacher, in class mode): its game in progress,
-    if any, ended with no result (``game_over`` came first), and nothing more
-    comes from it. ``reason`` is for people."""
+    """The room was closed (class mode: by the teacher, or a tournament game
+    decided without being played): its game in progress, if any, ended with no
+    result (``game_over`` came first), and nothing more comes from it.
+    ``reason`` says why, for people (who forfeited and who wins, for a no-show)."""
 
     room: str
     reason: str
