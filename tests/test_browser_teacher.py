@@ -65,6 +65,7 @@ async def test_pause_and_resume_reach_the_students_page_and_the_wall(db_path: Pa
             "Paused by the teacher"
         )
         await expect(sam.room).to_have_attribute("data-paused", "true")
+        await expect(sam.turn).to_have_text("Paused")  # not "Your move": nobody may move
         await expect(wall.page.locator("#wall-paused")).to_have_text("Paused by the teacher")
         await expect(wall.page.locator(".tile")).to_have_attribute("data-paused", "true")
 
@@ -126,7 +127,7 @@ async def test_the_teacher_renames_marks_a_bot_and_removes_a_student(db_path: Pa
 
         remove = bob_row.get_by_role("button", name="Remove bob")
         await remove.click()
-        await expect(remove).to_have_text("Click again to remove")
+        await expect(remove).to_have_text("Click again")
         await remove.click()
         await expect(bob_row).to_have_count(0)
         await expect(bob.page.locator(".removed-view h1")).to_have_text("Removed by the teacher")
@@ -140,9 +141,11 @@ async def test_the_teacher_renames_marks_a_bot_and_removes_a_student(db_path: Pa
 
 async def test_broadcast_close_a_room_and_export_from_the_page(db_path: Path) -> None:
     """A broadcast says how many it reached and stays on a student's page until
-    dismissed; a blank one is refused beside the box. Closing a room (second
-    click) sends its player back to the lobby, told why. results.csv downloads
-    with its header line."""
+    dismissed (the newest two of them); a blank one is refused beside the box.
+    Closing a room (second click, which still counts after the page's
+    refreshes, on a button that did not change width when armed) sends its
+    player back to the lobby, told why. results.csv downloads with its header
+    line."""
     async with web_session(db_path, class_name="7B") as web:
         teacher = Teacher(web.server)
         ann = await web.person("ann")
@@ -163,20 +166,31 @@ async def test_broadcast_close_a_room_and_export_from_the_page(db_path: Path) ->
         pinned = ann.page.locator("#pinned .pinned.announcement")
         await expect(pinned).to_have_count(1)
         await expect(pinned.locator(".pinned-text")).to_have_text("Ten minutes left")
+        for text in ("Five minutes left", "Time to stop"):  # the newest two stay
+            await teacher.post("/api/admin/broadcast", {"text": text})
+        await expect(pinned.locator(".pinned-text")).to_have_text(
+            ["Five minutes left", "Time to stop"]
+        )
 
         close = page.get_by_role("button", name=f"Close room {code}")
+        width = (await close.bounding_box() or {})["width"]
         await close.click()
-        await expect(close).to_have_text("Click again to close")
+        await expect(close).to_have_text("Click again")
+        assert (await close.bounding_box() or {})["width"] == width  # not moved off the pointer
+        for _ in range(2):  # the page refreshes (every 2 s): the button stays armed
+            async with page.expect_response(re.compile(r"/api/admin/rooms$")):
+                pass
+        await expect(close).to_have_text("Click again")
         await close.click()
         await expect(page.locator(f".rooms tr[data-room='{code}']")).to_have_count(0)
         await expect(ann.page.locator(".lobby-view")).to_be_visible()
         await expect(ann.page.locator(".notice").first).to_contain_text(
-            f"The teacher closed room {code} (Tic-tac-toe)"
+            f"Room {code} (Tic-tac-toe) closed: closed by the teacher"
         )
         assert (await teacher.get("/api/admin/rooms"))["rooms"] == []
-        await expect(pinned).to_have_count(1)  # the announcement is still there
-        await pinned.get_by_role("button", name="Dismiss").click()
-        await expect(pinned).to_have_count(0)
+        await expect(pinned).to_have_count(2)  # the announcements are still there
+        await pinned.first.get_by_role("button", name="Dismiss").click()
+        await expect(pinned).to_have_count(1)
 
         async with page.expect_download() as download_info:
             await page.get_by_role("button", name="Download results.csv").click()
@@ -186,7 +200,7 @@ async def test_broadcast_close_a_room_and_export_from_the_page(db_path: Path) ->
         header = saved.read_text(encoding="utf-8-sig").splitlines()[0]
         assert header == (
             "id,finished_at,game,room,first_player,second_player,result,termination,"
-            "moves,first_student,second_student"
+            "moves,first_student,second_student,tournament,round"
         )
         await expect(page.locator(".class-panel .form-error")).to_have_count(3)
         await expect(page.locator(".class-panel .form-error:visible")).to_have_count(0)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from browser import WebPlayer, web_session
 from classroom_helpers import Teacher
+from harness import Player
 from playwright.async_api import expect
 from test_browser_teacher import first_free_cell, open_teacher
 
@@ -121,3 +122,66 @@ async def test_the_teacher_starts_a_tournament_and_follows_its_standings(db_path
         await cancel.click()
         await expect(panel).to_have_attribute("data-status", "cancelled")
         await expect(form).to_be_visible()
+
+
+async def test_a_match_waits_for_a_student_in_another_game_and_a_no_show_forfeits(
+    db_path: Path,
+) -> None:
+    """Ann is playing the AI when the tournament calls her to her game against
+    Bob: her page stays on her game and pins the match with "Go to the game" and
+    the time left; the teacher's page says whom the room waits for. She goes:
+    the tournament room offers no codes to share and no AI. Bob never sits
+    down: the room closes with the server's reason, the match notice goes, and
+    both pages show the forfeit in the standings (+1 for Ann, minus 1 for Bob) with
+    the legend that explains it."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ann = await web.person("ann")
+        own_room = await ann.create_room("tictactoe", ai="random")
+        await expect(ann.room).to_have_attribute("data-status", "playing")
+        bob = await Player.join_server(web.server.ws_url, "bob")
+        desk = await open_teacher(web, teacher)
+        entrants = [f"student:{await teacher.student_id(name)}" for name in ("ann", "bob")]
+        body = {"name": "Cup", "game": "tictactoe", "format": "round_robin"}
+        status, _, _ = await teacher.call(
+            "POST", "/api/admin/tournaments", {**body, "entrants": entrants, "no_show_seconds": 10}
+        )
+        assert status == 201
+        match = await bob.expect("match")
+
+        notice = ann.page.locator("#pinned .pinned.match")
+        await expect(notice).to_contain_text("Round 1 of Cup: you play bob as")
+        await expect(notice.locator(".pinned-time")).to_have_text(
+            re.compile(r"^\d+ s left to sit down$")
+        )
+        await expect(ann.room).to_have_attribute("data-room", own_room)  # not taken away
+        result = desk.page.locator(".round[data-round='1'] li[data-board='1'] .game-result")
+        await expect(result).to_have_text(
+            re.compile(r"^waiting for (ann and bob|bob and ann) \(\d+ s left\)$")
+        )
+
+        await notice.get_by_role("button", name="Go to the game").click()
+        await expect(ann.room).to_have_attribute("data-room", match["room"])
+        await expect(notice.locator(".pinned-time")).to_be_hidden()  # she has sat down
+        await expect(ann.page.locator(".room-view .codes")).to_be_hidden()
+        await expect(ann.page.get_by_role("button", name="Play the AI instead")).to_be_hidden()
+        await expect(result).to_have_text(re.compile(r"^waiting for bob \(\d+ s left\)$"))
+
+        await expect(ann.page.locator(".notice").last).to_contain_text(
+            re.compile(rf"^Room {match['room']} \(Tic-tac-toe\) closed: .*bob"), timeout=20_000
+        )
+        await expect(notice).to_have_count(0)
+        no_show = re.compile("^(\\+ \u2013 \\(no-show\\)|\u2013 \\+ \\(no-show\\))$")  # en dashes
+        await expect(result).to_have_text(no_show)
+        tournament = (await web.server.get_json("/api/tournaments/current"))["tournament"]
+        forfeits = {row["name"]: row["forfeit_wins"] for row in tournament["standings"]}
+        assert forfeits == {"ann": 1, "bob": 0}
+        wall = await web.open(f"/wall#token={teacher.token}")
+        for standings in (desk.page.locator(".tournament"), wall.page.locator("#wall-tournament")):
+            rows = standings.locator(".standings tbody tr")
+            await expect(rows.filter(has_text="ann").locator(".unplayed")).to_have_text("+1")
+            minus = "\u2212"  # as the page writes it: a minus sign
+            await expect(rows.filter(has_text="bob").locator(".unplayed")).to_have_text(f"{minus}1")
+            await expect(standings.locator(".legend")).to_contain_text(
+                f"won (+) or lost ({minus}) by forfeit"
+            )

@@ -26,7 +26,8 @@ async def test_the_wall_shows_a_live_game_move_by_move_and_its_result(db_path: P
     """Ann and Bob play tic-tac-toe over the protocol; after each move the wall's
     board holds that stone and names the player to move; at the end the tile
     shows Ann's win and the admin API gives the same result. With no tournament
-    the standings panel stays hidden."""
+    the standings panel stays hidden. A room opened after comes first, and a
+    wall told to keep finished games one second drops the finished one."""
     async with web_session(db_path, class_name="7B") as web:
         teacher = Teacher(web.server)
         ann = await Player.join_server(web.server.ws_url, "ann")
@@ -67,3 +68,15 @@ async def test_the_wall_shows_a_live_game_move_by_move_and_its_result(db_path: P
         await expect(tile.locator(".tile-seat.first")).to_have_class("tile-seat first winner")
         (room,) = (await teacher.get("/api/admin/rooms"))["rooms"]
         assert room["result"] == {"winner": "first", "reason": "line", "line": ["a1", "b2", "c3"]}
+
+        # A game still to play comes first; a finished one leaves the wall after
+        # the time the fragment gives (30 s unless told).
+        waiting = await ann.request({"type": "create_room", "game": "tictactoe", "public": True})
+        live = waiting["room"]["code"]
+        await expect(wall.page.locator(".tile").first).to_have_attribute("data-room", live)
+        await expect(tile).to_have_count(1)
+        brief = await web.open(
+            f"/wall#token={teacher.token}&finished=1", viewport=PROJECTOR, allowed_statuses=(404,)
+        )
+        await expect(brief.page.locator(f".tile[data-room='{live}']")).to_have_count(1)
+        await expect(brief.page.locator(f".tile[data-room='{code}']")).to_have_count(0)

@@ -34,7 +34,11 @@ const CONFIRM_MS = 4000; // a "click again to resign" waits this long for the se
 
 /**
  * A button that acts on a second click within a few seconds, saying `question`
- * after the first (for what cannot be undone: resign, remove a student).
+ * after the first (for what cannot be undone: resign, remove a student). The
+ * button is as wide as the longer of the two texts from the start (style.css,
+ * `data-question`), so arming it does not move it away from the pointer. It
+ * stays armed while it stays in the page: a view that redraws must keep the
+ * button (moving it out of the page and back blurs it, which disarms it).
  */
 export function confirming(label, question, action, props = {}) {
   let armed = null;
@@ -52,6 +56,7 @@ export function confirming(label, question, action, props = {}) {
     },
     { class: "danger", onblur: () => disarm(), ...props },
   );
+  element.dataset.question = question;
   const disarm = () => {
     clearTimeout(armed);
     armed = null;
@@ -59,6 +64,24 @@ export function confirming(label, question, action, props = {}) {
     setText(element, label);
   };
   return element;
+}
+
+/**
+ * Make `elements` the children of `parent`, in that order, moving only those out
+ * of place: a moved element loses the focus (and an armed `confirming` button
+ * its second click), so rows kept across refreshes must not be moved needlessly.
+ */
+export function placeInOrder(parent, elements) {
+  let expected = parent.firstElementChild;
+  for (const element of elements) {
+    if (element === expected) expected = expected.nextElementSibling;
+    else parent.insertBefore(element, expected);
+  }
+  while (expected) {
+    const next = expected.nextElementSibling;
+    expected.remove();
+    expected = next;
+  }
 }
 
 /** Set an element's text only when it changed (screen readers re-read live regions). */

@@ -5,8 +5,9 @@
 //   #/join/CODE     join by a code (an invitation link), then show the room
 //   #/watch/CODE    watch by a code, then show the room
 // In class mode it also shows the teacher's announcements, takes the player to
-// each tournament game as the server calls them to it (`match`), and stops for
-// good when the teacher removes the player (close code 4003).
+// each tournament game as the server calls them to it (`match`; one playing
+// another game is offered to go instead), and stops for good when the teacher
+// removes the player (close code 4003).
 
 import { startTicking } from "./clocks.js";
 import { Connection, serverUrl } from "./connection.js";
@@ -39,6 +40,7 @@ class App {
     this.stopTicking = null;
     this.following = null; // the invitation link being followed
     this.matching = null; // the tournament game being joined
+    this.matchShown = null; // { key, room } of the tournament game's pinned notice
     this.askingName = false; // the name form is up: the session's events leave it there
     document.getElementById("change-name").addEventListener("click", () => this.askName());
     window.addEventListener("hashchange", () => {
@@ -145,23 +147,42 @@ class App {
     document.title = "Removed · Boardroom";
   }
 
-  /** A tournament game is ready for this player: say which, and go to it at once. */
+  /**
+   * A tournament game is ready for this player: say which, and go to it at once;
+   * but not out of another game in progress (that would leave it hanging): then
+   * the notice offers to go, and says how long is left to sit down.
+   */
   async match(match) {
-    const symbol = SYMBOLS[match.side];
+    const session = this.session;
+    // After a reconnection the match comes before the rooms given back are all
+    // known: wait for them, so that a seat already held is not joined twice.
+    if (!session.ready) await new Promise((ready) => session.addEventListener("ready", ready, { once: true }));
+    if (session !== this.session) return;
+    const key = `${match.tournament}/${match.round}/${match.board}`;
+    const busy = session.seatedFirst.some(
+      (room) => room.you !== null && room.playing && room.code !== match.room,
+    );
     const text =
       `Round ${match.round} of ${match.tournament_name}: ` +
-      `you play ${match.opponent} as ${match.side} (${symbol})`;
-    const key = `${match.tournament}/${match.round}/${match.board}`;
-    this.notices.pin("match", text, key);
+      `you play ${match.opponent} as ${match.side} (${SYMBOLS[match.side]})`;
+    this.matchShown = { key, room: match.room };
+    this.notices.pin("match", text, key, {
+      action: busy ? { label: "Go to the game", run: () => this.goToMatch(match, key) } : null,
+      countdown: match.starts_by
+        ? { until: match.starts_by, hidden: () => this.session?.rooms.get(match.room)?.you != null }
+        : null,
+    });
+    if (!busy) await this.goToMatch(match, key);
+  }
+
+  /** Take the seat the `match` keeps for this player (unless held already), and show the room. */
+  async goToMatch(match, key) {
     if (this.matching === key) return;
     this.matching = key;
     try {
       const session = this.session;
-      // After a reconnection the match comes before the rooms given back are all
-      // known: wait for them, so that a seat already held is not joined twice.
-      if (!session.ready) await new Promise((ready) => session.addEventListener("ready", ready, { once: true }));
-      if (session !== this.session) return;
       if (!session.rooms.has(match.room)) await session.request({ type: "join", code: match.code });
+      if (session !== this.session) return;
       this.askingName = false;
       this.openRoom(match.room);
     } catch (refusal) {
@@ -173,6 +194,15 @@ class App {
 
   roomChanged({ code, message, before }) {
     this.lobby?.roomsChanged();
+    if (this.matchShown?.room === code) {
+      // The tournament game is over, or its room closed (a no-show, a cancel):
+      // its notice has said what it had to.
+      const room = this.session.rooms.get(code);
+      if (message.type === "room_closed" || room?.state.status === "finished") {
+        this.notices.unpin(this.matchShown.key);
+        this.matchShown = null;
+      }
+    }
     if (this.roomView?.code === code) {
       if (this.session.rooms.has(code)) this.roomView.update();
       else this.showLobby();

@@ -8,6 +8,7 @@ import { button, h, setText, show } from "./dom.js";
 
 const NOTICE_MS = 8000;
 const SLOW_START_MS = 1000;
+const ANNOUNCEMENTS_KEPT = 2; // older teacher's messages give way: the board keeps its room
 
 export class Notices {
   /** `banner`, `list` and `pinned` are elements of the page; `onRetry` and `onTakeBack`
@@ -69,10 +70,15 @@ export class Notices {
    * A notice that stays at the top of the page until dismissed: `kind` is
    * "announcement" (the teacher's message) or "match" (a tournament game). A
    * `key` already shown is not shown twice (a `match` comes again after each
-   * reconnection).
+   * reconnection). One match notice at a time (a new one replaces the last),
+   * and the newest ANNOUNCEMENTS_KEPT announcements. `action` ({ label, run })
+   * adds a button; `countdown` ({ until, hidden }) adds the time left until
+   * `until` (Unix seconds), shown while `hidden()` is false. Returns the notice.
    */
-  pin(kind, text, key = null) {
-    if (key && [...this.pinned.children].some((item) => item.dataset.key === key)) return;
+  pin(kind, text, key = null, { action = null, countdown = null } = {}) {
+    const shown = [...this.pinned.children];
+    const same = key && shown.find((item) => item.dataset.key === key);
+    if (same) return same;
     const label = kind === "announcement" ? "From the teacher" : "Tournament";
     const item = h(
       "li",
@@ -80,7 +86,42 @@ export class Notices {
       h("strong", { class: "pinned-label" }, label),
       h("span", { class: "pinned-text" }, text),
     );
-    item.append(button("Dismiss", () => item.remove(), { class: "quiet" }));
+    let timer = null;
+    const dismiss = () => {
+      clearInterval(timer);
+      item.remove();
+    };
+    item.dismiss = dismiss;
+    if (countdown) {
+      const left = h("span", { class: "pinned-time" });
+      const tick = () => {
+        const seconds = Math.max(0, Math.round(countdown.until - Date.now() / 1000));
+        setText(left, seconds > 0 ? `${timeLeft(seconds)} left to sit down` : "");
+        show(left, seconds > 0 && !countdown.hidden());
+        if (seconds === 0 || !item.isConnected) clearInterval(timer);
+      };
+      item.append(left);
+      tick();
+      timer = setInterval(tick, 1000);
+    }
+    if (action) item.append(button(action.label, () => action.run(), { class: "primary" }));
+    item.append(button("Dismiss", dismiss, { class: "quiet" }));
+    const sameKind = shown.filter((other) => other.classList.contains(kind));
+    const keep = kind === "match" ? 0 : ANNOUNCEMENTS_KEPT - 1;
+    for (const other of sameKind.slice(0, Math.max(0, sameKind.length - keep))) other.dismiss();
     this.pinned.append(item);
+    return item;
   }
+
+  /** Take down the pinned notice with `key`, if it is up. */
+  unpin(key) {
+    const item = [...this.pinned.children].find((other) => other.dataset.key === key);
+    item?.dismiss();
+  }
+}
+
+/** "45 s", "1 min 05 s". */
+function timeLeft(seconds) {
+  if (seconds < 60) return `${seconds} s`;
+  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, "0")} s`;
 }

@@ -80,7 +80,8 @@ export class RoomView {
         { class: "room-main" },
         h("header", { class: "room-head" }, h("div", {}, this.title, this.meta), lobby),
         this.turn,
-        h("div", { class: "board-frame", style: frameStyle }, this.board.element, this.pausedBanner),
+        this.pausedBanner,
+        h("div", { class: "board-frame", style: frameStyle }, this.board.element),
         this.refusal,
         this.moveForm,
       ),
@@ -198,8 +199,11 @@ export class RoomView {
     if (!state.public) meta.push("private");
     if (!seated) meta.push("you are watching");
     setText(this.meta, meta.join(" · "));
-    setText(this.turn, turnText(room));
-    this.turn.classList.toggle("my-turn", room.myTurn);
+    // While paused nobody may move: the line says so rather than "Your move".
+    const paused = Boolean(state.paused) && room.playing;
+    setText(this.turn, paused ? "Paused" : turnText(room));
+    this.turn.classList.toggle("my-turn", room.myTurn && !paused);
+    this.turn.classList.toggle("paused", paused);
     this.element.classList.toggle("your-turn", room.myTurn);
     this.board.update(room);
     this.drawPause(room);
@@ -255,9 +259,11 @@ export class RoomView {
   drawCodes(room) {
     const { state } = room;
     const rows = [];
-    if (state.join_code) rows.push(codeRow("Join code", state.join_code, "join", this.app));
-    if (state.watch_code) rows.push(codeRow("Watch code", state.watch_code, "watch", this.app));
-    if (state.public && room.you !== null && state.status === "waiting") {
+    // A tournament room's players are seated by the server: no codes to pass on.
+    const sharing = !state.tournament;
+    if (sharing && state.join_code) rows.push(codeRow("Join code", state.join_code, "join", this.app));
+    if (sharing && state.watch_code) rows.push(codeRow("Watch code", state.watch_code, "watch", this.app));
+    if (sharing && state.public && room.you !== null && state.status === "waiting") {
       rows.push(codeRow("Room code", room.code, "join", this.app));
     }
     const key = rows.map((row) => row.dataset.code).join();
@@ -276,15 +282,16 @@ export class RoomView {
     const playing = seated && state.status === "playing";
     const offer = state.draw_offer;
     const opponentSeat = state.seats.find((seat) => seat.side !== room.you);
+    const tournament = Boolean(state.tournament); // no rematch, no AI: the next round comes by itself
     const visible = {
       accept: playing && offer && offer !== room.you,
       decline: playing && offer && offer !== room.you,
       offerDraw: playing && !offer,
       drawOffered: playing && offer === room.you,
       resign: playing,
-      rematch: seated && state.status === "finished" && !room.rematchAsked,
+      rematch: seated && state.status === "finished" && !room.rematchAsked && !tournament,
       rematchAsked: seated && state.status === "finished" && room.rematchAsked,
-      addAi: seated && state.status !== "playing" && !opponentSeat?.name,
+      addAi: seated && state.status !== "playing" && !opponentSeat?.name && !tournament,
       leaveGame: playing,
       leave: seated && !playing,
       stopWatching: !seated,

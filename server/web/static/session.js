@@ -8,7 +8,8 @@
 //
 // Events (read `event.detail`):
 //   "room"    { code, message, before }: a room changed (`before`: its state until
-//             then, if it was known; the code is gone from `rooms` when left)
+//             then, if it was known; the code is gone from `rooms` when left or
+//             closed: `message` is then the `left` or `room_closed`)
 //   "notice"  { text }: something the player should read
 //   "ready"   greeted, and every room it had is back or known lost
 //   "announcement"  { text }: the teacher's message to everyone (class mode)
@@ -89,11 +90,11 @@ export class Session extends EventTarget {
     }
   }
 
-  forget(code, notice) {
+  forget(code, notice, message = { type: "left", room: code }) {
     this.rooms.delete(code);
     delete this.watching[code];
     saveWatching(this.watching);
-    this.changed(code, { type: "left", room: code });
+    this.changed(code, message);
     if (notice) this.dispatchEvent(new CustomEvent("notice", { detail: { text: notice } }));
   }
 
@@ -116,7 +117,9 @@ export class Session extends EventTarget {
     } else if (message.type === "room_closed") {
       const room = this.rooms.get(message.room);
       if (!room) return;
-      this.forget(room.code, `The teacher closed room ${room.code} (${room.state.title})`);
+      // The reason says who closed it and why (the teacher, a no-show, a cancelled
+      // tournament): shown as the server gives it.
+      this.forget(room.code, `Room ${room.code} (${room.state.title}) closed: ${message.reason}`, message);
     } else if (message.type === "announcement" || message.type === "match") {
       this.dispatchEvent(new CustomEvent(message.type, { detail: message }));
     } else if (message.type === "chat") {

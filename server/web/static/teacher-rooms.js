@@ -4,7 +4,7 @@
 // kept per room across the page's polls, so that a Close waiting for its
 // second click is not lost to a refresh.
 
-import { confirming, h, setText, show } from "./dom.js";
+import { confirming, h, placeInOrder, setText, show } from "./dom.js";
 import { boardShape, Position } from "./games.js";
 import { SYMBOLS } from "./room-state.js";
 import { errorText } from "./teacher-api.js";
@@ -61,8 +61,8 @@ export class RoomsPanel {
         this.rows.set(room.code, row);
       }
       row.update(room);
-      this.body.append(row.element);
     }
+    placeInOrder(this.body, rooms.map((room) => this.rows.get(room.code).element));
     const playing = rooms.filter((room) => room.status === "playing").length;
     setText(this.count, `${rooms.length} open, ${playing} playing`);
     show(this.empty, rooms.length === 0);
@@ -77,7 +77,7 @@ class RoomRow {
     this.players = h("td", {});
     this.status = h("td", {});
     this.error = h("p", { class: "form-error", role: "alert", hidden: true });
-    this.close = confirming("Close", "Click again to close", () => this.closeRoom(), {
+    this.close = confirming("Close", "Click again", () => this.closeRoom(), {
       class: "danger small",
       "aria-label": `Close room ${code}`,
     });

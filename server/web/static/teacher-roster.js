@@ -4,7 +4,7 @@
 // hands it over (update); each student keeps their row, so that a rename being
 // typed survives the refreshes. A refusal shows in the student's row.
 
-import { button, confirming, h, setText, show } from "./dom.js";
+import { button, confirming, h, placeInOrder, setText, show } from "./dom.js";
 import { errorText } from "./teacher-api.js";
 
 const KIND_WORDS = { human: "person", bot: "bot" };
@@ -63,8 +63,8 @@ export class RosterPanel {
         this.rows.set(student.id, row);
       }
       row.update(student);
-      this.body.append(row.element); // in the roster's order (append moves a row)
     }
+    placeInOrder(this.body, students.map((student) => this.rows.get(student.id).element));
     const connected = students.filter((student) => student.connected).length;
     setText(this.count, `${students.length} on the roster, ${connected} connected`);
     show(this.empty, students.length === 0);
@@ -95,9 +95,9 @@ class StudentRow {
     this.here = h("td", {});
     this.rooms = h("td", {});
     this.played = h("td", {});
-    this.record = h("td", {});
+    this.record = h("td", { class: "record" });
     this.error = h("p", { class: "form-error", role: "alert", hidden: true });
-    this.remove = confirming("Remove", "Click again to remove", () => this.removeStudent(), {
+    this.remove = confirming("Remove", "Click again", () => this.removeStudent(), {
       class: "danger small",
     });
     this.element = h(

@@ -20,7 +20,7 @@ import {
 } from "./forms.js";
 import { GAME_CHOICES } from "./games.js";
 import { errorText } from "./teacher-api.js";
-import { crosstable, roundsList, standingsTable, tournamentLine } from "./tournament-tables.js";
+import { crosstable, roundsList, standingsTable, tickWaiting, tournamentLine } from "./tournament-tables.js";
 import { LEVELS } from "./words.js";
 
 const NAME_MAX = 60;
@@ -216,6 +216,7 @@ export class TournamentPanel {
     show(this.formPanel, !running);
     show(this.cancel, running);
     this.tournament = tournament;
+    tickWaiting(this.tables); // a game's "12 s left" moves on between the changes
     const json = JSON.stringify(tournament);
     if (!tournament || json === this.shown) return;
     this.shown = json;

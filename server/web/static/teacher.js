@@ -176,10 +176,11 @@ class TeacherPage {
     this.summary = summary;
     setText(this.title, `Class ${summary.class}`);
     document.title = `${summary.class} · Teacher · Boardroom`;
+    const many = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
     setText(
       this.counts,
-      `${summary.students} students, ${summary.connected} connected · ` +
-        `${summary.rooms} rooms, ${summary.games_in_progress} games in progress`,
+      `${many(summary.students, "student")}, ${summary.connected} connected · ` +
+        `${many(summary.rooms, "room")}, ${many(summary.games_in_progress, "game")} in progress`,
     );
     document.body.dataset.paused = String(summary.paused);
     setText(this.pauseButton, summary.paused ? "Resume all games" : "Pause all games");

@@ -3,7 +3,7 @@
 // the crosstable, and each round's pairings with their results. The teacher's
 // page shows all three; the wall shows the standings, larger.
 
-import { h } from "./dom.js";
+import { h, setText } from "./dom.js";
 
 const TIE_BREAKS = {
   buchholz_cut1: ["Bch-1", "Buchholz Cut-1: the opponents' points, less the lowest"],
@@ -17,7 +17,7 @@ const RESULTS = {
   "1/2-1/2": "½–½",
   "+:-": "+ – (no-show)",
   "-:+": "– + (no-show)",
-  "-:-": "– – (both absent)",
+  "-:-": "no result (double forfeit)",
 };
 
 const STATUS_WORDS = { running: "running", finished: "finished", cancelled: "cancelled" };
@@ -36,7 +36,12 @@ export function tournamentLine(tournament) {
   return [round, format, tournament.title, STATUS_WORDS[tournament.status] ?? tournament.status].join(" · ");
 }
 
-/** The standings, best first. `compact` (the wall): place, name, points, games won-drawn-lost. */
+/**
+ * The standings, best first, then a legend line. `compact` (the wall): place,
+ * name, points, games won-drawn-lost. Won, drawn, lost and played count games
+ * played over the board; the "+/−" column shows the rounds that were not (won
+ * and lost by forfeit, byes), which score points too.
+ */
 export function standingsTable(tournament, { compact = false } = {}) {
   const breaks = compact ? [] : (tournament.tie_breaks ?? []).filter((name) => TIE_BREAKS[name]);
   const head = [
@@ -46,6 +51,7 @@ export function standingsTable(tournament, { compact = false } = {}) {
     ...(compact
       ? [column("W-D-L", "Won, drawn, lost")]
       : [column("Played"), column("W", "Won"), column("D", "Drawn"), column("L", "Lost")]),
+    column("+/−", "Not played over the board: won by forfeit (+), lost by forfeit (−), byes"),
     ...breaks.map((name) => column(...TIE_BREAKS[name])),
   ];
   const rows = tournament.standings.map((row) =>
@@ -58,16 +64,35 @@ export function standingsTable(tournament, { compact = false } = {}) {
       ...(compact
         ? [h("td", {}, `${row.wins}-${row.draws}-${row.losses}`)]
         : [row.played, row.wins, row.draws, row.losses].map((value) => h("td", {}, String(value)))),
+      h("td", { class: "unplayed" }, unplayedText(row)),
       ...breaks.map((name) => h("td", {}, points(row[name] ?? 0))),
     ),
   );
   return h(
-    "table",
-    { class: "standings" },
-    h("caption", { class: "offscreen" }, "Standings"),
-    h("thead", {}, h("tr", {}, head)),
-    h("tbody", {}, rows),
+    "div",
+    { class: "standings-block" },
+    h(
+      "table",
+      { class: "standings" },
+      h("caption", { class: "offscreen" }, "Standings"),
+      h("thead", {}, h("tr", {}, head)),
+      h("tbody", {}, rows),
+    ),
+    h("p", { class: "legend" }, LEGEND),
   );
+}
+
+const LEGEND =
+  "W-D-L: games played. +/−: won (+) or lost (−) by forfeit, a player who did not " +
+  "sit down in time; bye: no opponent that round. Each scores like a game.";
+
+/** A player's rounds not played over the board: "+1 −1", "bye", "—" for none. */
+function unplayedText(row) {
+  const parts = [];
+  if (row.forfeit_wins) parts.push(`+${row.forfeit_wins}`);
+  if (row.forfeit_losses) parts.push(`−${row.forfeit_losses}`);
+  if (row.byes) parts.push(row.byes === 1 ? "bye" : `${row.byes} byes`);
+  return parts.join(" ") || "—";
 }
 
 /** Who met whom: a row per player in standings order, their results against each column. */
@@ -105,7 +130,11 @@ export function crosstable(tournament) {
   );
 }
 
-/** Each round's games, latest round first: who plays whom, and how it ended. */
+/**
+ * Each round's games, latest round first: who plays whom, and how it ended. A
+ * game whose room waits for a player says whom and how long is left: call
+ * `tickWaiting` on the list to keep that count current.
+ */
 export function roundsList(tournament) {
   const names = playerNames(tournament);
   const name = (id) => names.get(id) ?? id;
@@ -126,7 +155,7 @@ export function roundsList(tournament) {
               "li",
               { dataset: { board: String(game.board) } },
               h("span", { class: "pairing" }, `${name(game.first)} (X) – ${name(game.second)} (O)`),
-              h("span", { class: "game-result" }, gameState(game)),
+              gameState(game, tournament, name),
             ),
           ),
         ),
@@ -136,9 +165,34 @@ export function roundsList(tournament) {
   );
 }
 
-function gameState(game) {
-  if (game.result) return RESULTS[game.result] ?? game.result;
-  return game.room ? `playing in room ${game.room}` : "not started";
+/** How a game stands, as a span: its result, "cancelled", "waiting for ann (12 s left)"… */
+function gameState(game, tournament, name) {
+  const span = (text, props = {}) => h("span", { class: "game-result", ...props }, text);
+  if (game.result === "-:-" && game.seated && !game.seated.first && !game.seated.second) {
+    return span("– – (both absent)");
+  }
+  if (game.result) return span(RESULTS[game.result] ?? game.result);
+  if (tournament.status === "cancelled") return span("cancelled");
+  if (!game.room) return span("not started");
+  if (game.starts_by && game.seated) {
+    const missing = ["first", "second"].filter((side) => !game.seated[side]).map((side) => name(game[side]));
+    if (missing.length) {
+      const element = span("", { dataset: { startsBy: String(game.starts_by), waitingFor: missing.join(" and ") } });
+      tickOne(element);
+      return element;
+    }
+  }
+  return span(`playing in room ${game.room}`);
+}
+
+/** Bring the "waiting for … (12 s left)" counts within `element` up to now. */
+export function tickWaiting(element) {
+  for (const span of element.querySelectorAll(".game-result[data-starts-by]")) tickOne(span);
+}
+
+function tickOne(span) {
+  const left = Math.max(0, Math.round(Number(span.dataset.startsBy) - Date.now() / 1000));
+  setText(span, `waiting for ${span.dataset.waitingFor} (${left} s left)`);
 }
 
 function playerNames(tournament) {

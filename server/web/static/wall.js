@@ -4,9 +4,12 @@
 // teacher" across the top while the games are paused; and the tournament's
 // standings (GET /api/tournaments/current) beside the boards, hidden when
 // there is none. The boards share the screen: the grid picks the number of
-// columns that gives each board the most room.
+// columns that gives each board the most room. Games in progress come first; a
+// finished game stays FINISHED_SHOWN_S seconds from when the wall first saw it
+// finished (`#token=…&finished=SECONDS` sets another time), then gives its
+// place to the live ones.
 
-import { h, setText, show } from "./dom.js";
+import { h, placeInOrder, setText, show } from "./dom.js";
 import { AdminApi, errorText, tokenFromFragment } from "./teacher-api.js";
 import { standingsTable, tournamentLine } from "./tournament-tables.js";
 import { WallTile } from "./wall-tile.js";
@@ -14,6 +17,7 @@ import { WallTile } from "./wall-tile.js";
 const POLL_MS = 1000; // a move shows within a second, at a cost of two small requests
 const TOURNAMENT_EVERY = 3; // polls between two looks at the tournament
 const TILE_RATIO = 1.3; // a tile's height for its width: names above the board, a line below
+const FINISHED_SHOWN_S = 30; // long enough to read a result, short enough not to bury live games
 
 class Wall {
   constructor(token) {
@@ -22,7 +26,10 @@ class Wall {
     this.tournament = document.getElementById("wall-tournament");
     this.paused = document.getElementById("wall-paused");
     this.tiles = new Map(); // room code -> WallTile
+    this.finishedAt = new Map(); // room code -> when the wall first saw its game finished (ms)
+    this.finishedShownMs = finishedShownSeconds() * 1000;
     this.polls = 0;
+    this.shownCount = 0; // tiles on the wall now
     this.polling = false;
     this.tournamentShown = null;
     this.empty = h("p", { class: "wall-message" }, "No games yet.");
@@ -80,27 +87,30 @@ class Wall {
 
   showRooms(rooms) {
     const codes = new Set(rooms.map((room) => room.code));
-    let changed = false;
     for (const [code, tile] of this.tiles) {
       if (!codes.has(code)) {
         tile.element.remove();
         this.tiles.delete(code);
-        changed = true;
+        this.finishedAt.delete(code);
       }
     }
+    const now = Date.now();
     for (const room of rooms) {
       const tile = this.tiles.get(room.code);
-      if (tile) {
-        tile.update(room);
-      } else {
-        this.tiles.set(room.code, new WallTile(room));
-        changed = true;
-      }
+      if (tile) tile.update(room);
+      else this.tiles.set(room.code, new WallTile(room));
+      if (room.status !== "finished") this.finishedAt.delete(room.code); // a rematch began
+      else if (!this.finishedAt.has(room.code)) this.finishedAt.set(room.code, now);
     }
-    if (!changed && this.rooms.childElementCount) return;
-    const elements = rooms.map((room) => this.tiles.get(room.code).element);
-    this.rooms.replaceChildren(...(elements.length ? elements : [this.empty]));
-    this.layout();
+    const recent = (room) => now - this.finishedAt.get(room.code) < this.finishedShownMs;
+    const live = rooms.filter((room) => room.status !== "finished");
+    const finished = rooms.filter((room) => room.status === "finished" && recent(room));
+    const elements = [...live, ...finished].map((room) => this.tiles.get(room.code).element);
+    const before = [...this.rooms.children];
+    placeInOrder(this.rooms, elements.length ? elements : [this.empty]);
+    this.shownCount = elements.length;
+    const after = [...this.rooms.children];
+    if (before.length !== after.length || before.some((element, index) => element !== after[index])) this.layout();
   }
 
   showTournament(tournament) {
@@ -123,7 +133,7 @@ class Wall {
 
   /** As many columns as give each board the most room on this screen. */
   layout() {
-    const count = this.tiles.size;
+    const count = this.shownCount;
     if (!count) return;
     const { width, height } = this.rooms.getBoundingClientRect();
     let best = { columns: 1, size: 0 };
@@ -135,6 +145,12 @@ class Wall {
     this.rooms.style.setProperty("--wall-columns", best.columns);
     this.rooms.style.setProperty("--wall-rows", Math.ceil(count / best.columns));
   }
+}
+
+/** How long a finished game stays on the wall: the fragment's `finished`, else the default. */
+function finishedShownSeconds(hash = location.hash) {
+  const value = Number(new URLSearchParams(hash.replace(/^#/, "")).get("finished"));
+  return Number.isFinite(value) && value > 0 ? value : FINISHED_SHOWN_S;
 }
 
 function message(text) {
