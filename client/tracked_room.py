@@ -37,6 +37,7 @@ from shared.protocol.messages import (
     GameOver,
     Moved,
     PlayerStatus,
+    RematchOffered,
     RoomState,
     SeatInfo,
     Side,
@@ -155,6 +156,8 @@ class TrackedRoom:
             self.state = msgspec.structs.replace(self.state, draw_offer=message.side)
         elif isinstance(message, DrawDeclined):
             self.state = msgspec.structs.replace(self.state, draw_offer=None)
+        elif isinstance(message, RematchOffered):
+            self.state = msgspec.structs.replace(self.state, rematch_offer=message.side)
         return True
 
     def _take_state(self, state: RoomState) -> None:

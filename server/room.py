@@ -167,6 +167,7 @@ from shared.protocol.messages import (
     OfferDraw,
     PlayerStatus,
     Rematch,
+    RematchOffered,
     RequestId,
     Resign,
     ResultInfo,
@@ -511,6 +512,11 @@ class Room:
             return None
         return occupant.client, occupant.name, occupant.kind
 
+    @property
+    def _rematch_offer(self) -> Side | None:
+        """The side whose rematch request waits for the other's answer."""
+        return next(iter(self._rematch)) if len(self._rematch) == 1 else None
+
     def side_of(self, client: ClientId) -> Side | None:
         """The seat ``client`` holds (connected or not), if any."""
         for side in SIDES:
@@ -545,6 +551,7 @@ class Room:
             to_move=self._to_move if playing else None,
             clocks=clocks,
             draw_offer=self._draw_offer,
+            rematch_offer=self._rematch_offer,
             result=self._result,
             game_number=self._game_number,
             you=you,
@@ -977,10 +984,13 @@ class Room:
             )
         asked = set(self._rematch) | {side}
         asked |= {s for s in SIDES if self._occupant(s).kind == "ai"}
-        self._rematch = frozenset(asked)
         if len(asked) < len(SIDES):
-            # The protocol has no "rematch asked" message yet: acknowledge with the state.
-            out.send(client, State(room=self.state_for(client, now=now), id=request_id))
+            offered = RematchOffered(room=self.code, side=side)
+            if side in self._rematch:
+                out.send(client, _with_id(offered, request_id))  # already standing
+            else:
+                self._rematch = frozenset(asked)
+                self._announce(out, offered, client, request_id)
             return
         self._swap_seats()
         self._start_game(now, out, client, request_id)

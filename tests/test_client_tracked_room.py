@@ -13,6 +13,7 @@ from shared.protocol.messages import (
     GameOver,
     Moved,
     PlayerStatus,
+    RematchOffered,
     ResultInfo,
     RoomState,
     State,
@@ -87,6 +88,14 @@ def test_player_status_and_draw_offers_update_the_seats_and_offer() -> None:
     assert room.state.draw_offer == "first"
     room.apply(DrawDeclined(room="ABCDEF", side="first"))
     assert room.state.draw_offer is None
+
+
+def test_a_rematch_offer_is_kept_until_the_next_state() -> None:
+    room = TrackedRoom(room_state(moves="1212121", status="finished", to_move=None))
+    room.apply(RematchOffered(room="ABCDEF", side="first"))
+    assert room.state.rematch_offer == "first"
+    room.apply(State(room=room_state(game_number=2)))
+    assert room.state.rematch_offer is None
 
 
 def test_other_side() -> None:

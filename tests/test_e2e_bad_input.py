@@ -785,7 +785,7 @@ async def test_actions_after_the_game_ended_are_refused(server: RunningServer) -
     assert game_view(await table.state()) == before
     await assert_alive(table.second)
     asked = await table.first.request({"type": "rematch", "room": table.code})
-    assert asked["type"] == "state", asked
+    assert asked["type"] == "rematch_offered", asked
     started = await table.second.request({"type": "rematch", "room": table.code})
     assert started["type"] == "state" and started["room"]["status"] == "playing", started
     assert started["room"]["game_number"] == 2 and started["room"]["you"] == "first", started

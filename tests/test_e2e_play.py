@@ -736,8 +736,12 @@ async def test_rematch_swaps_colours_and_records_a_new_game(server: RunningServe
     after_the_end = await ada.request({"type": "move", "room": code, "move": "c3"})
     assert after_the_end["type"] == "error" and after_the_end["code"] == "game_over"
     asked = await ada.request({"type": "rematch", "room": code})
-    assert asked["type"] == "state", asked
-    assert (asked["room"]["status"], asked["room"].get("game_number", 1)) == ("finished", 1)
+    assert (asked["type"], asked["side"]) == ("rematch_offered", "first"), asked
+    for other in (bob, table.watcher):  # the opponent and spectators hear who asked
+        await other.expect("rematch_offered", room=code, side="first")
+    offer = await bob.request({"type": "get_state", "room": code})
+    assert (offer["room"]["status"], offer["room"].get("game_number", 1)) == ("finished", 1)
+    assert offer["room"]["rematch_offer"] == "first", offer
     started = await bob.request({"type": "rematch", "room": code})
     assert started["type"] == "state", started
     room = started["room"]

@@ -101,6 +101,7 @@ SERVER_EXAMPLES = [
     ),
     m.PlayerStatus(room="K7Q2", side="second", connected=False, gone_until=1_790_000_000.5),
     m.DrawOffered(room="K7Q2", side="first"),
+    m.RematchOffered(room="K7Q2", side="second"),
     m.DrawDeclined(room="K7Q2", side="second"),
     m.ChatLine(room="K7Q2", name="ann", text="hi"),
     m.Left(room="K7Q2", id=8),

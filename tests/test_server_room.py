@@ -44,6 +44,7 @@ from shared.protocol.messages import (
     OfferDraw,
     PlayerStatus,
     Rematch,
+    RematchOffered,
     Resign,
     ResultInfo,
     SendChat,
@@ -656,7 +657,8 @@ def test_a_rematch_swaps_colours_and_starts_game_two() -> None:
     room = started_room()
     play_moves(room, "a1 b1 a2 b2 a3")
     ask = room.handle(ANN, Rematch(room=CODE, id=1), now=T0 + 5)
-    assert ask.events == () and ask.to(BOB) == [] and room.game_number == 1
+    assert ask.events == () and room.game_number == 1
+    assert ask.to(BOB) == [RematchOffered(room=CODE, side="first")]
     output = room.handle(BOB, Rematch(room=CODE, id=2), now=T0 + 6)
     (started,) = output.events
     assert isinstance(started, GameStarted) and started.game_number == 2
@@ -667,6 +669,23 @@ def test_a_rematch_swaps_colours_and_starts_game_two() -> None:
     assert move(room, BOB, "b2", now=T0 + 7).events[0] == MoveMade(
         CODE, 2, 0, "first", "b2", T0 + 7
     )
+
+
+def test_a_rematch_request_is_announced_to_everyone_and_kept_in_the_state() -> None:
+    """Ann asks: she, Bob and a spectator hear who asked, and the state says so
+    (for a client that reconnects) until the seat is freed."""
+    room = started_room()
+    room.watch(CAT, "cat", now=T0)
+    play_moves(room, "a1 b1 a2 b2 a3")
+    ask = room.handle(ANN, Rematch(room=CODE, id=1), now=T0 + 5)
+    offered = RematchOffered(room=CODE, side="first")
+    assert ask.to(ANN) == [RematchOffered(room=CODE, side="first", id=1)]
+    assert ask.to(BOB) == [offered] and ask.to(CAT) == [offered]
+    assert room.state_for(BOB, now=T0 + 5).rematch_offer == "first"
+    again = room.handle(ANN, Rematch(room=CODE, id=2), now=T0 + 6)
+    assert again.messages == ((ANN, RematchOffered(room=CODE, side="first", id=2)),)
+    room.handle(BOB, Leave(room=CODE), now=T0 + 7)
+    assert room.state_for(ANN, now=T0 + 7).rematch_offer is None
 
 
 def test_a_rematch_during_a_game_is_refused() -> None:

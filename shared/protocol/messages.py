@@ -247,6 +247,9 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     to_move: Side | None = None
     clocks: ClockState | None = None
     draw_offer: Side | None = None
+    rematch_offer: Side | None = None
+    """The side that asked for a rematch of the finished game, while the other
+    has not answered (see :class:`RematchOffered`)."""
     result: ResultInfo | None = None
     game_number: int = 1
     you: Side | None = None
@@ -337,6 +340,14 @@ class DrawDeclined(_Message, tag="draw_declined", frozen=True):
     side: Side
 
 
+class RematchOffered(_Message, tag="rematch_offered", frozen=True):
+    """``side`` asked for a rematch of the finished game: the other player
+    accepts by sending ``rematch`` too. Lapses when a seat is freed."""
+
+    room: str
+    side: Side
+
+
 class ChatLine(_Message, tag="chat", frozen=True):
     """A chat line in a room, from a player or spectator by name."""
 
@@ -409,6 +420,7 @@ ServerMessage = (
     | PlayerStatus
     | DrawOffered
     | DrawDeclined
+    | RematchOffered
     | ChatLine
     | Left
     | Pong
