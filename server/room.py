@@ -147,7 +147,8 @@ from server.room_output import (
 from shared.errors import IllegalMoveError
 from shared.games import Game, Move, Player, Status, get_game
 from shared.games.base import column_letter
-from shared.protocol.errors import ErrorCode
+from shared.protocol.codec import check_chat_text
+from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
     AcceptDraw,
     AddAi,
@@ -239,6 +240,14 @@ class _RefusedError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def _chat_text(text: str) -> str:
+    """``text`` if others' screens may print it; refused (``bad_text``) otherwise."""
+    try:
+        return check_chat_text(text)
+    except ProtocolError as error:
+        raise _RefusedError(error.code, error.message) from None
 
 
 # -- options and seats ---------------------------------------------------------------
@@ -666,7 +675,7 @@ class Room:
                     self._leave(client, now, out, request_id)
                 case SendChat():
                     name = self._member_name(client, "chat")
-                    line = ChatLine(room=self.code, name=name, text=message.text)
+                    line = ChatLine(room=self.code, name=name, text=_chat_text(message.text))
                     self._announce(out, line, client, request_id)
                 case GetState():
                     self._member_name(client, "get its state")

@@ -292,6 +292,20 @@ async def test_a_chat_line_of_500_characters_is_accepted(server: RunningServer) 
     assert (await table.second.expect("chat"))["text"] == text
 
 
+async def test_a_chat_line_with_terminal_escapes_is_refused(server: RunningServer) -> None:
+    """OSC 52 (which writes a terminal's clipboard) in chat gets ``bad_text``; the
+    opponent receives nothing and the game goes on."""
+    table = await start_game(server)
+    osc52 = "\x1b]52;c;cm0gLXJmIH4=\x07"
+    reply = await table.first.request({"type": "chat", "room": table.code, "text": osc52})
+    assert_error(reply, "bad_text", "control character")
+    await assert_alive(table.first)
+    said = await table.first.request({"type": "chat", "room": table.code, "text": "gg"})
+    assert said["type"] == "chat", said
+    assert (await table.second.expect("chat"))["text"] == "gg"  # the refused line never came
+    await play_on(table)
+
+
 @pytest.mark.parametrize("bad_id", [1.5, True, {"n": 1}, [1]], ids=["float", "bool", "obj", "list"])
 async def test_an_id_of_the_wrong_type_is_named(server: RunningServer, bad_id: Any) -> None:
     """An ``id`` that is neither an integer nor a string gets ``invalid_field``

@@ -745,6 +745,26 @@ def test_chat_reaches_everyone_with_the_senders_name() -> None:
     assert only(reply.to(CAT), ChatLine)[0].name == "ann"
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["\x1b]52;c;aGk=\x07", "\x1b[2J", "\x1b]0;pwned\x07", "two\nlines", "\u202egnp.exe"],
+    ids=["osc52-clipboard", "clear-screen", "window-title", "newline", "rtl-override"],
+)
+def test_chat_with_control_characters_is_refused(text: str) -> None:
+    """Terminal escapes and invisible controls never reach others' screens: ``bad_text``."""
+    room = started_room()
+    message = refused(room, ANN, SendChat(room=CODE, text=text, id=4), ErrorCode.BAD_TEXT)
+    assert "control character" in message
+
+
+def test_chat_keeps_emoji_sequences() -> None:
+    """The zero-width joiner of an emoji sequence is not a control to refuse."""
+    room = started_room()
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467 gg"
+    output = room.handle(ANN, SendChat(room=CODE, text=family), now=T0)
+    assert output.to(BOB) == [ChatLine(room=CODE, name="ann", text=family)]
+
+
 def test_get_state_answers_with_the_whole_room() -> None:
     """get_state: the receiver's own state, echoing its id."""
     room = started_room()

@@ -6,6 +6,7 @@ See ``docs/protocol.md`` for the contract in prose.
 
 from shared.protocol.codec import (
     MAX_FRAME_BYTES,
+    check_chat_text,
     check_player_name,
     decode_client_message,
     decode_server_message,
@@ -29,6 +30,7 @@ __all__ = [
     "ErrorCode",
     "ProtocolError",
     "ServerMessage",
+    "check_chat_text",
     "check_player_name",
     "decode_client_message",
     "decode_server_message",

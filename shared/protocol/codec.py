@@ -138,6 +138,36 @@ def check_player_name(name: str) -> str:
     return trimmed
 
 
+_ZERO_WIDTH_JOINER = "\u200d"
+"""A format character that emoji sequences (a family, a flag) are made of."""
+
+
+def check_chat_text(text: str) -> str:
+    """``text`` if it is fit to print on others' screens; raises
+    :class:`ProtocolError` (``bad_text``) if it holds a control character
+    (ESC starts the terminal sequences that clear a screen, set a window title
+    or write the clipboard), a line break, or an invisible format character
+    other than the zero-width joiner (such as the right-to-left override).
+
+    >>> check_chat_text("good game 👍")
+    'good game 👍'
+    >>> try:
+    ...     check_chat_text("\\x1b]52;c;aGk=\\x07")  # OSC 52: write the clipboard
+    ... except ProtocolError as error:
+    ...     print(error.code.value)
+    bad_text
+    """
+    for position, char in enumerate(text, start=1):
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cs") or (category == "Cf" and char != _ZERO_WIDTH_JOINER):
+            raise ProtocolError(
+                ErrorCode.BAD_TEXT,
+                f"chat text holds a control character (U+{ord(char):04X}) at position "
+                f"{position}: send plain text on one line",
+            )
+    return text
+
+
 def _json_kind(value: object) -> str:
     if isinstance(value, list):
         return "an array"

@@ -35,6 +35,8 @@ class ErrorCode(enum.StrEnum):
     """The client speaks a protocol version the server does not."""
     BAD_NAME = "bad_name"
     """A player name that is empty, too long, or holds control characters."""
+    BAD_TEXT = "bad_text"
+    """A chat line that holds control characters (escape sequences, line breaks)."""
     BAD_TOKEN = "bad_token"  # noqa: S105 - an error code, not a secret
     """A resume token that the server does not know (or that has expired)."""
     RATE_LIMITED = "rate_limited"
