@@ -149,7 +149,7 @@ class Session:
         url: str,
         name: str,
         *,
-        client_kind: Literal["human", "bot"] = "human",
+        client_kind: Literal["human", "bot", "spectator"] = "human",
         reconnect_for: float = 120.0,
         open_timeout: float = 10.0,
         resume_token: str | None = None,
@@ -157,7 +157,7 @@ class Session:
     ) -> None:
         self.url = normalize_server_url(url)
         self.name = name
-        self.client_kind: Literal["human", "bot"] = client_kind
+        self.client_kind: Literal["human", "bot", "spectator"] = client_kind
         self.reconnect_for = reconnect_for
         self.open_timeout = open_timeout
         self.rooms: dict[str, TrackedRoom] = {}

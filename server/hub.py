@@ -197,6 +197,12 @@ class GameServer:
                 game = resolve_game(message.game).name if message.game else None
                 rooms = self.lobby.public_rooms(game)
                 peer.connection.send(RoomList(rooms=rooms, id=message.id))
+            case CreateRoom() | Join() | QuickMatch() if session.watch_only:
+                raise ProtocolError(
+                    ErrorCode.WATCH_ONLY,
+                    "this session said hello as a spectator: it can watch games, not "
+                    'play them (say hello with "client": "human" or "bot" to play)',
+                )
             case CreateRoom():
                 await self._create_room(session, message)
             case Join():
@@ -222,7 +228,9 @@ class GameServer:
             return
         name = check_player_name(hello.name)
         if hello.resume_token is None:
-            session, token = self.sessions.open(name, hello.client)
+            watch_only = hello.client == "spectator"
+            kind: PlayerKind = "human" if hello.client == "spectator" else hello.client
+            session, token = self.sessions.open(name, kind, watch_only=watch_only)
         else:
             resumed = self.sessions.resume(hello.resume_token)
             if resumed is None:

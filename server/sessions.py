@@ -54,6 +54,8 @@ class Session:
     id: ClientId
     name: str
     kind: PlayerKind
+    watch_only: bool = False
+    """Said hello as a spectator: takes no seat, and is no student of a class."""
     outbox: Outbox | None = None
     """The live connection; None while disconnected."""
     rooms: set[str] = field(default_factory=set)
@@ -80,14 +82,14 @@ class SessionRegistry:
         """The session with this id, if it is live."""
         return self._sessions.get(session_id)
 
-    def open(self, name: str, kind: PlayerKind) -> tuple[Session, str]:
+    def open(self, name: str, kind: PlayerKind, *, watch_only: bool = False) -> tuple[Session, str]:
         """A new session and its resume token."""
         while True:
             token = secrets.token_urlsafe(TOKEN_BYTES)
             session_id = session_id_for(token)
             if session_id not in self._sessions:
                 break
-        session = Session(session_id, name, kind)
+        session = Session(session_id, name, kind, watch_only=watch_only)
         self._sessions[session_id] = session
         return session, token
 

@@ -4,11 +4,14 @@ player's session ends instead of reconnecting."""
 from __future__ import annotations
 
 import asyncio
+import io
 import sys
+import zipfile
 from pathlib import Path
 
 from classroom_helpers import Teacher
-from harness import running_server
+from harness import Player, running_server
+from terminal_helpers import client_process
 
 from client.session import Session, SessionEnded
 
@@ -71,3 +74,42 @@ async def test_a_removed_players_session_ends_without_reconnecting(tmp_path: Pat
             assert session.ended is not None
         finally:
             await session.close()
+
+
+async def test_a_watcher_is_no_student_and_cannot_take_a_seat(tmp_path: Path) -> None:
+    """``boardroom watch`` in class mode: the watcher sees the game but is not put
+    on the roster (nor in games.zip); a spectator session that tries to sit down
+    is refused with ``watch_only`` and nothing changes."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        ann = await Player.join_server(server.ws_url, "ann")
+        created = await ann.request({"type": "create_room", "game": "tictactoe"})
+        code = created["room"]["code"]
+        async with client_process(
+            "watch", code, "--server", server.ws_url, "--name", "projector",
+            config_home=tmp_path / "projector",
+        ) as watcher:  # fmt: skip
+            await watcher.expect(rf"You are watching room {code}")
+            roster = await teacher.get("/api/admin/roster")
+            assert [s["name"] for s in roster["students"]] == ["ann"], roster
+
+        spectator = await Player.join_server(server.ws_url, "cam", client="spectator")
+        for request in (
+            {"type": "join", "code": code},
+            {"type": "create_room", "game": "connect4"},
+            {"type": "quick_match", "game": "tictactoe"},
+        ):
+            refused = await spectator.request(request)
+            assert (refused["type"], refused.get("code")) == ("error", "watch_only"), refused
+            assert "spectator" in refused["message"], refused
+        watched = await spectator.request({"type": "watch", "code": code})
+        assert watched["type"] == "state" and "you" not in watched["room"], watched
+        listed = await spectator.request({"type": "list_rooms"})
+        assert [r["code"] for r in listed["rooms"]] == [code], listed
+        roster = await teacher.get("/api/admin/roster")
+        assert [s["name"] for s in roster["students"]] == ["ann"], roster
+        status, archive, _ = await teacher.call("GET", "/api/admin/export/games.zip")
+        assert status == 200
+        with zipfile.ZipFile(io.BytesIO(archive)) as files:
+            students = {name.split("/")[1] for name in files.namelist() if name.count("/") > 1}
+        assert all(not name.startswith(("projector", "cam")) for name in students), students

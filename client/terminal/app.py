@@ -141,8 +141,19 @@ async def _connect(
     """A started session and its welcome; it takes back a seat left in a game when
     there is one to take (a token the server no longer knows starts afresh)."""
     # Tokens are kept under the URL as the session spells it (see _remember_seat).
-    token = None if options.local else profile.take_resume_token(normalize_server_url(url), name)
-    session = Session(url, name, reconnect_for=options.reconnect_for, resume_token=token)
+    # A watcher says so (no seat, and in class mode no place on the roster), and
+    # leaves a seat's token for the next `boardroom play`.
+    watching = options.watch_code is not None
+    token = None
+    if not (options.local or watching):
+        token = profile.take_resume_token(normalize_server_url(url), name)
+    session = Session(
+        url,
+        name,
+        client_kind="spectator" if watching else "human",
+        reconnect_for=options.reconnect_for,
+        resume_token=token,
+    )
     return session, await session.start()
 
 

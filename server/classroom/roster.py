@@ -75,7 +75,10 @@ class Roster:
         """A session said hello: a new one becomes a student (named and of the
         kind its hello gave); a known one changes nothing. A removed student's
         session is refused with ``bad_token`` (the hub forgets it at removal, so
-        this is a second lock on the same door)."""
+        this is a second lock on the same door). A session that only watches
+        (a projector, ``boardroom watch``) is no student: nothing is stored."""
+        if session.watch_only:
+            return
         known = self.of_session(session.id)
         if known is not None:
             if known.removed:

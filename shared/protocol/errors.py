@@ -54,6 +54,8 @@ class ErrorCode(enum.StrEnum):
     """No room with that code, join code or watch code."""
     ROOM_FULL = "room_full"
     """Every seat of the room is taken."""
+    WATCH_ONLY = "watch_only"
+    """The session said hello as a ``spectator``: it may watch, not take a seat."""
     NOT_SEATED = "not_seated"
     """The action needs a seat in the room and the client holds none."""
     # -- play --------------------------------------------------------------------

@@ -39,12 +39,14 @@ class _Message(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit
 
 class Hello(_Message, tag="hello", frozen=True):
     """First message of every connection. ``resume_token`` reclaims the seats of an
-    earlier connection within the grace window."""
+    earlier connection within the grace window. ``client`` is ``spectator`` for a
+    session that only watches: it takes no seat (``watch_only``), and in class
+    mode it is not a student on the roster."""
 
     name: str
     """Checked by the server (``bad_name``): 1 to 32 characters, no control ones."""
     version: int
-    client: Literal["human", "bot"] = "human"
+    client: Literal["human", "bot", "spectator"] = "human"
     resume_token: Annotated[str, msgspec.Meta(max_length=200)] | None = None
 
 
