@@ -13,6 +13,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	touch $(STAMP)
+	@echo "Installed: the command is $(BIN)/boardroom. To type just 'boardroom' in this shell:"
+	@echo '  export PATH="$(abspath $(BIN)):$$PATH"'
 
 install: $(STAMP)
 
