@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browser import web_session
+from browser import WebSession, web_session
 from classroom_helpers import Teacher
 from harness import Player
-from playwright.async_api import expect
+from playwright.async_api import Page, expect
+from test_browser_teacher import open_teacher
 
 PROJECTOR = {"width": 1920, "height": 1080}
 
@@ -80,3 +81,153 @@ async def test_the_wall_shows_a_live_game_move_by_move_and_its_result(db_path: P
         )
         await expect(brief.page.locator(f".tile[data-room='{live}']")).to_have_count(1)
         await expect(brief.page.locator(f".tile[data-room='{code}']")).to_have_count(0)
+
+
+LAPTOP_PROJECTOR = {"width": 1366, "height": 768}
+"""The other screen a wall is often shown on: a laptop's, mirrored to a projector."""
+
+LINES_OF_EACH_CELL = """table => [...table.querySelectorAll("th, td")].map(cell => {
+  const range = document.createRange();
+  range.selectNodeContents(cell);
+  const tops = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+  return [cell.textContent, tops.size];
+})"""
+"""Each cell of a table, with the number of lines its text takes on screen."""
+
+
+async def class_of(web: WebSession, names: list[str]) -> list[Player]:
+    """Students ``names``, on the roster (each has said hello), over the protocol."""
+    return [await Player.join_server(web.server.ws_url, name) for name in names]
+
+
+async def test_the_standings_keep_each_figure_on_one_line(db_path: Path) -> None:
+    """Six students, some with long names, in a round robin: on a 1920x1080
+    projector and on a 1366x768 laptop screen, every cell of the wall's
+    standings (place, points, W-D-L, forfeits, the names cut short) takes one line,
+    and the table stays inside its panel."""
+    names = ["Alexandra Kowalczyk", "Bo", "Maximilian Oberhauser", "Dee", "Evangeline", "Fox"]
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        await class_of(web, names)
+        entrants = [f"student:{await teacher.student_id(name)}" for name in names]
+        body = {"name": "Cup", "game": "tictactoe", "format": "round_robin", "entrants": entrants}
+        status, _, _ = await teacher.call("POST", "/api/admin/tournaments", body)
+        assert status == 201
+        wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
+        panel = wall.page.locator("#wall-tournament")
+        table = panel.locator(".standings")
+        await expect(table.locator("tbody tr")).to_have_count(len(names))
+        for screen in (PROJECTOR, LAPTOP_PROJECTOR):
+            await wall.page.set_viewport_size(screen)
+            lines = await table.evaluate(LINES_OF_EACH_CELL)
+            assert {text for text, _ in lines} >= {"0-0-0", "W-D-L", "+/\u2212"}, lines
+            wrapped = [(text, count) for text, count in lines if count != 1]
+            assert wrapped == [], f"at {screen}: {wrapped}"
+            shown, inside = await table.bounding_box(), await panel.bounding_box()
+            assert shown is not None and inside is not None
+            assert shown["x"] + shown["width"] <= inside["x"] + inside["width"], (screen, shown)
+
+
+async def side_colours(page: Page, marks: dict[str, str]) -> set[tuple[str, str]]:
+    """The colour each of ``marks`` (a selector: the CSS property that carries
+    the side's colour there) shows, as (selector, colour) pairs, for every
+    element the selector finds (at least one)."""
+    found = set()
+    for selector, prop in marks.items():
+        elements = page.locator(selector)
+        await expect(elements.first).to_be_attached()
+        for element in await elements.all():
+            colour = await element.evaluate(f"e => getComputedStyle(e)[{prop!r}]")
+            found.add((selector, colour))
+    return found
+
+
+def marks_of(side: str) -> dict[str, str]:
+    """What shows a side: its badge (a disc of its colour), its discs, its X or O."""
+    return {
+        f".stone.{side}": "backgroundColor",
+        f".disc.{side}": "backgroundColor",
+        f".cell.{side}": "color",
+    }
+
+
+async def test_each_side_has_one_colour_on_every_page(db_path: Path) -> None:
+    """Ann and Bob play a tic-tac-toe and a Connect Four game. On the wall, in the
+    room a spectator watches, and in the teacher's list of rooms, the first
+    side's badge, discs and X are one colour, and the second side's badge,
+    discs and O another."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ann, bob = await class_of(web, ["ann", "bob"])
+        codes = {}
+        for game, moves in (("tictactoe", ("a1", "a3")), ("connect4", ("1", "2"))):
+            created = await ann.request({"type": "create_room", "game": game, "public": True})
+            codes[game] = created["room"]["code"]
+            await bob.request({"type": "join", "code": codes[game]})
+            for ply, (player, move) in enumerate(zip((ann, bob), moves, strict=True)):
+                await player.request(
+                    {"type": "move", "room": codes[game], "move": move, "ply": ply}
+                )
+
+        colours: dict[str, set[str]] = {"first": set(), "second": set()}
+        wall = await web.open(
+            f"/wall#token={teacher.token}", viewport=PROJECTOR, allowed_statuses=(404,)
+        )
+        await expect(wall.page.locator(".tile[data-moves='12']")).to_have_count(1)
+        desk = await open_teacher(web, teacher)
+        dee = await web.person("dee")
+        await dee.by_code("Watch", codes["connect4"])
+        for side in colours:
+            for page, marks in (
+                (wall.page, marks_of(side)),
+                (
+                    dee.page,
+                    {f".stone.{side}": "backgroundColor", f".disc.{side}": "backgroundColor"},
+                ),
+            ):
+                colours[side] |= {colour for _, colour in await side_colours(page, marks)}
+        await dee.page.get_by_role("button", name="Stop watching").click()
+        await dee.by_code("Watch", codes["tictactoe"])
+        for side in colours:
+            found = await side_colours(dee.page, {f".cell.{side}": "color"})
+            colours[side] |= {colour for _, colour in found}
+        assert len(colours["first"]) == 1, colours
+        assert len(colours["second"]) == 1, colours
+        assert colours["first"] != colours["second"]
+        for side in colours:
+            found = await side_colours(desk.page, {f".side-mark.{side}": "color"})
+            assert {colour for _, colour in found} == colours[side]
+
+
+async def test_a_connect_four_win_stands_out(db_path: Path) -> None:
+    """Ann wins Connect Four with four discs in column 1: on the wall and in the
+    room a spectator watches, each winning disc has a thick ring (3 px at
+    least) and every other disc is faded to half or less."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ann, bob = await class_of(web, ["ann", "bob"])
+        created = await ann.request({"type": "create_room", "game": "connect4", "public": True})
+        code = created["room"]["code"]
+        await bob.request({"type": "join", "code": code})
+        dee = await web.person("dee")
+        await dee.by_code("Watch", code)
+        for ply, move in enumerate("1212121"):
+            player = ann if ply % 2 == 0 else bob
+            await player.request({"type": "move", "room": code, "move": move, "ply": ply})
+        wall = await web.open(
+            f"/wall#token={teacher.token}", viewport=PROJECTOR, allowed_statuses=(404,)
+        )
+        for board in (
+            wall.page.locator(f".tile[data-room='{code}'] .board"),
+            dee.page.locator(".board"),
+        ):
+            await expect(board.locator(".disc.win")).to_have_count(4)
+            rings = await board.locator(".disc.win").evaluate_all(
+                "discs => discs.map(d => [getComputedStyle(d).outlineStyle,"
+                " parseFloat(getComputedStyle(d).outlineWidth)])"
+            )
+            assert all(style == "solid" and width >= 3 for style, width in rings), rings
+            faded = await board.locator(".disc:not(.win)").evaluate_all(
+                "discs => discs.map(d => parseFloat(getComputedStyle(d).opacity))"
+            )
+            assert len(faded) == 6 * 7 - 4 and max(faded) <= 0.5, faded

@@ -52,6 +52,7 @@ export class ColumnsBoard {
     const stones = room.position.stones;
     const last = room.lastCell;
     const winning = new Set(room.winningCells);
+    this.element.classList.toggle("has-line", winning.size > 0);
     this.columns.forEach((button, column) => {
       const held = [];
       let lastHere = false;

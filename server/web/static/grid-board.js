@@ -55,6 +55,7 @@ export class GridBoard {
     const stones = room.position.stones;
     const last = room.lastCell;
     const winning = new Set(room.winningCells);
+    this.element.classList.toggle("has-line", winning.size > 0);
     for (const [name, cell] of this.cells) {
       const side = stones.get(name);
       const classes = ["cell"];

@@ -7,6 +7,7 @@
 import { confirming, h, placeInOrder, setText, show } from "./dom.js";
 import { boardShape, Position } from "./games.js";
 import { SYMBOLS } from "./room-state.js";
+import { sideMark } from "./side-mark.js";
 import { errorText } from "./teacher-api.js";
 
 export class RoomsPanel {
@@ -98,10 +99,14 @@ class RoomRow {
     const seats = room.players.map((player) => {
       const name = player.name ?? "empty seat";
       const away = player.name && !player.connected && player.kind !== "ai" ? " (away)" : "";
-      return `${SYMBOLS[player.side]} ${name}${away}`;
+      return [player.side, ` ${name}${away}`];
     });
     const watching = room.spectators ? ` · ${room.spectators} watching` : "";
-    setText(this.players, seats.join(" – ") + watching);
+    const text = seats.map(([side, rest]) => SYMBOLS[side] + rest).join(" – ") + watching;
+    if (this.players.textContent !== text) {
+      const parts = seats.flatMap(([side, rest], index) => [index ? " – " : "", sideMark(side), rest]);
+      this.players.replaceChildren(...parts, watching);
+    }
     setText(this.status, roomStatus(room));
   }
 

@@ -4,6 +4,7 @@
 // page shows all three; the wall shows the standings, larger.
 
 import { h, setText } from "./dom.js";
+import { sideMark } from "./side-mark.js";
 
 const TIE_BREAKS = {
   buchholz_cut1: ["Bch-1", "Buchholz Cut-1: the opponents' points, less the lowest"],
@@ -154,7 +155,15 @@ export function roundsList(tournament) {
             h(
               "li",
               { dataset: { board: String(game.board) } },
-              h("span", { class: "pairing" }, `${name(game.first)} (X) – ${name(game.second)} (O)`),
+              h(
+                "span",
+                { class: "pairing" },
+                `${name(game.first)} (`,
+                sideMark("first"),
+                `) – ${name(game.second)} (`,
+                sideMark("second"),
+                ")",
+              ),
               gameState(game, tournament, name),
             ),
           ),
