@@ -81,9 +81,13 @@ export class RoomView {
         h("header", { class: "room-head" }, h("div", {}, this.title, this.meta), lobby),
         this.turn,
         this.pausedBanner,
-        h("div", { class: "board-frame", style: frameStyle }, this.board.element),
-        this.refusal,
-        this.moveForm,
+        h(
+          "div",
+          { class: "board-area" },
+          h("div", { class: "board-frame", style: frameStyle }, this.board.element),
+          this.refusal,
+          this.moveForm,
+        ),
       ),
       h(
         "aside",
