@@ -113,6 +113,9 @@ class GameServer:
         :meth:`resume_all` resumes."""
         self.on_removed: Callable[[ClientId], None] | None = None
         """Called with the session that :meth:`remove_session` ended, after its rooms let it go."""
+        self.on_room_dropped: Callable[[RoomHost], None] | None = None
+        """Called with each room the hub lets go (emptied or closed), once it is
+        out of the lobby: the room still holds its last game."""
         self._kept: set[ClientId] = set()
         """Sessions that the sweeper keeps even when idle (:meth:`keep_session`)."""
 
@@ -432,6 +435,8 @@ class GameServer:
         self.lobby.remove(host.code)
         self._recorder.forget(host.code)
         host.close()
+        if self.on_room_dropped is not None:
+            self.on_room_dropped(host)
 
     async def _sweep_forever(self) -> None:
         while True:

@@ -367,6 +367,8 @@ class Room:
         """An AI answer that came during a pause (game, ply, move or None if the
         engine failed): played at the resume."""
         self._closed = False
+        self._game_players: dict[Side, str] = {}
+        """Who played the current or last game, by side, as it started."""
 
     # -- restoring -------------------------------------------------------------------
 
@@ -401,6 +403,7 @@ class Room:
                 connected=record.kind == "ai",
             )
         room._game_number = started.game_number
+        room._game_players = {record.side: record.name for record in started.seats}
         game = room.game
         position = game.new()
         clock = room._clock
@@ -477,6 +480,18 @@ class Room:
     def moves(self) -> str:
         """The current (or last) game's move string."""
         return self.game.move_string(self._position)
+
+    @property
+    def game_players(self) -> dict[Side, str]:
+        """Who played the current or last game, by side, named as when it
+        started (empty before the first game). Kept after they leave, for
+        whoever shows how a game ended (the class's wall)."""
+        return dict(self._game_players)
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has closed the room."""
+        return self._closed
 
     @property
     def next_deadline(self) -> float | None:
@@ -858,6 +873,7 @@ class Room:
             self._clock.start("first", None if self.paused else now)  # None: held
         first, second = (self._occupant(side) for side in SIDES)
         seats = (first.record("first"), second.record("second"))
+        self._game_players = {"first": first.name, "second": second.name}
         out.events.append(GameStarted(self.code, self.game.name, self._game_number, seats, at=now))
         self._send_states(out, now, requester, request_id)
         self._request_ai(out, now)

@@ -231,3 +231,91 @@ async def test_a_connect_four_win_stands_out(db_path: Path) -> None:
                 "discs => discs.map(d => parseFloat(getComputedStyle(d).opacity))"
             )
             assert len(faded) == 6 * 7 - 4 and max(faded) <= 0.5, faded
+
+
+async def play_game(players: dict[str, Player], code: str) -> None:
+    """Play :data:`GAME` in room ``code``, ``players`` by side: the first side wins."""
+    for ply, (side, cell) in enumerate(GAME):
+        await players[side].request({"type": "move", "room": code, "move": cell, "ply": ply})
+
+
+async def test_a_finished_room_its_players_left_still_names_them(db_path: Path) -> None:
+    """Ann beats Bob while Cat watches; Ann and Bob leave, Cat stays, so the room
+    stays open with two empty seats: the wall still names Ann and Bob, on
+    their seats and in the result."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ann, bob, cat = await class_of(web, ["ann", "bob", "cat"])
+        created = await ann.request({"type": "create_room", "game": "tictactoe", "public": True})
+        code = created["room"]["code"]
+        await bob.request({"type": "join", "code": code})
+        await cat.request({"type": "watch", "code": code})
+        await play_game({"first": ann, "second": bob}, code)
+        for player in (ann, bob):
+            await player.request({"type": "leave", "room": code})
+        (room,) = (await teacher.get("/api/admin/rooms"))["rooms"]
+        assert [seat["name"] for seat in room["players"]] == [None, None]
+
+        wall = await web.open(
+            f"/wall#token={teacher.token}", viewport=PROJECTOR, allowed_statuses=(404,)
+        )
+        tile = wall.page.locator(f".tile[data-room='{code}']")
+        await expect(tile).to_have_attribute("data-status", "finished")
+        await expect(tile.locator(".tile-seat.first")).to_have_text("Xann")
+        await expect(tile.locator(".tile-seat.second")).to_have_text("Obob")
+        await expect(tile.locator(".tile-turn")).to_have_text(
+            "X ann wins: three in a row, a1-b2-c3"
+        )
+
+
+async def test_a_tournament_game_names_who_is_missing_and_stays_once_over(
+    db_path: Path,
+) -> None:
+    """Ann and Bob are paired in a tournament. While the room waits, the wall
+    names who has not sat down, with the seconds left (their names greyed on
+    their seats). Both sit down and play; the winner and the loser leave the
+    room as soon as the game ends, as bots do, so the server drops the room:
+    the wall keeps showing the game, its players and its result."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ann, bob = await class_of(web, ["ann", "bob"])
+        entrants = [f"student:{await teacher.student_id(name)}" for name in ("ann", "bob")]
+        body = {"name": "Cup", "game": "tictactoe", "format": "round_robin"}
+        status, _, _ = await teacher.call(
+            "POST", "/api/admin/tournaments", {**body, "entrants": entrants, "no_show_seconds": 60}
+        )
+        assert status == 201
+        matches = {"ann": await ann.expect("match"), "bob": await bob.expect("match")}
+        code = matches["ann"]["room"]
+        sides = {name: match["side"] for name, match in matches.items()}
+        by_side = {side: name for name, side in sides.items()}
+
+        wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
+        tile = wall.page.locator(f".tile[data-room='{code}']")
+        turn = tile.locator(".tile-turn")
+        both = f"{by_side['first']} and {by_side['second']}"
+        await expect(turn).to_have_text(
+            re.compile(rf"^Waiting for {both} to sit down \(\d+ s left\)$")
+        )
+        await ann.request({"type": "join", "code": matches["ann"]["code"]})
+        await expect(turn).to_have_text(re.compile(r"^Waiting for bob to sit down \(\d+ s left\)$"))
+        bob_seat = tile.locator(f".tile-seat.{sides['bob']}")
+        await expect(bob_seat).to_have_text(f"{'X' if sides['bob'] == 'first' else 'O'}bob")
+        await expect(bob_seat).to_have_class(re.compile(r"\babsent\b"))
+
+        await bob.request({"type": "join", "code": matches["bob"]["code"]})
+        await expect(tile).to_have_attribute("data-status", "playing")
+        await expect(bob_seat).not_to_have_class(re.compile(r"\babsent\b"))
+        players = {sides["ann"]: ann, sides["bob"]: bob}
+        await play_game(players, code)
+        for player in (ann, bob):
+            await player.expect("game_over")
+            await player.request({"type": "leave", "room": code})
+        assert (await teacher.get("/api/admin/rooms"))["rooms"] == []
+        for _ in range(2):  # two polls of the wall after the room was dropped
+            async with wall.page.expect_response(lambda answer: "/api/admin/rooms" in answer.url):
+                pass
+        await expect(tile).to_have_attribute("data-status", "finished")
+        await expect(tile.locator(".tile-seat.first")).to_have_text(f"X{by_side['first']}")
+        await expect(tile.locator(".tile-seat.second")).to_have_text(f"O{by_side['second']}")
+        await expect(turn).to_have_text(f"X {by_side['first']} wins: three in a row, a1-b2-c3")

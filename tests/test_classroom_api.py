@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,12 @@ import pytest
 from classroom_helpers import Teacher
 from harness import TIMEOUT, Player, RunningServer, running_server
 
+from server.classroom.admin_routes import CLASSROOM
+from server.classroom.teacher import ENDED_SHOWN_SECONDS
+
 CELLS = tuple(f"{column}{row}" for row in "123" for column in "abc")
+GAME = ("a1", "a3", "b2", "b3", "c3")
+"""Ann (X) takes the diagonal a1-b2-c3 while Bob builds the top row."""
 
 
 async def game_between(
@@ -255,7 +261,7 @@ async def test_a_closed_room_tells_its_members_and_leaves_the_lobby(tmp_path: Pa
             kinds = [message["type"] for message in player.seen]
             assert kinds.index("game_over") < kinds.index("room_closed")
         assert (await server.get_json("/api/rooms"))["rooms"] == []
-        assert (await teacher.get("/api/admin/rooms"))["rooms"] == []
+        assert await teacher.get("/api/admin/rooms") == {"rooms": [], "ended": []}
         gone = await ann.request({"type": "get_state", "room": code})
         assert gone["code"] == "unknown_room"
         record = await server.get_json("/api/games/1")
@@ -264,6 +270,40 @@ async def test_a_closed_room_tells_its_members_and_leaves_the_lobby(tmp_path: Pa
             "*",
             "b2",
         )
+
+
+async def test_a_game_everyone_left_stays_listed_as_ended_for_30_s(tmp_path: Path) -> None:
+    """Ann wins and both players leave at once, as bots do: the room is gone
+    from the lobby and from ``rooms``, but ``ended`` shows it as it ended, with
+    the game's players named (their seats are empty), until 30 s after."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        ann, bob, code = await game_between(server)
+        before = await teacher.get("/api/admin/rooms")
+        assert before["ended"] == []
+        assert before["rooms"][0]["game_players"] == {"first": "ann", "second": "bob"}
+        for mover, other, cell in zip((ann, bob) * 3, (bob, ann) * 3, GAME, strict=False):
+            await play(mover, other, code, cell)
+        for player in (ann, bob):
+            await player.expect("game_over")
+            assert (await player.request({"type": "leave", "room": code}))["type"] == "left"
+
+        listed = await teacher.get("/api/admin/rooms")
+        assert listed["rooms"] == [] and (await server.get_json("/api/rooms"))["rooms"] == []
+        (ended,) = listed["ended"]
+        assert (ended["code"], ended["status"], ended["moves"]) == (
+            code,
+            "finished",
+            "a1 a3 b2 b3 c3",
+        )
+        assert ended["result"] == {"winner": "first", "reason": "line", "line": ["a1", "b2", "c3"]}
+        assert ended["game_players"] == {"first": "ann", "second": "bob"}
+        assert [seat["name"] for seat in ended["players"]] == [None, None]
+
+        classroom = server.app[CLASSROOM]
+        assert [room.code for room in classroom.ended_rooms(time.time() + 29)] == [code]
+        assert classroom.ended_rooms(time.time() + ENDED_SHOWN_SECONDS) == []
+        assert (await teacher.get("/api/admin/rooms"))["ended"] == []
 
 
 async def test_a_broadcast_reaches_every_connected_client(tmp_path: Path) -> None:

@@ -867,6 +867,24 @@ def test_restoring_from_the_records_gives_the_same_room() -> None:
     assert after.events == (MoveMade(CODE, 1, 4, "first", "3", T0 + 5010, 280_000),)
 
 
+def test_a_game_keeps_its_players_names_after_they_leave() -> None:
+    """``game_players`` names who played the last game, as it started: nobody
+    before it, the same two once both have left (the room is empty), and the
+    same in a room restored from the records."""
+    room = new_room("tictactoe")
+    assert room.game_players == {}
+    outputs = [room.seat(ANN, "ann", "human", now=T0), room.seat(BOB, "bob", "human", now=T0)]
+    started, moves = record_game(outputs)
+    for client in (ANN, BOB):
+        room.handle(client, Leave(room=CODE), now=T0 + 1)
+    assert room.is_empty and room.status == "finished" and not room.closed
+    assert room.game_players == {"first": "ann", "second": "bob"}
+    restored = Room.restore(
+        options=room.options, started=started, moves=moves, rng=random.Random(2)
+    )
+    assert restored.game_players == {"first": "ann", "second": "bob"}
+
+
 def test_restoring_a_finished_game_keeps_its_result() -> None:
     """A game with its GameFinished record comes back finished, ready for a rematch."""
     room = started_room()

@@ -4,7 +4,7 @@ Routes (``docs/operations.md``, "Class mode", says the same for people)::
 
     GET  /api/admin/class                      the class at a glance
     GET  /api/admin/roster                     the students, with their results
-    GET  /api/admin/rooms                      every room, public and private
+    GET  /api/admin/rooms                      every room, public and private; those ended lately
     POST /api/admin/students/{id}/rename       {"name": "..."}
     POST /api/admin/students/{id}/kind         {"kind": "human" | "bot"}
     POST /api/admin/students/{id}/remove
@@ -217,7 +217,7 @@ async def _roster(request: web.Request, classroom: Classroom) -> web.StreamRespo
 
 
 async def _rooms(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    return json_response({"rooms": classroom.rooms()})
+    return json_response({"rooms": classroom.rooms(), "ended": classroom.ended_rooms()})
 
 
 async def _rename(request: web.Request, classroom: Classroom) -> web.StreamResponse:

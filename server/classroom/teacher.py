@@ -21,6 +21,12 @@ What each control does, in the order it does it:
   pause is not stored: a restart ends it.
 - **close a room**: its game ends with no result, its members get
   ``room_closed``, and it is gone from the lobby.
+
+A room whose game ended by play and that everyone then left (bots leave a
+finished game at once) is gone from the hub, but :meth:`Classroom.ended_rooms`
+keeps its last view for :data:`ENDED_SHOWN_SECONDS`, so that the wall shows
+how it ended as long as any other finished game. Every view names who played
+the room's last game (``game_players``), also once they have left.
 - **announce**: ``announcement`` to every connected session.
 """
 
@@ -36,10 +42,16 @@ from server.classroom.export import games_zip, results_csv
 from server.classroom.roster import Roster, session_of
 from server.hub import GameServer
 from server.records import PlayerKind
+from server.room import Room
+from server.room_host import RoomHost
 from server.store import GameStore, StudentRecord, StudentResults
 from shared.protocol.messages import ResultInfo, Side
 
 CLOSE_REASON = "closed by the teacher"
+
+ENDED_SHOWN_SECONDS = 30.0
+"""How long a room that ended and emptied stays in :meth:`Classroom.ended_rooms`:
+as long as the wall shows a finished game (``FINISHED_SHOWN_S`` in wall.js)."""
 
 
 class ClassroomError(Exception):
@@ -114,6 +126,9 @@ class RoomView(msgspec.Struct, frozen=True, kw_only=True):
     spectators: int
     result: ResultInfo | None
     """How the room's last game ended (the wall shows it); None before the end."""
+    game_players: dict[Side, str]
+    """Who played the room's current or last game, by side, as it started
+    (empty before the first game): still there once they have left their seats."""
 
 
 # -- the controls ------------------------------------------------------------------------
@@ -133,6 +148,8 @@ class Classroom:
         self._hub = hub
         self._store = store
         self._roster = roster
+        self._ended: dict[str, tuple[float, RoomView]] = {}
+        """Rooms that ended and emptied, by code: when the hub let them go, and their last view."""
 
     async def start(self) -> None:
         """Load the roster and hook it to the hub's hellos. Rooms restored after
@@ -144,10 +161,12 @@ class Classroom:
             if session is not None and session.name != student.name:
                 await self._hub.rename_session(session.id, student.name)
         self._hub.on_hello = self._roster.admit
+        self._hub.on_room_dropped = self._room_dropped
 
     def stop(self) -> None:
         """Unhook the roster from the hub."""
         self._hub.on_hello = None
+        self._hub.on_room_dropped = None
 
     @property
     def class_roster(self) -> Roster:
@@ -177,38 +196,56 @@ class Classroom:
     def rooms(self) -> list[RoomView]:
         """Every room, public and private, oldest first."""
         now = time.time()
-        views = []
-        for host in self._hub.lobby:
-            room = host.room
-            state = room.state_for(None, now=now)
-            players = []
-            for seat in state.seats:
-                holder = room.seat_holder(seat.side)
-                student = self._roster.of_session(holder[0]) if holder is not None else None
-                players.append(
-                    PlayerView(
-                        side=seat.side,
-                        name=seat.name,
-                        kind=seat.kind,
-                        student=None if student is None else student.id,
-                        connected=seat.connected,
-                    )
-                )
-            views.append(
-                RoomView(
-                    code=room.code,
-                    game=state.game,
-                    title=state.title,
-                    status=state.status,
-                    public=state.public,
-                    paused=room.paused,
-                    moves=state.moves,
-                    players=players,
-                    spectators=room.summary().spectators,
-                    result=state.result,
+        return [self._room_view(host.room, now) for host in self._hub.lobby]
+
+    def ended_rooms(self, now: float | None = None) -> list[RoomView]:
+        """The rooms whose game ended by play and that everyone left in the last
+        :data:`ENDED_SHOWN_SECONDS` (so the hub let them go), as they were then,
+        oldest first. A room closed (by the teacher, a cancelled tournament, a
+        no-show) is not kept."""
+        self._forget_ended(time.time() if now is None else now)
+        return [view for _, view in self._ended.values()]
+
+    def _room_dropped(self, host: RoomHost) -> None:
+        room = host.room
+        now = time.time()
+        self._forget_ended(now)
+        if room.status == "finished" and not room.closed:
+            self._ended[room.code] = (now, self._room_view(room, now))
+
+    def _forget_ended(self, now: float) -> None:
+        for code, (ended_at, _) in list(self._ended.items()):
+            if now - ended_at >= ENDED_SHOWN_SECONDS or code in self._hub.lobby:
+                del self._ended[code]
+
+    def _room_view(self, room: Room, now: float) -> RoomView:
+        state = room.state_for(None, now=now)
+        players = []
+        for seat in state.seats:
+            holder = room.seat_holder(seat.side)
+            student = self._roster.of_session(holder[0]) if holder is not None else None
+            players.append(
+                PlayerView(
+                    side=seat.side,
+                    name=seat.name,
+                    kind=seat.kind,
+                    student=None if student is None else student.id,
+                    connected=seat.connected,
                 )
             )
-        return views
+        return RoomView(
+            code=room.code,
+            game=state.game,
+            title=state.title,
+            status=state.status,
+            public=state.public,
+            paused=room.paused,
+            moves=state.moves,
+            players=players,
+            spectators=room.summary().spectators,
+            result=state.result,
+            game_players=room.game_players,
+        )
 
     def student(self, student_id: str) -> StudentRecord:
         """The student on the roster; :class:`UnknownStudentError` otherwise."""

@@ -200,11 +200,16 @@ export function tickWaiting(element) {
 }
 
 function tickOne(span) {
-  const left = Math.max(0, Math.round(Number(span.dataset.startsBy) - Date.now() / 1000));
-  setText(span, `waiting for ${span.dataset.waitingFor} (${left} s left)`);
+  setText(span, `waiting for ${span.dataset.waitingFor} (${secondsLeft(Number(span.dataset.startsBy))} s left)`);
 }
 
-function playerNames(tournament) {
+/** Whole seconds from now to `startsBy` (Unix seconds), 0 once it has passed. */
+export function secondsLeft(startsBy, nowMs = Date.now()) {
+  return Math.max(0, Math.round(startsBy - nowMs / 1000));
+}
+
+/** The tournament's players' names, by player id. */
+export function playerNames(tournament) {
   const names = new Map((tournament.players ?? []).map((player) => [player.id, player.name]));
   for (const row of tournament.standings ?? []) names.set(row.player, row.name);
   return names;

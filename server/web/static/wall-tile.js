@@ -2,16 +2,20 @@
 // how the game ended, and "Paused" while the teacher has the games paused.
 // The room comes from GET /api/admin/rooms; it is kept as the client keeps a
 // room (room-state.js) and drawn by the client's own boards and words, so the
-// wall shows a game exactly as its players see it.
+// wall shows a game exactly as its players see it. A finished game still
+// names its players once they have left their seats (the view's
+// `game_players`); a tournament game waiting for its players names who has
+// not sat down, and the seconds left before they lose by forfeit.
 
 import { createBoard } from "./board.js";
 import { h, setText, show } from "./dom.js";
 import { otherSide, Room, SIDES, SYMBOLS } from "./room-state.js";
+import { secondsLeft } from "./tournament-tables.js";
 import { turnText } from "./words.js";
 
 export class WallTile {
-  /** `view` is a room of GET /api/admin/rooms. */
-  constructor(view) {
+  /** `view` is a room of GET /api/admin/rooms; `pairing` its tournament game (see `update`). */
+  constructor(view, pairing = null) {
     this.code = view.code;
     this.room = new Room(stateOf(view));
     this.names = {};
@@ -58,11 +62,15 @@ export class WallTile {
       this.turn,
       this.pausedMark,
     );
-    this.update(view);
+    this.update(view, pairing);
   }
 
-  /** Draw the room as GET /api/admin/rooms shows it now. */
-  update(view) {
+  /**
+   * Draw the room as GET /api/admin/rooms shows it now. `pairing` is the
+   * tournament game played in it, `{ first, second, startsBy }` (the players'
+   * names, the no-show deadline in Unix seconds), or null.
+   */
+  update(view, pairing = null) {
     const room = this.room;
     room.apply({ type: "state", room: stateOf(view) });
     if (room.playing) {
@@ -77,30 +85,43 @@ export class WallTile {
       paused: state.paused ? "true" : "",
     });
     setText(this.title, state.title);
+    // A tournament game not started yet: the seats are reserved for its players.
+    const waiting = state.status === "waiting" && pairing?.startsBy != null;
+    const absent = waiting ? SIDES.filter((side) => !room.seat(side).name) : [];
     for (const side of SIDES) {
       const seat = room.seat(side);
-      setText(this.names[side], seat.name ?? "—");
+      setText(this.names[side], seat.name ?? (waiting ? pairing[side] : "—"));
       const item = this.names[side].parentElement;
+      item.classList.toggle("absent", absent.includes(side));
       item.classList.toggle("to-move", room.playing && state.to_move === side);
       item.classList.toggle("winner", state.result?.winner === side);
       item.classList.toggle("loser", state.result?.winner === otherSide(side));
     }
     this.board?.update(room);
-    setText(this.turn, turnText(room));
+    if (absent.length) {
+      const who = absent.map((side) => pairing[side]).join(" and ");
+      setText(this.turn, `Waiting for ${who} to sit down (${secondsLeft(pairing.startsBy)} s left)`);
+    } else {
+      setText(this.turn, turnText(room));
+    }
     show(this.pausedMark, Boolean(state.paused) && state.status !== "finished");
     this.element.classList.toggle("paused", Boolean(state.paused));
   }
 }
 
-/** A room of the admin API as the protocol's room state (room-state.js reads that). */
+/**
+ * A room of the admin API as the protocol's room state (room-state.js reads
+ * that). A finished game's empty seats take the names of who played it.
+ */
 function stateOf(view) {
+  const played = view.status === "finished" ? (view.game_players ?? {}) : {};
   return {
     code: view.code,
     game: view.game,
     title: view.title,
     status: view.status,
     public: view.public,
-    seats: view.players,
+    seats: view.players.map((seat) => (seat.name || !played[seat.side] ? seat : { ...seat, name: played[seat.side] })),
     moves: view.moves,
     ply: 0,
     to_move: null,

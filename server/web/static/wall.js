@@ -7,11 +7,14 @@
 // columns that gives each board the most room. Games in progress come first; a
 // finished game stays FINISHED_SHOWN_S seconds from when the wall first saw it
 // finished (`#token=…&finished=SECONDS` sets another time), then gives its
-// place to the live ones.
+// place to the live ones. A game whose players all left as it ended (bots do)
+// is no room any more: the API lists it under `ended` for 30 s, and the wall
+// shows it as any finished game. A tournament game waiting for its players
+// names who has not sat down and the time left, from the tournament's pairings.
 
 import { h, placeInOrder, setText, show } from "./dom.js";
 import { AdminApi, errorText, tokenFromFragment } from "./teacher-api.js";
-import { standingsTable, tournamentLine } from "./tournament-tables.js";
+import { playerNames, standingsTable, tournamentLine } from "./tournament-tables.js";
 import { WallTile } from "./wall-tile.js";
 
 const POLL_MS = 1000; // a move shows within a second, at a cost of two small requests
@@ -26,6 +29,7 @@ class Wall {
     this.tournament = document.getElementById("wall-tournament");
     this.paused = document.getElementById("wall-paused");
     this.tiles = new Map(); // room code -> WallTile
+    this.pairings = new Map(); // room code -> its tournament game: { first, second, startsBy }
     this.finishedAt = new Map(); // room code -> when the wall first saw its game finished (ms)
     this.finishedShownMs = finishedShownSeconds() * 1000;
     this.polls = 0;
@@ -47,13 +51,15 @@ class Wall {
     try {
       const lookAtTournament = this.polls % TOURNAMENT_EVERY === 0;
       this.polls += 1;
-      const [summary, rooms] = await Promise.all([
+      const [summary, rooms, tournament] = await Promise.all([
         this.api.get("/api/admin/class"),
         this.api.get("/api/admin/rooms"),
+        lookAtTournament ? this.currentTournament() : undefined,
       ]);
       this.showClass(summary);
-      this.showRooms(rooms.rooms);
-      if (lookAtTournament) await this.pollTournament();
+      if (tournament !== undefined) this.showTournament(tournament);
+      const open = new Set(rooms.rooms.map((room) => room.code));
+      this.showRooms([...rooms.rooms, ...(rooms.ended ?? []).filter((room) => !open.has(room.code))]);
     } catch (error) {
       if (error.unauthorized || error.code === "class_mode_off") {
         clearInterval(this.timer);
@@ -66,14 +72,14 @@ class Wall {
     }
   }
 
-  async pollTournament() {
-    let tournament = null;
+  /** The running tournament, else the latest one; null if there is none. */
+  async currentTournament() {
     try {
-      tournament = (await this.api.get("/api/tournaments/current")).tournament ?? null;
+      return (await this.api.get("/api/tournaments/current")).tournament ?? null;
     } catch (error) {
       if (error.status !== 404) throw error;
+      return null;
     }
-    this.showTournament(tournament);
   }
 
   showClass(summary) {
@@ -97,8 +103,9 @@ class Wall {
     const now = Date.now();
     for (const room of rooms) {
       const tile = this.tiles.get(room.code);
-      if (tile) tile.update(room);
-      else this.tiles.set(room.code, new WallTile(room));
+      const pairing = this.pairings.get(room.code) ?? null;
+      if (tile) tile.update(room, pairing);
+      else this.tiles.set(room.code, new WallTile(room, pairing));
       if (room.status !== "finished") this.finishedAt.delete(room.code); // a rematch began
       else if (!this.finishedAt.has(room.code)) this.finishedAt.set(room.code, now);
     }
@@ -114,6 +121,7 @@ class Wall {
   }
 
   showTournament(tournament) {
+    this.pairings = pairingsOf(tournament);
     show(this.tournament, Boolean(tournament));
     document.body.classList.toggle("with-tournament", Boolean(tournament));
     const json = JSON.stringify(tournament);
@@ -145,6 +153,24 @@ class Wall {
     this.rooms.style.setProperty("--wall-columns", best.columns);
     this.rooms.style.setProperty("--wall-rows", Math.ceil(count / best.columns));
   }
+}
+
+/** Each tournament game with a room, by room code: its players' names and its no-show deadline. */
+function pairingsOf(tournament) {
+  const pairings = new Map();
+  if (!tournament) return pairings;
+  const names = playerNames(tournament);
+  for (const round of tournament.rounds_played ?? []) {
+    for (const game of round.games) {
+      if (!game.room) continue;
+      pairings.set(game.room, {
+        first: names.get(game.first) ?? game.first,
+        second: names.get(game.second) ?? game.second,
+        startsBy: game.starts_by ?? null,
+      });
+    }
+  }
+  return pairings;
 }
 
 /** How long a finished game stays on the wall: the fragment's `finished`, else the default. */
