@@ -182,8 +182,10 @@ async def test_the_keyboard_plays_and_every_cell_is_named(db_path: Path) -> None
 
 async def test_draw_offers_rematch_resign_and_leave_from_the_page(db_path: Path) -> None:
     """Bob joins Ann's public room from the lobby's list. A draw offer is declined,
-    the next accepted; both ask for a rematch, which starts with the sides swapped;
-    Bob resigns it (a second click confirms); Ann leaves for the lobby."""
+    the next accepted. Ann asks for a rematch: Bob and Cat, who watches, read
+    that Ann asks, Ann that she waits for Bob (after a reload too); Bob accepts
+    with one click and the rematch starts with the sides swapped. Bob resigns it
+    (a second click confirms); Ann leaves for the lobby."""
     async with web_session(db_path) as web:
         ann = await web.person("ann")
         code = await ann.create_room("tictactoe")
@@ -210,9 +212,23 @@ async def test_draw_offers_rematch_resign_and_leave_from_the_page(db_path: Path)
         for person in (ann, bob):
             await expect(person.turn).to_have_text("Draw by agreement")
 
+        cat = await web.person("cat")
+        await cat.by_code("Watch", code)
+
+        def note(person: WebPlayer, text: str) -> Locator:
+            return person.page.locator(".room-actions .action-note").filter(has_text=text)
+
         await button(ann, "Rematch").click()
-        await expect(ann.room).to_contain_text("Rematch asked: waiting for the opponent")
-        await button(bob, "Rematch").click()
+        await expect(note(ann, "Rematch asked: waiting for bob")).to_be_visible()
+        for person in (bob, cat):
+            await expect(note(person, "ann asks for a rematch")).to_be_visible()
+            await expect(person.chat_log()).to_contain_text("ann asks for a rematch")
+        await expect(button(bob, "Rematch")).to_be_hidden()
+        await expect(button(cat, "Accept rematch")).to_be_hidden()
+        await ann.page.reload()  # the request is read from the room's state
+        await expect(note(ann, "Rematch asked: waiting for bob")).to_be_visible()
+        await expect(button(ann, "Rematch")).to_be_hidden()
+        await button(bob, "Accept rematch").click()
         for person, side in ((ann, "second"), (bob, "first")):
             await expect(person.room).to_have_attribute("data-status", "playing")
             await expect(person.room).to_have_attribute("data-you", side)
@@ -232,6 +248,34 @@ async def test_draw_offers_rematch_resign_and_leave_from_the_page(db_path: Path)
         first, second = [await web.server.get_json(f"/api/games/{n}") for n in (1, 2)]
         assert (first["termination"], first["result"]) == ("agreement", "1/2-1/2")
         assert (second["termination"], second["winner"]) == ("resignation", "second")
+
+
+async def test_a_rematch_asked_while_the_opponent_is_in_the_lobby_is_one_click_away(
+    db_path: Path,
+) -> None:
+    """Ann resigns to Bob, who goes back to the lobby. Ann asks for a rematch:
+    Bob's page says so in a notice with "Accept rematch"; one click starts the
+    next game and shows it."""
+    async with web_session(db_path) as web:
+        ann = await web.person("ann")
+        code = await ann.create_room("tictactoe")
+        bob = await web.person("bob")
+        await bob.by_code("Join", code)
+        await ann.play("b2")
+        await ann.page.get_by_role("button", name="Resign").click()
+        await ann.page.get_by_role("button", name="Click again to resign").click()
+        await expect(bob.turn).to_have_text("You win: X ann resigned")
+        await bob.page.get_by_role("button", name="← Lobby").click()
+        await expect(bob.page.locator(".lobby-view")).to_be_visible()
+
+        await ann.page.get_by_role("button", name="Rematch", exact=True).click()
+        notice = bob.page.locator(".notice").filter(has_text="ann asks for a rematch")
+        await expect(notice).to_contain_text(f"room {code}")
+        await notice.get_by_role("button", name="Accept rematch").click()
+        await expect(bob.room).to_have_attribute("data-room", code)
+        for person in (ann, bob):
+            await expect(person.room).to_have_attribute("data-status", "playing")
+        await expect(bob.room).to_contain_text("game 2")
 
 
 async def test_quick_match_pairs_the_next_two_people_who_ask(db_path: Path) -> None:

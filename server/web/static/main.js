@@ -19,7 +19,7 @@ import { SYMBOLS } from "./room-state.js";
 import { RoomView } from "./room-view.js";
 import { Session } from "./session.js";
 import { saveName, savedName, savedToken, saveToken } from "./storage.js";
-import { refusalText } from "./words.js";
+import { refusalText, rematchText } from "./words.js";
 
 class App {
   constructor() {
@@ -214,6 +214,23 @@ class App {
         label: "Open",
         run: () => this.openRoom(code),
       });
+    }
+    if (message.type === "rematch_offered" && room?.you != null && message.side !== room.you) {
+      // Asked while this player looks elsewhere: accept from here, in one click.
+      this.say(`${rematchText(room)} (${room.state.title}, room ${code})`, {
+        label: "Accept rematch",
+        run: () => this.acceptRematch(code),
+      });
+    }
+  }
+
+  /** Accept the rematch asked in room `code`, then show the room. */
+  async acceptRematch(code) {
+    try {
+      await this.session.request({ type: "rematch", room: code });
+      this.openRoom(code);
+    } catch (refusal) {
+      this.say(refusalText(refusal));
     }
   }
 

@@ -1,7 +1,7 @@
 // room-state.js: this tab's live copy of one room, kept current from the
 // server's messages (the browser twin of client/tracked_room.py). A `state`
-// replaces the copy whole; `moved`, `game_over`, `player_status` and the draw
-// messages are folded into it. A message that does not fit makes `apply` answer
+// replaces the copy whole; `moved`, `game_over`, `player_status`, the draw
+// messages and `rematch_offered` are folded into it. A message that does not fit makes `apply` answer
 // false, meaning "ask the server for the whole state again". Clocks are read as
 // of the moment their figures arrived and count down locally from there; the
 // server stays the judge of timeouts.
@@ -20,8 +20,6 @@ export class Room {
     this.shape = boardShape(state.game);
     /** Chat lines and room events, oldest first: { kind: "chat" | "event", name?, text }. */
     this.log = [];
-    /** True once this tab asked for a rematch of the game now finished. */
-    this.rematchAsked = false;
     this.take(state);
   }
 
@@ -90,6 +88,10 @@ export class Room {
       case "draw_declined":
         this.state = { ...this.state, draw_offer: null };
         return true;
+      case "rematch_offered":
+        // Lapses with the next state: the rematch started, or a seat was freed.
+        this.state = { ...this.state, rematch_offer: message.side };
+        return true;
       default:
         return true;
     }
@@ -102,9 +104,6 @@ export class Room {
   }
 
   take(state) {
-    if (state.game_number !== this.state?.game_number || state.status === "playing") {
-      this.rematchAsked = false;
-    }
     this.state = state;
     this.clocksAt = performance.now();
     // The server's own move string always parses; if it ever did not, an empty

@@ -15,7 +15,7 @@ import { createBoard } from "./board.js";
 import { clockSetting, formatClock, LOW_TIME_MS } from "./clocks.js";
 import { button, confirming, copyText, h, setText, show } from "./dom.js";
 import { SIDES, SYMBOLS } from "./room-state.js";
-import { LEVELS, moveRefusalText, presence, refusalText, seatKind, turnText } from "./words.js";
+import { LEVELS, moveRefusalText, presence, refusalText, rematchText, seatKind, turnText } from "./words.js";
 
 const REFUSAL_MS = 10000; // a refusal stays this long, or until the next thing that works
 
@@ -143,8 +143,9 @@ export class RoomView {
       offerDraw: button("Offer a draw", send("offer_draw")),
       drawOffered: note("You offered a draw"),
       resign: confirming("Resign", "Click again to resign", send("resign")),
-      rematch: button("Rematch", () => this.rematch(), { class: "primary" }),
-      rematchAsked: note("Rematch asked: waiting for the opponent"),
+      rematch: button("Rematch", send("rematch"), { class: "primary" }),
+      rematchOffer: note(""), // "Rematch asked: waiting for bob", "ann asks for a rematch"
+      acceptRematch: button("Accept rematch", send("rematch"), { class: "primary" }),
       addAi: h("span", { class: "add-ai" }, this.aiLevel, button("Play the AI instead", addAi)),
       leaveGame: confirming("Leave", "Leaving resigns: click again", send("leave")),
       leave: button("Leave the room", send("leave")),
@@ -287,14 +288,18 @@ export class RoomView {
     const offer = state.draw_offer;
     const opponentSeat = state.seats.find((seat) => seat.side !== room.you);
     const tournament = Boolean(state.tournament); // no rematch, no AI: the next round comes by itself
+    // From the room's state, so that a reload or a reconnection shows it the same.
+    const rematch = state.status === "finished" ? (state.rematch_offer ?? null) : null;
+    setText(this.actions.rematchOffer, rematchText(room));
     const visible = {
       accept: playing && offer && offer !== room.you,
       decline: playing && offer && offer !== room.you,
       offerDraw: playing && !offer,
       drawOffered: playing && offer === room.you,
       resign: playing,
-      rematch: seated && state.status === "finished" && !room.rematchAsked && !tournament,
-      rematchAsked: seated && state.status === "finished" && room.rematchAsked,
+      rematch: seated && state.status === "finished" && !rematch && !tournament,
+      acceptRematch: seated && rematch && rematch !== room.you && !tournament,
+      rematchOffer: Boolean(rematch),
       addAi: seated && state.status !== "playing" && !opponentSeat?.name && !tournament,
       leaveGame: playing,
       leave: seated && !playing,
@@ -367,15 +372,6 @@ export class RoomView {
     event.preventDefault();
     const move = this.moveInput.value.trim().toLowerCase();
     if (move && (await this.play(move))) this.moveInput.value = "";
-  }
-
-  async rematch() {
-    const reply = await this.send("rematch");
-    const room = this.room;
-    if (reply?.type === "state" && reply.room.status === "finished" && room) {
-      room.rematchAsked = true;
-      this.update();
-    }
   }
 
   async chat(event) {

@@ -21,7 +21,14 @@ import { Room } from "./room-state.js";
 import { saveToken, saveWatching, savedWatching } from "./storage.js";
 import { eventText } from "./words.js";
 
-const ROOM_EVENTS = new Set(["moved", "game_over", "player_status", "draw_offered", "draw_declined"]);
+const ROOM_EVENTS = new Set([
+  "moved",
+  "game_over",
+  "player_status",
+  "draw_offered",
+  "draw_declined",
+  "rematch_offered",
+]);
 
 export class Session extends EventTarget {
   constructor(connection) {

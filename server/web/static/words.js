@@ -76,6 +76,18 @@ export function resultText(room) {
   }
 }
 
+/**
+ * A standing rematch request in words, for whoever reads it: "Rematch asked:
+ * waiting for bob" to the asker, "ann asks for a rematch" to the other player
+ * and to spectators; "" when there is none.
+ */
+export function rematchText(room) {
+  const offer = room.state.rematch_offer;
+  if (!offer || room.state.status !== "finished") return "";
+  if (offer === room.you) return `Rematch asked: waiting for ${room.seat(otherSide(offer)).name ?? "the opponent"}`;
+  return `${room.seat(offer).name ?? SYMBOLS[offer]} asks for a rematch`;
+}
+
 /** One line for the lobby's list of your rooms: "your move", "waiting"... */
 export function roomSummary(room) {
   if (room.state.status === "waiting") return "waiting for an opponent";
@@ -100,6 +112,8 @@ export function eventText(room, message, before) {
       return `${who(room, message.side)} ${message.side === room.you ? "offer" : "offers"} a draw`;
     case "draw_declined":
       return "The draw offer is off";
+    case "rematch_offered":
+      return message.side === room.you ? "You ask for a rematch" : rematchText(room);
     case "state":
       return stateChange(room, before);
     default:
