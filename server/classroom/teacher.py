@@ -21,13 +21,13 @@ What each control does, in the order it does it:
   pause is not stored: a restart ends it.
 - **close a room**: its game ends with no result, its members get
   ``room_closed``, and it is gone from the lobby.
+- **announce**: ``announcement`` to every connected session.
 
 A room whose game ended by play and that everyone then left (bots leave a
 finished game at once) is gone from the hub, but :meth:`Classroom.ended_rooms`
 keeps its last view for :data:`ENDED_SHOWN_SECONDS`, so that the wall shows
 how it ended as long as any other finished game. Every view names who played
 the room's last game (``game_players``), also once they have left.
-- **announce**: ``announcement`` to every connected session.
 """
 
 from __future__ import annotations
