@@ -45,6 +45,7 @@ from server.limits import (
     RateLimiter,
 )
 from server.metrics import LoopLagMonitor, ServerMetrics
+from server.path_ids import parse_id
 from server.ratings.routes import add_leaderboard_routes
 from server.recorder import GameRecorder
 from server.records import record_to_json, record_to_text
@@ -87,7 +88,8 @@ def create_app(config: ServerConfig) -> web.Application:
     app.on_shutdown.append(_close_connections)
     app.router.add_get("/ws", _websocket)
     app.router.add_get("/api/rooms", _rooms)
-    app.router.add_get("/api/games/{id}", _game_record)
+    # {id} may be empty, so /api/games/ gets the JSON 404 too
+    app.router.add_get("/api/games/{id:[^{}/]*}", _game_record)
     app.router.add_get("/healthz", _healthz)
     app.router.add_get("/metrics", _metrics)
     add_web_routes(app)
@@ -238,12 +240,16 @@ async def _rooms(request: web.Request) -> web.Response:
 
 async def _game_record(request: web.Request) -> web.Response:
     raw_id = request.match_info["id"]
-    if not raw_id.isdigit():
-        return _json_error(404, "unknown_game_record", f"no game {raw_id!r}: ids are numbers")
+    game_id = parse_id(raw_id)
+    if game_id is None:
+        shown = raw_id if len(raw_id) <= 24 else f"{raw_id[:20]}..."
+        return _json_error(
+            404, "unknown_game_record", f"no game {shown!r}: ids are numbers, from 1 up"
+        )
     try:
-        record = await request.app[STORE].get_game(int(raw_id))
+        record = await request.app[STORE].get_game(game_id)
     except GameNotFoundError:
-        return _json_error(404, "unknown_game_record", f"no game {raw_id}")
+        return _json_error(404, "unknown_game_record", f"no game {game_id}")
     wants_text = request.query.get("format") == "text" or (
         "format" not in request.query and "text/plain" in request.headers.get("Accept", "")
     )
