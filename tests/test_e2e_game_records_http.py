@@ -1,9 +1,11 @@
-"""``GET /api/games/{id}``: which ids name a game record.
+"""``GET /api/games/{id}``: who may read a game record, and which ids name one.
 
 A real server in-process (:func:`harness.running_server`), players over real
 WebSockets, requests over real HTTP. docs/protocol.md, "HTTP", is the contract:
-an id is ASCII digits within SQLite's range, and anything else is a 404
-``unknown_game_record``, never a 500 or a traceback.
+a private room's game in progress is answered as an unknown id unless the
+request carries the room's join or watch code (or the teacher's token);
+once over it is public; an id is ASCII digits within SQLite's range, and
+anything else is a 404 ``unknown_game_record``, never a 500 or a traceback.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import closing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 import pytest_asyncio
+from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -103,7 +107,123 @@ async def games(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Games
 
 
 def unknown_message(game: int) -> str:
-    return f"no game {game}"
+    return (
+        f"no game {game} (a private room's game in progress shows only with "
+        "?code= its join or watch code)"
+    )
+
+
+# -- a private game in progress -----------------------------------------------------------
+
+
+async def test_a_public_game_in_progress_is_readable_by_anyone(games: Games) -> None:
+    """Public rooms' games are followed live, as before."""
+    record = await games.server.get_json("/api/games/1")
+    assert (record["room"], record["state"]) == (games.public_room, "playing")
+
+
+async def test_a_private_game_in_progress_is_answered_as_an_unknown_id(
+    games: Games, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Without a code the answer is word for word that for an id that names no
+    game (JSON or text asked): stepping through ids tells nobody it exists.
+    The room code, a wrong code and another room's code open nothing."""
+    server, private = games.server, games.private
+    unknown = await get(server, "/api/games/99")
+    assert unknown[0] == 404
+    assert unknown[2] == {"error": "unknown_game_record", "message": unknown_message(99)}
+    hidden = {"error": "unknown_game_record", "message": unknown_message(private.id)}
+    for query in (
+        "",
+        "?format=text",
+        f"?code={private.room}",
+        "?code=ABCDEFGH",
+        "?code=",
+        f"?code={games.public_room}",
+        "?code=%C3%A9%FF",
+    ):
+        assert await get(server, f"/api/games/{private.id}{query}") == (
+            404,
+            "application/json",
+            hidden,
+        ), query
+    answer = await get(server, f"/api/games/{private.id}", Accept="text/plain")
+    assert answer == (404, "application/json", hidden)
+    no_traceback_logged(caplog)
+
+
+async def test_its_join_code_or_watch_code_opens_it(games: Games) -> None:
+    """Either code, in any case, as JSON or text; the codes are not in the record."""
+    server, private = games.server, games.private
+    for code in (private.join_code, private.watch_code.lower(), f" {private.watch_code} "):
+        record = await server.get_json(f"/api/games/{private.id}?code={quote(code)}")
+        assert (record["room"], record["state"], record["move_string"]) == (
+            private.room,
+            "playing",
+            "b2",
+        )
+        assert private.join_code not in str(record) and private.watch_code not in str(record)
+    status, content_type, text = await server.get(
+        f"/api/games/{private.id}?format=text&code={private.watch_code}"
+    )
+    assert (status, content_type) == (200, "text/plain")
+    assert f"game {private.id} in room {private.room}" in text
+
+
+async def test_no_list_shows_a_private_game_or_its_codes(games: Games) -> None:
+    """GET /api/rooms and /api/leaderboard name neither the private room nor its codes."""
+    private = games.private
+    for path in ("/api/rooms", "/api/leaderboard"):
+        status, _, body = await games.server.get(path)
+        assert status == 200
+        for secret in (private.room, private.join_code, private.watch_code):
+            assert secret not in body, (path, secret)
+
+
+async def test_a_private_game_is_public_once_it_is_over(games: Games) -> None:
+    """After the game ends its record is public without a code (still without the codes)."""
+    server = games.server
+    game = await private_game(server, "eve", "fay")
+    status, _, _ = await server.get(f"/api/games/{game.id}")
+    assert status == 404
+    resigned = await game.second.request({"type": "resign", "room": game.room})
+    assert resigned["type"] == "game_over", resigned
+    await game.first.expect("game_over", room=game.room)
+    record = await server.get_json(f"/api/games/{game.id}")
+    assert (record["room"], record["state"], record["termination"]) == (
+        game.room,
+        "finished",
+        "resignation",
+    )
+    assert game.join_code not in str(record) and game.watch_code not in str(record)
+    await game.first.close()
+    await game.second.close()
+
+
+async def test_the_teacher_reads_a_private_game_in_progress_with_the_token(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """In class mode the teacher's token opens it too; a wrong token (or one in
+    bytes that are not UTF-8) opens nothing, and is no error either."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        game = await private_game(server, "ann", "bob")
+        token = Teacher(server).token
+        assert token is not None
+        path = f"/api/games/{game.id}"
+        status, _, record = await get(server, path, Authorization=f"Bearer {token}")
+        assert (status, record["room"], record["state"]) == (200, game.room, "playing")
+        status, _, _ = await get(server, path, Authorization="Bearer not-the-token")
+        assert status == 404
+        status, _, answer = await server.raw_http(
+            "GET", path, b"Authorization: Bearer " + token.encode() + b"\xe9\r\n"
+        )
+        assert (status, answer) == (
+            404,
+            {"error": "unknown_game_record", "message": unknown_message(game.id)},
+        )
+        await game.first.close()
+        await game.second.close()
+    no_traceback_logged(caplog)
 
 
 # -- ids ----------------------------------------------------------------------------------
