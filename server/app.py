@@ -7,7 +7,8 @@ Routes::
     GET /ws               the game protocol (docs/protocol.md)
     GET /api/rooms        open public rooms as JSON (?game=connect4 to filter)
     GET /api/games/{id}   a game's record as JSON, or as text with ?format=text
-                          (or Accept: text/plain)
+                          (or Accept: text/plain); a private room's game in
+                          progress only with ?code= (server.record_access)
     GET /healthz          liveness and a few figures, as JSON
     GET /metrics          Prometheus text format
     GET /api/leaderboard  the ratings per game type (?game=connect4 for one; server/ratings)
@@ -31,7 +32,8 @@ from collections.abc import AsyncIterator
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from server.classroom.admin_routes import add_admin_routes
+from server.classroom.admin_routes import add_admin_routes, teacher_token
+from server.classroom.admin_token import bearer_matches
 from server.config import ServerConfig
 from server.connection import Connection
 from server.engine_pool import EnginePool
@@ -45,7 +47,9 @@ from server.limits import (
     RateLimiter,
 )
 from server.metrics import LoopLagMonitor, ServerMetrics
+from server.path_ids import parse_id
 from server.ratings.routes import add_leaderboard_routes
+from server.record_access import may_read
 from server.recorder import GameRecorder
 from server.records import record_to_json, record_to_text
 from server.single_server import DatabaseLock
@@ -87,7 +91,8 @@ def create_app(config: ServerConfig) -> web.Application:
     app.on_shutdown.append(_close_connections)
     app.router.add_get("/ws", _websocket)
     app.router.add_get("/api/rooms", _rooms)
-    app.router.add_get("/api/games/{id}", _game_record)
+    # {id} may be empty, so /api/games/ gets the JSON 404 too
+    app.router.add_get("/api/games/{id:[^{}/]*}", _game_record)
     app.router.add_get("/healthz", _healthz)
     app.router.add_get("/metrics", _metrics)
     add_web_routes(app)
@@ -238,12 +243,28 @@ async def _rooms(request: web.Request) -> web.Response:
 
 async def _game_record(request: web.Request) -> web.Response:
     raw_id = request.match_info["id"]
-    if not raw_id.isdigit():
-        return _json_error(404, "unknown_game_record", f"no game {raw_id!r}: ids are numbers")
+    game_id = parse_id(raw_id)
+    if game_id is None:
+        shown = raw_id if len(raw_id) <= 24 else f"{raw_id[:20]}..."
+        return _json_error(
+            404, "unknown_game_record", f"no game {shown!r}: ids are numbers, from 1 up"
+        )
+    # A private game in progress is answered as an unknown id, word for word:
+    # stepping through ids must not tell anyone that it exists (server.record_access).
+    unknown = _json_error(
+        404,
+        "unknown_game_record",
+        f"no game {game_id} (a private room's game in progress shows only with "
+        "?code= its join or watch code)",
+    )
     try:
-        record = await request.app[STORE].get_game(int(raw_id))
+        record = await request.app[STORE].get_game(game_id)
     except GameNotFoundError:
-        return _json_error(404, "unknown_game_record", f"no game {raw_id}")
+        return unknown
+    token = teacher_token(request.app)
+    teacher = token is not None and bearer_matches(request.headers.get("Authorization"), token)
+    if not may_read(record, code=request.query.get("code"), teacher=teacher):
+        return unknown
     wants_text = request.query.get("format") == "text" or (
         "format" not in request.query and "text/plain" in request.headers.get("Accept", "")
     )

@@ -60,6 +60,30 @@ class RunningServer:
         assert status == 200, body
         return json.loads(body)
 
+    async def raw_http(
+        self, method: str, path: str, headers: bytes = b"", body: bytes = b""
+    ) -> tuple[int, dict[str, str], Any]:
+        """Send one HTTP/1.1 request written byte for byte, ``headers`` as given
+        (``b"Name: value\\r\\n"`` lines): what aiohttp's client will not send, such
+        as header bytes that are not UTF-8. (status, headers, body as JSON if
+        it is JSON, else bytes)."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        try:
+            start = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            framing = f"Connection: close\r\nContent-Length: {len(body)}\r\n"
+            writer.write(start.encode() + framing.encode() + headers + b"\r\n" + body)
+            await writer.drain()
+            answer = await asyncio.wait_for(reader.read(), TIMEOUT)  # to the close
+        finally:
+            writer.close()
+            await writer.wait_closed()
+        head, _, content = answer.partition(b"\r\n\r\n")
+        status_line, *lines = head.decode("latin-1").split("\r\n")
+        fields = dict(line.split(": ", 1) for line in lines)
+        if fields.get("Content-Type", "").startswith("application/json"):
+            return int(status_line.split()[1]), fields, json.loads(content)
+        return int(status_line.split()[1]), fields, content
+
 
 def test_config(database: Path, **overrides: Any) -> ServerConfig:
     """A config for tests: loopback, a free port, one engine worker."""

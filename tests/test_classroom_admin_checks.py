@@ -8,8 +8,10 @@ must leave it as it was, which each test checks.
 
 from __future__ import annotations
 
+import json
+import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,6 +157,39 @@ async def test_every_admin_action_is_refused_without_the_token(
     assert status == 401
     assert answer["error"] == "unauthorized" and "Bearer" in answer["message"]
     assert headers["WWW-Authenticate"].startswith("Bearer")
+    await klass.unchanged()
+
+
+NON_ASCII_AUTHORIZATION = {
+    "bytes that are not UTF-8": lambda token: b"Bearer \xe9\xff",
+    "UTF-8 beyond ASCII": lambda token: "Bearer ①".encode(),
+    "the token then a Latin-1 byte": lambda token: b"Bearer " + token.encode() + b"\xe9",
+    "a Latin-1 scheme": lambda token: b"B\xe9arer " + token.encode(),
+}
+
+
+@pytest.mark.parametrize(("method", "path", "body"), ENDPOINTS, ids=ENDPOINT_IDS)
+@pytest.mark.parametrize("header", NON_ASCII_AUTHORIZATION.values(), ids=NON_ASCII_AUTHORIZATION)
+async def test_a_non_ascii_authorization_header_is_refused_like_a_wrong_token(
+    klass: Class,
+    method: str,
+    path: str,
+    body: Any,
+    header: Callable[[str], bytes],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Any bytes in the header are compared, never an exception: 401
+    ``unauthorized``, no traceback in the server's log, nothing changes.
+    (Sent byte for byte: aiohttp's client will not send bytes that are not UTF-8.)"""
+    token = klass.teacher.token
+    assert token is not None
+    raw_body = b"" if body is None else json.dumps(body).encode()
+    status, headers, answer = await klass.server.raw_http(
+        method, klass.path(path), b"Authorization: " + header(token) + b"\r\n", raw_body
+    )
+    assert (status, answer["error"]) == (401, "unauthorized"), answer
+    assert headers["WWW-Authenticate"].startswith("Bearer")
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
     await klass.unchanged()
 
 

@@ -679,7 +679,9 @@ async def test_private_room_codes(server: RunningServer) -> None:
 
     table = Table(code, ada, bob, carol)
     await table.play("b2", "a1")
-    record = await server.get_json("/api/games/1")
+    status, _, _ = await server.get("/api/games/1")
+    assert status == 404  # in progress: only its codes open its record
+    record = await server.get_json(f"/api/games/1?code={watch_code}")
     assert join_code not in str(record) and watch_code not in str(record)
 
 

@@ -99,9 +99,13 @@ async def test_a_bad_body_is_refused_naming_the_field_and_creates_nothing(
 
 
 async def test_unknown_tournaments_are_404_and_nothing_is_current(klass: Class) -> None:
+    """Ids are ASCII digits: '²' or '①' (which str.isdigit passes) are unknown, no 500."""
     for method, path in [
         ("GET", "/api/tournaments/99"),
         ("GET", "/api/tournaments/abc"),
+        ("GET", "/api/tournaments/%C2%B2"),
+        ("GET", f"/api/tournaments/{2**63}"),
+        ("POST", "/api/admin/tournaments/%E2%91%A0/cancel"),
         ("GET", "/api/tournaments/current"),
         ("POST", "/api/admin/tournaments/99/cancel"),
     ]:

@@ -30,12 +30,17 @@ async def load_or_make_token(store: GameStore) -> str:
 def bearer_matches(authorization: str | None, token: str) -> bool:
     """True if an ``Authorization`` header's value is ``Bearer <token>``.
 
-    Compared with :func:`hmac.compare_digest`, so how long a refusal takes
-    tells nothing about how much of a guess was right.
+    Compared as bytes with :func:`hmac.compare_digest`, so how long a refusal
+    takes tells nothing about how much of a guess was right. Any text is
+    compared, never refused with an exception: aiohttp reads a header's bytes
+    that are not UTF-8 as lone surrogates (``"\\udce9"``), which only
+    ``surrogatepass`` encodes.
 
     >>> bearer_matches("Bearer abc", "abc"), bearer_matches("bearer abc", "abc")
     (True, True)
     >>> bearer_matches("Bearer abd", "abc"), bearer_matches("abc", "abc")
+    (False, False)
+    >>> bearer_matches("Bearer \\udce9\\udcff", "abc"), bearer_matches("Bearer \\u2460", "abc")
     (False, False)
     """
     if authorization is None:
@@ -43,7 +48,7 @@ def bearer_matches(authorization: str | None, token: str) -> bool:
     scheme, _, given = authorization.strip().partition(" ")
     if scheme.lower() != "bearer":
         return False
-    return hmac.compare_digest(given.strip().encode(), token.encode())
+    return hmac.compare_digest(given.strip().encode("utf-8", "surrogatepass"), token.encode())
 
 
 def teacher_link(host: str, port: int, token: str) -> str:

@@ -41,6 +41,7 @@ from server.classroom.admin_routes import (
     json_response,
 )
 from server.classroom.teacher import Classroom
+from server.path_ids import parse_id
 from server.tournaments.director import (
     DirectorError,
     TournamentDirector,
@@ -166,6 +167,8 @@ async def _one(request: web.Request, director: TournamentDirector) -> web.Stream
 
 def _id(request: web.Request) -> int:
     raw = request.match_info["id"]
-    if not raw.isdigit() or len(raw) > 18:
-        raise UnknownTournamentError(f"no tournament {raw!r}: ids are numbers")
-    return int(raw)
+    tournament_id = parse_id(raw)
+    if tournament_id is None:
+        shown = raw if len(raw) <= 24 else f"{raw[:20]}..."
+        raise UnknownTournamentError(f"no tournament {shown!r}: ids are numbers")
+    return tournament_id
