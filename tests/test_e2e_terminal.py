@@ -11,7 +11,9 @@ on the lines the client prints and on the game records the server keeps.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+import signal
 import socket
 from pathlib import Path
 
@@ -343,3 +345,129 @@ async def test_a_terminated_local_client_stops_its_server(tmp_path: Path) -> Non
     with pytest.raises(OSError):
         _, writer = await asyncio.open_connection("127.0.0.1", int(connected.group(1)))
         writer.close()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+async def test_a_client_killed_mid_game_takes_its_seat_back_on_the_next_run(
+    db_path: Path, tmp_path: Path, signum: int
+) -> None:
+    """The seat is remembered as soon as it is taken: a client killed in a game
+    (SIGKILL, or SIGTERM and SIGHUP as a closed terminal sends) gets back into the
+    same room and seat on the next ``boardroom play``, and plays on."""
+    async with running_server(db_path) as server:
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as first_run:
+            first_run.send("new tictactoe ai=perfect", "b2")  # the input stays open
+            code = (await first_run.expect(r"^Tic-tac-toe, room (\w+) \|")).group(1)
+            await first_run.expect(r"^O AI \(perfect\) played \w\d$")
+            first_run.process.send_signal(signum)
+            status = await first_run.finish()
+        if signum == signal.SIGTERM:  # a clean exit that says the seat is kept
+            assert status == 1, first_run.transcript
+            assert first_run.lines[-2:] == [
+                f"Your seat in room {code} is held for a while: run boardroom play again "
+                "to carry on.",
+                "Stopped.",
+            ], first_run.transcript
+        else:
+            assert status == -signal.SIGKILL
+
+        async with client_process("play", "--server", server.ws_url, config_home=tmp_path) as again:
+            again.send(*ALL_CELLS)
+            again.close_input()
+            assert await again.finish() == 0
+        record = await server.get_json("/api/games/1")
+
+    assert f"Welcome back: your game in room {code} goes on." in again.lines, again.transcript
+    assert "Game 1 goes on after 2 moves: X ann vs O AI (perfect). You play X and move first." in (
+        again.lines
+    )
+    assert record["state"] == "finished"
+    moves = [(move["side"], move["move"]) for move in record["moves"]]
+    assert moves[0] == ("first", "b2") and ("first", "b2") not in moves[1:], moves
+    assert len(moves) >= 5, moves  # ann moved again after coming back
+    assert any(line.startswith("Result: ") for line in again.lines)
+
+
+async def test_a_second_client_with_the_same_name_does_not_take_the_first_ones_seat(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """A seat is remembered for the client that holds it: another ``boardroom play``
+    with the same name and profile started meanwhile begins a session of its own,
+    and the first plays its game to the end undisturbed."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as first,
+    ):
+        first.send("new tictactoe ai=perfect", "b2")
+        await first.expect(r"^O AI \(perfect\) played \w\d$")
+        url = server.ws_url
+        async with client_process("play", "--server", url, config_home=tmp_path) as second:
+            second.close_input()
+            assert await second.finish() == 0
+        first.send(*ALL_CELLS)
+        first.close_input()
+        assert await first.finish() == 0
+
+    assert "Welcome, ann! Connected to " + server.ws_url + "." in second.lines
+    assert (
+        "Another boardroom play is running as ann on this server: this one has a session "
+        "of its own." in second.lines
+    )
+    assert not any("Welcome back" in line for line in second.lines), second.transcript
+    assert not any(line.startswith("Disconnected") for line in first.lines), first.transcript
+    assert any(line.startswith("Result: ") for line in first.lines)
+
+
+async def test_a_seat_left_after_the_game_is_not_remembered(db_path: Path, tmp_path: Path) -> None:
+    """Once the game is over and the player has left the room, nothing is kept: a
+    client killed in the lobby starts afresh next time."""
+    async with running_server(db_path) as server:
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as first:
+            first.send("new tictactoe ai=perfect", *ALL_CELLS)
+            await first.expect(r"^Result: ")
+            first.send("leave")
+            await first.expect(r"^Back in the lobby")
+            await first.kill()
+        async with client_process("play", "--server", server.ws_url, config_home=tmp_path) as again:
+            again.close_input()
+            assert await again.finish() == 0
+
+    assert not any("Welcome back" in line for line in again.lines), again.transcript
+    profile = json.loads((tmp_path / "boardroom" / "client.json").read_text())
+    assert not profile.get("resume"), profile
+
+
+async def test_a_seat_whose_grace_window_ran_out_is_said_lost_on_the_next_run(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Killed in a game and back too late: the client names the room whose seat was
+    not kept, starts afresh, and has forgotten the seat."""
+    async with running_server(db_path, grace_seconds=0.5) as server:
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as first:
+            first.send("new tictactoe ai=perfect", "b2")
+            code = (await first.expect(r"^Tic-tac-toe, room (\w+) \|")).group(1)
+            await first.expect(r"^O AI \(perfect\) played \w\d$")
+            watcher = await Player.join_server(server.ws_url, "cat")
+            await watcher.request({"type": "watch", "code": code})
+            await first.kill()
+            over = await watcher.expect("game_over")
+            await watcher.close()
+        async with client_process("play", "--server", server.ws_url, config_home=tmp_path) as again:
+            again.close_input()
+            assert await again.finish() == 0
+
+    assert over["result"]["reason"] == "abandonment", over
+    assert (
+        f"Your seat in room {code} was not kept (the server's grace window ran out)." in again.lines
+    ), again.transcript
+    assert not any("Welcome back" in line for line in again.lines)
+    profile = json.loads((tmp_path / "boardroom" / "client.json").read_text())
+    assert not profile.get("resume"), profile

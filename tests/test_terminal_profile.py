@@ -1,11 +1,11 @@
-"""What the client remembers: the name, and a seat's resume token used once."""
+"""What the client remembers: the name, and the seat of a game under way."""
 
 from __future__ import annotations
 
 import stat
 from pathlib import Path
 
-from client.terminal.profile import Profile, profile_path
+from client.terminal.profile import Profile, SavedSeat, profile_path
 
 
 def test_the_profile_lives_under_xdg_config_home_or_dot_config() -> None:
@@ -20,26 +20,55 @@ def test_a_name_is_remembered_across_profiles_on_the_same_file(tmp_path: Path) -
     assert Profile(path).name == "ann"
 
 
-def test_a_resume_token_is_given_once_for_its_server_and_name(tmp_path: Path) -> None:
-    """Taken tokens are forgotten, so two clients never share one; other servers and
-    names keep theirs. The file is readable by its owner only (a token is a key)."""
+def test_a_seat_is_kept_for_its_server_and_name_until_forgotten(tmp_path: Path) -> None:
+    """A saved seat stays saved (a client killed later takes it back) until it is
+    forgotten; other servers and names keep theirs. The file is readable by its
+    owner only (a token is a key)."""
     profile = Profile(tmp_path / "client.json")
     profile.remember_name("ann")
-    profile.save_resume_token("ws://a:8765/ws", "ann", "token-a")
-    profile.save_resume_token("ws://b:8765/ws", "ann", "token-b")
-    assert profile.take_resume_token("ws://a:8765/ws", "bob") is None
-    assert profile.take_resume_token("ws://a:8765/ws", "ann") == "token-a"
-    assert profile.take_resume_token("ws://a:8765/ws", "ann") is None
-    assert profile.take_resume_token("ws://b:8765/ws", "ann") == "token-b"
+    profile.save_seat("ws://a:8765/ws", "ann", SavedSeat("token-a", "ROOMAA"))
+    profile.save_seat("ws://b:8765/ws", "ann", SavedSeat("token-b", "ROOMBB"))
+    assert profile.saved_seat("ws://a:8765/ws", "bob") is None
+    assert profile.saved_seat("ws://a:8765/ws", "ann") == SavedSeat("token-a", "ROOMAA")
+    assert Profile(profile.path).saved_seat("ws://a:8765/ws", "ann") == SavedSeat(
+        "token-a", "ROOMAA"
+    )
+    profile.forget_seat("ws://a:8765/ws", "ann")
+    assert profile.saved_seat("ws://a:8765/ws", "ann") is None
+    assert profile.saved_seat("ws://b:8765/ws", "ann") == SavedSeat("token-b", "ROOMBB")
     assert profile.name == "ann"
     assert stat.S_IMODE((tmp_path / "client.json").stat().st_mode) == 0o600
+
+
+def test_a_token_saved_by_an_earlier_version_is_a_seat_without_a_room(tmp_path: Path) -> None:
+    path = tmp_path / "client.json"
+    path.write_text('{"resume": {"ws://a:8765/ws ann": "token-a"}}', encoding="utf-8")
+    assert Profile(path).saved_seat("ws://a:8765/ws", "ann") == SavedSeat("token-a")
+
+
+def test_a_seat_is_claimed_by_one_client_at_a_time(tmp_path: Path) -> None:
+    """The claim on a name's seat on a server is exclusive until released (or the
+    process ends); other names and servers are claimed independently."""
+    profile = Profile(tmp_path / "boardroom" / "client.json")
+    first = profile.claim_seat("ws://a:8765/ws", "ann")
+    assert first is not None
+    assert Profile(profile.path).claim_seat("ws://a:8765/ws", "ann") is None
+    other_name = profile.claim_seat("ws://a:8765/ws", "bob")
+    other_server = profile.claim_seat("ws://b:8765/ws", "ann")
+    assert other_name is not None and other_server is not None
+    first.release()
+    first.release()  # idempotent
+    again = profile.claim_seat("ws://a:8765/ws", "ann")
+    assert again is not None
+    for claim in (again, other_name, other_server):
+        claim.release()
 
 
 def test_a_damaged_profile_reads_as_empty_and_is_written_afresh(tmp_path: Path) -> None:
     path = tmp_path / "client.json"
     path.write_text("{not json", encoding="utf-8")
     assert Profile(path).name is None
-    assert Profile(path).take_resume_token("ws://a:8765/ws", "ann") is None
+    assert Profile(path).saved_seat("ws://a:8765/ws", "ann") is None
     path.write_text('["a list"]', encoding="utf-8")
     Profile(path).remember_name("ann")
     assert Profile(path).name == "ann"

@@ -39,7 +39,9 @@ into a game against the AI: {DEFAULT_GAME} at level {DEFAULT_AI_LEVEL}, or what
 the server.
 
 Type help at any prompt for the commands. Your name is remembered in
-$XDG_CONFIG_HOME/boardroom/client.json (~/.config/boardroom/client.json).
+$XDG_CONFIG_HOME/boardroom/client.json (~/.config/boardroom/client.json), and
+so is your seat in a game under way: if the client is killed or its terminal
+closed mid-game, boardroom play run again takes the seat back.
 
 Scripts: with input from a pipe or a file, commands are read one a line and each
 is echoed after its prompt; a move waits for your turn, so a script can list its

@@ -20,7 +20,8 @@ from client.session import Session, normalize_server_url
 from client.terminal.commands import LOBBY_HELP
 from client.terminal.console import Console
 from client.terminal.lobby import Lobby
-from client.terminal.profile import Profile
+from client.terminal.profile import Profile, SavedSeat, SeatClaim
+from client.terminal.seat_keeper import SeatKeeper
 from client.terminal.terminal import Terminal
 from shared.protocol import ProtocolError, check_player_name
 from shared.protocol.messages import CreateRoom, State, Watch, Welcome
@@ -82,8 +83,11 @@ async def _run(options: ClientOptions, console: Console) -> int:
             except LocalServerError as error:
                 console.show(console.palette.problem(f"Cannot play locally: {error}"))
                 return 1
+        seat = _SeatHold.claim_for(profile, url, name, options)
+        if seat.claim is not None:
+            stack.callback(seat.claim.release)  # last: after the session has closed
         try:
-            session, welcome = await _connect(url, name, profile, options)
+            session, welcome = await _connect(url, name, seat.saved, options)
         except ServerUnreachableError as error:
             console.show(console.palette.problem(_unreachable_text(error, options)))
             return 1
@@ -93,13 +97,49 @@ async def _run(options: ClientOptions, console: Console) -> int:
         stack.push_async_callback(session.close)
         terminal = Terminal(console, session)
         stack.push_async_callback(terminal.close)
-        lobby = Lobby(terminal)
-        status = await _play(terminal, lobby, options, resumed=welcome.resumed_rooms)
-        if not options.local:
-            _remember_seat(terminal, profile, name)
+        if seat.shared:
+            terminal.notice(
+                f"Another boardroom play is running as {name} on this server: "
+                "this one has a session of its own."
+            )
+        keeper = SeatKeeper(session, profile, name) if seat.claim is not None else None
+        keeping = asyncio.create_task(keeper.run()) if keeper is not None else None
+        try:
+            status = await _play(terminal, Lobby(terminal), options, welcome, seat.saved)
+        finally:  # after a quit, and after SIGTERM or SIGHUP too (a closed terminal)
+            if keeper is not None and keeping is not None:
+                keeping.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await keeping
+                _remember_seat(terminal, keeper)
         console.show("Bye.")
         return status
     return 0  # not reached: the exit stack does not swallow exceptions
+
+
+@dataclass(frozen=True)
+class _SeatHold:
+    """The seat this run may take back and keep (see :mod:`client.terminal.profile`)."""
+
+    claim: SeatClaim | None = None
+    """This process's hold on the saved seat; None when it keeps none."""
+    saved: SavedSeat | None = None
+    """The seat saved by an earlier run, to take back."""
+    shared: bool = False
+    """True if another running client holds the seat of this name on this server."""
+
+    @classmethod
+    def claim_for(cls, profile: Profile, url: str, name: str, options: ClientOptions) -> _SeatHold:
+        # A local server dies with the client: nothing to take back. A watcher says
+        # so (no seat, and in class mode no place on the roster), and leaves a
+        # seat for the next `boardroom play`.
+        if options.local or options.watch_code is not None:
+            return cls()
+        server = normalize_server_url(url)  # as the session spells it (see SeatKeeper)
+        claim = profile.claim_seat(server, name)
+        if claim is None:
+            return cls(shared=True)
+        return cls(claim, profile.saved_seat(server, name))
 
 
 async def choose_name(options: ClientOptions, profile: Profile, console: Console) -> str | None:
@@ -136,33 +176,35 @@ async def choose_name(options: ClientOptions, profile: Profile, console: Console
 
 
 async def _connect(
-    url: str, name: str, profile: Profile, options: ClientOptions
+    url: str, name: str, saved: SavedSeat | None, options: ClientOptions
 ) -> tuple[Session, Welcome]:
-    """A started session and its welcome; it takes back a seat left in a game when
-    there is one to take (a token the server no longer knows starts afresh)."""
-    # Tokens are kept under the URL as the session spells it (see _remember_seat).
-    # A watcher says so (no seat, and in class mode no place on the roster), and
-    # leaves a seat's token for the next `boardroom play`.
-    watching = options.watch_code is not None
-    token = None
-    if not (options.local or watching):
-        token = profile.take_resume_token(normalize_server_url(url), name)
+    """A started session and its welcome; it takes back the ``saved`` seat when
+    there is one (a token the server no longer knows starts afresh)."""
     session = Session(
         url,
         name,
-        client_kind="spectator" if watching else "human",
+        client_kind="spectator" if options.watch_code is not None else "human",
         reconnect_for=options.reconnect_for,
-        resume_token=token,
+        resume_token=saved.token if saved is not None else None,
     )
     return session, await session.start()
 
 
 async def _play(
-    terminal: Terminal, lobby: Lobby, options: ClientOptions, *, resumed: list[str]
+    terminal: Terminal,
+    lobby: Lobby,
+    options: ClientOptions,
+    welcome: Welcome,
+    saved: SavedSeat | None,
 ) -> int:
     """The first screen, then the lobby; the exit status."""
     session = terminal.session
     terminal.show(f"Welcome, {session.name}! Connected to {session.url}.")
+    resumed = welcome.resumed_rooms
+    if saved is not None and saved.room is not None and saved.room not in resumed:
+        terminal.notice(
+            f"Your seat in room {saved.room} was not kept (the server's grace window ran out)."
+        )
     if resumed:
         terminal.notice(f"Welcome back: your game in room {resumed[0]} goes on.")
         if not await lobby.enter_room(resumed[0]):
@@ -182,16 +224,19 @@ async def _play(
     return lobby.exit_status
 
 
-def _remember_seat(terminal: Terminal, profile: Profile, name: str) -> None:
-    """Keep the resume token if the user quits in the middle of a game, and say so."""
+def _remember_seat(terminal: Terminal, keeper: SeatKeeper) -> None:
+    """Keep the seat if the user leaves in the middle of a game, and say so;
+    forget it otherwise (nothing is under way to come back to)."""
     session = terminal.session
     playing = [room for room in session.rooms.values() if room.you is not None and room.playing]
-    if playing and session.resume_token is not None:
-        profile.save_resume_token(session.url, name, session.resume_token)
-        terminal.notice(
-            f"Your seat in room {playing[0].code} is held for a while: run boardroom play "
-            "again to carry on."
-        )
+    if not playing or session.resume_token is None:
+        keeper.keep(None)
+        return
+    keeper.keep(SavedSeat(session.resume_token, playing[0].code))
+    terminal.notice(
+        f"Your seat in room {playing[0].code} is held for a while: run boardroom play "
+        "again to carry on."
+    )
 
 
 def _unreachable_text(error: ServerUnreachableError, options: ClientOptions) -> str:

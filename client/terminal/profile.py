@@ -1,26 +1,39 @@
 """What the terminal client remembers between runs: the player's name, and the
-resume token of a game left in progress.
+seat of a game under way (the session's resume token and the room).
 
 One small JSON file, ``$XDG_CONFIG_HOME/boardroom/client.json`` (by default
 ``~/.config/boardroom/client.json``)::
 
-    {"name": "ann", "resume": {"ws://127.0.0.1:8765/ws ann": "WoQQ..."}}
+    {"name": "ann",
+     "resume": {"ws://127.0.0.1:8765/ws ann": {"token": "WoQQ...", "room": "C9FVBQ"}}}
 
-A token is saved only when the client quits while seated in a game in progress,
-and forgotten as soon as it is used, so two clients running side by side never
-take each other's session over; a token the server no longer knows is harmless
-(the client starts a fresh session). A missing, unreadable or malformed file
-reads as empty: remembering is a convenience and never stops the client.
+A seat is saved as soon as it is taken and forgotten once the player is seated
+nowhere (see :mod:`client.terminal.seat_keeper`), so that a client killed in a
+game (SIGKILL, a closed terminal) takes it back on its next run. It belongs to
+one running client at a time: :meth:`Profile.claim_seat` locks it for the life
+of the process, and the OS lets the lock go however the process ends, so a
+second client started with the same name on the same server neither takes the
+first one's session over nor overwrites its seat. A token the server no longer
+knows is harmless (the client starts a fresh session). A missing, unreadable or
+malformed file reads as empty: remembering is a convenience and never stops the
+client.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; two clients with one name then share the seat
+    fcntl = None  # type: ignore[assignment]
 
 
 def profile_path(environ: Mapping[str, str] | None = None) -> Path:
@@ -28,6 +41,30 @@ def profile_path(environ: Mapping[str, str] | None = None) -> Path:
     environ = os.environ if environ is None else environ
     base = environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "boardroom" / "client.json"
+
+
+@dataclass(frozen=True)
+class SavedSeat:
+    """A seat to take back: the session's resume token, and the room it is in
+    (None in a profile written before rooms were saved)."""
+
+    token: str
+    room: str | None = None
+
+
+class SeatClaim:
+    """This process's hold on the saved seat of one name on one server: an
+    exclusive ``flock`` on a lock file beside the profile, kept until
+    :meth:`release` or the end of the process (however it ends)."""
+
+    def __init__(self, fd: int | None) -> None:
+        self._fd = fd
+
+    def release(self) -> None:
+        """Let the seat go to the next client (idempotent)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 class Profile:
@@ -47,7 +84,9 @@ class Profile:
         # Best effort: a read-only home must not stop anyone from playing.
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.path.with_suffix(".tmp")
+            # One temporary file per process: two clients saving at once must not
+            # rename each other's half-written file into place.
+            temporary = self.path.with_suffix(f".{os.getpid()}.tmp")
             temporary.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
             # The token is a key to the player's seat: readable by its owner only.
             temporary.chmod(0o600)
@@ -64,24 +103,53 @@ class Profile:
         data["name"] = name
         self._write(data)
 
-    def take_resume_token(self, server_url: str, name: str) -> str | None:
-        """The token saved for ``name`` on ``server_url``, forgotten as it is taken."""
-        data = self._read()
-        tokens = data.get("resume")
+    def claim_seat(self, server_url: str, name: str) -> SeatClaim | None:
+        """Hold the seat saved for ``name`` on ``server_url`` (see the module
+        docstring); None if another running client holds it. Without ``flock``
+        (Windows) or a writable profile directory, every claim succeeds."""
+        if fcntl is None:
+            return SeatClaim(None)
+        digest = hashlib.sha256(_seat_key(server_url, name).encode()).hexdigest()[:16]
+        lock_path = self.path.parent / f"seat-{digest}.lock"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return SeatClaim(None)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+        return SeatClaim(fd)
+
+    def saved_seat(self, server_url: str, name: str) -> SavedSeat | None:
+        """The seat saved for ``name`` on ``server_url``, if any (it stays saved)."""
+        tokens = self._read().get("resume")
         if not isinstance(tokens, dict):
             return None
-        token = tokens.pop(_token_key(server_url, name), None)
-        self._write(data)
-        return token if isinstance(token, str) else None
+        saved = tokens.get(_seat_key(server_url, name))
+        if isinstance(saved, str):  # the form of earlier versions: the token alone
+            return SavedSeat(saved)
+        if isinstance(saved, dict) and isinstance(saved.get("token"), str):
+            room = saved.get("room")
+            return SavedSeat(saved["token"], room if isinstance(room, str) else None)
+        return None
 
-    def save_resume_token(self, server_url: str, name: str, token: str) -> None:
+    def save_seat(self, server_url: str, name: str, seat: SavedSeat) -> None:
         data = self._read()
         tokens = data.get("resume")
         if not isinstance(tokens, dict):
             tokens = data["resume"] = {}
-        tokens[_token_key(server_url, name)] = token
+        tokens[_seat_key(server_url, name)] = {"token": seat.token, "room": seat.room}
         self._write(data)
 
+    def forget_seat(self, server_url: str, name: str) -> None:
+        data = self._read()
+        tokens = data.get("resume")
+        if isinstance(tokens, dict) and tokens.pop(_seat_key(server_url, name), None) is not None:
+            self._write(data)
 
-def _token_key(server_url: str, name: str) -> str:
+
+def _seat_key(server_url: str, name: str) -> str:
     return f"{server_url} {name}"

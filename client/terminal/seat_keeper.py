@@ -1,0 +1,65 @@
+"""The player's seat, kept in the profile while the client runs, so that a client
+killed in a game (SIGKILL, a closed terminal, a crash) takes it back next time.
+
+The keeper follows the session: as soon as the session is seated in a room
+(the ``state`` that seats it arrives), the resume token and the room are saved;
+once it is seated nowhere (the game over and the room left, or the seat lost),
+they are forgotten. A new token (the server forgot the old session) replaces
+the old one. The file is written only when what should be saved changes, not
+at every move.
+
+Contract: call :meth:`SeatKeeper.sync` after anything that may change the
+session's rooms, or run :meth:`SeatKeeper.run` as a task, which syncs after
+every session event. The keeper must hold the seat's
+:class:`~client.terminal.profile.SeatClaim`: two clients never save one seat.
+"""
+
+from __future__ import annotations
+
+from client.session import Session
+from client.terminal.profile import Profile, SavedSeat
+
+
+class SeatKeeper:
+    """Keeps the seat of ``name`` in ``profile`` in step with ``session``."""
+
+    def __init__(self, session: Session, profile: Profile, name: str) -> None:
+        self.session = session
+        self.profile = profile
+        self.name = name
+        self._saved = profile.saved_seat(session.url, name)
+
+    def wanted(self) -> SavedSeat | None:
+        """The seat to save now: the session's token and the room it is seated in
+        (one with a game in progress first), or None when it is seated nowhere."""
+        token = self.session.resume_token
+        seated = [room for room in self.session.rooms.values() if room.you is not None]
+        if token is None or not seated:
+            return None
+        seated.sort(key=lambda room: not room.playing)
+        return SavedSeat(token, seated[0].code)
+
+    def sync(self) -> None:
+        """Save or forget the seat if it changed."""
+        self.keep(self.wanted())
+
+    def keep(self, seat: SavedSeat | None) -> None:
+        """Save ``seat``, or forget the one saved if None."""
+        if seat == self._saved:
+            return
+        if seat is None:
+            self.profile.forget_seat(self.session.url, self.name)
+        else:
+            self.profile.save_seat(self.session.url, self.name, seat)
+        self._saved = seat
+
+    async def run(self) -> None:
+        """Sync after every session event, until cancelled."""
+        events = self.session.subscribe()
+        try:
+            self.sync()
+            while True:
+                await events.get()
+                self.sync()
+        finally:
+            self.session.unsubscribe(events)
