@@ -11,17 +11,30 @@ on the lines the client prints and on the game records the server keeps.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import os
 import re
 import signal
 import socket
 from pathlib import Path
 
+import msgspec
 import pytest
+from classroom_helpers import Teacher
 from harness import CuttableProxy, Player, running_server
 from terminal_helpers import client_process
+from tournament_helpers import wait_until
+
+from client.session import Session
+from client.terminal.console import LineConsole
+from client.terminal.room_screen import RoomScreen
+from client.terminal.style import Palette
+from client.terminal.terminal import Terminal
+from shared.protocol.messages import CreateRoom, State
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
+PLAIN = Palette(enabled=False)
 
 
 def board_of_record(board: str) -> list[str]:
@@ -471,3 +484,88 @@ async def test_a_seat_whose_grace_window_ran_out_is_said_lost_on_the_next_run(
     assert not any("Welcome back" in line for line in again.lines)
     profile = json.loads((tmp_path / "boardroom" / "client.json").read_text())
     assert not profile.get("resume"), profile
+
+
+async def test_a_move_typed_during_the_teachers_pause_is_held_and_sent_at_the_resume(
+    tmp_path: Path,
+) -> None:
+    """Class mode: the pause and the resume are said, the status line says the game
+    is paused by the teacher, and a move typed in the pause is held (said so) and
+    played by itself at the resume."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path / "ann"
+        ) as ann:
+            ann.send("new tictactoe")
+            code = (await ann.expect(r"^Others can join it with: join (\w+)$")).group(1)
+            bob = await Player.join_server(server.ws_url, "bob")
+            await bob.request({"type": "join", "code": code})
+            await ann.expect(r"^Game 1 starts: X ann vs O bob")
+            await teacher.post("/api/admin/pause")
+            await ann.expect(r"^The teacher paused the games: moves wait until they resume\.$")
+            paused = await ann.expect(r"^Tic-tac-toe, room \w+ \| .* \| (paused by the teacher.*)$")
+            ann.send("b2")
+            await ann.expect(r"^Your move b2 is held: sent when the teacher resumes\.$")
+            held = await ann.expect(r"^Tic-tac-toe, room \w+ \| .* \| (paused by the teacher.*)$")
+            state = await bob.request({"type": "get_state", "room": code})
+            await teacher.post("/api/admin/resume")
+            await ann.expect(r"^The teacher resumed the games\.$")
+            moved = await bob.expect("moved", ply=0)
+            await ann.expect(r"^You played b2$")
+            await bob.request({"type": "resign", "room": code})
+            ann.close_input()
+            assert await ann.finish() == 0
+            await bob.close()
+
+    assert paused.group(1) == "paused by the teacher (your move when the games resume)"
+    assert held.group(1) == "paused by the teacher: your move b2 is held"
+    assert (state["room"]["paused"], state["room"]["ply"]) == (True, 0), state
+    assert (moved["move"], moved["side"]) == ("b2", "first")
+    # Held by the client, not sent and refused by the server:
+    assert not any("you can move once they resume" in line.lower() for line in ann.lines)
+
+
+async def test_a_move_the_pause_overtook_is_held_and_sent_at_the_resume(tmp_path: Path) -> None:
+    """The pause reaches the server before a move sent at the same moment: the
+    server refuses it as ``paused``, and the room screen holds it (said so) and
+    sends it at the resume, as if it had been typed during the pause."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        session = Session(server.ws_url, "ann", pace=None)
+        events = session.subscribe()
+        await session.start()
+        bob = await Player.join_server(server.ws_url, "bob")
+        read_end, write_end = os.pipe()
+        output = io.StringIO()
+        terminal = Terminal(LineConsole(output, read_end, palette=PLAIN, echo=True), session)
+        try:
+            created = await session.request(CreateRoom(game="tictactoe"))
+            assert isinstance(created, State)
+            code = created.room.code
+            await bob.request({"type": "join", "code": code})
+            await teacher.post("/api/admin/pause")
+            while not (isinstance(event := await events.get(), State) and event.room.paused):
+                pass
+            # As the client saw the room a moment before the pause reached it:
+            room = session.rooms[code]
+            room.state = msgspec.structs.replace(room.state, paused=False)
+            screen = asyncio.create_task(RoomScreen(terminal, code).run())
+            os.write(write_end, b"b2\n")
+            await wait_until(
+                lambda: asyncio.sleep(0, output.getvalue()),
+                lambda text: "Your move b2 is held: sent when the teacher resumes." in text,
+            )
+            await teacher.post("/api/admin/resume")
+            moved = await bob.expect("moved", ply=0)
+            await bob.request({"type": "resign", "room": code})
+            os.close(write_end)
+            assert await asyncio.wait_for(screen, 10) == "quit"
+        finally:
+            await terminal.close()
+            await session.close()
+            await bob.close()
+            os.close(read_end)
+
+    assert (moved["move"], moved["side"]) == ("b2", "first")
+    assert "you can move once they resume" not in output.getvalue()

@@ -90,6 +90,20 @@ def test_a_draw_offer_shows_who_offered_and_what_to_answer() -> None:
     assert "O bob offers a draw: accept or decline" in status_line(room(draw_offer="second"))
 
 
+def test_a_pause_by_the_teacher_says_whose_move_comes_at_the_resume_and_the_held_move() -> None:
+    assert status_line(room(paused=True)).endswith(
+        "| paused by the teacher (your move when the games resume)"
+    )
+    assert status_line(room(paused=True, you=None)).endswith(
+        "| paused by the teacher (X to move when the games resume)"
+    )
+    assert status_line(room(paused=True), held="b2").endswith(
+        "| paused by the teacher: your move b2 is held"
+    )
+    waiting = room(paused=True, status="waiting", seats=[ANN, SeatInfo(side="second")])
+    assert status_line(waiting).endswith("| waiting for an opponent (games paused by the teacher)")
+
+
 @pytest.mark.parametrize(
     ("result", "you", "text"),
     [

@@ -12,6 +12,12 @@ waits for the player's turn (and for the connection, after a drop), so a script
 can list its moves in advance. A move whose request was cut by a drop is sent
 again once the session is back, unless the resumed state shows it went through.
 
+While the teacher has the games paused (class mode), the status line says so
+and a move typed at the player's turn is held, not sent (a later one replaces
+it): it is sent by itself when a ``state`` without ``paused`` comes, if it is
+still the player's turn and the move still legal. A move the server refuses as
+``paused`` (the pause came while it was on its way) is held the same way.
+
 A tournament's ``match`` for another room ends the screen (leaving this room)
 so that the lobby joins that one, at once or, if the player is in a game in
 progress here, once it is over.
@@ -29,7 +35,7 @@ import contextlib
 import time
 from typing import Literal
 
-from client.errors import ConnectionLostError
+from client.errors import ConnectionLostError, RequestRefusedError
 from client.room_options import InputError, parse_level
 from client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
 from client.terminal.commands import DEFAULT_AI_LEVEL, ROOM_COMMANDS, ROOM_HELP, split_line
@@ -91,6 +97,10 @@ class RoomScreen:
         """A line read but not acted on yet: a script's move waiting for its turn."""
         self._resend: tuple[str, int] | None = None
         """A move (and the ply it was for) whose request was cut by a drop."""
+        self._held_for_resume: str | None = None
+        """A move typed during the teacher's pause, sent at the resume."""
+        self._resumed = False
+        """True once a ``state`` without ``paused`` came after the move was held."""
         self._exit: RoomExit | None = None
         self.next_match: Match | None = None
         """A tournament game ready in another room: the lobby joins it when this screen ends."""
@@ -143,6 +153,9 @@ class RoomScreen:
                 return "lobby"
             if self._dirty and terminal.events.empty():
                 self._draw(room)
+            if self._resumed and terminal.events.empty():
+                await self._play_held_move(room)
+                continue
             # Events first: a line is judged against the state they make, once it is drawn.
             if self._held is not None and terminal.events.empty() and self._ready(room, self._held):
                 line, self._held = self._held, None
@@ -173,11 +186,13 @@ class RoomScreen:
         if room.you is None:
             return "watching> "
         symbol = SYMBOLS[room.you]
+        if room.state.paused and room.playing:
+            return f"{symbol}, paused> "
         return f"{symbol}, your move> " if room.my_turn else f"{symbol}> "
 
     def _status(self) -> str:
         room = self.room
-        return status_line(room) if room is not None else ""
+        return status_line(room, held=self._held_for_resume) if room is not None else ""
 
     def _draw(self, room: TrackedRoom) -> None:
         self._dirty = False
@@ -192,7 +207,7 @@ class RoomScreen:
             self._announce_result = False
             self.terminal.show(palette.bold(f"Result: {result_text(room)}"))
         # After the result, the status line offers what comes next (rematch or leave).
-        self.terminal.show(status_line(room))
+        self.terminal.show(status_line(room, held=self._held_for_resume))
 
     def _describe_state(self, state: RoomState) -> None:
         """Say what a new ``state`` changed: the room opened, someone sat or left, a
@@ -224,6 +239,14 @@ class RoomScreen:
                     show(f"{seat.name} sits down as {symbol}.")
                 elif seat.name is None and old.name is not None:
                     show(f"{old.name} left seat {symbol}.")
+        if state.paused and (before is None or not before.paused):
+            show(
+                "The teacher paused the games: moves wait until they resume."
+                if before is not None
+                else "The games are paused by the teacher: moves wait until they resume."
+            )
+        elif before is not None and before.paused and not state.paused:
+            show("The teacher resumed the games.")
         new_game = before is None or (
             before.status != "playing" or before.game_number != state.game_number
         )
@@ -284,12 +307,16 @@ class RoomScreen:
         if isinstance(event, State):
             self._describe_state(event.room)
             self._dirty = True
+            # The held move goes with the next state without `paused` (the resume),
+            # never on the copy alone: a move refused as `paused` is not retried at once.
+            self._resumed = self._held_for_resume is not None and not event.room.paused
         elif isinstance(event, Moved):
             terminal.show(f"{who(room, event.side)} played {event.move}")
             self._dirty = True
         elif isinstance(event, GameOver):
             self._announce_result = True
             self._dirty = True
+            self._held_for_resume = None  # the game it was for is over
         elif isinstance(event, PlayerStatus):
             self._on_player_status(room, event)
         elif isinstance(event, DrawOffered):
@@ -330,11 +357,13 @@ class RoomScreen:
         typed = split_line(line)
         if typed is None or typed.word in ROOM_COMMANDS or room.you is None:
             return True
+        if self._held_for_resume is not None:
+            return False  # the next move waits for the held one to be played
         return room.state.status == "finished" or room.my_turn
 
     def _under_way(self, room: TrackedRoom) -> bool:
         """True while something is still to come from others: a game or an opponent."""
-        if not self.terminal.session.connected:
+        if not self.terminal.session.connected or self._held_for_resume is not None:
             return True
         status = room.state.status
         return status == "waiting" or (status == "playing" and not room.my_turn)
@@ -360,17 +389,16 @@ class RoomScreen:
             self._resend = None
             if _went_through(room, move, ply):
                 return  # it reached the server before the drop
-        try:
-            room.game.parse_move(room.position, text)
-        except IllegalMoveError as error:
-            if error.reason is IllegalMoveReason.NOT_A_MOVE:
-                example = "a column, 1 to 7" if room.game.gravity else "a cell such as b2"
-                problem(
-                    f"{text!r} is neither a command nor a move: a move is {example}; "
-                    "type help for the commands."
-                )
-                return
-            # Any other refusal (a taken cell, a full column) is the server's to explain.
+        illegal = _illegal(room, text)
+        if illegal is not None and illegal.reason is IllegalMoveReason.NOT_A_MOVE:
+            example = "a column, 1 to 7" if room.game.gravity else "a cell such as b2"
+            problem(
+                f"{text!r} is neither a command nor a move: a move is {example}; "
+                "type help for the commands."
+            )
+            return
+        # Any other refusal (a taken cell, a full column) is the server's to explain,
+        # except in a pause, when the move is not sent.
         if room.you is None:
             problem("You are watching: only the players can move.")
             return
@@ -391,9 +419,19 @@ class RoomScreen:
         if not room.my_turn:
             problem(f"Not your turn: {who(room, room.state.to_move or 'first')} is to move.")
             return
+        if room.state.paused:
+            if illegal is not None:
+                problem(f"{illegal}.")
+            else:
+                self._hold_for_resume(text)
+            return
         ply = room.state.ply
         try:
-            await self.terminal.request(MakeMove(room=self.code, move=text, ply=ply))
+            await self.terminal.request(
+                MakeMove(room=self.code, move=text, ply=ply), raising={"paused"}
+            )
+        except RequestRefusedError:  # the pause came while the move was on its way
+            self._hold_for_resume(text)
         except ConnectionLostError:
             if self._interactive:
                 problem("Not connected (reconnecting): type your move again once reconnected.")
@@ -401,6 +439,27 @@ class RoomScreen:
                 # Sent again after the reconnection, unless it turns out to have gone through.
                 self._held = text
                 self._resend = (text, ply)
+
+    def _hold_for_resume(self, move: str) -> None:
+        self._held_for_resume = move.strip().lower()
+        self._resumed = False
+        self.terminal.show(
+            f"Your move {self._held_for_resume} is held: sent when the teacher resumes."
+        )
+        self._dirty = True  # the status line shows it
+
+    async def _play_held_move(self, room: TrackedRoom) -> None:
+        """The games resumed: play the move held through the pause, if it still fits."""
+        move, self._held_for_resume = self._held_for_resume, None
+        self._resumed = False
+        if move is None:
+            return
+        illegal = _illegal(room, move)
+        if room.my_turn and illegal is None:
+            await self._play(room, move)
+        else:
+            why = f"{illegal}" if illegal is not None else "it is no longer your turn"
+            self.terminal.problem(f"Your held move {move} is not played: {why}.")
 
     async def _command(self, room: TrackedRoom, command: str, rest: str) -> None:
         terminal = self.terminal
@@ -453,6 +512,15 @@ class RoomScreen:
             ):
                 return
             self._exit = "quit"
+
+
+def _illegal(room: TrackedRoom, move: str) -> IllegalMoveError | None:
+    """Why the rules refuse ``move`` in the room's position, or None if they take it."""
+    try:
+        room.game.parse_move(room.position, move)
+    except IllegalMoveError as error:
+        return error
+    return None
 
 
 def _went_through(room: TrackedRoom, move: str, ply: int) -> bool:

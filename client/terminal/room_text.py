@@ -87,14 +87,21 @@ def room_title(room: TrackedRoom) -> str:
     return text
 
 
-def turn_text(room: TrackedRoom) -> str:
-    """Where the game stands: waiting for a player, whose move, a draw offer, or over."""
+def turn_text(room: TrackedRoom, *, held: str | None = None) -> str:
+    """Where the game stands: waiting for a player, whose move, a draw offer, a
+    pause by the teacher (with the move ``held`` for the resume), or over."""
     state = room.state
     if state.status == "waiting":
-        return "waiting for an opponent"
+        text = "waiting for an opponent"
+        return f"{text} (games paused by the teacher)" if state.paused else text
     if state.status == "finished":
         # A tournament game has no rematch: the next round opens by itself.
         return "game over: rematch or leave" if room.you and not state.tournament else "game over"
+    if state.paused:
+        if held is not None:
+            return f"paused by the teacher: your move {held} is held"
+        to_move = "your move" if room.my_turn else f"{SYMBOLS[state.to_move or 'first']} to move"
+        return f"paused by the teacher ({to_move} when the games resume)"
     text = "your move" if room.my_turn else f"{SYMBOLS[state.to_move or 'first']} to move"
     if state.draw_offer is not None:
         if state.draw_offer == room.you:
@@ -106,10 +113,13 @@ def turn_text(room: TrackedRoom) -> str:
     return text
 
 
-def status_line(room: TrackedRoom, *, wall_now: float | None = None) -> str:
-    """The room on one line: title, both seats (with clocks), whose turn."""
+def status_line(
+    room: TrackedRoom, *, wall_now: float | None = None, held: str | None = None
+) -> str:
+    """The room on one line: title, both seats (with clocks), whose turn (and the
+    move ``held`` during a pause)."""
     seats = [seat_text(room, side, wall_now=wall_now) for side in ("first", "second")]
-    return " | ".join([room_title(room), *seats, turn_text(room)])
+    return " | ".join([room_title(room), *seats, turn_text(room, held=held)])
 
 
 def result_text(room: TrackedRoom) -> str:

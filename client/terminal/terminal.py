@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,13 +129,18 @@ class Terminal:
         answer = await self.ask(f"{question} [y/N] ")
         return answer is not None and answer.strip().lower() in ("y", "yes")
 
-    async def request(self, message: ClientMessage) -> ServerMessage | None:
+    async def request(
+        self, message: ClientMessage, *, raising: Collection[str] = ()
+    ) -> ServerMessage | None:
         """Send ``message``; the reply, or None once the refusal has been shown in
         plain words. :class:`ConnectionLostError` is left to the caller, which knows
-        whether what it sent is worth sending again."""
+        whether what it sent is worth sending again, and so is a refusal whose code
+        is in ``raising`` (:class:`RequestRefusedError`): the caller deals with it."""
         try:
             return await self.session.request(message)
         except RequestRefusedError as refusal:
+            if refusal.code in raising:
+                raise
             self.problem(_refusal_text(refusal))
             return None
         except ConnectionLostError:
