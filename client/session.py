@@ -22,6 +22,10 @@ Contract for callers:
   ``session.rooms`` sees the state the event produced (or a later one).
 - Requests are paced (:mod:`client.pacing`) just under the server's rate limit,
   so a fast bot waits a little rather than being refused.
+- Every string a server sends is handed on printable
+  (:func:`client.printable.decode_printable`): a control character in a name,
+  a chat line or an error message arrives as an escape (``\\x1b``), never as
+  something a terminal would obey.
 - Every message goes out with an ``id``. The server handles a connection's
   messages one at a time, in order, so an ``error`` without an ``id``
   (``rate_limited``) refuses the oldest request still waiting, which is failed
@@ -51,8 +55,9 @@ from client.errors import (
     ServerUnreachableError,
 )
 from client.pacing import DEFAULT_PACE, Pacer
+from client.printable import decode_printable, printable
 from client.tracked_room import TrackedRoom
-from shared.protocol import decode_server_message, encode_message
+from shared.protocol import encode_message
 from shared.protocol.close_codes import CLOSE_REASONS, FINAL_CLOSE_CODES
 from shared.protocol.messages import (
     PROTOCOL_VERSION,
@@ -286,7 +291,7 @@ class Session:
                 f"{self.url!r} is not a WebSocket address: {error}"
             ) from None
         except (OSError, InvalidHandshake, TimeoutError) as error:
-            reason = str(error) or type(error).__name__
+            reason = printable(str(error) or type(error).__name__)  # may quote the server
             raise ServerUnreachableError(
                 f"cannot reach a Boardroom server at {self.url}: {reason}"
             ) from None
@@ -317,7 +322,7 @@ class Session:
             while True:
                 frame = await ws.recv()
                 try:
-                    reply = decode_server_message(frame)
+                    reply = decode_printable(frame)
                 except ValueError:
                     continue
                 if reply.id != 0:
@@ -411,7 +416,7 @@ class Session:
 
     def _dispatch(self, frame: str | bytes) -> None:
         try:
-            message = decode_server_message(frame)
+            message = decode_printable(frame)
         except ValueError:
             # A newer server may send what this client does not know: skip it.
             logger.debug("skipping an undecodable server message: %.200r", frame)

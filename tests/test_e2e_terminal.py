@@ -11,27 +11,32 @@ on the lines the client prints and on the game records the server keeps.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import os
 import re
 import signal
 import socket
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import msgspec
 import pytest
 from classroom_helpers import Teacher
-from harness import CuttableProxy, Player, running_server
+from harness import TIMEOUT, CuttableProxy, Player, running_server
 from terminal_helpers import client_process
 from tournament_helpers import wait_until
+from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import serve as websockets_serve
 
-from client.session import Session
+from client.errors import RequestRefusedError
+from client.session import Session, SessionEvent
 from client.terminal.console import LineConsole
 from client.terminal.room_screen import RoomScreen
 from client.terminal.style import Palette
 from client.terminal.terminal import Terminal
-from shared.protocol.messages import CreateRoom, State
+from shared.protocol.messages import ChatLine, CreateRoom, SendChat, State, Watch
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
 PLAIN = Palette(enabled=False)
@@ -569,3 +574,108 @@ async def test_a_move_the_pause_overtook_is_held_and_sent_at_the_resume(tmp_path
 
     assert (moved["move"], moved["side"]) == ("b2", "first")
     assert "you can move once they resume" not in output.getvalue()
+
+
+HOSTILE_TITLE = "Tic-tac-toe\x1b]0;pwned\x07"
+"""A window title change (OSC 0) hidden in a room title."""
+CLIPBOARD_WRITE = "\x1b]52;c;cm0gLXJmIH4=\x07"
+"""OSC 52: writes "rm -rf ~" to the clipboard of the terminal that prints it."""
+
+
+@contextlib.asynccontextmanager
+async def hostile_server() -> AsyncIterator[str]:
+    """A WebSocket server that speaks the protocol with control characters in
+    every text a client may print (what the real server refuses to relay, so it
+    is played here): the name in ``welcome``, a watched room's title and seats,
+    chat, an announcement, an error message and a closing reason. Yields its URL."""
+
+    async def serve(connection: ServerConnection) -> None:
+        async def send(message: dict[str, object]) -> None:
+            await connection.send(json.dumps(message))
+
+        async for frame in connection:
+            message = json.loads(frame)
+            kind, request_id = message["type"], message.get("id")
+            if kind == "hello":
+                welcome = {"name": "cat\x1b[2J", "version": 1, "resume_token": "t" * 22}
+                await send({"type": "welcome", **welcome, "id": request_id})
+            elif kind == "watch":
+                seats = [
+                    {"side": "first", "name": "ann\x1b[2J\x1b[H", "connected": True},
+                    {"side": "second", "name": "bob\u202e\x9b31m", "connected": True},
+                ]
+                room = {
+                    "code": "ROOM01", "game": "tictactoe", "title": HOSTILE_TITLE,
+                    "status": "playing", "public": True, "clock": {}, "seats": seats,
+                    "moves": "b2", "ply": 1, "to_move": "second",
+                }  # fmt: skip
+                await send({"type": "state", "room": room, "id": request_id})
+                text = f"{CLIPBOARD_WRITE}gg\rwell played\x08\x08"
+                await send({"type": "chat", "room": "ROOM01", "name": "eve\x1b[8m", "text": text})
+                await send({"type": "announcement", "text": "Lesson over\u2028Result: You win"})
+            elif kind == "chat":
+                refusal = {"code": "bad_text", "message": "no\x1b[31m red\x1b[0m for you"}
+                await send({"type": "error", **refusal, "id": request_id})
+                reason = "closed by the teacher\x1b]0;bye\x07"
+                await send({"type": "room_closed", "room": "ROOM01", "reason": reason})
+
+    async with websockets_serve(serve, "127.0.0.1", 0, compression=None) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        yield f"ws://127.0.0.1:{port}/ws"
+
+
+async def test_control_characters_in_server_text_are_printed_as_escapes(tmp_path: Path) -> None:
+    """Whatever text a server sends (names, a room title, chat, an announcement, an
+    error message, a reason), the terminal client prints no control character of
+    it: each shows as an escape, and the terminal obeys none."""
+    async with (
+        hostile_server() as url,
+        client_process("watch", "ROOM01", "--server", url, config_home=tmp_path) as cat,
+    ):
+        await cat.expect(r"^Announcement: ")
+        cat.send("chat hello")
+        cat.close_input()
+        assert await cat.finish() == 0
+
+    printed = "\n".join(cat.lines)
+    unsafe = sorted({f"U+{ord(c):04X}" for c in printed if not (c.isprintable() or c == "\n")})
+    assert unsafe == [], f"{unsafe} printed:\n{printed}"
+    assert "Welcome, cat\\x1b[2J! Connected to " in printed
+    assert "You are watching room ROOM01 (Tic-tac-toe\\x1b]0;pwned\\x07)." in cat.lines
+    assert "X ann\\x1b[2J\\x1b[H | O bob\\u202e\\x9b31m | O to move" in printed
+    assert (
+        "[chat] eve\\x1b[8m: \\x1b]52;c;cm0gLXJmIH4=\\x07gg\\x0dwell played\\x08\\x08" in cat.lines
+    )
+    assert "Announcement: Lesson over\\u2028Result: You win" in cat.lines
+    assert "No\\x1b[31m red\\x1b[0m for you" in cat.lines
+    assert "Room ROOM01 was closed: closed by the teacher\\x1b]0;bye\\x07." in cat.lines
+
+
+async def test_a_session_hands_out_server_text_only_in_printable_form(tmp_path: Path) -> None:
+    """The session layer, for every client (bots print names and reasons too):
+    the rooms it tracks, the events it hands out and the errors it raises hold
+    escapes where the server sent control characters."""
+    async with hostile_server() as url:
+        session = Session(url, "cat", client_kind="spectator", pace=None)
+        events = session.subscribe()
+        welcome = await session.start()
+        try:
+            await session.request(Watch(code="ROOM01"))
+            chat = await anext(e async for e in queue_items(events) if isinstance(e, ChatLine))
+            room = session.rooms["ROOM01"].state
+            with pytest.raises(RequestRefusedError) as refused:
+                await session.request(SendChat(room="ROOM01", text="hello"))
+        finally:
+            await session.close()
+
+    assert (welcome.name, session.name) == ("cat\\x1b[2J", "cat\\x1b[2J")
+    assert room.title == "Tic-tac-toe\\x1b]0;pwned\\x07"
+    assert [seat.name for seat in room.seats] == ["ann\\x1b[2J\\x1b[H", "bob\\u202e\\x9b31m"]
+    assert chat.text == "\\x1b]52;c;cm0gLXJmIH4=\\x07gg\\x0dwell played\\x08\\x08"
+    assert refused.value.message == "no\\x1b[31m red\\x1b[0m for you"
+
+
+async def queue_items(queue: asyncio.Queue[SessionEvent]) -> AsyncIterator[SessionEvent]:
+    """The items of ``queue`` as they come (each within the harness timeout)."""
+    while True:
+        yield await asyncio.wait_for(queue.get(), TIMEOUT)

@@ -145,6 +145,10 @@ class RoomScreen:
         terminal = self.terminal
         while self._exit is None:
             room = self.room
+            if room is None and not terminal.events.empty():
+                # The session has dropped the room: say why first (room_closed).
+                self._on_event(terminal.events.get_nowait())
+                continue
             if room is None:
                 terminal.notice(f"You are no longer in room {self.code}.")
                 return "lobby" if self.next_match is not None else self._away
