@@ -64,6 +64,7 @@ from shared.protocol.messages import (
     Resign,
     ResultInfo,
     RoomState,
+    SeatInfo,
     ServerMessage,
     Side,
     State,
@@ -436,28 +437,38 @@ class BotRunner:
         self, code: str, number: int, events: asyncio.Queue[SessionEvent], changed: asyncio.Event
     ) -> tuple[ResultInfo | None, RoomState | None]:
         """Read the seat's events until game ``number`` ends: its result and the
-        room as it ended (result None: the seat was lost, the end unknown).
-        Every event wakes the thinker."""
-        room = self.session.rooms.get(code)
-        last = room.state if room is not None and room.state.game_number == number else None
-        while True:
-            event = await events.get()
-            changed.set()
+        room as it ended, with the seats as they were during the game (result
+        None: the seat was lost, the end unknown). Every event wakes the thinker."""
+        last: RoomState | None = None
+        players: list[SeatInfo] | None = None
+        """The seats while the game was played: the room read after an event may
+        be later than the event, with the opponent already gone."""
+
+        def look() -> None:
+            nonlocal last, players
             room = self.session.rooms.get(code)
             if room is not None and room.state.game_number == number:
                 last = room.state  # the event is in it already: rooms are updated first
+                if last.status == "playing":
+                    players = last.seats  # nobody sits down or leaves during a game
+
+        look()
+        while True:
+            event = await events.get()
+            changed.set()
+            look()
             if isinstance(event, SessionEnded):
                 raise RunError(f"the session ended: {event.reason}")
             if isinstance(event, Reconnected) and code in event.lost_rooms:
                 return None, last
             if isinstance(event, GameOver) and event.room == code:
-                return event.result, _ended(last, event)
+                return event.result, _as_played(_ended(last, event), players)
             if isinstance(event, Left) and event.room == code:
                 return None, last
             if isinstance(event, State) and event.room.code == code:
                 ended = event.room
                 if ended.game_number == number and ended.result is not None:
-                    return ended.result, ended
+                    return ended.result, _as_played(ended, players)
                 if ended.game_number > number:
                     return None, last
 
@@ -658,6 +669,14 @@ def _ended(last: RoomState | None, over: GameOver) -> RoomState | None:
     return msgspec.structs.replace(
         last, status="finished", moves=over.moves, to_move=None, result=over.result
     )
+
+
+def _as_played(final: RoomState | None, players: list[SeatInfo] | None) -> RoomState | None:
+    """The room as a game ended, with the seats as they were while it was played
+    (if it was seen being played)."""
+    if final is None or players is None:
+        return final
+    return msgspec.structs.replace(final, seats=players)
 
 
 def _ran_out_of_time(final: RoomState, result: ResultInfo, side: Side) -> bool:
