@@ -305,6 +305,21 @@ async def test_two_quick_match_bots_play_every_game_asked_for(
         assert {player["name"] for player in record["players"]} == set(names.values())
 
 
+async def test_a_bot_left_waiting_gives_up_after_its_wait_with_status_1(
+    server: RunningServer,
+) -> None:
+    """Nobody else asks for the game: after --wait seconds the bot says why it
+    stops, leaves its room and exits 1, having played nothing."""
+    run = await run_bot(server, "--engine", "random", "--quick", "connect4", "--wait", "0.5")
+    assert (run.status, run.out) == (1, ""), run.err
+    waiting, gave_up = run.err.splitlines()
+    code = waiting.removeprefix("quick match: waiting for an opponent in room ")
+    assert gave_up == (
+        f"boardroom bot: nobody came to play in room {code} within 0.5 s (--wait 0.5)"
+    )
+    assert (await server.get_json("/api/rooms"))["rooms"] == []  # it left: the room is gone
+
+
 async def test_a_dropped_connection_is_resumed_and_the_games_go_on(
     server: RunningServer, tmp_path: Path
 ) -> None:
