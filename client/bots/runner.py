@@ -65,6 +65,7 @@ from shared.protocol.messages import (
     Rematch,
     Resign,
     ResultInfo,
+    RoomClosed,
     RoomState,
     SeatInfo,
     ServerMessage,
@@ -408,6 +409,11 @@ class BotRunner:
                 return None
             if isinstance(event, SessionEnded):
                 raise RunError(f"the session ended: {event.reason}")
+            if isinstance(event, RoomClosed) and event.room == code:
+                # Say why in the server's words: a tournament no-show names who
+                # wins by forfeit, a teacher's close says so.
+                self.report.note(f"room {code} closed: {event.reason}")
+                return None
 
     def _give_up(self, room: TrackedRoom) -> None:
         """No game started in ``room`` within ``wait``: start no new game (those in
