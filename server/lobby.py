@@ -14,6 +14,10 @@ look-alikes (no 0/O, 1/I/L), are case-insensitive and come from :mod:`secrets`.
 
 Quick match keeps one queue per game (canonical name): a seeker joins the oldest
 quick-match room still waiting for that game, or opens a new one and waits in it.
+A quick-match room leaves the queue for good when its first game starts: a seat
+freed after a game belongs to a player who has asked for nothing new (the one
+left may be leaving too, or reading the final board), so a seeker must not
+start a game there.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar
 
+from server.room_output import RoomStatus
 from shared.protocol.messages import RoomSummary
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -58,6 +63,9 @@ class ListedRoom(Protocol):
 
     @property
     def has_free_seat(self) -> bool: ...
+
+    @property
+    def status(self) -> RoomStatus: ...
 
     def summary(self) -> RoomSummary: ...
 
@@ -150,10 +158,12 @@ class Lobby(Generic[R]):
         return [r.summary() for r in rooms]
 
     def quick_match_room(self, game: str, exclude: set[str]) -> R | None:
-        """The oldest quick-match room for ``game`` waiting for a second player,
-        skipping the codes in ``exclude`` (the seeker's own rooms)."""
+        """The oldest quick-match room for ``game`` waiting for a second player
+        before its first game, skipping the codes in ``exclude`` (the seeker's own
+        rooms)."""
         for room in self._rooms.values():
-            waiting = room.quick and room.has_free_seat and room.code not in exclude
-            if waiting and room.game_name == game:
+            if not room.quick or room.game_name != game or room.code in exclude:
+                continue
+            if room.status == "waiting" and room.has_free_seat:
                 return room
         return None

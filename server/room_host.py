@@ -27,7 +27,7 @@ from typing import Protocol
 
 from server.engine_pool import EngineBusyError, EnginePool, EngineUnavailableError
 from server.room import Room, RoomOptions
-from server.room_output import AiRequest, ClientId, Output, PersistEvent
+from server.room_output import AiRequest, ClientId, Output, PersistEvent, RoomStatus
 from shared.engine.levels import plan_search
 from shared.errors import BoardroomError
 from shared.protocol.codec import encode_message
@@ -107,6 +107,11 @@ class RoomHost:
     def has_free_seat(self) -> bool:
         """True while a seat is empty."""
         return self.room.has_free_seat
+
+    @property
+    def status(self) -> RoomStatus:
+        """``waiting`` until the first game starts, then ``playing`` or ``finished``."""
+        return self.room.status
 
     def summary(self) -> RoomSummary:
         """The room's line in the room list."""

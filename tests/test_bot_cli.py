@@ -46,6 +46,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
         (["--engine", "easy", "--create", "connect4", "--games", "-1"], "--games must be 0"),
         (["--engine", "easy", "--create", "connect4", "--move-timeout", "0"], "--move-timeout"),
         (["--engine", "easy", "--create", "connect4", "--log", "x.log"], "--log is for"),
+        (["--engine", "easy", "--quick", "connect4", "--wait", "-1"], "--wait must be 0"),
+        (["--engine", "easy", "--tournament", "--wait", "60"], "--wait is for --join"),
         (["--script", "no/such/bot.py", "--quick", "tictactoe"], "no such file: no/such/bot.py"),
         (["--cmd", "./no/such/bot", "--quick", "tictactoe"], "no such program: ./no/such/bot"),
     ],

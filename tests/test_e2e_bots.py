@@ -78,7 +78,14 @@ async def start_bot(
 
 
 async def finish(process: asyncio.subprocess.Process, timeout: float = RUN_TIMEOUT) -> BotRun:
-    out, err = await asyncio.wait_for(process.communicate(), timeout)
+    """Wait for the run's end; a run still going after ``timeout`` is killed (and
+    the test fails with TimeoutError), so no bot outlives its test."""
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), timeout)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise
     assert process.returncode is not None
     return BotRun(process.returncode, out.decode(), err.decode())
 
@@ -240,6 +247,77 @@ async def test_bots_meet_by_quick_match_and_by_join_code_with_rematches(
     assert guest.status == host_run.status == 0, guest.err + host_run.err
     assert [r["you"] for r in guest.results] == ["O", "X"]
     assert [OPPOSITE[o] for o in guest.outcomes()] == host_run.outcomes()
+
+
+@pytest.mark.parametrize(
+    ("first_in", "parallel"),
+    [("engine", 1), ("script", 1), (None, 2)],
+    ids=["engine-waits-first", "script-waits-first", "both-at-once-two-in-parallel"],
+)
+async def test_two_quick_match_bots_play_every_game_asked_for(
+    server: RunningServer, first_in: str | None, parallel: int
+) -> None:
+    """Two bots quick-match each other for connect4, one arriving while the other
+    waits (either way round), or both at once with --parallel: every game asked
+    for is played to a finish between them, each in a room of its own, and both
+    exit 0 with the right count. (They used to meet in a phantom game, started and
+    aborted at once in a room one of them was leaving; one of them then waited
+    for ever.)"""
+    games = 3 if parallel == 1 else 4
+    brains = {
+        "engine": ("--engine", "random", "--name", "engine"),
+        "script": ("--script", "examples/random_bot.py"),
+    }
+    names = {"engine": "engine", "script": "random_bot"}
+    way = ("--quick", "connect4", "--games", str(games), "--parallel", str(parallel))
+    order = [first_in, *(b for b in brains if b != first_in)] if first_in else list(brains)
+    bots: dict[str, asyncio.subprocess.Process] = {}
+    waited = b""
+    try:
+        for brain in order:
+            bots[brain] = await start_bot(server, *brains[brain], *way)
+            if brain == first_in:
+                stderr = bots[brain].stderr
+                assert stderr is not None
+                waited = await asyncio.wait_for(stderr.readline(), RUN_TIMEOUT)
+                assert waited.startswith(b"quick match: waiting for an opponent in room ")
+        runs = {brain: await finish(process) for brain, process in bots.items()}
+    finally:
+        for process in bots.values():
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    for brain, run in runs.items():
+        other = names["script" if brain == "engine" else "engine"]
+        assert run.status == 0, waited.decode() + run.err
+        assert sorted(int(r["number"]) for r in run.results) == list(range(1, games + 1))
+        assert {r["opponent"] for r in run.results} == {other}, run.out
+        assert run.out.splitlines()[-1].startswith(f"{games} games: ")
+        assert "seat was lost" not in run.err
+    engine = {r["room"]: r["outcome"] for r in runs["engine"].results}
+    script = {r["room"]: r["outcome"] for r in runs["script"].results}
+    assert len(engine) == games
+    assert {room: OPPOSITE[outcome] for room, outcome in script.items()} == engine
+    records = await game_records(server)
+    assert sorted(record["room"] for record in records) == sorted(engine)
+    for record in records:
+        assert record["termination"] in ("line", "full_board"), record
+        assert {player["name"] for player in record["players"]} == set(names.values())
+
+
+async def test_a_bot_left_waiting_gives_up_after_its_wait_with_status_1(
+    server: RunningServer,
+) -> None:
+    """Nobody else asks for the game: after --wait seconds the bot says why it
+    stops, leaves its room and exits 1, having played nothing."""
+    run = await run_bot(server, "--engine", "random", "--quick", "connect4", "--wait", "0.5")
+    assert (run.status, run.out) == (1, ""), run.err
+    waiting, gave_up = run.err.splitlines()
+    code = waiting.removeprefix("quick match: waiting for an opponent in room ")
+    assert gave_up == (
+        f"boardroom bot: nobody came to play in room {code} within 0.5 s (--wait 0.5)"
+    )
+    assert (await server.get_json("/api/rooms"))["rooms"] == []  # it left: the room is gone
 
 
 async def test_a_dropped_connection_is_resumed_and_the_games_go_on(

@@ -637,6 +637,29 @@ async def test_quick_match_pairs_players_of_the_same_game(server: RunningServer)
     assert content(await second.expect("moved", ply=0)) == content(moved)
 
 
+async def test_quick_match_never_starts_a_game_where_one_was_played(
+    server: RunningServer,
+) -> None:
+    """Once a quick-match game is over and one player has left, the next seeker
+    waits in a new room: the one still seated asked for no new game (two bots
+    leaving one after the other used to get a phantom game, aborted at once)."""
+    ada, bob, carol = await connect_all(server, "ada", "bob", "carol")
+    waiting = await ada.request({"type": "quick_match", "game": "tictactoe"})
+    code = waiting["room"]["code"]
+    paired = await bob.request({"type": "quick_match", "game": "tictactoe"})
+    assert paired["room"]["code"] == code and paired["room"]["status"] == "playing"
+    resigned = await bob.request({"type": "resign", "room": code})
+    assert resigned["type"] == "game_over"
+    assert (await bob.request({"type": "leave", "room": code}))["type"] == "left"
+
+    seeker = await carol.request({"type": "quick_match", "game": "tictactoe"})
+    assert seeker["type"] == "state", seeker
+    assert seeker["room"]["code"] != code and seeker["room"]["status"] == "waiting"
+    state = await ada.request({"type": "get_state", "room": code})
+    assert state["room"]["status"] == "finished"
+    assert [s.get("name") for s in state["room"]["seats"] if s.get("name")] == ["ada"]
+
+
 # -- 5. private rooms ---------------------------------------------------------------------------
 
 

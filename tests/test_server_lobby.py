@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from server.lobby import CODE_ALPHABET, ROOM_CODE_LENGTH, Lobby, RoomCodes
+from server.room_output import RoomStatus
 from server.sessions import SessionRegistry, session_id_for
 from shared.protocol.messages import RoomSummary
 
@@ -18,6 +19,7 @@ class FakeRoom:
     game_name: str = "connect4"
     quick: bool = False
     has_free_seat: bool = True
+    status: RoomStatus = "waiting"
     players: list[str] = field(default_factory=list)
 
     def summary(self) -> RoomSummary:
@@ -25,7 +27,7 @@ class FakeRoom:
             code=self.code,
             game=self.game_name,
             title="",
-            status="waiting",
+            status=self.status,
             players=self.players,
             spectators=0,
         )
@@ -82,6 +84,17 @@ def test_quick_match_takes_the_oldest_waiting_room_of_the_game_but_not_ones_own(
     assert lobby.quick_match_room("gomoku", exclude=set()) is None
     lobby.add(FakeRoom("ZZZZZZ", quick=True, has_free_seat=False), RoomCodes("ZZZZZZ", None, None))
     assert lobby.quick_match_room("connect4", exclude=set()) is mine
+
+
+def test_quick_match_never_seats_a_seeker_where_a_game_has_been_played() -> None:
+    """A quick-match room whose seat was freed after its game started (the
+    opponent left) is out of the queue: its remaining player asked for no new
+    game, and may be leaving too. The seeker gets the next room still waiting."""
+    lobby: Lobby[FakeRoom] = Lobby()
+    register(lobby, quick=True, status="finished")  # has_free_seat: the opponent left
+    waiting = register(lobby, quick=True)
+    assert lobby.quick_match_room("connect4", exclude=set()) is waiting
+    assert lobby.quick_match_room("connect4", exclude={waiting.code}) is None
 
 
 def test_a_token_names_its_session_and_nothing_else_does() -> None:

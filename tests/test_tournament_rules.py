@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import sys
 import time
 from contextlib import closing
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server
-from tournament_helpers import tournament, wait_until
+from tournament_helpers import RANDOM_BOT, ROOT, tournament, wait_until
 
 from server.tournaments.routes import DIRECTOR
 from server.tournaments.spec import Format, TournamentSpec
@@ -160,3 +161,34 @@ async def test_a_removed_student_forfeits_the_rest_of_a_round_robin(tmp_path: Pa
         ]
         points = {s["player"]: s["points"] for s in shown["standings"]}
         assert points == {ann_id: 2.0, cy_id: 1.0, bob_id: 0.0}
+
+
+async def test_a_bot_that_wins_by_forfeit_is_told_so(tmp_path: Path) -> None:
+    """A ``boardroom bot --tournament`` process sits down, its opponent never
+    comes: the bot says it won by forfeit, in the server's words, rather than
+    only that it is no longer seated there."""
+    async with running_server(tmp_path / "f.db", class_name="7B") as server:
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable,
+            *("-m", "client.cli", "bot", "--script", str(RANDOM_BOT), "--tournament"),
+            *("--name", "robo", "--server", server.ws_url),
+            cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            teacher = Teacher(server)
+            roster = await wait_until(
+                lambda: teacher.get("/api/admin/roster"),
+                lambda body: any(s["name"] == "robo" for s in body["students"]),
+            )
+            (robo,) = [s["id"] for s in roster["students"] if s["name"] == "robo"]
+            gus_id, _ = await student(server, "gus", stay=False)
+            tournament_id = await start(server, [f"student:{robo}", gus_id])
+            await wait_until(lambda: tournament(server.http_url(""), tournament_id), finished)
+        finally:
+            bot.terminate()
+            _, err = await bot.communicate()
+    said = err.decode()
+    assert "gus did not sit down in time: robo wins by forfeit" in said, said
+    assert "no longer seated there" not in said, said

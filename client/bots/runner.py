@@ -5,7 +5,9 @@ for the whole run) and a :class:`~client.bots.brains.BrainSource`. Each *seat*
 is a task that gets into a room (join, quick match or create), plays a game,
 and goes on to the next: a rematch in the same room (join, create) or a new
 quick match. ``parallel`` seats play at once; ``games`` counts the games of
-the whole run.
+the whole run. A seat waits at most ``wait`` seconds
+for its next game to start (an opponent, a rematch): then the run starts no new
+game, finishes those in progress and ends with a :class:`RunError`.
 
 In *tournament* mode (``boardroom bot --tournament``) the bot only waits: each
 ``match`` the server sends (a tournament round opened a room for it) is joined
@@ -63,7 +65,9 @@ from shared.protocol.messages import (
     Rematch,
     Resign,
     ResultInfo,
+    RoomClosed,
     RoomState,
+    SeatInfo,
     ServerMessage,
     Side,
     State,
@@ -85,6 +89,10 @@ CLOCK_SLACK_MS = 250
 from when a message arrived, so it lags the server's by the message's travel."""
 RATE_LIMIT_PAUSE = 0.1
 """Seconds to wait after ``rate_limited`` when the server gives no ``retry_after``."""
+DEFAULT_WAIT = 300.0
+"""Seconds a seat waits for its game to start (``--wait``): long enough for a
+person to read a room code out and type it, short enough that a bot left alone
+(its opponent gone, or asking for fewer games) does not wait for ever."""
 
 
 @dataclass(frozen=True)
@@ -114,12 +122,16 @@ class Entry:
 @dataclass(frozen=True)
 class RunOptions:
     """What to play: ``games`` in all (0: until stopped), ``parallel`` at once;
-    ``move_timeout``: seconds a bot gets per move in a room without a clock."""
+    ``move_timeout``: seconds a bot gets per move in a room without a clock;
+    ``wait``: seconds a seat waits for a game to start (an opponent to sit down,
+    or to agree to a rematch) before the run gives up (0: for ever; a tournament
+    waits for its matches until stopped, and the server rules on no-shows)."""
 
     entry: Entry
     games: int = 1
     parallel: int = 1
     move_timeout: float = 30.0
+    wait: float = DEFAULT_WAIT
 
 
 class RunError(ClientError):
@@ -166,6 +178,8 @@ class BotRunner:
         self._owned: set[str] = set()
         """Room codes some seat of this run plays in."""
         self._task: asyncio.Task[None] | None = None
+        self._gave_up: str | None = None
+        """Why the run stopped waiting for a game (``wait`` ran out), if it did."""
 
     @property
     def stopping(self) -> bool:
@@ -213,6 +227,8 @@ class BotRunner:
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
             await self._leave_every_room()
+        if self._gave_up is not None and not self.aborted:
+            raise RunError(self._gave_up)
 
     # -- seats ---------------------------------------------------------------------
 
@@ -369,7 +385,13 @@ class BotRunner:
         self, code: str, after: int, events: asyncio.Queue[SessionEvent]
     ) -> int | None:
         """The number of the room's first game after game ``after`` once it has
-        started; None if a stop comes first or the room is gone."""
+        started; None if a stop comes first, the room is gone, or (outside a
+        tournament) the game has not started within ``wait`` seconds, which
+        stops the run (:meth:`_give_up`)."""
+        wait = self.options.wait
+        deadline = None
+        if wait and self.options.entry.kind != "tournament":
+            deadline = asyncio.get_running_loop().time() + wait
         while True:
             room = self.session.rooms.get(code)
             if room is None:
@@ -377,11 +399,33 @@ class BotRunner:
                 return None
             if room.state.game_number > after and room.state.status != "waiting":
                 return room.state.game_number
-            event = await self._next_event(events)
+            try:
+                async with asyncio.timeout_at(deadline):
+                    event = await self._next_event(events)
+            except TimeoutError:
+                self._give_up(room)
+                return None
             if event is None:
                 return None
             if isinstance(event, SessionEnded):
                 raise RunError(f"the session ended: {event.reason}")
+            if isinstance(event, RoomClosed) and event.room == code:
+                # Say why in the server's words: a tournament no-show names who
+                # wins by forfeit, a teacher's close says so.
+                self.report.note(f"room {code} closed: {event.reason}")
+                return None
+
+    def _give_up(self, room: TrackedRoom) -> None:
+        """No game started in ``room`` within ``wait``: start no new game (those in
+        progress elsewhere are played to their end), and end the run with an error."""
+        waited = f"within {self.options.wait:g} s (--wait {self.options.wait:g})"
+        if any(seat.name is None for seat in room.state.seats):
+            why = f"nobody came to play in room {room.code} {waited}"
+        else:
+            why = f"the opponent in room {room.code} did not ask for a rematch {waited}"
+        if self._gave_up is None:
+            self._gave_up = why
+        self.stop()
 
     async def _next_event(self, events: asyncio.Queue[SessionEvent]) -> SessionEvent | None:
         """The seat's next event, or None once a stop is asked for."""
@@ -436,28 +480,38 @@ class BotRunner:
         self, code: str, number: int, events: asyncio.Queue[SessionEvent], changed: asyncio.Event
     ) -> tuple[ResultInfo | None, RoomState | None]:
         """Read the seat's events until game ``number`` ends: its result and the
-        room as it ended (result None: the seat was lost, the end unknown).
-        Every event wakes the thinker."""
-        room = self.session.rooms.get(code)
-        last = room.state if room is not None and room.state.game_number == number else None
-        while True:
-            event = await events.get()
-            changed.set()
+        room as it ended, with the seats as they were during the game (result
+        None: the seat was lost, the end unknown). Every event wakes the thinker."""
+        last: RoomState | None = None
+        players: list[SeatInfo] | None = None
+        """The seats while the game was played: the room read after an event may
+        be later than the event, with the opponent already gone."""
+
+        def look() -> None:
+            nonlocal last, players
             room = self.session.rooms.get(code)
             if room is not None and room.state.game_number == number:
                 last = room.state  # the event is in it already: rooms are updated first
+                if last.status == "playing":
+                    players = last.seats  # nobody sits down or leaves during a game
+
+        look()
+        while True:
+            event = await events.get()
+            changed.set()
+            look()
             if isinstance(event, SessionEnded):
                 raise RunError(f"the session ended: {event.reason}")
             if isinstance(event, Reconnected) and code in event.lost_rooms:
                 return None, last
             if isinstance(event, GameOver) and event.room == code:
-                return event.result, _ended(last, event)
+                return event.result, _as_played(_ended(last, event), players)
             if isinstance(event, Left) and event.room == code:
                 return None, last
             if isinstance(event, State) and event.room.code == code:
                 ended = event.room
                 if ended.game_number == number and ended.result is not None:
-                    return ended.result, ended
+                    return ended.result, _as_played(ended, players)
                 if ended.game_number > number:
                     return None, last
 
@@ -658,6 +712,14 @@ def _ended(last: RoomState | None, over: GameOver) -> RoomState | None:
     return msgspec.structs.replace(
         last, status="finished", moves=over.moves, to_move=None, result=over.result
     )
+
+
+def _as_played(final: RoomState | None, players: list[SeatInfo] | None) -> RoomState | None:
+    """The room as a game ended, with the seats as they were while it was played
+    (if it was seen being played)."""
+    if final is None or players is None:
+        return final
+    return msgspec.structs.replace(final, seats=players)
 
 
 def _ran_out_of_time(final: RoomState, result: ResultInfo, side: Side) -> bool:

@@ -8,7 +8,8 @@ line on stderr and exit status 2.
 
 Exit status: 0 when the run finished (its games played, or stopped with one
 Ctrl-C after finishing the games in progress); 1 when it could not go on (no
-server, the way in refused, the connection gone for good); 2 for bad input;
+server, the way in refused, the connection gone for good, no game started
+within ``--wait`` seconds); 2 for bad input;
 130 after a second Ctrl-C and 143 after SIGTERM (every game in progress resigned).
 """
 
@@ -29,7 +30,7 @@ from client.bots.loader import load_script
 from client.bots.pipe_bot import PipeBrains, StderrLog
 from client.bots.python_bot import ScriptBrains
 from client.bots.report import Report
-from client.bots.runner import BotRunner, Entry, RunError, RunOptions
+from client.bots.runner import DEFAULT_WAIT, BotRunner, Entry, RunError, RunOptions
 from client.commands.server_option import add_server_argument
 from client.errors import RequestRefusedError, ServerUnreachableError
 from client.room_options import LEVELS, InputError, parse_clock, parse_game
@@ -114,6 +115,14 @@ def register(subparsers: Any) -> None:
         help="time per move in rooms without a clock (default 30)",
     )
     parser.add_argument(
+        "--wait",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help=f"give up (exit status 1) when no game has started this long after taking a "
+        f"seat or asking for a rematch (default {DEFAULT_WAIT:g}; 0: wait for ever)",
+    )
+    parser.add_argument(
         "--log", type=Path, metavar="FILE", help="with --cmd: append the program's stderr here"
     )
     parser.set_defaults(handler=run_bot)
@@ -145,6 +154,13 @@ def run_options(args: argparse.Namespace) -> RunOptions:
         )
     if not args.move_timeout > 0:
         raise UsageError("--move-timeout must be more than 0 seconds")
+    if args.wait is not None and not args.wait >= 0:
+        raise UsageError("--wait must be 0 (wait for ever) or more seconds")
+    if args.wait is not None and args.tournament:
+        raise UsageError(
+            "--wait is for --join, --quick and --create: a tournament waits for its "
+            "matches until Ctrl-C, and the server rules on no-shows"
+        )
     if args.create is None and (args.ai is not None or args.clock is not None):
         raise UsageError("--ai and --clock go with --create")
     if args.log is not None and args.cmd is None:
@@ -165,7 +181,11 @@ def run_options(args: argparse.Namespace) -> RunOptions:
             clock=_clock(args.clock),
         )
     return RunOptions(
-        entry=entry, games=games, parallel=args.parallel, move_timeout=args.move_timeout
+        entry=entry,
+        games=games,
+        parallel=args.parallel,
+        move_timeout=args.move_timeout,
+        wait=DEFAULT_WAIT if args.wait is None else args.wait,
     )
 
 
