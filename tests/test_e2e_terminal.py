@@ -679,3 +679,83 @@ async def queue_items(queue: asyncio.Queue[SessionEvent]) -> AsyncIterator[Sessi
     """The items of ``queue`` as they come (each within the harness timeout)."""
     while True:
         yield await asyncio.wait_for(queue.get(), TIMEOUT)
+
+
+async def test_a_rematch_request_is_shown_to_the_opponent_who_accepts_with_one_letter(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """After a game, ann asks for a rematch: bob is told who asked and what to type,
+    ann that she waits for bob, the spectator who asked; bob's ``r`` starts game 2
+    with the sides swapped."""
+    async with running_server(db_path) as server:
+        url, bob_home = server.ws_url, tmp_path / "bob"
+        async with (
+            client_process("play", "--server", url, "--name", "ann", config_home=tmp_path) as ann,
+            client_process("play", "--server", url, "--name", "bob", config_home=bob_home) as bob,
+        ):
+            ann.send("new tictactoe private", "a1", "a2", "a3")
+            codes = await ann.expect(r"join code (\w+) \(spectators: watch code (\w+)\)")
+            join_code, watch_code = codes.groups()
+            async with client_process(
+                "watch", watch_code, "--server", url, "--name", "cat", config_home=tmp_path / "c"
+            ) as cat:
+                await cat.expect(r"^You are watching room")
+                bob.send(f"join {join_code}", "b1", "b2")
+                for player in (ann, bob, cat):
+                    await player.expect(r"^Result: ")
+                ann.send("rematch")
+                await ann.expect(r"^You asked for a rematch; waiting for bob\.$")
+                await bob.expect(
+                    r"^ann asks for a rematch: type rematch \(or r\) to play again, "
+                    r"sides swapped\.$"
+                )
+                await cat.expect(r"^ann asks for a rematch\.$")
+                bob.send("r")
+                await bob.expect(r"^Game 2 starts: X bob vs O ann\. You play X and move first\.$")
+                await ann.expect(r"^Game 2 starts: X bob vs O ann\. You play O\.$")
+                await cat.expect(r"^Game 2 starts: X bob vs O ann\.$")
+                bob.send("resign")
+                for player in (ann, bob, cat):
+                    player.close_input()
+                    assert await player.finish() == 0
+
+    assert "Rematch asked: waiting for your opponent to agree." not in ann.lines
+    assert not any("asks for a rematch" in line for line in ann.lines)
+
+
+async def test_a_rematch_request_made_while_the_opponent_was_away_is_shown_on_return(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """bob's client is killed after the game; ann asks for a rematch meanwhile. Back
+    with ``boardroom play``, bob is told who asked (from the room's state) and
+    accepts with ``r``."""
+    async with running_server(db_path) as server:
+        ann = await Player.join_server(server.ws_url, "ann")
+        created = await ann.request({"type": "create_room", "game": "tictactoe"})
+        code = created["room"]["code"]
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "bob", config_home=tmp_path
+        ) as first_run:
+            first_run.send(f"join {code}", "b1", "b2")
+            await ann.expect("state")  # bob sits down: the game starts
+            for ply, move in ((0, "a1"), (2, "a2"), (4, "a3")):
+                if ply:
+                    await ann.expect("moved", ply=ply - 1)
+                await ann.request({"type": "move", "room": code, "move": move, "ply": ply})
+            await first_run.expect(r"^Result: ")
+            await first_run.kill()
+        await ann.expect("player_status", connected=False)
+        asked = await ann.request({"type": "rematch", "room": code})
+        assert asked["type"] == "rematch_offered", asked
+        async with client_process("play", "--server", server.ws_url, config_home=tmp_path) as again:
+            await again.expect(
+                r"^ann asks for a rematch: type rematch \(or r\) to play again, sides swapped\.$"
+            )
+            again.send("r")
+            await again.expect(r"^Game 2 starts: X bob vs O ann\. You play X and move first\.$")
+            again.send("resign")
+            again.close_input()
+            assert await again.finish() == 0
+        await ann.close()
+
+    assert f"Welcome back: your game in room {code} goes on." in again.lines

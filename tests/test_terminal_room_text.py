@@ -9,7 +9,13 @@ from typing import Any
 import pytest
 from room_states import room_in_play
 
-from client.terminal.room_text import format_clock, result_text, seat_text, status_line
+from client.terminal.room_text import (
+    format_clock,
+    rematch_text,
+    result_text,
+    seat_text,
+    status_line,
+)
 from client.tracked_room import TrackedRoom
 from shared.protocol.messages import Clock, ClockState, ResultInfo, SeatInfo
 
@@ -143,6 +149,20 @@ def test_no_result_yet_is_an_empty_text_and_a_finished_room_says_what_next() -> 
     assert result_text(room()) == ""
     over = finished(ResultInfo(winner=None, reason="full_board"))
     assert status_line(over).endswith("| game over: rematch or leave")
+
+
+def test_a_rematch_request_names_who_asked_and_what_the_other_may_type() -> None:
+    over = ResultInfo(winner=None, reason="full_board")
+    assert status_line(finished(over, rematch_offer="first")).endswith(
+        "| game over: you asked for a rematch, waiting for bob"
+    )
+    assert status_line(finished(over, rematch_offer="second")).endswith(
+        "| game over: bob asks for a rematch: rematch (r) or leave"
+    )
+    assert status_line(finished(over, rematch_offer="second", you=None)).endswith(
+        "| game over: bob asks for a rematch"
+    )
+    assert rematch_text(finished(over, you=None), "first") == "ann asks for a rematch."
 
 
 def test_clock_readings_round_down_and_grow_hours() -> None:

@@ -89,6 +89,7 @@ ROOM_COMMANDS = {
     "accept": "accept",
     "decline": "decline",
     "rematch": "rematch",
+    "r": "rematch",
     "chat": "chat",
     "say": "chat",
     "ai": "ai",
@@ -125,7 +126,7 @@ In a room, type a move to play it: a cell like b2 (a1 is bottom-left), or a colu
   resign                concede the game
   draw                  offer a draw, or accept the one offered to you
   accept, decline       answer a draw offer
-  rematch               ask for another game, sides swapped
+  rematch, r            ask for another game, sides swapped (or accept the one asked for)
   chat TEXT             say something to the room (also: say TEXT)
   ai [LEVEL]            seat the AI in the empty seat (levels: random, easy, medium, hard, perfect)
   board                 draw the board again

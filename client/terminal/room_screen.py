@@ -40,7 +40,7 @@ from client.room_options import InputError, parse_level
 from client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
 from client.terminal.commands import DEFAULT_AI_LEVEL, ROOM_COMMANDS, ROOM_HELP, split_line
 from client.terminal.render import render_board
-from client.terminal.room_text import result_text, status_line, who
+from client.terminal.room_text import rematch_text, result_text, status_line, who
 from client.terminal.terminal import Line, Terminal
 from client.tracked_room import SYMBOLS, TrackedRoom
 from shared.errors import IllegalMoveError, IllegalMoveReason
@@ -61,10 +61,12 @@ from shared.protocol.messages import (
     OfferDraw,
     PlayerStatus,
     Rematch,
+    RematchOffered,
     Resign,
     RoomClosed,
     RoomState,
     SendChat,
+    Side,
     State,
 )
 
@@ -101,6 +103,8 @@ class RoomScreen:
         """A move typed during the teacher's pause, sent at the resume."""
         self._resumed = False
         """True once a ``state`` without ``paused`` came after the move was held."""
+        self._rematch_shown: Side | None = None
+        """The side whose rematch request was last said (so it is said once)."""
         self._exit: RoomExit | None = None
         self.next_match: Match | None = None
         """A tournament game ready in another room: the lobby joins it when this screen ends."""
@@ -314,6 +318,9 @@ class RoomScreen:
             # The held move goes with the next state without `paused` (the resume),
             # never on the copy alone: a move refused as `paused` is not retried at once.
             self._resumed = self._held_for_resume is not None and not event.room.paused
+            # A request made before we came (or while we were away) is said too.
+            finished = event.room.status == "finished"
+            self._show_rematch_offer(room, event.room.rematch_offer if finished else None)
         elif isinstance(event, Moved):
             terminal.show(f"{who(room, event.side)} played {event.move}")
             self._dirty = True
@@ -335,10 +342,18 @@ class RoomScreen:
                 terminal.show("Your draw offer was declined.")
             else:
                 terminal.show(f"The draw offer of {who(room, event.side)} is off.")
+        elif isinstance(event, RematchOffered):
+            self._show_rematch_offer(room, event.side)
         elif isinstance(event, ChatLine):
             terminal.show(f"[chat] {event.name}: {event.text}")
         elif isinstance(event, Left):
             self._exit = self._away
+
+    def _show_rematch_offer(self, room: TrackedRoom, side: Side | None) -> None:
+        """Say who asked for a rematch, once per request."""
+        if side is not None and side != self._rematch_shown and not room.state.tournament:
+            self.terminal.show(rematch_text(room, side))
+        self._rematch_shown = side
 
     def _on_player_status(self, room: TrackedRoom, event: PlayerStatus) -> None:
         player = who(room, event.side)
@@ -485,9 +500,9 @@ class RoomScreen:
         elif command == "decline":
             await request(DeclineDraw(room=self.code))
         elif command == "rematch":
-            reply = await request(Rematch(room=self.code))
-            if isinstance(reply, State) and reply.room.status == "finished":
-                terminal.show("Rematch asked: waiting for your opponent to agree.")
+            # Asking is answered with rematch_offered (said as an event), accepting
+            # with the next game's state.
+            await request(Rematch(room=self.code))
         elif command == "chat":
             text = rest.strip()
             if not text:

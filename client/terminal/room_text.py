@@ -43,6 +43,34 @@ def who(room: TrackedRoom, side: Side, *, capital: bool = True) -> str:
     return f"{SYMBOLS[side]} {name}" if name else SYMBOLS[side]
 
 
+def name_of(room: TrackedRoom, side: Side) -> str:
+    """The name of the player at ``side`` (its symbol if the seat is empty): for
+    what is said between games, when the symbols are about to swap."""
+    return room.seat(side).name or SYMBOLS[side]
+
+
+def rematch_text(room: TrackedRoom, side: Side) -> str:
+    """What a rematch request by ``side`` means to the player (or spectator) reading it.
+
+    >>> from shared.protocol.messages import Clock, RoomState, SeatInfo
+    >>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
+    ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you="second",
+    ...     seats=[SeatInfo(side="first", name="Ada"), SeatInfo(side="second", name="Bo")]))
+    >>> print(rematch_text(room, "first"))
+    Ada asks for a rematch: type rematch (or r) to play again, sides swapped.
+    >>> print(rematch_text(room, "second"))
+    You asked for a rematch; waiting for Ada.
+    """
+    if side == room.you:
+        return f"You asked for a rematch; waiting for {name_of(room, other_side(side))}."
+    if room.you is not None:
+        return (
+            f"{name_of(room, side)} asks for a rematch: type rematch (or r) to play again, "
+            "sides swapped."
+        )
+    return f"{name_of(room, side)} asks for a rematch."
+
+
 def seat_text(room: TrackedRoom, side: Side, *, wall_now: float | None = None) -> str:
     """One seat for the status line: symbol, name, kind, presence (``gone, seat held
     40s``) and, in a room with a clock, the time left."""
@@ -96,6 +124,15 @@ def turn_text(room: TrackedRoom, *, held: str | None = None) -> str:
         return f"{text} (games paused by the teacher)" if state.paused else text
     if state.status == "finished":
         # A tournament game has no rematch: the next round opens by itself.
+        offer = state.rematch_offer
+        if offer is not None and not state.tournament:
+            if offer == room.you:
+                opponent = name_of(room, other_side(offer))
+                return f"game over: you asked for a rematch, waiting for {opponent}"
+            asker = name_of(room, offer)
+            if room.you is not None:
+                return f"game over: {asker} asks for a rematch: rematch (r) or leave"
+            return f"game over: {asker} asks for a rematch"
         return "game over: rematch or leave" if room.you and not state.tournament else "game over"
     if state.paused:
         if held is not None:
