@@ -13,5 +13,10 @@ A line-oriented REPL over one :class:`~client.session.Session`. One job per modu
 - :mod:`~client.terminal.commands`: reading what is typed (pure);
 - :mod:`~client.terminal.render`, :mod:`~client.terminal.room_text`,
   :mod:`~client.terminal.style`: the board, the room in words, colour (pure);
-- :mod:`~client.terminal.profile`: the remembered name and seat.
+- :mod:`~client.terminal.profile`: the remembered name and seat;
+- :mod:`~client.terminal.seat_keeper`: the seat saved as soon as it is taken, and
+  forgotten once there is none, so that a killed client gets back in.
+
+Every string from the server arrives printable (:mod:`client.printable`): the
+modules here may print it as it is.
 """

@@ -130,9 +130,8 @@ class _SeatHold:
 
     @classmethod
     def claim_for(cls, profile: Profile, url: str, name: str, options: ClientOptions) -> _SeatHold:
-        # A local server dies with the client: nothing to take back. A watcher says
-        # so (no seat, and in class mode no place on the roster), and leaves a
-        # seat for the next `boardroom play`.
+        # A local server dies with the client: nothing to take back. A watcher
+        # takes no seat, and leaves the one saved for the next `boardroom play`.
         if options.local or options.watch_code is not None:
             return cls()
         server = normalize_server_url(url)  # as the session spells it (see SeatKeeper)
@@ -183,6 +182,7 @@ async def _connect(
     session = Session(
         url,
         name,
+        # A watcher says so: no seat, and in class mode no place on the roster.
         client_kind="spectator" if options.watch_code is not None else "human",
         reconnect_for=options.reconnect_for,
         resume_token=saved.token if saved is not None else None,
