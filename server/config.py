@@ -21,6 +21,7 @@ from server.limits import (
     DEFAULT_MESSAGE_BURST,
     DEFAULT_MESSAGE_RATE,
 )
+from server.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
 
 ENV_PREFIX = "BOARDROOM_"
 MAX_CLASS_NAME = 64
@@ -68,6 +69,12 @@ class ServerConfig:
     burst: int = _setting(
         DEFAULT_MESSAGE_BURST, "messages one connection may send at once before the rate applies"
     )
+    max_rooms_per_session: int = _setting(
+        DEFAULT_ROOMS_PER_SESSION, "rooms one player may have open (waiting or playing) at once"
+    )
+    max_rooms_per_address: int = _setting(
+        DEFAULT_ROOMS_PER_ADDRESS, "rooms the players of one address may have open (0: no cap)"
+    )
     heartbeat_seconds: float = _setting(20.0, "interval of WebSocket pings")
     # auto: uvloop where it is installed (everywhere but Windows). Same moves a
     # second at 100 paced rooms, with a quarter less server CPU and a fifth of the
@@ -95,6 +102,10 @@ class ServerConfig:
             problems.append("max_connections_per_address must be 1 or more")
         if not self.rate > 0 or self.burst < 1:
             problems.append("rate must be more than 0 and burst 1 or more")
+        if self.max_rooms_per_session < 1 or self.max_rooms_per_address < 0:
+            problems.append(
+                "max_rooms_per_session must be 1 or more and max_rooms_per_address 0 or more"
+            )
         if not self.heartbeat_seconds > 0:
             problems.append("heartbeat_seconds must be more than 0")
         if self.event_loop not in EVENT_LOOPS:
