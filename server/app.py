@@ -40,6 +40,7 @@ from server.connection import Connection
 from server.engine_pool import EnginePool
 from server.event_loop import event_loop_name
 from server.gc_tuning import tune_for_serving
+from server.http_limits import rate_limit_middleware
 from server.hub import GameServer, Peer, resolve_game
 from server.limits import (
     DEFAULT_ABUSE_STRIKES,
@@ -86,6 +87,11 @@ def create_app(config: ServerConfig) -> web.Application:
     app = web.Application()
     app[CONFIG] = config
     app[METRICS] = ServerMetrics()
+    limit = rate_limit_middleware(
+        config.http_rate, config.http_burst, on_refused=app[METRICS].count_http_rate_limited
+    )
+    if limit is not None:
+        app.middlewares.append(limit)  # server/http_limits.py: 429 over the API's rate
     app[COUNTER] = ConnectionCounter(config.max_connections_per_address)
     app[CONNECTIONS] = set()
     app.cleanup_ctx.append(_lifecycle)

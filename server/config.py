@@ -10,6 +10,7 @@ its metadata.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import Field, dataclass, field, fields
@@ -18,6 +19,8 @@ from typing import Any
 from server.event_loop import EVENT_LOOPS
 from server.limits import (
     DEFAULT_CONNECTIONS_PER_ADDRESS,
+    DEFAULT_HTTP_BURST,
+    DEFAULT_HTTP_RATE,
     DEFAULT_MESSAGE_BURST,
     DEFAULT_MESSAGE_RATE,
 )
@@ -75,6 +78,12 @@ class ServerConfig:
     max_rooms_per_address: int = _setting(
         DEFAULT_ROOMS_PER_ADDRESS, "rooms the players of one address may have open (0: no cap)"
     )
+    http_rate: float = _setting(
+        DEFAULT_HTTP_RATE, "HTTP API requests per second from one address, on average (0: no limit)"
+    )
+    http_burst: int = _setting(
+        DEFAULT_HTTP_BURST, "HTTP API requests one address may make at once before the rate applies"
+    )
     heartbeat_seconds: float = _setting(20.0, "interval of WebSocket pings")
     # auto: uvloop where it is installed (everywhere but Windows). Same moves a
     # second at 100 paced rooms, with a quarter less server CPU and a fifth of the
@@ -106,6 +115,8 @@ class ServerConfig:
             problems.append(
                 "max_rooms_per_session must be 1 or more and max_rooms_per_address 0 or more"
             )
+        if not (0 <= self.http_rate < math.inf) or self.http_burst < 1:
+            problems.append("http_rate must be 0 (no limit) or more and http_burst 1 or more")
         if not self.heartbeat_seconds > 0:
             problems.append("heartbeat_seconds must be more than 0")
         if self.event_loop not in EVENT_LOOPS:

@@ -304,3 +304,8 @@ def test_bad_address_limits_are_value_errors() -> None:
         AddressRateLimits(rate=0.0, burst=5)
     with pytest.raises(ValueError, match="burst"):
         AddressRateLimits(rate=1.0, burst=0)
+
+
+def test_the_http_settings_default_to_the_module_defaults() -> None:
+    config = ServerConfig()
+    assert (config.http_rate, config.http_burst) == (limits.DEFAULT_HTTP_RATE, 100) == (20.0, 100)
