@@ -5,7 +5,8 @@ Routes::
     GET /                 the browser client's page (server/web)
     GET /static/{name}    the browser client's scripts, style sheet and icon
     GET /ws               the game protocol (docs/protocol.md)
-    GET /api/rooms        open public rooms as JSON (?game=connect4 to filter)
+    GET /api/rooms        public rooms as JSON, a page at a time (?game=connect4
+                          to filter; ?offset=50&limit=50 for the next page)
     GET /api/games/{id}   a game's record as JSON, or as text with ?format=text
                           (or Accept: text/plain); a private room's game in
                           progress only with ?code= (server.record_access)
@@ -39,6 +40,7 @@ from server.connection import Connection
 from server.engine_pool import EnginePool
 from server.event_loop import event_loop_name
 from server.gc_tuning import tune_for_serving
+from server.http_limits import rate_limit_middleware
 from server.hub import GameServer, Peer, resolve_game
 from server.limits import (
     DEFAULT_ABUSE_STRIKES,
@@ -47,7 +49,7 @@ from server.limits import (
     RateLimiter,
 )
 from server.metrics import LoopLagMonitor, ServerMetrics
-from server.path_ids import parse_id
+from server.path_ids import MAX_ID, parse_id
 from server.ratings.routes import add_leaderboard_routes
 from server.record_access import may_read
 from server.recorder import GameRecorder
@@ -59,7 +61,7 @@ from server.web.routes import add_web_routes
 from shared.protocol.close_codes import CLOSE_ABUSE
 from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message, encode_message
 from shared.protocol.errors import ErrorCode, ProtocolError
-from shared.protocol.messages import Error
+from shared.protocol.messages import ROOMS_PAGE_DEFAULT, ROOMS_PAGE_MAX, Error
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +87,11 @@ def create_app(config: ServerConfig) -> web.Application:
     app = web.Application()
     app[CONFIG] = config
     app[METRICS] = ServerMetrics()
+    limit = rate_limit_middleware(
+        config.http_rate, config.http_burst, on_refused=app[METRICS].count_http_rate_limited
+    )
+    if limit is not None:
+        app.middlewares.append(limit)  # server/http_limits.py: 429 over the API's rate
     app[COUNTER] = ConnectionCounter(config.max_connections_per_address)
     app[CONNECTIONS] = set()
     app.cleanup_ctx.append(_lifecycle)
@@ -237,8 +244,27 @@ async def _rooms(request: web.Request) -> web.Response:
             game = resolve_game(game).name
         except ProtocolError as refusal:
             return _json_error(400, refusal.code, refusal.message)
-    rooms = request.app[HUB].lobby.public_rooms(game)
-    return web.Response(body=msgspec.json.encode({"rooms": rooms}), content_type="application/json")
+    try:
+        offset = _query_number(request, "offset", 0, 0, MAX_ID)
+        limit = _query_number(request, "limit", ROOMS_PAGE_DEFAULT, 1, ROOMS_PAGE_MAX)
+    except ValueError as error:
+        return _json_error(400, ErrorCode.INVALID_FIELD, str(error))
+    page = request.app[HUB].lobby.public_page(game, offset=offset, limit=limit)
+    body = {"rooms": page.rooms, "total": page.total}
+    return web.Response(body=msgspec.json.encode(body), content_type="application/json")
+
+
+def _query_number(request: web.Request, name: str, default: int, least: int, most: int) -> int:
+    """Query parameter ``name``, a whole number from ``least`` to ``most``
+    (``default`` if absent); ValueError naming it otherwise."""
+    text = request.query.get(name)
+    if text is None:
+        return default
+    value = parse_id(text)
+    if value is None or not least <= value <= most:
+        shown = text if len(text) <= 24 else f"{text[:20]}..."
+        raise ValueError(f"{name}={shown!r}: give a whole number from {least} to {most}")
+    return value
 
 
 async def _game_record(request: web.Request) -> web.Response:

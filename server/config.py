@@ -10,6 +10,7 @@ its metadata.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import Field, dataclass, field, fields
@@ -18,9 +19,12 @@ from typing import Any
 from server.event_loop import EVENT_LOOPS
 from server.limits import (
     DEFAULT_CONNECTIONS_PER_ADDRESS,
+    DEFAULT_HTTP_BURST,
+    DEFAULT_HTTP_RATE,
     DEFAULT_MESSAGE_BURST,
     DEFAULT_MESSAGE_RATE,
 )
+from server.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
 
 ENV_PREFIX = "BOARDROOM_"
 MAX_CLASS_NAME = 64
@@ -68,6 +72,18 @@ class ServerConfig:
     burst: int = _setting(
         DEFAULT_MESSAGE_BURST, "messages one connection may send at once before the rate applies"
     )
+    max_rooms_per_session: int = _setting(
+        DEFAULT_ROOMS_PER_SESSION, "rooms one player may have open (waiting or playing) at once"
+    )
+    max_rooms_per_address: int = _setting(
+        DEFAULT_ROOMS_PER_ADDRESS, "rooms the players of one address may have open (0: no cap)"
+    )
+    http_rate: float = _setting(
+        DEFAULT_HTTP_RATE, "HTTP API requests per second from one address, on average (0: no limit)"
+    )
+    http_burst: int = _setting(
+        DEFAULT_HTTP_BURST, "HTTP API requests one address may make at once before the rate applies"
+    )
     heartbeat_seconds: float = _setting(20.0, "interval of WebSocket pings")
     # auto: uvloop where it is installed (everywhere but Windows). Same moves a
     # second at 100 paced rooms, with a quarter less server CPU and a fifth of the
@@ -95,6 +111,12 @@ class ServerConfig:
             problems.append("max_connections_per_address must be 1 or more")
         if not self.rate > 0 or self.burst < 1:
             problems.append("rate must be more than 0 and burst 1 or more")
+        if self.max_rooms_per_session < 1 or self.max_rooms_per_address < 0:
+            problems.append(
+                "max_rooms_per_session must be 1 or more and max_rooms_per_address 0 or more"
+            )
+        if not (0 <= self.http_rate < math.inf) or self.http_burst < 1:
+            problems.append("http_rate must be 0 (no limit) or more and http_burst 1 or more")
         if not self.heartbeat_seconds > 0:
             problems.append("heartbeat_seconds must be more than 0")
         if self.event_loop not in EVENT_LOOPS:

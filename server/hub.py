@@ -33,6 +33,7 @@ from server.lobby import Lobby, RoomCodes
 from server.metrics import ServerMetrics
 from server.recorder import GameRecorder
 from server.room import Room, RoomOptions, RoomRequest
+from server.room_caps import RoomCaps
 from server.room_host import RoomHost, RoomUnavailableError, Step
 from server.room_output import ClientId, GameFinished, GameStarted, MoveMade, Output, PlayerKind
 from server.sessions import Session, SessionRegistry
@@ -91,6 +92,8 @@ class GameServer:
         self.config = config
         self.sessions = SessionRegistry()
         self.lobby: Lobby[RoomHost] = Lobby()
+        self.room_caps = RoomCaps(config.max_rooms_per_session, config.max_rooms_per_address)
+        """Who opened which room, and the caps on the open ones (``too_many_rooms``)."""
         self._recorder = recorder
         self._engine = engine
         self._metrics = metrics
@@ -198,8 +201,9 @@ class GameServer:
         match message:
             case ListRooms():
                 game = resolve_game(message.game).name if message.game else None
-                rooms = self.lobby.public_rooms(game)
-                peer.connection.send(RoomList(rooms=rooms, id=message.id))
+                page = self.lobby.public_page(game, offset=message.offset, limit=message.limit)
+                reply = RoomList(rooms=page.rooms, total=page.total, id=message.id)
+                peer.connection.send(reply)
             case CreateRoom() | Join() | QuickMatch() if session.watch_only:
                 raise ProtocolError(
                     ErrorCode.WATCH_ONLY,
@@ -207,7 +211,7 @@ class GameServer:
                     'play them (say hello with "client": "human" or "bot" to play)',
                 )
             case CreateRoom():
-                await self._create_room(session, message)
+                await self._create_room(session, peer.connection.address, message)
             case Join():
                 host = self._find(message.code, "seat")
                 await self._enter(host, session, message.id, watch=False)
@@ -215,7 +219,7 @@ class GameServer:
                 host = self._find(message.code, "watch")
                 await self._enter(host, session, message.id, watch=True)
             case QuickMatch():
-                await self._quick_match(session, message)
+                await self._quick_match(session, peer.connection.address, message)
             case _:
                 await self._room_request(session, message)
 
@@ -278,20 +282,42 @@ class GameServer:
             id=request_id,
         )
 
-    async def _create_room(self, session: Session, message: CreateRoom) -> None:
+    async def _create_room(self, session: Session, address: str, message: CreateRoom) -> None:
         game = resolve_game(message.game, message.m, message.n, message.k)
+        self._check_room_caps(session, address)
         host = self._open_room(game, public=message.public, request=message)
+        self.room_caps.opened(host.code, session.id, address)
         await self._enter(host, session, message.id, watch=False)
         if message.ai_level is not None and host.room.has_free_seat:
             level = message.ai_level
             await host.run(lambda now: host.room.add_ai(level, now=now))
 
-    async def _quick_match(self, session: Session, message: QuickMatch) -> None:
+    async def _quick_match(self, session: Session, address: str, message: QuickMatch) -> None:
         game = resolve_game(message.game, message.m, message.n, message.k)
         host = self.lobby.quick_match_room(game.name, exclude=session.rooms)
         if host is None:
+            self._check_room_caps(session, address)
             host = self._open_room(game, public=True, request=None, quick=True)
+            self.room_caps.opened(host.code, session.id, address)
         await self._enter(host, session, message.id, watch=False)
+
+    def _check_room_caps(self, session: Session, address: str) -> None:
+        """Refuse with ``too_many_rooms`` if the session may not open a room now.
+        Nothing awaits between this check and ``room_caps.opened``: the two are
+        one step, so concurrent requests cannot both take the last place."""
+        refusal = self.room_caps.check(session.id, address, self._counts_as_open)
+        if refusal is not None:
+            raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, refusal.explain())
+
+    def _counts_as_open(self, code: str, opener: ClientId) -> bool:
+        """The :data:`~server.room_caps.OpenTest`: the room's game is waiting or in
+        play and its opener holds a seat there (or is about to: nobody is in yet)."""
+        host = self.lobby.get(code)
+        if host is None:
+            return False
+        room = host.room
+        seated = room.side_of(opener) is not None or not room.members
+        return room.status != "finished" and seated
 
     def _open_room(
         self, game: Game, *, public: bool, request: CreateRoom | None, quick: bool = False
@@ -433,6 +459,7 @@ class GameServer:
     def _drop_room(self, host: RoomHost) -> None:
         logger.info("room closed", extra={"room": host.code})
         self.lobby.remove(host.code)
+        self.room_caps.forget(host.code)
         self._recorder.forget(host.code)
         host.close()
         if self.on_room_dropped is not None:

@@ -1,13 +1,18 @@
 """Flood limits as pure arithmetic: times are passed in, nothing reads the clock.
 
-Two guards keep one client from costing everybody else their game:
+Three guards keep one client from costing everybody else their game:
 
-- :class:`RateLimiter`, one per connection: a token bucket over the messages it
-  sends. A refused message gets a ``rate_limited`` error that says when to retry;
-  only a client that keeps sending regardless (:attr:`RateLimiter.abusive`) is
-  disconnected.
+- :class:`RateLimiter`, one per connection: a :class:`TokenBucket` over the
+  messages it sends. A refused message gets a ``rate_limited`` error that says
+  when to retry; only a client that keeps sending regardless
+  (:attr:`RateLimiter.abusive`) is disconnected.
 - :class:`ConnectionCounter`, one per server: a cap on the WebSocket connections
   that one network address may hold at once.
+- :class:`AddressRateLimits`, one per server: a :class:`TokenBucket` per network
+  address over its HTTP API requests (:mod:`server.http_limits` answers 429).
+
+(The caps on the rooms a session or an address may hold open are kept by
+:mod:`server.room_caps`.)
 
 The defaults below are what ``boardroom serve`` uses unless told otherwise.
 
@@ -21,7 +26,7 @@ True
 from __future__ import annotations
 
 import math
-from collections import deque
+from collections import OrderedDict, deque
 
 DEFAULT_MESSAGE_RATE = 20.0
 """Messages per second a connection may send, sustained. People send a move or a
@@ -51,6 +56,20 @@ a bot beside their own client, must all fit, so the cap is generous; it is there
 to stop one runaway script from taking every socket the server has."""
 
 
+DEFAULT_HTTP_RATE = 20.0
+"""HTTP API requests per second one address may make, sustained. All of a class
+may share one address (a school's NAT): the wall polls two requests a second,
+the teacher's page two every two seconds, and thirty open leaderboard pages one
+every ten seconds each, about 7 a second together. 20 leaves room for that and
+for fetching game records, and keeps a script hammering the API to 20 cheap
+answers a second."""
+
+DEFAULT_HTTP_BURST = 100
+"""HTTP API requests one address may make at once before the rate applies: a
+class opening its pages at the same moment (thirty leaderboards, the teacher's
+page and the wall, four requests each at most) fits in one burst."""
+
+
 def _positive_finite(name: str, value: float) -> float:
     """``value`` as a float, or a ValueError naming ``name`` unless it is finite and > 0."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -69,13 +88,66 @@ def _positive_int(name: str, value: int) -> int:
     return value
 
 
+class TokenBucket:
+    """A token bucket: up to ``burst`` tokens, refilled at ``rate`` tokens a second.
+
+    It starts full. Each :meth:`take` takes one token, or says how long until one
+    is back. Times are seconds on any monotonic clock, passed in by the caller; a
+    time earlier than one seen before is taken as no time passing, so a clock
+    that steps back never mints tokens.
+    """
+
+    def __init__(self, rate: float, burst: int) -> None:
+        """Raise ValueError unless ``rate`` is finite and > 0 and ``burst`` is a
+        whole number >= 1."""
+        self._rate = _positive_finite("rate", rate)
+        self._burst = _positive_int("burst", burst)
+        self._tokens = float(self._burst)
+        self._last: float | None = None
+        """Latest time seen by :meth:`take`; None before the first call."""
+
+    @property
+    def rate(self) -> float:
+        """Tokens added per second."""
+        return self._rate
+
+    @property
+    def burst(self) -> int:
+        """Capacity of the bucket: takes allowed at once."""
+        return self._burst
+
+    @property
+    def now(self) -> float:
+        """The latest time :meth:`take` was given (0.0 before the first call)."""
+        return 0.0 if self._last is None else self._last
+
+    def take(self, now: float) -> float | None:
+        """Take a token at ``now``: None when there was one; otherwise nothing is
+        taken and the return value is the delay in seconds (> 0) until one is back."""
+        if self._last is None or now > self._last:
+            if self._last is not None:
+                gained = (now - self._last) * self._rate
+                self._tokens = min(float(self._burst), self._tokens + gained)
+            self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return None
+        return (1.0 - self._tokens) / self._rate
+
+    def full_at(self) -> float:
+        """When the bucket is full again if nothing more is taken: from then on it
+        is the same as a new bucket."""
+        return self.now + (self._burst - self._tokens) / self._rate
+
+
 class RateLimiter:
     """A token bucket over one connection's messages, with an abuse detector.
 
-    The bucket holds up to ``burst`` tokens and starts full; it refills at ``rate``
-    tokens per second. Each message takes one token; a message that finds less than
-    one is refused and counts as a *strike*. The client is :attr:`abusive` once it
-    has collected ``abuse_strikes`` strikes within ``abuse_window`` seconds.
+    The :class:`TokenBucket` holds up to ``burst`` tokens and starts full; it
+    refills at ``rate`` tokens per second. Each message takes one token; a message
+    that finds less than one is refused and counts as a *strike*. The client is
+    :attr:`abusive` once it has collected ``abuse_strikes`` strikes within
+    ``abuse_window`` seconds.
 
     Times are seconds on any monotonic clock (the event loop's ``loop.time()``),
     passed in by the caller. A time earlier than one seen before is taken as no
@@ -85,13 +157,9 @@ class RateLimiter:
     def __init__(self, rate: float, burst: int, *, abuse_strikes: int, abuse_window: float) -> None:
         """Raise ValueError unless ``rate`` and ``abuse_window`` are finite and > 0
         and ``burst`` and ``abuse_strikes`` are whole numbers >= 1."""
-        self._rate = _positive_finite("rate", rate)
-        self._burst = _positive_int("burst", burst)
+        self._bucket = TokenBucket(rate, burst)
         self._abuse_strikes = _positive_int("abuse_strikes", abuse_strikes)
         self._abuse_window = _positive_finite("abuse_window", abuse_window)
-        self._tokens = float(self._burst)
-        self._last: float | None = None
-        """Latest time seen by :meth:`check`; None before the first call."""
         # Only the latest `abuse_strikes` strikes can decide whether the client is
         # abusive, so the memory per connection is bounded whatever it sends.
         self._strikes: deque[float] = deque(maxlen=self._abuse_strikes)
@@ -99,12 +167,12 @@ class RateLimiter:
     @property
     def rate(self) -> float:
         """Tokens added per second."""
-        return self._rate
+        return self._bucket.rate
 
     @property
     def burst(self) -> int:
         """Capacity of the bucket: messages allowed at once."""
-        return self._burst
+        return self._bucket.burst
 
     def check(self, now: float) -> float | None:
         """Take a token for one message received at ``now``.
@@ -113,12 +181,10 @@ class RateLimiter:
         a strike is recorded, and the return value is the delay in seconds (> 0)
         after which one token will be available again.
         """
-        self._refill(now)
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return None
-        self._strikes.append(self._now)
-        return (1.0 - self._tokens) / self._rate
+        delay = self._bucket.take(now)
+        if delay is not None:
+            self._strikes.append(self._bucket.now)
+        return delay
 
     @property
     def abusive(self) -> bool:
@@ -134,22 +200,11 @@ class RateLimiter:
     def strikes(self) -> int:
         """Refusals within ``abuse_window`` seconds of the latest :meth:`check`,
         counted up to ``abuse_strikes`` (no further: that is enough to decide)."""
-        horizon = self._now - self._abuse_window
+        horizon = self._bucket.now - self._abuse_window
         # Drop strikes that fell out of the window (strictly older than it).
         while self._strikes and self._strikes[0] < horizon:
             self._strikes.popleft()
         return len(self._strikes)
-
-    @property
-    def _now(self) -> float:
-        return 0.0 if self._last is None else self._last
-
-    def _refill(self, now: float) -> None:
-        if self._last is None or now > self._last:
-            if self._last is not None:
-                gained = (now - self._last) * self._rate
-                self._tokens = min(float(self._burst), self._tokens + gained)
-            self._last = now
 
 
 class ConnectionCounter:
@@ -205,3 +260,48 @@ class ConnectionCounter:
     def addresses(self) -> int:
         """Distinct addresses holding at least one connection (what is remembered)."""
         return len(self._counts)
+
+
+class AddressRateLimits:
+    """A :class:`TokenBucket` per network address: ``rate`` requests a second,
+    bursts of ``burst``.
+
+    Only addresses whose bucket is not full again are remembered: a full bucket is
+    the same as a new one, so forgetting it changes no answer, and memory grows
+    with the addresses active in the last ``burst / rate`` seconds, not with every
+    address ever seen. Times are passed in, as for :class:`TokenBucket`.
+    """
+
+    def __init__(self, rate: float, burst: int) -> None:
+        """Raise ValueError unless ``rate`` is finite and > 0 and ``burst`` is a
+        whole number >= 1."""
+        TokenBucket(rate, burst)  # checks the arguments before any address comes
+        self._rate = float(rate)
+        self._burst = burst
+        # Least recently used first, so the buckets to forget are at the front.
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def check(self, address: str, now: float) -> float | None:
+        """Take a token for one request from ``address`` at ``now``: None when it
+        is allowed, else the delay in seconds (> 0) until it would be."""
+        self._forget_full(now)
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            bucket = self._buckets[address] = TokenBucket(self._rate, self._burst)
+        else:
+            self._buckets.move_to_end(address)
+        return bucket.take(now)
+
+    @property
+    def addresses(self) -> int:
+        """Addresses remembered now (their buckets are not full again)."""
+        return len(self._buckets)
+
+    def _forget_full(self, now: float) -> None:
+        while self._buckets:
+            address, bucket = next(iter(self._buckets.items()))
+            if bucket.full_at() > now:
+                # Not full yet, so used within burst / rate seconds; the others were
+                # used later still. (Some may be full already: kept a little longer.)
+                return
+            del self._buckets[address]

@@ -18,6 +18,9 @@ A quick-match room leaves the queue for good when its first game starts: a seat
 freed after a game belongs to a player who has asked for nothing new (the one
 left may be leaving too, or reading the final board), so a seeker must not
 start a game there.
+
+The public list goes out a page at a time (:meth:`Lobby.public_page`), so its
+answer stays small however many rooms are open.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar
 
 from server.room_output import RoomStatus
-from shared.protocol.messages import RoomSummary
+from shared.protocol.messages import ROOMS_PAGE_DEFAULT, RoomSummary
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 ROOM_CODE_LENGTH = 6
@@ -80,6 +83,14 @@ class RoomCodes:
     room: str
     join: str | None
     watch: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomPage:
+    """One page of the public room list, and how many public rooms there are in all."""
+
+    rooms: list[RoomSummary]
+    total: int
 
 
 class Lobby(Generic[R]):
@@ -150,12 +161,16 @@ class Lobby(Generic[R]):
             room_code = self._watch_codes.get(code)
         return self._rooms.get(room_code) if room_code is not None else None
 
-    def public_rooms(self, game: str | None = None) -> list[RoomSummary]:
+    def public_page(
+        self, game: str | None = None, *, offset: int = 0, limit: int = ROOMS_PAGE_DEFAULT
+    ) -> RoomPage:
         """Summaries of the public rooms (of ``game`` if given), rooms with a free
-        seat first, then oldest first."""
+        seat first, then oldest first: ``limit`` of them from position ``offset``
+        (0 is the first), and how many there are in all. Only the page is summarised."""
         rooms = [r for r in self._rooms.values() if r.public and game in (None, r.game_name)]
         rooms.sort(key=lambda r: not r.has_free_seat)  # stable: creation order within
-        return [r.summary() for r in rooms]
+        page = rooms[offset : offset + limit] if limit > 0 else []
+        return RoomPage([r.summary() for r in page], total=len(rooms))
 
     def quick_match_room(self, game: str, exclude: set[str]) -> R | None:
         """The oldest quick-match room for ``game`` waiting for a second player

@@ -89,6 +89,11 @@ class ServerMetrics:
             "Messages refused because their connection sent too many too fast.",
             registry=r,
         )
+        self.http_rate_limited_total = Counter(
+            _PREFIX + "http_rate_limited_total",
+            "HTTP API requests answered 429 because their address made too many too fast.",
+            registry=r,
+        )
         # -- traffic ----------------------------------------------------------------
         self.messages_total = Counter(
             _PREFIX + "messages_total",
@@ -188,6 +193,10 @@ class ServerMetrics:
     def count_rate_limited(self) -> None:
         """A message was refused by the connection's rate limiter."""
         self.rate_limited_total.inc()
+
+    def count_http_rate_limited(self) -> None:
+        """An HTTP request was answered 429 by the per-address rate limit."""
+        self.http_rate_limited_total.inc()
 
     def observe_search(self, seconds: float) -> None:
         """An engine search (or its fallback) took ``seconds`` of wall time."""

@@ -47,10 +47,13 @@ class RunningServer:
     def http_url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    async def get(self, path: str, **headers: str) -> tuple[int, str, str]:
-        """GET ``path``: (status, content type, body)."""
+    async def get(
+        self, path: str, *, source: str | None = None, **headers: str
+    ) -> tuple[int, str, str]:
+        """GET ``path``: (status, content type, body). ``source``: the local address
+        to send from (any of 127.0.0.0/8 works), to be another client address."""
         async with (
-            aiohttp.ClientSession() as session,
+            aiohttp.ClientSession(connector=source_connector(source)) as session,
             session.get(self.http_url(path), headers=headers) as response,
         ):
             return response.status, response.content_type, await response.text()
@@ -83,6 +86,12 @@ class RunningServer:
         if fields.get("Content-Type", "").startswith("application/json"):
             return int(status_line.split()[1]), fields, json.loads(content)
         return int(status_line.split()[1]), fields, content
+
+
+def source_connector(source: str | None) -> aiohttp.TCPConnector | None:
+    """An aiohttp connector sending from local address ``source`` (None: the default).
+    Loopback answers from all of 127.0.0.0/8, so a test can be several addresses."""
+    return None if source is None else aiohttp.TCPConnector(local_addr=(source, 0))
 
 
 def test_config(database: Path, **overrides: Any) -> ServerConfig:
@@ -121,17 +130,25 @@ class Player:
         self.name: str | None = None
 
     @classmethod
-    async def connect(cls, url: str) -> Player:
-        """Open a connection without saying hello."""
-        ws = await connect(url, compression=None, max_size=2**22, open_timeout=TIMEOUT)
+    async def connect(cls, url: str, *, source: str | None = None) -> Player:
+        """Open a connection without saying hello (from local address ``source``
+        if given: see :func:`source_connector`)."""
+        local = {} if source is None else {"local_addr": (source, 0)}
+        ws = await connect(url, compression=None, max_size=2**22, open_timeout=TIMEOUT, **local)
         return cls(ws)
 
     @classmethod
     async def join_server(
-        cls, url: str, name: str, *, client: str = "human", token: str | None = None
+        cls,
+        url: str,
+        name: str,
+        *,
+        client: str = "human",
+        token: str | None = None,
+        source: str | None = None,
     ) -> Player:
         """Connect and say hello; the welcome is read (and its token kept)."""
-        player = await cls.connect(url)
+        player = await cls.connect(url, source=source)
         hello: dict[str, Any] = {"type": "hello", "name": name, "version": 1, "client": client}
         if token is not None:
             hello["resume_token"] = token

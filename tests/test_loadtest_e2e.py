@@ -163,6 +163,7 @@ async def test_idle_connections_give_the_servers_memory_per_connection(tmp_path:
     assert result["errors"] == {} and result["disconnects"] == {}
     assert run.report["conditions"]["server_started_by_tool"] is True
     assert "--max-connections-per-address" in run.report["conditions"]["server_flags"]
+    assert "--max-rooms-per-address" in run.report["conditions"]["server_flags"]
     assert "memory per connection" in run.out
 
 

@@ -31,6 +31,10 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
     config = config_from(args, {"BOARDROOM_POOL_SIZE": "2", "BOARDROOM_BURST": "7"})
     assert config.max_connections_per_address == 3 and config.rate == 2.5
     assert config.log_format == "json" and config.workers == 2 and config.burst == 7
+    caps = parse("--max-rooms-per-address", "0", "--http-rate", "0", "--max-rooms-per-session", "9")
+    config = config_from(caps, {"BOARDROOM_HTTP_BURST": "300"})
+    assert (config.max_rooms_per_address, config.http_rate, config.http_burst) == (0, 0.0, 300)
+    assert config.max_rooms_per_session == 9
 
 
 @pytest.mark.parametrize(
@@ -40,6 +44,11 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
         ({"BOARDROOM_PORT": "70000"}, "port=70000"),
         ({"BOARDROOM_GRACE_SECONDS": "0"}, "grace_seconds"),
         ({"BOARDROOM_LOG_FORMAT": "xml"}, "log_format"),
+        ({"BOARDROOM_MAX_ROOMS_PER_SESSION": "0"}, "max_rooms_per_session"),
+        ({"BOARDROOM_MAX_ROOMS_PER_ADDRESS": "-1"}, "max_rooms_per_address"),
+        ({"BOARDROOM_HTTP_RATE": "-1"}, "http_rate"),
+        ({"BOARDROOM_HTTP_RATE": "nan"}, "http_rate"),
+        ({"BOARDROOM_HTTP_BURST": "0"}, "http_burst"),
     ],
 )
 def test_a_bad_setting_is_refused_with_its_name(environ: dict[str, str], named: str) -> None:

@@ -1,4 +1,5 @@
-"""The flood limits: a per-connection token bucket and a per-address connection cap.
+"""The flood limits: a per-connection token bucket, a per-address connection cap,
+and per-address buckets over HTTP API requests.
 
 Times are passed in, so every test is exact and instantaneous.
 """
@@ -11,7 +12,7 @@ import pytest
 
 from server import limits
 from server.config import ServerConfig
-from server.limits import ConnectionCounter, RateLimiter
+from server.limits import AddressRateLimits, ConnectionCounter, RateLimiter, TokenBucket
 
 
 def limiter(
@@ -229,3 +230,82 @@ def test_the_default_cap_fits_a_classroom() -> None:
     counter = ConnectionCounter(limits.DEFAULT_CONNECTIONS_PER_ADDRESS)
     # Thirty students behind one NAT address, each with a client.
     assert all(counter.acquire("203.0.113.7") for _ in range(30))
+
+
+# -- TokenBucket and AddressRateLimits (the HTTP API) ----------------------------------
+
+
+def test_a_bucket_is_full_again_after_burst_over_rate_seconds() -> None:
+    bucket = TokenBucket(rate=4.0, burst=2)
+    assert bucket.full_at() == 0.0  # new: full
+    assert bucket.take(10.0) is None and bucket.take(10.0) is None
+    assert bucket.take(10.0) == pytest.approx(0.25)
+    assert bucket.full_at() == pytest.approx(10.5)
+    assert bucket.take(10.25) is None
+    assert bucket.full_at() == pytest.approx(10.75)
+
+
+def test_each_address_has_its_own_bucket() -> None:
+    buckets = AddressRateLimits(rate=1.0, burst=3)
+    assert [buckets.check("10.0.0.1", 0.0) for _ in range(3)] == [None] * 3
+    assert buckets.check("10.0.0.1", 0.0) == pytest.approx(1.0)
+    assert buckets.check("10.0.0.2", 0.0) is None
+    assert buckets.check("10.0.0.1", 1.0) is None
+
+
+def test_only_addresses_whose_bucket_is_not_full_again_are_remembered() -> None:
+    """Forgetting a full bucket changes no answer; memory follows the addresses of
+    the last ``burst / rate`` seconds, not every address ever seen."""
+    buckets = AddressRateLimits(rate=10.0, burst=5)
+    for i in range(1000):
+        buckets.check(f"192.0.2.{i}", i * 0.01)  # one request each, 100 a second
+    # Each bucket lacks 1 token: full again 0.1 s after its request.
+    assert buckets.addresses <= 11
+    buckets.check("198.51.100.1", 100.0)
+    assert buckets.addresses == 1
+
+
+def test_a_flooding_address_is_not_forgotten_before_its_bucket_refills() -> None:
+    buckets = AddressRateLimits(rate=1.0, burst=2)
+    buckets.check("flood", 0.0)
+    buckets.check("flood", 0.0)
+    for i in range(100):
+        buckets.check(f"other{i}", 1.0)  # others come and go meanwhile
+    assert buckets.check("flood", 1.0) is None  # one token back after 1 s, no more
+    assert buckets.check("flood", 1.0) is not None
+
+
+def test_an_address_hammering_the_api_gets_the_rate_and_no_more() -> None:
+    buckets = AddressRateLimits(rate=limits.DEFAULT_HTTP_RATE, burst=100)
+    allowed = sum(buckets.check("flood", i / 1000) is None for i in range(10_000))  # 1,000/s
+    assert allowed == pytest.approx(100 + 10 * 20, abs=2)
+
+
+def test_a_class_behind_one_address_never_meets_the_default_http_limit() -> None:
+    """Ten minutes of a class through one NAT, as the pages poll: the wall (two
+    requests every second, the tournament every fifth poll), the teacher's page
+    (three every two seconds, the tournaments every fifth poll), and thirty
+    leaderboard pages (one every ten seconds each, all opened at the same moment
+    as the teacher's page and the wall). No request is refused."""
+    buckets = AddressRateLimits(limits.DEFAULT_HTTP_RATE, limits.DEFAULT_HTTP_BURST)
+    requests: list[float] = []
+    for poll in range(600):  # the wall: every 1 s
+        requests += [poll * 1.0] * (3 if poll % 5 == 0 else 2)
+    for poll in range(300):  # the teacher's page: every 2 s
+        requests += [poll * 2.0] * (4 if poll % 5 == 0 else 3)
+    for page in range(30):  # leaderboards: all opened at 0, every 10 s
+        requests += [tick * 10.0 + page * 0.001 for tick in range(60)]
+    refused = [t for t in sorted(requests) if buckets.check("203.0.113.7", t) is not None]
+    assert refused == []
+
+
+def test_bad_address_limits_are_value_errors() -> None:
+    with pytest.raises(ValueError, match="rate"):
+        AddressRateLimits(rate=0.0, burst=5)
+    with pytest.raises(ValueError, match="burst"):
+        AddressRateLimits(rate=1.0, burst=0)
+
+
+def test_the_http_settings_default_to_the_module_defaults() -> None:
+    config = ServerConfig()
+    assert (config.http_rate, config.http_burst) == (limits.DEFAULT_HTTP_RATE, 100) == (20.0, 100)

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from server.lobby import CODE_ALPHABET, ROOM_CODE_LENGTH, Lobby, RoomCodes
 from server.room_output import RoomStatus
 from server.sessions import SessionRegistry, session_id_for
-from shared.protocol.messages import RoomSummary
+from shared.protocol.codec import MAX_FRAME_BYTES, MAX_NAME_LENGTH, encode_message
+from shared.protocol.messages import ROOMS_PAGE_DEFAULT, ROOMS_PAGE_MAX, RoomList, RoomSummary
 
 
 @dataclass
@@ -21,8 +22,11 @@ class FakeRoom:
     has_free_seat: bool = True
     status: RoomStatus = "waiting"
     players: list[str] = field(default_factory=list)
+    summaries: int = 0
+    """How many times :meth:`summary` was called."""
 
     def summary(self) -> RoomSummary:
+        self.summaries += 1
         return RoomSummary(
             code=self.code,
             game=self.game_name,
@@ -70,8 +74,52 @@ def test_the_public_list_puts_rooms_with_a_free_seat_first_and_hides_private_one
     register(lobby, private=True)
     open_room = register(lobby)
     other_game = register(lobby, game_name="gomoku")
-    assert [r.code for r in lobby.public_rooms()] == [open_room.code, other_game.code, full.code]
-    assert [r.code for r in lobby.public_rooms("gomoku")] == [other_game.code]
+    everyone = lobby.public_page()
+    assert [r.code for r in everyone.rooms] == [open_room.code, other_game.code, full.code]
+    assert everyone.total == 3
+    gomoku = lobby.public_page("gomoku")
+    assert [r.code for r in gomoku.rooms] == [other_game.code] and gomoku.total == 1
+
+
+def test_the_public_list_comes_a_page_at_a_time_with_the_total() -> None:
+    """Pages cut the same order (free seats first, then oldest first) without
+    overlap or gap; ``total`` counts every public room of the game asked for; a
+    page past the end is empty, and only the page's rooms are summarised."""
+    lobby: Lobby[FakeRoom] = Lobby()
+    rooms = [register(lobby, has_free_seat=i % 3 != 0) for i in range(120)]
+    register(lobby, private=True)
+    register(lobby, game_name="gomoku")
+    order = [r.code for r in rooms if r.has_free_seat] + [
+        r.code for r in rooms if not r.has_free_seat
+    ]
+    first = lobby.public_page("connect4")
+    assert len(first.rooms) == ROOMS_PAGE_DEFAULT == 50 and first.total == 120
+    pages = [lobby.public_page("connect4", offset=o, limit=40).rooms for o in (0, 40, 80)]
+    assert [r.code for page in pages for r in page] == order
+    assert [r.code for r in first.rooms] == order[:50]
+    assert len(lobby.public_page(offset=120, limit=10).rooms) == 1
+    past = lobby.public_page("connect4", offset=500)
+    assert (past.rooms, past.total) == ([], 120)
+    assert lobby.public_page().total == 121  # the gomoku room too; never the private one
+    summarised = sum(room.summaries for room in rooms)
+    lobby.public_page("connect4", offset=10, limit=5)
+    assert sum(room.summaries for room in rooms) == summarised + 5
+
+
+def test_a_full_page_of_the_longest_rooms_fits_well_in_a_frame() -> None:
+    """The most a page may hold (``limit`` at its cap) with the longest names a
+    room can show stays far under the 64 KiB frame cap."""
+    longest = "\U0001f600" * MAX_NAME_LENGTH  # 4 bytes a character in UTF-8
+    summary = RoomSummary(
+        code="K7Q2MX",
+        game="mnk",
+        title="m,n,k game (15 by 15, 5 in a row)",
+        status="playing",
+        players=[longest, longest],
+        spectators=10_000,
+    )
+    frame = encode_message(RoomList(rooms=[summary] * ROOMS_PAGE_MAX, total=10**6, id=2**31))
+    assert len(frame.encode()) < MAX_FRAME_BYTES * 0.6
 
 
 def test_quick_match_takes_the_oldest_waiting_room_of_the_game_but_not_ones_own() -> None:

@@ -56,6 +56,7 @@ def test_every_metric_is_exposed_under_the_boardroom_prefix() -> None:
         "boardroom_connections",
         "boardroom_connections_refused",
         "boardroom_rate_limited",
+        "boardroom_http_rate_limited",
         "boardroom_messages",
         "boardroom_errors",
         "boardroom_moves",
@@ -81,6 +82,8 @@ def test_events_show_in_the_render_with_their_labels() -> None:
     m.count_error(ErrorCode.ILLEGAL_MOVE)
     m.count_move()
     m.count_rate_limited()
+    m.count_http_rate_limited()
+    m.count_http_rate_limited()
     m.observe_search(0.003)
     m.count_fallback("timeout")
     m.observe_loop_lag(0.002)
@@ -92,6 +95,7 @@ def test_events_show_in_the_render_with_their_labels() -> None:
     assert value(m, "boardroom_errors_total", code="illegal_move") == 1
     assert value(m, "boardroom_moves_total") == 1
     assert value(m, "boardroom_rate_limited_total") == 1
+    assert value(m, "boardroom_http_rate_limited_total") == 2
     assert value(m, "boardroom_engine_fallbacks_total", reason="timeout") == 1
     assert value(m, "boardroom_engine_search_seconds_count") == 1
     assert value(m, "boardroom_engine_search_seconds_bucket", le="0.005") == 1

@@ -41,8 +41,9 @@ examples:
   boardroom loadtest --start-server --compare-echo --rooms 100 --duration 15
       the relay's moves a second against a bare echo server's round trips, and the ratio
 
-A running server must allow the run's connections from one address: start it with
---max-connections-per-address N (the default, 32, is for real classes).
+A running server must allow the run's connections and rooms from one address: start
+it with --max-connections-per-address N (the default, 32, is for real classes) and
+--max-rooms-per-address 0 (the default, 60, likewise).
 """
 
 

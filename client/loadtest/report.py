@@ -275,6 +275,12 @@ def _notes(data: dict[str, Any], options: LoadOptions) -> Iterable[str]:
                 f"--max-connections-per-address {max(64, 2 * phase['connections']['planned'])} "
                 "(the default is 32), or use --start-server"
             )
+        if phase["errors"].get("too_many_rooms"):
+            yield (
+                "the server refused rooms over its per-address cap on open rooms: start it "
+                "with --max-rooms-per-address 0 (the default, 60, is for real classes), "
+                "or use --start-server"
+            )
         connect_errors = phase["connections"]["connect_errors"]
         if any("file descriptors" in reason for reason in connect_errors):
             yield "the load tool ran out of file descriptors: raise the hard limit (ulimit -Hn)"

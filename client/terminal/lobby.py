@@ -175,6 +175,25 @@ class Lobby:
             )
             return
         self.terminal.show(format_room_list(reply.rooms))
+        if (more := more_rooms_note(len(reply.rooms), reply.total)) is not None:
+            self.terminal.show(more)
+
+
+def more_rooms_note(shown: int, total: int | None) -> str | None:
+    """What to say under a page of the room list that is not the whole list (the
+    server sends a page, and the total); None when nothing is left out.
+
+    >>> print(more_rooms_note(50, 312))
+    The first 50 of 312 public rooms. rooms GAME lists one game's; join CODE works for any.
+    >>> more_rooms_note(3, 3) is None and more_rooms_note(3, None) is None
+    True
+    """
+    if total is None or total <= shown:
+        return None
+    return (
+        f"The first {shown} of {total} public rooms. "
+        "rooms GAME lists one game's; join CODE works for any."
+    )
 
 
 def format_room_list(rooms: list[RoomSummary]) -> str:

@@ -54,6 +54,10 @@ class ErrorCode(enum.StrEnum):
     """No room with that code, join code or watch code."""
     ROOM_FULL = "room_full"
     """Every seat of the room is taken."""
+    TOO_MANY_ROOMS = "too_many_rooms"
+    """The session (or all the sessions of its network address) already has as many
+    open rooms as the server allows; finish or leave one first. The message names
+    the cap and the session's open rooms."""
     WATCH_ONLY = "watch_only"
     """The session said hello as a ``spectator``: it may watch, not take a seat."""
     NOT_SEATED = "not_seated"

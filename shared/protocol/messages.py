@@ -50,10 +50,22 @@ class Hello(_Message, tag="hello", frozen=True):
     resume_token: Annotated[str, msgspec.Meta(max_length=200)] | None = None
 
 
+ROOMS_PAGE_DEFAULT = 50
+"""Rooms in one answer to ``list_rooms`` (and ``GET /api/rooms``) unless ``limit``
+says otherwise: a screenful, a few kilobytes."""
+ROOMS_PAGE_MAX = 100
+"""The most rooms one answer may hold: well under the 64 KiB frame cap even with
+the longest names (about 350 bytes a room)."""
+
+
 class ListRooms(_Message, tag="list_rooms", frozen=True):
-    """Ask for the open public rooms, of one game or all."""
+    """Ask for the public rooms, of one game or all: a page of up to ``limit`` from
+    position ``offset`` (0 is the first) of the list; ``rooms.total`` says how many
+    there are."""
 
     game: ShortText | None = None
+    offset: Annotated[int, msgspec.Meta(ge=0)] = 0
+    limit: Annotated[int, msgspec.Meta(ge=1, le=ROOMS_PAGE_MAX)] = ROOMS_PAGE_DEFAULT
 
 
 class Clock(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -290,9 +302,11 @@ class Welcome(_Message, tag="welcome", frozen=True):
 
 
 class RoomList(_Message, tag="rooms", frozen=True):
-    """Answer to ``list_rooms``."""
+    """Answer to ``list_rooms``: one page of the list, and how many public rooms
+    (of the game asked for) there are in all (None from servers before paging)."""
 
     rooms: list[RoomSummary]
+    total: int | None = None
 
 
 class State(_Message, tag="state", frozen=True):

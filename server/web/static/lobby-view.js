@@ -215,15 +215,17 @@ export class LobbyView {
     if (!session?.ready) return;
     try {
       const reply = await session.request({ type: "list_rooms" });
-      this.showRooms(reply.rooms ?? []);
+      this.showRooms(reply.rooms ?? [], reply.total);
     } catch {
       // Reconnecting, or too fast: the next refresh will do.
     }
   }
 
-  showRooms(rooms) {
+  /** A page of the public rooms; `total` (how many in all) says if some are left out. */
+  showRooms(rooms, total = rooms.length) {
     show(this.roomsEmpty, rooms.length === 0);
-    setText(this.roomsUpdated, `updated ${new Date().toLocaleTimeString()}`);
+    const some = total > rooms.length ? `the first ${rooms.length} of ${total} · ` : "";
+    setText(this.roomsUpdated, `${some}updated ${new Date().toLocaleTimeString()}`);
     this.roomsBody.replaceChildren(
       ...rooms.map((room) => {
         const open = room.status === "waiting" && room.players.length < 2;
