@@ -24,16 +24,13 @@ client's own text (colour codes, line breaks) is added after, when it is drawn.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import TypeVar
 
 import msgspec
 
 from shared.protocol import decode_server_message
+from shared.protocol.codec import is_terminal_control
 from shared.protocol.messages import ServerMessage
-
-_ZERO_WIDTH_JOINER = "\u200d"
-"""A format character emoji sequences (a family, a flag) are made of: kept."""
 
 _PLAIN_FRAME = re.compile(r"[ -\[\]-~]*")
 """A frame of printable ASCII without a backslash: JSON can then carry no control
@@ -48,9 +45,9 @@ def printable(text: str) -> str:
     bidirectional overrides (but the zero-width joiner), lone surrogates, and the
     line and paragraph separators. ``text`` itself when there is none."""
     # Every character escaped is one that isprintable refuses: most text stops there.
-    if text.isprintable() or not any(map(_unsafe, text)):
+    if text.isprintable() or not any(map(is_terminal_control, text)):
         return text
-    return "".join(_escape(char) if _unsafe(char) else char for char in text)
+    return "".join(_escape(char) if is_terminal_control(char) else char for char in text)
 
 
 def decode_printable(frame: str | bytes) -> ServerMessage:
@@ -60,13 +57,6 @@ def decode_printable(frame: str | bytes) -> ServerMessage:
     if isinstance(frame, str) and _PLAIN_FRAME.fullmatch(frame):
         return message  # the common case, at no cost
     return _printable_value(message)
-
-
-def _unsafe(char: str) -> bool:
-    category = unicodedata.category(char)
-    if category in ("Cc", "Cs", "Zl", "Zp"):
-        return True
-    return category == "Cf" and char != _ZERO_WIDTH_JOINER
 
 
 def _escape(char: str) -> str:

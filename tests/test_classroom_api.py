@@ -318,6 +318,12 @@ async def test_a_broadcast_reaches_every_connected_client(tmp_path: Path) -> Non
         assert await teacher.post("/api/admin/broadcast", {"text": f"  {text}\n"}) == {"sent_to": 4}
         for player in (ann, bob, cat, robo):
             assert await player.expect("announcement") == {"type": "announcement", "text": text}
+        escape = "Look\x1b[2J"
+        status, refused, _ = await teacher.call("POST", "/api/admin/broadcast", {"text": escape})
+        assert (status, refused["error"]) == (400, "invalid_field"), refused
+        assert "control character" in refused["message"], refused
+        assert (await ann.request({"type": "ping"}))["type"] == "pong"
+        assert [m["text"] for m in ann.seen if m["type"] == "announcement"] == [text]
 
 
 async def test_the_admin_views_are_json_for_the_teachers_page(tmp_path: Path) -> None:

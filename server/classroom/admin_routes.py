@@ -11,7 +11,7 @@ Routes (``docs/operations.md``, "Class mode", says the same for people)::
     POST /api/admin/pause                      every game at once
     POST /api/admin/resume
     POST /api/admin/rooms/{code}/close
-    POST /api/admin/broadcast                  {"text": "..."} (1 to 500 characters)
+    POST /api/admin/broadcast                  {"text": "..."} (1 to 500 characters, one line)
     GET  /api/admin/export/results.csv         one row per finished game
     GET  /api/admin/export/games.zip           the CSV files and every game record
 
@@ -51,7 +51,7 @@ from server.classroom.admin_token import bearer_matches, load_or_make_token
 from server.classroom.roster import Roster
 from server.classroom.teacher import Classroom, UnknownRoomError, UnknownStudentError
 from server.records import PlayerKind
-from shared.protocol.codec import check_player_name
+from shared.protocol.codec import check_chat_text, check_player_name
 from shared.protocol.errors import ProtocolError
 
 logger = logging.getLogger(__name__)
@@ -261,6 +261,10 @@ async def _broadcast(request: web.Request, classroom: Classroom) -> web.StreamRe
     text = body.text.strip()
     if not text:
         raise RefusedError(AdminError.INVALID_FIELD, "text is blank: write 1 to 500 characters")
+    try:
+        check_chat_text(text)  # it is printed on every student's screen, as chat is
+    except ProtocolError as error:
+        raise RefusedError(AdminError.INVALID_FIELD, error.message) from None
     return json_response({"sent_to": classroom.announce(text)})
 
 

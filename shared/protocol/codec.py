@@ -142,12 +142,26 @@ _ZERO_WIDTH_JOINER = "\u200d"
 """A format character that emoji sequences (a family, a flag) are made of."""
 
 
+def is_terminal_control(char: str) -> bool:
+    """Whether a terminal would act on ``char`` rather than show it: a control
+    character (C0, DEL, C1: ESC starts the sequences that clear a screen, set a
+    window title or write the clipboard), a lone surrogate, a line or paragraph
+    separator, or an invisible format character such as the right-to-left
+    override (but the zero-width joiner, which emoji sequences are made of).
+
+    >>> [is_terminal_control(c) for c in ("\\x1b", "\\u202e", "\\u2028", "\\u200d", "a")]
+    [True, True, True, False, False]
+    """
+    category = unicodedata.category(char)
+    if category in ("Cc", "Cs", "Zl", "Zp"):
+        return True
+    return category == "Cf" and char != _ZERO_WIDTH_JOINER
+
+
 def check_chat_text(text: str) -> str:
     """``text`` if it is fit to print on others' screens; raises
-    :class:`ProtocolError` (``bad_text``) if it holds a control character
-    (ESC starts the terminal sequences that clear a screen, set a window title
-    or write the clipboard), a line break, or an invisible format character
-    other than the zero-width joiner (such as the right-to-left override).
+    :class:`ProtocolError` (``bad_text``) if it holds a character that a
+    terminal would act on rather than show (:func:`is_terminal_control`).
 
     >>> check_chat_text("good game 👍")
     'good game 👍'
@@ -158,8 +172,7 @@ def check_chat_text(text: str) -> str:
     bad_text
     """
     for position, char in enumerate(text, start=1):
-        category = unicodedata.category(char)
-        if category in ("Cc", "Cs") or (category == "Cf" and char != _ZERO_WIDTH_JOINER):
+        if is_terminal_control(char):
             raise ProtocolError(
                 ErrorCode.BAD_TEXT,
                 f"chat text holds a control character (U+{ord(char):04X}) at position "
