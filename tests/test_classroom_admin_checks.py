@@ -89,7 +89,9 @@ class Class:
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def klass(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Class]:
     database = tmp_path_factory.mktemp("class") / "games.db"
-    async with running_server(database, class_name="7B") as server:
+    # Hundreds of calls to one server in a few seconds: the HTTP rate limit
+    # (tested in test_e2e_http_limits.py) would answer 429 here.
+    async with running_server(database, class_name="7B", http_rate=0) as server:
         ann = await Player.join_server(server.ws_url, "ann")
         created = await ann.request({"type": "create_room", "game": "tictactoe"})
         room = created["room"]["code"]
@@ -103,7 +105,8 @@ async def klass(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Class
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def no_class(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[RunningServer]:
-    async with running_server(tmp_path_factory.mktemp("plain") / "games.db") as server:
+    database = tmp_path_factory.mktemp("plain") / "games.db"
+    async with running_server(database, http_rate=0) as server:
         yield server
 
 
