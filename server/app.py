@@ -166,15 +166,20 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
         return ws
     try:
         await ws.prepare(request)
-        await _serve(request.app, ws, address)
+        await _serve(request.app, ws, address, request.transport)
     finally:
         counter.release(address)
     return ws
 
 
-async def _serve(app: web.Application, ws: web.WebSocketResponse, address: str) -> None:
+async def _serve(
+    app: web.Application,
+    ws: web.WebSocketResponse,
+    address: str,
+    transport: asyncio.Transport | None,
+) -> None:
     config, metrics, hub = app[CONFIG], app[METRICS], app[HUB]
-    connection = Connection(ws, address)
+    connection = Connection(ws, address, transport)
     peer = Peer(connection)
     limiter = RateLimiter(
         config.rate,

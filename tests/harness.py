@@ -97,17 +97,27 @@ class Player:
         self.name: str | None = None
 
     @classmethod
-    async def connect(cls, url: str) -> Player:
-        """Open a connection without saying hello."""
-        ws = await connect(url, compression=None, max_size=2**22, open_timeout=TIMEOUT)
+    async def connect(cls, url: str, *, local_address: str | None = None) -> Player:
+        """Open a connection without saying hello (from ``local_address`` if given:
+        any 127.x address reaches a server on 127.0.0.1, as another client would)."""
+        options: dict[str, Any] = {}
+        if local_address is not None:
+            options["local_addr"] = (local_address, 0)
+        ws = await connect(url, compression=None, max_size=2**22, open_timeout=TIMEOUT, **options)
         return cls(ws)
 
     @classmethod
     async def join_server(
-        cls, url: str, name: str, *, client: str = "human", token: str | None = None
+        cls,
+        url: str,
+        name: str,
+        *,
+        client: str = "human",
+        token: str | None = None,
+        local_address: str | None = None,
     ) -> Player:
         """Connect and say hello; the welcome is read (and its token kept)."""
-        player = await cls.connect(url)
+        player = await cls.connect(url, local_address=local_address)
         hello: dict[str, Any] = {"type": "hello", "name": name, "version": 1, "client": client}
         if token is not None:
             hello["resume_token"] = token
@@ -163,6 +173,12 @@ class Player:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+async def assert_alive(player: Player) -> None:
+    """The connection still works: a ping gets the pong echoing its id."""
+    reply = await player.request({"type": "ping"})
+    assert reply["type"] == "pong", reply
 
 
 def _matches(message: dict[str, Any], kind: str, fields: dict[str, Any]) -> bool:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Player, RunningServer, running_server
+from harness import Player, RunningServer, assert_alive, running_server
 from websockets.exceptions import ConnectionClosed
 
 from server.app import HARD_FRAME_BYTES
@@ -66,12 +66,6 @@ def assert_error(reply: dict[str, Any], code: str, *words: str) -> dict[str, Any
     for word in words:
         assert word.lower() in message.lower(), (word, reply)
     return reply
-
-
-async def assert_alive(player: Player) -> None:
-    """The connection still works: a ping gets the pong echoing its id."""
-    reply = await player.request({"type": "ping"})
-    assert reply["type"] == "pong", reply
 
 
 async def closed_with(player: Player, timeout: float = 10.0) -> int | None:
