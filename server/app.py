@@ -60,9 +60,13 @@ from shared.protocol.messages import Error
 logger = logging.getLogger(__name__)
 
 HARD_FRAME_BYTES = 16 * MAX_FRAME_BYTES
-"""Frames above the protocol's cap but below this get ``frame_too_large`` and the
-connection goes on; above it, aiohttp closes the connection (1009) without
-reading the rest, so nobody can make the server buffer more than this."""
+"""Frames above the protocol's cap and up to this size (1 MiB, this size included)
+get ``frame_too_large`` and the connection goes on; above it, aiohttp closes the
+connection (1009) without reading the rest, so nobody can make the server buffer
+more than this."""
+_AIOHTTP_MAX_MSG_SIZE = HARD_FRAME_BYTES + 1
+"""aiohttp refuses a frame of ``max_msg_size`` bytes *or more*, so a hard cap that
+is itself allowed (docs/protocol.md: "up to 1 MiB") is one byte less than it."""
 SHUTDOWN_GRACE_SECONDS = 3.0
 """How long shutdown waits for clients' queues to drain before closing anyway."""
 
@@ -151,7 +155,7 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(
         heartbeat=config.heartbeat_seconds,
         compress=False,  # messages are small; deflate costs ~0.3 MB a connection
-        max_msg_size=HARD_FRAME_BYTES,
+        max_msg_size=_AIOHTTP_MAX_MSG_SIZE,
     )
     if not counter.acquire(address):
         metrics.connection_refused(ErrorCode.TOO_MANY_CONNECTIONS)
