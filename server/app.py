@@ -31,6 +31,7 @@ from collections.abc import AsyncIterator
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from server.admission import add_admission
 from server.classroom.admin_routes import add_admin_routes
 from server.config import ServerConfig
 from server.connection import Connection
@@ -38,12 +39,7 @@ from server.engine_pool import EnginePool
 from server.event_loop import event_loop_name
 from server.gc_tuning import tune_for_serving
 from server.hub import GameServer, Peer, resolve_game
-from server.limits import (
-    DEFAULT_ABUSE_STRIKES,
-    DEFAULT_ABUSE_WINDOW,
-    ConnectionCounter,
-    RateLimiter,
-)
+from server.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, RateLimiter
 from server.metrics import LoopLagMonitor, ServerMetrics
 from server.ratings.routes import add_leaderboard_routes
 from server.recorder import GameRecorder
@@ -53,9 +49,8 @@ from server.store import GameNotFoundError, GameStore
 from server.tournaments.routes import add_tournament_routes
 from server.web.routes import add_web_routes
 from shared.protocol.close_codes import CLOSE_ABUSE
-from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message, encode_message
+from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message
 from shared.protocol.errors import ErrorCode, ProtocolError
-from shared.protocol.messages import Error
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +71,6 @@ METRICS = web.AppKey("metrics", ServerMetrics)
 STORE = web.AppKey("store", GameStore)
 POOL = web.AppKey("pool", EnginePool)
 LAG = web.AppKey("lag", LoopLagMonitor)
-COUNTER = web.AppKey("counter", ConnectionCounter)
 CONNECTIONS = web.AppKey("connections", set)
 
 
@@ -85,7 +79,12 @@ def create_app(config: ServerConfig) -> web.Application:
     app = web.Application()
     app[CONFIG] = config
     app[METRICS] = ServerMetrics()
-    app[COUNTER] = ConnectionCounter(config.max_connections_per_address)
+    add_admission(
+        app,
+        limit=config.max_connections_per_address,
+        handshake_seconds=config.handshake_seconds,
+        metrics=app[METRICS],
+    )
     app[CONNECTIONS] = set()
     app.cleanup_ctx.append(_lifecycle)
     app.on_shutdown.append(_close_connections)
@@ -150,29 +149,15 @@ async def _close_connections(app: web.Application) -> None:
 
 
 async def _websocket(request: web.Request) -> web.StreamResponse:
-    config, metrics, counter = request.app[CONFIG], request.app[METRICS], request.app[COUNTER]
+    # Its address's cap is checked at the door (server/admission.py), on accept.
     address = request.remote or "unknown"
     ws = web.WebSocketResponse(
-        heartbeat=config.heartbeat_seconds,
+        heartbeat=request.app[CONFIG].heartbeat_seconds,
         compress=False,  # messages are small; deflate costs ~0.3 MB a connection
         max_msg_size=_AIOHTTP_MAX_MSG_SIZE,
     )
-    if not counter.acquire(address):
-        metrics.connection_refused(ErrorCode.TOO_MANY_CONNECTIONS)
-        await ws.prepare(request)
-        refusal = Error(
-            code=ErrorCode.TOO_MANY_CONNECTIONS,
-            message=f"{address} already has {config.max_connections_per_address} connections "
-            "open: close one first",
-        )
-        await ws.send_str(encode_message(refusal))
-        await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too many connections")
-        return ws
-    try:
-        await ws.prepare(request)
-        await _serve(request.app, ws, address, request.transport)
-    finally:
-        counter.release(address)
+    await ws.prepare(request)
+    await _serve(request.app, ws, address, request.transport)
     return ws
 
 
