@@ -33,6 +33,7 @@ from collections.abc import AsyncIterator
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from server.admission import add_admission
 from server.classroom.admin_routes import add_admin_routes, teacher_token
 from server.classroom.admin_token import bearer_matches
 from server.config import ServerConfig
@@ -42,12 +43,7 @@ from server.event_loop import event_loop_name
 from server.gc_tuning import tune_for_serving
 from server.http_limits import rate_limit_middleware
 from server.hub import GameServer, Peer, resolve_game
-from server.limits import (
-    DEFAULT_ABUSE_STRIKES,
-    DEFAULT_ABUSE_WINDOW,
-    ConnectionCounter,
-    RateLimiter,
-)
+from server.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, RateLimiter
 from server.metrics import LoopLagMonitor, ServerMetrics
 from server.path_ids import MAX_ID, parse_id
 from server.ratings.routes import add_leaderboard_routes
@@ -59,16 +55,20 @@ from server.store import GameNotFoundError, GameStore
 from server.tournaments.routes import add_tournament_routes
 from server.web.routes import add_web_routes
 from shared.protocol.close_codes import CLOSE_ABUSE
-from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message, encode_message
+from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message
 from shared.protocol.errors import ErrorCode, ProtocolError
-from shared.protocol.messages import ROOMS_PAGE_DEFAULT, ROOMS_PAGE_MAX, Error
+from shared.protocol.messages import ROOMS_PAGE_DEFAULT, ROOMS_PAGE_MAX
 
 logger = logging.getLogger(__name__)
 
 HARD_FRAME_BYTES = 16 * MAX_FRAME_BYTES
-"""Frames above the protocol's cap but below this get ``frame_too_large`` and the
-connection goes on; above it, aiohttp closes the connection (1009) without
-reading the rest, so nobody can make the server buffer more than this."""
+"""Frames above the protocol's cap and up to this size (1 MiB, this size included)
+get ``frame_too_large`` and the connection goes on; above it, aiohttp closes the
+connection (1009) without reading the rest, so nobody can make the server buffer
+more than this."""
+_AIOHTTP_MAX_MSG_SIZE = HARD_FRAME_BYTES + 1
+"""aiohttp refuses a frame of ``max_msg_size`` bytes *or more*, so a hard cap that
+is itself allowed (docs/protocol.md: "up to 1 MiB") is one byte less than it."""
 SHUTDOWN_GRACE_SECONDS = 3.0
 """How long shutdown waits for clients' queues to drain before closing anyway."""
 
@@ -78,7 +78,6 @@ METRICS = web.AppKey("metrics", ServerMetrics)
 STORE = web.AppKey("store", GameStore)
 POOL = web.AppKey("pool", EnginePool)
 LAG = web.AppKey("lag", LoopLagMonitor)
-COUNTER = web.AppKey("counter", ConnectionCounter)
 CONNECTIONS = web.AppKey("connections", set)
 
 
@@ -92,7 +91,12 @@ def create_app(config: ServerConfig) -> web.Application:
     )
     if limit is not None:
         app.middlewares.append(limit)  # server/http_limits.py: 429 over the API's rate
-    app[COUNTER] = ConnectionCounter(config.max_connections_per_address)
+    add_admission(
+        app,
+        limit=config.max_connections_per_address,
+        handshake_seconds=config.handshake_seconds,
+        metrics=app[METRICS],
+    )
     app[CONNECTIONS] = set()
     app.cleanup_ctx.append(_lifecycle)
     app.on_shutdown.append(_close_connections)
@@ -158,35 +162,26 @@ async def _close_connections(app: web.Application) -> None:
 
 
 async def _websocket(request: web.Request) -> web.StreamResponse:
-    config, metrics, counter = request.app[CONFIG], request.app[METRICS], request.app[COUNTER]
+    # Its address's cap is checked at the door (server/admission.py), on accept.
     address = request.remote or "unknown"
     ws = web.WebSocketResponse(
-        heartbeat=config.heartbeat_seconds,
+        heartbeat=request.app[CONFIG].heartbeat_seconds,
         compress=False,  # messages are small; deflate costs ~0.3 MB a connection
-        max_msg_size=HARD_FRAME_BYTES,
+        max_msg_size=_AIOHTTP_MAX_MSG_SIZE,
     )
-    if not counter.acquire(address):
-        metrics.connection_refused(ErrorCode.TOO_MANY_CONNECTIONS)
-        await ws.prepare(request)
-        refusal = Error(
-            code=ErrorCode.TOO_MANY_CONNECTIONS,
-            message=f"{address} already has {config.max_connections_per_address} connections "
-            "open: close one first",
-        )
-        await ws.send_str(encode_message(refusal))
-        await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too many connections")
-        return ws
-    try:
-        await ws.prepare(request)
-        await _serve(request.app, ws, address)
-    finally:
-        counter.release(address)
+    await ws.prepare(request)
+    await _serve(request.app, ws, address, request.transport)
     return ws
 
 
-async def _serve(app: web.Application, ws: web.WebSocketResponse, address: str) -> None:
+async def _serve(
+    app: web.Application,
+    ws: web.WebSocketResponse,
+    address: str,
+    transport: asyncio.Transport | None,
+) -> None:
     config, metrics, hub = app[CONFIG], app[METRICS], app[HUB]
-    connection = Connection(ws, address)
+    connection = Connection(ws, address, transport)
     peer = Peer(connection)
     limiter = RateLimiter(
         config.rate,

@@ -23,6 +23,7 @@ from typing import Any
 
 from aiohttp import web
 
+from server.admission import AdmittingRunner
 from server.app import create_app
 from server.classroom.admin_routes import teacher_token
 from server.classroom.admin_token import teacher_link
@@ -76,7 +77,7 @@ async def serve(config: ServerConfig) -> None:
     """Run the server for ``config`` until SIGTERM or SIGINT."""
     # Bind first: a port in use must stop the start before the database is touched.
     listener = _listen(config.host, config.port)
-    runner = web.AppRunner(
+    runner = AdmittingRunner(
         create_app(config), handle_signals=False, access_log=None, shutdown_timeout=5.0
     )
     try:

@@ -19,6 +19,7 @@ from typing import Any
 from server.event_loop import EVENT_LOOPS
 from server.limits import (
     DEFAULT_CONNECTIONS_PER_ADDRESS,
+    DEFAULT_HANDSHAKE_SECONDS,
     DEFAULT_HTTP_BURST,
     DEFAULT_HTTP_RATE,
     DEFAULT_MESSAGE_BURST,
@@ -64,7 +65,12 @@ class ServerConfig:
     grace_seconds: float = _setting(60.0, "seconds a dropped player's seat is held for them")
     # Why these defaults: server/limits.py, where they are kept once.
     max_connections_per_address: int = _setting(
-        DEFAULT_CONNECTIONS_PER_ADDRESS, "open connections allowed from one address"
+        DEFAULT_CONNECTIONS_PER_ADDRESS,
+        "open connections allowed from one address, counted from accept",
+    )
+    handshake_seconds: float = _setting(
+        DEFAULT_HANDSHAKE_SECONDS,
+        "seconds a connection has to send its request (or an idle HTTP one its next)",
     )
     rate: float = _setting(
         DEFAULT_MESSAGE_RATE, "messages per second one connection may send, on average"
@@ -109,6 +115,10 @@ class ServerConfig:
             problems.append(f"grace_seconds={self.grace_seconds}: give more than 0")
         if self.max_connections_per_address < 1:
             problems.append("max_connections_per_address must be 1 or more")
+        if not 0 < self.handshake_seconds < math.inf:
+            problems.append(
+                f"handshake_seconds={self.handshake_seconds}: give a finite number more than 0"
+            )
         if not self.rate > 0 or self.burst < 1:
             problems.append("rate must be more than 0 and burst 1 or more")
         if self.max_rooms_per_session < 1 or self.max_rooms_per_address < 0:

@@ -5,6 +5,13 @@ Rooms never wait on a socket. A message for a client goes into its queue
 A client that reads too slowly to keep up (its queue fills) is dropped rather
 than let it hold up a room or grow the server's memory: its seats are held for
 the grace window like any dropped connection, and it can resume.
+
+The drop is an abort of the TCP connection, not a WebSocket close: a close frame
+would wait behind the very messages the client is not reading, and the
+connection would linger until the heartbeat or the close timeout gave up (tens
+of seconds), with the client's opponent not told and the grace window not yet
+running. Aborted, the socket ends at once, the handler sees it end and the hub
+holds the seats from that moment.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import logging
 
 from aiohttp import WSCloseCode, web
 
-from shared.protocol.close_codes import CLOSE_SESSION_REPLACED, CLOSE_TOO_SLOW
+from shared.protocol.close_codes import CLOSE_SESSION_REPLACED
 from shared.protocol.codec import encode_message
 from shared.protocol.messages import ServerMessage
 
@@ -29,9 +36,14 @@ gomoku is ~225 moves: a client that is this far behind has stopped reading."""
 class Connection:
     """The outgoing side of one accepted WebSocket (see the module docstring)."""
 
-    def __init__(self, ws: web.WebSocketResponse, address: str) -> None:
+    def __init__(
+        self, ws: web.WebSocketResponse, address: str, transport: asyncio.Transport | None
+    ) -> None:
+        """``transport`` is the TCP transport under ``ws``, aborted to drop the
+        client if it is too slow (None: the connection is already gone)."""
         self.ws = ws
         self.address = address
+        self._transport = transport
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
         self._writer: asyncio.Task[object] = asyncio.create_task(self._write())
         self._closing = False
@@ -44,9 +56,16 @@ class Connection:
             self._queue.put_nowait(encode_message(message) if text is None else text)
         except asyncio.QueueFull:
             logger.warning(
-                "dropping a slow client at %s: %d messages unread", self.address, OUTBOX_LIMIT
+                "dropping a slow client", extra={"address": self.address, "unread": OUTBOX_LIMIT}
             )
-            self.close(CLOSE_TOO_SLOW, "too slow: messages were not read")
+            self._drop()
+
+    def _drop(self) -> None:
+        """End the connection now, unread messages and all (see the module docstring)."""
+        self._closing = True
+        self._writer.cancel()
+        if self._transport is not None:
+            self._transport.abort()
 
     def replace(self) -> None:
         """The session resumed on another connection: close this one."""

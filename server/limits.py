@@ -6,8 +6,8 @@ Three guards keep one client from costing everybody else their game:
   messages it sends. A refused message gets a ``rate_limited`` error that says
   when to retry; only a client that keeps sending regardless
   (:attr:`RateLimiter.abusive`) is disconnected.
-- :class:`ConnectionCounter`, one per server: a cap on the WebSocket connections
-  that one network address may hold at once.
+- :class:`ConnectionCounter`, one per server: a cap on the connections that one
+  network address may hold at once (:mod:`server.admission` counts them from accept).
 - :class:`AddressRateLimits`, one per server: a :class:`TokenBucket` per network
   address over its HTTP API requests (:mod:`server.http_limits` answers 429).
 
@@ -50,10 +50,20 @@ long enough that a flood is told apart from a burst, short enough that a client
 which calmed down is soon in good standing again."""
 
 DEFAULT_CONNECTIONS_PER_ADDRESS = 32
-"""WebSocket connections that one network address may hold at once. A classroom
-usually reaches the server through one NAT address: thirty students, some running
-a bot beside their own client, must all fit, so the cap is generous; it is there
-to stop one runaway script from taking every socket the server has."""
+"""Connections that one network address may hold at once, counted from the moment
+each is accepted (before its request, then as a WebSocket or while an HTTP request
+is served) until it closes. A classroom usually reaches the server through one NAT
+address: thirty students, some running a bot beside their own client, must all
+fit, so the cap is generous; it is there to stop one runaway script from taking
+every socket the server has. A browser opening the page holds up to six HTTP
+connections for a moment, and they close once idle (:data:`DEFAULT_HANDSHAKE_SECONDS`)."""
+
+DEFAULT_HANDSHAKE_SECONDS = 5.0
+"""Seconds a new connection has to send its request (for a client, the WebSocket
+upgrade), and an HTTP connection to send its next one, before it is closed.
+Clients send their request as soon as they connect, in milliseconds even over a
+slow network; a socket that sends nothing for seconds is dead or hostile, and it
+holds a file descriptor and one of its address's places until closed."""
 
 
 DEFAULT_HTTP_RATE = 20.0

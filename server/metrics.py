@@ -80,7 +80,8 @@ class ServerMetrics:
         )
         self.connections_refused_total = Counter(
             _PREFIX + "connections_refused_total",
-            "WebSocket connections refused, by reason (e.g. too_many_connections).",
+            "Connections refused at the door, by reason: too_many_connections (over the "
+            "per-address cap), handshake_timeout (closed for sending no request in time).",
             ["reason"],
             registry=r,
         )
@@ -173,7 +174,7 @@ class ServerMetrics:
         self.connections.dec()
 
     def connection_refused(self, reason: str | enum.Enum) -> None:
-        """A connection was refused before it was accepted, for ``reason``."""
+        """A connection was refused at the door (server/admission.py), for ``reason``."""
         self.connections_refused_total.labels(reason=_label(reason)).inc()
 
     def count_message(self, kind: str) -> None:

@@ -25,6 +25,7 @@ import aiohttp
 from aiohttp import web
 from websockets.asyncio.client import ClientConnection, connect
 
+from server.admission import AdmittingRunner
 from server.app import create_app
 from server.config import ServerConfig
 
@@ -105,7 +106,7 @@ async def running_server(database: Path, **overrides: Any) -> AsyncIterator[Runn
     """Start the server on ``database`` (config ``overrides`` applied); stop it after."""
     config = test_config(database, **overrides)
     app = create_app(config)
-    runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=2.0)
+    runner = AdmittingRunner(app, handle_signals=False, access_log=None, shutdown_timeout=2.0)
     await runner.setup()
     try:
         site = web.TCPSite(runner, config.host, 0)
@@ -204,6 +205,12 @@ class Player:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+async def assert_alive(player: Player) -> None:
+    """The connection still works: a ping gets the pong echoing its id."""
+    reply = await player.request({"type": "ping"})
+    assert reply["type"] == "pong", reply
 
 
 def _matches(message: dict[str, Any], kind: str, fields: dict[str, Any]) -> bool:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Player, RunningServer, running_server
+from harness import Player, RunningServer, assert_alive, running_server
 from websockets.exceptions import ConnectionClosed
 
 from server.app import HARD_FRAME_BYTES
@@ -66,12 +66,6 @@ def assert_error(reply: dict[str, Any], code: str, *words: str) -> dict[str, Any
     for word in words:
         assert word.lower() in message.lower(), (word, reply)
     return reply
-
-
-async def assert_alive(player: Player) -> None:
-    """The connection still works: a ping gets the pong echoing its id."""
-    reply = await player.request({"type": "ping"})
-    assert reply["type"] == "pong", reply
 
 
 async def closed_with(player: Player, timeout: float = 10.0) -> int | None:
@@ -346,12 +340,29 @@ async def test_a_frame_just_over_64_kib_is_refused_and_the_connection_goes_on(
     await play_on(table)
 
 
+async def test_frames_up_to_and_of_exactly_the_hard_cap_get_frame_too_large(
+    server: RunningServer,
+) -> None:
+    """The hard cap is 1 MiB, as docs/protocol.md says, and a frame of up to
+    1 MiB, that size included, is answered with ``frame_too_large`` naming its
+    size; the connection goes on."""
+    assert HARD_FRAME_BYTES == 1024 * 1024 == 1_048_576
+    table = await start_game(server)
+    for size, request_id in ((HARD_FRAME_BYTES - 1, 904), (HARD_FRAME_BYTES, 905)):
+        await table.first.send(padded_ping(size, request_id))
+        error = await table.first.expect("error")
+        assert_error(error, "frame_too_large", str(size), str(MAX_FRAME_BYTES))
+        await assert_alive(table.first)
+    await play_on(table)
+
+
 async def test_a_frame_over_the_hard_cap_closes_only_that_connection(
     server: RunningServer,
 ) -> None:
-    """A frame over the hard cap (16 x 64 KiB) is not read at all: that connection
-    is closed with 1009 (message too big). The server stays healthy: a game
-    between two others goes on, a new connection works, ``/healthz`` is ok."""
+    """A frame over the hard cap (16 x 64 KiB = 1 MiB), by one byte already, is
+    not read at all: that connection is closed with 1009 (message too big). The
+    server stays healthy: a game between two others goes on, a new connection
+    works, ``/healthz`` is ok."""
     table = await start_game(server)
     vandal = await hello(server.ws_url, "vandal")
     await vandal.send(padded_ping(HARD_FRAME_BYTES + 1, 903))
@@ -966,6 +977,7 @@ async def test_a_third_connection_from_one_address_is_refused(tmp_path: Path) ->
             if first["type"] == "pong":
                 break
             assert_error(first, "too_many_connections")
+            await closed_with(newcomer)  # so that the next try is not refused for it
             assert loop.time() < deadline, "the slot of a closed connection was never freed"
             await asyncio.sleep(0.05)
         await assert_alive(newcomer)

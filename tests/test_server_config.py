@@ -28,8 +28,14 @@ def test_a_flag_beats_the_environment_which_beats_the_default() -> None:
 
 def test_every_setting_has_a_flag_and_a_variable() -> None:
     args = parse("--max-connections-per-address", "3", "--rate", "2.5", "--log-format", "json")
-    config = config_from(args, {"BOARDROOM_POOL_SIZE": "2", "BOARDROOM_BURST": "7"})
+    environ = {
+        "BOARDROOM_POOL_SIZE": "2",
+        "BOARDROOM_BURST": "7",
+        "BOARDROOM_HANDSHAKE_SECONDS": "2",
+    }
+    config = config_from(args, environ)
     assert config.max_connections_per_address == 3 and config.rate == 2.5
+    assert config.handshake_seconds == 2.0
     assert config.log_format == "json" and config.workers == 2 and config.burst == 7
     caps = parse("--max-rooms-per-address", "0", "--http-rate", "0", "--max-rooms-per-session", "9")
     config = config_from(caps, {"BOARDROOM_HTTP_BURST": "300"})
@@ -43,6 +49,8 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
         ({"BOARDROOM_PORT": "eighty"}, "BOARDROOM_PORT"),
         ({"BOARDROOM_PORT": "70000"}, "port=70000"),
         ({"BOARDROOM_GRACE_SECONDS": "0"}, "grace_seconds"),
+        ({"BOARDROOM_HANDSHAKE_SECONDS": "0"}, "handshake_seconds"),
+        ({"BOARDROOM_HANDSHAKE_SECONDS": "inf"}, "handshake_seconds"),
         ({"BOARDROOM_LOG_FORMAT": "xml"}, "log_format"),
         ({"BOARDROOM_MAX_ROOMS_PER_SESSION": "0"}, "max_rooms_per_session"),
         ({"BOARDROOM_MAX_ROOMS_PER_ADDRESS": "-1"}, "max_rooms_per_address"),

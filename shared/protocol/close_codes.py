@@ -11,7 +11,9 @@ from __future__ import annotations
 CLOSE_SESSION_REPLACED = 4000
 """The same session connected again from elsewhere (its resume token was used)."""
 CLOSE_TOO_SLOW = 4001
-"""The client did not read its messages fast enough."""
+"""The client did not read its messages fast enough. Not sent by this server: a
+close frame would wait behind the unread messages, so it cuts the connection
+instead (the client sees 1006); clients still name the code in words."""
 CLOSE_ABUSE = 4002
 """Sustained flooding after ``rate_limited`` errors."""
 CLOSE_REMOVED = 4003

@@ -1,0 +1,274 @@
+"""The server's door: every TCP connection, from the moment it is accepted until it closes.
+
+aiohttp accepts whatever connects and waits for its request for as long as it
+takes (an hour in recent versions, for ever in older ones), and the app hears of
+a connection only once its request has arrived. So sockets that never send a
+byte were never closed and never counted: 1,100 of them from one address took
+every file descriptor the server had and locked everyone else out (issue 13).
+:class:`Admission` sees each connection as it is accepted:
+
+- It counts it against its address's cap (``--max-connections-per-address``)
+  until it closes, whatever it turns out to be: a WebSocket, an HTTP request, or
+  nothing at all. At the cap, the :class:`~server.gate.AddressGate` lets one more
+  connection per address in to be told why (a WebSocket gets
+  ``too_many_connections`` and close code 1013, an HTTP request a 503 with that
+  code); any other is answered with the 503 at once, unread, and closed.
+  Refusals are logged as ``connections refused`` (WARNING), at most once a
+  minute per address, with their count.
+- It closes a connection that has not started a request within
+  ``--handshake-seconds`` of being accepted: a silent socket, or a request head
+  trickling in. Between two HTTP requests, aiohttp's keep-alive timeout, set to
+  the same, closes a connection left idle as long. A request under way, above
+  all a WebSocket for its whole life, is never timed out. Connections closed
+  before any request are logged as ``connections sent no request in time``
+  (INFO, as sparingly).
+
+:class:`AdmittingRunner` runs the application with its door: ``boardroom serve``
+and the tests' server use it where aiohttp's examples use ``web.AppRunner``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from aiohttp import WSCloseCode, web
+from aiohttp.web_protocol import RequestHandler
+
+from server.gate import AddressGate, ReportThrottle, Verdict
+from server.metrics import ServerMetrics
+from shared.protocol.codec import encode_message
+from shared.protocol.errors import ErrorCode
+from shared.protocol.messages import Error
+
+logger = logging.getLogger(__name__)
+
+REPORT_WINDOW = 60.0
+"""Seconds between two log lines about one address's refusals (or timeouts): an
+attack makes a line a minute per address, with the count, not a line a socket."""
+
+HANDSHAKE_TIMEOUT = "handshake_timeout"
+"""The ``reason`` label of ``boardroom_connections_refused_total`` for connections
+closed because they sent no request in time."""
+
+AppHandler = Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]
+
+
+@dataclass(eq=False)
+class _Entry:
+    """One accepted connection, as the door knows it."""
+
+    address: str
+    verdict: Verdict
+    accepted_at: float
+    deadline: asyncio.TimerHandle | None = None
+    """Closes the connection unless a request starts first; None once one has."""
+    requested: bool = False
+    timed_out: bool = False
+
+
+class Admission:
+    """The door of one server (see the module docstring).
+
+    Contract: :meth:`accepted` is called for every connection as it is accepted,
+    and :meth:`closed` once when it is lost; every request on it goes through
+    :meth:`serve`. :class:`AdmittingServer` does all three.
+    """
+
+    def __init__(self, limit: int, handshake_seconds: float, metrics: ServerMetrics) -> None:
+        """Raise ValueError unless ``limit`` >= 1 and ``handshake_seconds`` > 0."""
+        if not handshake_seconds > 0:
+            raise ValueError(f"handshake_seconds must be more than 0, got {handshake_seconds!r}")
+        self.handshake_seconds = handshake_seconds
+        self._gate = AddressGate(limit)
+        self._metrics = metrics
+        self._refusals = ReportThrottle(REPORT_WINDOW)
+        self._timeouts = ReportThrottle(REPORT_WINDOW)
+        self._open: dict[RequestHandler, _Entry] = {}
+
+    def held(self, address: str) -> int:
+        """Connections admitted from ``address`` and open now."""
+        return self._gate.held(address)
+
+    def accepted(self, handler: RequestHandler, transport: asyncio.Transport) -> None:
+        """A connection was accepted: count it, or refuse it (see the module docstring)."""
+        loop = asyncio.get_running_loop()
+        address = _peer_address(transport)
+        entry = _Entry(address, self._gate.enter(address), loop.time())
+        self._open[handler] = entry
+        if entry.verdict is Verdict.ADMIT:
+            entry.deadline = loop.call_later(self.handshake_seconds, self._time_out, handler)
+            return
+        self._metrics.connection_refused(ErrorCode.TOO_MANY_CONNECTIONS)
+        refused = self._refusals.note(address, entry.accepted_at)
+        if refused is not None:
+            logger.warning(
+                "connections refused",
+                extra={
+                    "address": address,
+                    "reason": ErrorCode.TOO_MANY_CONNECTIONS.value,
+                    "cap": self._gate.limit,
+                    "refused": refused,
+                },
+            )
+        if entry.verdict is Verdict.TELL:
+            # Served, to be told why; but it must ask in time like any other.
+            entry.deadline = loop.call_later(self.handshake_seconds, self._time_out, handler)
+            return
+        # Written without reading the request: the refusal costs nothing more.
+        # Closed on the next turn of the loop: aiohttp starts the handler's task
+        # after this hook returns, and that task must not find it lost already.
+        transport.write(_http_refusal(self._refusal_text(address)))
+        loop.call_soon(handler.force_close)
+
+    def closed(self, handler: RequestHandler) -> None:
+        """The connection of ``handler`` is gone: free its place."""
+        entry = self._open.pop(handler, None)
+        if entry is None:
+            return
+        if entry.deadline is not None:
+            entry.deadline.cancel()
+        self._gate.leave(entry.address, entry.verdict)
+        if entry.timed_out:
+            self._metrics.connection_refused(HANDSHAKE_TIMEOUT)
+            closed = self._timeouts.note(entry.address, asyncio.get_running_loop().time())
+            if closed is not None:
+                logger.info(
+                    "connections sent no request in time",
+                    extra={
+                        "address": entry.address,
+                        "seconds": self.handshake_seconds,
+                        "closed": closed,
+                    },
+                )
+
+    async def serve(self, request: web.BaseRequest, app_handler: AppHandler) -> web.StreamResponse:
+        """Answer ``request``: with the app, or with the refusal on a connection
+        let in only to be told."""
+        entry = self._open.get(request.protocol)
+        if entry is None:
+            return await app_handler(request)
+        if entry.deadline is not None:
+            entry.deadline.cancel()
+            entry.deadline = None
+        entry.requested = True
+        if entry.verdict is Verdict.TELL:
+            return await self._tell(request, entry.address)
+        return await app_handler(request)
+
+    def _time_out(self, handler: RequestHandler) -> None:
+        entry = self._open.get(handler)
+        if entry is not None and not entry.requested:
+            entry.timed_out = True
+            handler.force_close()
+
+    async def _tell(self, request: web.BaseRequest, address: str) -> web.StreamResponse:
+        text = self._refusal_text(address)
+        ws = web.WebSocketResponse(compress=False)
+        if ws.can_prepare(request).ok:
+            await ws.prepare(request)
+            refusal = Error(code=ErrorCode.TOO_MANY_CONNECTIONS, message=text)
+            await ws.send_str(encode_message(refusal))
+            await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too many connections")
+            return ws
+        response = web.Response(
+            status=503, body=_json_refusal(text), content_type="application/json"
+        )
+        response.force_close()
+        return response
+
+    def _refusal_text(self, address: str) -> str:
+        return f"{address} already has {self._gate.limit} connections open: close one first"
+
+
+class AdmittingServer(web.Server):
+    """aiohttp's low-level server with an :class:`Admission` at its door, serving
+    the requests of ``app_server`` (an application's own server)."""
+
+    def __init__(self, admission: Admission, app_server: web.Server, **handler_options: Any):
+        """``handler_options`` go to aiohttp's ``RequestHandler`` as for any
+        ``web.Server``; the keep-alive timeout defaults to the handshake deadline."""
+        handler_options.setdefault("keepalive_timeout", admission.handshake_seconds)
+        super().__init__(
+            self._serve,
+            request_factory=app_server.request_factory,
+            handler_cancellation=app_server.handler_cancellation,
+            **handler_options,
+        )
+        self._admission = admission
+        self._app_handler: AppHandler = app_server.request_handler
+
+    def connection_made(self, handler: RequestHandler, transport: asyncio.Transport) -> None:
+        super().connection_made(handler, transport)
+        self._admission.accepted(handler, transport)
+
+    def connection_lost(self, handler: RequestHandler, exc: BaseException | None = None) -> None:
+        self._admission.closed(handler)
+        super().connection_lost(handler, exc)
+
+    async def _serve(self, request: web.BaseRequest) -> web.StreamResponse:
+        return await self._admission.serve(request, self._app_handler)
+
+
+class AdmittingRunner(web.AppRunner):
+    """``web.AppRunner`` for an application holding an :data:`ADMISSION`: its
+    connections pass through that door. Options are those of ``web.AppRunner``."""
+
+    def __init__(
+        self,
+        app: web.Application,
+        *,
+        handle_signals: bool = False,
+        shutdown_timeout: float = 60.0,
+        **handler_options: Any,
+    ) -> None:
+        super().__init__(
+            app, handle_signals=handle_signals, shutdown_timeout=shutdown_timeout, **handler_options
+        )
+        self._handler_options = handler_options
+
+    async def _make_server(self) -> web.Server:
+        # aiohttp's one hook for the server a runner makes. The app's own server
+        # is made as AppRunner makes it (start-up hooks run, the app frozen); its
+        # handler and request factory are then served behind the door.
+        app_server = await super()._make_server()
+        return AdmittingServer(self.app[ADMISSION], app_server, **self._handler_options)
+
+
+ADMISSION = web.AppKey("admission", Admission)
+"""The application's door (:func:`add_admission`)."""
+
+
+def add_admission(
+    app: web.Application, *, limit: int, handshake_seconds: float, metrics: ServerMetrics
+) -> None:
+    """Give ``app`` its door, which :class:`AdmittingRunner` puts in front of it."""
+    app[ADMISSION] = Admission(limit, handshake_seconds, metrics)
+
+
+def _peer_address(transport: asyncio.BaseTransport) -> str:
+    peer = transport.get_extra_info("peername")
+    if isinstance(peer, tuple) and peer:
+        return str(peer[0])
+    return "unknown"
+
+
+def _json_refusal(text: str) -> bytes:
+    """The body of a 503 refusal, shaped like every HTTP API error."""
+    return msgspec.json.encode({"error": ErrorCode.TOO_MANY_CONNECTIONS.value, "message": text})
+
+
+def _http_refusal(text: str) -> bytes:
+    """A whole HTTP 503 response carrying :func:`_json_refusal`, closing the connection."""
+    body = _json_refusal(text)
+    head = (
+        "HTTP/1.1 503 Service Unavailable\r\n"
+        "Content-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    )
+    return head.encode() + body
