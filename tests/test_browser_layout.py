@@ -23,14 +23,21 @@ async def assert_fits(person: WebPlayer, selector: str, width: int, height: int)
     """``selector`` shows whole within a ``width`` x ``height`` window, and the page
     has nothing to scroll sideways."""
     await person.page.set_viewport_size({"width": width, "height": height})
+    where = await assert_in_window(person, selector, width, height)
+    scroll_width = await person.page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= width, f"{where}: the page scrolls sideways ({scroll_width} px)"
+
+
+async def assert_in_window(person: WebPlayer, selector: str, width: int, height: int) -> str:
+    """``selector``'s box lies within the ``width`` x ``height`` window; a description
+    of where it is, for messages."""
     box = await person.page.locator(selector).bounding_box()
     assert box is not None, selector
     where = f"{selector} at {width}x{height}: {box}"
     assert box["x"] >= 0 and box["y"] >= 0, where
     assert box["x"] + box["width"] <= width, where
     assert box["y"] + box["height"] <= height, where
-    scroll_width = await person.page.evaluate("document.documentElement.scrollWidth")
-    assert scroll_width <= width, f"{where}: the page scrolls sideways ({scroll_width} px)"
+    return where
 
 
 async def test_every_board_shows_whole_on_small_screens(db_path: Path) -> None:
@@ -61,12 +68,7 @@ async def assert_all_on_screen(person: WebPlayer, selectors: tuple[str, ...]) ->
     for width, height in WIDE_LAPTOPS:
         await person.page.set_viewport_size({"width": width, "height": height})
         for selector in selectors:
-            box = await person.page.locator(selector).bounding_box()
-            assert box is not None, selector
-            where = f"{selector} at {width}x{height}: {box}"
-            assert box["x"] >= 0 and box["y"] >= 0, where
-            assert box["x"] + box["width"] <= width, where
-            assert box["y"] + box["height"] <= height, where
+            await assert_in_window(person, selector, width, height)
         scrolls = await person.page.evaluate(
             "[document.documentElement, document.getElementById('view')]"
             ".map(e => [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight])"
