@@ -90,6 +90,9 @@ class RoomHost:
         self._tasks: set[asyncio.Task[None]] = set()
         self._failed = False
         self._closed = False
+        self._last_now = room.created_at
+        """The latest time handed to the room: :meth:`Room.handle` and the other
+        inputs need a ``now`` that never decreases (see :meth:`_now`)."""
 
     # -- what the lobby reads -----------------------------------------------------------
 
@@ -125,7 +128,7 @@ class RoomHost:
         async with self._lock:
             if self._failed:
                 raise RoomUnavailableError(f"room {self.code} is closed after a storage failure")
-            output = step(time.time())
+            output = step(self._now())
             await self._carry_out(output)
             return output
 
@@ -170,6 +173,15 @@ class RoomHost:
         self._after(self, output)
 
     # -- time -----------------------------------------------------------------------------
+
+    def _now(self) -> float:
+        """The wall clock, held at the last time given when it steps back (an NTP
+        correction, a suspended laptop's clock set right): the room's clocks then
+        stand still for a moment rather than give time back or charge it twice.
+        Wall time, not monotonic, because it is stored in the records and must
+        mean the same after a restart."""
+        self._last_now = max(self._last_now, time.time())
+        return self._last_now
 
     def _arm_timer(self, deadline: float | None) -> None:
         if self._timer is not None:
