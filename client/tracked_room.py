@@ -42,15 +42,11 @@ from shared.protocol.messages import (
     SeatInfo,
     Side,
     State,
+    other_side,
 )
 
 SYMBOLS: dict[Side, str] = {"first": "X", "second": "O"}
 """The stone each seat plays: ``first`` is X and moves first."""
-
-
-def other_side(side: Side) -> Side:
-    """The opponent's seat."""
-    return "second" if side == "first" else "first"
 
 
 class TrackedRoom:

@@ -20,12 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from shared.protocol.messages import Clock, ClockState, Side
-
-
-def other_side(side: Side) -> Side:
-    """The opponent's side."""
-    return "second" if side == "first" else "first"
+from shared.protocol.messages import Clock, ClockState, Side, other_side
 
 
 @dataclass

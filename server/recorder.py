@@ -56,7 +56,7 @@ from server.room_output import SeatRecord as RoomSeat
 from server.store import GameStore
 from shared.errors import GameError
 from shared.games import Player
-from shared.protocol.messages import Level, Side
+from shared.protocol.messages import SIDES, Level, Side
 
 __all__ = [
     "GameRecorder",
@@ -68,7 +68,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-_SIDES: Final[tuple[Side, Side]] = ("first", "second")
 _LEVELS: Final[frozenset[str]] = frozenset(get_args(Level))
 _OPTION_KEYS: Final = (
     "public",
@@ -167,7 +166,7 @@ class GameRecorder:
         for event in events:
             match event:
                 case GameStarted():
-                    seats = tuple(_store_seat(event.seats, side) for side in _SIDES)
+                    seats = tuple(_store_seat(event.seats, side) for side in SIDES)
                     game_id = await self._store.create_game(
                         event.room,
                         event.game,
@@ -258,7 +257,7 @@ class GameRecorder:
 
 
 def _player(side: Side) -> Player:
-    return Player(_SIDES.index(side))
+    return Player(SIDES.index(side))
 
 
 def _store_seat(seats: Sequence[RoomSeat], side: Side) -> SeatRecord:
@@ -302,7 +301,7 @@ def _restore_room(record: GameRecord, rng: random.Random) -> Room:
             room=record.room,
             game_number=record.number,
             ply=move.ply,
-            side=_SIDES[move.ply % 2],
+            side=SIDES[move.ply % 2],
             move_text=move.move,
             at=move.at,
             clock_ms=move.clock_ms,

@@ -126,7 +126,7 @@ from typing import Final, Literal, cast, get_args
 
 import msgspec
 
-from server.clock import GameClock, other_side
+from server.clock import GameClock
 from server.room_output import (
     ALL,
     AiRequest,
@@ -150,6 +150,7 @@ from shared.games.base import column_letter
 from shared.protocol.codec import check_chat_text
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
+    SIDES,
     AcceptDraw,
     AddAi,
     ChatLine,
@@ -180,6 +181,7 @@ from shared.protocol.messages import (
     ServerMessage,
     Side,
     State,
+    other_side,
 )
 
 __all__ = [
@@ -203,7 +205,6 @@ __all__ = [
     "SeatRecord",
 ]
 
-SIDES: Final[tuple[Side, Side]] = ("first", "second")
 LEVELS: Final[tuple[str, ...]] = get_args(Level)
 
 RoomRequest = (

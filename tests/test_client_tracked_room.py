@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from room_states import room_in_play
 
-from client.tracked_room import TrackedRoom, other_side
+from client.tracked_room import TrackedRoom
 from shared.protocol.messages import (
     Clock,
     ClockState,
@@ -17,6 +17,7 @@ from shared.protocol.messages import (
     ResultInfo,
     RoomState,
     State,
+    other_side,
 )
 
 

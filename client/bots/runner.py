@@ -49,7 +49,7 @@ from client.bots.report import GameLabel, Report
 from client.bots.state import GameState, game_result, game_state
 from client.errors import ClientError, RequestRefusedError
 from client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
-from client.tracked_room import TrackedRoom, other_side
+from client.tracked_room import TrackedRoom
 from shared.protocol.messages import (
     ClientMessage,
     Clock,
@@ -71,6 +71,7 @@ from shared.protocol.messages import (
     ServerMessage,
     Side,
     State,
+    other_side,
 )
 
 BOT_FAULTS = frozenset({"illegal_move", "invalid_field"})

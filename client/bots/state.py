@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from shared.games import Game, GridGame, Position, get_game
-from shared.protocol.messages import ResultInfo, RoomState, SeatInfo, Side
+from shared.protocol.messages import ResultInfo, RoomState, SeatInfo, Side, other_side
 
 Symbol = Literal["X", "O"]
 Outcome = Literal["win", "loss", "draw", "aborted"]
@@ -157,7 +157,7 @@ def game_state(
         game_number=room.game_number,
         you=SYMBOLS[side],
         side=side,
-        opponent=_seat(room.seats, _other(side)).name,
+        opponent=_seat(room.seats, other_side(side)).name,
         my_turn=playing and room.to_move == side,
         ply=position.ply,
         moves=moves,
@@ -200,10 +200,6 @@ def game_result(result: ResultInfo, moves: tuple[str, ...], side: Side) -> GameR
 
 def _seat(seats: list[SeatInfo], side: Side) -> SeatInfo:
     return next((seat for seat in seats if seat.side == side), SeatInfo(side=side))
-
-
-def _other(side: Side) -> Side:
-    return "second" if side == "first" else "first"
 
 
 def _seconds(milliseconds: int | None) -> float | None:

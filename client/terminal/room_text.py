@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import time
 
-from client.tracked_room import SYMBOLS, TrackedRoom, other_side
-from shared.protocol.messages import Match, Side
+from client.tracked_room import SYMBOLS, TrackedRoom
+from shared.protocol.messages import Match, Side, other_side
 
 _NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 

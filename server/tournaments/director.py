@@ -66,7 +66,7 @@ from server.tournaments.progress import TournamentProgress, forfeit_result
 from server.tournaments.spec import TournamentSpec, parse_entrant
 from server.tournaments.view import Seated, TournamentView, tournament_view
 from shared.games import Player, get_game
-from shared.protocol.messages import Clock, Level, Match, Side
+from shared.protocol.messages import SIDES, Clock, Level, Match, Side
 
 __all__ = [
     "DirectorError",
@@ -81,7 +81,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-_SIDES: tuple[Side, Side] = ("first", "second")
 _DRAWN = frozenset({"full_board", "agreement"})
 
 
@@ -322,7 +321,7 @@ class TournamentDirector:
             kind, level = parse_entrant(entrant)
             if kind == "ai":
                 await self._hub.seat_ai(host.code, cast(Level, level))
-        for side in _SIDES:
+        for side in SIDES:
             self._send_match(progress, pairing, side)
 
     async def _recover(self, progress: TournamentProgress) -> None:
@@ -466,7 +465,7 @@ class TournamentDirector:
         if progress is None:
             return
         for pairing in self._waiting(progress):
-            for side, entrant in zip(_SIDES, (pairing.first, pairing.second), strict=True):
+            for side, entrant in zip(SIDES, (pairing.first, pairing.second), strict=True):
                 if self._session(entrant) == session.id:
                     self._send_match(progress, pairing, side)
 

@@ -62,6 +62,7 @@ from server.tournaments.players import (
     Side,
     TournamentDataError,
 )
+from shared.protocol.messages import other_side
 
 __all__ = ["PairingError", "max_swiss_rounds", "pair_swiss_round", "recommended_swiss_rounds"]
 
@@ -169,10 +170,6 @@ _LIMITS = (
 )
 
 
-def _other(seat: Side) -> Side:
-    return "second" if seat == "first" else "first"
-
-
 def _preference(record: _Record) -> tuple[Side | None, int]:
     """The seat a player is due and how strongly (0: no preference, before any game)."""
     if not record.seats:
@@ -182,10 +179,10 @@ def _preference(record: _Record) -> tuple[Side | None, int]:
     if abs(difference) >= 2:
         return fewer, _ABSOLUTE
     if record.seats[-2:] == [record.seats[-1]] * 2:
-        return _other(record.seats[-1]), _ABSOLUTE
+        return other_side(record.seats[-1]), _ABSOLUTE
     if difference:
         return fewer, _STRONG
-    return _other(record.seats[-1]), _MILD
+    return other_side(record.seats[-1]), _MILD
 
 
 @dataclass(frozen=True)
@@ -208,7 +205,7 @@ def _seating(higher: _Record, lower: _Record, limits: _ColourLimits) -> _Seating
     want_lower, strength_lower = _preference(lower)
     # The higher-ranked player's wanted seat is tried first, so it wins a tie in cost.
     for seat in ("first", "second") if want_higher != "second" else ("second", "first"):
-        lower_seat = _other(seat)
+        lower_seat = other_side(seat)
         if not (limits.allows(higher, seat) and limits.allows(lower, lower_seat)):
             continue
         cost = (strength_higher if want_higher not in (None, seat) else 0) + (

@@ -12,7 +12,7 @@ Client to server: :data:`CLIENT_MESSAGES`. Server to client: :data:`SERVER_MESSA
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
 
@@ -27,6 +27,19 @@ ChatText = Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
 Seconds = Annotated[float, msgspec.Meta(gt=0, le=86_400)]
 Side = Literal["first", "second"]
 """A seat: ``first`` moves first (X), ``second`` answers (O)."""
+SIDES: Final[tuple[Side, Side]] = ("first", "second")
+"""Both seats, ``first`` first."""
+
+
+def other_side(side: Side) -> Side:
+    """The opponent's seat.
+
+    >>> other_side("first")
+    'second'
+    """
+    return "second" if side == "first" else "first"
+
+
 Level = Literal["random", "easy", "medium", "hard", "perfect"]
 
 
