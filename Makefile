@@ -30,6 +30,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 # The browser tests (tests/test_browser_*.py) drive Debian's Chromium, never a
 # browser that Playwright downloads. Installed once, by apt-get as root (or

@@ -1,7 +1,7 @@
 """A private Boardroom server for ``boardroom play --local``: a child process on a
 free loopback port with a throwaway database, stopped when the client is done.
 
-The client never imports the server (see ``docs/design``: ``client/`` depends on
+The client never imports the server (see ``docs/architecture.md``: ``client/`` depends on
 ``shared/`` only), so the server runs as ``python -m server`` in a subprocess, and
 its port is read from the line it prints when it is ready
 (``Boardroom is serving on port N.``). Contract of :func:`local_server`: on exit,

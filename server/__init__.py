@@ -2,9 +2,9 @@
 
 Start at :mod:`server.app` (the routes and the start-up) and :mod:`server.hub` (the
 rooms and the lobby behind ``/ws``). A room is a sans-I/O state machine
-(:mod:`server.room`, with :mod:`server.room_output` and :mod:`server.clock`) run on
+(:mod:`server.core.room`, with :mod:`server.core.room_output` and :mod:`server.core.clock`) run on
 the loop by :mod:`server.room_host`. Games are stored by :mod:`server.store`
 (SQLite in WAL mode on its own thread, :mod:`server.sqlite_thread`) through
-:mod:`server.recorder`; :mod:`server.records` holds the records and their exports.
+:mod:`server.recorder`; :mod:`server.core.records` holds the records and their exports.
 The AI searches in :mod:`server.engine_pool` (a warmed, bounded process pool).
 """

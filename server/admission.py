@@ -9,7 +9,7 @@ every file descriptor the server had and locked everyone else out (issue 13).
 
 - It counts it against its address's cap (``--max-connections-per-address``)
   until it closes, whatever it turns out to be: a WebSocket, an HTTP request, or
-  nothing at all. At the cap, the :class:`~server.gate.AddressGate` lets one more
+  nothing at all. At the cap, the :class:`~server.core.gate.AddressGate` lets one more
   connection per address in to be told why (a WebSocket gets
   ``too_many_connections`` and close code 1013, an HTTP request a 503 with that
   code); any other is answered with the 503 at once, unread, and closed.
@@ -39,7 +39,7 @@ import msgspec
 from aiohttp import WSCloseCode, web
 from aiohttp.web_protocol import RequestHandler
 
-from server.gate import AddressGate, ReportThrottle, Verdict
+from server.core.gate import AddressGate, ReportThrottle, Verdict
 from server.metrics import ServerMetrics
 from shared.protocol.codec import encode_message
 from shared.protocol.errors import ErrorCode

@@ -9,7 +9,7 @@ Routes::
                           to filter; ?offset=50&limit=50 for the next page)
     GET /api/games/{id}   a game's record as JSON, or as text with ?format=text
                           (or Accept: text/plain); a private room's game in
-                          progress only with ?code= (server.record_access)
+                          progress only with ?code= (server.core.record_access)
     GET /healthz          liveness and a few figures, as JSON
     GET /metrics          Prometheus text format
     GET /api/leaderboard  the ratings per game type (?game=connect4 for one; server/ratings)
@@ -38,18 +38,18 @@ from server.classroom.admin_routes import add_admin_routes, teacher_token
 from server.classroom.admin_token import bearer_matches
 from server.config import ServerConfig
 from server.connection import Connection
+from server.core.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, RateLimiter
+from server.core.path_ids import MAX_ID, parse_id
+from server.core.record_access import may_read
+from server.core.records import record_to_json, record_to_text
 from server.engine_pool import EnginePool
 from server.event_loop import event_loop_name
 from server.gc_tuning import tune_for_serving
 from server.http_limits import rate_limit_middleware
 from server.hub import GameServer, Peer, resolve_game
-from server.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, RateLimiter
 from server.metrics import LoopLagMonitor, ServerMetrics
-from server.path_ids import MAX_ID, parse_id
 from server.ratings.routes import add_leaderboard_routes
-from server.record_access import may_read
 from server.recorder import GameRecorder
-from server.records import record_to_json, record_to_text
 from server.single_server import DatabaseLock
 from server.store import GameNotFoundError, GameStore
 from server.tournaments.routes import add_tournament_routes
@@ -271,7 +271,7 @@ async def _game_record(request: web.Request) -> web.Response:
             404, "unknown_game_record", f"no game {shown!r}: ids are numbers, from 1 up"
         )
     # A private game in progress is answered as an unknown id, word for word:
-    # stepping through ids must not tell anyone that it exists (server.record_access).
+    # stepping through ids must not tell anyone that it exists (server.core.record_access).
     unknown = _json_error(
         404,
         "unknown_game_record",

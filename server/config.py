@@ -16,8 +16,7 @@ from collections.abc import Mapping
 from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
-from server.event_loop import EVENT_LOOPS
-from server.limits import (
+from server.core.limits import (
     DEFAULT_CONNECTIONS_PER_ADDRESS,
     DEFAULT_HANDSHAKE_SECONDS,
     DEFAULT_HTTP_BURST,
@@ -25,7 +24,8 @@ from server.limits import (
     DEFAULT_MESSAGE_BURST,
     DEFAULT_MESSAGE_RATE,
 )
-from server.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
+from server.core.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
+from server.event_loop import EVENT_LOOPS
 
 ENV_PREFIX = "BOARDROOM_"
 MAX_CLASS_NAME = 64
@@ -63,7 +63,7 @@ class ServerConfig:
     pool_size: int = _setting(0, "engine worker processes (0: one per core but one)")
     engine_queue: int = _setting(64, "server AI searches that may wait or run at once")
     grace_seconds: float = _setting(60.0, "seconds a dropped player's seat is held for them")
-    # Why these defaults: server/limits.py, where they are kept once.
+    # Why these defaults: server/core/limits.py, where they are kept once.
     max_connections_per_address: int = _setting(
         DEFAULT_CONNECTIONS_PER_ADDRESS,
         "open connections allowed from one address, counted from accept",

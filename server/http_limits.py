@@ -1,6 +1,6 @@
 """The HTTP API's rate limit per network address: an aiohttp middleware.
 
-Each address gets a token bucket (:class:`~server.limits.AddressRateLimits`)
+Each address gets a token bucket (:class:`~server.core.limits.AddressRateLimits`)
 over its requests to the API: ``--http-rate`` requests a second, bursts of
 ``--http-burst``. A request over it is answered at once with 429, the API's
 JSON error ``{"error": "rate_limited", "message": ..., "retry_after": SECONDS}``
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
-from server.limits import AddressRateLimits
+from server.core.limits import AddressRateLimits
 from shared.protocol.errors import ErrorCode
 
 LIMITED_PREFIXES = ("/api/", "/metrics")

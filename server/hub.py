@@ -4,7 +4,7 @@
 itself: a connection hands it each decoded message with the connection's
 :class:`Peer` (its session once ``hello`` is done), and it answers through the
 session's :class:`~server.connection.Connection` or the rooms' outputs. Room
-rules live in :class:`~server.room.Room`; this module resolves codes, sessions
+rules live in :class:`~server.core.room.Room`; this module resolves codes, sessions
 and game names, and turns refusals into ``error`` messages.
 
 In class mode the teacher's controls (:mod:`server.classroom`) act through the
@@ -28,15 +28,22 @@ from dataclasses import dataclass
 
 from server.config import ServerConfig
 from server.connection import Connection
+from server.core.lobby import Lobby, RoomCodes
+from server.core.room import Room, RoomOptions, RoomRequest
+from server.core.room_caps import RoomCaps
+from server.core.room_output import (
+    ClientId,
+    GameFinished,
+    GameStarted,
+    MoveMade,
+    Output,
+    PlayerKind,
+)
+from server.core.sessions import Session, SessionRegistry
 from server.engine_pool import EnginePool
-from server.lobby import Lobby, RoomCodes
 from server.metrics import ServerMetrics
 from server.recorder import GameRecorder
-from server.room import Room, RoomOptions, RoomRequest
-from server.room_caps import RoomCaps
 from server.room_host import RoomHost, RoomUnavailableError, Step
-from server.room_output import ClientId, GameFinished, GameStarted, MoveMade, Output, PlayerKind
-from server.sessions import Session, SessionRegistry
 from shared.errors import GameError
 from shared.games import Game, get_game
 from shared.protocol.close_codes import CLOSE_REMOVED
@@ -310,7 +317,7 @@ class GameServer:
             raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, refusal.explain())
 
     def _counts_as_open(self, code: str, opener: ClientId) -> bool:
-        """The :data:`~server.room_caps.OpenTest`: the room's game is waiting or in
+        """The :data:`~server.core.room_caps.OpenTest`: the room's game is waiting or in
         play and its opener holds a seat there (or is about to: nobody is in yet)."""
         host = self.lobby.get(code)
         if host is None:
@@ -483,7 +490,7 @@ class GameServer:
     # -- the teacher's controls (class mode) ----------------------------------------------
 
     async def pause_all(self) -> int:
-        """Pause every room (:meth:`Room.pause <server.room.Room.pause>`), and
+        """Pause every room (:meth:`Room.pause <server.core.room.Room.pause>`), and
         open new rooms paused until :meth:`resume_all`. Returns how many rooms
         were paused (a room whose storage failed is skipped)."""
         self.paused = True
@@ -517,7 +524,7 @@ class GameServer:
 
     async def close_room(self, code: str, reason: str) -> bool:
         """Close the room with this room code (:meth:`Room.close
-        <server.room.Room.close>`) and drop it; False if there is none. A room
+        <server.core.room.Room.close>`) and drop it; False if there is none. A room
         whose storage failed is dropped as it is."""
         host = self.lobby.get(code)
         if host is None:
@@ -548,7 +555,7 @@ class GameServer:
 
     async def rename_session(self, session_id: ClientId, name: str) -> None:
         """The session is called ``name`` (a checked name) from now on: in new
-        rooms, and in its rooms now (:meth:`Room.rename <server.room.Room.rename>`).
+        rooms, and in its rooms now (:meth:`Room.rename <server.core.room.Room.rename>`).
         A session that is not live changes nothing here."""
         session = self.sessions.get(session_id)
         if session is not None:
@@ -559,7 +566,7 @@ class GameServer:
 
     async def remove_session(self, session_id: ClientId) -> None:
         """End the session at once: its token opens nothing from now on, it
-        leaves every room (:meth:`Room.remove <server.room.Room.remove>`:
+        leaves every room (:meth:`Room.remove <server.core.room.Room.remove>`:
         a game in progress is resigned), and its connection is closed with
         :data:`~shared.protocol.close_codes.CLOSE_REMOVED`."""
         session = self.sessions.drop(session_id)
@@ -600,7 +607,7 @@ class GameServer:
         first: ClientId | None,
         second: ClientId | None,
     ) -> RoomHost:
-        """Open a private tournament room (:class:`~server.room.RoomOptions`
+        """Open a private tournament room (:class:`~server.core.room.RoomOptions`
         ``tournament``) whose sides are reserved for these sessions; None is a
         side for the server AI (:meth:`seat_ai`). It opens paused during a pause.
         Raises ``ValueError`` for options that do not fit together."""

@@ -1,6 +1,6 @@
 """The adapter between a room's persistence events and the game store.
 
-A :class:`~server.room.Room` returns, with each :class:`~server.room_output.Output`,
+A :class:`~server.core.room.Room` returns, with each :class:`~server.core.room_output.Output`,
 the events to persist (:class:`GameStarted`, :class:`MoveMade`, :class:`GameFinished`).
 :class:`GameRecorder` writes them to a :class:`~server.store.GameStore` and, after a
 crash, rebuilds the rooms from what it wrote.
@@ -19,7 +19,7 @@ The contract:
   game number) to that id for the games in play (:meth:`~GameRecorder.game_id`).
 
 What :meth:`GameRecorder.restore_rooms` brings back after a restart: every room
-with a game in play, as :meth:`Room.restore <server.room.Room.restore>` rebuilds
+with a game in play, as :meth:`Room.restore <server.core.room.Room.restore>` rebuilds
 it: the game and its number, its moves, its options, its seats (each human or bot
 seat held for its session, so its player reclaims it by resuming that session),
 and with an increment clock the time each side had left (a per-move clock starts
@@ -43,16 +43,16 @@ from typing import Any, Final, cast, get_args
 
 import msgspec
 
-from server.records import GameRecord, GameState, PlayerKind, SeatRecord, Termination
-from server.room import Room, RoomOptions
-from server.room_output import (
+from server.core.records import GameRecord, GameState, PlayerKind, SeatRecord, Termination
+from server.core.room import Room, RoomOptions
+from server.core.room_output import (
     ClientId,
     GameFinished,
     GameStarted,
     MoveMade,
     PersistEvent,
 )
-from server.room_output import SeatRecord as RoomSeat
+from server.core.room_output import SeatRecord as RoomSeat
 from server.store import GameStore
 from shared.errors import GameError
 from shared.games import Player
@@ -88,7 +88,7 @@ class UnrecordedGameError(LookupError):
 @dataclass(frozen=True, slots=True)
 class RestoredRoom:
     """A room rebuilt from the store, paused (see :meth:`Room.restore
-    <server.room.Room.restore>`), and the id of its game in play."""
+    <server.core.room.Room.restore>`), and the id of its game in play."""
 
     room: Room
     game_id: int
@@ -102,7 +102,7 @@ def options_to_json(options: RoomOptions) -> dict[str, Any]:
     ``clock`` (the protocol's ``Clock`` as builtins), ``grace_seconds``,
     ``join_code`` and ``watch_code``, and ``tournament: true`` for a tournament
     room. The codes are private: the record's exports leave them out
-    (:data:`server.records.PRIVATE_OPTIONS`). A tournament room's reserved
+    (:data:`server.core.records.PRIVATE_OPTIONS`). A tournament room's reserved
     sessions are not stored: a game is stored once both seats are taken, so a
     restored room needs no reservation (and sessions never go into a record's
     options, which are exported)."""

@@ -1,7 +1,7 @@
-"""The adapter that runs one sans-I/O :class:`~server.room.Room` on the event loop.
+"""The adapter that runs one sans-I/O :class:`~server.core.room.Room` on the event loop.
 
 A :class:`RoomHost` feeds the room its inputs one at a time (a lock per room) and
-carries out each :class:`~server.room_output.Output` as the room's contract says:
+carries out each :class:`~server.core.room_output.Output` as the room's contract says:
 
 1. persist the events through the :class:`~server.recorder.GameRecorder` and wait
    until they are durable (so a broadcast move survives a SIGKILL);
@@ -25,9 +25,9 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
+from server.core.room import Room, RoomOptions
+from server.core.room_output import AiRequest, ClientId, Output, PersistEvent, RoomStatus
 from server.engine_pool import EngineBusyError, EnginePool, EngineUnavailableError
-from server.room import Room, RoomOptions
-from server.room_output import AiRequest, ClientId, Output, PersistEvent, RoomStatus
 from shared.engine.levels import plan_search
 from shared.errors import BoardroomError
 from shared.protocol.codec import encode_message

@@ -42,7 +42,7 @@ the background, the caller just does not learn which, and :meth:`~GameStore.clos
 waits for it. So the database is never left half-written; a room whose
 ``append_move`` was cancelled should reload the game before writing again.
 
-Records are append-only (see :mod:`server.records` for the order they are written
+Records are append-only (see :mod:`server.core.records` for the order they are written
 in). The schema enforces the same rules as the code, with CHECK constraints and
 triggers, so that no other writer (the ``sqlite3`` shell) can break a record either.
 
@@ -77,7 +77,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
-from server.records import (
+from server.core.records import (
     GameRecord,
     GameState,
     MoveRecord,
@@ -193,7 +193,7 @@ SCHEMA_VERSION = 4
 _MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # Version 0 (an empty file) to 1. A migration is frozen once released: the next
     # change to the schema is a new entry, never an edit here. The CHECK lists spell
-    # out the enums of server.records as they were at this version.
+    # out the enums of server.core.records as they were at this version.
     (
         # AUTOINCREMENT: a game's id is its address (GET /api/games/{id}), so an id
         # is never handed out again, even if an operator purges old games.
@@ -433,7 +433,7 @@ class StoreInfo:
 class StudentRecord:
     """One student of a class (class mode). ``id`` is public: the teacher's API
     names the student by it. ``session`` is the session id (a
-    :class:`~server.records.SeatRecord`'s ``session``) that links the student to
+    :class:`~server.core.records.SeatRecord`'s ``session``) that links the student to
     their seats; private, so left out of ``repr``. ``kind`` is
     :attr:`~PlayerKind.HUMAN` or :attr:`~PlayerKind.BOT`; ``first_seen`` Unix seconds."""
 

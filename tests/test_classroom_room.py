@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server.room import ClientId, GameFinished, MoveMade, Output, Room, RoomOptions
+from server.core.room import ClientId, GameFinished, MoveMade, Output, Room, RoomOptions
 from shared.protocol.errors import ErrorCode
 from shared.protocol.messages import (
     AcceptDraw,

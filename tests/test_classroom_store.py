@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.records import PlayerKind, SeatRecord, Termination
+from server.core.records import PlayerKind, SeatRecord, Termination
 from server.store import (
     GameStore,
     InvalidRecordError,

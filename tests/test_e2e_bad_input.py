@@ -32,7 +32,7 @@ from harness import Player, RunningServer, assert_alive, running_server
 from websockets.exceptions import ConnectionClosed
 
 from server.app import HARD_FRAME_BYTES
-from server.limits import DEFAULT_ABUSE_STRIKES as ABUSE_STRIKES
+from server.core.limits import DEFAULT_ABUSE_STRIKES as ABUSE_STRIKES
 from shared.protocol.close_codes import CLOSE_ABUSE
 from shared.protocol.codec import MAX_FRAME_BYTES, MAX_NAME_LENGTH
 

@@ -19,7 +19,7 @@ import pytest
 from harness import Player, ServerProcess, running_server
 from websockets.exceptions import ConnectionClosed
 
-from server.records import GameState
+from server.core.records import GameState
 from server.store import GameStore
 
 

@@ -18,8 +18,8 @@ from typing import Any
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server
 
+from server.core.records import PlayerKind, SeatRecord, Termination
 from server.ratings.service import Leaderboards
-from server.records import PlayerKind, SeatRecord, Termination
 from server.store import GameStore
 from shared.games import Player as Side
 

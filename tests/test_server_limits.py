@@ -10,9 +10,9 @@ import math
 
 import pytest
 
-from server import limits
 from server.config import ServerConfig
-from server.limits import AddressRateLimits, ConnectionCounter, RateLimiter, TokenBucket
+from server.core import limits
+from server.core.limits import AddressRateLimits, ConnectionCounter, RateLimiter, TokenBucket
 
 
 def limiter(

@@ -10,15 +10,8 @@ from typing import Any
 
 import pytest
 
-from server.recorder import (
-    GameRecorder,
-    RestoredRoom,
-    UnrecordedGameError,
-    options_from_json,
-    options_to_json,
-)
-from server.records import GameState, PlayerKind, SeatRecord, Termination, record_to_json
-from server.room import (
+from server.core.records import GameState, PlayerKind, SeatRecord, Termination, record_to_json
+from server.core.room import (
     ClientId,
     GameFinished,
     GameStarted,
@@ -27,6 +20,13 @@ from server.room import (
     PersistEvent,
     Room,
     RoomOptions,
+)
+from server.recorder import (
+    GameRecorder,
+    RestoredRoom,
+    UnrecordedGameError,
+    options_from_json,
+    options_to_json,
 )
 from server.store import GameStore
 from shared.games import Player

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from server.room import (
+from server.core.room import (
     ALL,
     AiRequest,
     ClientId,

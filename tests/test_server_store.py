@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from server.records import (
+from server.core.records import (
     GameRecord,
     GameState,
     MoveRecord,
@@ -185,7 +185,7 @@ async def test_the_text_export_of_a_game_in_progress_says_who_is_to_move(
 # append_move acknowledged, then waits to be killed.
 CHILD = """
 import asyncio, sys, time
-from server.records import SeatRecord
+from server.core.records import SeatRecord
 from server.store import GameStore
 
 async def main(path, moves):

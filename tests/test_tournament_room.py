@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from server.core.room import ClientId, GameFinished, GameStarted, Room, RoomOptions
 from server.recorder import options_from_json, options_to_json
-from server.room import ClientId, GameFinished, GameStarted, Room, RoomOptions
 from shared.protocol.codec import encode_message
 from shared.protocol.errors import ErrorCode
 from shared.protocol.messages import AddAi, Error, Leave, MakeMove, Rematch, Resign, State

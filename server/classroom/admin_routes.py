@@ -50,7 +50,7 @@ from aiohttp import web
 from server.classroom.admin_token import bearer_matches, load_or_make_token
 from server.classroom.roster import Roster
 from server.classroom.teacher import Classroom, UnknownRoomError, UnknownStudentError
-from server.records import PlayerKind
+from server.core.records import PlayerKind
 from shared.protocol.codec import check_chat_text, check_player_name
 from shared.protocol.errors import ProtocolError
 

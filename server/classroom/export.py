@@ -58,7 +58,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from server.records import GameRecord, GameState, SeatRecord, record_to_text
+from server.core.records import GameRecord, GameState, SeatRecord, record_to_text
 from server.store import StudentRecord, StudentResults, TournamentRecord
 from server.tournaments.progress import TournamentProgress
 from server.tournaments.spec import parse_entrant
@@ -255,7 +255,7 @@ def student_folder(student: StudentRecord) -> str:
     """The student's folder name: their name made safe for any file system, then
     their id (names need not be unique; ids are).
 
-    >>> from server.records import PlayerKind
+    >>> from server.core.records import PlayerKind
     >>> zoe = StudentRecord("a1b2c3d4", "7B", "s1", "Zoë / O'Brien", PlayerKind.HUMAN, 0.0)
     >>> student_folder(zoe)
     'Zoë_O_Brien-a1b2c3d4'

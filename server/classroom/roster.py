@@ -23,9 +23,9 @@ import secrets
 import time
 from dataclasses import replace
 
-from server.records import PlayerKind
-from server.room_output import ClientId
-from server.sessions import Session
+from server.core.records import PlayerKind
+from server.core.room_output import ClientId
+from server.core.sessions import Session
 from server.store import GameStore, StudentRecord
 from shared.protocol.errors import ErrorCode, ProtocolError
 

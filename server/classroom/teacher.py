@@ -17,7 +17,7 @@ What each control does, in the order it does it:
   seats are freed, the token opens nothing, and the connection is closed
   with 4003.
 - **pause**, **resume**: every room at once (:meth:`Room.pause
-  <server.room.Room.pause>`); rooms opened during a pause open paused. A
+  <server.core.room.Room.pause>`); rooms opened during a pause open paused. A
   pause is not stored: a restart ends it.
 - **close a room**: its game ends with no result, its members get
   ``room_closed``, and it is gone from the lobby.
@@ -40,9 +40,9 @@ import msgspec
 
 from server.classroom.export import games_zip, results_csv
 from server.classroom.roster import Roster, session_of
+from server.core.records import PlayerKind
+from server.core.room import Room
 from server.hub import GameServer
-from server.records import PlayerKind
-from server.room import Room
 from server.room_host import RoomHost
 from server.store import GameStore, StudentRecord, StudentResults
 from shared.protocol.messages import ResultInfo, Side

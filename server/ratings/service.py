@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 
 import msgspec
 
+from server.core.records import GameState, PlayerKind, SeatRecord
 from server.ratings.leaderboard import (
     LeaderboardRow,
     PlayerRating,
@@ -47,7 +48,6 @@ from server.ratings.leaderboard import (
     leaderboard,
     replay,
 )
-from server.records import GameState, PlayerKind, SeatRecord
 from server.store import GameStore, StudentRecord
 from shared.errors import GameError
 from shared.games import GAME_NAMES, get_game

@@ -55,11 +55,11 @@ from typing import cast
 import msgspec
 
 from server.classroom.roster import Roster, session_of
+from server.core.records import GameRecord, GameState, PlayerKind
+from server.core.room_output import ClientId, GameFinished, GameStarted
+from server.core.room_output import PlayerKind as SessionKind
+from server.core.sessions import Session
 from server.hub import GameServer
-from server.records import GameRecord, GameState, PlayerKind
-from server.room_output import ClientId, GameFinished, GameStarted
-from server.room_output import PlayerKind as SessionKind
-from server.sessions import Session
 from server.store import EntrantRecord, GameStore, PairingRecord, StudentRecord
 from server.tournaments.players import Outcome
 from server.tournaments.progress import TournamentProgress, forfeit_result

@@ -41,7 +41,7 @@ from server.classroom.admin_routes import (
     json_response,
 )
 from server.classroom.teacher import Classroom
-from server.path_ids import parse_id
+from server.core.path_ids import parse_id
 from server.tournaments.director import (
     DirectorError,
     TournamentDirector,

@@ -22,7 +22,7 @@ from typing import Annotated, Final, Literal, get_args
 
 import msgspec
 
-from server.room import RoomOptions
+from server.core.room import RoomOptions
 from server.tournaments.round_robin import round_robin_rounds
 from server.tournaments.swiss import max_swiss_rounds, recommended_swiss_rounds
 from shared.errors import GameError

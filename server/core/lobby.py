@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar
 
-from server.room_output import RoomStatus
+from server.core.room_output import RoomStatus
 from shared.protocol.messages import ROOMS_PAGE_DEFAULT, RoomSummary
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

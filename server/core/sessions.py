@@ -23,7 +23,7 @@ from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from server.room_output import ClientId, PlayerKind
+from server.core.room_output import ClientId, PlayerKind
 from shared.protocol.messages import ServerMessage
 
 TOKEN_BYTES = 32

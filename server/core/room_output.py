@@ -1,9 +1,9 @@
-"""What a :class:`~server.room.Room` says back: recipients, persistence events,
+"""What a :class:`~server.core.room.Room` says back: recipients, persistence events,
 engine requests, and the :class:`Output` that carries them.
 
 Small frozen values, so the server's adapters (socket, store, engine pool) can
 act on them without reaching into the room. The contract for acting on an
-``Output`` is in :mod:`server.room`'s docstring.
+``Output`` is in :mod:`server.core.room`'s docstring.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ Times are Unix seconds (wall clock, ``time.time()``) in the API and in the
 database, and ISO 8601 UTC strings in the exports.
 
 The exports are served to anyone who may read the game (``GET /api/games/{id}``;
-who that is: :mod:`server.record_access`), so they leave out what the record
+who that is: :mod:`server.core.record_access`), so they leave out what the record
 keeps only for the server: each seat's session (who may reclaim it after a
 restart) and the room's private codes (:data:`PRIVATE_OPTIONS`).
 """

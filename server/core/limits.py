@@ -12,7 +12,7 @@ Three guards keep one client from costing everybody else their game:
   address over its HTTP API requests (:mod:`server.http_limits` answers 429).
 
 (The caps on the rooms a session or an address may hold open are kept by
-:mod:`server.room_caps`.)
+:mod:`server.core.room_caps`.)
 
 The defaults below are what ``boardroom serve`` uses unless told otherwise.
 

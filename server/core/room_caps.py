@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from server.room_output import ClientId
+from server.core.room_output import ClientId
 
 DEFAULT_ROOMS_PER_SESSION = 4
 """Rooms one session may hold open at once. A person plays one game at a time and

@@ -126,8 +126,8 @@ from typing import Final, Literal, cast, get_args
 
 import msgspec
 
-from server.clock import GameClock
-from server.room_output import (
+from server.core.clock import GameClock
+from server.core.room_output import (
     ALL,
     AiRequest,
     ClientId,

@@ -1,0 +1,75 @@
+"""The layers hold: the import contracts in ``pyproject.toml`` are kept.
+
+``shared`` imports neither ``server`` nor ``client``; ``client`` never imports
+``server``; ``server.core`` imports nothing of the server outside the core and
+never ``asyncio``, ``aiohttp``, ``sqlite3`` or ``time`` (docs/architecture.md).
+import-linter checks them on the real import graph; the second test breaks a
+copy of the tree on purpose to show that the check can fail.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("shared", "server", "client")
+
+# Runs import-linter on the packages in the working directory, not the installed
+# (editable) ones: the editable install's finder would otherwise win over sys.path.
+LINT_HERE = """
+import sys
+sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f)]
+sys.path.insert(0, ".")
+from importlinter.cli import lint_imports
+sys.exit(lint_imports(config_filename="pyproject.toml", no_cache=True, no_logo=True))
+"""
+
+
+def lint(tree: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", LINT_HERE],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_tree_keeps_every_layer_contract() -> None:
+    result = lint(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "contract"),
+    [
+        ("shared/games/base.py", "import server.hub", "shared imports neither"),
+        ("client/session.py", "import server.core.room", "the client never imports"),
+        ("server/core/clock.py", "import server.hub", "imports nothing of the server outside"),
+        ("server/core/room.py", "import time", "server.core does no I/O"),
+        ("server/core/lobby.py", "import sqlite3", "server.core does no I/O"),
+    ],
+)
+def test_an_import_across_a_layer_breaks_its_contract(
+    tmp_path: Path, module: str, line: str, contract: str
+) -> None:
+    for package in PACKAGES:
+        shutil.copytree(
+            ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    broken = tmp_path / module
+    broken.write_text(broken.read_text() + f"\n{line}  # noqa\n")
+
+    result = lint(tmp_path)
+
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert contract in result.stdout
+    assert "BROKEN" in result.stdout.split(contract, 1)[1].splitlines()[0]
