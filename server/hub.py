@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from server.config import ServerConfig
 from server.connection import Connection
 from server.core.lobby import Lobby, RoomCodes
+from server.core.records import PlayerKind
 from server.core.room import Room, RoomOptions, RoomRequest
 from server.core.room_caps import RoomCaps
 from server.core.room_output import (
@@ -37,7 +38,6 @@ from server.core.room_output import (
     GameStarted,
     MoveMade,
     Output,
-    PlayerKind,
 )
 from server.core.sessions import Session, SessionRegistry
 from server.engine_pool import EnginePool
@@ -243,7 +243,7 @@ class GameServer:
         name = check_player_name(hello.name)
         if hello.resume_token is None:
             watch_only = hello.client == "spectator"
-            kind: PlayerKind = "human" if hello.client == "spectator" else hello.client
+            kind = PlayerKind.HUMAN if watch_only else PlayerKind(hello.client)
             session, token = self.sessions.open(name, kind, watch_only=watch_only)
         else:
             resumed = self.sessions.resume(hello.resume_token)

@@ -265,9 +265,9 @@ def _store_seat(seats: Sequence[RoomSeat], side: Side) -> SeatRecord:
     [seat] = [seat for seat in seats if seat.side == side]
     return SeatRecord(
         name=seat.name,
-        kind=PlayerKind(seat.kind),
-        ai_level=seat.level if seat.kind == "ai" else None,
-        session=None if seat.kind == "ai" else seat.client,
+        kind=seat.kind,
+        ai_level=seat.level if seat.kind is PlayerKind.AI else None,
+        session=None if seat.kind is PlayerKind.AI else seat.client,
     )
 
 
@@ -282,7 +282,7 @@ def _room_seat(record: GameRecord, side: Side) -> RoomSeat:
             raise ValueError(f"seat {side}: unknown AI level {seat.ai_level!r}")
         level = cast(Level, seat.ai_level)
     client = None if seat.session is None else ClientId(seat.session)
-    return RoomSeat(side, seat.name, seat.kind.value, level, client)
+    return RoomSeat(side, seat.name, seat.kind, level, client)
 
 
 def _restore_room(record: GameRecord, rng: random.Random) -> Room:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from server.core.records import PlayerKind
 from server.core.room import ClientId, GameFinished, MoveMade, Output, Room, RoomOptions
 from shared.protocol.errors import ErrorCode
 from shared.protocol.messages import (
@@ -54,8 +55,8 @@ def new_room(*, paused: bool = False, **options: Any) -> Room:
 def started_room(**options: Any) -> Room:
     """Ann (first) against Bob (second), game 1 started at T0; Cat watches."""
     room = new_room(**options)
-    room.seat(ANN, "ann", "human", now=T0)
-    room.seat(BOB, "bob", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     room.watch(CAT, "cat", now=T0)
     return room
 
@@ -165,7 +166,7 @@ def test_an_ai_answer_that_comes_in_a_pause_is_played_at_the_resume() -> None:
     """The search is not wasted: the answer is kept, nothing is asked again,
     and the AI plays it once everyone has the resumed state."""
     room = new_room()
-    room.seat(ANN, "ann", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
     room.add_ai("easy", now=T0)
     (request,) = move(room, ANN, "b2", T0 + 1).ai_requests
     room.pause(T0 + 2)
@@ -181,7 +182,7 @@ def test_an_ai_answer_that_comes_in_a_pause_is_played_at_the_resume() -> None:
 
 def test_the_ai_is_not_asked_in_a_pause_and_is_asked_at_the_resume() -> None:
     room = new_room(paused=True, creator_seat="second")
-    room.seat(ANN, "ann", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
     started = room.add_ai("easy", now=T0)
     assert room.status == "playing" and started.ai_requests == ()  # the AI moves first
     (request,) = room.resume(T0 + 5).ai_requests
@@ -191,8 +192,8 @@ def test_the_ai_is_not_asked_in_a_pause_and_is_asked_at_the_resume() -> None:
 def test_a_room_opened_in_a_pause_starts_its_game_paused() -> None:
     """Both seats taken: the game starts (it is stored), its clock held, nothing timed."""
     room = new_room(paused=True, clock=FISCHER)
-    room.seat(ANN, "ann", "human", now=T0)
-    started = room.seat(BOB, "bob", "human", now=T0 + 1)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    started = room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0 + 1)
     assert room.status == "playing" and started.events  # GameStarted
     (state,) = states(started, ANN)
     assert state.room.paused is True and state.room.clocks is not None

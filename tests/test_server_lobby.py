@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from server.core.lobby import CODE_ALPHABET, ROOM_CODE_LENGTH, Lobby, RoomCodes
+from server.core.records import PlayerKind
 from server.core.room_output import RoomStatus
 from server.core.sessions import SessionRegistry, session_id_for
 from shared.protocol.codec import MAX_FRAME_BYTES, MAX_NAME_LENGTH, encode_message
@@ -147,7 +148,7 @@ def test_quick_match_never_seats_a_seeker_where_a_game_has_been_played() -> None
 
 def test_a_token_names_its_session_and_nothing_else_does() -> None:
     sessions = SessionRegistry()
-    session, token = sessions.open("ann", "human")
+    session, token = sessions.open("ann", PlayerKind.HUMAN)
     assert session.id == session_id_for(token) and token not in session.id
     assert sessions.resume(token) is session
     assert sessions.resume(token + "x") is None
@@ -155,9 +156,9 @@ def test_a_token_names_its_session_and_nothing_else_does() -> None:
 
 def test_idle_sessions_without_rooms_are_forgotten_after_the_grace_window() -> None:
     sessions = SessionRegistry()
-    idle, _ = sessions.open("ann", "human")
+    idle, _ = sessions.open("ann", PlayerKind.HUMAN)
     idle.idle_since = 100.0
-    seated, _ = sessions.open("bob", "bot")
+    seated, _ = sessions.open("bob", PlayerKind.BOT)
     seated.idle_since = 100.0
     seated.rooms.add("K7Q2MX")
     assert sessions.sweep(now=150.0, grace_seconds=60) == []

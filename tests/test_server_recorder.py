@@ -56,8 +56,8 @@ async def persisted(recorder: GameRecorder, room: Room, output: Output) -> Outpu
 
 async def seat_both(recorder: GameRecorder, room: Room, *, now: float = T0) -> None:
     """Ann, then Bob, take the seats; the game starts."""
-    await persisted(recorder, room, room.seat(ANN, "ann", "human", now=now))
-    await persisted(recorder, room, room.seat(BOB, "bob", "bot", now=now))
+    await persisted(recorder, room, room.seat(ANN, "ann", PlayerKind.HUMAN, now=now))
+    await persisted(recorder, room, room.seat(BOB, "bob", PlayerKind.BOT, now=now))
     assert room.status == "playing"
 
 
@@ -226,7 +226,7 @@ async def test_an_ai_seat_comes_back_and_is_asked_to_move(db_path: Path, store: 
     to move, the room asks the engine on resume."""
     recorder = GameRecorder(store)
     room = new_room(creator_seat="first")
-    await persisted(recorder, room, room.seat(ANN, "ann", "human", now=T0))
+    await persisted(recorder, room, room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0))
     await persisted(recorder, room, room.add_ai("easy", now=T0))
     await play(recorder, room, "b2")
     game_id = recorder.game_id(CODE, 1)

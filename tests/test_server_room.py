@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from server.core.records import PlayerKind
 from server.core.room import (
     ALL,
     AiRequest,
@@ -74,8 +75,8 @@ def new_room(game: str = "tictactoe", *, seed: int = 1, **options: Any) -> Room:
 def started_room(game: str = "tictactoe", **options: Any) -> Room:
     """Ann (first) and Bob (second) seated; game 1 started at T0."""
     room = new_room(game, **options)
-    room.seat(ANN, "ann", "human", now=T0)
-    room.seat(BOB, "bob", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     assert room.status == "playing"
     return room
 
@@ -137,18 +138,18 @@ def events_of(outputs: list[Output]) -> list[PersistEvent]:
 def test_game_starts_when_the_second_seat_is_taken() -> None:
     """The second player's seat starts game 1: GameStarted, and each player's own state."""
     room = new_room()
-    first = room.seat(ANN, "ann", "human", now=T0, request_id=1)
+    first = room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0, request_id=1)
     assert room.status == "waiting" and first.events == ()
     assert first.to(ANN) == [State(room=room.state_for(ANN, now=T0), id=1)]
-    output = room.seat(BOB, "bob", "human", now=T0 + 1, request_id="j")
+    output = room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0 + 1, request_id="j")
     (started,) = output.events
     assert started == GameStarted(
         CODE,
         "tictactoe",
         1,
         (
-            SeatRecord("first", "ann", "human", client=ANN),
-            SeatRecord("second", "bob", "human", client=BOB),
+            SeatRecord("first", "ann", PlayerKind.HUMAN, client=ANN),
+            SeatRecord("second", "bob", PlayerKind.HUMAN, client=BOB),
         ),
         at=T0 + 1,
     )
@@ -336,7 +337,7 @@ def test_requests_after_the_end_are_refused_as_game_over() -> None:
 def test_requests_before_the_game_starts_are_refused() -> None:
     """Alone in the room: game_not_started for moves, resignation, draws and rematch."""
     room = new_room()
-    room.seat(ANN, "ann", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
     for request in (
         MakeMove(room=CODE, move="b2"),
         Resign(room=CODE),
@@ -396,7 +397,7 @@ def test_a_third_player_finds_the_room_full() -> None:
     """Both seats taken: room_full, nothing changes."""
     room = started_room()
     before = snapshot(room)
-    output = room.seat(CAT, "cat", "human", now=T0, request_id=8)
+    output = room.seat(CAT, "cat", PlayerKind.HUMAN, now=T0, request_id=8)
     assert [(r, m.code, m.id) for r, m in output.messages if isinstance(m, Error)] == [
         (CAT, ErrorCode.ROOM_FULL, 8)
     ]
@@ -407,7 +408,7 @@ def test_joining_twice_resends_the_state() -> None:
     """A seated client joining or watching again keeps its seat and gets the state."""
     room = started_room()
     before = snapshot(room)
-    assert room.seat(ANN, "ann", "human", now=T0).messages == (
+    assert room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0).messages == (
         (ANN, State(room=room.state_for(ANN, now=T0))),
     )
     assert room.watch(ANN, "ann", now=T0).to(ANN)[0] == State(room=room.state_for(ANN, now=T0))
@@ -417,9 +418,19 @@ def test_joining_twice_resends_the_state() -> None:
 # -- the server AI -------------------------------------------------------------------------
 
 
+def test_the_ai_takes_no_seat_as_a_client() -> None:
+    """seat() is for people and bots: a client seated as the AI would have the engine
+    move for it, so the room raises ValueError (add_ai seats the AI) and changes nothing."""
+    room = new_room()
+    before = snapshot(room)
+    with pytest.raises(ValueError, match="add_ai"):
+        room.seat(ANN, "ann", PlayerKind.AI, now=T0)
+    assert snapshot(room) == before
+
+
 def ai_room(*, creator_seat: str = "first", **options: Any) -> tuple[Room, Output]:
     room = new_room(creator_seat=creator_seat, **options)
-    room.seat(ANN, "ann", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
     return room, room.add_ai("perfect", now=T0)
 
 
@@ -506,7 +517,7 @@ def test_the_ai_declines_a_draw_at_once() -> None:
 def test_a_bad_ai_level_or_a_full_room_is_refused() -> None:
     """add_ai: bad_level for an unknown level, room_full with both seats taken."""
     room = new_room()
-    room.seat(ANN, "ann", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
     before = snapshot(room)
     output = room.add_ai("grandmaster", now=T0, by=ANN, request_id=1)
     assert len(output.messages) == 1
@@ -635,7 +646,7 @@ def test_when_both_players_are_gone_the_first_window_to_end_ends_the_game_withou
 def test_a_seat_held_in_a_waiting_room_is_freed_when_the_window_ends() -> None:
     """Before any game, the window ending just frees the seat; nobody wins anything."""
     room = new_room()
-    room.seat(ANN, "ann", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
     room.disconnected(ANN, now=T0)
     assert room.tick(T0 + 60).events == ()
     assert room.is_empty and room.next_deadline is None
@@ -713,7 +724,7 @@ def test_leaving_a_game_in_progress_resigns_and_frees_the_seat() -> None:
     assert [type(m) for m in output.to(BOB)] == [GameOver, Left]
     assert [type(m) for m in output.to(ANN)] == [GameOver, State]
     assert BOB not in output.audience and room.side_of(BOB) is None
-    join = room.seat(CAT, "cat", "human", now=T0 + 3)
+    join = room.seat(CAT, "cat", PlayerKind.HUMAN, now=T0 + 3)
     (started,) = join.events
     assert isinstance(started, GameStarted) and started.game_number == 2
     assert room.side_of(CAT) == "second"
@@ -723,7 +734,7 @@ def test_leaving_before_a_game_or_as_a_spectator_just_leaves() -> None:
     """A leaver gets ``left`` and nobody else hears of a spectator going; the
     lone player's leave empties the room."""
     room = new_room()
-    room.seat(ANN, "ann", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
     room.watch(CAT, "cat", now=T0)
     output = room.handle(CAT, Leave(room=CODE, id=3), now=T0)
     assert output.messages == ((CAT, Left(room=CODE, id=3)),)
@@ -780,9 +791,9 @@ def test_a_random_creator_seat_is_drawn_from_the_rng_at_the_start() -> None:
     sides = set()
     for seed in range(10):
         room = new_room(creator_seat="random", seed=seed)
-        room.seat(ANN, "ann", "human", now=T0)
+        room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
         assert room.side_of(ANN) == "first"  # provisional until the start
-        room.seat(BOB, "bob", "human", now=T0)
+        room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
         sides.add(room.side_of(ANN))
     assert sides == {"first", "second"}
 
@@ -790,8 +801,8 @@ def test_a_random_creator_seat_is_drawn_from_the_rng_at_the_start() -> None:
 def test_the_creator_may_take_the_second_seat() -> None:
     """creator_seat second: the first occupant sits second, the joiner first."""
     room = new_room(creator_seat="second")
-    room.seat(ANN, "ann", "human", now=T0)
-    room.seat(BOB, "bob", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     assert (room.side_of(ANN), room.side_of(BOB)) == ("second", "first")
 
 
@@ -843,7 +854,10 @@ def record_game(outputs: list[Output]) -> tuple[GameStarted, list[MoveMade]]:
 def test_restoring_from_the_records_gives_the_same_room() -> None:
     """Rebuilt from its events, a room shows the same game and clocks, paused while down."""
     room = new_room("connect4", clock=FISCHER)
-    outputs = [room.seat(ANN, "ann", "human", now=T0), room.seat(BOB, "bob", "human", now=T0)]
+    outputs = [
+        room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0),
+        room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0),
+    ]
     for i, column in enumerate("4453"):
         mover = ANN if i % 2 == 0 else BOB
         outputs.append(move(room, mover, column, now=T0 + 7 * (i + 1)))
@@ -873,7 +887,10 @@ def test_a_game_keeps_its_players_names_after_they_leave() -> None:
     same in a room restored from the records."""
     room = new_room("tictactoe")
     assert room.game_players == {}
-    outputs = [room.seat(ANN, "ann", "human", now=T0), room.seat(BOB, "bob", "human", now=T0)]
+    outputs = [
+        room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0),
+        room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0),
+    ]
     started, moves = record_game(outputs)
     for client in (ANN, BOB):
         room.handle(client, Leave(room=CODE), now=T0 + 1)
@@ -894,8 +911,8 @@ def test_restoring_a_finished_game_keeps_its_result() -> None:
         "tictactoe",
         1,
         (
-            SeatRecord("first", "ann", "human", client=ANN),
-            SeatRecord("second", "bob", "human", client=BOB),
+            SeatRecord("first", "ann", PlayerKind.HUMAN, client=ANN),
+            SeatRecord("second", "bob", PlayerKind.HUMAN, client=BOB),
         ),
         T0,
     )
@@ -919,8 +936,8 @@ def test_a_result_lost_in_the_crash_is_recorded_on_resume() -> None:
     outputs = play_moves(room, "a1 b1 a2 b2 a3")
     moves = [e for e in events_of(outputs) if isinstance(e, MoveMade)]
     seats = (
-        SeatRecord("first", "ann", "human", client=ANN),
-        SeatRecord("second", "bob", "human", client=BOB),
+        SeatRecord("first", "ann", PlayerKind.HUMAN, client=ANN),
+        SeatRecord("second", "bob", PlayerKind.HUMAN, client=BOB),
     )
     restored = Room.restore(
         options=RoomOptions(),
@@ -937,8 +954,8 @@ def test_a_result_lost_in_the_crash_is_recorded_on_resume() -> None:
 def test_records_that_do_not_replay_are_refused() -> None:
     """A gap in the plies or an illegal move: ValueError, not a half-built room."""
     seats = (
-        SeatRecord("first", "ann", "human", client=ANN),
-        SeatRecord("second", "AI", "ai", level="easy"),
+        SeatRecord("first", "ann", PlayerKind.HUMAN, client=ANN),
+        SeatRecord("second", "AI", PlayerKind.AI, level="easy"),
     )
     started = GameStarted(CODE, "tictactoe", 1, seats, T0)
     with pytest.raises(ValueError, match="ply 1"):
@@ -966,8 +983,8 @@ def test_records_that_do_not_replay_are_refused() -> None:
 def test_a_restored_ai_to_move_is_asked_on_resume() -> None:
     """After a restart with the AI to move, resuming sends its engine request."""
     seats = (
-        SeatRecord("first", "ann", "human", client=ANN),
-        SeatRecord("second", "AI (easy)", "ai", level="easy"),
+        SeatRecord("first", "ann", PlayerKind.HUMAN, client=ANN),
+        SeatRecord("second", "AI (easy)", PlayerKind.AI, level="easy"),
     )
     restored = Room.restore(
         options=RoomOptions(),

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from server.core.records import PlayerKind
 from server.core.room import ClientId, GameFinished, GameStarted, Room, RoomOptions
 from server.recorder import options_from_json, options_to_json
 from shared.protocol.codec import encode_message
@@ -50,9 +51,9 @@ def test_a_reserved_player_sits_in_their_own_side_whoever_comes_first() -> None:
     """Bob, reserved second, sits second though he comes first; the game starts
     with Ann first, as the pairing says."""
     room = tournament_room()
-    room.seat(BOB, "bob", "bot", now=T0)
+    room.seat(BOB, "bob", PlayerKind.BOT, now=T0)
     assert room.side_of(BOB) == "second" and room.status == "waiting"
-    output = room.seat(ANN, "ann", "human", now=T0 + 1)
+    output = room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0 + 1)
     (started,) = output.events
     assert isinstance(started, GameStarted)
     assert [(s.side, s.name) for s in started.seats] == [("first", "ann"), ("second", "bob")]
@@ -62,7 +63,7 @@ def test_anyone_else_is_refused_room_full_saying_the_seats_are_reserved() -> Non
     """Eve has the join code but no reservation: room_full, and nothing changes;
     she may still watch."""
     room = tournament_room()
-    output = room.seat(EVE, "eve", "human", now=T0, request_id=3)
+    output = room.seat(EVE, "eve", PlayerKind.HUMAN, now=T0, request_id=3)
     error = error_of(output, EVE)
     assert (error.code, error.id) == (ErrorCode.ROOM_FULL, 3)
     assert "reserved for the tournament's players" in error.message
@@ -75,12 +76,12 @@ def test_the_state_says_tournament_and_a_casual_room_sends_no_such_field() -> No
     """Players and spectators see ``tournament: true``; a casual room's state
     leaves the field out on the wire (it is false)."""
     room = tournament_room()
-    room.seat(ANN, "ann", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
     assert room.state_for(ANN, now=T0).tournament is True
     assert room.state_for(None, now=T0).tournament is True
     assert '"tournament":true' in encode_message(State(room=room.state_for(ANN, now=T0)))
     casual = Room("C4SUAL", "tictactoe", options=RoomOptions(), rng=random.Random(1), now=T0)
-    casual.seat(ANN, "ann", "human", now=T0)
+    casual.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
     state = casual.state_for(ANN, now=T0)
     assert state.tournament is False
     assert "tournament" not in encode_message(State(room=state))
@@ -92,7 +93,7 @@ def test_the_ai_takes_the_side_reserved_for_nobody() -> None:
     room = tournament_room(first=None, second=BOB)
     room.add_ai("easy", now=T0)
     assert room.state_for(None, now=T0).seats[0].kind == "ai"
-    output = room.seat(BOB, "bob", "bot", now=T0 + 1)
+    output = room.seat(BOB, "bob", PlayerKind.BOT, now=T0 + 1)
     assert room.status == "playing" and room.side_of(BOB) == "second"
     assert output.ai_requests and output.ai_requests[0].side == "first"
 
@@ -115,8 +116,8 @@ def test_a_second_ai_has_no_side_left() -> None:
 )
 def test_rematch_and_add_ai_are_refused_with_tournament_room(request_: Any, words: str) -> None:
     room = tournament_room()
-    room.seat(ANN, "ann", "human", now=T0)
-    room.seat(BOB, "bob", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     room.handle(ANN, Resign(room=CODE), now=T0 + 1)
     output = room.handle(ANN, request_, now=T0 + 2)
     error = error_of(output, ANN)
@@ -127,16 +128,16 @@ def test_rematch_and_add_ai_are_refused_with_tournament_room(request_: Any, word
 
 def test_resigning_before_the_first_move_loses_instead_of_aborting() -> None:
     room = tournament_room()
-    room.seat(ANN, "ann", "human", now=T0)
-    room.seat(BOB, "bob", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     output = room.handle(ANN, Resign(room=CODE), now=T0 + 1)
     assert output.events == (GameFinished(CODE, 1, "second", "resignation", T0 + 1),)
 
 
 def test_a_dropped_player_loses_by_abandonment_even_before_the_first_move() -> None:
     room = tournament_room(grace_seconds=10)
-    room.seat(ANN, "ann", "human", now=T0)
-    room.seat(BOB, "bob", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     room.disconnected(BOB, now=T0 + 1)
     output = room.tick(T0 + 11)
     assert output.events == (GameFinished(CODE, 1, "first", "abandonment", T0 + 11),)
@@ -144,8 +145,8 @@ def test_a_dropped_player_loses_by_abandonment_even_before_the_first_move() -> N
 
 def test_both_gone_before_the_first_move_gives_nobody_the_win() -> None:
     room = tournament_room(grace_seconds=10)
-    room.seat(ANN, "ann", "human", now=T0)
-    room.seat(BOB, "bob", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     room.disconnected(BOB, now=T0 + 1)
     room.disconnected(ANN, now=T0 + 2)
     output = room.tick(T0 + 11)
@@ -155,12 +156,12 @@ def test_both_gone_before_the_first_move_gives_nobody_the_win() -> None:
 def test_nobody_sits_down_again_once_the_game_is_over() -> None:
     """Ann leaves after the game, and may not come back to start another."""
     room = tournament_room()
-    room.seat(ANN, "ann", "human", now=T0)
-    room.seat(BOB, "bob", "human", now=T0)
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     room.handle(ANN, MakeMove(room=CODE, move="b2"), now=T0 + 1)
     room.handle(BOB, Resign(room=CODE), now=T0 + 2)
     room.handle(ANN, Leave(room=CODE), now=T0 + 3)
-    output = room.seat(ANN, "ann", "human", now=T0 + 4)
+    output = room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0 + 4)
     assert error_of(output, ANN).code == ErrorCode.TOURNAMENT_ROOM
     assert output.events == () and room.game_number == 1
 
@@ -175,8 +176,8 @@ def test_the_room_is_kept_while_it_waits_and_let_go_once_over_or_closed() -> Non
     closed.close("cancelled", now=T0)
     assert closed.is_empty
     over = tournament_room()
-    over.seat(ANN, "ann", "human", now=T0)
-    over.seat(BOB, "bob", "human", now=T0)
+    over.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    over.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     over.handle(ANN, Resign(room=CODE), now=T0 + 1)
     over.handle(ANN, Leave(room=CODE), now=T0 + 2)
     over.handle(BOB, Leave(room=CODE), now=T0 + 2)

@@ -92,7 +92,7 @@ class Roster:
             class_name=self.class_name,
             session=session.id,
             name=session.name,
-            kind=PlayerKind(session.kind),
+            kind=session.kind,
             first_seen=time.time(),
         )
         # In memory before the write: a second hello of the same session while

@@ -71,7 +71,10 @@ class GameState(enum.Enum):
 
 
 class PlayerKind(enum.Enum):
-    """Who sits in a seat."""
+    """Who sits in a seat: the one name for it, in the room, its sessions, the
+    records and the class roster. The values are the wire's (``SeatInfo.kind``,
+    ``hello``'s ``client``). A session or a student is a human or a bot; only a
+    seat may be the AI."""
 
     HUMAN = "human"
     """A person at a client."""

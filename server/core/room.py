@@ -127,6 +127,7 @@ from typing import Final, Literal, cast, get_args
 import msgspec
 
 from server.core.clock import GameClock
+from server.core.records import PlayerKind
 from server.core.room_output import (
     ALL,
     AiRequest,
@@ -137,11 +138,9 @@ from server.core.room_output import (
     MoveMade,
     Output,
     PersistEvent,
-    PlayerKind,
     Reason,
     Recipient,
     RoomStatus,
-    SeatKind,
     SeatRecord,
 )
 from shared.errors import IllegalMoveError
@@ -194,14 +193,12 @@ __all__ = [
     "MoveMade",
     "Output",
     "PersistEvent",
-    "PlayerKind",
     "Reason",
     "Recipient",
     "Room",
     "RoomOptions",
     "RoomRequest",
     "RoomStatus",
-    "SeatKind",
     "SeatRecord",
 ]
 
@@ -302,7 +299,7 @@ class RoomOptions:
 class _Occupant:
     client: ClientId | None
     name: str
-    kind: SeatKind
+    kind: PlayerKind
     level: Level | None = None
     connected: bool = True
     gone_until: float | None = None
@@ -311,7 +308,7 @@ class _Occupant:
         return SeatInfo(
             side=side,
             name=self.name,
-            kind=self.kind,
+            kind=self.kind.value,
             level=self.level,
             connected=self.connected,
             gone_until=self.gone_until,
@@ -394,14 +391,16 @@ class Room:
         """
         room = cls(started.room, started.game, options=options, rng=rng, now=started.at)
         for record in started.seats:
-            if record.kind != "ai" and record.client is None:
-                raise ValueError(f"seat {record.side}: a {record.kind} seat needs its session")
+            if record.kind is not PlayerKind.AI and record.client is None:
+                raise ValueError(
+                    f"seat {record.side}: a {record.kind.value} seat needs its session"
+                )
             room._seats[record.side] = _Occupant(
                 client=record.client,
                 name=record.name,
                 kind=record.kind,
                 level=record.level,
-                connected=record.kind == "ai",
+                connected=record.kind is PlayerKind.AI,
             )
         room._game_number = started.game_number
         room._game_players = {record.side: record.name for record in started.seats}
@@ -533,7 +532,7 @@ class Room:
         """The session, name and kind of the client holding ``side`` (connected
         or held); None for an empty seat or the server AI."""
         occupant = self._seats[side]
-        if occupant is None or occupant.client is None or occupant.kind == "ai":
+        if occupant is None or occupant.client is None or occupant.kind is PlayerKind.AI:
             return None
         return occupant.client, occupant.name, occupant.kind
 
@@ -611,7 +610,10 @@ class Room:
         """Seat ``client`` (a validated name) in a free seat; ``room_full`` if
         none. Everyone gets the new state; when both seats are taken and no game
         is in progress, the next game starts. A client already seated just gets
-        the state again (and is reconnected if it was held)."""
+        the state again (and is reconnected if it was held). ``kind`` is a
+        person's or a bot's: the AI sits through :meth:`add_ai` (``ValueError``)."""
+        if kind is PlayerKind.AI:
+            raise ValueError("the server AI takes a seat through add_ai, not seat")
         out = _Builder()
         self._expire(now, out)
         if self.side_of(client) is not None:
@@ -983,7 +985,7 @@ class Room:
             return
         self._draw_offer = side
         self._announce(out, offered, client, request_id)
-        if self._occupant(other_side(side)).kind == "ai":
+        if self._occupant(other_side(side)).kind is PlayerKind.AI:
             self._draw_offer = None
             out.send(ALL, self._declined(side))
 
@@ -1009,7 +1011,7 @@ class Room:
                 "when both seats are taken",
             )
         asked = set(self._rematch) | {side}
-        asked |= {s for s in SIDES if self._occupant(s).kind == "ai"}
+        asked |= {s for s in SIDES if self._occupant(s).kind is PlayerKind.AI}
         if len(asked) < len(SIDES):
             offered = RematchOffered(room=self.code, side=side)
             if side in self._rematch:
@@ -1061,7 +1063,7 @@ class Room:
             # The first occupant: the creator's choice, or opposite it for the AI.
             preferred = self.options.creator_seat
             creator_side: Side = "second" if preferred == "second" else "first"
-            side = creator_side if occupant.kind != "ai" else other_side(creator_side)
+            side = creator_side if occupant.kind is not PlayerKind.AI else other_side(creator_side)
         else:
             side = free[0]
         if occupant.client is not None:
@@ -1076,7 +1078,7 @@ class Room:
     def _reserved_side(self, occupant: _Occupant, free: list[Side]) -> Side:
         """The side of a tournament room that ``occupant`` may take (see the module
         docstring); refuses anyone else, and everyone once the game is over."""
-        if occupant.kind == "ai":
+        if occupant.kind is PlayerKind.AI:
             sides = [s for s in free if self.options.reserved_for(s) is None]
         else:
             sides = [s for s in SIDES if self.options.reserved_for(s) == occupant.client]
@@ -1113,7 +1115,9 @@ class Room:
             raise _RefusedError(
                 ErrorCode.BAD_LEVEL, f"no AI level {level!r}: choose one of {', '.join(LEVELS)}"
             )
-        occupant = _Occupant(client=None, name=f"AI ({level})", kind="ai", level=cast(Level, level))
+        occupant = _Occupant(
+            client=None, name=f"AI ({level})", kind=PlayerKind.AI, level=cast(Level, level)
+        )
         self._take_seat(occupant, out, now, by, request_id)
 
     def _free_seat(self, side: Side, out: _Builder, now: float) -> None:
@@ -1152,7 +1156,7 @@ class Room:
             return
         side = self._to_move
         occupant = self._occupant(side)
-        if occupant.kind != "ai" or occupant.level is None:
+        if occupant.kind is not PlayerKind.AI or occupant.level is None:
             return
         ply = self._position.ply
         self._ai_pending = (self._game_number, ply)
@@ -1190,7 +1194,7 @@ class Room:
         current = (
             self._status == "playing"
             and (self._game_number, self._position.ply) == (game_number, ply)
-            and self._occupant(self._to_move).kind == "ai"
+            and self._occupant(self._to_move).kind is PlayerKind.AI
         )
         if not current:
             self._request_ai(out, now)  # stale: ask about the position in play, if any
@@ -1247,7 +1251,9 @@ class Room:
     def _gone(self, side: Side) -> bool:
         """True if a person or bot holds ``side`` but is disconnected."""
         occupant = self._seats[side]
-        return occupant is not None and occupant.kind != "ai" and not occupant.connected
+        return (
+            occupant is not None and occupant.kind is not PlayerKind.AI and not occupant.connected
+        )
 
     # -- requests: checks (raise _RefusedError before any change) ---------------------------
 

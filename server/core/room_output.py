@@ -11,16 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, NewType
 
+from server.core.records import PlayerKind
 from shared.engine.remote import SearchRequest
 from shared.protocol.messages import Level, ServerMessage, Side
 
 ClientId = NewType("ClientId", str)
 """An opaque session id given by the server (see the module docstring)."""
 
-PlayerKind = Literal["human", "bot"]
-"""Who a client says it is in ``hello``."""
-SeatKind = Literal["human", "bot", "ai"]
-"""Who sits in a seat: a person, a remote bot, or the server's engine."""
 RoomStatus = Literal["waiting", "playing", "finished"]
 """``waiting`` until the first game starts; then ``playing`` or ``finished``."""
 Reason = Literal[
@@ -54,7 +51,7 @@ class SeatRecord:
 
     side: Side
     name: str
-    kind: SeatKind
+    kind: PlayerKind
     level: Level | None = None
     client: ClientId | None = None
 

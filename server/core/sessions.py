@@ -23,7 +23,8 @@ from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from server.core.room_output import ClientId, PlayerKind
+from server.core.records import PlayerKind
+from server.core.room_output import ClientId
 from shared.protocol.messages import ServerMessage
 
 TOKEN_BYTES = 32
@@ -54,6 +55,8 @@ class Session:
     id: ClientId
     name: str
     kind: PlayerKind
+    """What it said in ``hello``: :attr:`~PlayerKind.HUMAN` (spectators too) or
+    :attr:`~PlayerKind.BOT`."""
     watch_only: bool = False
     """Said hello as a spectator: takes no seat, and is no student of a class."""
     outbox: Outbox | None = None

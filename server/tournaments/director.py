@@ -57,7 +57,6 @@ import msgspec
 from server.classroom.roster import Roster, session_of
 from server.core.records import GameRecord, GameState, PlayerKind
 from server.core.room_output import ClientId, GameFinished, GameStarted
-from server.core.room_output import PlayerKind as SessionKind
 from server.core.sessions import Session
 from server.hub import GameServer
 from server.store import EntrantRecord, GameStore, PairingRecord, StudentRecord
@@ -578,8 +577,7 @@ class TournamentDirector:
         for entrant in progress.active():
             student = self._student(entrant)
             if student is not None and not student.removed:
-                kind: SessionKind = "bot" if student.kind is PlayerKind.BOT else "human"
-                self._hub.keep_session(session_of(student), student.name, kind)
+                self._hub.keep_session(session_of(student), student.name, student.kind)
 
     def _send_match(self, progress: TournamentProgress, pairing: PairingRecord, side: Side) -> None:
         entrant, opponent = (
