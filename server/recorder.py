@@ -39,24 +39,17 @@ import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast, get_args
+from typing import Any, Final
 
 import msgspec
 
-from server.core.records import GameRecord, GameState, PlayerKind, SeatRecord, Termination
+from server.core.records import GameRecord, GameState, SeatRecord, Termination
 from server.core.room import Room, RoomOptions
-from server.core.room_output import (
-    ClientId,
-    GameFinished,
-    GameStarted,
-    MoveMade,
-    PersistEvent,
-)
-from server.core.room_output import SeatRecord as RoomSeat
+from server.core.room_output import GameFinished, GameStarted, MoveMade, PersistEvent
 from server.store import GameStore
 from shared.errors import GameError
 from shared.games import Player
-from shared.protocol.messages import SIDES, Level, Side
+from shared.protocol.messages import SIDES, Side
 
 __all__ = [
     "GameRecorder",
@@ -68,7 +61,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-_LEVELS: Final[frozenset[str]] = frozenset(get_args(Level))
 _OPTION_KEYS: Final = (
     "public",
     "creator_seat",
@@ -166,11 +158,10 @@ class GameRecorder:
         for event in events:
             match event:
                 case GameStarted():
-                    seats = tuple(_store_seat(event.seats, side) for side in SIDES)
                     game_id = await self._store.create_game(
                         event.room,
                         event.game,
-                        seats,
+                        event.seats,
                         number=event.game_number,
                         options=options_to_json(options),
                         at=event.at,
@@ -260,29 +251,12 @@ def _player(side: Side) -> Player:
     return Player(SIDES.index(side))
 
 
-def _store_seat(seats: Sequence[RoomSeat], side: Side) -> SeatRecord:
-    """The store's record of the room's seat ``side`` (its session kept)."""
-    [seat] = [seat for seat in seats if seat.side == side]
-    return SeatRecord(
-        name=seat.name,
-        kind=seat.kind,
-        ai_level=seat.level if seat.kind is PlayerKind.AI else None,
-        session=None if seat.kind is PlayerKind.AI else seat.client,
-    )
-
-
-def _room_seat(record: GameRecord, side: Side) -> RoomSeat:
-    """The room's record of seat ``side``; ValueError if the record cannot give one."""
+def _seat(record: GameRecord, side: Side) -> SeatRecord:
+    """Who sat in ``side``; ValueError for an empty seat (the room checks the rest)."""
     seat = record.seats[_player(side)]
     if seat is None:
         raise ValueError(f"seat {side} is empty in a game in play")
-    level = None
-    if seat.kind is PlayerKind.AI:
-        if seat.ai_level not in _LEVELS:
-            raise ValueError(f"seat {side}: unknown AI level {seat.ai_level!r}")
-        level = cast(Level, seat.ai_level)
-    client = None if seat.session is None else ClientId(seat.session)
-    return RoomSeat(side, seat.name, seat.kind, level, client)
+    return seat
 
 
 def _restore_room(record: GameRecord, rng: random.Random) -> Room:
@@ -293,7 +267,7 @@ def _restore_room(record: GameRecord, rng: random.Random) -> Room:
         room=record.room,
         game=record.game,
         game_number=record.number,
-        seats=(_room_seat(record, "first"), _room_seat(record, "second")),
+        seats=(_seat(record, "first"), _seat(record, "second")),
         at=record.started_at,
     )
     moves = [

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from server.core.records import PlayerKind
+from server.core.records import PlayerKind, SeatRecord
 from server.core.room import (
     ALL,
     AiRequest,
@@ -23,7 +23,6 @@ from server.core.room import (
     Room,
     RoomOptions,
     RoomRequest,
-    SeatRecord,
 )
 from shared.protocol.errors import ErrorCode
 from shared.protocol.messages import (
@@ -148,8 +147,8 @@ def test_game_starts_when_the_second_seat_is_taken() -> None:
         "tictactoe",
         1,
         (
-            SeatRecord("first", "ann", PlayerKind.HUMAN, client=ANN),
-            SeatRecord("second", "bob", PlayerKind.HUMAN, client=BOB),
+            SeatRecord("ann", PlayerKind.HUMAN, session=ANN),
+            SeatRecord("bob", PlayerKind.HUMAN, session=BOB),
         ),
         at=T0 + 1,
     )
@@ -911,8 +910,8 @@ def test_restoring_a_finished_game_keeps_its_result() -> None:
         "tictactoe",
         1,
         (
-            SeatRecord("first", "ann", PlayerKind.HUMAN, client=ANN),
-            SeatRecord("second", "bob", PlayerKind.HUMAN, client=BOB),
+            SeatRecord("ann", PlayerKind.HUMAN, session=ANN),
+            SeatRecord("bob", PlayerKind.HUMAN, session=BOB),
         ),
         T0,
     )
@@ -936,8 +935,8 @@ def test_a_result_lost_in_the_crash_is_recorded_on_resume() -> None:
     outputs = play_moves(room, "a1 b1 a2 b2 a3")
     moves = [e for e in events_of(outputs) if isinstance(e, MoveMade)]
     seats = (
-        SeatRecord("first", "ann", PlayerKind.HUMAN, client=ANN),
-        SeatRecord("second", "bob", PlayerKind.HUMAN, client=BOB),
+        SeatRecord("ann", PlayerKind.HUMAN, session=ANN),
+        SeatRecord("bob", PlayerKind.HUMAN, session=BOB),
     )
     restored = Room.restore(
         options=RoomOptions(),
@@ -954,8 +953,8 @@ def test_a_result_lost_in_the_crash_is_recorded_on_resume() -> None:
 def test_records_that_do_not_replay_are_refused() -> None:
     """A gap in the plies or an illegal move: ValueError, not a half-built room."""
     seats = (
-        SeatRecord("first", "ann", PlayerKind.HUMAN, client=ANN),
-        SeatRecord("second", "AI", PlayerKind.AI, level="easy"),
+        SeatRecord("ann", PlayerKind.HUMAN, session=ANN),
+        SeatRecord("AI", PlayerKind.AI, "easy"),
     )
     started = GameStarted(CODE, "tictactoe", 1, seats, T0)
     with pytest.raises(ValueError, match="ply 1"):
@@ -980,11 +979,33 @@ def test_records_that_do_not_replay_are_refused() -> None:
         )
 
 
+@pytest.mark.parametrize(
+    ("second", "fault"),
+    [
+        (SeatRecord("bob", PlayerKind.BOT), "seat second: a bot seat needs its session"),
+        (SeatRecord("AI", PlayerKind.AI, "godlike"), "seat second: unknown AI level 'godlike'"),
+        (SeatRecord("AI", PlayerKind.AI), "seat second: unknown AI level None"),
+    ],
+)
+def test_seats_no_room_could_have_started_are_refused(second: SeatRecord, fault: str) -> None:
+    """A stored seat is restored as the room wrote it: a person's or bot's with its
+    session (who may reclaim it), the AI's with a level the engine plays;
+    anything else is ValueError naming the seat."""
+    seats = (SeatRecord("ann", PlayerKind.HUMAN, session=ANN), second)
+    with pytest.raises(ValueError, match=fault.replace("(", r"\(")):
+        Room.restore(
+            options=RoomOptions(),
+            started=GameStarted(CODE, "tictactoe", 1, seats, T0),
+            moves=[],
+            rng=random.Random(1),
+        )
+
+
 def test_a_restored_ai_to_move_is_asked_on_resume() -> None:
     """After a restart with the AI to move, resuming sends its engine request."""
     seats = (
-        SeatRecord("first", "ann", PlayerKind.HUMAN, client=ANN),
-        SeatRecord("second", "AI (easy)", PlayerKind.AI, level="easy"),
+        SeatRecord("ann", PlayerKind.HUMAN, session=ANN),
+        SeatRecord("AI (easy)", PlayerKind.AI, "easy"),
     )
     restored = Room.restore(
         options=RoomOptions(),

@@ -123,8 +123,10 @@ _DECISIVE = frozenset({Termination.LINE, Termination.RESIGNATION, Termination.TI
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """The player in one seat. ``ai_level`` names the engine level of an
-    :attr:`PlayerKind.AI` seat (``"perfect"``) and is None for anyone else.
+    """The player in one seat, as the room reports it when a game starts
+    (:class:`~server.core.room_output.GameStarted`) and the store keeps it.
+    ``ai_level`` names the engine level of an :attr:`PlayerKind.AI` seat
+    (``"perfect"``) and is None for anyone else.
 
     ``session`` is the session id that held a human or bot seat (the room's
     ``ClientId``), so that after a restart its player can reclaim the seat; None

@@ -127,7 +127,7 @@ from typing import Final, Literal, cast, get_args
 import msgspec
 
 from server.core.clock import GameClock
-from server.core.records import PlayerKind
+from server.core.records import PlayerKind, SeatRecord
 from server.core.room_output import (
     ALL,
     AiRequest,
@@ -141,7 +141,6 @@ from server.core.room_output import (
     Reason,
     Recipient,
     RoomStatus,
-    SeatRecord,
 )
 from shared.errors import IllegalMoveError
 from shared.games import Game, Move, Player, Status, get_game
@@ -199,7 +198,6 @@ __all__ = [
     "RoomOptions",
     "RoomRequest",
     "RoomStatus",
-    "SeatRecord",
 ]
 
 LEVELS: Final[tuple[str, ...]] = get_args(Level)
@@ -314,8 +312,20 @@ class _Occupant:
             gone_until=self.gone_until,
         )
 
-    def record(self, side: Side) -> SeatRecord:
-        return SeatRecord(side, self.name, self.kind, self.level, self.client)
+    def record(self) -> SeatRecord:
+        return SeatRecord(self.name, self.kind, self.level, self.client)
+
+    @classmethod
+    def restored(cls, record: SeatRecord, side: Side) -> _Occupant:
+        """Who sat in ``side`` as ``record`` has it, disconnected unless it is the
+        AI; ValueError for a record no room could have written."""
+        if record.kind is PlayerKind.AI:
+            if record.ai_level not in LEVELS:
+                raise ValueError(f"seat {side}: unknown AI level {record.ai_level!r}")
+            return cls(None, record.name, record.kind, cast(Level, record.ai_level))
+        if record.session is None:
+            raise ValueError(f"seat {side}: a {record.kind.value} seat needs its session")
+        return cls(ClientId(record.session), record.name, record.kind, connected=False)
 
 
 def _side(player: Player) -> Side:
@@ -387,23 +397,14 @@ class Room:
         :meth:`resume_after_restart` when the server accepts connections again.
         Draw offers and rematch requests are not stored and start afresh.
         Raises ``ValueError`` if the records do not replay (moves out of order,
-        an illegal move, a seat without its session).
+        an illegal move, a person's or bot's seat without its session, an
+        unknown AI level).
         """
         room = cls(started.room, started.game, options=options, rng=rng, now=started.at)
-        for record in started.seats:
-            if record.kind is not PlayerKind.AI and record.client is None:
-                raise ValueError(
-                    f"seat {record.side}: a {record.kind.value} seat needs its session"
-                )
-            room._seats[record.side] = _Occupant(
-                client=record.client,
-                name=record.name,
-                kind=record.kind,
-                level=record.level,
-                connected=record.kind is PlayerKind.AI,
-            )
+        for side, record in zip(SIDES, started.seats, strict=True):
+            room._seats[side] = _Occupant.restored(record, side)
+            room._game_players[side] = record.name
         room._game_number = started.game_number
-        room._game_players = {record.side: record.name for record in started.seats}
         game = room.game
         position = game.new()
         clock = room._clock
@@ -875,7 +876,7 @@ class Room:
         if self._clock is not None:
             self._clock.start("first", None if self.paused else now)  # None: held
         first, second = (self._occupant(side) for side in SIDES)
-        seats = (first.record("first"), second.record("second"))
+        seats = (first.record(), second.record())
         self._game_players = {"first": first.name, "second": second.name}
         out.events.append(GameStarted(self.code, self.game.name, self._game_number, seats, at=now))
         self._send_states(out, now, requester, request_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, NewType
 
-from server.core.records import PlayerKind
+from server.core.records import SeatRecord
 from shared.engine.remote import SearchRequest
 from shared.protocol.messages import Level, ServerMessage, Side
 
@@ -45,20 +45,10 @@ Recipient = ClientId | Everyone
 
 
 @dataclass(frozen=True, slots=True)
-class SeatRecord:
-    """Who sat in a seat for a game. ``client`` is the session holding it (None
-    for the server AI), so that a restored room knows who may reclaim it."""
-
-    side: Side
-    name: str
-    kind: PlayerKind
-    level: Level | None = None
-    client: ClientId | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class GameStarted:
-    """Persist: game ``game_number`` of ``room`` started at ``at`` with these seats."""
+    """Persist: game ``game_number`` of ``room`` started at ``at`` with these seats,
+    the first player's then the second's (each with the session holding it, so
+    that a restored room knows who may reclaim it)."""
 
     room: str
     game: str
