@@ -453,7 +453,7 @@ class GameServer:
             else:
                 logger.info(
                     "game finished",
-                    extra={"room": host.code, "winner": event.winner, "reason": event.reason},
+                    extra={"room": host.code, "winner": event.winner, "reason": event.reason.value},
                 )
             if not isinstance(event, MoveMade) and self.on_game_event is not None:
                 self.on_game_event(host.code, event)

@@ -176,9 +176,7 @@ class GameRecorder:
                 case GameFinished():
                     game_id = self._id_of(event.room, event.game_number, "the end")
                     winner = None if event.winner is None else _player(event.winner)
-                    await self._store.finish_game(
-                        game_id, winner, Termination(event.reason), event.at
-                    )
+                    await self._store.finish_game(game_id, winner, event.reason, event.at)
                     # Only once stored: a failed write leaves the game in play here too.
                     del self._ids[event.room, event.game_number]
                 case _:

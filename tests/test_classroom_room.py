@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server.core.records import PlayerKind
+from server.core.records import PlayerKind, Termination
 from server.core.room import ClientId, GameFinished, MoveMade, Output, Room, RoomOptions
 from shared.protocol.errors import ErrorCode
 from shared.protocol.messages import (
@@ -232,7 +232,7 @@ def test_a_removed_player_resigns_the_game_and_frees_the_seat_even_in_a_pause() 
     move(room, ANN, "b2", T0 + 1)
     room.pause(T0 + 2)
     output = room.remove(BOB, now=T0 + 3)
-    assert output.events == (GameFinished(CODE, 1, "first", "resignation", T0 + 3),)
+    assert output.events == (GameFinished(CODE, 1, "first", Termination.RESIGNATION, T0 + 3),)
     assert output.to(BOB) == []  # its connection is being closed
     (over,) = [m for m in output.to(ANN) if isinstance(m, GameOver)]
     assert over.result.winner == "first"
@@ -246,7 +246,7 @@ def test_closing_a_room_aborts_its_game_and_tells_every_member() -> None:
     move(room, ANN, "b2", T0 + 1)
     room.disconnected(BOB, now=T0 + 2)  # held, not connected: told nothing
     output = room.close("closed by the teacher", now=T0 + 3)
-    assert output.events == (GameFinished(CODE, 1, None, "aborted", T0 + 3),)
+    assert output.events == (GameFinished(CODE, 1, None, Termination.ABORTED, T0 + 3),)
     closed = RoomClosed(room=CODE, reason="closed by the teacher")
     for client in (ANN, CAT):
         over, last = output.to(client)

@@ -321,7 +321,7 @@ async def test_a_move_for_a_game_never_started_is_refused(store: GameStore) -> N
     recorder = GameRecorder(store)
     events: list[PersistEvent] = [
         MoveMade(CODE, 1, 0, "first", "b2", T0),
-        GameFinished(CODE, 1, None, "aborted", T0),
+        GameFinished(CODE, 1, None, Termination.ABORTED, T0),
     ]
     for event in events:
         with pytest.raises(UnrecordedGameError, match=f"room {CODE}"):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import copy
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
 
-from server.core.records import PlayerKind, SeatRecord
+from server.core.records import PlayerKind, SeatRecord, Termination
 from server.core.room import (
     ALL,
     AiRequest,
@@ -173,7 +175,7 @@ def test_two_humans_play_tictactoe_to_a_win() -> None:
     last = move(room, ANN, "a3", ply=4, id=9)
     assert last.events == (
         MoveMade(CODE, 1, 4, "first", "a3", T0),
-        GameFinished(CODE, 1, "first", "line", T0, ("a1", "a2", "a3")),
+        GameFinished(CODE, 1, "first", Termination.LINE, T0, ("a1", "a2", "a3")),
     )
     result = ResultInfo(winner="first", reason="line", line=["a1", "a2", "a3"])
     over = GameOver(room=CODE, result=result, moves="a1 b1 a2 b2 a3")
@@ -188,9 +190,27 @@ def test_a_full_board_without_a_line_is_a_draw() -> None:
     """Nine stones and no line: a draw by full board, no winner."""
     room = started_room()
     outputs = play_moves(room, "a1 b2 c3 b1 b3 a3 c1 c2 a2")
-    assert outputs[-1].events[-1] == GameFinished(CODE, 1, None, "full_board", T0)
+    assert outputs[-1].events[-1] == GameFinished(CODE, 1, None, Termination.FULL_BOARD, T0)
     (over,) = only(outputs[-1].to(BOB), GameOver)
     assert over.result == ResultInfo(winner=None, reason="full_board")
+
+
+def test_the_endings_on_the_wire_are_the_records_terminations() -> None:
+    """A game's end has one vocabulary: the room records a Termination (what the
+    store takes) and sends its value as ``result.reason``, and docs/protocol.md, the
+    bot authors' contract, lists exactly those values: an ending added to the enum
+    and not to the contract, or the other way round, fails here."""
+    root = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").exists())
+    text = (root / "docs" / "protocol.md").read_text()
+    sentence = text.split("`result.reason` is one of ", 1)[1].split(";", 1)[0]
+    assert set(re.findall(r"`(\w+)`", sentence)) == {ending.value for ending in Termination}
+    room = started_room()
+    play_moves(room, "b2")
+    output = room.handle(BOB, Resign(room=CODE), now=T0 + 3)
+    (finished,) = output.events
+    (over,) = only(output.to(ANN), GameOver)
+    assert isinstance(finished, GameFinished)
+    assert over.result.reason == finished.reason.value == "resignation"
 
 
 def test_resignation_gives_the_game_to_the_opponent() -> None:
@@ -198,7 +218,7 @@ def test_resignation_gives_the_game_to_the_opponent() -> None:
     room = started_room()
     play_moves(room, "b2")
     output = room.handle(BOB, Resign(room=CODE, id=4), now=T0 + 3)
-    assert output.events == (GameFinished(CODE, 1, "first", "resignation", T0 + 3),)
+    assert output.events == (GameFinished(CODE, 1, "first", Termination.RESIGNATION, T0 + 3),)
     result = ResultInfo(winner="first", reason="resignation")
     assert output.to(BOB) == [GameOver(room=CODE, result=result, moves="b2", id=4)]
     assert output.to(ANN) == [GameOver(room=CODE, result=result, moves="b2")]
@@ -208,7 +228,7 @@ def test_resigning_before_the_first_move_aborts_the_game() -> None:
     """No move on the board: the game is aborted and nobody wins."""
     room = started_room()
     output = room.handle(ANN, Resign(room=CODE), now=T0)
-    assert output.events == (GameFinished(CODE, 1, None, "aborted", T0),)
+    assert output.events == (GameFinished(CODE, 1, None, Termination.ABORTED, T0),)
     assert room.state_for(ANN, now=T0).result == ResultInfo(winner=None, reason="aborted")
 
 
@@ -224,7 +244,7 @@ def test_draw_by_agreement() -> None:
     assert offer.to(BOB) == [DrawOffered(room=CODE, side="first")]
     assert room.state_for(BOB, now=T0).draw_offer == "first"
     accept = room.handle(BOB, AcceptDraw(room=CODE, id=2), now=T0)
-    assert accept.events == (GameFinished(CODE, 1, None, "agreement", T0),)
+    assert accept.events == (GameFinished(CODE, 1, None, Termination.AGREEMENT, T0),)
     (over,) = accept.to(ANN)
     assert isinstance(over, GameOver) and over.result.reason == "agreement"
 
@@ -264,7 +284,7 @@ def test_offering_while_the_opponents_offer_stands_agrees() -> None:
     room = started_room()
     room.handle(ANN, OfferDraw(room=CODE), now=T0)
     output = room.handle(BOB, OfferDraw(room=CODE), now=T0)
-    assert output.events == (GameFinished(CODE, 1, None, "agreement", T0),)
+    assert output.events == (GameFinished(CODE, 1, None, Termination.AGREEMENT, T0),)
 
 
 def test_offering_twice_repeats_the_offer_to_its_maker_only() -> None:
@@ -542,7 +562,7 @@ def test_a_per_move_clock_flags_on_tick() -> None:
     assert move_made(output).clock_ms == 25_000
     assert room.tick(T0 + 34.9).events == ()
     late = room.tick(T0 + 40)
-    assert late.events == (GameFinished(CODE, 1, "first", "timeout", T0 + 35),)
+    assert late.events == (GameFinished(CODE, 1, "first", Termination.TIMEOUT, T0 + 35),)
     assert only(late.to(ANN), GameOver)[0].result.reason == "timeout"
     assert late.next_deadline is None
     assert room.state_for(ANN, now=T0 + 40).clocks == ClockState(first_ms=30_000, second_ms=0)
@@ -553,7 +573,7 @@ def test_a_move_after_the_flag_loses_on_time() -> None:
     room = started_room(clock=PER_MOVE)
     move(room, ANN, "b2", now=T0 + 5)
     output = move(room, BOB, "a1", now=T0 + 36, id=2)
-    assert output.events == (GameFinished(CODE, 1, "first", "timeout", T0 + 35),)
+    assert output.events == (GameFinished(CODE, 1, "first", Termination.TIMEOUT, T0 + 35),)
     assert [type(m) for m in output.to(BOB)] == [GameOver, Error]
     assert only(output.to(BOB), Error)[0].code == ErrorCode.GAME_OVER
 
@@ -561,7 +581,7 @@ def test_a_move_after_the_flag_loses_on_time() -> None:
 def test_a_flag_before_the_first_move_aborts() -> None:
     """Nobody moved within the first 30 s: aborted, no winner."""
     room = started_room(clock=PER_MOVE)
-    assert room.tick(T0 + 30).events == (GameFinished(CODE, 1, None, "aborted", T0 + 30),)
+    assert room.tick(T0 + 30).events == (GameFinished(CODE, 1, None, Termination.ABORTED, T0 + 30),)
 
 
 def test_increment_clock_arithmetic() -> None:
@@ -579,7 +599,7 @@ def test_increment_clock_arithmetic() -> None:
         first_ms=287_000, second_ms=297_000, running="first"
     )
     assert room.tick(T0 + 15 + 292).events[0] == GameFinished(
-        CODE, 1, "second", "timeout", T0 + 307
+        CODE, 1, "second", Termination.TIMEOUT, T0 + 307
     )
 
 
@@ -620,7 +640,7 @@ def test_the_end_of_the_grace_window_loses_the_game_by_abandonment() -> None:
     room.disconnected(BOB, now=T0 + 1)
     assert room.tick(T0 + 60).events == ()
     output = room.tick(T0 + 90)
-    assert output.events == (GameFinished(CODE, 1, "first", "abandonment", T0 + 61),)
+    assert output.events == (GameFinished(CODE, 1, "first", Termination.ABANDONMENT, T0 + 61),)
     over, state = output.to(ANN)
     assert isinstance(over, GameOver) and over.result.winner == "first"
     assert isinstance(state, State) and state.room.seats[1].name is None
@@ -637,7 +657,7 @@ def test_when_both_players_are_gone_the_first_window_to_end_ends_the_game_withou
     room.disconnected(ANN, now=T0 + 1)
     room.disconnected(BOB, now=T0 + 2)
     output = room.tick(T0 + 61)
-    assert output.events == (GameFinished(CODE, 1, None, "abandonment", T0 + 61),)
+    assert output.events == (GameFinished(CODE, 1, None, Termination.ABANDONMENT, T0 + 61),)
     assert room.tick(T0 + 62).events == ()
     assert room.is_empty
 
@@ -718,7 +738,7 @@ def test_leaving_a_game_in_progress_resigns_and_frees_the_seat() -> None:
     room = started_room()
     play_moves(room, "b2")
     output = room.handle(BOB, Leave(room=CODE, id=6), now=T0 + 2)
-    assert output.events == (GameFinished(CODE, 1, "first", "resignation", T0 + 2),)
+    assert output.events == (GameFinished(CODE, 1, "first", Termination.RESIGNATION, T0 + 2),)
     assert output.to(BOB)[1:] == [Left(room=CODE, id=6)]
     assert [type(m) for m in output.to(BOB)] == [GameOver, Left]
     assert [type(m) for m in output.to(ANN)] == [GameOver, State]
@@ -946,7 +966,7 @@ def test_a_result_lost_in_the_crash_is_recorded_on_resume() -> None:
     )
     assert restored.status == "finished"
     assert restored.resume_after_restart(T0 + 9).events == (
-        GameFinished(CODE, 1, "first", "line", T0, ("a1", "a2", "a3")),
+        GameFinished(CODE, 1, "first", Termination.LINE, T0, ("a1", "a2", "a3")),
     )
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from server.core.records import PlayerKind
+from server.core.records import PlayerKind, Termination
 from server.core.room import ClientId, GameFinished, GameStarted, Room, RoomOptions
 from server.recorder import options_from_json, options_to_json
 from shared.protocol.codec import encode_message
@@ -131,7 +131,7 @@ def test_resigning_before_the_first_move_loses_instead_of_aborting() -> None:
     room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
     room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     output = room.handle(ANN, Resign(room=CODE), now=T0 + 1)
-    assert output.events == (GameFinished(CODE, 1, "second", "resignation", T0 + 1),)
+    assert output.events == (GameFinished(CODE, 1, "second", Termination.RESIGNATION, T0 + 1),)
 
 
 def test_a_dropped_player_loses_by_abandonment_even_before_the_first_move() -> None:
@@ -140,7 +140,7 @@ def test_a_dropped_player_loses_by_abandonment_even_before_the_first_move() -> N
     room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     room.disconnected(BOB, now=T0 + 1)
     output = room.tick(T0 + 11)
-    assert output.events == (GameFinished(CODE, 1, "first", "abandonment", T0 + 11),)
+    assert output.events == (GameFinished(CODE, 1, "first", Termination.ABANDONMENT, T0 + 11),)
 
 
 def test_both_gone_before_the_first_move_gives_nobody_the_win() -> None:
@@ -150,7 +150,7 @@ def test_both_gone_before_the_first_move_gives_nobody_the_win() -> None:
     room.disconnected(BOB, now=T0 + 1)
     room.disconnected(ANN, now=T0 + 2)
     output = room.tick(T0 + 11)
-    assert output.events == (GameFinished(CODE, 1, None, "abandonment", T0 + 11),)
+    assert output.events == (GameFinished(CODE, 1, None, Termination.ABANDONMENT, T0 + 11),)
 
 
 def test_nobody_sits_down_again_once_the_game_is_over() -> None:

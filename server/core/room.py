@@ -127,7 +127,7 @@ from typing import Final, Literal, cast, get_args
 import msgspec
 
 from server.core.clock import GameClock
-from server.core.records import PlayerKind, SeatRecord
+from server.core.records import PlayerKind, SeatRecord, Termination
 from server.core.room_output import (
     ALL,
     AiRequest,
@@ -138,7 +138,6 @@ from server.core.room_output import (
     MoveMade,
     Output,
     PersistEvent,
-    Reason,
     Recipient,
     RoomStatus,
 )
@@ -192,7 +191,6 @@ __all__ = [
     "MoveMade",
     "Output",
     "PersistEvent",
-    "Reason",
     "Recipient",
     "Room",
     "RoomOptions",
@@ -420,7 +418,8 @@ class Room:
         outcome = game.outcome(position)
         if finished is None and outcome.is_over:
             # The last move was stored but the crash came before the result was.
-            reason: Reason = "line" if outcome.status is Status.WIN else "full_board"
+            won = outcome.status is Status.WIN
+            reason = Termination.LINE if won else Termination.FULL_BOARD
             winner = _side(outcome.winner) if outcome.winner is not None else None
             finished = GameFinished(
                 room=room.code,
@@ -434,7 +433,7 @@ class Room:
         if finished is not None:
             room._status = "finished"
             room._result = ResultInfo(
-                winner=finished.winner, reason=finished.reason, line=list(finished.line)
+                winner=finished.winner, reason=finished.reason.value, line=list(finished.line)
             )
         else:
             room._status = "playing"
@@ -678,12 +677,12 @@ class Room:
                     self._make_move(client, message, now, out)
                 case Resign():
                     side = self._require_playing_side(client, "resign")
-                    self._concede(side, "resignation", now, out, client, request_id)
+                    self._concede(side, Termination.RESIGNATION, now, out, client, request_id)
                 case OfferDraw():
                     self._offer_draw(client, now, out, request_id)
                 case AcceptDraw():
                     self._require_draw_answer(client, "accept a draw")
-                    self._finish(None, "agreement", now, out, client, request_id)
+                    self._finish(None, Termination.AGREEMENT, now, out, client, request_id)
                 case DeclineDraw():
                     side = self._require_draw_answer(client, "decline a draw")
                     self._draw_offer = None
@@ -826,7 +825,7 @@ class Room:
         side = self.side_of(client)
         if side is not None:
             if self._status == "playing":
-                self._concede(side, "resignation", now, out, None, None)
+                self._concede(side, Termination.RESIGNATION, now, out, None, None)
             self._free_seat(side, out, now)
         return self._output(out)
 
@@ -838,7 +837,7 @@ class Room:
         out = _Builder()
         self._expire(now, out)
         if self._status == "playing":
-            self._finish(None, "aborted", now, out, None, None)
+            self._finish(None, Termination.ABORTED, now, out, None, None)
         out.send(ALL, RoomClosed(room=self.code, reason=reason))
         # Nobody is left in a closed room, so a broadcast must be addressed to
         # the members it meant before they go.
@@ -929,16 +928,16 @@ class Room:
         outcome = self.game.outcome(self._position)
         if outcome.status is Status.WIN and outcome.winner is not None:
             line = self._line_names(outcome.line)
-            self._finish(_side(outcome.winner), "line", now, out, None, None, line)
+            self._finish(_side(outcome.winner), Termination.LINE, now, out, None, None, line)
         elif outcome.status is Status.DRAW:
-            self._finish(None, "full_board", now, out, None, None)
+            self._finish(None, Termination.FULL_BOARD, now, out, None, None)
         else:
             self._request_ai(out, now)
 
     def _concede(
         self,
         side: Side,
-        reason: Reason,
+        reason: Termination,
         at: float,
         out: _Builder,
         requester: ClientId | None,
@@ -947,14 +946,14 @@ class Room:
         """``side`` loses by ``reason``, or the game is aborted if no move was made
         (but in a tournament room, where it is lost all the same)."""
         if self._position.ply == 0 and not self.options.tournament:
-            self._finish(None, "aborted", at, out, requester, request_id)
+            self._finish(None, Termination.ABORTED, at, out, requester, request_id)
         else:
             self._finish(other_side(side), reason, at, out, requester, request_id)
 
     def _finish(
         self,
         winner: Side | None,
-        reason: Reason,
+        reason: Termination,
         at: float,
         out: _Builder,
         requester: ClientId | None,
@@ -966,7 +965,7 @@ class Room:
             self._clock.stop(at)
         self._draw_offer = None
         self._rematch = frozenset()
-        self._result = ResultInfo(winner=winner, reason=reason, line=list(line))
+        self._result = ResultInfo(winner=winner, reason=reason.value, line=list(line))
         out.events.append(
             GameFinished(self.code, self._game_number, winner, reason, at=at, line=line)
         )
@@ -978,7 +977,7 @@ class Room:
     ) -> None:
         side = self._require_playing_side(client, "offer a draw")
         if self._draw_offer == other_side(side):
-            self._finish(None, "agreement", now, out, client, request_id)
+            self._finish(None, Termination.AGREEMENT, now, out, client, request_id)
             return
         offered = DrawOffered(room=self.code, side=side)
         if self._draw_offer == side:
@@ -1039,7 +1038,7 @@ class Room:
                 "the teacher paused the games: you can leave this game once they resume",
             )
         if self._status == "playing":
-            self._concede(side, "resignation", now, out, client, None)
+            self._concede(side, Termination.RESIGNATION, now, out, client, None)
         self._free_seat(side, out, now)
         out.send(client, Left(room=self.code, id=request_id))
 
@@ -1238,15 +1237,15 @@ class Room:
             at, side = min(due, key=lambda d: (d[0], d[1] is not None, d[1] or ""))
             if side is None:
                 assert self._clock is not None and self._clock.running is not None
-                self._concede(self._clock.running, "timeout", at, out, None, None)
+                self._concede(self._clock.running, Termination.TIMEOUT, at, out, None, None)
             else:
                 if self._status == "playing":
                     both_gone = self._gone(other_side(side))
                     if both_gone and (self._position.ply > 0 or self.options.tournament):
                         # Nobody waited: both are gone, so nobody wins.
-                        self._finish(None, "abandonment", at, out, None, None)
+                        self._finish(None, Termination.ABANDONMENT, at, out, None, None)
                     else:
-                        self._concede(side, "abandonment", at, out, None, None)
+                        self._concede(side, Termination.ABANDONMENT, at, out, None, None)
                 self._free_seat(side, out, at)
 
     def _gone(self, side: Side) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, NewType
 
-from server.core.records import SeatRecord
+from server.core.records import SeatRecord, Termination
 from shared.engine.remote import SearchRequest
 from shared.protocol.messages import Level, ServerMessage, Side
 
@@ -20,10 +20,6 @@ ClientId = NewType("ClientId", str)
 
 RoomStatus = Literal["waiting", "playing", "finished"]
 """``waiting`` until the first game starts; then ``playing`` or ``finished``."""
-Reason = Literal[
-    "line", "full_board", "resignation", "agreement", "timeout", "abandonment", "aborted"
-]
-"""How a game ended (``ResultInfo.reason``)."""
 
 
 # -- recipients and outputs ----------------------------------------------------------
@@ -76,12 +72,14 @@ class MoveMade:
 
 @dataclass(frozen=True, slots=True)
 class GameFinished:
-    """Persist: the game ended; ``winner`` is None for a draw or an abort."""
+    """Persist: the game ended; ``winner`` is None for a draw or an abort.
+    ``reason`` is how, in the records' own terms (its value is ``ResultInfo.reason``
+    on the wire), so the store takes it as it is."""
 
     room: str
     game_number: int
     winner: Side | None
-    reason: Reason
+    reason: Termination
     at: float
     line: tuple[str, ...] = ()
 

@@ -55,7 +55,7 @@ from typing import cast
 import msgspec
 
 from server.classroom.roster import Roster, session_of
-from server.core.records import GameRecord, GameState, PlayerKind
+from server.core.records import GameRecord, GameState, PlayerKind, Termination
 from server.core.room_output import ClientId, GameFinished, GameStarted
 from server.core.sessions import Session
 from server.hub import GameServer
@@ -79,8 +79,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-_DRAWN = frozenset({"full_board", "agreement"})
 
 
 class DirectorError(Exception):
@@ -110,15 +108,17 @@ class TournamentOverError(DirectorError, RuntimeError):
     """The tournament is finished: there is nothing left to cancel."""
 
 
-def outcome_of(winner: Side | None, reason: str) -> Outcome:
+def outcome_of(winner: Side | None, reason: Termination) -> Outcome:
     """A tournament game's result from how its game ended (see the module docstring).
 
-    >>> outcome_of("second", "resignation").value, outcome_of(None, "aborted").value
-    ('0-1', '-:-')
+    >>> outcome_of("second", Termination.RESIGNATION).value
+    '0-1'
+    >>> outcome_of(None, Termination.AGREEMENT).value, outcome_of(None, Termination.ABORTED).value
+    ('1/2-1/2', '-:-')
     """
     if winner is not None:
         return Outcome.FIRST_WINS if winner == "first" else Outcome.SECOND_WINS
-    return Outcome.DRAW if reason in _DRAWN else Outcome.DOUBLE_FORFEIT
+    return Outcome.DRAW if reason.is_draw else Outcome.DOUBLE_FORFEIT
 
 
 def no_show_reason(first: str, second: str, seated: Mapping[str, bool]) -> str:
@@ -141,8 +141,7 @@ def _outcome_of_record(record: GameRecord) -> Outcome:
     winner: Side | None = None
     if record.winner is not None:
         winner = "first" if record.winner is Player.FIRST else "second"
-    reason = record.termination.value if record.termination is not None else "aborted"
-    return outcome_of(winner, reason)
+    return outcome_of(winner, record.termination or Termination.ABORTED)
 
 
 class TournamentDirector:
