@@ -81,6 +81,7 @@ from server.core.records import (
     GameRecord,
     GameState,
     MoveRecord,
+    PgnResult,
     PlayerKind,
     SeatRecord,
     Termination,
@@ -1237,7 +1238,12 @@ class GameStore:
         :attr:`GameRecord.result` gives it (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``).
         Games without a result (aborted, or abandoned by both players) are left out."""
         draws = tuple(termination.value for termination in Termination if termination.is_draw)
-        results = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
+        # By the winner's side as stored; the query keeps only wins and draws.
+        results = {
+            0: PgnResult.FIRST_WINS.value,
+            1: PgnResult.SECOND_WINS.value,
+            None: PgnResult.DRAW.value,
+        }
         placeholders = ", ".join("?" * len(draws))  # the values go as parameters
 
         def body(db: sqlite3.Connection) -> list[tuple[str, SeatRecord, SeatRecord, str, float]]:

@@ -58,7 +58,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from server.core.records import GameRecord, GameState, SeatRecord, record_to_text
+from server.core.records import GameRecord, GameState, PgnResult, SeatRecord, record_to_text
 from server.store import StudentRecord, StudentResults, TournamentRecord
 from server.tournaments.progress import TournamentProgress
 from server.tournaments.spec import parse_entrant
@@ -97,7 +97,8 @@ STANDING_COLUMNS = (
 TOURNAMENT_GAME_COLUMNS = ("round", "board", "first", "second", "result", "game_id")
 STUDENT_COLUMNS = ("id", "name", "kind", "removed", "played", "won", "drawn", "lost")
 
-_RESULTS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½"}
+_SHOWN_RESULTS = {PgnResult.DRAW.value: "½-½"}
+"""How the CSV files show a result, where it is not as PGN writes it."""
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _UNSAFE_IN_FILE_NAMES = re.compile(r"[^\w.-]+")
 
@@ -133,7 +134,7 @@ def results_csv(
                 record.room,
                 _cell(_name(first, by_session)),
                 _cell(_name(second, by_session)),
-                _RESULTS.get(record.result, "*"),
+                _SHOWN_RESULTS.get(record.result, record.result),
                 record.termination.value,
                 len(record.moves),
                 _student_id(first, by_session),
@@ -233,7 +234,7 @@ def tournament_files(
             p.board,
             _cell(names[p.first]),
             _cell(names[p.second]),
-            "" if p.result is None else _RESULTS.get(p.result, p.result),
+            "" if p.result is None else _SHOWN_RESULTS.get(p.result, p.result),
             "" if p.game_id is None else p.game_id,
         )
         for p in tournament.pairings

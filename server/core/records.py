@@ -41,6 +41,7 @@ __all__ = [
     "GameRecord",
     "GameState",
     "MoveRecord",
+    "PgnResult",
     "PlayerKind",
     "SeatRecord",
     "Termination",
@@ -121,6 +122,39 @@ class Termination(enum.Enum):
 _DECISIVE = frozenset({Termination.LINE, Termination.RESIGNATION, Termination.TIMEOUT})
 
 
+class PgnResult(enum.Enum):
+    """A game's result as PGN writes it: the one spelling of ``"1-0"`` for the
+    records, their exports, the ratings and the tournament tables.
+
+    >>> PgnResult.of(Player.SECOND, Termination.TIMEOUT).value
+    '0-1'
+    >>> PgnResult.of(None, Termination.AGREEMENT).value
+    '1/2-1/2'
+    >>> PgnResult.of(None, Termination.ABORTED).value
+    '*'
+    """
+
+    FIRST_WINS = "1-0"
+    """The first player (X) won."""
+    SECOND_WINS = "0-1"
+    """The second player (O) won."""
+    DRAW = "1/2-1/2"
+    """A draw: a full board or an agreement."""
+    NO_RESULT = "*"
+    """Not finished, or finished with nobody winning or drawing (aborted, or
+    abandoned by both players)."""
+
+    @classmethod
+    def of(cls, winner: Player | None, termination: Termination | None) -> PgnResult:
+        """The result of a game won by ``winner`` (None: nobody) that ended by
+        ``termination`` (None: not yet)."""
+        if winner is not None:
+            return cls.FIRST_WINS if winner is Player.FIRST else cls.SECOND_WINS
+        if termination is not None and termination.is_draw:
+            return cls.DRAW
+        return cls.NO_RESULT
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     """The player in one seat, as the room reports it when a game starts
@@ -196,13 +230,9 @@ class GameRecord:
 
     @property
     def result(self) -> str:
-        """The result as in PGN: ``"1-0"`` (first player won), ``"0-1"``,
-        ``"1/2-1/2"`` (draw) or ``"*"`` (unfinished, or no result)."""
-        if self.winner is not None:
-            return "1-0" if self.winner is Player.FIRST else "0-1"
-        if self.termination is not None and self.termination.is_draw:
-            return "1/2-1/2"
-        return "*"
+        """The result as in PGN (a :class:`PgnResult` value): ``"1-0"`` (first player
+        won), ``"0-1"``, ``"1/2-1/2"`` (draw) or ``"*"`` (unfinished, or no result)."""
+        return PgnResult.of(self.winner, self.termination).value
 
 
 def replay(record: GameRecord) -> Position:

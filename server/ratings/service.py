@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 
 import msgspec
 
-from server.core.records import GameState, PlayerKind, SeatRecord
+from server.core.records import GameState, PgnResult, PlayerKind, SeatRecord
 from server.ratings.leaderboard import (
     LeaderboardRow,
     PlayerRating,
@@ -54,7 +54,11 @@ from shared.games import GAME_NAMES, get_game
 
 __all__ = ["GameLeaderboard", "Leaderboards", "player_id", "rated_games"]
 
-SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+SCORES = {
+    PgnResult.FIRST_WINS.value: 1.0,
+    PgnResult.SECOND_WINS.value: 0.0,
+    PgnResult.DRAW.value: 0.5,
+}
 """The first player's score for each result the store gives."""
 
 StoredGame = tuple[str, SeatRecord, SeatRecord, str, float]

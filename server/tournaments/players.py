@@ -24,6 +24,7 @@ import enum
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from server.core.records import PgnResult
 from shared.protocol.messages import Side
 
 __all__ = [
@@ -70,16 +71,17 @@ class PairingError(TournamentError, ValueError):
 class Outcome(enum.Enum):
     """How a game between the first and the second seat ended.
 
-    The values are the usual crosstable notation; ``+`` and ``-`` mark a game
-    decided without being played (a forfeit: a player did not show up, a bot
+    The values are the usual crosstable notation: a played game's is its
+    :class:`~server.core.records.PgnResult`; ``+`` and ``-`` mark a game decided
+    without being played (a forfeit: a player did not show up, a bot
     never connected).
     """
 
-    FIRST_WINS = "1-0"
+    FIRST_WINS = PgnResult.FIRST_WINS.value
     """Played; the first seat won."""
-    DRAW = "1/2-1/2"
+    DRAW = PgnResult.DRAW.value
     """Played; a draw."""
-    SECOND_WINS = "0-1"
+    SECOND_WINS = PgnResult.SECOND_WINS.value
     """Played; the second seat won."""
     FIRST_WINS_BY_FORFEIT = "+:-"
     """Not played: the second player forfeited, the first scores a win."""
