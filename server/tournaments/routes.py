@@ -50,7 +50,7 @@ from server.tournaments.director import (
     UnknownEntrantError,
     UnknownTournamentError,
 )
-from server.tournaments.spec import SpecError, UnknownGameError, spec_from_body
+from server.tournaments.spec import SpecError, UnplayableGameError, spec_from_body
 
 __all__ = ["DIRECTOR", "add_tournament_routes"]
 
@@ -139,7 +139,7 @@ async def _create(request: web.Request, director: TournamentDirector) -> web.Str
         spec = spec_from_body(raw)
     except msgspec.DecodeError as error:
         raise RefusedError(AdminError.MALFORMED_JSON, f"the body is not JSON: {error}") from None
-    except UnknownGameError as error:
+    except UnplayableGameError as error:
         raise RefusedError(AdminError.UNKNOWN_GAME, str(error)) from None
     except SpecError as error:
         raise RefusedError(AdminError.INVALID_FIELD, str(error)) from None

@@ -35,7 +35,7 @@ __all__ = [
     "Format",
     "SpecError",
     "TournamentSpec",
-    "UnknownGameError",
+    "UnplayableGameError",
     "parse_entrant",
     "spec_from_body",
 ]
@@ -54,8 +54,10 @@ class SpecError(ValueError):
     """A field of the body that cannot make a tournament; the message names it."""
 
 
-class UnknownGameError(SpecError):
-    """The body names no game the server plays (or bad m, n, k)."""
+class UnplayableGameError(SpecError):
+    """The body names no game the server plays, or bad m, n, k for one: the
+    :class:`~shared.errors.GameError` that :func:`~shared.games.get_game` raised,
+    as the ``game`` field's fault (the API answers ``unknown_game``)."""
 
 
 class TournamentBody(msgspec.Struct, frozen=True, kw_only=True):
@@ -110,7 +112,7 @@ def parse_entrant(entrant: str) -> tuple[Literal["student", "ai"], str]:
 def spec_from_body(raw: bytes) -> TournamentSpec:
     """The spec that the JSON body ``raw`` asks for. Raises
     :class:`msgspec.DecodeError` for a body that is not JSON, and
-    :class:`SpecError` (:class:`UnknownGameError` for the game) naming the field
+    :class:`SpecError` (:class:`UnplayableGameError` for the game) naming the field
     for anything else."""
     try:
         body = msgspec.json.decode(raw, type=TournamentBody)
@@ -122,7 +124,7 @@ def spec_from_body(raw: bytes) -> TournamentSpec:
     try:
         game = get_game(body.game, m=body.m, n=body.n, k=body.k).name
     except GameError as error:
-        raise UnknownGameError(f"game: {error}") from None
+        raise UnplayableGameError(f"game: {error}") from None
     entrants = tuple(body.entrants)
     if not 2 <= len(entrants) <= MAX_ENTRANTS:
         raise SpecError(f"entrants: give 2 to {MAX_ENTRANTS} entrants, not {len(entrants)}")
