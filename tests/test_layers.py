@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from repo_paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("shared", "server", "client")
 
 # Runs import-linter on the packages in the working directory, not the installed
@@ -42,7 +42,7 @@ def lint(tree: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_tree_keeps_every_layer_contract() -> None:
-    result = lint(ROOT)
+    result = lint(REPO_ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout
 
@@ -62,9 +62,9 @@ def test_an_import_across_a_layer_breaks_its_contract(
 ) -> None:
     for package in PACKAGES:
         shutil.copytree(
-            ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+            REPO_ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
         )
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copy(REPO_ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     broken = tmp_path / module
     broken.write_text(broken.read_text() + f"\n{line}  # noqa\n")
 
