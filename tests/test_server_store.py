@@ -25,7 +25,6 @@ from server.core.records import (
     record_to_text,
 )
 from server.store import (
-    _MIGRATIONS,
     SCHEMA_VERSION,
     GameNotFoundError,
     GameStateError,
@@ -36,6 +35,7 @@ from server.store import (
     StoreClosedError,
     StoreError,
 )
+from server.store.schema import _MIGRATIONS
 from shared.games import Player, get_game
 
 ROOT = Path(__file__).resolve().parent.parent
