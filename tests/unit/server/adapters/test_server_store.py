@@ -26,7 +26,6 @@ from server.core.records import (
     record_to_text,
 )
 from server.store import (
-    _MIGRATIONS,
     SCHEMA_VERSION,
     GameNotFoundError,
     GameStateError,
@@ -37,6 +36,7 @@ from server.store import (
     StoreClosedError,
     StoreError,
 )
+from server.store.schema import _MIGRATIONS
 from shared.games import Player, get_game
 
 T0 = 1_746_100_800.0  # 2025-05-01 12:00:00 UTC
