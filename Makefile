@@ -32,7 +32,7 @@ lint: install
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
-# The browser tests (tests/test_browser_*.py) drive Debian's Chromium, never a
+# The browser tests (tests/browser/) drive Debian's Chromium, never a
 # browser that Playwright downloads. Installed once, by apt-get as root (or
 # through sudo); a fresh machine has no package lists yet, hence the update.
 CHROMIUM := /usr/bin/chromium

@@ -2,7 +2,8 @@
 
 ``shared`` imports neither ``server`` nor ``client``; ``client`` never imports
 ``server``; ``server.core`` imports nothing of the server outside the core and
-never ``asyncio``, ``aiohttp``, ``sqlite3`` or ``time`` (docs/architecture.md).
+never ``asyncio``, ``aiohttp``, ``sqlite3`` or ``time`` (docs/architecture.md);
+the parts of ``server.store`` build on its base and never on each other.
 import-linter checks them on the real import graph; the second test breaks a
 copy of the tree on purpose to show that the check can fail.
 """
@@ -15,8 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from repo_paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("shared", "server", "client")
 
 # Runs import-linter on the packages in the working directory, not the installed
@@ -42,7 +43,7 @@ def lint(tree: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_tree_keeps_every_layer_contract() -> None:
-    result = lint(ROOT)
+    result = lint(REPO_ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout
 
@@ -55,6 +56,8 @@ def test_the_tree_keeps_every_layer_contract() -> None:
         ("server/core/clock.py", "import server.hub", "imports nothing of the server outside"),
         ("server/core/room.py", "import time", "server.core does no I/O"),
         ("server/core/lobby.py", "import sqlite3", "server.core does no I/O"),
+        ("server/store/tournaments.py", "import server.store.classroom", "server.store: each"),
+        ("server/store/schema.py", "import server.store.games", "server.store: each"),
     ],
 )
 def test_an_import_across_a_layer_breaks_its_contract(
@@ -62,9 +65,9 @@ def test_an_import_across_a_layer_breaks_its_contract(
 ) -> None:
     for package in PACKAGES:
         shutil.copytree(
-            ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+            REPO_ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
         )
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copy(REPO_ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     broken = tmp_path / module
     broken.write_text(broken.read_text() + f"\n{line}  # noqa\n")
 

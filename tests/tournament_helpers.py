@@ -7,10 +7,10 @@ import contextlib
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import aiohttp
+from repo_paths import REPO_ROOT
 
 from client.bots.loader import load_script
 from client.bots.python_bot import ScriptBrains
@@ -20,8 +20,7 @@ from client.session import Session, SessionEvent
 from server.tournaments.players import Bye, GameResult, Outcome, Result
 from server.tournaments.standings import TieBreak, compute_standings
 
-ROOT = Path(__file__).resolve().parent.parent
-RANDOM_BOT = ROOT / "examples" / "random_bot.py"
+RANDOM_BOT = REPO_ROOT / "examples" / "random_bot.py"
 WAIT = 45.0
 """Seconds a test waits for a tournament to reach a state: generous, for a loaded machine."""
 

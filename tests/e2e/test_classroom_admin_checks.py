@@ -14,7 +14,6 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import closing
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -22,6 +21,7 @@ import pytest
 import pytest_asyncio
 from classroom_helpers import NO_TOKEN, Teacher
 from harness import Player, RunningServer, running_server
+from repo_paths import REPO_ROOT
 
 from server.classroom.admin_routes import AdminError
 
@@ -110,7 +110,7 @@ async def no_class(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Ru
         yield server
 
 
-OPERATIONS_DOC = Path(__file__).resolve().parents[1] / "docs" / "operations.md"
+OPERATIONS_DOC = REPO_ROOT / "docs" / "operations.md"
 
 
 def _canonical(path: str) -> str:

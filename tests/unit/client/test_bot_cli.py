@@ -10,10 +10,11 @@ import socket
 from pathlib import Path
 
 import pytest
+from repo_paths import REPO_ROOT
 
 from client.cli import main
 
-EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "random_bot.py")
+EXAMPLE = str(REPO_ROOT / "examples" / "random_bot.py")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:

@@ -9,15 +9,15 @@ is the best of its children's, negated.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from repo_paths import REPO_ROOT
 
 from shared.engine import SCORE_UNIT, Result, analyze, solve, solve_move
 from shared.games import Game, Position, get_game
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "connect4"
+DATA = REPO_ROOT / "data" / "connect4"
 SAMPLE_SEED = 20240601
 SAMPLES = {"Test_L3_R1": 50, "Test_L2_R1": 50, "Test_L2_R2": 12}
 """Positions drawn from each set: end game (easy), middle (easy), middle (medium).

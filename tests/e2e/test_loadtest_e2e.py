@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from harness import running_server
+from repo_paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 RUN_TIMEOUT = 90.0
 """Seconds a whole load test may take here: generous, for a loaded CI machine."""
 LATENCY_KEYS = {"count", "mean", "p50", "p95", "p99", "max"}
@@ -46,7 +46,7 @@ async def start_loadtest(tmp_path: Path, *argv: str) -> asyncio.subprocess.Proce
         *argv,
         "--json",
         str(tmp_path / "report.json"),
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )

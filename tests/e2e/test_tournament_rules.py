@@ -18,7 +18,8 @@ from typing import Any
 
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server
-from tournament_helpers import RANDOM_BOT, ROOT, tournament, wait_until
+from repo_paths import REPO_ROOT
+from tournament_helpers import RANDOM_BOT, tournament, wait_until
 
 from server.tournaments.routes import DIRECTOR
 from server.tournaments.spec import Format, TournamentSpec
@@ -172,7 +173,7 @@ async def test_a_bot_that_wins_by_forfeit_is_told_so(tmp_path: Path) -> None:
             sys.executable,
             *("-m", "client.cli", "bot", "--script", str(RANDOM_BOT), "--tournament"),
             *("--name", "robo", "--server", server.ws_url),
-            cwd=ROOT,
+            cwd=REPO_ROOT,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )

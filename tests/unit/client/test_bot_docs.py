@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from repo_paths import REPO_ROOT
 from room_states import room_in_play
 
 from client.bots.loader import load_script
@@ -15,8 +16,7 @@ from client.bots.python_bot import ScriptBrains
 from client.bots.state import game_state
 from client.cli import build_parser
 
-ROOT = Path(__file__).resolve().parent.parent
-GUIDE = (ROOT / "docs" / "bots.md").read_text()
+GUIDE = (REPO_ROOT / "docs" / "bots.md").read_text()
 
 
 def code_blocks(language: str) -> list[str]:
@@ -24,7 +24,7 @@ def code_blocks(language: str) -> list[str]:
 
 
 def test_the_guides_python_bot_is_examples_random_bot_py() -> None:
-    assert code_blocks("python")[0] == (ROOT / "examples" / "random_bot.py").read_text()
+    assert code_blocks("python")[0] == (REPO_ROOT / "examples" / "random_bot.py").read_text()
 
 
 @pytest.mark.parametrize(
@@ -34,7 +34,7 @@ def test_the_guides_other_languages_are_quoted_from_the_examples(
     language: str, example: str
 ) -> None:
     (block,) = code_blocks(language)
-    source = (ROOT / "examples" / example).read_text()
+    source = (REPO_ROOT / "examples" / example).read_text()
     for line in block.splitlines():
         assert line in source.splitlines(), line
 

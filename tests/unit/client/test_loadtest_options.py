@@ -9,11 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from repo_paths import REPO_ROOT
 
 from client.loadtest.errors import UsageError
 from client.loadtest.options import LoadOptions, add_arguments, options_from
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(autouse=True)
@@ -98,7 +97,7 @@ def test_flags_that_make_no_run_are_refused_naming_the_flag(argv: list[str], nam
 def run_cli(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "client.cli", "loadtest", *argv],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         capture_output=True,
         text=True,
         timeout=60,

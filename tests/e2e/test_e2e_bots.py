@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 from harness import CuttableProxy, RunningServer, running_server
+from repo_paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 RUN_TIMEOUT = 30.0
 """Seconds a whole bot run may take here: generous, for a loaded CI machine."""
 RESULT = re.compile(
@@ -71,7 +71,7 @@ async def start_bot(
         "--server",
         url or server.ws_url,
         *argv,
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )

@@ -5,11 +5,11 @@ from __future__ import annotations
 import copy
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
+from repo_paths import REPO_ROOT
 
 from server.core.records import PlayerKind, SeatRecord, Termination
 from server.core.room import (
@@ -200,8 +200,7 @@ def test_the_endings_on_the_wire_are_the_records_terminations() -> None:
     store takes) and sends its value as ``result.reason``, and docs/protocol.md, the
     bot authors' contract, lists exactly those values: an ending added to the enum
     and not to the contract, or the other way round, fails here."""
-    root = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").exists())
-    text = (root / "docs" / "protocol.md").read_text()
+    text = (REPO_ROOT / "docs" / "protocol.md").read_text()
     sentence = text.split("`result.reason` is one of ", 1)[1].split(";", 1)[0]
     assert set(re.findall(r"`(\w+)`", sentence)) == {ending.value for ending in Termination}
     room = started_room()

@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 from harness import running_server
+from repo_paths import REPO_ROOT
 from terminal_helpers import client_process
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+README = (REPO_ROOT / "README.md").read_text()
 
 
 def readme_piped_script() -> list[str]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import msgspec
 import pytest
+from repo_paths import REPO_ROOT
 
 from shared.protocol import (
     CLIENT_MESSAGES,
@@ -29,7 +29,7 @@ from shared.protocol.close_codes import (
     CLOSE_TOO_SLOW,
 )
 
-PROTOCOL_DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
+PROTOCOL_DOC = REPO_ROOT / "docs" / "protocol.md"
 
 CLIENT_EXAMPLES = [
     m.Hello(name="ann", version=1, client="bot", resume_token="t0k3n", id=1),

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from classroom_helpers import Teacher
 from harness import Player, running_server
+from repo_paths import REPO_ROOT
 from terminal_helpers import client_process
 
 from client.session import Session, SessionEnded
 
-ROOT = Path(__file__).resolve().parent.parent
 SLOW_BOT = """
 import time
 
@@ -36,7 +36,7 @@ async def test_a_bot_waits_out_a_pause_and_finishes_its_game(tmp_path: Path) -> 
             sys.executable,
             *("-m", "client.cli", "bot", "--server", server.ws_url, "--script", str(bot)),
             *("--create", "tictactoe", "--ai", "random", "--games", "1"),
-            cwd=ROOT,
+            cwd=REPO_ROOT,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from repo_paths import REPO_ROOT
 from room_states import room_in_play
 
 from client.bots.errors import BotFailedError, BotLoadError, FailureKind
@@ -31,7 +32,7 @@ from client.bots.pipe_bot import (
 )
 from client.bots.state import GameState, game_state
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = REPO_ROOT / "examples"
 FIRST_LINE = "tictactoe X 30000 - a1,b1,c1,a2,b2,c2,a3,b3,c3"
 
 

@@ -13,6 +13,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from repo_paths import REPO_ROOT
 
 from server.core.records import (
     GameRecord,
@@ -25,7 +26,6 @@ from server.core.records import (
     record_to_text,
 )
 from server.store import (
-    _MIGRATIONS,
     SCHEMA_VERSION,
     GameNotFoundError,
     GameStateError,
@@ -36,9 +36,9 @@ from server.store import (
     StoreClosedError,
     StoreError,
 )
+from server.store.schema import _MIGRATIONS
 from shared.games import Player, get_game
 
-ROOT = Path(__file__).resolve().parent.parent
 T0 = 1_746_100_800.0  # 2025-05-01 12:00:00 UTC
 ADA = SeatRecord("ada")
 BOB = SeatRecord("bob", PlayerKind.BOT)
@@ -211,7 +211,7 @@ async def test_every_acknowledged_move_survives_a_sigkill(db_path: Path) -> None
     moves = [gomoku.format_move(cell) for cell in random.Random(7).sample(range(225), 225)]
     child = await asyncio.create_subprocess_exec(
         sys.executable, "-c", CHILD, str(db_path), " ".join(moves),
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     assert child.stdout is not None and child.stderr is not None
     acknowledged = 0

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from repo_paths import REPO_ROOT
 from room_states import room_in_play
 
 from client.bots.errors import BotFailedError, BotLoadError, FailureKind
@@ -24,7 +25,7 @@ from client.bots.python_bot import PythonBrain, ScriptBrains
 from client.bots.state import GameState, game_result, game_state
 from shared.protocol.messages import ResultInfo, SeatInfo
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = REPO_ROOT / "examples"
 
 
 @pytest.fixture(autouse=True)

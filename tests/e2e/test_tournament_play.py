@@ -14,9 +14,9 @@ from typing import Any
 
 from classroom_helpers import Teacher
 from harness import running_server
+from repo_paths import REPO_ROOT
 from tournament_helpers import (
     RANDOM_BOT,
-    ROOT,
     check_standings,
     colour_counts,
     every_pair,
@@ -67,7 +67,7 @@ async def test_six_bot_processes_play_a_round_robin_to_the_end(tmp_path: Any) ->
                 name,
                 "--server",
                 server.ws_url,
-                cwd=ROOT,
+                cwd=REPO_ROOT,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
             )

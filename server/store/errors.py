@@ -1,0 +1,99 @@
+"""The store's exceptions: every error it raises on purpose, each also the builtin it means::
+
+    StoreError
+    ├── GameNotFoundError(StoreError, LookupError)       no game with that id
+    ├── StudentNotFoundError(StoreError, LookupError)    no student with that id
+    ├── TournamentNotFoundError(StoreError, LookupError) no tournament with that id
+    ├── StaleWriteError(StoreError, ValueError)          a ply that is not the next one
+    ├── GameStateError(StoreError, ValueError)           a write the game's state forbids
+    ├── InvalidRecordError(StoreError, ValueError)       arguments that make no valid record
+    ├── SchemaVersionError(StoreError, RuntimeError)     the file is from a newer Boardroom
+    ├── StoreClosedError(StoreError, RuntimeError)       used before open() or after close()
+    └── StorageFailedError(StoreError, OSError)          SQLite failed: disk full, I/O error,
+                                                         corrupt file, lock held too long
+
+A refused write (any of these) changes nothing. :mod:`server.store` exports them all.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "GameNotFoundError",
+    "GameStateError",
+    "InvalidRecordError",
+    "SchemaVersionError",
+    "StaleWriteError",
+    "StorageFailedError",
+    "StoreClosedError",
+    "StoreError",
+    "StudentNotFoundError",
+    "TournamentNotFoundError",
+]
+
+
+class StoreError(Exception):
+    """Root of every error the store raises on purpose."""
+
+
+class GameNotFoundError(StoreError, LookupError):
+    """No game has the id given."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game with id {game_id} in the store")
+        self.game_id = game_id
+
+
+class StudentNotFoundError(StoreError, LookupError):
+    """No student has the id given."""
+
+    def __init__(self, student_id: str) -> None:
+        super().__init__(f"no student with id {student_id!r} in the store")
+        self.student_id = student_id
+
+
+class TournamentNotFoundError(StoreError, LookupError):
+    """No tournament has the id given."""
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(f"no tournament with id {tournament_id} in the store")
+        self.tournament_id = tournament_id
+
+
+class StaleWriteError(StoreError, ValueError):
+    """A move whose ply is not the next one of its game: a duplicate, or a write
+    made against a record that has moved on. ``expected_ply`` is the next ply."""
+
+    def __init__(self, game_id: int, ply: int, expected_ply: int) -> None:
+        what = "already stored" if ply < expected_ply else "ahead of the record"
+        super().__init__(
+            f"game {game_id}: ply {ply} is {what}; the next move must have ply {expected_ply}"
+        )
+        self.game_id = game_id
+        self.ply = ply
+        self.expected_ply = expected_ply
+
+
+class GameStateError(StoreError, ValueError):
+    """A write the game's state forbids: a move before the start or after the end,
+    starting twice, finishing twice, changing a seat once the game has started."""
+
+
+class InvalidRecordError(StoreError, ValueError):
+    """Arguments that describe no valid record: an unknown game, options that are
+    not a JSON object, an empty name, a winner where the ending has none, a time
+    that is not a finite number of Unix seconds, and the like."""
+
+
+class SchemaVersionError(StoreError, RuntimeError):
+    """The database file was written by a newer Boardroom (its schema version is
+    higher than :data:`SCHEMA_VERSION`); this one will not touch it."""
+
+
+class StoreClosedError(StoreError, RuntimeError):
+    """The store was used before :meth:`GameStore.open` or after :meth:`GameStore.close`."""
+
+
+class StorageFailedError(StoreError, OSError):
+    """SQLite could not do the operation (disk full, I/O error, corrupt file, write
+    lock held too long by another process); the operation did not take effect.
+    The SQLite error is the ``__cause__``."""

@@ -1,0 +1,57 @@
+"""What the ratings (:mod:`server.ratings`) read: every finished game with a result,
+in the order the games finished. The ratings keep no table of their own: they
+are replayed from the games whenever more have finished
+(:class:`server.ratings.service.Leaderboards`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from server.core.records import PgnResult, PlayerKind, SeatRecord, Termination
+from server.store.base import StoreBase
+
+__all__ = ["RatingsStorage"]
+
+
+class RatingsStorage(StoreBase):
+    """The games the ratings replay."""
+
+    async def games_with_result(self) -> list[tuple[str, SeatRecord, SeatRecord, str, float]]:
+        """Every finished game with a result (a win or a draw), in the order they
+        finished (then by id), as ``(game, first seat, second seat, result,
+        finished_at)``: what the ratings replay. ``result`` is as
+        :attr:`GameRecord.result` gives it (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``).
+        Games without a result (aborted, or abandoned by both players) are left out."""
+        draws = tuple(termination.value for termination in Termination if termination.is_draw)
+        # By the winner's side as stored; the query keeps only wins and draws.
+        results = {
+            0: PgnResult.FIRST_WINS.value,
+            1: PgnResult.SECOND_WINS.value,
+            None: PgnResult.DRAW.value,
+        }
+        placeholders = ", ".join("?" * len(draws))  # the values go as parameters
+
+        def body(db: sqlite3.Connection) -> list[tuple[str, SeatRecord, SeatRecord, str, float]]:
+            rows = db.execute(
+                "SELECT g.game, g.winner, g.finished_at,"  # noqa: S608
+                " a.name, a.kind, a.ai_level, a.session, b.name, b.kind, b.ai_level, b.session"
+                " FROM games g JOIN seats a ON a.game_id = g.id AND a.side = 0"
+                " JOIN seats b ON b.game_id = g.id AND b.side = 1"
+                " WHERE g.state = 'finished'"
+                f" AND (g.winner IS NOT NULL OR g.termination IN ({placeholders}))"
+                " ORDER BY g.finished_at, g.id",
+                draws,
+            )
+            return [
+                (
+                    game,
+                    SeatRecord(row[0], PlayerKind(row[1]), row[2], row[3]),
+                    SeatRecord(row[4], PlayerKind(row[5]), row[6], row[7]),
+                    results[winner],
+                    finished_at,
+                )
+                for game, winner, finished_at, *row in rows
+            ]
+
+        return await self._transaction(body, write=False, what="reading the rated games")

@@ -1,0 +1,237 @@
+"""The database's schema: one ordered list of migrations, and :func:`migrate`.
+
+Every table of every part of the store (games, class mode, tournaments) is here,
+in the order it was released: a file is brought up to date by running the steps
+it lacks, in order, so the list cannot be split by feature. The schema enforces
+the same rules as the code, with CHECK constraints and triggers, so that no other
+writer (the ``sqlite3`` shell) can break a record either.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from server.store.errors import SchemaVersionError
+from server.store.sql import scalar
+
+__all__ = ["SCHEMA_VERSION", "migrate"]
+
+SCHEMA_VERSION = 4
+"""The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
+
+_MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # Version 0 (an empty file) to 1. A migration is frozen once released: the next
+    # change to the schema is a new entry, never an edit here. The CHECK lists spell
+    # out the enums of server.core.records as they were at this version.
+    (
+        # AUTOINCREMENT: a game's id is its address (GET /api/games/{id}), so an id
+        # is never handed out again, even if an operator purges old games.
+        """
+        CREATE TABLE games (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            room        TEXT    NOT NULL CHECK (room <> ''),
+            game        TEXT    NOT NULL,
+            options     TEXT    NOT NULL,
+            state       TEXT    NOT NULL DEFAULT 'waiting'
+                                CHECK (state IN ('waiting', 'playing', 'finished')),
+            winner      INTEGER CHECK (winner IN (0, 1)),
+            termination TEXT    CHECK (termination IN ('line', 'full_board', 'resignation',
+                                       'agreement', 'timeout', 'abandonment', 'aborted')),
+            created_at  REAL    NOT NULL,
+            started_at  REAL,
+            finished_at REAL,
+            CHECK ((state = 'finished') = (termination IS NOT NULL AND finished_at IS NOT NULL)),
+            CHECK (state <> 'playing' OR started_at IS NOT NULL),
+            CHECK (winner IS NULL OR state = 'finished')
+        )
+        """,
+        # Serves both unfinished_games() at start-up and the per-state counts of /metrics.
+        "CREATE INDEX games_by_state ON games (state)",
+        "CREATE INDEX games_by_room ON games (room)",
+        """
+        CREATE TABLE seats (
+            game_id  INTEGER NOT NULL REFERENCES games (id),
+            side     INTEGER NOT NULL CHECK (side IN (0, 1)),
+            name     TEXT    NOT NULL CHECK (name <> ''),
+            kind     TEXT    NOT NULL CHECK (kind IN ('human', 'bot', 'ai')),
+            ai_level TEXT,
+            CHECK ((kind = 'ai') = (ai_level IS NOT NULL)),
+            PRIMARY KEY (game_id, side)
+        ) WITHOUT ROWID
+        """,
+        # WITHOUT ROWID keyed by (game_id, ply): a game's moves sit together, in order.
+        """
+        CREATE TABLE moves (
+            game_id  INTEGER NOT NULL REFERENCES games (id),
+            ply      INTEGER NOT NULL CHECK (ply >= 0),
+            move     TEXT    NOT NULL CHECK (move <> ''),
+            at       REAL    NOT NULL,
+            clock_ms INTEGER CHECK (clock_ms >= 0),
+            PRIMARY KEY (game_id, ply)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TRIGGER moves_append_in_order BEFORE INSERT ON moves
+        WHEN NEW.ply <> (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = NEW.game_id)
+          OR (SELECT state FROM games WHERE id = NEW.game_id) IS NOT 'playing'
+        BEGIN
+            SELECT RAISE(ABORT, 'a move must have the next ply of a game in play');
+        END
+        """,
+        """
+        CREATE TRIGGER moves_are_never_updated BEFORE UPDATE ON moves
+        BEGIN
+            SELECT RAISE(ABORT, 'moves are append-only');
+        END
+        """,
+        """
+        CREATE TRIGGER moves_are_never_deleted BEFORE DELETE ON moves
+        BEGIN
+            SELECT RAISE(ABORT, 'moves are append-only');
+        END
+        """,
+    ),
+    # Version 1 to 2: what a restart needs to give a room back to its players.
+    (
+        # The session id (not the resume token) holding a human or bot seat, so
+        # that a restored seat can be reclaimed; NULL for the AI, and for seats
+        # stored before this version. Private: never in an export.
+        "ALTER TABLE seats ADD COLUMN session TEXT CHECK (session <> '')",
+        # The game's number within its room: 1, then 2, 3, ... for rematches.
+        # Games stored before this version were each a room's first.
+        "ALTER TABLE games ADD COLUMN number INTEGER NOT NULL DEFAULT 1 CHECK (number >= 1)",
+    ),
+    # Version 2 to 3: class mode (server/classroom).
+    (
+        # Values the server makes once and keeps across restarts, by fixed keys
+        # of the code: the teacher's admin token, so the teacher's link lasts.
+        """
+        CREATE TABLE settings (
+            key   TEXT PRIMARY KEY CHECK (key <> ''),
+            value TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+        # A class's roster: one student per session that said hello in class
+        # mode. The id is public (the admin API names students by it); the
+        # session is private and links a student to their seats. A removed
+        # student is kept (marked), so their games still export under a name.
+        """
+        CREATE TABLE students (
+            id         TEXT    PRIMARY KEY CHECK (id <> ''),
+            class      TEXT    NOT NULL CHECK (class <> ''),
+            session    TEXT    NOT NULL CHECK (session <> ''),
+            name       TEXT    NOT NULL CHECK (name <> ''),
+            kind       TEXT    NOT NULL CHECK (kind IN ('human', 'bot')),
+            removed    INTEGER NOT NULL DEFAULT 0 CHECK (removed IN (0, 1)),
+            first_seen REAL    NOT NULL,
+            UNIQUE (class, session)
+        ) WITHOUT ROWID
+        """,
+        # A class's games and results are found from its students' sessions.
+        "CREATE INDEX seats_by_session ON seats (session)",
+    ),
+    # Version 3 to 4: a class's tournaments (server/tournaments).
+    (
+        """
+        CREATE TABLE tournaments (
+            id              INTEGER PRIMARY KEY AUTOINCREMENT,
+            class           TEXT    NOT NULL CHECK (class <> ''),
+            name            TEXT    NOT NULL CHECK (length(name) BETWEEN 1 AND 60),
+            game            TEXT    NOT NULL,
+            format          TEXT    NOT NULL CHECK (format IN ('round_robin', 'swiss')),
+            rounds          INTEGER NOT NULL CHECK (rounds >= 1),
+            double          INTEGER NOT NULL DEFAULT 0 CHECK (double IN (0, 1)),
+            clock           TEXT    NOT NULL,
+            no_show_seconds REAL    NOT NULL CHECK (no_show_seconds > 0),
+            status          TEXT    NOT NULL DEFAULT 'running'
+                                    CHECK (status IN ('running', 'finished', 'cancelled')),
+            created_at      REAL    NOT NULL,
+            finished_at     REAL,
+            CHECK ((status = 'running') = (finished_at IS NULL)),
+            CHECK (double = 0 OR format = 'round_robin')
+        )
+        """,
+        # One tournament at a time per class: the director checks first, this holds.
+        "CREATE UNIQUE INDEX tournaments_one_running ON tournaments (class)"
+        " WHERE status = 'running'",
+        # Entrants in seed order: a roster student (by its public id) or an AI level.
+        """
+        CREATE TABLE tournament_entrants (
+            tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+            seed          INTEGER NOT NULL CHECK (seed >= 1),
+            entrant       TEXT    NOT NULL CHECK (entrant GLOB 'student:?*' OR entrant IN
+                                  ('ai:random', 'ai:easy', 'ai:medium', 'ai:hard', 'ai:perfect')),
+            name          TEXT    NOT NULL CHECK (name <> ''),
+            kind          TEXT    NOT NULL CHECK (kind IN ('human', 'bot', 'ai')),
+            withdrawn     INTEGER NOT NULL DEFAULT 0 CHECK (withdrawn IN (0, 1)),
+            CHECK ((kind = 'ai') = (entrant GLOB 'ai:*')),
+            PRIMARY KEY (tournament_id, entrant),
+            UNIQUE (tournament_id, seed)
+        ) WITHOUT ROWID
+        """,
+        # A round exists once it is paired: its pairings come in the same transaction.
+        """
+        CREATE TABLE tournament_rounds (
+            tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+            round         INTEGER NOT NULL CHECK (round >= 1),
+            bye           TEXT,
+            opened_at     REAL    NOT NULL,
+            PRIMARY KEY (tournament_id, round),
+            FOREIGN KEY (tournament_id, bye) REFERENCES tournament_entrants (tournament_id, entrant)
+        ) WITHOUT ROWID
+        """,
+        # Each pairing of a round, board by board: its room (NULL until opened, or
+        # never for a game decided without one), the game played there, the
+        # no-show deadline, and the result once known (then never changed).
+        """
+        CREATE TABLE tournament_games (
+            tournament_id INTEGER NOT NULL,
+            round         INTEGER NOT NULL,
+            board         INTEGER NOT NULL CHECK (board >= 1),
+            first         TEXT    NOT NULL,
+            second        TEXT    NOT NULL CHECK (second <> first),
+            room          TEXT    CHECK (room <> ''),
+            game_id       INTEGER REFERENCES games (id),
+            starts_by     REAL,
+            result        TEXT    CHECK (result IN ('1-0', '0-1', '1/2-1/2', '+:-', '-:+', '-:-')),
+            CHECK (game_id IS NULL OR room IS NOT NULL),
+            PRIMARY KEY (tournament_id, round, board),
+            FOREIGN KEY (tournament_id, round) REFERENCES tournament_rounds (tournament_id, round),
+            FOREIGN KEY (tournament_id, first)
+                REFERENCES tournament_entrants (tournament_id, entrant),
+            FOREIGN KEY (tournament_id, second)
+                REFERENCES tournament_entrants (tournament_id, entrant)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TRIGGER tournament_results_are_final BEFORE UPDATE ON tournament_games
+        WHEN OLD.result IS NOT NULL
+        BEGIN
+            SELECT RAISE(ABORT, 'a tournament game with a result does not change');
+        END
+        """,
+    ),
+)
+assert len(_MIGRATIONS) == SCHEMA_VERSION
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    """Bring the schema of ``db`` up to :data:`SCHEMA_VERSION` and return it.
+
+    Call inside a write transaction (``BEGIN IMMEDIATE``), so that the steps and
+    the new ``user_version`` land together or not at all, and so that two
+    processes opening a new file at once cannot both create the tables. Raises
+    :class:`SchemaVersionError` for a file from a newer schema.
+    """
+    version = scalar(db, "PRAGMA user_version")
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"the database has schema version {version}, newer than this Boardroom's "
+            f"({SCHEMA_VERSION}): upgrade Boardroom, or use another database file"
+        )
+    for step in range(version, SCHEMA_VERSION):
+        for statement in _MIGRATIONS[step]:
+            db.execute(statement)
+        # user_version is in the file header, written by this same transaction.
+        db.execute(f"PRAGMA user_version = {step + 1:d}")
+    return SCHEMA_VERSION

@@ -1,0 +1,46 @@
+"""What runs on the store's SQLite thread, shared by every part of the store: one
+transaction around a body (:func:`in_transaction`) and one value of a query (:func:`scalar`).
+
+The functions here are synchronous and take the connection in hand; the event loop
+reaches them only through :class:`server.store.base.StoreBase`, one trip per transaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from server.store.errors import StorageFailedError
+
+_T = TypeVar("_T")
+
+
+def in_transaction(
+    db: sqlite3.Connection, body: Callable[[sqlite3.Connection], _T], write: bool, failed: str
+) -> _T:
+    """Run ``body(db)`` between BEGIN and COMMIT (ROLLBACK if it raises), on the
+    store's thread. SQLite's errors become :class:`StorageFailedError` (``failed``
+    says what failed)."""
+    try:
+        # IMMEDIATE takes the write lock first, so what the body reads (the next
+        # ply) cannot change before it writes, even from another process.
+        db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            result = body(db)
+            # With synchronous=FULL, COMMIT returns once the WAL is on disk.
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as error:
+        raise StorageFailedError(f"{failed}: {error}") from error
+    return result
+
+
+def scalar(db: sqlite3.Connection, sql: str, parameters: Iterable[Any] = ()) -> Any:
+    row = db.execute(sql, tuple(parameters)).fetchone()
+    return None if row is None else row[0]
