@@ -9,14 +9,12 @@ what was wrong and what would be accepted.
 from __future__ import annotations
 
 import re
-from typing import get_args
 
 from client.errors import ClientError
 from shared.errors import GameError
 from shared.games import Game, get_game
-from shared.protocol.messages import Clock, Level
+from shared.protocol.messages import LEVELS, Clock, Level
 
-LEVELS: tuple[str, ...] = get_args(Level)
 """The AI levels, weakest first: random, easy, medium, hard, perfect."""
 DEFAULT_GAME = "tictactoe"
 GAME_CHOICES = "tictactoe, tictactoe4, connect4, gomoku or mnk-M-N-K (e.g. mnk-5-5-4)"
@@ -41,9 +39,9 @@ def parse_game(text: str) -> Game:
 def parse_level(text: str) -> Level:
     """An AI level by name."""
     level = text.strip().lower()
-    for known in get_args(Level):
+    for known in LEVELS:
         if level == known:
-            return known  # type: ignore[no-any-return]
+            return known
     raise InputError(f"{text.strip()!r} is not an AI level: choose one of {', '.join(LEVELS)}")
 
 

@@ -33,10 +33,10 @@ from client.bots.report import Report
 from client.bots.runner import DEFAULT_WAIT, BotRunner, Entry, RunError, RunOptions
 from client.commands.server_option import add_server_argument
 from client.errors import RequestRefusedError, ServerUnreachableError
-from client.room_options import LEVELS, InputError, parse_clock, parse_game
+from client.room_options import InputError, parse_clock, parse_game
 from client.session import Session
 from shared.protocol.codec import MAX_NAME_LENGTH
-from shared.protocol.messages import Clock, Level
+from shared.protocol.messages import LEVELS, Clock, Level
 
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 EXIT_TERMINATED = 128 + signal.SIGTERM

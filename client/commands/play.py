@@ -16,7 +16,6 @@ from client.commands.server_option import add_server_argument
 from client.room_options import (
     DEFAULT_GAME,
     GAME_CHOICES,
-    LEVELS,
     InputError,
     parse_clock,
     parse_game,
@@ -26,7 +25,7 @@ from client.terminal.app import ClientOptions, run_client
 from client.terminal.commands import DEFAULT_AI_LEVEL, parse_code
 from client.terminal.console import open_console
 from client.terminal.profile import profile_path
-from shared.protocol.messages import CreateRoom
+from shared.protocol.messages import LEVELS, CreateRoom
 
 _PLAY_EPILOG = f"""\
 Without --local, --game or --level you start in the lobby: list rooms, open one

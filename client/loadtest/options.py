@@ -16,9 +16,9 @@ from typing import Literal
 from client.commands.server_option import SERVER_ENV
 from client.loadtest.errors import UsageError
 from client.pacing import DEFAULT_PACE
-from client.room_options import LEVELS, InputError, parse_game, parse_level
+from client.room_options import InputError, parse_game, parse_level
 from client.session import DEFAULT_SERVER_URL, normalize_server_url
-from shared.protocol.messages import Level
+from shared.protocol.messages import LEVELS, Level
 
 SERVER_LOOPS = ("asyncio", "uvloop", "auto")
 """Event loops a server started by the tool may run (its ``--event-loop``)."""

@@ -30,13 +30,12 @@ from client.room_options import (
     CLOCK_HELP,
     DEFAULT_GAME,
     GAME_CHOICES,
-    LEVELS,
     InputError,
     parse_clock,
     parse_game,
     parse_level,
 )
-from shared.protocol.messages import Clock, CreateRoom, Level, Side
+from shared.protocol.messages import LEVELS, Clock, CreateRoom, Level, Side
 
 DEFAULT_AI_LEVEL: Level = "medium"
 """The level of ``ai`` without one: a fair game for most people."""

@@ -122,7 +122,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Final, Literal, cast, get_args
+from typing import Literal
 
 import msgspec
 
@@ -147,6 +147,7 @@ from shared.games.base import column_letter
 from shared.protocol.codec import check_chat_text
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
+    LEVELS,
     SIDES,
     AcceptDraw,
     AddAi,
@@ -198,7 +199,6 @@ __all__ = [
     "RoomStatus",
 ]
 
-LEVELS: Final[tuple[str, ...]] = get_args(Level)
 
 RoomRequest = (
     MakeMove
@@ -320,7 +320,7 @@ class _Occupant:
         if record.kind is PlayerKind.AI:
             if record.ai_level not in LEVELS:
                 raise ValueError(f"seat {side}: unknown AI level {record.ai_level!r}")
-            return cls(None, record.name, record.kind, cast(Level, record.ai_level))
+            return cls(None, record.name, record.kind, record.ai_level)
         if record.session is None:
             raise ValueError(f"seat {side}: a {record.kind.value} seat needs its session")
         return cls(ClientId(record.session), record.name, record.kind, connected=False)
@@ -1115,9 +1115,7 @@ class Room:
             raise _RefusedError(
                 ErrorCode.BAD_LEVEL, f"no AI level {level!r}: choose one of {', '.join(LEVELS)}"
             )
-        occupant = _Occupant(
-            client=None, name=f"AI ({level})", kind=PlayerKind.AI, level=cast(Level, level)
-        )
+        occupant = _Occupant(client=None, name=f"AI ({level})", kind=PlayerKind.AI, level=level)
         self._take_seat(occupant, out, now, by, request_id)
 
     def _free_seat(self, side: Side, out: _Builder, now: float) -> None:

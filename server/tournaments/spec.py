@@ -18,7 +18,7 @@ Entrants are named by strings: ``student:<roster id>`` or ``ai:<level>``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Final, Literal, get_args
+from typing import Annotated, Final, Literal
 
 import msgspec
 
@@ -27,7 +27,7 @@ from server.tournaments.round_robin import round_robin_rounds
 from server.tournaments.swiss import max_swiss_rounds, recommended_swiss_rounds
 from shared.errors import GameError
 from shared.games import get_game
-from shared.protocol.messages import Clock, Level
+from shared.protocol.messages import LEVELS, Clock
 
 __all__ = [
     "MAX_ENTRANTS",
@@ -41,7 +41,6 @@ __all__ = [
 ]
 
 Format = Literal["round_robin", "swiss"]
-LEVELS: Final[tuple[str, ...]] = get_args(Level)
 MAX_ENTRANTS = 64
 """A class and its bots, with room to spare; a round robin of 64 is 63 rounds."""
 NO_SHOW_SECONDS: Final = (10.0, 600.0)

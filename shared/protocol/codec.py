@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, get_args
+from typing import Any
 
 import msgspec
 
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
     CLIENT_MESSAGES,
+    LEVELS,
     ClientMessage,
-    Level,
     ServerMessage,
 )
 
@@ -88,8 +88,8 @@ def decode_client_message(frame: str | bytes) -> ClientMessage:
 
 
 _FIELD_CHOICES = {
-    "level": get_args(Level),
-    "ai_level": get_args(Level),
+    "level": LEVELS,
+    "ai_level": LEVELS,
     "seat": ("first", "second", "random"),
     "client": ("human", "bot"),
     "kind": ("none", "per_move", "increment"),

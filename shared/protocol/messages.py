@@ -12,7 +12,7 @@ Client to server: :data:`CLIENT_MESSAGES`. Server to client: :data:`SERVER_MESSA
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
+from typing import Annotated, Final, Literal, get_args
 
 import msgspec
 
@@ -41,6 +41,11 @@ def other_side(side: Side) -> Side:
 
 
 Level = Literal["random", "easy", "medium", "hard", "perfect"]
+"""The AI's playing strengths, weakest first (the engine's ``shared.engine.levels.Level``
+has the same values: a test holds them together)."""
+
+LEVELS: Final[tuple[Level, ...]] = get_args(Level)
+"""Every :data:`Level`, weakest first, for checks and for messages that list them."""
 
 
 class _Message(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit_defaults=True):

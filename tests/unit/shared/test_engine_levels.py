@@ -14,9 +14,15 @@ import pytest
 from client.bench.levels import GameRecord, play_game, play_match
 from shared.engine import Level, Result, search, solve_move
 from shared.games import Game, GridGame, Move, Player, Position, get_game
+from shared.protocol.messages import LEVELS
 
 SEEDS = range(12)
 """Seeds tried wherever a varied level must *always* do something."""
+
+
+def test_the_protocols_levels_are_the_engines_in_the_same_order() -> None:
+    """A level a client may ask for is one the engine plays, and the other way round."""
+    assert tuple(level.value for level in Level) == LEVELS
 
 
 def winning_moves(game: Game, position: Position) -> set[Move]:
