@@ -300,7 +300,7 @@ async def _healthz(request: web.Request) -> web.Response:
     body = {
         "status": "ok",
         "connections": len(app[CONNECTIONS]),
-        "rooms": len(hub.lobby),
+        "rooms": sum(hub.room_counts().values()),
         "sessions": len(hub.sessions),
         "event_loop_lag_p99_ms": round(lag.percentile(99) * 1000, 2),
         "event_loop": event_loop_name(),

@@ -10,10 +10,12 @@ and game names, and turns refusals into ``error`` messages.
 In class mode the teacher's controls (:mod:`server.classroom`) act through the
 hub too: pause and resume every room, close one, announce to everyone, rename
 or remove a session. The hub knows nothing of classes, rosters or
-tournaments: the class layer sets :attr:`GameServer.on_hello` to hear of each
-session that says hello, and the tournament director (:mod:`server.tournaments`)
-opens reserved rooms through :meth:`GameServer.open_tournament_room` and hears
-of games, welcomes, pauses and removals through the other ``on_*`` hooks.
+tournaments. Features meet it at its boundary (:mod:`server.hub_boundary`):
+the class layer checks each hello (:meth:`GameServer.add_hello_check`); the
+class layer and the tournament director (:mod:`server.tournaments`, which opens
+reserved rooms through :meth:`GameServer.open_tournament_room`) subscribe to
+its events (:meth:`GameServer.subscribe`) and read its rooms as snapshots
+(:meth:`GameServer.room_info`, :meth:`GameServer.rooms`), never the live rooms.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from server.config import ServerConfig
@@ -34,13 +36,22 @@ from server.core.room import Room, RoomOptions, RoomRequest
 from server.core.room_caps import RoomCaps
 from server.core.room_output import (
     ClientId,
-    GameFinished,
     GameStarted,
     MoveMade,
     Output,
 )
 from server.core.sessions import Session, SessionRegistry
 from server.engine_pool import EnginePool
+from server.hub_boundary import (
+    EventStream,
+    HelloCheck,
+    HubListener,
+    PauseChanged,
+    RoomDropped,
+    RoomInfo,
+    SessionRemoved,
+    SessionWelcomed,
+)
 from server.metrics import ServerMetrics
 from server.recorder import GameRecorder
 from server.room_host import RoomHost, RoomUnavailableError, Step
@@ -109,23 +120,8 @@ class GameServer:
         self.paused = False
         """True while the teacher has every game paused (rooms opened meanwhile
         open paused)."""
-        self.on_hello: Callable[[Session], Awaitable[None]] | None = None
-        """Awaited with the session of each ``hello`` (new or resumed) before
-        it is welcomed. If it raises, the hello is refused: a
-        :class:`ProtocolError` with its code, anything else as ``internal_error``."""
-        self.on_welcome: Callable[[Session], None] | None = None
-        """Called with the session of each ``hello`` once it is welcomed (and the
-        ``state`` of each room it resumed is sent): what it sends arrives after them."""
-        self.on_game_event: Callable[[str, GameStarted | GameFinished], None] | None = None
-        """Called with the room code and each game start and end, once stored."""
-        self.on_pause: Callable[[bool, float], None] | None = None
-        """Called with True and the time when :meth:`pause_all` pauses, False when
-        :meth:`resume_all` resumes."""
-        self.on_removed: Callable[[ClientId], None] | None = None
-        """Called with the session that :meth:`remove_session` ended, after its rooms let it go."""
-        self.on_room_dropped: Callable[[RoomHost], None] | None = None
-        """Called with each room the hub lets go (emptied or closed), once it is
-        out of the lobby: the room still holds its last game."""
+        self._hello_checks: list[HelloCheck] = []
+        self._events = EventStream()
         self._kept: set[ClientId] = set()
         """Sessions that the sweeper keeps even when idle (:meth:`keep_session`)."""
 
@@ -155,6 +151,51 @@ class GameServer:
             self._sweeper.cancel()
         for host in self.lobby:
             host.close()
+
+    # -- the boundary for features (server.hub_boundary) ---------------------------------
+
+    def add_hello_check(self, check: HelloCheck) -> None:
+        """Await ``check`` with the session of each ``hello`` (new or resumed)
+        before it is welcomed, after the checks added before it. The first
+        check that raises refuses the hello and the later ones are not asked:
+        a :class:`ProtocolError` goes back with its code, anything else as
+        ``internal_error``, and a new session is forgotten. Adding a check
+        again changes nothing."""
+        if check not in self._hello_checks:
+            self._hello_checks.append(check)
+
+    def remove_hello_check(self, check: HelloCheck) -> None:
+        """Stop asking ``check`` (nothing changes if it was not added)."""
+        if check in self._hello_checks:
+            self._hello_checks.remove(check)
+
+    def subscribe(self, listener: HubListener) -> None:
+        """``listener`` hears every :data:`~server.hub_boundary.HubEvent` from now
+        on, beside every other subscriber (:class:`~server.hub_boundary.EventStream`)."""
+        self._events.subscribe(listener)
+
+    def unsubscribe(self, listener: HubListener) -> None:
+        """``listener`` hears nothing more; the other subscribers hear on."""
+        self._events.unsubscribe(listener)
+
+    def has_room(self, code: str) -> bool:
+        """True while the hub holds the room with this room code."""
+        return self.lobby.get(code) is not None
+
+    def room_info(self, code: str) -> RoomInfo | None:
+        """The room with this room code as it is now; None if the hub holds none."""
+        host = self.lobby.get(code)
+        return None if host is None else RoomInfo.of(host.room, time.time())
+
+    def rooms(self) -> list[RoomInfo]:
+        """Every room the hub holds, public and private, as it is now, oldest first."""
+        now = time.time()
+        return [RoomInfo.of(host.room, now) for host in self.lobby]
+
+    def session_name(self, session_id: ClientId) -> str | None:
+        """The live session's name; None if no session has this id."""
+        session = self.sessions.get(session_id)
+        return None if session is None else session.name
 
     # -- messages -------------------------------------------------------------------------
 
@@ -254,13 +295,13 @@ class GameServer:
                     "to start a new session",
                 )
             session, token = resumed, hello.resume_token
-        if self.on_hello is not None:
-            try:
-                await self.on_hello(session)
-            except BaseException:
-                if hello.resume_token is None:
-                    self.sessions.drop(session.id)  # never welcomed: nobody holds its token
-                raise
+        try:
+            for check in tuple(self._hello_checks):
+                await check(session)
+        except BaseException:
+            if hello.resume_token is None:
+                self.sessions.drop(session.id)  # never welcomed: nobody holds its token
+            raise
         if session.outbox is not None:
             session.outbox.replace()
         session.outbox = peer.connection
@@ -271,8 +312,7 @@ class GameServer:
             host = self.lobby.get(code)
             if host is not None:
                 await host.run(_for_client(host.room.reconnected, session.id))
-        if self.on_welcome is not None:
-            self.on_welcome(session)
+        self._events.publish(SessionWelcomed(session.id))
 
     def _welcome(self, session: Session, token: str, request_id: int | str | None) -> Welcome:
         resumed = [
@@ -455,8 +495,8 @@ class GameServer:
                     "game finished",
                     extra={"room": host.code, "winner": event.winner, "reason": event.reason.value},
                 )
-            if not isinstance(event, MoveMade) and self.on_game_event is not None:
-                self.on_game_event(host.code, event)
+            if not isinstance(event, MoveMade):
+                self._events.publish(event)
         if moves:
             self._metrics.moves_total.inc(moves)
         if host.room.is_empty and host.code in self.lobby:
@@ -469,8 +509,7 @@ class GameServer:
         self.room_caps.forget(host.code)
         self._recorder.forget(host.code)
         host.close()
-        if self.on_room_dropped is not None:
-            self.on_room_dropped(host)
+        self._events.publish(RoomDropped(RoomInfo.of(host.room, time.time())))
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -494,15 +533,13 @@ class GameServer:
         open new rooms paused until :meth:`resume_all`. Returns how many rooms
         were paused (a room whose storage failed is skipped)."""
         self.paused = True
-        if self.on_pause is not None:
-            self.on_pause(True, time.time())
+        self._events.publish(PauseChanged(paused=True, at=time.time()))
         return await self._in_every_room(lambda host: host.room.pause)
 
     async def resume_all(self) -> int:
         """Resume every room (and open new ones running); returns how many."""
         self.paused = False
-        if self.on_pause is not None:
-            self.on_pause(False, time.time())
+        self._events.publish(PauseChanged(paused=False, at=time.time()))
         return await self._in_every_room(lambda host: host.room.resume)
 
     async def _in_every_room(self, step_for: Callable[[RoomHost], Step]) -> int:
@@ -581,8 +618,7 @@ class GameServer:
         if outbox is not None:
             outbox.close(CLOSE_REMOVED, "removed by the teacher")
         self._kept.discard(session_id)
-        if self.on_removed is not None:
-            self.on_removed(session_id)
+        self._events.publish(SessionRemoved(session_id))
 
     def seated_rooms(self, session_id: ClientId) -> list[str]:
         """Codes of the rooms where the session holds a seat (connected or held)."""
@@ -606,11 +642,12 @@ class GameServer:
         clock: Clock,
         first: ClientId | None,
         second: ClientId | None,
-    ) -> RoomHost:
+    ) -> str:
         """Open a private tournament room (:class:`~server.core.room.RoomOptions`
         ``tournament``) whose sides are reserved for these sessions; None is a
         side for the server AI (:meth:`seat_ai`). It opens paused during a pause.
-        Raises ``ValueError`` for options that do not fit together."""
+        Returns its room code. Raises ``ValueError`` for options that do not fit
+        together."""
         codes = self.lobby.new_codes(private=True)
         options = RoomOptions(
             public=False,
@@ -622,7 +659,7 @@ class GameServer:
             reserved_first=first,
             reserved_second=second,
         )
-        return self._add_room(game, codes, options)
+        return self._add_room(game, codes, options).code
 
     async def seat_ai(self, code: str, level: Level) -> None:
         """Seat the server AI at ``level`` in the room's free side that nobody

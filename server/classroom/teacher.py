@@ -41,9 +41,8 @@ import msgspec
 from server.classroom.export import games_zip, results_csv
 from server.classroom.roster import Roster, session_of
 from server.core.records import PlayerKind
-from server.core.room import Room
 from server.hub import GameServer
-from server.room_host import RoomHost
+from server.hub_boundary import HubEvent, RoomDropped, RoomInfo
 from server.store import GameStore, StudentRecord, StudentResults
 from shared.protocol.messages import ResultInfo, Side
 
@@ -138,8 +137,9 @@ class Classroom:
     """The controls of class ``roster.class_name`` (see the module docstring).
 
     Call :meth:`start` once the hub runs: it loads the roster and has the hub
-    admit each session that says hello. Input must be checked by the caller
-    (names by :func:`~shared.protocol.codec.check_player_name`, texts' length).
+    admit each session that says hello (:meth:`stop` unhooks it). Input must be
+    checked by the caller (names by
+    :func:`~shared.protocol.codec.check_player_name`, texts' length).
     """
 
     def __init__(self, *, token: str, hub: GameServer, store: GameStore, roster: Roster) -> None:
@@ -157,16 +157,17 @@ class Classroom:
         teacher renamed since take their roster name again."""
         await self._roster.load()
         for student in self._roster.students():
-            session = self._hub.sessions.get(session_of(student))
-            if session is not None and session.name != student.name:
-                await self._hub.rename_session(session.id, student.name)
-        self._hub.on_hello = self._roster.admit
-        self._hub.on_room_dropped = self._room_dropped
+            session = session_of(student)
+            name = self._hub.session_name(session)
+            if name is not None and name != student.name:
+                await self._hub.rename_session(session, student.name)
+        self._hub.add_hello_check(self._roster.admit)
+        self._hub.subscribe(self._hear)
 
     def stop(self) -> None:
         """Unhook the roster from the hub."""
-        self._hub.on_hello = None
-        self._hub.on_room_dropped = None
+        self._hub.remove_hello_check(self._roster.admit)
+        self._hub.unsubscribe(self._hear)
 
     @property
     def class_roster(self) -> Roster:
@@ -178,14 +179,14 @@ class Classroom:
     def summary(self) -> ClassSummary:
         """How many students, connections and rooms, and whether paused."""
         students = self._roster.students()
-        hosts = list(self._hub.lobby)
+        rooms = self._hub.room_counts()
         return ClassSummary(
             class_name=self.name,
             paused=self._hub.paused,
             students=len(students),
             connected=sum(self._hub.is_connected(session_of(s)) for s in students),
-            rooms=len(hosts),
-            games_in_progress=sum(host.room.status == "playing" for host in hosts),
+            rooms=sum(rooms.values()),
+            games_in_progress=rooms["playing"],
         )
 
     async def roster(self) -> list[StudentView]:
@@ -195,8 +196,7 @@ class Classroom:
 
     def rooms(self) -> list[RoomView]:
         """Every room, public and private, oldest first."""
-        now = time.time()
-        return [self._room_view(host.room, now) for host in self._hub.lobby]
+        return [self._room_view(room) for room in self._hub.rooms()]
 
     def ended_rooms(self, now: float | None = None) -> list[RoomView]:
         """The rooms whose game ended by play and that everyone left in the last
@@ -206,24 +206,27 @@ class Classroom:
         self._forget_ended(time.time() if now is None else now)
         return [view for _, view in self._ended.values()]
 
-    def _room_dropped(self, host: RoomHost) -> None:
-        room = host.room
+    def _hear(self, event: HubEvent) -> None:
+        if isinstance(event, RoomDropped):
+            self._room_dropped(event.room)
+
+    def _room_dropped(self, room: RoomInfo) -> None:
         now = time.time()
         self._forget_ended(now)
         if room.status == "finished" and not room.closed:
-            self._ended[room.code] = (now, self._room_view(room, now))
+            self._ended[room.code] = (now, self._room_view(room))
 
     def _forget_ended(self, now: float) -> None:
         for code, (ended_at, _) in list(self._ended.items()):
-            if now - ended_at >= ENDED_SHOWN_SECONDS or code in self._hub.lobby:
+            if now - ended_at >= ENDED_SHOWN_SECONDS or self._hub.has_room(code):
                 del self._ended[code]
 
-    def _room_view(self, room: Room, now: float) -> RoomView:
-        state = room.state_for(None, now=now)
+    def _room_view(self, room: RoomInfo) -> RoomView:
+        state = room.state
         players = []
         for seat in state.seats:
-            holder = room.seat_holder(seat.side)
-            student = self._roster.of_session(holder[0]) if holder is not None else None
+            holder = room.holders.get(seat.side)
+            student = self._roster.of_session(holder) if holder is not None else None
             players.append(
                 PlayerView(
                     side=seat.side,
@@ -239,12 +242,12 @@ class Classroom:
             title=state.title,
             status=state.status,
             public=state.public,
-            paused=room.paused,
+            paused=state.paused,
             moves=state.moves,
             players=players,
-            spectators=room.summary().spectators,
+            spectators=room.spectators,
             result=state.result,
-            game_players=room.game_players,
+            game_players=dict(room.game_players),
         )
 
     def student(self, student_id: str) -> StudentRecord:

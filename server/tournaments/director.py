@@ -38,8 +38,10 @@ the store before it acts on it or tells anyone, and drives the hub:
   come back (nobody had started playing) gets a fresh room and a new no-show
   window.
 
-Every change is made under one lock, in the order the hub reported it: the hub's
-hooks are synchronous and each starts a task that waits for the lock.
+Every change is made under one lock, in the order the hub reported it: the
+director hears the hub's events (:mod:`server.hub_boundary`) synchronously, and
+each starts a task that waits for the lock. It reads the hub's rooms as
+snapshots (:class:`~server.hub_boundary.RoomInfo`), never the live rooms.
 """
 
 from __future__ import annotations
@@ -57,8 +59,8 @@ import msgspec
 from server.classroom.roster import Roster, session_of
 from server.core.records import GameRecord, GameState, PlayerKind, Termination
 from server.core.room_output import ClientId, GameFinished, GameStarted
-from server.core.sessions import Session
 from server.hub import GameServer
+from server.hub_boundary import HubEvent, PauseChanged, SessionRemoved, SessionWelcomed
 from server.store import EntrantRecord, GameStore, PairingRecord, StudentRecord
 from server.tournaments.players import Outcome
 from server.tournaments.progress import TournamentProgress, forfeit_result
@@ -165,11 +167,7 @@ class TournamentDirector:
 
     async def start(self) -> None:
         """Hook into the hub, and carry on the running tournament, if any."""
-        hub = self._hub
-        hub.on_welcome = self._welcomed
-        hub.on_game_event = self._game_event
-        hub.on_pause = self._pause_changed
-        hub.on_removed = self._removed
+        self._hub.subscribe(self._hear)
         async with self._lock:
             records = await self._store.tournaments(self._roster.class_name)
             running = [r for r in records if r.status == "running"]
@@ -184,8 +182,7 @@ class TournamentDirector:
 
     async def stop(self) -> None:
         """Unhook from the hub and stop the timer and every task."""
-        hub = self._hub
-        hub.on_welcome = hub.on_game_event = hub.on_pause = hub.on_removed = None
+        self._hub.unsubscribe(self._hear)
         if self._timer is not None:
             self._timer.cancel()
         for task in list(self._tasks):
@@ -307,32 +304,32 @@ class TournamentDirector:
         """Open the pairing's room, seat its AI entrants, tell its students."""
         record = progress.record
         sessions = [self._session(entrant) for entrant in (pairing.first, pairing.second)]
-        host = self._hub.open_tournament_room(
+        code = self._hub.open_tournament_room(
             get_game(record.game),
             clock=msgspec.convert(record.clock, Clock),
             first=sessions[0],
             second=sessions[1],
         )
         starts_by = time.time() + record.no_show_seconds
-        pairing = await self._set(progress, pairing, room=host.code, starts_by=starts_by)
+        pairing = await self._set(progress, pairing, room=code, starts_by=starts_by)
         for entrant in (pairing.first, pairing.second):
             kind, level = parse_entrant(entrant)
             if kind == "ai":
-                await self._hub.seat_ai(host.code, cast(Level, level))
+                await self._hub.seat_ai(code, cast(Level, level))
         for side in SIDES:
             self._send_match(progress, pairing, side)
 
     async def _recover(self, progress: TournamentProgress) -> None:
         """After a restart: match the games of the current round to what came back."""
         for pairing in progress.undecided():
-            room = self._hub.lobby.get(pairing.room) if pairing.room is not None else None
+            room = self._hub.room_info(pairing.room) if pairing.room is not None else None
             if pairing.game_id is not None:
                 game = await self._store.get_game(pairing.game_id)
                 if game.state is GameState.FINISHED:
                     await self._decide(progress, pairing, _outcome_of_record(game))
                     continue
-            if room is not None and room.room.status != "waiting":
-                game_id = self._hub.game_id(room.code, room.room.game_number)
+            if room is not None and room.status != "waiting":
+                game_id = self._hub.game_id(room.code, room.game_number)
                 if game_id is not None and game_id != pairing.game_id:
                     await self._set(progress, pairing, game_id=game_id)
                 continue  # a restored game: it plays on
@@ -401,8 +398,8 @@ class TournamentDirector:
         """The current games whose room waits for its players."""
         waiting = []
         for pairing in progress.undecided():
-            host = self._hub.lobby.get(pairing.room) if pairing.room is not None else None
-            if pairing.starts_by is not None and (host is None or host.room.status == "waiting"):
+            room = self._hub.room_info(pairing.room) if pairing.room is not None else None
+            if pairing.starts_by is not None and (room is None or room.status == "waiting"):
                 waiting.append(pairing)
         return waiting
 
@@ -432,7 +429,7 @@ class TournamentDirector:
                 reason = partial(no_show_reason, first, second)
                 seated = await self._hub.close_room_unless_started(pairing.room, reason)
                 if seated is None:
-                    if self._hub.lobby.get(pairing.room) is not None:
+                    if self._hub.has_room(pairing.room):
                         continue  # it started: its start is on its way to us
                     seated = {"first": False, "second": False}  # the teacher closed it
                 await self._decide(
@@ -457,19 +454,33 @@ class TournamentDirector:
 
     # -- what the hub tells us ----------------------------------------------------------------
 
-    def _welcomed(self, session: Session) -> None:
+    def _hear(self, event: HubEvent) -> None:
+        match event:
+            case SessionWelcomed():
+                self._welcomed(event.session)
+            case GameStarted() | GameFinished():
+                self._game_event(event)
+            case PauseChanged():
+                self._pause_changed(event.paused, event.at)
+            case SessionRemoved():
+                self._removed(event.session)
+            case _:
+                pass  # a room let go: its game's end was heard before
+
+    def _welcomed(self, session_id: ClientId) -> None:
         """Send ``match`` again for the session's game not yet started."""
         progress = self._running
         if progress is None:
             return
         for pairing in self._waiting(progress):
             for side, entrant in zip(SIDES, (pairing.first, pairing.second), strict=True):
-                if self._session(entrant) == session.id:
+                if self._session(entrant) == session_id:
                     self._send_match(progress, pairing, side)
 
-    def _game_event(self, code: str, event: GameStarted | GameFinished) -> None:
+    def _game_event(self, event: GameStarted | GameFinished) -> None:
         if self._running is None:
             return  # no tournament: nothing to hear (one may start later, with new rooms)
+        code = event.room
         if isinstance(event, GameStarted):
             # Asked now: the recorder forgets a game's id once it has finished.
             game_id = self._hub.game_id(code, event.game_number)
@@ -531,7 +542,7 @@ class TournamentDirector:
                         f"{self._name(opponent)} wins by forfeit"
                     )
                     closed = await self._hub.close_room_unless_started(pairing.room, reason)
-                    if closed is None and self._hub.lobby.get(pairing.room) is not None:
+                    if closed is None and self._hub.has_room(pairing.room):
                         continue  # a game in progress: the removal resigned it
                 outcome = forfeit_result(pairing.first == entrant, pairing.second == entrant)
                 await self._decide(progress, pairing, outcome)
@@ -583,10 +594,10 @@ class TournamentDirector:
             (pairing.first, pairing.second) if side == "first" else (pairing.second, pairing.first)
         )
         session = self._session(entrant)
-        host = self._hub.lobby.get(pairing.room) if pairing.room is not None else None
-        if session is None or host is None or pairing.starts_by is None:
+        room = self._hub.room_info(pairing.room) if pairing.room is not None else None
+        if session is None or room is None or pairing.starts_by is None:
             return
-        code = host.room.options.join_code
+        code = room.join_code
         assert code is not None  # tournament rooms are private
         self._hub.send(
             session,
@@ -595,7 +606,7 @@ class TournamentDirector:
                 tournament_name=progress.record.name,
                 round=pairing.round,
                 board=pairing.board,
-                room=host.code,
+                room=room.code,
                 code=code,
                 game=progress.record.game,
                 side=side,
@@ -613,11 +624,10 @@ class TournamentDirector:
         seated: dict[str, Seated] = {}
         running = self._running
         for pairing in running.undecided() if running is not None else []:
-            host = self._hub.lobby.get(pairing.room) if pairing.room is not None else None
-            if host is not None and host.room.status == "waiting":
-                room = host.room
-                seated[host.code] = Seated(
-                    first=room.is_taken("first"), second=room.is_taken("second")
+            room = self._hub.room_info(pairing.room) if pairing.room is not None else None
+            if room is not None and room.status == "waiting":
+                seated[room.code] = Seated(
+                    first="first" in room.taken, second="second" in room.taken
                 )
         return seated
 
