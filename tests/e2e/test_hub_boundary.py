@@ -20,6 +20,7 @@ from classroom_helpers import Teacher
 from harness import TIMEOUT, Player, running_server
 
 from server.app import HUB
+from server.core.records import Termination
 from server.core.room_output import GameFinished, GameStarted
 from server.core.sessions import Session, session_id_for
 from server.hub_boundary import HubEvent, RoomDropped, SessionWelcomed
@@ -80,7 +81,8 @@ async def test_two_subscribers_both_hear_every_event(tmp_path: Path) -> None:
         assert welcomed == SessionWelcomed(session_id_for(ann.token or ""))
         assert isinstance(started, GameStarted) and started.room == code
         assert isinstance(finished, GameFinished)
-        assert (finished.room, finished.winner, finished.reason) == (code, None, "aborted")
+        assert (finished.room, finished.winner) == (code, None)
+        assert finished.reason is Termination.ABORTED
         room = dropped.room
         assert (room.code, room.status, room.closed) == (code, "finished", False)
         assert room.game_players == {"first": "ann", "second": "AI (easy)"}
