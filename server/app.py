@@ -19,16 +19,16 @@ Routes::
 :func:`create_app` builds the application; its start-up opens the database,
 starts and warms the engine pool and restores the games in progress, and its
 shutdown tells every client (close code 1001), stops the rooms, then closes the
-pool and the database (every write has been waited for).
+pool and the database (every write has been waited for). Each of those resources
+is one ``cleanup_ctx`` entry of :mod:`server.lifecycle`, whose keys (the hub, the
+store...) the routes here and the features read.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
-from collections.abc import AsyncIterator
 
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -42,24 +42,18 @@ from server.core.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, Rate
 from server.core.path_ids import MAX_ID, parse_id
 from server.core.record_access import may_read
 from server.core.records import record_to_json, record_to_text
-from server.engine_pool import EnginePool
 from server.event_loop import event_loop_name
-from server.gc_tuning import tune_for_serving
 from server.http_limits import rate_limit_middleware
-from server.hub import GameServer, Peer, resolve_game
-from server.metrics import LoopLagMonitor, ServerMetrics
+from server.hub import Peer, resolve_game
+from server.lifecycle import CONFIG, HUB, LAG, METRICS, POOL, STORE, add_resources
 from server.ratings.routes import add_leaderboard_routes
-from server.recorder import GameRecorder
-from server.single_server import DatabaseLock
-from server.store import GameNotFoundError, GameStore
+from server.store import GameNotFoundError
 from server.tournaments.routes import add_tournament_routes
 from server.web.routes import add_web_routes
 from shared.protocol.close_codes import CLOSE_ABUSE
 from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import ROOMS_PAGE_DEFAULT, ROOMS_PAGE_MAX
-
-logger = logging.getLogger(__name__)
 
 HARD_FRAME_BYTES = 16 * MAX_FRAME_BYTES
 """Frames above the protocol's cap and up to this size (1 MiB, this size included)
@@ -72,22 +66,18 @@ is itself allowed (docs/protocol.md: "up to 1 MiB") is one byte less than it."""
 SHUTDOWN_GRACE_SECONDS = 3.0
 """How long shutdown waits for clients' queues to drain before closing anyway."""
 
-HUB = web.AppKey("hub", GameServer)
-CONFIG = web.AppKey("config", ServerConfig)
-METRICS = web.AppKey("metrics", ServerMetrics)
-STORE = web.AppKey("store", GameStore)
-POOL = web.AppKey("pool", EnginePool)
-LAG = web.AppKey("lag", LoopLagMonitor)
 CONNECTIONS = web.AppKey("connections", set)
+"""The open WebSocket connections, told to go away at shutdown."""
 
 
 def create_app(config: ServerConfig) -> web.Application:
-    """The application for ``config`` (start it with an aiohttp runner)."""
+    """The application for ``config`` (start it with an aiohttp runner, and clean
+    the runner up even if its ``setup()`` fails: see :mod:`server.lifecycle`)."""
     app = web.Application()
-    app[CONFIG] = config
-    app[METRICS] = ServerMetrics()
+    add_resources(app, config)  # the database, engine pool, hub... at start-up, in order
+    metrics = app[METRICS]
     limit = rate_limit_middleware(
-        config.http_rate, config.http_burst, on_refused=app[METRICS].count_http_rate_limited
+        config.http_rate, config.http_burst, on_refused=metrics.count_http_rate_limited
     )
     if limit is not None:
         app.middlewares.append(limit)  # server/http_limits.py: 429 over the API's rate
@@ -95,10 +85,9 @@ def create_app(config: ServerConfig) -> web.Application:
         app,
         limit=config.max_connections_per_address,
         handshake_seconds=config.handshake_seconds,
-        metrics=app[METRICS],
+        metrics=metrics,
     )
     app[CONNECTIONS] = set()
-    app.cleanup_ctx.append(_lifecycle)
     app.on_shutdown.append(_close_connections)
     app.router.add_get("/ws", _websocket)
     app.router.add_get("/api/rooms", _rooms)
@@ -111,41 +100,6 @@ def create_app(config: ServerConfig) -> web.Application:
     add_tournament_routes(app)  # after the admin routes: its director needs the classroom
     add_leaderboard_routes(app)
     return app
-
-
-async def _lifecycle(app: web.Application) -> AsyncIterator[None]:
-    config = app[CONFIG]
-    lock = DatabaseLock(config.database)
-    lock.acquire()
-    store = GameStore(config.database)
-    pool = EnginePool(workers=config.workers, max_queue=config.engine_queue)
-    try:
-        await store.open()
-        await pool.start()
-        hub = GameServer(config, recorder=GameRecorder(store), engine=pool, metrics=app[METRICS])
-        restored = await hub.start()
-    except BaseException:
-        await pool.close()
-        await store.close()
-        lock.release()
-        raise
-    lag = LoopLagMonitor(app[METRICS])
-    lag.start()
-    app[STORE], app[POOL], app[HUB], app[LAG] = store, pool, hub, lag
-    tune_for_serving()
-    logger.info(
-        "server ready",
-        extra={"database": store.path, "workers": config.workers, "restored_rooms": restored},
-    )
-    try:
-        yield
-    finally:
-        await hub.stop()
-        await lag.stop()
-        await pool.close()
-        await store.close()
-        lock.release()
-        logger.info("server stopped", extra={"database": store.path})
 
 
 async def _close_connections(app: web.Application) -> None:

@@ -83,7 +83,12 @@ async def serve(config: ServerConfig) -> None:
     try:
         await runner.setup()
     except BaseException:
-        listener.close()
+        # What the start-up took before it failed is given back, the last first
+        # (server.lifecycle): aiohttp does so on this cleanup, not by itself.
+        try:
+            await runner.cleanup()
+        finally:
+            listener.close()
         raise
     try:
         site = web.SockSite(runner, listener)

@@ -107,8 +107,8 @@ async def running_server(database: Path, **overrides: Any) -> AsyncIterator[Runn
     config = test_config(database, **overrides)
     app = create_app(config)
     runner = AdmittingRunner(app, handle_signals=False, access_log=None, shutdown_timeout=2.0)
-    await runner.setup()
     try:
+        await runner.setup()  # if it fails, cleanup() gives back what it had started
         site = web.TCPSite(runner, config.host, 0)
         await site.start()
         port = next(a[1] for a in runner.addresses if isinstance(a, tuple))

@@ -51,6 +51,7 @@ from server.classroom.admin_token import bearer_matches, load_or_make_token
 from server.classroom.roster import Roster
 from server.classroom.teacher import Classroom, UnknownRoomError, UnknownStudentError
 from server.core.records import PlayerKind
+from server.lifecycle import CONFIG, HUB, STORE
 from shared.protocol.codec import check_chat_text, check_player_name
 from shared.protocol.errors import ProtocolError
 
@@ -152,10 +153,6 @@ def teacher_token(app: web.Application) -> str | None:
 
 
 async def _class_mode(app: web.Application) -> AsyncIterator[None]:
-    # server.app imports this module to call add_admin_routes, so its keys are
-    # looked up when the app starts, not when this module is loaded.
-    from server.app import CONFIG, HUB, STORE
-
     config = app[CONFIG]
     if not config.class_mode:
         yield

@@ -21,6 +21,7 @@ import msgspec
 from aiohttp import web
 
 from server.hub import resolve_game
+from server.lifecycle import CONFIG, STORE
 from server.ratings.service import Leaderboards
 from shared.protocol.errors import ProtocolError
 
@@ -35,10 +36,6 @@ def add_leaderboard_routes(app: web.Application) -> None:
 
 
 async def _leaderboards(app: web.Application) -> AsyncIterator[None]:
-    # server.app imports this module to call add_leaderboard_routes, so its keys
-    # are looked up when the app starts, not when this module is loaded.
-    from server.app import CONFIG, STORE
-
     config = app[CONFIG]
     app[LEADERBOARDS] = Leaderboards(app[STORE], config.class_name if config.class_mode else None)
     yield

@@ -42,6 +42,7 @@ from server.classroom.admin_routes import (
 )
 from server.classroom.teacher import Classroom
 from server.core.path_ids import parse_id
+from server.lifecycle import HUB, STORE
 from server.tournaments.director import (
     DirectorError,
     TournamentDirector,
@@ -79,8 +80,6 @@ def add_tournament_routes(app: web.Application) -> None:
 
 
 async def _director(app: web.Application) -> AsyncIterator[None]:
-    from server.app import HUB, STORE  # see admin_routes._class_mode: keys read at start-up
-
     classroom = app.get(CLASSROOM)
     if classroom is None:
         yield

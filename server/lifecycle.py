@@ -1,0 +1,144 @@
+"""The game server's resources, each started and stopped by one ``cleanup_ctx`` entry.
+
+:func:`add_resources` gives an application its config and metrics, and appends
+one entry per resource, in the order they start::
+
+    _database_lock  one server per database file (server.single_server)
+    _store          the database, opened and migrated (server.store)
+    _engine_pool    the AI's worker processes, started and warmed (server.engine_pool)
+    _hub            the rooms and sessions, the games in progress restored (server.hub)
+    _lag_monitor    the event loop's lag, for /healthz and /metrics (server.metrics)
+    _ready          the garbage collector tuned for serving, and "server ready" logged
+
+The features append theirs after these (class mode, tournaments, leaderboards).
+aiohttp enters the entries in order and, when the application is cleaned up,
+exits only those that entered, the last first. So a start-up that fails part way
+gives back what it had taken, in reverse order, provided the runner is cleaned up
+after its failed ``setup()`` too (``server.cli`` and ``tests/harness.py`` do;
+``tests/e2e/test_e2e_start_up.py`` holds them to it).
+
+Each key below is set by the entry that starts its resource, before any later
+entry runs, so a feature's entry reads the hub or the store from here. The keys
+live beside the code that fills them: a feature needs nothing from
+:mod:`server.app`, which imports the features.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+
+from aiohttp import web
+
+from server.config import ServerConfig
+from server.engine_pool import EnginePool
+from server.gc_tuning import tune_for_serving
+from server.hub import GameServer
+from server.metrics import LoopLagMonitor, ServerMetrics
+from server.recorder import GameRecorder
+from server.single_server import DatabaseLock
+from server.store import GameStore
+
+# The server's start and stop are logged as the app's, as they were when the app
+# started its resources itself (docs/operations.md shows these lines).
+logger = logging.getLogger("server.app")
+
+CONFIG = web.AppKey("config", ServerConfig)
+"""The settings, from :func:`add_resources` on."""
+METRICS = web.AppKey("metrics", ServerMetrics)
+"""The Prometheus metrics, from :func:`add_resources` on (the door and the HTTP
+rate limit count into them before start-up)."""
+STORE = web.AppKey("store", GameStore)
+"""The open database, from its entry on."""
+POOL = web.AppKey("pool", EnginePool)
+"""The engine's worker pool, started and warmed, from its entry on."""
+HUB = web.AppKey("hub", GameServer)
+"""The rooms and sessions, the games in progress restored, from its entry on."""
+LAG = web.AppKey("lag", LoopLagMonitor)
+"""The event loop's lag monitor, running, from its entry on."""
+
+_RESTORED_ROOMS = web.AppKey("restored_rooms", int)
+"""How many rooms the hub brought back at start-up, for the "server ready" line."""
+_READY = web.AppKey("ready", bool)
+"""Set once "server ready" is logged: "server stopped" is said of such a server only."""
+
+
+def add_resources(app: web.Application, config: ServerConfig) -> None:
+    """Set :data:`CONFIG` and :data:`METRICS` on ``app`` and append the resources'
+    entries (the module docstring). Call before anything that appends entries
+    needing them (the features)."""
+    app[CONFIG] = config
+    app[METRICS] = ServerMetrics()
+    app.cleanup_ctx.extend(
+        (_database_lock, _store, _engine_pool, _hub, _lag_monitor, _ready),
+    )
+
+
+async def _database_lock(app: web.Application) -> AsyncIterator[None]:
+    # DatabaseInUseError at once if another server holds the file: nothing else starts.
+    database = app[CONFIG].database
+    lock = DatabaseLock(database)
+    lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
+        if app.get(_READY, False):
+            logger.info("server stopped", extra={"database": database})
+
+
+async def _store(app: web.Application) -> AsyncIterator[None]:
+    store = GameStore(app[CONFIG].database)
+    await store.open()  # a failed open closes what it opened
+    app[STORE] = store
+    try:
+        yield
+    finally:
+        await store.close()  # after every write under way
+
+
+async def _engine_pool(app: web.Application) -> AsyncIterator[None]:
+    config = app[CONFIG]
+    pool = EnginePool(workers=config.workers, max_queue=config.engine_queue)
+    await pool.start()  # a failed start shuts down the workers it started
+    app[POOL] = pool
+    try:
+        yield
+    finally:
+        await pool.close()
+
+
+async def _hub(app: web.Application) -> AsyncIterator[None]:
+    recorder = GameRecorder(app[STORE])
+    hub = GameServer(app[CONFIG], recorder=recorder, engine=app[POOL], metrics=app[METRICS])
+    app[_RESTORED_ROOMS] = await hub.start()
+    app[HUB] = hub
+    try:
+        yield
+    finally:
+        await hub.stop()
+
+
+async def _lag_monitor(app: web.Application) -> AsyncIterator[None]:
+    lag = LoopLagMonitor(app[METRICS])
+    lag.start()
+    app[LAG] = lag
+    try:
+        yield
+    finally:
+        await lag.stop()
+
+
+async def _ready(app: web.Application) -> AsyncIterator[None]:
+    tune_for_serving()  # after the start-up's allocations, which it freezes
+    config = app[CONFIG]
+    logger.info(
+        "server ready",
+        extra={
+            "database": app[STORE].path,
+            "workers": config.workers,
+            "restored_rooms": app[_RESTORED_ROOMS],
+        },
+    )
+    app[_READY] = True
+    yield
