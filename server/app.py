@@ -30,12 +30,12 @@ import asyncio
 import contextlib
 import time
 
-import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from server.admission import add_admission
-from server.classroom.admin_routes import add_admin_routes, teacher_token
+from server.classroom.admin_routes import add_admin_routes
 from server.classroom.admin_token import bearer_matches
+from server.classroom.class_mode import teacher_token
 from server.config import ServerConfig
 from server.connection import Connection
 from server.core.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, RateLimiter
@@ -43,6 +43,7 @@ from server.core.path_ids import MAX_ID, parse_id
 from server.core.record_access import may_read
 from server.core.records import record_to_json, record_to_text
 from server.event_loop import event_loop_name
+from server.http_api import error_response, json_response
 from server.http_limits import rate_limit_middleware
 from server.hub import Peer, resolve_game
 from server.lifecycle import CONFIG, HUB, LAG, METRICS, POOL, STORE, add_resources
@@ -192,15 +193,14 @@ async def _rooms(request: web.Request) -> web.Response:
         try:
             game = resolve_game(game).name
         except ProtocolError as refusal:
-            return _json_error(400, refusal.code, refusal.message)
+            return error_response(400, refusal.code, refusal.message)
     try:
         offset = _query_number(request, "offset", 0, 0, MAX_ID)
         limit = _query_number(request, "limit", ROOMS_PAGE_DEFAULT, 1, ROOMS_PAGE_MAX)
     except ValueError as error:
-        return _json_error(400, ErrorCode.INVALID_FIELD, str(error))
+        return error_response(400, ErrorCode.INVALID_FIELD, str(error))
     page = request.app[HUB].lobby.public_page(game, offset=offset, limit=limit)
-    body = {"rooms": page.rooms, "total": page.total}
-    return web.Response(body=msgspec.json.encode(body), content_type="application/json")
+    return json_response({"rooms": page.rooms, "total": page.total})
 
 
 def _query_number(request: web.Request, name: str, default: int, least: int, most: int) -> int:
@@ -221,12 +221,12 @@ async def _game_record(request: web.Request) -> web.Response:
     game_id = parse_id(raw_id)
     if game_id is None:
         shown = raw_id if len(raw_id) <= 24 else f"{raw_id[:20]}..."
-        return _json_error(
+        return error_response(
             404, "unknown_game_record", f"no game {shown!r}: ids are numbers, from 1 up"
         )
     # A private game in progress is answered as an unknown id, word for word:
     # stepping through ids must not tell anyone that it exists (server.core.record_access).
-    unknown = _json_error(
+    unknown = error_response(
         404,
         "unknown_game_record",
         f"no game {game_id} (a private room's game in progress shows only with "
@@ -276,7 +276,3 @@ async def _metrics(request: web.Request) -> web.Response:
     response = web.Response(body=body)
     response.headers["Content-Type"] = content_type
     return response
-
-
-def _json_error(status: int, code: str, message: str) -> web.Response:
-    return web.json_response({"error": code, "message": message}, status=status)

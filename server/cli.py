@@ -25,8 +25,8 @@ from aiohttp import web
 
 from server.admission import AdmittingRunner
 from server.app import create_app
-from server.classroom.admin_routes import teacher_token
 from server.classroom.admin_token import teacher_link
+from server.classroom.class_mode import teacher_token
 from server.config import ServerConfig, add_arguments, config_from
 from server.event_loop import loop_factory
 from server.logs import configure_logging

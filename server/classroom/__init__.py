@@ -13,7 +13,9 @@ Modules, each with one job::
     roster         the students: who joined, under which name, human or bot
     teacher        the controls: the roster and the hub (rooms, sessions) together
     export         results as CSV and every game record in a zip (pure functions)
-    admin_routes   the HTTP API: the token, input checks, status codes, JSON
+    class_mode     class mode on the app: the classroom started with the server, and
+                   the gate of the teacher's API (the token, its checks, its error codes)
+    admin_routes   the teacher's HTTP API: its routes and their bodies
 
 ``docs/operations.md`` ("Class mode") describes the flags and the API for people.
 """

@@ -1,4 +1,4 @@
-"""The teacher's HTTP API, under ``/api/admin/``: the token, input checks, JSON.
+"""The teacher's HTTP API, under ``/api/admin/``: the classroom's routes and their bodies.
 
 Routes (``docs/operations.md``, "Class mode", says the same for people)::
 
@@ -15,82 +15,32 @@ Routes (``docs/operations.md``, "Class mode", says the same for people)::
     GET  /api/admin/export/results.csv         one row per finished game
     GET  /api/admin/export/games.zip           the CSV files and every game record
 
-and the tournaments' (:mod:`server.tournaments.routes`, behind :func:`admin_only`)::
-
-    POST /api/admin/tournaments                create one; round 1 starts at once
-    GET  /api/admin/tournaments                every tournament, newest first
-    POST /api/admin/tournaments/{id}/cancel
-
-Every request is checked in this order, and the first failure answers:
-
-1. class mode off (no ``--class``): **404** ``class_mode_off``, token or not;
-2. no ``Authorization: Bearer TOKEN`` with the teacher's token: **401**
-   ``unauthorized`` (with ``WWW-Authenticate: Bearer``);
-3. a body that is not JSON (``malformed_json``), not an object of the right
-   fields (``invalid_field``, naming the field), a bad name (``bad_name``) or
-   a blank text (``invalid_field``): **400**;
-4. an unknown (or removed) student, ``unknown_student``, or room,
-   ``unknown_room``: **404**; what else a handler refuses (:class:`RefusedError`)
-   with its own status.
-
-A refused request changes nothing. Errors are ``{"error": CODE, "message": TEXT}``,
-like the rest of the HTTP API. Answers are JSON, but for the exports.
+The tournaments' routes share the prefix (:mod:`server.tournaments.routes`).
+Every route is behind :func:`~server.classroom.class_mode.admin_only`
+(:mod:`server.classroom.class_mode` gives the checks in their order and the
+error codes). A refused request changes nothing. Answers are JSON, but for the
+exports.
 """
 
 from __future__ import annotations
 
-import enum
-import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Literal
 
 import msgspec
 from aiohttp import web
 
-from server.classroom.admin_token import bearer_matches, load_or_make_token
-from server.classroom.roster import Roster
-from server.classroom.teacher import Classroom, UnknownRoomError, UnknownStudentError
+from server.classroom.class_mode import (
+    AdminError,
+    RefusedError,
+    add_class_mode,
+    admin_only,
+    read_body,
+)
+from server.classroom.teacher import Classroom
 from server.core.records import PlayerKind
-from server.lifecycle import CONFIG, HUB, STORE
+from server.http_api import json_response
 from shared.protocol.codec import check_chat_text, check_player_name
 from shared.protocol.errors import ProtocolError
-
-logger = logging.getLogger(__name__)
-
-CLASSROOM = web.AppKey("classroom", Classroom)
-"""The running class's controls; absent when class mode is off."""
-
-_Body = TypeVar("_Body", bound=msgspec.Struct)
-Handler = Callable[[web.Request, Classroom], Awaitable[web.StreamResponse]]
-
-
-class AdminError(enum.StrEnum):
-    """The ``error`` codes of the admin API. Those that the wire protocol has too
-    (:class:`~shared.protocol.errors.ErrorCode`) mean the same here."""
-
-    CLASS_MODE_OFF = "class_mode_off"
-    """The server runs without ``--class``: there are no teacher's controls."""
-    UNAUTHORIZED = "unauthorized"
-    """No ``Authorization: Bearer`` header with the teacher's token."""
-    MALFORMED_JSON = "malformed_json"
-    """The body is not JSON."""
-    INVALID_FIELD = "invalid_field"
-    """A field missing, of the wrong type, or out of range (named in the message)."""
-    BAD_NAME = "bad_name"
-    """A name that is empty, over 32 characters, or holds control characters."""
-    UNKNOWN_STUDENT = "unknown_student"
-    """No student with that id on the roster."""
-    UNKNOWN_ROOM = "unknown_room"
-    """No room with that room code."""
-    UNKNOWN_GAME = "unknown_game"
-    """A tournament's game that the server does not play (server.tournaments)."""
-    UNKNOWN_TOURNAMENT = "unknown_tournament"
-    """No tournament with that id."""
-    TOURNAMENT_RUNNING = "tournament_running"
-    """A tournament is running already: one at a time."""
-    TOURNAMENT_OVER = "tournament_over"
-    """The tournament is finished: it cannot be cancelled."""
-
 
 # -- bodies ------------------------------------------------------------------------------
 
@@ -113,24 +63,14 @@ class BroadcastBody(msgspec.Struct, frozen=True):
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
 
 
-class RefusedError(Exception):
-    """A refused request, answered with ``status`` (400: bad input) before anything changes."""
-
-    def __init__(self, code: AdminError, message: str, *, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-
 # -- the routes --------------------------------------------------------------------------
 
 
 def add_admin_routes(app: web.Application) -> None:
-    """Route ``/api/admin/`` on ``app``, and set up class mode at start-up when
-    the config asks for it. Call after the app's own start-up is added (the
-    controls need its hub and store)."""
-    app.cleanup_ctx.append(_class_mode)
+    """Route ``/api/admin/`` on ``app``, and start class mode with it when the
+    config asks for it (:func:`~server.classroom.class_mode.add_class_mode`).
+    Call after the app's resources are added (the controls need its hub and store)."""
+    add_class_mode(app)
     get, post = app.router.add_get, app.router.add_post
     get("/api/admin/class", admin_only(_class))
     get("/api/admin/roster", admin_only(_roster))
@@ -144,62 +84,6 @@ def add_admin_routes(app: web.Application) -> None:
     post("/api/admin/broadcast", admin_only(_broadcast))
     get("/api/admin/export/results.csv", admin_only(_results_csv))
     get("/api/admin/export/games.zip", admin_only(_games_zip))
-
-
-def teacher_token(app: web.Application) -> str | None:
-    """The teacher's token once the app has started in class mode; None otherwise."""
-    classroom = app.get(CLASSROOM)
-    return None if classroom is None else classroom.token
-
-
-async def _class_mode(app: web.Application) -> AsyncIterator[None]:
-    config = app[CONFIG]
-    if not config.class_mode:
-        yield
-        return
-    store, hub = app[STORE], app[HUB]
-    token = await load_or_make_token(store)
-    classroom = Classroom(
-        token=token, hub=hub, store=store, roster=Roster(store, config.class_name)
-    )
-    await classroom.start()
-    app[CLASSROOM] = classroom
-    logger.info("class mode", extra={"class": config.class_name})
-    try:
-        yield
-    finally:
-        classroom.stop()
-
-
-def admin_only(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-    """``handler`` behind the checks of the module docstring, in their order."""
-
-    async def checked(request: web.Request) -> web.StreamResponse:
-        classroom = request.app.get(CLASSROOM)
-        if classroom is None:
-            return error_response(
-                404,
-                AdminError.CLASS_MODE_OFF,
-                "this server is not running for a class: start it with --class NAME",
-            )
-        if not bearer_matches(request.headers.get("Authorization"), classroom.token):
-            return error_response(
-                401,
-                AdminError.UNAUTHORIZED,
-                "send the teacher's token: Authorization: Bearer TOKEN "
-                "(the token is in the teacher's link that boardroom serve printed)",
-                headers={"WWW-Authenticate": 'Bearer realm="Boardroom teacher"'},
-            )
-        try:
-            return await handler(request, classroom)
-        except RefusedError as refusal:
-            return error_response(refusal.status, refusal.code, refusal.message)
-        except UnknownStudentError as unknown:
-            return error_response(404, AdminError.UNKNOWN_STUDENT, str(unknown))
-        except UnknownRoomError as unknown:
-            return error_response(404, AdminError.UNKNOWN_ROOM, str(unknown))
-
-    return checked
 
 
 # -- handlers ----------------------------------------------------------------------------
@@ -276,30 +160,8 @@ async def _games_zip(request: web.Request, classroom: Classroom) -> web.StreamRe
 # -- plumbing ----------------------------------------------------------------------------
 
 
-async def read_body(request: web.Request, kind: type[_Body], *, hint: str = "") -> _Body:
-    """The request's JSON body as ``kind``; :class:`RefusedError` otherwise
-    (``hint`` is added to a field's refusal: what would be accepted)."""
-    raw = await request.read()
-    try:
-        return msgspec.json.decode(raw, type=kind)
-    except msgspec.ValidationError as error:
-        raise RefusedError(AdminError.INVALID_FIELD, f"{error}{hint}") from None
-    except msgspec.DecodeError as error:
-        raise RefusedError(AdminError.MALFORMED_JSON, f"the body is not JSON: {error}") from None
-
-
-def json_response(body: Any) -> web.Response:
-    return web.Response(body=msgspec.json.encode(body), content_type="application/json")
-
-
 def _download(data: bytes, content_type: str, filename: str) -> web.Response:
     response = web.Response(body=data)
     response.headers["Content-Type"] = content_type
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
-
-
-def error_response(
-    status: int, code: AdminError, message: str, headers: dict[str, str] | None = None
-) -> web.Response:
-    return web.json_response({"error": code, "message": message}, status=status, headers=headers)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-import msgspec
 from aiohttp import web
 
+from server.http_api import error_response, json_response
 from server.hub import resolve_game
 from server.lifecycle import CONFIG, STORE
 from server.ratings.service import Leaderboards
@@ -47,7 +47,5 @@ async def _leaderboard(request: web.Request) -> web.Response:
         try:
             game = resolve_game(game).name
         except ProtocolError as refusal:
-            refused = {"error": refusal.code, "message": refusal.message}
-            return web.json_response(refused, status=400)
-    body = msgspec.json.encode({"games": await request.app[LEADERBOARDS].boards(game)})
-    return web.Response(body=body, content_type="application/json")
+            return error_response(400, refusal.code, refusal.message)
+    return json_response({"games": await request.app[LEADERBOARDS].boards(game)})

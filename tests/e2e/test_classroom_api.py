@@ -17,7 +17,7 @@ import pytest
 from classroom_helpers import Teacher
 from harness import TIMEOUT, Player, RunningServer, running_server
 
-from server.classroom.admin_routes import CLASSROOM
+from server.classroom.class_mode import CLASSROOM
 from server.classroom.teacher import ENDED_SHOWN_SECONDS
 
 CELLS = tuple(f"{column}{row}" for row in "123" for column in "abc")

@@ -1,0 +1,162 @@
+"""Class mode on the application, and the gate of the teacher's API.
+
+With ``--class`` the classroom (:class:`~server.classroom.teacher.Classroom`: the
+roster, the controls, the teacher's token) starts with the server, after the hub
+(:func:`add_class_mode`), and :data:`CLASSROOM` holds it; without, the key is absent.
+
+Every route of the teacher's API, the classroom's (:mod:`server.classroom.admin_routes`)
+and the tournaments' (:mod:`server.tournaments.routes`), is behind :func:`admin_only`,
+and every request is checked in this order, the first failure answering:
+
+1. class mode off (no ``--class``): **404** ``class_mode_off``, token or not;
+2. no ``Authorization: Bearer TOKEN`` with the teacher's token: **401**
+   ``unauthorized`` (with ``WWW-Authenticate: Bearer``);
+3. a body that is not JSON (``malformed_json``), not an object of the right
+   fields (``invalid_field``, naming the field), a bad name (``bad_name``) or
+   a blank text (``invalid_field``): **400**;
+4. an unknown (or removed) student, ``unknown_student``, or room,
+   ``unknown_room``: **404**; what else a handler refuses (:class:`RefusedError`)
+   with its own status.
+
+A refused request changes nothing. Errors are ``{"error": CODE, "message": TEXT}``
+(:func:`server.http_api.error_response`), like the rest of the HTTP API, with a
+code of :class:`AdminError`.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TypeVar
+
+import msgspec
+from aiohttp import web
+
+from server.classroom.admin_token import bearer_matches, load_or_make_token
+from server.classroom.roster import Roster
+from server.classroom.teacher import Classroom, UnknownRoomError, UnknownStudentError
+from server.http_api import error_response
+from server.lifecycle import CONFIG, HUB, STORE
+
+logger = logging.getLogger(__name__)
+
+CLASSROOM = web.AppKey("classroom", Classroom)
+"""The running class's controls; absent when class mode is off."""
+
+_Body = TypeVar("_Body", bound=msgspec.Struct)
+Handler = Callable[[web.Request, Classroom], Awaitable[web.StreamResponse]]
+"""A route of the teacher's API, given the running classroom once the checks passed."""
+
+
+class AdminError(enum.StrEnum):
+    """The ``error`` codes of the admin API. Those that the wire protocol has too
+    (:class:`~shared.protocol.errors.ErrorCode`) mean the same here."""
+
+    CLASS_MODE_OFF = "class_mode_off"
+    """The server runs without ``--class``: there are no teacher's controls."""
+    UNAUTHORIZED = "unauthorized"
+    """No ``Authorization: Bearer`` header with the teacher's token."""
+    MALFORMED_JSON = "malformed_json"
+    """The body is not JSON."""
+    INVALID_FIELD = "invalid_field"
+    """A field missing, of the wrong type, or out of range (named in the message)."""
+    BAD_NAME = "bad_name"
+    """A name that is empty, over 32 characters, or holds control characters."""
+    UNKNOWN_STUDENT = "unknown_student"
+    """No student with that id on the roster."""
+    UNKNOWN_ROOM = "unknown_room"
+    """No room with that room code."""
+    UNKNOWN_GAME = "unknown_game"
+    """A tournament's game that the server does not play (server.tournaments)."""
+    UNKNOWN_TOURNAMENT = "unknown_tournament"
+    """No tournament with that id."""
+    TOURNAMENT_RUNNING = "tournament_running"
+    """A tournament is running already: one at a time."""
+    TOURNAMENT_OVER = "tournament_over"
+    """The tournament is finished: it cannot be cancelled."""
+
+
+class RefusedError(Exception):
+    """A refused request, answered with ``status`` (400: bad input) before anything changes."""
+
+    def __init__(self, code: AdminError, message: str, *, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def add_class_mode(app: web.Application) -> None:
+    """Start the classroom with ``app`` when its config asks for class mode. Call
+    after :func:`server.lifecycle.add_resources` (the classroom needs the hub and
+    the store) and before anything that needs the classroom (the tournaments)."""
+    app.cleanup_ctx.append(_classroom)
+
+
+def teacher_token(app: web.Application) -> str | None:
+    """The teacher's token once the app has started in class mode; None otherwise."""
+    classroom = app.get(CLASSROOM)
+    return None if classroom is None else classroom.token
+
+
+async def _classroom(app: web.Application) -> AsyncIterator[None]:
+    config = app[CONFIG]
+    if not config.class_mode:
+        yield
+        return
+    store, hub = app[STORE], app[HUB]
+    token = await load_or_make_token(store)
+    classroom = Classroom(
+        token=token, hub=hub, store=store, roster=Roster(store, config.class_name)
+    )
+    await classroom.start()
+    app[CLASSROOM] = classroom
+    logger.info("class mode", extra={"class": config.class_name})
+    try:
+        yield
+    finally:
+        classroom.stop()
+
+
+def admin_only(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """``handler`` behind the checks of the module docstring, in their order."""
+
+    async def checked(request: web.Request) -> web.StreamResponse:
+        classroom = request.app.get(CLASSROOM)
+        if classroom is None:
+            return error_response(
+                404,
+                AdminError.CLASS_MODE_OFF,
+                "this server is not running for a class: start it with --class NAME",
+            )
+        if not bearer_matches(request.headers.get("Authorization"), classroom.token):
+            return error_response(
+                401,
+                AdminError.UNAUTHORIZED,
+                "send the teacher's token: Authorization: Bearer TOKEN "
+                "(the token is in the teacher's link that boardroom serve printed)",
+                headers={"WWW-Authenticate": 'Bearer realm="Boardroom teacher"'},
+            )
+        try:
+            return await handler(request, classroom)
+        except RefusedError as refusal:
+            return error_response(refusal.status, refusal.code, refusal.message)
+        except UnknownStudentError as unknown:
+            return error_response(404, AdminError.UNKNOWN_STUDENT, str(unknown))
+        except UnknownRoomError as unknown:
+            return error_response(404, AdminError.UNKNOWN_ROOM, str(unknown))
+
+    return checked
+
+
+async def read_body(request: web.Request, kind: type[_Body], *, hint: str = "") -> _Body:
+    """The request's JSON body as ``kind``; :class:`RefusedError` otherwise
+    (``hint`` is added to a field's refusal: what would be accepted)."""
+    raw = await request.read()
+    try:
+        return msgspec.json.decode(raw, type=kind)
+    except msgspec.ValidationError as error:
+        raise RefusedError(AdminError.INVALID_FIELD, f"{error}{hint}") from None
+    except msgspec.DecodeError as error:
+        raise RefusedError(AdminError.MALFORMED_JSON, f"the body is not JSON: {error}") from None

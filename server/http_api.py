@@ -1,0 +1,28 @@
+"""The answers of the HTTP API, as every route gives them: JSON, and one error shape.
+
+Every refusal of ``/api/...`` is ``{"error": CODE, "message": TEXT}`` with its
+status (``docs/protocol.md``, "HTTP"): :func:`error_response`. Bodies are
+encoded by msgspec, which writes the project's structs and enums as the wire
+protocol does: :func:`json_response`. The game server's routes (:mod:`server.app`)
+and the features' (class mode, tournaments, leaderboards) answer through these,
+so a client reads every error the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from aiohttp import web
+
+
+def json_response(body: Any) -> web.Response:
+    """``body`` as JSON (status 200)."""
+    return web.Response(body=msgspec.json.encode(body), content_type="application/json")
+
+
+def error_response(
+    status: int, code: str, message: str, *, headers: dict[str, str] | None = None
+) -> web.Response:
+    """A refusal: ``{"error": code, "message": message}`` with ``status``."""
+    return web.json_response({"error": code, "message": message}, status=status, headers=headers)
