@@ -36,6 +36,7 @@ from server.admission import add_admission
 from server.classroom.admin_routes import add_admin_routes
 from server.classroom.admin_token import bearer_matches
 from server.classroom.class_mode import teacher_token
+from server.classroom.tournament_routes import add_tournament_routes
 from server.config import ServerConfig
 from server.connection import Connection
 from server.core.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, RateLimiter
@@ -49,7 +50,6 @@ from server.hub import Peer, resolve_game
 from server.lifecycle import CONFIG, HUB, LAG, METRICS, POOL, STORE, add_resources
 from server.ratings.routes import add_leaderboard_routes
 from server.store import GameNotFoundError
-from server.tournaments.routes import add_tournament_routes
 from server.web.routes import add_web_routes
 from shared.protocol.close_codes import CLOSE_ABUSE
 from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message

@@ -15,7 +15,7 @@ Routes (``docs/operations.md``, "Class mode", says the same for people)::
     GET  /api/admin/export/results.csv         one row per finished game
     GET  /api/admin/export/games.zip           the CSV files and every game record
 
-The tournaments' routes share the prefix (:mod:`server.tournaments.routes`).
+The tournaments' routes share the prefix (:mod:`server.classroom.tournament_routes`).
 Every route is behind :func:`~server.classroom.class_mode.admin_only`
 (:mod:`server.classroom.class_mode` gives the checks in their order and the
 error codes). A refused request changes nothing. Answers are JSON, but for the

@@ -5,7 +5,7 @@ roster, the controls, the teacher's token) starts with the server, after the hub
 (:func:`add_class_mode`), and :data:`CLASSROOM` holds it; without, the key is absent.
 
 Every route of the teacher's API, the classroom's (:mod:`server.classroom.admin_routes`)
-and the tournaments' (:mod:`server.tournaments.routes`), is behind :func:`admin_only`,
+and the tournaments' (:mod:`server.classroom.tournament_routes`), is behind :func:`admin_only`,
 and every request is checked in this order, the first failure answering:
 
 1. class mode off (no ``--class``): **404** ``class_mode_off``, token or not;

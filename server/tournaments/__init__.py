@@ -12,12 +12,15 @@ The pure logic, no I/O:
 - :mod:`server.tournaments.progress`: one tournament as it stands, and its next round.
 - :mod:`server.tournaments.view`: a tournament as the HTTP API shows it.
 
-Running them in class mode:
+Class mode runs them, with the class's roster and the teacher's API, so its
+modules live in :mod:`server.classroom` (this package imports nothing of it, and
+the class's export reads standings from here):
 
-- :mod:`server.tournaments.director`: opens each round's rooms on the hub, tells
-  the students (``match``), applies no-shows, records results, and carries on
-  after a restart (the store keeps everything).
-- :mod:`server.tournaments.routes`: the HTTP API, and the director's start and stop.
+- :mod:`server.classroom.tournament_director`: opens each round's rooms on the hub,
+  tells the students (``match``), applies no-shows, records results, and carries
+  on after a restart (the store keeps everything).
+- :mod:`server.classroom.tournament_routes`: the HTTP API, and the director's start
+  and stop.
 
 Every error the pure modules raise on purpose is a ``TournamentError``:
 ``TournamentDataError`` for inconsistent players or results, ``PairingError``

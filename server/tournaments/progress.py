@@ -5,7 +5,7 @@
 store is changed: a round paired, a room opened, a game started, a result, an
 entrant withdrawn. From it come the next round (:meth:`~TournamentProgress.next_round`),
 the results as :mod:`~server.tournaments.standings` reads them, and whether
-the tournament is over. The director (:mod:`server.tournaments.director`)
+the tournament is over. The director (:mod:`server.classroom.tournament_director`)
 writes each change to the store first, then applies it here.
 
 The rules it applies:

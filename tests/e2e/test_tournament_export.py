@@ -16,7 +16,7 @@ from classroom_helpers import Teacher
 from harness import Player, running_server
 from tournament_helpers import tournament, wait_until
 
-from server.tournaments.routes import DIRECTOR
+from server.classroom.tournament_routes import DIRECTOR
 from server.tournaments.spec import TournamentSpec
 from shared.protocol.messages import Clock
 

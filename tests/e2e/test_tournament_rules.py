@@ -21,7 +21,7 @@ from harness import Player, RunningServer, running_server
 from repo_paths import REPO_ROOT
 from tournament_helpers import RANDOM_BOT, tournament, wait_until
 
-from server.tournaments.routes import DIRECTOR
+from server.classroom.tournament_routes import DIRECTOR
 from server.tournaments.spec import Format, TournamentSpec
 from shared.protocol.messages import Clock
 

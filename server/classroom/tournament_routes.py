@@ -35,10 +35,7 @@ from aiohttp import web
 
 from server.classroom.class_mode import CLASSROOM, AdminError, RefusedError, admin_only
 from server.classroom.teacher import Classroom
-from server.core.path_ids import parse_id
-from server.http_api import error_response, json_response
-from server.lifecycle import HUB, STORE
-from server.tournaments.director import (
+from server.classroom.tournament_director import (
     DirectorError,
     TournamentDirector,
     TournamentOverError,
@@ -46,6 +43,9 @@ from server.tournaments.director import (
     UnknownEntrantError,
     UnknownTournamentError,
 )
+from server.core.path_ids import parse_id
+from server.http_api import error_response, json_response
+from server.lifecycle import HUB, STORE
 from server.tournaments.spec import SpecError, UnplayableGameError, spec_from_body
 
 __all__ = ["DIRECTOR", "add_tournament_routes"]
