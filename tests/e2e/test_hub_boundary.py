@@ -19,11 +19,11 @@ import pytest
 from classroom_helpers import Teacher
 from harness import TIMEOUT, Player, running_server
 
-from server.app import HUB
 from server.core.records import Termination
 from server.core.room_output import GameFinished, GameStarted
 from server.core.sessions import Session, session_id_for
 from server.hub_boundary import HubEvent, RoomDropped, SessionWelcomed
+from server.lifecycle import HUB
 from shared.protocol.errors import ErrorCode, ProtocolError
 
 E = TypeVar("E")
