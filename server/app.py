@@ -199,7 +199,7 @@ async def _rooms(request: web.Request) -> web.Response:
         limit = _query_number(request, "limit", ROOMS_PAGE_DEFAULT, 1, ROOMS_PAGE_MAX)
     except ValueError as error:
         return error_response(400, ErrorCode.INVALID_FIELD, str(error))
-    page = request.app[HUB].lobby.public_page(game, offset=offset, limit=limit)
+    page = request.app[HUB].public_rooms(game, offset=offset, limit=limit)
     return json_response({"rooms": page.rooms, "total": page.total})
 
 
@@ -255,7 +255,7 @@ async def _healthz(request: web.Request) -> web.Response:
         "status": "ok",
         "connections": len(app[CONNECTIONS]),
         "rooms": sum(hub.room_counts().values()),
-        "sessions": len(hub.sessions),
+        "sessions": hub.session_count(),
         "event_loop_lag_p99_ms": round(lag.percentile(99) * 1000, 2),
         "event_loop": event_loop_name(),
     }

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from server.config import ServerConfig
 from server.connection import Connection
-from server.core.lobby import Lobby, RoomCodes
+from server.core.lobby import Lobby, RoomCodes, RoomPage
 from server.core.records import PlayerKind
 from server.core.room import Room, RoomOptions, RoomRequest
 from server.core.room_caps import RoomCaps
@@ -62,6 +62,7 @@ from shared.protocol.codec import check_player_name, encode_message
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
     PROTOCOL_VERSION,
+    ROOMS_PAGE_DEFAULT,
     Announcement,
     ClientMessage,
     Clock,
@@ -108,8 +109,8 @@ class GameServer:
         rng: Callable[[], random.Random] = random.Random,
     ) -> None:
         self.config = config
-        self.sessions = SessionRegistry()
-        self.lobby: Lobby[RoomHost] = Lobby()
+        self._sessions = SessionRegistry()
+        self._lobby: Lobby[RoomHost] = Lobby()
         self.room_caps = RoomCaps(config.max_rooms_per_session, config.max_rooms_per_address)
         """Who opened which room, and the caps on the open ones (``too_many_rooms``)."""
         self._recorder = recorder
@@ -135,12 +136,12 @@ class GameServer:
             room = item.room
             options = room.options
             host = self._host(room)
-            self.lobby.add(host, RoomCodes(room.code, options.join_code, options.watch_code))
+            self._lobby.add(host, RoomCodes(room.code, options.join_code, options.watch_code))
             for side in ("first", "second"):
                 seat = room.seat_holder(side)
                 if seat is not None:
                     client, name, kind = seat
-                    self.sessions.adopt(client, name, kind, room.code)
+                    self._sessions.adopt(client, name, kind, room.code)
             await host.run(room.resume_after_restart)
         self._sweeper = asyncio.create_task(self._sweep_forever())
         return len(restored)
@@ -149,7 +150,7 @@ class GameServer:
         """Stop every room's timer and search, and the sweeper."""
         if self._sweeper is not None:
             self._sweeper.cancel()
-        for host in self.lobby:
+        for host in self._lobby:
             host.close()
 
     # -- the boundary for features (server.hub_boundary) ---------------------------------
@@ -180,21 +181,32 @@ class GameServer:
 
     def has_room(self, code: str) -> bool:
         """True while the hub holds the room with this room code."""
-        return self.lobby.get(code) is not None
+        return self._lobby.get(code) is not None
 
     def room_info(self, code: str) -> RoomInfo | None:
         """The room with this room code as it is now; None if the hub holds none."""
-        host = self.lobby.get(code)
+        host = self._lobby.get(code)
         return None if host is None else RoomInfo.of(host.room, time.time())
 
     def rooms(self) -> list[RoomInfo]:
         """Every room the hub holds, public and private, as it is now, oldest first."""
         now = time.time()
-        return [RoomInfo.of(host.room, now) for host in self.lobby]
+        return [RoomInfo.of(host.room, now) for host in self._lobby]
+
+    def public_rooms(
+        self, game: str | None = None, *, offset: int = 0, limit: int = ROOMS_PAGE_DEFAULT
+    ) -> RoomPage:
+        """A page of the public rooms (of ``game`` if given), as ``list_rooms`` and
+        ``GET /api/rooms`` answer: rooms with a free seat first, then oldest first."""
+        return self._lobby.public_page(game, offset=offset, limit=limit)
+
+    def session_count(self) -> int:
+        """How many sessions the hub holds: connected, or away within their grace."""
+        return len(self._sessions)
 
     def session_name(self, session_id: ClientId) -> str | None:
         """The live session's name; None if no session has this id."""
-        session = self.sessions.get(session_id)
+        session = self._sessions.get(session_id)
         return None if session is None else session.name
 
     # -- messages -------------------------------------------------------------------------
@@ -230,7 +242,7 @@ class GameServer:
         peer.connection.send(error)
 
     async def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
-        if peer.session is not None and self.sessions.get(peer.session.id) is not peer.session:
+        if peer.session is not None and self._sessions.get(peer.session.id) is not peer.session:
             # The teacher removed this session: its connection is closing (4003),
             # and what it sent meanwhile does nothing.
             return
@@ -249,7 +261,7 @@ class GameServer:
         match message:
             case ListRooms():
                 game = resolve_game(message.game).name if message.game else None
-                page = self.lobby.public_page(game, offset=message.offset, limit=message.limit)
+                page = self.public_rooms(game, offset=message.offset, limit=message.limit)
                 reply = RoomList(rooms=page.rooms, total=page.total, id=message.id)
                 peer.connection.send(reply)
             case CreateRoom() | Join() | QuickMatch() if session.watch_only:
@@ -285,9 +297,9 @@ class GameServer:
         if hello.resume_token is None:
             watch_only = hello.client == "spectator"
             kind = PlayerKind.HUMAN if watch_only else PlayerKind(hello.client)
-            session, token = self.sessions.open(name, kind, watch_only=watch_only)
+            session, token = self._sessions.open(name, kind, watch_only=watch_only)
         else:
-            resumed = self.sessions.resume(hello.resume_token)
+            resumed = self._sessions.resume(hello.resume_token)
             if resumed is None:
                 raise ProtocolError(
                     ErrorCode.BAD_TOKEN,
@@ -300,7 +312,7 @@ class GameServer:
                 await check(session)
         except BaseException:
             if hello.resume_token is None:
-                self.sessions.drop(session.id)  # never welcomed: nobody holds its token
+                self._sessions.drop(session.id)  # never welcomed: nobody holds its token
             raise
         if session.outbox is not None:
             session.outbox.replace()
@@ -309,7 +321,7 @@ class GameServer:
         peer.session, peer.token = session, token
         peer.connection.send(self._welcome(session, token, hello.id))
         for code in sorted(session.rooms):
-            host = self.lobby.get(code)
+            host = self._lobby.get(code)
             if host is not None:
                 await host.run(_for_client(host.room.reconnected, session.id))
         self._events.publish(SessionWelcomed(session.id))
@@ -318,7 +330,7 @@ class GameServer:
         resumed = [
             code
             for code in sorted(session.rooms)
-            if (host := self.lobby.get(code)) is not None
+            if (host := self._lobby.get(code)) is not None
             and host.room.side_of(session.id) is not None
         ]
         return Welcome(
@@ -341,7 +353,7 @@ class GameServer:
 
     async def _quick_match(self, session: Session, address: str, message: QuickMatch) -> None:
         game = resolve_game(message.game, message.m, message.n, message.k)
-        host = self.lobby.quick_match_room(game.name, exclude=session.rooms)
+        host = self._lobby.quick_match_room(game.name, exclude=session.rooms)
         if host is None:
             self._check_room_caps(session, address)
             host = self._open_room(game, public=True, request=None, quick=True)
@@ -359,7 +371,7 @@ class GameServer:
     def _counts_as_open(self, code: str, opener: ClientId) -> bool:
         """The :data:`~server.core.room_caps.OpenTest`: the room's game is waiting or in
         play and its opener holds a seat there (or is about to: nobody is in yet)."""
-        host = self.lobby.get(code)
+        host = self._lobby.get(code)
         if host is None:
             return False
         room = host.room
@@ -369,7 +381,7 @@ class GameServer:
     def _open_room(
         self, game: Game, *, public: bool, request: CreateRoom | None, quick: bool = False
     ) -> RoomHost:
-        codes = self.lobby.new_codes(private=not public)
+        codes = self._lobby.new_codes(private=not public)
         try:
             options = RoomOptions(
                 public=public,
@@ -395,7 +407,7 @@ class GameServer:
             paused=self.paused,
         )
         host = self._host(room, quick=quick)
-        self.lobby.add(host, codes)
+        self._lobby.add(host, codes)
         logger.info(
             "room opened", extra={"room": room.code, "game": game.name, "public": options.public}
         )
@@ -416,7 +428,7 @@ class GameServer:
             session.rooms.add(room.code)
 
     async def _room_request(self, session: Session, message: RoomRequest) -> None:
-        host = self.lobby.get(message.room)
+        host = self._lobby.get(message.room)
         if host is None:
             raise ProtocolError(
                 ErrorCode.UNKNOWN_ROOM, f"no room {message.room!r}: list_rooms shows open rooms"
@@ -427,7 +439,7 @@ class GameServer:
             session.rooms.discard(host.code)
 
     def _find(self, code: str, access: str) -> RoomHost:
-        host = self.lobby.find(code, "seat" if access == "seat" else "watch")
+        host = self._lobby.find(code, "seat" if access == "seat" else "watch")
         if host is None:
             what = "a public room's code or a private room's join code"
             if access == "watch":
@@ -446,7 +458,7 @@ class GameServer:
         session.idle_since = time.time()
         client = session.id
         for code in sorted(session.rooms):
-            host = self.lobby.get(code)
+            host = self._lobby.get(code)
             if host is None:
                 continue
             with contextlib.suppress(RoomUnavailableError):
@@ -473,7 +485,7 @@ class GameServer:
             self._metrics.count_fallback(fallback_reason)
 
     def _deliver(self, client: ClientId, message: ServerMessage, text: str) -> None:
-        session = self.sessions.get(client)
+        session = self._sessions.get(client)
         if session is not None and session.outbox is not None:
             if isinstance(message, Error):
                 self._metrics.count_error(message.code)
@@ -499,13 +511,13 @@ class GameServer:
                 self._events.publish(event)
         if moves:
             self._metrics.moves_total.inc(moves)
-        if host.room.is_empty and host.code in self.lobby:
+        if host.room.is_empty and host.code in self._lobby:
             # Nobody sits, is held or watches: nobody can come back to it.
             self._drop_room(host)
 
     def _drop_room(self, host: RoomHost) -> None:
         logger.info("room closed", extra={"room": host.code})
-        self.lobby.remove(host.code)
+        self._lobby.remove(host.code)
         self.room_caps.forget(host.code)
         self._recorder.forget(host.code)
         host.close()
@@ -518,13 +530,13 @@ class GameServer:
 
     def sweep(self, now: float) -> None:
         """Drop room hints that no longer hold, then sessions idle past the grace window."""
-        for session in self.sessions:
+        for session in self._sessions:
             session.rooms = {
                 code
                 for code in session.rooms
-                if (host := self.lobby.get(code)) is not None and session.id in host.room.members
+                if (host := self._lobby.get(code)) is not None and session.id in host.room.members
             }
-        self.sessions.sweep(now, self.config.grace_seconds, keep=self._kept)
+        self._sessions.sweep(now, self.config.grace_seconds, keep=self._kept)
 
     # -- the teacher's controls (class mode) ----------------------------------------------
 
@@ -545,7 +557,7 @@ class GameServer:
     async def _in_every_room(self, step_for: Callable[[RoomHost], Step]) -> int:
         # All at once: each room has its own lock, and what the resumes store
         # (AI moves kept in the pause) shares the store's group commits.
-        hosts = list(self.lobby)
+        hosts = list(self._lobby)
         outcomes = await asyncio.gather(
             *(host.run(step_for(host)) for host in hosts), return_exceptions=True
         )
@@ -563,7 +575,7 @@ class GameServer:
         """Close the room with this room code (:meth:`Room.close
         <server.core.room.Room.close>`) and drop it; False if there is none. A room
         whose storage failed is dropped as it is."""
-        host = self.lobby.get(code)
+        host = self._lobby.get(code)
         if host is None:
             return False
         with contextlib.suppress(RoomUnavailableError):
@@ -573,9 +585,9 @@ class GameServer:
 
     def _let_go(self, host: RoomHost) -> None:
         """Forget a closed room: it is out of the lobby and nobody's hint."""
-        if host.code in self.lobby:
+        if host.code in self._lobby:
             self._drop_room(host)  # a failed room; a closed one is gone already (_after)
-        for session in self.sessions:
+        for session in self._sessions:
             session.rooms.discard(host.code)
 
     def announce(self, text: str) -> int:
@@ -584,7 +596,7 @@ class GameServer:
         message = Announcement(text=text)
         encoded = encode_message(message)
         reached = 0
-        for session in self.sessions:
+        for session in self._sessions:
             if session.outbox is not None:
                 session.outbox.send(message, encoded)
                 reached += 1
@@ -594,7 +606,7 @@ class GameServer:
         """The session is called ``name`` (a checked name) from now on: in new
         rooms, and in its rooms now (:meth:`Room.rename <server.core.room.Room.rename>`).
         A session that is not live changes nothing here."""
-        session = self.sessions.get(session_id)
+        session = self._sessions.get(session_id)
         if session is not None:
             session.name = name
         for host in self._rooms_with(session_id):
@@ -606,7 +618,7 @@ class GameServer:
         leaves every room (:meth:`Room.remove <server.core.room.Room.remove>`:
         a game in progress is resigned), and its connection is closed with
         :data:`~shared.protocol.close_codes.CLOSE_REMOVED`."""
-        session = self.sessions.drop(session_id)
+        session = self._sessions.drop(session_id)
         outbox = None
         if session is not None:
             # Unhooked first: nothing more reaches it, and its socket's end is
@@ -622,16 +634,16 @@ class GameServer:
 
     def seated_rooms(self, session_id: ClientId) -> list[str]:
         """Codes of the rooms where the session holds a seat (connected or held)."""
-        return [host.code for host in self.lobby if host.room.side_of(session_id) is not None]
+        return [host.code for host in self._lobby if host.room.side_of(session_id) is not None]
 
     def is_connected(self, session_id: ClientId) -> bool:
         """True while the session is live and has a connection."""
-        session = self.sessions.get(session_id)
+        session = self._sessions.get(session_id)
         return session is not None and session.outbox is not None
 
     def _rooms_with(self, session_id: ClientId) -> list[RoomHost]:
         # The rooms themselves, not the session's hints: those may lag behind.
-        return [host for host in self.lobby if session_id in host.room.members]
+        return [host for host in self._lobby if session_id in host.room.members]
 
     # -- tournaments (server.tournaments) --------------------------------------------------
 
@@ -648,7 +660,7 @@ class GameServer:
         side for the server AI (:meth:`seat_ai`). It opens paused during a pause.
         Returns its room code. Raises ``ValueError`` for options that do not fit
         together."""
-        codes = self.lobby.new_codes(private=True)
+        codes = self._lobby.new_codes(private=True)
         options = RoomOptions(
             public=False,
             clock=clock,
@@ -665,7 +677,7 @@ class GameServer:
         """Seat the server AI at ``level`` in the room's free side that nobody
         reserved. Raises ``ValueError`` if there is none, ``LookupError`` for no
         such room, :class:`RoomUnavailableError` if the room failed."""
-        host = self.lobby.get(code)
+        host = self._lobby.get(code)
         if host is None:
             raise LookupError(f"no room {code!r}")
         await host.run(lambda now: host.room.add_ai(level, now=now))
@@ -679,7 +691,7 @@ class GameServer:
         the game had started or there is no such room. The check and the close
         are one room input: nobody sits down between them. ``reason`` may be
         made from who sat (the same dict), to tell the members what it meant."""
-        host = self.lobby.get(code)
+        host = self._lobby.get(code)
         if host is None:
             return None
         room = host.room
@@ -706,7 +718,7 @@ class GameServer:
 
     def send(self, session_id: ClientId, message: ServerMessage) -> bool:
         """Send ``message`` to the session if it is connected; whether it was."""
-        session = self.sessions.get(session_id)
+        session = self._sessions.get(session_id)
         if session is None or session.outbox is None:
             return False
         session.outbox.send(message)
@@ -716,7 +728,7 @@ class GameServer:
         """Keep the session (registering it, idle, if it is not live: after a
         restart) until :meth:`release_session`, however long it stays away: a
         tournament's players keep their identity between rounds."""
-        self.sessions.adopt(session_id, name, kind)
+        self._sessions.adopt(session_id, name, kind)
         self._kept.add(session_id)
 
     def release_session(self, session_id: ClientId) -> None:
@@ -726,7 +738,7 @@ class GameServer:
     def room_counts(self) -> dict[str, int]:
         """Rooms by status, for ``/metrics``."""
         counts = {"waiting": 0, "playing": 0, "finished": 0}
-        for host in self.lobby:
+        for host in self._lobby:
             counts[host.room.status] += 1
         return counts
 
