@@ -1,12 +1,18 @@
 # Two commands on a fresh machine (see README.md):
-#   make run    installs everything into .venv and starts the game server
-#   make test   installs everything into .venv and runs lint, types and tests
+#   make run        installs everything into .venv and starts the game server
+#   make test       installs everything into .venv and runs lint, types and every
+#                   test: what CI runs (.ci/run)
+# And one while working:
+#   make test-fast  the unit layers only (tests/unit, tests/test_layers.py and the
+#                   doctests), without lint: under a minute; leaves out the tests
+#                   marked e2e (tests/e2e, real servers and processes, whole
+#                   matches) and browser (tests/browser, Chromium)
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test lint browser bench clean
+.PHONY: install run serve test test-fast lint browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +56,11 @@ browser: $(CHROMIUM)
 
 test: lint browser
 	$(BIN)/pytest
+
+# The markers come from tests/conftest.py (by folder) and from the tests marked
+# one by one; the two folders are not even collected, which saves a few seconds.
+test-fast: install
+	$(BIN)/pytest -m "not e2e and not browser" --ignore=tests/e2e --ignore=tests/browser
 
 bench: install
 	$(BIN)/boardroom bench engine

@@ -1,4 +1,11 @@
-"""Fixtures shared by the test modules."""
+"""Fixtures shared by the test modules, and the markers that say which layer a test is in.
+
+A test under ``tests/e2e`` is marked ``e2e`` and one under ``tests/browser`` is
+marked ``browser`` by where it lives, so a new file needs no marker of its own.
+A test in a unit folder that runs whole programs or processes (a real server,
+worker processes, a whole benchmark or match) carries ``@pytest.mark.e2e`` itself.
+``make test-fast`` leaves both kinds out; ``make test`` runs everything.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,17 @@ from pathlib import Path
 import pytest
 
 from server.store import GameStore
+
+TESTS = Path(__file__).resolve().parent
+MARKED_BY_FOLDER = {TESTS / "e2e": pytest.mark.e2e, TESTS / "browser": pytest.mark.browser}
+"""Every test under each folder gets the folder's marker."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for folder, marker in MARKED_BY_FOLDER.items():
+            if item.path.is_relative_to(folder):
+                item.add_marker(marker)
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from shared.engine.kernel import kernel_for
 from shared.games import GridGame, get_game
 
 
-@pytest.mark.slow
+@pytest.mark.e2e  # the whole benchmark program, every section: about 14 s
 def test_bench_engine_prints_every_section(capsys: pytest.CaptureFixture[str]) -> None:
     """A tiny run prints the conditions, the four sections, PASS/FAIL marks and a summary."""
     status = main(sample=3, peer_sample=1, peer_budget=0.5)

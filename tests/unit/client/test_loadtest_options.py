@@ -105,6 +105,7 @@ def run_cli(*argv: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.e2e  # boardroom loadtest as a process
 def test_a_bad_flag_is_one_line_on_stderr_and_exit_status_2() -> None:
     run = run_cli("--rooms", "0")
     assert run.returncode == 2
@@ -112,6 +113,7 @@ def test_a_bad_flag_is_one_line_on_stderr_and_exit_status_2() -> None:
     assert run.stdout == ""
 
 
+@pytest.mark.e2e  # boardroom loadtest as a process
 def test_a_json_file_in_a_missing_folder_is_refused_before_the_run(tmp_path: Path) -> None:
     run = run_cli("--start-server", "--json", str(tmp_path / "nowhere" / "report.json"))
     assert run.returncode == 2
@@ -119,6 +121,7 @@ def test_a_json_file_in_a_missing_folder_is_refused_before_the_run(tmp_path: Pat
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.e2e  # boardroom loadtest as a process
 def test_a_flag_that_is_not_a_number_is_refused_by_argparse_with_status_2() -> None:
     run = run_cli("--rooms", "many")
     assert run.returncode == 2

@@ -10,6 +10,9 @@ from harness import Player
 
 from client.local_server import LocalServerError, local_server
 
+pytestmark = pytest.mark.e2e
+"""Each test starts ``python -m server`` as a child process."""
+
 
 async def test_a_local_server_serves_until_the_block_ends_and_then_stops() -> None:
     async with local_server() as url:

@@ -25,7 +25,11 @@ def test_alpha_beta_search_needs_far_fewer_nodes_than_plain_minimax() -> None:
     assert result.nodes * 100 <= 549_946
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard", "perfect"])
+@pytest.mark.parametrize(
+    # hard plays on its own one-second clock: two whole games take about 4 s.
+    "level",
+    ["easy", "medium", pytest.param("hard", marks=pytest.mark.e2e), "perfect"],
+)
 def test_no_level_loses_to_a_plain_column_on_the_4x4_board(level: str) -> None:
     """A player that only fills column a bottom up never beats the engine on 4x4.
 

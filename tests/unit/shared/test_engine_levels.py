@@ -243,6 +243,7 @@ def test_a_match_alternates_colours_and_plays_a_different_game_each_time() -> No
     assert again.records == match.records
 
 
+@pytest.mark.e2e  # a whole match: thirty games, about 6 s
 def test_medium_outscores_easy_at_connect_four() -> None:
     """Over thirty seeded Connect Four games, medium takes more points than easy."""
     # Medium scores about 70% against easy (70.5 of 100 games), which leaves thirty
@@ -251,6 +252,7 @@ def test_medium_outscores_easy_at_connect_four() -> None:
     assert match.points_a > match.points_b, match
 
 
+@pytest.mark.e2e  # a whole match on hard's clock: about 8 s
 def test_hard_outscores_medium_at_connect_four() -> None:
     """Over six Connect Four games, hard held to 0.3 s a move takes more points than medium."""
     # 0.3 s takes hard to depth 8 typically, even with the machine shared. Do not cut

@@ -206,9 +206,10 @@ def test_analyze_marks_every_move_lost_against_a_double_threat() -> None:
 )
 def test_analyze_lists_every_legal_move_best_first(name: str, moves: str) -> None:
     """One entry per legal move, sorted by value from best to worst."""
+    # The limit only bounds the run: sorted they must be, proven or estimated.
     game = get_game(name)
     position = game.from_moves(moves)
-    values = analyze(game, position, time_limit=1.0)
+    values = analyze(game, position, time_limit=0.2)
     assert sorted(move for move, _ in values) == game.legal_moves(position)
     scores = [value.score for _, value in values]
     assert scores == sorted(scores, reverse=True)

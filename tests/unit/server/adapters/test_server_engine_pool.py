@@ -31,6 +31,9 @@ from shared.engine import SearchRequest, SearchResult, run_search_request
 from shared.errors import IllegalMoveError, SearchLimitsError, UnknownGameError
 from shared.games import get_game
 
+pytestmark = pytest.mark.e2e
+"""Every test here but the fallback move's starts real worker processes: about 10 s in all."""
+
 CRASH_SEED = 13013
 """Requests with this seed make :func:`crash_on_marked_seed` kill its worker."""
 

@@ -30,6 +30,7 @@ def test_asyncio_is_the_standard_loop() -> None:
 
 
 @needs_uvloop
+@pytest.mark.e2e  # a server process
 async def test_the_server_runs_and_plays_on_uvloop(tmp_path: Path) -> None:
     server = await ServerProcess.start(tmp_path / "games.db", "--event-loop", "uvloop")
     try:
@@ -50,6 +51,7 @@ async def test_the_server_runs_and_plays_on_uvloop(tmp_path: Path) -> None:
         assert await server.stop() == 0
 
 
+@pytest.mark.e2e  # a server process
 async def test_the_echo_server_sends_each_frame_back() -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server.echo_server", stdout=asyncio.subprocess.PIPE
