@@ -5,17 +5,20 @@ process pool, everything) on 127.0.0.1 with a free port, as ``boardroom serve``
 would, and stops it gracefully. :class:`Player` is a thin test client over the
 ``websockets`` library that speaks the protocol as plain JSON dicts, so the tests
 read like the protocol document (and check the wire format, not our structs).
+:func:`wait_until` waits for what sends no message (a row, a file, a process
+gone): the one place where a test polls.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import itertools
 import json
 import re
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -31,6 +34,29 @@ from server.config import ServerConfig
 
 TIMEOUT = 10.0
 """Seconds a test waits for an expected message: generous, for a loaded CI machine."""
+POLL_INTERVAL = 0.05
+"""Seconds between two looks of :func:`wait_until`."""
+
+
+async def wait_until(
+    probe: Callable[[], Any], done: Callable[[Any], bool] = bool, timeout: float = TIMEOUT
+) -> Any:
+    """Call ``probe`` until ``done(its answer)``, and return that answer.
+
+    For a condition that no message announces: a row in the database, a file, a
+    process gone, a page redrawn. ``probe`` is a plain function or a coroutine
+    function; ``done`` defaults to the answer's truth. Raises ``TimeoutError``
+    after ``timeout`` seconds. Where a message, a line or a task says it, await
+    that instead.
+    """
+    async with asyncio.timeout(timeout):
+        while True:
+            answer = probe()
+            if inspect.isawaitable(answer):
+                answer = await answer
+            if done(answer):
+                return answer
+            await asyncio.sleep(POLL_INTERVAL)
 
 
 @dataclass(frozen=True)

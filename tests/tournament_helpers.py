@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,8 @@ from server.tournaments.standings import TieBreak, compute_standings
 
 RANDOM_BOT = REPO_ROOT / "examples" / "random_bot.py"
 WAIT = 45.0
-"""Seconds a test waits for a tournament to reach a state: generous, for a loaded machine."""
+"""Seconds a test waits for a tournament to reach a state (``harness.wait_until(...,
+timeout=WAIT)``): generous, for a loaded machine."""
 
 
 @dataclass
@@ -73,18 +74,6 @@ async def get_json(base_url: str, path: str) -> Any:
     async with aiohttp.ClientSession() as session, session.get(base_url + path) as response:
         assert response.status == 200, await response.text()
         return await response.json()
-
-
-async def wait_until(
-    probe: Callable[[], Awaitable[Any]], done: Callable[[Any], bool], timeout: float = WAIT
-) -> Any:
-    """Call ``probe`` until ``done(its answer)``; the answer. Fails after ``timeout``."""
-    async with asyncio.timeout(timeout):
-        while True:
-            answer = await probe()
-            if done(answer):
-                return answer
-            await asyncio.sleep(0.1)
 
 
 async def tournament(base_url: str, tournament_id: int) -> dict[str, Any]:

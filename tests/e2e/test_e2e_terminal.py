@@ -24,9 +24,8 @@ from pathlib import Path
 import msgspec
 import pytest
 from classroom_helpers import Teacher
-from harness import TIMEOUT, CuttableProxy, Player, running_server
+from harness import TIMEOUT, CuttableProxy, Player, running_server, wait_until
 from terminal_helpers import client_process
-from tournament_helpers import wait_until
 from websockets.asyncio.server import ServerConnection
 from websockets.asyncio.server import serve as websockets_serve
 
@@ -560,7 +559,7 @@ async def test_a_move_the_pause_overtook_is_held_and_sent_at_the_resume(tmp_path
             screen = asyncio.create_task(RoomScreen(terminal, code).run())
             os.write(write_end, b"b2\n")
             await wait_until(
-                lambda: asyncio.sleep(0, output.getvalue()),
+                output.getvalue,
                 lambda text: "Your move b2 is held: sent when the teacher resumes." in text,
             )
             await teacher.post("/api/admin/resume")

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from classroom_helpers import Teacher
-from harness import Player, RunningServer, running_server
-from tournament_helpers import tournament, wait_until
+from harness import Player, RunningServer, running_server, wait_until
+from tournament_helpers import WAIT, tournament
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -130,7 +130,7 @@ async def test_an_ai_only_round_robin_plays_itself_and_cannot_be_cancelled(klass
     )
     base = klass.server.http_url("")
     shown = await wait_until(
-        lambda: tournament(base, created["id"]), lambda t: t["status"] == "finished"
+        lambda: tournament(base, created["id"]), lambda t: t["status"] == "finished", timeout=WAIT
     )
     seats = [(g["first"], g["second"]) for r in shown["rounds_played"] for g in r["games"]]
     assert seats == [("ai:random", "ai:easy"), ("ai:easy", "ai:random")]

@@ -13,8 +13,8 @@ import zipfile
 from pathlib import Path
 
 from classroom_helpers import Teacher
-from harness import Player, running_server
-from tournament_helpers import tournament, wait_until
+from harness import Player, running_server, wait_until
+from tournament_helpers import WAIT, tournament
 
 from server.classroom.tournament_routes import DIRECTOR
 from server.tournaments.spec import TournamentSpec
@@ -58,6 +58,7 @@ async def test_the_export_holds_each_tournament_with_forfeits_and_roster_names(
         shown = await wait_until(
             lambda: tournament(server.http_url(""), tournament_id),
             lambda t: t["status"] == "finished",
+            timeout=WAIT,
         )
         await teacher.post(f"/api/admin/students/{ids['ann']}/rename", {"name": "Ann B"})
 

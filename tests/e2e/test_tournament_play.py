@@ -13,10 +13,11 @@ import sys
 from typing import Any
 
 from classroom_helpers import Teacher
-from harness import running_server
+from harness import running_server, wait_until
 from repo_paths import REPO_ROOT
 from tournament_helpers import (
     RANDOM_BOT,
+    WAIT,
     check_standings,
     colour_counts,
     every_pair,
@@ -24,7 +25,6 @@ from tournament_helpers import (
     meetings,
     results_from_records,
     tournament,
-    wait_until,
 )
 
 from shared.protocol.messages import Announcement
@@ -45,7 +45,7 @@ async def entrants(teacher: Teacher, names: list[str]) -> list[str]:
         body = await teacher.get("/api/admin/roster")
         return {s["name"]: s["id"] for s in body["students"]}
 
-    known = await wait_until(roster, lambda found: set(names) <= set(found))
+    known = await wait_until(roster, lambda found: set(names) <= set(found), timeout=WAIT)
     return [f"student:{known[name]}" for name in names]
 
 
@@ -85,7 +85,9 @@ async def test_six_bot_processes_play_a_round_robin_to_the_end(tmp_path: Any) ->
             assert (created["status"], created["round"], created["rounds"]) == ("running", 1, 5)
             base = server.http_url("")
             shown = await wait_until(
-                lambda: tournament(base, created["id"]), lambda t: t["status"] == "finished"
+                lambda: tournament(base, created["id"]),
+                lambda t: t["status"] == "finished",
+                timeout=WAIT,
             )
         finally:
             for process in processes:
@@ -125,11 +127,11 @@ async def test_six_bots_play_a_swiss_without_repeats(tmp_path: Any) -> None:
             assert created["rounds"] == 3  # the recommended: ceil(log2 6)
             base = server.http_url("")
             shown = await wait_until(
-                lambda: tournament(base, created["id"]), lambda t: t["status"] == "finished"
+                lambda: tournament(base, created["id"]),
+                lambda t: t["status"] == "finished",
+                timeout=WAIT,
             )
-            announced = await wait_until(
-                lambda: asyncio.sleep(0, bots[0].received(Announcement)), bool
-            )
+            announced = await wait_until(lambda: bots[0].received(Announcement), bool, timeout=WAIT)
         games = meetings(shown)
         assert len(games) == 9 and len(set(games)) == 9
         for first, second in colour_counts(shown).values():

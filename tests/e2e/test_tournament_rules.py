@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from classroom_helpers import Teacher
-from harness import Player, RunningServer, running_server
+from harness import Player, RunningServer, running_server, wait_until
 from repo_paths import REPO_ROOT
-from tournament_helpers import RANDOM_BOT, tournament, wait_until
+from tournament_helpers import RANDOM_BOT, WAIT, tournament
 
 from server.classroom.tournament_routes import DIRECTOR
 from server.tournaments.spec import Format, TournamentSpec
@@ -74,7 +74,9 @@ async def test_a_no_show_loses_by_forfeit_and_its_room_closes(tmp_path: Path) ->
         await ann.request({"type": "join", "code": match["code"]})
         closed = await ann.expect("room_closed", timeout=WINDOW + 10)
         assert closed["reason"] == "gus did not sit down in time: ann wins by forfeit"
-        shown = await wait_until(lambda: tournament(server.http_url(""), tournament_id), finished)
+        shown = await wait_until(
+            lambda: tournament(server.http_url(""), tournament_id), finished, timeout=WAIT
+        )
         (game,) = shown["rounds_played"][0]["games"]
         assert (game["first"], game["result"], game["game_id"]) == (ann_id, "+:-", None)
         top = shown["standings"][0]
@@ -92,7 +94,9 @@ async def test_when_neither_shows_up_both_lose(tmp_path: Path) -> None:
         gus_id, _ = await student(server, "gus", stay=False)
         hal_id, _ = await student(server, "hal", stay=False)
         tournament_id = await start(server, [gus_id, hal_id])
-        shown = await wait_until(lambda: tournament(server.http_url(""), tournament_id), finished)
+        shown = await wait_until(
+            lambda: tournament(server.http_url(""), tournament_id), finished, timeout=WAIT
+        )
         (game,) = shown["rounds_played"][0]["games"]
         assert game["result"] == "-:-"
         assert [(s["points"], s["forfeit_losses"]) for s in shown["standings"]] == [(0, 1)] * 2
@@ -124,10 +128,12 @@ async def test_a_pause_holds_the_no_show_deadline_and_moves_it_on(tmp_path: Path
         await teacher.post("/api/admin/resume")
         resumed_after = time.time()
         moved = await wait_until(
-            lambda: asyncio.sleep(0, starts_by(database)), lambda d: d != [deadline]
+            lambda: starts_by(database), lambda d: d != [deadline], timeout=WAIT
         )
         assert resumed_before - paused_after <= moved[0] - deadline <= resumed_after - paused_before
-        shown = await wait_until(lambda: tournament(server.http_url(""), tournament_id), finished)
+        shown = await wait_until(
+            lambda: tournament(server.http_url(""), tournament_id), finished, timeout=WAIT
+        )
         assert shown["rounds_played"][0]["games"][0]["result"] == "+:-"
 
 
@@ -149,7 +155,9 @@ async def test_a_removed_student_forfeits_the_rest_of_a_round_robin(tmp_path: Pa
         await cy.request({"type": "join", "code": to_cy["code"]})
         over = await cy.request({"type": "resign", "room": to_cy["room"]})
         assert over["type"] == "game_over" and over["result"]["reason"] == "resignation"
-        shown = await wait_until(lambda: tournament(server.http_url(""), tournament_id), finished)
+        shown = await wait_until(
+            lambda: tournament(server.http_url(""), tournament_id), finished, timeout=WAIT
+        )
         games = [
             (g["first"], g["second"], g["result"], g["room"] is not None)
             for r in shown["rounds_played"]
@@ -182,11 +190,14 @@ async def test_a_bot_that_wins_by_forfeit_is_told_so(tmp_path: Path) -> None:
             roster = await wait_until(
                 lambda: teacher.get("/api/admin/roster"),
                 lambda body: any(s["name"] == "robo" for s in body["students"]),
+                timeout=WAIT,
             )
             (robo,) = [s["id"] for s in roster["students"] if s["name"] == "robo"]
             gus_id, _ = await student(server, "gus", stay=False)
             tournament_id = await start(server, [f"student:{robo}", gus_id])
-            await wait_until(lambda: tournament(server.http_url(""), tournament_id), finished)
+            await wait_until(
+                lambda: tournament(server.http_url(""), tournament_id), finished, timeout=WAIT
+            )
         finally:
             bot.terminate()
             _, err = await bot.communicate()

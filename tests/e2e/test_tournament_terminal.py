@@ -10,13 +10,13 @@ import re
 from pathlib import Path
 
 from classroom_helpers import Teacher
-from harness import Player, running_server
+from harness import Player, running_server, wait_until
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 from terminal_helpers import client_process
-from tournament_helpers import tournament, wait_until
+from tournament_helpers import WAIT, tournament
 
 from client.session import Session
 from client.terminal.console import PromptConsole
@@ -81,6 +81,7 @@ async def test_the_terminal_client_follows_its_matches(tmp_path: Path) -> None:
         shown = await wait_until(
             lambda: tournament(server.http_url(""), answer["tournament"]["id"]),
             lambda t: t["status"] == "finished",
+            timeout=WAIT,
         )
         results = [g["result"] for r in shown["rounds_played"] for g in r["games"]]
         assert results == ["1-0", "0-1"]
@@ -115,12 +116,13 @@ async def test_at_a_terminal_the_prompt_turns_to_the_match_room_at_once(tmp_path
                 assert match["side"] == "second"  # ann, first entrant, is X in round 1
                 await bob.request({"type": "join", "code": match["code"]})
                 await wait_until(
-                    lambda: asyncio.sleep(0, session.rooms.get(match["room"])),
+                    lambda: session.rooms.get(match["room"]),
                     lambda room: room is not None and room.my_turn,
+                    timeout=WAIT,
                 )
                 # Not a key pressed: the prompt in flight is redrawn as the room's.
                 drawn = await wait_until(
-                    lambda: asyncio.sleep(0, _drawn(screen)), lambda text: "your move>" in text
+                    lambda: _drawn(screen), lambda text: "your move>" in text, timeout=WAIT
                 )
                 assert drawn.index("lobby>") < drawn.index("your move>")
                 keyboard.send_text("b2\r")
