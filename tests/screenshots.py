@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from browser import CHROMIUM_FLAGS, LAPTOP, chromium_path
 from classroom_helpers import Teacher
-from harness import Player, RunningServer, running_server
+from harness import Player, RunningServer, running_server, wait_until
 from playwright.async_api import Browser, async_playwright, expect
 
 from shared.games import get_game
@@ -92,14 +92,20 @@ async def main(folder: Path) -> None:
 async def play_moves(player: Player, room: str, side: str, limit: int | None) -> None:
     """Play random legal moves for ``side`` in ``room`` until the game ends or this
     player has made ``limit`` moves."""
+
+    async def current() -> dict[str, Any]:
+        return dict((await player.request({"type": "get_state", "room": room}))["room"])
+
+    def over_or_ours(state: dict[str, Any]) -> bool:
+        return state["status"] == "finished" or (
+            state["status"] == "playing" and state.get("to_move") == side
+        )
+
     made = 0
     while limit is None or made < limit:
-        state = (await player.request({"type": "get_state", "room": room}))["room"]
+        state = await wait_until(current, over_or_ours, timeout=3600)
         if state["status"] == "finished":
             return
-        if state["status"] != "playing" or state.get("to_move") != side:
-            await asyncio.sleep(0.05)
-            continue
         game = get_game(state["game"])
         position = game.from_moves(state["moves"])
         move = game.format_move(chooser.choice(game.legal_moves(position)))
@@ -159,13 +165,13 @@ async def start_tournament(
     await form.get_by_role("button", name="Start the tournament").click()
     await expect(page.locator(".tournament-name")).to_have_text("Friday Connect Four")
     await context.close()
-    for _ in range(600):
-        tournament = (await teacher.get("/api/admin/tournaments"))["tournaments"][0]
-        if tournament["round"] >= 2:
-            await asyncio.sleep(1.0)  # the second round's first moves
-            return
-        await asyncio.sleep(0.1)
-    raise RuntimeError("the tournament's first round did not end")
+    await wait_until(
+        lambda: teacher.get("/api/admin/tournaments"),
+        lambda body: body["tournaments"][0]["round"] >= 2,
+        timeout=60,
+    )
+    # For the pictures, not a wait for an event: the second round's first moves.
+    await asyncio.sleep(1.0)
 
 
 # -- pages -----------------------------------------------------------------------------
@@ -205,7 +211,8 @@ async def teacher_page(
     page = await context.new_page()
     await page.goto(f"/teacher#token={teacher.token}")
     await page.locator(".roster tbody tr").first.wait_for()
-    await asyncio.sleep(2.5)  # a poll with every panel filled
+    # For the picture, not a wait for an event: a later poll (every 2 s), every panel filled.
+    await asyncio.sleep(2.5)
     await page.screenshot(path=path, full_page=True)
     SAVED.append(path.name)
 
@@ -215,7 +222,9 @@ async def wall_page(server: RunningServer, teacher: Teacher, browser: Browser, p
     page = await context.new_page()
     await page.goto(f"/wall#token={teacher.token}")
     await page.locator(".tile").first.wait_for()
-    await asyncio.sleep(3.5)  # the tournament is looked at every third poll
+    # For the picture, not a wait for an event: the wall looks at the tournament every
+    # third poll (a poll a second), so the standings shown are as fresh as the boards.
+    await asyncio.sleep(3.5)
     await page.screenshot(path=path)
     SAVED.append(path.name)
 

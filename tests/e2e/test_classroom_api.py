@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from classroom_helpers import Teacher
-from harness import TIMEOUT, Player, RunningServer, running_server
+from harness import TIMEOUT, Player, RunningServer, running_server, wait_until
 
 from server.classroom.class_mode import CLASSROOM
 from server.classroom.teacher import ENDED_SHOWN_SECONDS
@@ -93,11 +93,11 @@ async def test_students_appear_on_the_roster_as_they_join(tmp_path: Path) -> Non
 
         created = await ann.request({"type": "create_room", "game": "connect4"})
         await robo.close()
-        for _ in range(50):  # the drop reaches the server a moment later
-            roster = (await teacher.get("/api/admin/roster"))["students"]
-            if not roster[1]["connected"]:
-                break
-            await asyncio.sleep(0.02)
+        body = await wait_until(  # the drop reaches the server a moment later
+            lambda: teacher.get("/api/admin/roster"),
+            lambda body: not body["students"][1]["connected"],
+        )
+        roster = body["students"]
         assert roster[0]["rooms"] == [created["room"]["code"]]
         assert roster[1]["connected"] is False
         summary = await teacher.get("/api/admin/class")
@@ -190,7 +190,7 @@ async def test_a_pause_stops_the_clocks_and_refuses_moves_until_the_resume(
             assert state["room"]["clocks"]["running"] is None
         left = paused[1]["room"]["clocks"]["second_ms"]
 
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # the subject: time passes, and the paused clock keeps it
         refused = await bob.request({"type": "move", "room": code, "move": "a1"})
         assert refused["code"] == "paused" and "the teacher paused" in refused["message"]
         now = await bob.request({"type": "get_state", "room": code})

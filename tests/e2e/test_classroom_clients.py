@@ -8,9 +8,10 @@ import io
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from classroom_helpers import Teacher
-from harness import Player, running_server
+from harness import Player, running_server, wait_until
 from repo_paths import REPO_ROOT
 from terminal_helpers import client_process
 
@@ -20,9 +21,16 @@ SLOW_BOT = """
 import time
 
 def choose_move(state):
-    time.sleep(0.3)
+    time.sleep(0.3)  # the subject: a bot that is thinking when the pause comes
     return state.legal_moves[0]
 """
+
+
+def bot_thinks_again(rooms: dict[str, Any]) -> bool:
+    """Whether a game in ``rooms`` (GET /api/admin/rooms) is in play after two moves."""
+    return any(
+        room["status"] == "playing" and len(room["moves"].split()) >= 2 for room in rooms["rooms"]
+    )
 
 
 async def test_a_bot_waits_out_a_pause_and_finishes_its_game(tmp_path: Path) -> None:
@@ -40,9 +48,10 @@ async def test_a_bot_waits_out_a_pause_and_finishes_its_game(tmp_path: Path) -> 
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )
-        await asyncio.sleep(0.8)  # the bot has moved at least once, and thinks again
+        # The bot has moved at least once, the AI has answered: the bot thinks again.
+        await wait_until(lambda: teacher.get("/api/admin/rooms"), bot_thinks_again)
         await teacher.post("/api/admin/pause")
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.0)  # the subject: a pause longer than the bot's thinking
         rooms = await teacher.get("/api/admin/rooms")
         assert process.returncode is None, "the bot gave up during the pause"
         await teacher.post("/api/admin/resume")

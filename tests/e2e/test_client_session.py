@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from harness import TIMEOUT, CuttableProxy, running_server
+from harness import TIMEOUT, CuttableProxy, running_server, wait_until
 
 from client.errors import ConnectionLostError, RequestRefusedError, ServerUnreachableError
 from client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
@@ -35,13 +35,6 @@ async def next_event(
                 return event
 
 
-async def until(condition: object, timeout: float = TIMEOUT) -> None:
-    """Wait until ``condition()`` is true."""
-    async with asyncio.timeout(timeout):
-        while not condition():  # type: ignore[operator]
-            await asyncio.sleep(0.01)
-
-
 async def test_a_session_plays_a_game_against_the_ai_and_tracks_the_room(db_path: Path) -> None:
     """The reply to a request comes back from request(); the room is kept current
     from the events that follow, through the end of the game."""
@@ -50,14 +43,11 @@ async def test_a_session_plays_a_game_against_the_ai_and_tracks_the_room(db_path
         reply = await session.request(CreateRoom(game="tictactoe", ai_level="perfect"))
         assert isinstance(reply, State) and reply.room.you == "first"
         code = reply.room.code
-        await until(lambda: session.rooms[code].my_turn)
+        await wait_until(lambda: session.rooms[code].my_turn)
         room = session.rooms[code]
         while room.playing:
-            if room.my_turn:
-                await session.request(
-                    MakeMove(room=code, move=room.legal_moves[0], ply=room.state.ply)
-                )
-            await asyncio.sleep(0.01)
+            await session.request(MakeMove(room=code, move=room.legal_moves[0], ply=room.state.ply))
+            await wait_until(lambda: room.my_turn or not room.playing)  # the AI has answered
         over = await next_event(events, GameOver)
         assert isinstance(over, GameOver)
         assert room.state.status == "finished"
@@ -137,7 +127,7 @@ async def test_a_cut_connection_reconnects_resumes_the_seat_and_finishes_the_gam
         assert isinstance(created, State)
         code = created.room.code
         await bob.request(Join(code=code))
-        await until(lambda: code in ann.rooms and ann.rooms[code].my_turn)
+        await wait_until(lambda: code in ann.rooms and ann.rooms[code].my_turn)
         await ann.request(MakeMove(room=code, move="a1", ply=0))
 
         proxy.cut()
@@ -153,7 +143,7 @@ async def test_a_cut_connection_reconnects_resumes_the_seat_and_finishes_the_gam
 
         # Bob moved while ann was away? Either way her copy catches up from state.
         await bob.request(MakeMove(room=code, move="b1", ply=1))
-        await until(lambda: ann.rooms[code].my_turn and ann.rooms[code].state.ply == 2)
+        await wait_until(lambda: ann.rooms[code].my_turn and ann.rooms[code].state.ply == 2)
         for ply, (mover, move) in enumerate([(ann, "a2"), (bob, "b2"), (ann, "a3")], start=2):
             await mover.request(MakeMove(room=code, move=move, ply=ply))
         over = await next_event(ann_events, GameOver)
@@ -176,11 +166,11 @@ async def test_a_spectator_watches_again_after_a_cut(db_path: Path) -> None:
         events = cat.subscribe()
         proxy.cut()
         await next_event(events, Reconnected)
-        await until(lambda: code in ann.rooms and ann.rooms[code].my_turn)
+        await wait_until(lambda: code in ann.rooms and ann.rooms[code].my_turn)
         await ann.request(MakeMove(room=code, move="4", ply=0))
         moved = await next_event(events, Moved)
         assert isinstance(moved, Moved) and moved.room == code
-        await until(lambda: cat.rooms[code].state.ply >= 1)
+        await wait_until(lambda: cat.rooms[code].state.ply >= 1)
         assert cat.rooms[code].you is None
         assert cat.rooms[code].state.moves.startswith("4")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import CuttableProxy, RunningServer, running_server
+from harness import CuttableProxy, RunningServer, running_server, wait_until
 from repo_paths import REPO_ROOT
 
 RUN_TIMEOUT = 30.0
@@ -90,6 +90,17 @@ async def finish(process: asyncio.subprocess.Process, timeout: float = RUN_TIMEO
     return BotRun(process.returncode, out.decode(), err.decode())
 
 
+async def lines_until(stream: asyncio.StreamReader, text: str) -> str:
+    """Read lines from ``stream`` up to the one that holds ``text``; those lines."""
+    read = ""
+    async with asyncio.timeout(RUN_TIMEOUT):
+        while text not in read:
+            line = (await stream.readline()).decode()
+            assert line, f"the stream ended before {text!r}: {read!r}"
+            read += line
+    return read
+
+
 async def run_bot(server: RunningServer, *argv: str, timeout: float = RUN_TIMEOUT) -> BotRun:
     """Run ``boardroom bot --server URL ARGV`` to its end."""
     return await finish(await start_bot(server, *argv), timeout)
@@ -103,6 +114,11 @@ async def game_records(server: RunningServer) -> list[dict[str, Any]]:
         if status == 404:
             return records
         records.append(await server.get_json(f"/api/games/{len(records) + 1}"))
+
+
+def a_later_game_is_in_play(records: list[dict[str, Any]]) -> bool:
+    """Whether a game after the first has moves and is not over."""
+    return any(record["state"] == "playing" and record["move_string"] for record in records[1:])
 
 
 def bot_side(record: dict[str, Any]) -> str:
@@ -329,7 +345,7 @@ async def test_a_dropped_connection_is_resumed_and_the_games_go_on(
     slow.write_text(
         "import random, time\n\n"
         "def choose_move(state):\n"
-        "    time.sleep(0.03)\n"
+        "    time.sleep(0.03)\n"  # the subject: games long enough to be cut in the middle
         "    return random.choice(state.legal_moves)\n"
     )
     async with CuttableProxy(server.port) as proxy:
@@ -339,7 +355,7 @@ async def test_a_dropped_connection_is_resumed_and_the_games_go_on(
         )  # fmt: skip
         assert bot.stdout is not None
         first = await asyncio.wait_for(bot.stdout.readline(), RUN_TIMEOUT)
-        await asyncio.sleep(0.2)  # into the second game
+        await wait_until(lambda: game_records(server), a_later_game_is_in_play)
         proxy.cut()
         run = await finish(bot)
     run.out = first.decode() + run.out
@@ -425,7 +441,7 @@ async def test_python_bots_that_raise_return_illegal_moves_or_hang_lose_as_docum
     scripts = {
         "raising": "def choose_move(state):\n    return {}['no such key']\n",
         "illegal": "def choose_move(state):\n    return 'z9'\n",
-        "stuck": "import time\n\ndef choose_move(state):\n    time.sleep(60)\n",
+        "stuck": "import time\n\ndef choose_move(state):\n    time.sleep(60)\n",  # the subject
     }
     paths = []
     for name, source in scripts.items():
@@ -515,6 +531,7 @@ async def test_a_second_ctrl_c_or_sigterm_resigns_the_games_in_progress_and_quit
     slow_script = tmp_path / "slow_bot.py"
     slow_script.write_text(
         "import time\n\n"
+        # the subject: a bot still thinking when the signals come
         "def choose_move(state):\n    time.sleep(0.5)\n    return state.legal_moves[0]\n"
     )
     pids = tmp_path / "pids"
@@ -533,14 +550,15 @@ async def test_a_second_ctrl_c_or_sigterm_resigns_the_games_in_progress_and_quit
     terminated = await start_bot(
         server, "--cmd", str(silent), "--create", "tictactoe", "--ai", "random", "--games", "0",
     )  # fmt: skip
-    async with asyncio.timeout(RUN_TIMEOUT):
-        while not pids.exists() or len(await game_records(server)) < 2:
-            await asyncio.sleep(0.05)
+    await wait_until(pids.exists, timeout=RUN_TIMEOUT)
+    await wait_until(lambda: game_records(server), lambda games: len(games) >= 2, RUN_TIMEOUT)
     interrupted.send_signal(signal.SIGINT)
-    await asyncio.sleep(0.1)
+    assert interrupted.stderr is not None
+    said = await lines_until(interrupted.stderr, "stopping: no new games")  # the first is in
     interrupted.send_signal(signal.SIGINT)
     terminated.send_signal(signal.SIGTERM)
     first, second = await finish(interrupted), await finish(terminated)
+    first.err = said + first.err
     assert (first.status, second.status) == (130, 143), first.err + second.err
     assert "stopping: no new games" in first.err
     assert "quitting: resigning the games in progress" in first.err

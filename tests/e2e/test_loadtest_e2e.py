@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 import socket
 import sys
@@ -25,6 +26,8 @@ from repo_paths import REPO_ROOT
 RUN_TIMEOUT = 90.0
 """Seconds a whole load test may take here: generous, for a loaded CI machine."""
 LATENCY_KEYS = {"count", "mean", "p50", "p95", "p99", "max"}
+GAMES_FINISHED_IN_WINDOW = re.compile(rb"\] measuring .*  games [1-9]")
+"""A progress line of the measured window, once a game has finished."""
 
 
 @dataclass
@@ -233,7 +236,10 @@ async def test_ctrl_c_ends_the_window_early_and_still_reports(tmp_path: Path) ->
     # The first progress line comes once the workers are given their timeline.
     line = await asyncio.wait_for(process.stderr.readline(), RUN_TIMEOUT)
     assert b"[server]" in line
-    await asyncio.sleep(2.0)
+    # Cut the window once a progress line (one every 5 s) counts a finished game.
+    while not GAMES_FINISHED_IN_WINDOW.search(line):
+        line = await asyncio.wait_for(process.stderr.readline(), RUN_TIMEOUT)
+        assert line, "the load test ended before a game finished"
     process.send_signal(signal.SIGINT)
     run = await finish(process, tmp_path)
     assert run.status == 130, run.err

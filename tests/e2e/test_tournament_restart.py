@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from classroom_helpers import admin_call
-from harness import Player, ServerProcess
+from harness import Player, ServerProcess, wait_until
 
 TOKEN = re.compile(r"/teacher#token=([\w-]+)")
 
@@ -95,9 +95,7 @@ async def test_a_tournament_carries_on_after_a_crash(tmp_path: Path) -> None:
             )
             return dict(answer["tournament"])
 
-        async with asyncio.timeout(30):
-            while (final := await shown())["status"] != "finished":
-                await asyncio.sleep(0.1)
+        final = await wait_until(shown, lambda t: t["status"] == "finished", timeout=30)
         games = {g["room"]: g for g in final["rounds_played"][0]["games"]}
         assert set(games) == {played, new_room}
         assert all(game["result"] == "1-0" for game in games.values())

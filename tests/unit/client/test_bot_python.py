@@ -138,7 +138,7 @@ async def test_plain_choose_move_runs_in_a_worker_thread_and_async_on_the_loop(
         import threading, time
 
         def choose_move(state):
-            time.sleep(0.3)
+            time.sleep(0.3)  # the subject: a slow plain function
             return threading.current_thread().name
         """,
     )
@@ -148,7 +148,7 @@ async def test_plain_choose_move_runs_in_a_worker_thread_and_async_on_the_loop(
     async def tick() -> None:
         nonlocal ticks
         while True:
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)  # the subject: a ticker that counts the loop's turns
             ticks += 1
 
     ticker = asyncio.create_task(tick())
@@ -164,7 +164,7 @@ async def test_plain_choose_move_runs_in_a_worker_thread_and_async_on_the_loop(
         import asyncio, threading
 
         async def choose_move(state):
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # the subject: a coroutine that awaits
             return threading.current_thread().name
         """,
     )
@@ -211,6 +211,7 @@ async def test_a_move_that_is_not_a_string_fails(tmp_path: Path) -> None:
 
 async def test_a_bot_that_does_not_return_in_time_fails_as_hung(tmp_path: Path) -> None:
     """The thread cannot be killed, but the game does not wait for it."""
+    # The subject: a bot that sleeps far past its 0.2 s.
     path = write(
         tmp_path,
         "slow.py",

@@ -8,6 +8,7 @@ import io
 import os
 import re
 
+from harness import wait_until
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
@@ -69,21 +70,23 @@ async def test_the_toolbar_shows_the_status_and_is_redrawn_while_the_user_types(
         drawn_clocks.append(clock[0])
         return f"Tic-tac-toe, room C9FVBQ | X ann (you) {clock[0]}"
 
+    def drawn() -> str:
+        return re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", screen.getvalue())
+
     with create_pipe_input() as keyboard, create_app_session(input=keyboard, output=output):
         console = PromptConsole(palette=PLAIN)
         console.set_status(status)
         reading = asyncio.create_task(console.read_line("X> "))
-        await asyncio.sleep(0.05)
+        await wait_until(lambda: "X>" in drawn())  # the prompt is up, reading keys
         # A terminal answers prompt_toolkit's cursor position request; the toolbar is
         # drawn once the height below the cursor is known.
         keyboard.send_text("\x1b[1;1R")
         keyboard.send_text("b")
-        await asyncio.sleep(0.1)
+        await wait_until(lambda: "X ann (you) 1:59" in drawn())
         clock[0] = "1:58"
         console.refresh()
-        await asyncio.sleep(0.1)
+        await wait_until(lambda: "1:58" in drawn_clocks)
         keyboard.send_text("2\r")
         assert await reading == "b2"
-    drawn = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", screen.getvalue())
-    assert "Tic-tac-toe, room C9FVBQ | X ann (you) 1:59" in drawn
+    assert "Tic-tac-toe, room C9FVBQ | X ann (you) 1:59" in drawn()
     assert "1:58" in drawn_clocks  # redrawn (only the changed characters are written)

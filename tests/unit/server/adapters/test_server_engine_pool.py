@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from harness import wait_until
 
 from server.engine_pool import (
     WORKER_NICENESS,
@@ -59,9 +60,20 @@ class CrashOnce:
         os._exit(1)
 
 
+@dataclass(frozen=True)
+class SayWhenStarted:
+    """Create the file ``marker`` as the search starts in the worker, then search."""
+
+    marker: str
+
+    def __call__(self, request: SearchRequest) -> SearchResult:
+        Path(self.marker).touch()
+        return run_search_request(request)
+
+
 def sleep_then_search(request: SearchRequest) -> SearchResult:
     """Overrun any short deadline: sleep a second first."""
-    time.sleep(1.0)
+    time.sleep(1.0)  # the subject: a worker slower than its deadline
     return run_search_request(request)
 
 
@@ -111,7 +123,7 @@ async def test_the_event_loop_keeps_ticking_while_every_worker_searches(pool: En
     async def tick() -> None:
         last = time.perf_counter()
         while True:
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(0.005)  # the subject: a ticker that measures the loop's gaps
             now = time.perf_counter()
             gaps.append(now - last)
             last = now
@@ -152,7 +164,7 @@ async def test_a_search_beyond_the_queue_bound_is_refused() -> None:
     request = SearchRequest("connect4", "", time_limit=0.3)
     async with EnginePool(workers=1, max_queue=2) as pool:
         queued = [asyncio.create_task(pool.search(request)) for _ in range(2)]
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # one turn of the loop: both tasks enter the pool
         assert pool.metrics().queue_depth == 2
         with pytest.raises(EngineBusyError):
             await pool.search(request)
@@ -169,7 +181,7 @@ async def test_a_second_search_for_the_same_key_is_refused_until_the_first_ends(
     runs; another key is served meanwhile; the key works again once its search ends."""
     request = SearchRequest("connect4", "", time_limit=0.3)
     first = asyncio.create_task(pool.search(request, key="room-1"))
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # one turn of the loop: the first search takes its key
     with pytest.raises(EngineBusyError, match="room-1"):
         await pool.search(request, key="room-1")
     other = await pool.search(SearchRequest("tictactoe", "b2", level="perfect"), key="room-2")
@@ -209,15 +221,16 @@ async def test_searches_in_flight_when_a_worker_dies_are_retried_on_one_new_pool
         assert pool.metrics().restarts == 1
 
 
-async def test_a_worker_killed_from_outside_mid_search_is_replaced() -> None:
+async def test_a_worker_killed_from_outside_mid_search_is_replaced(tmp_path: Path) -> None:
     """SIGKILL to the workers during a search: the search is retried on a fresh pool."""
     request = SearchRequest("gomoku", "h8 h9", time_limit=1.0)
+    started = tmp_path / "started"
     before = set(multiprocessing.active_children())
-    async with EnginePool(workers=2, max_queue=4) as pool:
+    async with EnginePool(workers=2, max_queue=4, task=SayWhenStarted(str(started))) as pool:
         workers = set(multiprocessing.active_children()) - before
         assert len(workers) == 2
         search = asyncio.create_task(pool.search(request))
-        await asyncio.sleep(0.2)
+        await wait_until(started.exists)  # the search is under way in a worker
         for worker in workers:
             assert worker.pid is not None
             os.kill(worker.pid, signal.SIGKILL)

@@ -7,6 +7,7 @@ import enum
 import time
 
 import pytest
+from harness import wait_until
 from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.samples import Sample
 
@@ -219,9 +220,11 @@ async def test_a_blocking_call_shows_as_lag_and_the_monitor_stops_cleanly() -> N
     assert monitor.running
     with pytest.raises(RuntimeError, match="already running"):
         monitor.start()
-    await asyncio.sleep(0.05)
-    time.sleep(0.05)  # holds the event loop, as a search on the loop would
-    await asyncio.sleep(0.05)
+    await wait_until(lambda: monitor.sample_count >= 1)  # its timer is set: lag can show
+    time.sleep(0.05)  # the subject: holds the event loop, as a search on the loop would
+    await wait_until(lambda: monitor.max_recent >= 0.04)
+    lagged = monitor.sample_count
+    await wait_until(lambda: monitor.sample_count > lagged)  # and it goes on measuring
     await monitor.stop()
     assert not monitor.running
     assert monitor.max_recent >= 0.04
@@ -230,7 +233,7 @@ async def test_a_blocking_call_shows_as_lag_and_the_monitor_stops_cleanly() -> N
     assert value(m, "boardroom_event_loop_lag_seconds_count") == monitor.sample_count
     # Stopped means stopped: no more samples, and stopping again is harmless.
     count = monitor.sample_count
-    await asyncio.sleep(0.03)
+    await asyncio.sleep(0.03)  # the subject: three intervals pass, and nothing is sampled
     assert monitor.sample_count == count
     await monitor.stop()
 
@@ -238,7 +241,7 @@ async def test_a_blocking_call_shows_as_lag_and_the_monitor_stops_cleanly() -> N
 async def test_an_idle_loop_shows_little_lag() -> None:
     monitor = LoopLagMonitor(None, interval=0.005)
     monitor.start()
-    await asyncio.sleep(0.1)
+    await wait_until(lambda: monitor.sample_count >= 5)
     await monitor.stop()
     assert monitor.sample_count >= 5
     # Generous: a loaded CI machine may delay a wake-up, but not by a blocking 50 ms.
@@ -248,10 +251,11 @@ async def test_an_idle_loop_shows_little_lag() -> None:
 async def test_the_monitor_can_be_restarted_after_stopping() -> None:
     monitor = LoopLagMonitor(None, interval=0.005)
     monitor.start()
-    await asyncio.sleep(0.02)
+    await wait_until(lambda: monitor.sample_count >= 1)
     await monitor.stop()
+    before = monitor.sample_count
     monitor.start()
-    await asyncio.sleep(0.02)
+    await wait_until(lambda: monitor.sample_count > before)  # measuring again
     await monitor.stop()
     assert monitor.sample_count >= 2
 

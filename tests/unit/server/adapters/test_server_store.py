@@ -197,7 +197,7 @@ async def main(path, moves):
     for ply, move in enumerate(moves):
         await store.append_move(game_id, ply, move, time.time())
         print("ok", ply, flush=True)
-    await asyncio.sleep(3600)
+    await asyncio.sleep(3600)  # the subject: alive until the test kills it
 
 asyncio.run(main(sys.argv[1], sys.argv[2].split()))
 """
@@ -642,7 +642,7 @@ async def test_a_cancelled_append_still_ends_its_transaction(store: GameStore) -
     transaction: the move is either stored or not, and the store goes on working."""
     game_id = await started_game(store)
     task = asyncio.create_task(store.append_move(game_id, 0, "b2", T0 + 2))
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # one turn of the loop: the append is under way when cancelled
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -677,7 +677,7 @@ async def test_close_waits_for_the_writes_under_way(db_path: Path) -> None:
         asyncio.create_task(store.append_move(game_id, ply, move, time.time()))
         for ply, move in enumerate(["a1", "b1", "c1"])
     ]
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # one turn of the loop: the writes are under way when close comes
     await store.close()
     await asyncio.gather(*writes)
 
