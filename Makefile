@@ -5,8 +5,9 @@
 # And one while working:
 #   make test-fast  the unit layers only (tests/unit, tests/test_layers.py and the
 #                   doctests), without lint: under a minute; leaves out the tests
-#                   marked e2e (tests/e2e, real servers and processes, whole
-#                   matches) and browser (tests/browser, Chromium)
+#                   marked e2e (tests/e2e, and the few unit tests that run real
+#                   servers, processes, benchmarks or long matches) and browser
+#                   (tests/browser, Chromium)
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin

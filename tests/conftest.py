@@ -2,8 +2,9 @@
 
 A test under ``tests/e2e`` is marked ``e2e`` and one under ``tests/browser`` is
 marked ``browser`` by where it lives, so a new file needs no marker of its own.
-A test in a unit folder that runs whole programs or processes (a real server,
-worker processes, a whole benchmark or match) carries ``@pytest.mark.e2e`` itself.
+A test in a unit folder that takes seconds because it runs whole programs or
+processes (a real server, worker processes, a whole benchmark run, a long match
+between engine levels) carries ``@pytest.mark.e2e`` itself.
 ``make test-fast`` leaves both kinds out; ``make test`` runs everything.
 """
 
