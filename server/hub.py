@@ -63,6 +63,7 @@ from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
     PROTOCOL_VERSION,
     ROOMS_PAGE_DEFAULT,
+    SUPPORTED_VERSIONS,
     Announcement,
     ClientMessage,
     Clock,
@@ -284,14 +285,15 @@ class GameServer:
                 await self._room_request(session, message)
 
     async def _hello(self, peer: Peer, hello: Hello) -> None:
-        if hello.version != PROTOCOL_VERSION:
+        if hello.version not in SUPPORTED_VERSIONS:
+            spoken = " or ".join(str(version) for version in SUPPORTED_VERSIONS)
             raise ProtocolError(
                 ErrorCode.UNSUPPORTED_VERSION,
-                f"protocol version {hello.version} is not spoken here: use {PROTOCOL_VERSION}",
+                f"protocol version {hello.version} is not spoken here: use {spoken}",
             )
         if peer.session is not None and peer.token is not None:
             # A repeated hello changes nothing: the same session, welcomed again.
-            peer.connection.send(self._welcome(peer.session, peer.token, hello.id))
+            peer.connection.send(self._welcome(peer.session, peer.token, hello))
             return
         name = check_player_name(hello.name)
         if hello.resume_token is None:
@@ -319,14 +321,15 @@ class GameServer:
         session.outbox = peer.connection
         session.idle_since = None
         peer.session, peer.token = session, token
-        peer.connection.send(self._welcome(session, token, hello.id))
+        peer.connection.send(self._welcome(session, token, hello))
         for code in sorted(session.rooms):
             host = self._lobby.get(code)
             if host is not None:
                 await host.run(_for_client(host.room.reconnected, session.id))
         self._events.publish(SessionWelcomed(session.id))
 
-    def _welcome(self, session: Session, token: str, request_id: int | str | None) -> Welcome:
+    def _welcome(self, session: Session, token: str, hello: Hello) -> Welcome:
+        """The welcome for ``hello``, in the client's own protocol version."""
         resumed = [
             code
             for code in sorted(session.rooms)
@@ -335,10 +338,10 @@ class GameServer:
         ]
         return Welcome(
             name=session.name,
-            version=PROTOCOL_VERSION,
+            version=hello.version,
             resume_token=token,
             resumed_rooms=resumed,
-            id=request_id,
+            id=hello.id,
         )
 
     async def _create_room(self, session: Session, address: str, message: CreateRoom) -> None:

@@ -39,6 +39,11 @@ class ErrorCode(enum.StrEnum):
     """A chat line that holds control characters (escape sequences, line breaks)."""
     BAD_TOKEN = "bad_token"  # noqa: S105 - an error code, not a secret
     """A resume token that the server does not know (or that has expired)."""
+    BAD_PLAYER_TOKEN = "bad_player_token"  # noqa: S105 - an error code, not a secret
+    """A player token that the server does not know; nothing was created. Say
+    hello without one to be a new player."""
+    PLAYER_TOKEN_REVOKED = "player_token_revoked"  # noqa: S105 - an error code, not a secret
+    """A player token that was revoked; the connection is closed (4004)."""
     RATE_LIMITED = "rate_limited"
     """Too many messages too fast; the message says when to retry."""
     TOO_MANY_CONNECTIONS = "too_many_connections"
