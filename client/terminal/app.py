@@ -225,7 +225,8 @@ async def _start(
         profile.forget_player_token(session.url)
         if refusal.code == ErrorCode.PLAYER_TOKEN_REVOKED:
             raise
-        session.player_token = None
+        # A new player, who can resume no session of the unknown one.
+        session.player_token = session.resume_token = None
         unknown = True
         welcome = await session.start()
     if session.new_player and session.player_token is not None and not options.local:

@@ -195,10 +195,12 @@ export class Connection extends EventTarget {
       this.dispatchEvent(new CustomEvent("welcome", { detail: { welcome: message, resumed, unknownPlayer } }));
     } else if (message.type === "error" && message.code === "bad_player_token") {
       // The server does not know this browser's player (its database is new):
-      // carry on as a new player, and say so once welcomed.
+      // carry on as a new player, and say so once welcomed. No session of an
+      // unknown player can be resumed: the resume token goes too.
       this.playerToken = null;
+      this.token = null;
       this.unknownPlayer = true;
-      this.hello(ws, this.token);
+      this.hello(ws, null);
     } else if (message.type === "error" && message.code === "player_token_revoked") {
       // Trying again would be refused again: stop here (the server closes with 4004).
       this.playerToken = null;
