@@ -95,11 +95,20 @@ class ErrorCode(enum.StrEnum):
 
 
 class ProtocolError(BoardroomError, ValueError):
-    """A refused request: an :class:`ErrorCode`, a message for people, and the
-    request's ``id`` (to echo in the reply) when it had one."""
+    """A refused request: an :class:`ErrorCode`, a message for people, the
+    request's ``id`` (to echo in the reply) when it had one, and for
+    ``rate_limited`` the seconds after which to retry."""
 
-    def __init__(self, code: ErrorCode, message: str, *, request_id: int | str | None = None):
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        request_id: int | str | None = None,
+        retry_after: float | None = None,
+    ):
         super().__init__(message)
         self.code = code
         self.message = message
         self.request_id = request_id
+        self.retry_after = retry_after
