@@ -12,6 +12,8 @@ from pathlib import Path
 from browser import WebPlayer, web_session
 from playwright.async_api import Page, expect
 
+from server.store import GameStore
+
 PLAYER_ID = re.compile(r"^p[0-9a-f]{16}$")
 UNKNOWN_TOKEN = "bp_" + "A" * 43
 
@@ -89,3 +91,23 @@ async def test_a_second_person_under_a_name_is_shown_with_a_number(db_path: Path
             "Another player is online as ann: you are shown as ann 2 while both are here"
         )
         await expect(first.page.locator("#player-name")).to_have_text("ann")
+
+
+async def test_a_revoked_player_stops_the_page_and_a_reload_is_a_new_player(
+    db_path: Path,
+) -> None:
+    """Once the admin revoked the browser's player, the next connection is refused
+    (close code 4004): the page says so and stops, the token is forgotten, and a
+    reload starts as a new player."""
+    async with web_session(db_path) as web:
+        ann = await web.person("ann")
+        revoked = await player_id(ann.page)
+        async with GameStore(db_path) as store:
+            await store.revoke_player(revoked, at=1_800_000_000.0)
+        await ann.page.reload()
+        await expect(ann.page.locator(".removed-view h1")).to_have_text("This player was revoked")
+        await expect(ann.page).to_have_title("Revoked · Boardroom")
+        assert await stored_player_token(ann.page) is None
+        await ann.page.get_by_role("button", name="Reload").click()
+        await expect(ann.page.locator(".lobby-view")).to_be_visible()
+        assert await player_id(ann.page) != revoked

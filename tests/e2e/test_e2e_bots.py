@@ -28,6 +28,7 @@ from harness import CuttableProxy, RunningServer, running_server
 from repo_paths import REPO_ROOT
 
 from client.commands.bot import TOKEN_ENV
+from server.store import GameStore
 
 RUN_TIMEOUT = 30.0
 """Seconds a whole bot run may take here: generous, for a loaded CI machine."""
@@ -113,6 +114,17 @@ async def finish(process: asyncio.subprocess.Process, timeout: float = RUN_TIMEO
         raise
     assert process.returncode is not None
     return BotRun(process.returncode, out.decode(), err.decode())
+
+
+async def next_note(process: asyncio.subprocess.Process) -> str:
+    """The next line a running bot writes on stderr, past the new player's note."""
+    stderr = process.stderr
+    assert stderr is not None
+    while True:
+        line = (await asyncio.wait_for(stderr.readline(), RUN_TIMEOUT)).decode()
+        if not line.startswith("boardroom bot: this run is a new player, "):
+            return line
+        await asyncio.wait_for(stderr.readline(), RUN_TIMEOUT)  # the token, on a line of its own
 
 
 async def run_bot(
@@ -263,8 +275,7 @@ async def test_bots_meet_by_quick_match_and_by_join_code_with_rematches(
     host = await start_bot(
         server, "--engine", "random", "--create", "tictactoe", "--games", "2", "--name", "host"
     )
-    assert host.stderr is not None
-    announcement = (await asyncio.wait_for(host.stderr.readline(), RUN_TIMEOUT)).decode()
+    announcement = await next_note(host)
     code = re.search(r"type: join (\w+)\)", announcement)
     assert code is not None, announcement
     guest = await run_bot(
@@ -299,15 +310,13 @@ async def test_two_quick_match_bots_play_every_game_asked_for(
     way = ("--quick", "connect4", "--games", str(games), "--parallel", str(parallel))
     order = [first_in, *(b for b in brains if b != first_in)] if first_in else list(brains)
     bots: dict[str, asyncio.subprocess.Process] = {}
-    waited = b""
+    waited = ""
     try:
         for brain in order:
             bots[brain] = await start_bot(server, *brains[brain], *way)
             if brain == first_in:
-                stderr = bots[brain].stderr
-                assert stderr is not None
-                waited = await asyncio.wait_for(stderr.readline(), RUN_TIMEOUT)
-                assert waited.startswith(b"quick match: waiting for an opponent in room ")
+                waited = await next_note(bots[brain])
+                assert waited.startswith("quick match: waiting for an opponent in room ")
         runs = {brain: await finish(process) for brain, process in bots.items()}
     finally:
         for process in bots.values():
@@ -316,7 +325,7 @@ async def test_two_quick_match_bots_play_every_game_asked_for(
                 await process.wait()
     for brain, run in runs.items():
         other = names["script" if brain == "engine" else "engine"]
-        assert run.status == 0, waited.decode() + run.err
+        assert run.status == 0, waited + run.err
         assert sorted(int(r["number"]) for r in run.results) == list(range(1, games + 1))
         assert {r["opponent"] for r in run.results} == {other}, run.out
         assert run.out.splitlines()[-1].startswith(f"{games} games: ")
@@ -631,3 +640,21 @@ async def test_an_unknown_bot_token_is_status_2_with_one_line_and_nothing_played
     ), run.err
     assert run.err.count("\n") == 1 and "bp_" not in run.err
     assert await game_records(server) == []
+
+
+async def test_a_revoked_bot_token_is_status_2_with_one_line_and_nothing_played(
+    server: RunningServer,
+) -> None:
+    argv = ("--engine", "random", "--create", "tictactoe", "--ai", "random")
+    first = await run_bot(server, *argv)
+    assert first.status == 0 and first.new_player is not None, first.err
+    player_id, token = first.new_player
+    async with GameStore(Path(server.config.database)) as store:
+        await store.revoke_player(player_id, at=1_800_000_000.0)
+    run = await run_bot(server, *argv, token=token)
+    assert (run.status, run.out) == (2, "")
+    assert run.err.startswith(
+        "boardroom bot: this bot's token was revoked (--token or BOARDROOM_BOT_TOKEN): "
+    ), run.err
+    assert run.err.count("\n") == 1 and "bp_" not in run.err
+    assert len(await game_records(server)) == 1  # the first run's game only

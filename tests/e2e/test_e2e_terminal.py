@@ -38,6 +38,8 @@ from client.terminal.console import LineConsole
 from client.terminal.room_screen import RoomScreen
 from client.terminal.style import Palette
 from client.terminal.terminal import Terminal
+from server.core.players import player_id_for
+from server.store import GameStore
 from shared.protocol.messages import ChatLine, CreateRoom, SendChat, State, Watch
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
@@ -803,7 +805,7 @@ async def test_a_client_killed_and_started_again_is_the_same_player(
             again.close_input()
             assert await again.finish() == 0
         async with client_process(
-            "play", "--server", server.ws_url, "--name", "ann", config_home=bob_home
+            "play", "--server", server.ws_url, "--name", "bob", config_home=bob_home
         ) as other:
             other.send("new tictactoe ai=perfect", *ALL_CELLS)
             other.close_input()
@@ -813,7 +815,7 @@ async def test_a_client_killed_and_started_again_is_the_same_player(
     first_id = seat_of(records[0], "ann")["player_id"]
     assert isinstance(first_id, str) and first_id.startswith("p"), records[0]
     assert seat_of(records[1], "anna")["player_id"] == first_id, records[1]
-    assert seat_of(records[2], "ann")["player_id"] not in (None, first_id), records[2]
+    assert seat_of(records[2], "bob")["player_id"] not in (None, first_id), records[2]
     token = profile_of(ann_home)["players"][server.ws_url]
     assert token.startswith("bp_") and token != profile_of(bob_home)["players"][server.ws_url]
     assert stat.S_IMODE((ann_home / "boardroom" / "client.json").stat().st_mode) == 0o600
@@ -870,3 +872,39 @@ async def test_a_second_person_online_under_a_name_is_told_the_name_shown(
         "apart while both are connected)." in second.lines
     ), second.transcript
     assert "Welcome, ann 2! Connected to " + server.ws_url + "." in second.lines
+
+
+async def test_a_revoked_player_token_stops_the_client_and_the_next_run_is_a_new_player(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Once the server's admin revoked the player's token, the client says so and
+    exits 1, having forgotten the token; the next run is a new player."""
+    async with running_server(db_path) as server:
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as first:
+            first.close_input()
+            assert await first.finish() == 0
+        token = profile_of(tmp_path)["players"][server.ws_url]
+        async with GameStore(db_path) as store:
+            await store.revoke_player(player_id_for(token), at=1_800_000_000.0)
+        url = server.ws_url
+        async with client_process("play", "--server", url, config_home=tmp_path) as refused:
+            refused.close_input()
+            assert await refused.finish() == 1
+        forgotten = profile_of(tmp_path).get("players")
+        async with client_process("play", "--server", server.ws_url, config_home=tmp_path) as again:
+            again.close_input()
+            assert await again.finish() == 0
+
+    assert any(
+        line.startswith("The server refused this player: ")
+        and line.endswith(
+            ". The token is forgotten: boardroom play run again starts as a new player."
+        )
+        for line in refused.lines
+    ), refused.transcript
+    assert "bp_" not in refused.transcript
+    assert forgotten == {}
+    assert profile_of(tmp_path)["players"][server.ws_url] not in (None, token)
+    assert not any("refused" in line for line in again.lines), again.transcript
