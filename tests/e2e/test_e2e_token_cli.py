@@ -8,6 +8,7 @@ makes a running server refuse that token at its next hello (close code 4004).
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -31,14 +32,15 @@ class Run:
     err: str
 
 
-async def boardroom_token(*argv: str) -> Run:
-    """Run ``boardroom token ARGV`` to its end, as a child process."""
+async def boardroom(*argv: str, env: dict[str, str] | None = None) -> Run:
+    """Run ``boardroom ARGV`` to its end, as a child process (``env`` added to ours)."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
-        *("-m", "client.cli", "token", *argv),
+        *("-m", "client.cli", *argv),
         cwd=REPO_ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
+        env=None if env is None else {**os.environ, **env},
     )
     try:
         out, err = await asyncio.wait_for(process.communicate(), RUN_TIMEOUT)
@@ -48,6 +50,11 @@ async def boardroom_token(*argv: str) -> Run:
         raise
     assert process.returncode is not None
     return Run(process.returncode, out.decode(), err.decode())
+
+
+async def boardroom_token(*argv: str) -> Run:
+    """Run ``boardroom token ARGV`` to its end, as a child process."""
+    return await boardroom("token", *argv)
 
 
 async def bot_run(url: str, token: str) -> dict[str, Any]:
@@ -85,6 +92,31 @@ async def test_a_new_bots_token_is_one_player_across_runs(tmp_path: Path) -> Non
     assert not any(w.get("new_player") for w in welcomes)
     bots = [p for record in records for p in record["players"] if p["kind"] == "bot"]
     assert [p["player_id"] for p in bots] == [player_id, player_id]
+
+
+async def test_boardroom_bot_runs_with_a_new_bots_token_are_one_player(tmp_path: Path) -> None:
+    """The token new-bot prints works in ``boardroom bot``, by --token and by
+    BOARDROOM_BOT_TOKEN: both runs are the bot player it made, in both records.
+    (``boardroom bot --token`` is the client's: this holds the two together.)"""
+    database = tmp_path / "games.db"
+    made = await boardroom_token("new-bot", "mybot", "--db", str(database))
+    assert made.status == 0, made
+    token = made.out.strip()
+    player_id = re.search(r"bot player (p[0-9a-f]{16})", made.err)
+    assert player_id is not None, made.err
+
+    async with running_server(database) as server:
+        play = ("bot", "--server", server.ws_url, "--engine", "random", "--name", "mybot")
+        play += ("--create", "tictactoe", "--ai", "random")
+        by_flag = await boardroom(*play, "--token", token)
+        by_env = await boardroom(*play, env={"BOARDROOM_BOT_TOKEN": token})
+        records = [await server.get_json(f"/api/games/{game}") for game in (1, 2)]
+
+    assert (by_flag.status, by_env.status) == (0, 0), (by_flag, by_env)
+    for run in (by_flag, by_env):
+        assert token not in run.out + run.err
+    bots = [p for record in records for p in record["players"] if p["kind"] == "bot"]
+    assert [p["player_id"] for p in bots] == [player_id.group(1)] * 2
 
 
 async def test_revoking_while_the_server_runs_refuses_the_next_hello(tmp_path: Path) -> None:
