@@ -76,6 +76,12 @@ class Session:
     before players were kept (or kept for a tournament before its hello)."""
 
 
+def _online(session: Session) -> bool:
+    # idle_since is None from the session's opening on, while it is connected,
+    # and for one registered idle (a restored seat, a tournament's player).
+    return session.idle_since is None or bool(session.rooms)
+
+
 class SessionRegistry:
     """Every live session, by id. Sessions without a connection are forgotten
     by :meth:`sweep` once they have been idle longer than the grace window and
@@ -156,13 +162,19 @@ class SessionRegistry:
             self._name(session)
 
     def name_taken(self, name: str, player: PlayerId | None) -> bool:
-        """True if a live human session of another player than ``player`` (None:
-        a player not known yet) is called ``name``, compared by
-        :func:`~server.core.players.name_key`: connected, or away within its grace."""
+        """True if a human session of another player than ``player`` (None: a
+        player not known yet) is online as ``name``, compared by
+        :func:`~server.core.players.name_key`. Online: connected (or being
+        welcomed), or away within its grace window while it holds a room. A
+        session that left without a seat has let its name go, even before
+        :meth:`sweep` forgets it."""
         holders = self._names.get(name_key(name))
         if not holders:
             return False
-        return player is None or any(other != player for other in holders.values())
+        return any(
+            (player is None or other != player) and _online(self._sessions[session_id])
+            for session_id, other in holders.items()
+        )
 
     def drop(self, session_id: ClientId) -> Session | None:
         """Forget the session now, whatever it holds (the teacher removed its

@@ -91,8 +91,8 @@ def test_last_seen_is_due_once_a_minute_and_memory_stays_bounded() -> None:
 def test_the_registry_knows_which_names_other_people_hold() -> None:
     """name_taken is True for another player's human session of the name
     (ignoring case), False for the same player's, and never for a bot's; a
-    session restored without its player is another's until set_player; a
-    renamed, dropped or swept session frees its name."""
+    session restored without its player is another's until set_player; one
+    gone without a room, renamed, dropped or swept frees its name."""
     registry = SessionRegistry()
     ann, _ = registry.open("Ann", PlayerKind.HUMAN, player=players.PlayerId("p1"))
     registry.open("bob", PlayerKind.BOT, player=players.PlayerId("p2"))
@@ -107,6 +107,13 @@ def test_the_registry_knows_which_names_other_people_hold() -> None:
     registry.set_player(kept.id, players.PlayerId("p1"))
     assert kept.player == "p1" and not registry.name_taken("ann", players.PlayerId("p1"))
     registry.drop(kept.id)
+
+    dan, _ = registry.open("dan", PlayerKind.HUMAN, player=players.PlayerId("p4"))
+    dan.idle_since = 5.0  # gone, holding no room: the name is free
+    assert not registry.name_taken("dan", None)
+    dan.rooms.add("ROOM")  # gone, holding a seat within its grace: still taken
+    assert registry.name_taken("dan", None)
+    registry.drop(dan.id)
 
     registry.rename(ann.id, "Anna")
     assert not registry.name_taken("ann", None) and registry.name_taken("anna", None)
