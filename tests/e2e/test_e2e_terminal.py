@@ -907,4 +907,4 @@ async def test_a_revoked_player_token_stops_the_client_and_the_next_run_is_a_new
     assert "bp_" not in refused.transcript
     assert forgotten == {}
     assert profile_of(tmp_path)["players"][server.ws_url] not in (None, token)
-    assert not any("refused" in line for line in again.lines), again.transcript
+    assert "Welcome, ann! Connected to " + server.ws_url + "." in again.lines, again.transcript
