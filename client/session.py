@@ -26,6 +26,15 @@ Contract for callers:
   (:func:`client.printable.decode_printable`): a control character in a name,
   a chat line or an error message arrives as an escape (``\\x1b``), never as
   something a terminal would obey.
+- The player: ``player_token`` (given, or minted by the server on the first
+  ``welcome`` and kept in :attr:`Session.player_token`) goes with every
+  ``hello``, so every reconnection is the same player; :attr:`Session.player_id`
+  and :attr:`Session.new_player` say who that is. A token the server does not know
+  (``bad_player_token``) or has revoked (``player_token_revoked``) fails
+  :meth:`Session.start` with that code, and the caller decides (a person plays
+  on as a new player: drop the token and start again; a bot stops). Met on a
+  reconnection, either ends the session: nothing the session could resend would
+  be accepted.
 - Every message goes out with an ``id``. The server handles a connection's
   messages one at a time, in order, so an ``error`` without an ``id``
   (``rate_limited``) refuses the oldest request still waiting, which is failed
@@ -57,7 +66,7 @@ from client.errors import (
 from client.pacing import DEFAULT_PACE, Pacer
 from client.printable import decode_printable, printable
 from client.tracked_room import TrackedRoom
-from shared.protocol import encode_message
+from shared.protocol import ErrorCode, encode_message
 from shared.protocol.close_codes import CLOSE_REASONS, FINAL_CLOSE_CODES
 from shared.protocol.messages import (
     PROTOCOL_VERSION,
@@ -86,6 +95,10 @@ _BACKOFF_FIRST = 0.25
 _BACKOFF_MAX = 3.0
 """Seconds between reconnection attempts: quick at first (a restarting server is
 back within a second or two), then every few seconds so as not to hammer it."""
+
+
+_PLAYER_REFUSALS = frozenset({ErrorCode.BAD_PLAYER_TOKEN, ErrorCode.PLAYER_TOKEN_REVOKED})
+"""Refusals of a ``hello`` that no retry with the same player token can mend."""
 
 
 @dataclass(frozen=True)
@@ -158,6 +171,7 @@ class Session:
         reconnect_for: float = 120.0,
         open_timeout: float = 10.0,
         resume_token: str | None = None,
+        player_token: str | None = None,
         pace: tuple[float, int] | None = DEFAULT_PACE,
     ) -> None:
         self.url = normalize_server_url(url)
@@ -169,6 +183,15 @@ class Session:
         """The rooms this session is seated in or watching, by room code."""
         self.resume_token = resume_token
         """The token to resume with; set from ``welcome`` (pass one to take a session over)."""
+        self.player_token = player_token
+        """The player's token, said in every ``hello``: the one given, or the one the
+        server minted in the first ``welcome`` (a secret: keep it, never log it)."""
+        self.player_id: str | None = None
+        """The player's public id from ``welcome`` (None before it, or from a server
+        that predates players)."""
+        self.new_player = False
+        """True when the server made a new player for this session (its first
+        ``welcome`` said so, and carried the token now in :attr:`player_token`)."""
         self._ws: ClientConnection | None = None
         self._ids = itertools.count(1)
         self._pacer = Pacer(*pace) if pace is not None else None
@@ -196,10 +219,13 @@ class Session:
         return self._ws is not None
 
     async def start(self) -> Welcome:
-        """Connect and say ``hello``, with ``resume_token`` if one was given; a token
-        the server no longer knows is dropped and a new session started (compare
-        ``welcome.resume_token``). Raises :class:`ServerUnreachableError`, or
-        :class:`RequestRefusedError` if the server refuses the hello (``bad_name``...)."""
+        """Connect and say ``hello``, with ``player_token`` and ``resume_token`` if
+        given; a resume token the server no longer knows is dropped and a new session
+        started (compare ``welcome.resume_token``). Raises
+        :class:`ServerUnreachableError`, or :class:`RequestRefusedError` if the server
+        refuses the hello (``bad_name``, ``bad_player_token``,
+        ``player_token_revoked``...). After a refusal nothing has started: the
+        caller may change ``player_token`` (to None: a new player) and start again."""
         ws = await self._open()
         try:
             welcome = await self._greet_resuming(ws)
@@ -315,6 +341,7 @@ class Session:
             version=PROTOCOL_VERSION,
             client=self.client_kind,
             resume_token=token,
+            player_token=self.player_token,
             id=0,
         )
         await ws.send(encode_message(hello))
@@ -332,6 +359,10 @@ class Session:
                 if isinstance(reply, Welcome):
                     self.resume_token = reply.resume_token
                     self.name = reply.name
+                    self.player_id = reply.player_id
+                    if reply.player_token is not None:  # minted for us: said this once only
+                        self.player_token = reply.player_token
+                        self.new_player = True
                     return reply
 
     async def _read_forever(self) -> None:
@@ -355,15 +386,14 @@ class Session:
                 self._end(reason)
                 return
             self._publish(Disconnected(code, reason, will_retry=True))
-            if not await self._reconnect():
-                self._end(
-                    f"{reason}, and the server could not be reached again "
-                    f"within {self.reconnect_for:g} s"
-                )
+            failure = await self._reconnect()
+            if failure is not None:
+                self._end(f"{reason}, and {failure}")
                 return
 
-    async def _reconnect(self) -> bool:
-        """Reconnect and resume; False if the server stayed away for ``reconnect_for``."""
+    async def _reconnect(self) -> str | None:
+        """Reconnect and resume: None once done, else why not (the server stayed away
+        for ``reconnect_for``, or refused the player)."""
         deadline = time.monotonic() + self.reconnect_for
         delay = _BACKOFF_FIRST
         while not self._closing and time.monotonic() < deadline:
@@ -376,15 +406,19 @@ class Session:
             try:
                 welcome = await self._greet_resuming(ws)
             except (RequestRefusedError, ConnectionClosed, OSError, TimeoutError) as error:
-                logger.info("reconnecting: %s", error)
                 await ws.close()
+                if isinstance(error, RequestRefusedError) and error.code in _PLAYER_REFUSALS:
+                    # The player is unknown here now, or revoked: saying hello again
+                    # would be refused again (and count as a guess).
+                    return f"the server refused this player: {error.message}"
+                logger.info("reconnecting: %s", error)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, _BACKOFF_MAX)
                 continue
             self._ws = ws
             self._publish(self._resumed(welcome))
-            return True
-        return False
+            return None
+        return f"the server could not be reached again within {self.reconnect_for:g} s"
 
     def _resumed(self, welcome: Welcome) -> Reconnected:
         """Drop the seated rooms the server did not give back; watch the others again."""

@@ -28,9 +28,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import msgspec
+
 from server.config import ServerConfig
 from server.connection import Connection
 from server.core.lobby import Lobby, RoomCodes, RoomPage
+from server.core.players import PlayerId, PlayerRecord, numbered_name
 from server.core.records import PlayerKind
 from server.core.room import Room, RoomOptions, RoomRequest
 from server.core.room_caps import RoomCaps
@@ -53,16 +56,18 @@ from server.hub_boundary import (
     SessionWelcomed,
 )
 from server.metrics import ServerMetrics
+from server.player_directory import PlayerDirectory
 from server.recorder import GameRecorder
 from server.room_host import RoomHost, RoomUnavailableError, Step
 from shared.errors import GameError
 from shared.games import Game, get_game
-from shared.protocol.close_codes import CLOSE_REMOVED
+from shared.protocol.close_codes import CLOSE_REASONS, CLOSE_REMOVED, CLOSE_TOKEN_REVOKED
 from shared.protocol.codec import check_player_name, encode_message
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
     PROTOCOL_VERSION,
     ROOMS_PAGE_DEFAULT,
+    SUPPORTED_VERSIONS,
     Announcement,
     ClientMessage,
     Clock,
@@ -104,6 +109,7 @@ class GameServer:
         config: ServerConfig,
         *,
         recorder: GameRecorder,
+        players: PlayerDirectory,
         engine: EnginePool,
         metrics: ServerMetrics,
         rng: Callable[[], random.Random] = random.Random,
@@ -114,6 +120,7 @@ class GameServer:
         self.room_caps = RoomCaps(config.max_rooms_per_session, config.max_rooms_per_address)
         """Who opened which room, and the caps on the open ones (``too_many_rooms``)."""
         self._recorder = recorder
+        self._players = players
         self._engine = engine
         self._metrics = metrics
         self._rng = rng
@@ -140,8 +147,9 @@ class GameServer:
             for side in ("first", "second"):
                 seat = room.seat_holder(side)
                 if seat is not None:
-                    client, name, kind = seat
-                    self._sessions.adopt(client, name, kind, room.code)
+                    client, name, kind, player = seat
+                    known = None if player is None else PlayerId(player)
+                    self._sessions.adopt(client, name, kind, room.code, player=known)
             await host.run(room.resume_after_restart)
         self._sweeper = asyncio.create_task(self._sweep_forever())
         return len(restored)
@@ -217,12 +225,17 @@ class GameServer:
         try:
             await self._dispatch(peer, message)
         except ProtocolError as refusal:
-            self.refuse(peer, refusal.code, refusal.message, message.id)
+            self.refuse(
+                peer, refusal.code, refusal.message, message.id, retry_after=refusal.retry_after
+            )
         except RoomUnavailableError as failure:
             self.refuse(peer, ErrorCode.INTERNAL_ERROR, str(failure), message.id)
         except Exception:
             # A bug of ours: log it whole, answer the client, keep the connection.
-            logger.exception("handling a message failed", extra={"message": repr(message)[:200]})
+            # (The field is "request": "message" is the log record's own.)
+            logger.exception(
+                "handling a message failed", extra={"request": repr(_loggable(message))[:200]}
+            )
             self.refuse(
                 peer, ErrorCode.INTERNAL_ERROR, "the server failed on this request", message.id
             )
@@ -284,28 +297,61 @@ class GameServer:
                 await self._room_request(session, message)
 
     async def _hello(self, peer: Peer, hello: Hello) -> None:
-        if hello.version != PROTOCOL_VERSION:
+        """Open or resume the session ``hello`` asks for, as its player, and welcome it.
+
+        The player: the one ``player_token`` belongs to (refused as the
+        directory says; a revoked token also closes the connection with 4004),
+        else a new one, stored before anything else happens. The name: the one
+        said, unless another human player's live session has it (case-folded):
+        then the lowest free number is added (``ann 2``); a bot keeps its name.
+        Nothing awaits between that choice and the session's opening, so two
+        hellos cannot both take one name. A resumed session keeps its name, and
+        must be ``player_token``'s player's when both tokens come (``bad_token``)."""
+        if hello.version not in SUPPORTED_VERSIONS:
+            spoken = " or ".join(str(version) for version in SUPPORTED_VERSIONS)
             raise ProtocolError(
                 ErrorCode.UNSUPPORTED_VERSION,
-                f"protocol version {hello.version} is not spoken here: use {PROTOCOL_VERSION}",
+                f"protocol version {hello.version} is not spoken here: use {spoken}",
             )
         if peer.session is not None and peer.token is not None:
             # A repeated hello changes nothing: the same session, welcomed again.
-            peer.connection.send(self._welcome(peer.session, peer.token, hello.id))
+            peer.connection.send(self._welcome(peer.session, peer.token, hello))
             return
-        name = check_player_name(hello.name)
+        said = name = check_player_name(hello.name)
+        watch_only = hello.client == "spectator"
+        kind = PlayerKind.HUMAN if watch_only else PlayerKind(hello.client)
+        player: PlayerRecord | None = None
+        if hello.player_token is not None:
+            try:
+                player = await self._players.known(hello.player_token, peer.connection.address)
+            except ProtocolError as refusal:
+                if refusal.code is not ErrorCode.PLAYER_TOKEN_REVOKED:
+                    raise
+                self.refuse(peer, refusal.code, refusal.message, hello.id)
+                peer.connection.close(CLOSE_TOKEN_REVOKED, CLOSE_REASONS[CLOSE_TOKEN_REVOKED])
+                return
+        new_token: str | None = None
         if hello.resume_token is None:
-            watch_only = hello.client == "spectator"
-            kind = PlayerKind.HUMAN if watch_only else PlayerKind(hello.client)
-            session, token = self._sessions.open(name, kind, watch_only=watch_only)
+            if player is None:
+                player, new_token = await self._players.new(name, kind)
+            player_id = player.id
+            if kind is PlayerKind.HUMAN:
+                name = numbered_name(name, lambda said: self._sessions.name_taken(said, player_id))
+            session, token = self._sessions.open(
+                name, kind, watch_only=watch_only, player=player_id
+            )
         else:
             resumed = self._sessions.resume(hello.resume_token)
-            if resumed is None:
+            if resumed is None or (player is not None and resumed.player not in (None, player.id)):
                 raise ProtocolError(
                     ErrorCode.BAD_TOKEN,
-                    "that resume token is unknown or has expired: say hello without one "
-                    "to start a new session",
+                    "that resume token is unknown, has expired or is another player's: "
+                    "say hello without one to start a new session",
                 )
+            if player is not None and resumed.player is None:
+                # A session restored without its player (kept from before players
+                # were, or for a tournament): whoever holds both tokens is both.
+                self._sessions.set_player(resumed.id, player.id)
             session, token = resumed, hello.resume_token
         try:
             for check in tuple(self._hello_checks):
@@ -314,19 +360,25 @@ class GameServer:
             if hello.resume_token is None:
                 self._sessions.drop(session.id)  # never welcomed: nobody holds its token
             raise
+        if player is not None and new_token is None:
+            await self._players.seen(player, said)
         if session.outbox is not None:
             session.outbox.replace()
         session.outbox = peer.connection
         session.idle_since = None
         peer.session, peer.token = session, token
-        peer.connection.send(self._welcome(session, token, hello.id))
+        peer.connection.send(self._welcome(session, token, hello, new_token))
         for code in sorted(session.rooms):
             host = self._lobby.get(code)
             if host is not None:
                 await host.run(_for_client(host.room.reconnected, session.id))
         self._events.publish(SessionWelcomed(session.id))
 
-    def _welcome(self, session: Session, token: str, request_id: int | str | None) -> Welcome:
+    def _welcome(
+        self, session: Session, token: str, hello: Hello, new_token: str | None = None
+    ) -> Welcome:
+        """The welcome for ``hello``, in the client's own protocol version;
+        ``new_token`` is the token of a player this hello made (sent this once)."""
         resumed = [
             code
             for code in sorted(session.rooms)
@@ -335,10 +387,13 @@ class GameServer:
         ]
         return Welcome(
             name=session.name,
-            version=PROTOCOL_VERSION,
+            version=hello.version,
             resume_token=token,
             resumed_rooms=resumed,
-            id=request_id,
+            player_id=session.player,
+            new_player=new_token is not None,
+            player_token=new_token,
+            id=hello.id,
         )
 
     async def _create_room(self, session: Session, address: str, message: CreateRoom) -> None:
@@ -420,9 +475,11 @@ class GameServer:
         if watch:
             await host.run(lambda now: room.watch(client, name, now=now, request_id=request_id))
         else:
-            kind = session.kind
+            kind, player = session.kind, session.player
             await host.run(
-                lambda now: room.seat(client, name, kind, now=now, request_id=request_id)
+                lambda now: room.seat(
+                    client, name, kind, now=now, request_id=request_id, player=player
+                )
             )
         if client in room.members:
             session.rooms.add(room.code)
@@ -606,9 +663,7 @@ class GameServer:
         """The session is called ``name`` (a checked name) from now on: in new
         rooms, and in its rooms now (:meth:`Room.rename <server.core.room.Room.rename>`).
         A session that is not live changes nothing here."""
-        session = self._sessions.get(session_id)
-        if session is not None:
-            session.name = name
+        self._sessions.rename(session_id, name)
         for host in self._rooms_with(session_id):
             with contextlib.suppress(RoomUnavailableError):
                 await host.run(_renaming(host.room, session_id, name))
@@ -724,11 +779,14 @@ class GameServer:
         session.outbox.send(message)
         return True
 
-    def keep_session(self, session_id: ClientId, name: str, kind: PlayerKind) -> None:
+    def keep_session(
+        self, session_id: ClientId, name: str, kind: PlayerKind, player: str | None = None
+    ) -> None:
         """Keep the session (registering it, idle, if it is not live: after a
-        restart) until :meth:`release_session`, however long it stays away: a
-        tournament's players keep their identity between rounds."""
-        self._sessions.adopt(session_id, name, kind)
+        restart, as ``player``'s if known) until :meth:`release_session`, however
+        long it stays away: a tournament's players keep their identity between rounds."""
+        known = None if player is None else PlayerId(player)
+        self._sessions.adopt(session_id, name, kind, player=known)
         self._kept.add(session_id)
 
     def release_session(self, session_id: ClientId) -> None:
@@ -741,6 +799,19 @@ class GameServer:
         for host in self._lobby:
             counts[host.room.status] += 1
         return counts
+
+
+def _loggable(message: ClientMessage) -> ClientMessage:
+    """``message`` as it may be logged: a hello's tokens are secrets, so they
+    show as ``"<hidden>"`` (whether one was sent still shows)."""
+    if not isinstance(message, Hello):
+        return message
+    hidden = {
+        field: "<hidden>"
+        for field in ("resume_token", "player_token")
+        if getattr(message, field) is not None
+    }
+    return msgspec.structs.replace(message, **hidden)
 
 
 def _for_client(input_method: Callable[..., Output], client: ClientId) -> Callable[[float], Output]:

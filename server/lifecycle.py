@@ -35,6 +35,7 @@ from server.engine_pool import EnginePool
 from server.gc_tuning import tune_for_serving
 from server.hub import GameServer
 from server.metrics import LoopLagMonitor, ServerMetrics
+from server.player_directory import PlayerDirectory
 from server.recorder import GameRecorder
 from server.single_server import DatabaseLock
 from server.store import GameStore
@@ -110,7 +111,13 @@ async def _engine_pool(app: web.Application) -> AsyncIterator[None]:
 
 async def _hub(app: web.Application) -> AsyncIterator[None]:
     recorder = GameRecorder(app[STORE])
-    hub = GameServer(app[CONFIG], recorder=recorder, engine=app[POOL], metrics=app[METRICS])
+    hub = GameServer(
+        app[CONFIG],
+        recorder=recorder,
+        players=PlayerDirectory(app[STORE]),
+        engine=app[POOL],
+        metrics=app[METRICS],
+    )
     app[_RESTORED_ROOMS] = await hub.start()
     app[HUB] = hub
     try:

@@ -6,10 +6,19 @@ matches); ``docs/bots.md`` is the guide. Everything the user
 typed is checked before connecting: a bad flag, script, command or level is one
 line on stderr and exit status 2.
 
+The bot is a durable player when it says who it is: ``--token`` or the
+environment variable ``BOARDROOM_BOT_TOKEN`` (the flag wins) holds the player
+token the server gave it (``boardroom token new-bot NAME``, or the one printed
+on a first run), and every run with it is the same player, with one record of
+games and one rating. Without a token each run is a new player: the server mints
+one, and its token is printed once, on stderr (never in a log file), with how
+to keep it.
+
 Exit status: 0 when the run finished (its games played, or stopped with one
 Ctrl-C after finishing the games in progress); 1 when it could not go on (no
 server, the way in refused, the connection gone for good, no game started
-within ``--wait`` seconds); 2 for bad input;
+within ``--wait`` seconds); 2 for bad input (a player token the server does not
+know, or has revoked, included);
 130 after a second Ctrl-C and 143 after SIGTERM (every game in progress resigned).
 """
 
@@ -18,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import signal
 import sys
 from pathlib import Path
@@ -35,11 +45,15 @@ from client.commands.server_option import add_server_argument
 from client.errors import RequestRefusedError, ServerUnreachableError
 from client.room_options import InputError, parse_clock, parse_game
 from client.session import Session
+from shared.protocol import ErrorCode
 from shared.protocol.codec import MAX_NAME_LENGTH
 from shared.protocol.messages import LEVELS, Clock, Level
 
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 EXIT_TERMINATED = 128 + signal.SIGTERM
+TOKEN_ENV = "BOARDROOM_BOT_TOKEN"  # noqa: S105 - a variable name, not a secret
+"""The environment variable that holds the bot's player token when ``--token`` is
+not given (the safer place: a command line can be read by other users in ``ps``)."""
 
 
 class UsageError(Exception):
@@ -108,6 +122,13 @@ def register(subparsers: Any) -> None:
     add_server_argument(parser)
     parser.add_argument("--name", help="the bot's name (default: from the script or program)")
     parser.add_argument(
+        "--token",
+        metavar="TOKEN",
+        default=os.environ.get(TOKEN_ENV) or None,
+        help=f"the bot's player token (bp_...): every run with it is the same player "
+        f"[env {TOKEN_ENV}; default: a new player each run, its token printed once]",
+    )
+    parser.add_argument(
         "--move-timeout",
         type=float,
         default=30.0,
@@ -137,7 +158,7 @@ def run_bot(args: argparse.Namespace) -> int:
         print(f"boardroom bot: {error}", file=sys.stderr)
         return 2
     name = (args.name or brains.name)[:MAX_NAME_LENGTH]
-    return asyncio.run(play(args.server, name, brains, options))
+    return asyncio.run(play(args.server, name, brains, options, token=args.token))
 
 
 def run_options(args: argparse.Namespace) -> RunOptions:
@@ -215,10 +236,13 @@ def _game_name(text: str) -> str:
         raise UsageError(f"{error} (mnk boards are named mnk-M-N-K)") from None
 
 
-async def play(url: str, name: str, brains: BrainSource, options: RunOptions) -> int:
-    """Connect, play the run, print the summary; the exit status."""
+async def play(
+    url: str, name: str, brains: BrainSource, options: RunOptions, *, token: str | None = None
+) -> int:
+    """Connect as the player of ``token`` (None: a new player), play the run, print
+    the summary; the exit status."""
     report = Report()
-    session = Session(url, name, client_kind="bot")
+    session = Session(url, name, client_kind="bot", player_token=token)
     try:
         try:
             await session.start()
@@ -226,8 +250,10 @@ async def play(url: str, name: str, brains: BrainSource, options: RunOptions) ->
             report.note(f"boardroom bot: {error}")
             return 1
         except RequestRefusedError as error:
-            report.note(f"boardroom bot: the server refused the name {name!r}: {error.message}")
-            return 2 if error.code == "bad_name" else 1
+            report.note(f"boardroom bot: {_refusal_text(error, name)}")
+            return 2 if error.code in _BAD_INPUT_REFUSALS else 1
+        if session.new_player and session.player_token is not None:
+            report.note(_new_player_text(session.player_id, session.player_token))
         await brains.open()
         runner = BotRunner(session, brains, options, report)
         signals = _Signals(runner, report)
@@ -248,6 +274,36 @@ async def play(url: str, name: str, brains: BrainSource, options: RunOptions) ->
     finally:
         await session.close()
         await brains.close()
+
+
+_BAD_INPUT_REFUSALS = frozenset(
+    {ErrorCode.BAD_NAME, ErrorCode.BAD_PLAYER_TOKEN, ErrorCode.PLAYER_TOKEN_REVOKED}
+)
+"""Refusals of the hello that the user's input caused (exit status 2)."""
+
+
+def _refusal_text(error: RequestRefusedError, name: str) -> str:
+    """Why the server would not have the bot, and what to do about it."""
+    if error.code == ErrorCode.BAD_PLAYER_TOKEN:
+        return (
+            f"the server does not know this bot's token (--token or {TOKEN_ENV}): "
+            f"{error.message}. Check it was made for this server (boardroom token new-bot "
+            f"NAME), or run without a token to play as a new player"
+        )
+    if error.code == ErrorCode.PLAYER_TOKEN_REVOKED:
+        return (
+            f"this bot's token was revoked (--token or {TOKEN_ENV}): {error.message}. "
+            "Ask the server's admin for a new one (boardroom token new-bot NAME)"
+        )
+    return f"the server refused the name {name!r}: {error.message}"
+
+
+def _new_player_text(player_id: str | None, token: str) -> str:
+    """The one time the bot's new token is shown (on stderr, never in a log)."""
+    return (
+        f"boardroom bot: this run is a new player, {player_id}. To play as it again, "
+        f"keep its token and pass it with --token or {TOKEN_ENV}:\n  {token}"
+    )
 
 
 class _Signals:

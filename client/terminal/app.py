@@ -3,7 +3,13 @@ a room straight away), and a clean exit.
 
 :func:`run_client` is what ``boardroom play`` and ``boardroom watch`` run. Exit
 status: 0 after a normal quit, 1 when no server could be reached or the
-connection was lost for good, 2 for a bad name given on the command line.
+connection was lost for good (or the server revoked the player's token), 2 for
+a bad name given on the command line.
+
+The player is kept per server in the profile (:mod:`client.terminal.profile`):
+the token the server minted on the first run is presented on every later one,
+so a client killed and started again is the same player. A token the server
+does not know is dropped with a notice, and the run goes on as a new player.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-from client.errors import ClientError, ServerUnreachableError
+from client.errors import ClientError, RequestRefusedError, ServerUnreachableError
 from client.local_server import LocalServerError, local_server
 from client.session import Session, normalize_server_url
 from client.terminal.commands import LOBBY_HELP
@@ -23,7 +29,7 @@ from client.terminal.lobby import Lobby
 from client.terminal.profile import Profile, SavedSeat, SeatClaim
 from client.terminal.seat_keeper import SeatKeeper
 from client.terminal.terminal import Terminal
-from shared.protocol import ProtocolError, check_player_name
+from shared.protocol import ErrorCode, ProtocolError, check_player_name
 from shared.protocol.messages import CreateRoom, State, Watch, Welcome
 
 NAME_PROMPT = "Your name: "
@@ -86,17 +92,29 @@ async def _run(options: ClientOptions, console: Console) -> int:
         seat = _SeatHold.claim_for(profile, url, name, options)
         if seat.claim is not None:
             stack.callback(seat.claim.release)  # last: after the session has closed
+        session = _session(url, name, seat.saved, options, profile)
         try:
-            session, welcome = await _connect(url, name, seat.saved, options)
+            welcome, unknown_player = await _start(session, profile, options)
         except ServerUnreachableError as error:
             console.show(console.palette.problem(_unreachable_text(error, options)))
             return 1
         except ClientError as error:  # refused (a name the server will not take) or no reply
-            console.show(console.palette.problem(f"The server refused us: {error}"))
+            console.show(console.palette.problem(_refused_text(error)))
             return 1
         stack.push_async_callback(session.close)
         terminal = Terminal(console, session)
         stack.push_async_callback(terminal.close)
+        if welcome.name != name:
+            terminal.notice(
+                f"Another player is online here as {name}: the server shows you as "
+                f"{welcome.name} (names are told apart while both are connected)."
+            )
+        if unknown_player:
+            terminal.notice(
+                "The server does not know the player this client kept for it (its "
+                "database is new, or another server answers at this address): you "
+                "play as a new player."
+            )
         if seat.shared:
             terminal.notice(
                 f"Another boardroom play is running as {name} on this server: "
@@ -174,20 +192,46 @@ async def choose_name(options: ClientOptions, profile: Profile, console: Console
         return name
 
 
-async def _connect(
-    url: str, name: str, saved: SavedSeat | None, options: ClientOptions
-) -> tuple[Session, Welcome]:
-    """A started session and its welcome; it takes back the ``saved`` seat when
-    there is one (a token the server no longer knows starts afresh)."""
-    session = Session(
+def _session(
+    url: str, name: str, saved: SavedSeat | None, options: ClientOptions, profile: Profile
+) -> Session:
+    """The session to start: as the player the profile keeps for this server (none
+    for a ``--local`` server, which forgets everyone when it stops), taking back
+    the ``saved`` seat when there is one."""
+    return Session(
         url,
         name,
         # A watcher says so: no seat, and in class mode no place on the roster.
         client_kind="spectator" if options.watch_code is not None else "human",
         reconnect_for=options.reconnect_for,
         resume_token=saved.token if saved is not None else None,
+        player_token=None if options.local else profile.player_token(normalize_server_url(url)),
     )
-    return session, await session.start()
+
+
+async def _start(
+    session: Session, profile: Profile, options: ClientOptions
+) -> tuple[Welcome, bool]:
+    """Start ``session``; its welcome, and whether the server did not know the
+    player kept for it (the session then started as a new player). A player the
+    server minted is kept in the profile for the next run. A revoked player's
+    token is forgotten (the next run is a new player) and the refusal raised."""
+    unknown = False
+    try:
+        welcome = await session.start()
+    except RequestRefusedError as refusal:
+        if refusal.code not in (ErrorCode.BAD_PLAYER_TOKEN, ErrorCode.PLAYER_TOKEN_REVOKED):
+            raise
+        profile.forget_player_token(session.url)
+        if refusal.code == ErrorCode.PLAYER_TOKEN_REVOKED:
+            raise
+        # A new player, who can resume no session of the unknown one.
+        session.player_token = session.resume_token = None
+        unknown = True
+        welcome = await session.start()
+    if session.new_player and session.player_token is not None and not options.local:
+        profile.remember_player_token(session.url, session.player_token)
+    return welcome, unknown
 
 
 async def _play(
@@ -237,6 +281,15 @@ def _remember_seat(terminal: Terminal, keeper: SeatKeeper) -> None:
         f"Your seat in room {playing[0].code} is held for a while: run boardroom play "
         "again to carry on."
     )
+
+
+def _refused_text(error: ClientError) -> str:
+    if isinstance(error, RequestRefusedError) and error.code == ErrorCode.PLAYER_TOKEN_REVOKED:
+        return (
+            f"The server refused this player: {error.message}. The token is forgotten: "
+            "boardroom play run again starts as a new player."
+        )
+    return f"The server refused us: {error}"
 
 
 def _unreachable_text(error: ServerUnreachableError, options: ClientOptions) -> str:

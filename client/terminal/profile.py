@@ -1,11 +1,20 @@
-"""What the terminal client remembers between runs: the player's name, and the
-seat of a game under way (the session's resume token and the room).
+"""What the terminal client remembers between runs: the player's name, the
+player token of each server (who the player is there), and the seat of a game
+under way (the session's resume token and the room).
 
 One small JSON file, ``$XDG_CONFIG_HOME/boardroom/client.json`` (by default
 ``~/.config/boardroom/client.json``)::
 
     {"name": "ann",
+     "players": {"ws://127.0.0.1:8765/ws": "bp_3k9X..."},
      "resume": {"ws://127.0.0.1:8765/ws ann": {"token": "WoQQ...", "room": "C9FVBQ"}}}
+
+The player token is the one the server minted on the first ``hello`` from this
+profile (``welcome.player_token``); presented on every later ``hello`` to that
+server, it makes every run the same player there, whatever the name. It is a
+secret for good (unlike a resume token, it does not expire), which is why the
+file is readable by its owner only. Servers are told apart by their WebSocket
+URL as :func:`client.session.normalize_server_url` spells it.
 
 A seat is saved as soon as it is taken and forgotten once the player is seated
 nowhere (see :mod:`client.terminal.seat_keeper`), so that a client killed in a
@@ -87,9 +96,13 @@ class Profile:
             # One temporary file per process: two clients saving at once must not
             # rename each other's half-written file into place.
             temporary = self.path.with_suffix(f".{os.getpid()}.tmp")
-            temporary.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-            # The token is a key to the player's seat: readable by its owner only.
-            temporary.chmod(0o600)
+            # The tokens are keys to the player and its seat: readable by its owner
+            # only, from the moment the file exists (not chmod after writing).
+            # (A leftover temporary file would keep its old mode: start afresh.)
+            temporary.unlink(missing_ok=True)
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with open(fd, "w", encoding="utf-8") as file:
+                file.write(json.dumps(data, indent=2) + "\n")
             temporary.replace(self.path)
 
     @property
@@ -102,6 +115,28 @@ class Profile:
         data = self._read()
         data["name"] = name
         self._write(data)
+
+    def player_token(self, server_url: str) -> str | None:
+        """The player token kept for the server at ``server_url``, if any."""
+        tokens = self._read().get("players")
+        token = tokens.get(server_url) if isinstance(tokens, dict) else None
+        return token if isinstance(token, str) and token else None
+
+    def remember_player_token(self, server_url: str, token: str) -> None:
+        """Keep ``token`` as the player on ``server_url`` (replacing any other)."""
+        data = self._read()
+        tokens = data.get("players")
+        if not isinstance(tokens, dict):
+            tokens = data["players"] = {}
+        tokens[server_url] = token
+        self._write(data)
+
+    def forget_player_token(self, server_url: str) -> None:
+        """Forget the player on ``server_url``: the next run there is a new player."""
+        data = self._read()
+        tokens = data.get("players")
+        if isinstance(tokens, dict) and tokens.pop(server_url, None) is not None:
+            self._write(data)
 
     def claim_seat(self, server_url: str, name: str) -> SeatClaim | None:
         """Hold the seat saved for ``name`` on ``server_url`` (see the module

@@ -94,6 +94,7 @@ class Roster:
             name=session.name,
             kind=session.kind,
             first_seen=time.time(),
+            player=session.player,
         )
         # In memory before the write: a second hello of the same session while
         # this one is being stored finds it, rather than storing it twice.

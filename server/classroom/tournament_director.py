@@ -587,7 +587,9 @@ class TournamentDirector:
         for entrant in progress.active():
             student = self._student(entrant)
             if student is not None and not student.removed:
-                self._hub.keep_session(session_of(student), student.name, student.kind)
+                self._hub.keep_session(
+                    session_of(student), student.name, student.kind, student.player
+                )
 
     def _send_match(self, progress: TournamentProgress, pairing: PairingRecord, side: Side) -> None:
         entrant, opponent = (

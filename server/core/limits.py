@@ -9,7 +9,9 @@ Three guards keep one client from costing everybody else their game:
 - :class:`ConnectionCounter`, one per server: a cap on the connections that one
   network address may hold at once (:mod:`server.admission` counts them from accept).
 - :class:`AddressRateLimits`, one per server: a :class:`TokenBucket` per network
-  address over its HTTP API requests (:mod:`server.http_limits` answers 429).
+  address over its HTTP API requests (:mod:`server.http_limits` answers 429),
+  and another over the player tokens it presented that were refused (the hub
+  looks up no token from an address out of them: guessing is slow).
 
 (The caps on the rooms a session or an address may hold open are kept by
 :mod:`server.core.room_caps`.)
@@ -80,6 +82,18 @@ class opening its pages at the same moment (thirty leaderboards, the teacher's
 page and the wall, four requests each at most) fits in one burst."""
 
 
+DEFAULT_TOKEN_GUESSES = 10
+"""Refused player tokens one address may present in a row before it must wait
+(``rate_limited``, no lookup). A client presents the one token it keeps, so an
+honest one is refused once (a server that lost its database, say) and then says
+hello without it; ten leaves room for a classroom behind one NAT address."""
+
+DEFAULT_TOKEN_GUESS_SECONDS = 60.0
+"""The time in which an address earns back :data:`DEFAULT_TOKEN_GUESSES`
+refusals: ten a minute, so guessing a 256-bit token is hopeless, and nobody
+honest is held up for longer than a few seconds."""
+
+
 def _positive_finite(name: str, value: float) -> float:
     """``value`` as a float, or a ValueError naming ``name`` unless it is finite and > 0."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -134,13 +148,20 @@ class TokenBucket:
     def take(self, now: float) -> float | None:
         """Take a token at ``now``: None when there was one; otherwise nothing is
         taken and the return value is the delay in seconds (> 0) until one is back."""
+        delay = self.wait(now)
+        if delay is None:
+            self._tokens -= 1.0
+        return delay
+
+    def wait(self, now: float) -> float | None:
+        """Like :meth:`take` at ``now``, but taking nothing: None when a token is
+        there, else the delay in seconds (> 0) until one is back."""
         if self._last is None or now > self._last:
             if self._last is not None:
                 gained = (now - self._last) * self._rate
                 self._tokens = min(float(self._burst), self._tokens + gained)
             self._last = now
         if self._tokens >= 1.0:
-            self._tokens -= 1.0
             return None
         return (1.0 - self._tokens) / self._rate
 
@@ -301,6 +322,13 @@ class AddressRateLimits:
         else:
             self._buckets.move_to_end(address)
         return bucket.take(now)
+
+    def wait(self, address: str, now: float) -> float | None:
+        """Like :meth:`check`, but taking nothing: None when a request from
+        ``address`` would be allowed at ``now``, else the delay until it would."""
+        self._forget_full(now)
+        bucket = self._buckets.get(address)
+        return None if bucket is None else bucket.wait(now)
 
     @property
     def addresses(self) -> int:

@@ -166,12 +166,17 @@ class SeatRecord:
     ``ClientId``), so that after a restart its player can reclaim the seat; None
     for the AI, and for seats stored before it was kept. It is private: the
     exports leave it out, and so does ``repr`` (records end up in logs).
+
+    ``player`` is the durable player's public id (:mod:`server.core.players`),
+    exported as ``player_id``; None for the AI, and for seats stored before
+    players were kept whose name matched no player then.
     """
 
     name: str
     kind: PlayerKind = PlayerKind.HUMAN
     ai_level: str | None = None
     session: str | None = field(default=None, repr=False)
+    player: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,8 +272,10 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         state          str     "waiting", "playing" or "finished"
         players        list    two objects, first player (X) then second (O):
                                side ("first"/"second"), symbol ("X"/"O"), name,
-                               kind ("human"/"bot"/"ai") and ai_level; name and
-                               kind are null for an empty seat
+                               kind ("human"/"bot"/"ai"), ai_level and player_id
+                               (the durable player; null for the AI and
+                               unknown players); name and kind are null for an
+                               empty seat
         moves          list    {ply, side, move, at, clock_ms} per move, in order
         move_string    str     the moves as the game's move string ("4453", "b2 a1")
         board          str     text diagram of the position after the last move
@@ -328,6 +335,7 @@ def _seat_json(side: Player, seat: SeatRecord | None) -> dict[str, Any]:
         "name": None if seat is None else seat.name,
         "kind": None if seat is None else seat.kind.value,
         "ai_level": None if seat is None else seat.ai_level,
+        "player_id": None if seat is None else seat.player,
     }
 
 

@@ -299,6 +299,8 @@ class _Occupant:
     level: Level | None = None
     connected: bool = True
     gone_until: float | None = None
+    player: str | None = None
+    """The durable player's id (for the record); None for the AI and unknown players."""
 
     def info(self, side: Side) -> SeatInfo:
         return SeatInfo(
@@ -311,7 +313,7 @@ class _Occupant:
         )
 
     def record(self) -> SeatRecord:
-        return SeatRecord(self.name, self.kind, self.level, self.client)
+        return SeatRecord(self.name, self.kind, self.level, self.client, self.player)
 
     @classmethod
     def restored(cls, record: SeatRecord, side: Side) -> _Occupant:
@@ -323,7 +325,13 @@ class _Occupant:
             return cls(None, record.name, record.kind, record.ai_level)
         if record.session is None:
             raise ValueError(f"seat {side}: a {record.kind.value} seat needs its session")
-        return cls(ClientId(record.session), record.name, record.kind, connected=False)
+        return cls(
+            ClientId(record.session),
+            record.name,
+            record.kind,
+            connected=False,
+            player=record.player,
+        )
 
 
 def _side(player: Player) -> Side:
@@ -528,13 +536,13 @@ class Room:
         """True while someone (a person, a bot, the AI) holds ``side``, connected or not."""
         return self._seats[side] is not None
 
-    def seat_holder(self, side: Side) -> tuple[ClientId, str, PlayerKind] | None:
-        """The session, name and kind of the client holding ``side`` (connected
-        or held); None for an empty seat or the server AI."""
+    def seat_holder(self, side: Side) -> tuple[ClientId, str, PlayerKind, str | None] | None:
+        """The session, name, kind and player id (None if unknown) of the client
+        holding ``side`` (connected or held); None for an empty seat or the server AI."""
         occupant = self._seats[side]
         if occupant is None or occupant.client is None or occupant.kind is PlayerKind.AI:
             return None
-        return occupant.client, occupant.name, occupant.kind
+        return occupant.client, occupant.name, occupant.kind, occupant.player
 
     @property
     def _rematch_offer(self) -> Side | None:
@@ -606,12 +614,14 @@ class Room:
         *,
         now: float,
         request_id: RequestId = None,
+        player: str | None = None,
     ) -> Output:
         """Seat ``client`` (a validated name) in a free seat; ``room_full`` if
         none. Everyone gets the new state; when both seats are taken and no game
         is in progress, the next game starts. A client already seated just gets
         the state again (and is reconnected if it was held). ``kind`` is a
-        person's or a bot's: the AI sits through :meth:`add_ai` (``ValueError``)."""
+        person's or a bot's: the AI sits through :meth:`add_ai` (``ValueError``).
+        ``player`` is the client's durable player id, kept for the records."""
         if kind is PlayerKind.AI:
             raise ValueError("the server AI takes a seat through add_ai, not seat")
         out = _Builder()
@@ -619,7 +629,7 @@ class Room:
         if self.side_of(client) is not None:
             self._reconnect(client, out, now, request_id)
             return self._output(out)
-        occupant = _Occupant(client=client, name=name, kind=kind)
+        occupant = _Occupant(client=client, name=name, kind=kind, player=player)
         return self._attempt(
             out, client, request_id, lambda: self._take_seat(occupant, out, now, client, request_id)
         )

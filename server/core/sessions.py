@@ -13,6 +13,11 @@ A session outlives its connection by the grace window, so a client that drops an
 comes back (``hello`` with the token) is the same session with the same seats.
 In class mode the teacher may end a session at once (:meth:`SessionRegistry.drop`):
 its token then opens nothing.
+
+A session is one durable player's (:mod:`server.core.players`) for its whole
+life: :attr:`Session.player`. The registry keeps the names of its human
+sessions by :func:`~server.core.players.name_key`, for the rule that two
+different people are not online under one name (:meth:`SessionRegistry.name_taken`).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from server.core.players import PlayerId, name_key
 from server.core.records import PlayerKind
 from server.core.room_output import ClientId
 from shared.protocol.messages import ServerMessage
@@ -65,6 +71,15 @@ class Session:
     """Codes of the rooms it joined or watched (a hint: the rooms are the truth)."""
     idle_since: float | None = None
     """When its connection dropped (None while connected)."""
+    player: PlayerId | None = None
+    """The durable player it is; None for a session restored from a seat stored
+    before players were kept (or kept for a tournament before its hello)."""
+
+
+def _online(session: Session) -> bool:
+    # idle_since is None from the session's opening on, while it is connected,
+    # and for one registered idle (a restored seat, a tournament's player).
+    return session.idle_since is None or bool(session.rooms)
 
 
 class SessionRegistry:
@@ -74,6 +89,9 @@ class SessionRegistry:
 
     def __init__(self) -> None:
         self._sessions: dict[ClientId, Session] = {}
+        # Human sessions by name_key(name), each with its player: what
+        # name_taken() answers from, without a walk over every session.
+        self._names: dict[str, dict[ClientId, PlayerId | None]] = {}
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -85,15 +103,22 @@ class SessionRegistry:
         """The session with this id, if it is live."""
         return self._sessions.get(session_id)
 
-    def open(self, name: str, kind: PlayerKind, *, watch_only: bool = False) -> tuple[Session, str]:
-        """A new session and its resume token."""
+    def open(
+        self,
+        name: str,
+        kind: PlayerKind,
+        *,
+        watch_only: bool = False,
+        player: PlayerId | None = None,
+    ) -> tuple[Session, str]:
+        """A new session of ``player`` and its resume token."""
         while True:
             token = secrets.token_urlsafe(TOKEN_BYTES)
             session_id = session_id_for(token)
             if session_id not in self._sessions:
                 break
-        session = Session(session_id, name, kind, watch_only=watch_only)
-        self._sessions[session_id] = session
+        session = Session(session_id, name, kind, watch_only=watch_only, player=player)
+        self._add(session)
         return session, token
 
     def resume(self, token: str) -> Session | None:
@@ -101,23 +126,63 @@ class SessionRegistry:
         return self._sessions.get(session_id_for(token))
 
     def adopt(
-        self, session_id: ClientId, name: str, kind: PlayerKind, room: str | None = None
+        self,
+        session_id: ClientId,
+        name: str,
+        kind: PlayerKind,
+        room: str | None = None,
+        *,
+        player: PlayerId | None = None,
     ) -> Session:
         """Register a session known from a restored seat or a tournament (idle,
         until its player comes back with the token), or add ``room`` to it if
         already known."""
         session = self._sessions.get(session_id)
         if session is None:
-            session = Session(session_id, name, kind, idle_since=None)
-            self._sessions[session_id] = session
+            session = Session(session_id, name, kind, idle_since=None, player=player)
+            self._add(session)
         if room is not None:
             session.rooms.add(room)
         return session
 
+    def rename(self, session_id: ClientId, name: str) -> None:
+        """The session is called ``name`` from now on (nothing if it is not live)."""
+        session = self._sessions.get(session_id)
+        if session is not None:
+            self._unname(session)
+            session.name = name
+            self._name(session)
+
+    def set_player(self, session_id: ClientId, player: PlayerId) -> None:
+        """The session is ``player``'s (it was restored without knowing whose)."""
+        session = self._sessions.get(session_id)
+        if session is not None:
+            self._unname(session)
+            session.player = player
+            self._name(session)
+
+    def name_taken(self, name: str, player: PlayerId | None) -> bool:
+        """True if a human session of another player than ``player`` (None: a
+        player not known yet) is online as ``name``, compared by
+        :func:`~server.core.players.name_key`. Online: connected (or being
+        welcomed), or away within its grace window while it holds a room. A
+        session that left without a seat has let its name go, even before
+        :meth:`sweep` forgets it."""
+        holders = self._names.get(name_key(name))
+        if not holders:
+            return False
+        return any(
+            (player is None or other != player) and _online(self._sessions[session_id])
+            for session_id, other in holders.items()
+        )
+
     def drop(self, session_id: ClientId) -> Session | None:
         """Forget the session now, whatever it holds (the teacher removed its
         student): its token is unknown from then on. Returns it, if it was live."""
-        return self._sessions.pop(session_id, None)
+        session = self._sessions.pop(session_id, None)
+        if session is not None:
+            self._unname(session)
+        return session
 
     def sweep(
         self, now: float, grace_seconds: float, *, keep: Container[ClientId] = ()
@@ -133,5 +198,21 @@ class SessionRegistry:
             and (s.idle_since is None or now - s.idle_since > grace_seconds)
         ]
         for session_id in gone:
-            del self._sessions[session_id]
+            self._unname(self._sessions.pop(session_id))
         return gone
+
+    def _add(self, session: Session) -> None:
+        self._sessions[session.id] = session
+        self._name(session)
+
+    def _name(self, session: Session) -> None:
+        if session.kind is PlayerKind.HUMAN:
+            self._names.setdefault(name_key(session.name), {})[session.id] = session.player
+
+    def _unname(self, session: Session) -> None:
+        key = name_key(session.name)
+        holders = self._names.get(key)
+        if holders is not None:
+            holders.pop(session.id, None)
+            if not holders:
+                del self._names[key]

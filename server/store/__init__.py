@@ -51,6 +51,7 @@ The package, a module per job::
     checks       the argument checks several parts share (before any transaction)
     base         StoreBase: the file opened and closed, its thread, transactions in order
     games        create, seat, start, append moves (group commit), finish, restore
+    players      durable players: made, found by their token's hash, seen, revoked
     classroom    class mode: settings, students, a class's results and games
     tournaments  a class's tournaments: entrants, rounds, pairings and results
     ratings      the finished games the ratings replay
@@ -70,6 +71,7 @@ from server.store.errors import (
     GameNotFoundError,
     GameStateError,
     InvalidRecordError,
+    PlayerNotFoundError,
     SchemaVersionError,
     StaleWriteError,
     StorageFailedError,
@@ -79,6 +81,7 @@ from server.store.errors import (
     TournamentNotFoundError,
 )
 from server.store.games import GamesStorage
+from server.store.players import PlayersStorage
 from server.store.ratings import RatingsStorage
 from server.store.schema import SCHEMA_VERSION, migrate
 from server.store.tournaments import (
@@ -96,6 +99,7 @@ __all__ = [
     "GameStore",
     "InvalidRecordError",
     "PairingRecord",
+    "PlayerNotFoundError",
     "SchemaVersionError",
     "StaleWriteError",
     "StorageFailedError",
@@ -111,9 +115,9 @@ __all__ = [
 ]
 
 
-class GameStore(GamesStorage, ClassroomStorage, TournamentStorage, RatingsStorage):
-    """The games of one SQLite file, with what class mode, its tournaments and the
-    ratings keep beside them. See the package docstring for the contracts.
+class GameStore(GamesStorage, PlayersStorage, ClassroomStorage, TournamentStorage, RatingsStorage):
+    """The games of one SQLite file, with its players, and what class mode, its
+    tournaments and the ratings keep beside them. See the package docstring for the contracts.
 
     ``GameStore(path)`` does no I/O; :meth:`open` does. What ``path`` may be
     (a file, or ``":memory:"`` for tests): :class:`~server.store.base.StoreBase`.

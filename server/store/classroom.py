@@ -34,7 +34,9 @@ class StudentRecord:
     names the student by it. ``session`` is the session id (a
     :class:`~server.core.records.SeatRecord`'s ``session``) that links the student to
     their seats; private, so left out of ``repr``. ``kind`` is
-    :attr:`~PlayerKind.HUMAN` or :attr:`~PlayerKind.BOT`; ``first_seen`` Unix seconds."""
+    :attr:`~PlayerKind.HUMAN` or :attr:`~PlayerKind.BOT`; ``first_seen`` Unix seconds.
+    ``player`` is the durable player the session is (None for students stored
+    before players were kept)."""
 
     id: str
     class_name: str
@@ -43,6 +45,7 @@ class StudentRecord:
     kind: PlayerKind
     first_seen: float
     removed: bool = False
+    player: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,13 +94,15 @@ class ClassroomStorage(StoreBase):
             student.kind.value,
             int(student.removed),
             first_seen,
+            student.player,
         )
 
         def body(db: sqlite3.Connection) -> None:
             try:
                 db.execute(
-                    "INSERT INTO students (id, class, session, name, kind, removed, first_seen)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO students"
+                    " (id, class, session, name, kind, removed, first_seen, player)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     row,
                 )
             except sqlite3.IntegrityError as error:
@@ -146,7 +151,7 @@ class ClassroomStorage(StoreBase):
 
         def body(db: sqlite3.Connection) -> list[StudentRecord]:
             rows = db.execute(
-                "SELECT id, class, session, name, kind, first_seen, removed FROM students"
+                "SELECT id, class, session, name, kind, first_seen, removed, player FROM students"
                 " WHERE class = ? ORDER BY first_seen, id",
                 (class_name,),
             )
@@ -159,6 +164,7 @@ class ClassroomStorage(StoreBase):
                     kind=PlayerKind(row[4]),
                     first_seen=row[5],
                     removed=bool(row[6]),
+                    player=row[7],
                 )
                 for row in rows
             ]

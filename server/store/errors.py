@@ -4,6 +4,7 @@
     ├── GameNotFoundError(StoreError, LookupError)       no game with that id
     ├── StudentNotFoundError(StoreError, LookupError)    no student with that id
     ├── TournamentNotFoundError(StoreError, LookupError) no tournament with that id
+    ├── PlayerNotFoundError(StoreError, LookupError)     no player with that id
     ├── StaleWriteError(StoreError, ValueError)          a ply that is not the next one
     ├── GameStateError(StoreError, ValueError)           a write the game's state forbids
     ├── InvalidRecordError(StoreError, ValueError)       arguments that make no valid record
@@ -21,6 +22,7 @@ __all__ = [
     "GameNotFoundError",
     "GameStateError",
     "InvalidRecordError",
+    "PlayerNotFoundError",
     "SchemaVersionError",
     "StaleWriteError",
     "StorageFailedError",
@@ -57,6 +59,14 @@ class TournamentNotFoundError(StoreError, LookupError):
     def __init__(self, tournament_id: int) -> None:
         super().__init__(f"no tournament with id {tournament_id} in the store")
         self.tournament_id = tournament_id
+
+
+class PlayerNotFoundError(StoreError, LookupError):
+    """No player has the id given."""
+
+    def __init__(self, player_id: str) -> None:
+        super().__init__(f"no player with id {player_id!r} in the store")
+        self.player_id = player_id
 
 
 class StaleWriteError(StoreError, ValueError):

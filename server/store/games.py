@@ -108,8 +108,8 @@ class GamesStorage(StoreBase):
             game_id = cursor.lastrowid
             assert game_id is not None
             db.executemany(
-                "INSERT INTO seats (game_id, side, name, kind, ai_level, session)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO seats (game_id, side, name, kind, ai_level, session, player)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(game_id, *row) for row in seat_rows],
             )
             return game_id
@@ -134,8 +134,9 @@ class GamesStorage(StoreBase):
                 db.execute("DELETE FROM seats WHERE game_id = ? AND side = ?", (game_id, int(side)))
             else:
                 db.execute(
-                    "INSERT OR REPLACE INTO seats (game_id, side, name, kind, ai_level, session)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO seats"
+                    " (game_id, side, name, kind, ai_level, session, player)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game_id, int(side), *row),
                 )
 
@@ -382,12 +383,12 @@ def load_games(
         parameters,
     )
     seats: dict[int, list[SeatRecord | None]] = {}
-    for game_id, side, name, kind, ai_level, session in db.execute(
-        "SELECT s.game_id, s.side, s.name, s.kind, s.ai_level, s.session"  # noqa: S608
+    for game_id, side, name, kind, ai_level, session, player in db.execute(
+        "SELECT s.game_id, s.side, s.name, s.kind, s.ai_level, s.session, s.player"  # noqa: S608
         f" FROM seats s JOIN games g ON g.id = s.game_id WHERE {where}",
         parameters,
     ):
-        seat = SeatRecord(name, PlayerKind(kind), ai_level, session)
+        seat = SeatRecord(name, PlayerKind(kind), ai_level, session, player)
         seats.setdefault(game_id, [None, None])[side] = seat
     moves: dict[int, list[MoveRecord]] = {}
     for game_id, ply, move, at, clock_ms in db.execute(
@@ -447,7 +448,7 @@ def _canonical_game(game: object) -> str:
 
 def _seat_rows(
     seats: Sequence[SeatRecord | None],
-) -> list[tuple[int, str, str, str | None, str | None]]:
+) -> list[tuple[int, str, str, str | None, str | None, str | None]]:
     if isinstance(seats, str | bytes) or not isinstance(seats, Sequence) or len(seats) != 2:
         raise InvalidRecordError(
             f"seats must be two entries (first player's, second's), SeatRecord or None, "
@@ -456,7 +457,7 @@ def _seat_rows(
     return [(side, *_seat_row(seat)) for side, seat in enumerate(seats) if seat is not None]
 
 
-def _seat_row(seat: SeatRecord) -> tuple[str, str, str | None, str | None]:
+def _seat_row(seat: SeatRecord) -> tuple[str, str, str | None, str | None, str | None]:
     if not isinstance(seat, SeatRecord):
         raise InvalidRecordError(f"a seat is a SeatRecord or None, not {seat!r}")
     if not isinstance(seat.name, str) or not seat.name.strip():
@@ -475,4 +476,9 @@ def _seat_row(seat: SeatRecord) -> tuple[str, str, str | None, str | None]:
         raise InvalidRecordError("an AI seat has no session (session must be None)")
     if seat.session is not None and (not isinstance(seat.session, str) or not seat.session):
         raise InvalidRecordError("a seat's session must be None or a non-empty string")
-    return (seat.name, seat.kind.value, seat.ai_level, seat.session)
+    # The player must be stored already (a foreign key): the hub stores it at its hello.
+    if seat.player is not None and (is_ai or not isinstance(seat.player, str) or not seat.player):
+        raise InvalidRecordError(
+            f"a seat's player must be None or, for a human or bot, a player id, not {seat.player!r}"
+        )
+    return (seat.name, seat.kind.value, seat.ai_level, seat.session, seat.player)

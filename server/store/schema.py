@@ -5,21 +5,60 @@ in the order it was released: a file is brought up to date by running the steps
 it lacks, in order, so the list cannot be split by feature. The schema enforces
 the same rules as the code, with CHECK constraints and triggers, so that no other
 writer (the ``sqlite3`` shell) can break a record either.
+
+A step is SQL, or a function of the connection for what SQL says badly (the
+players made from old games' names compare the names as Python case-folds them).
 """
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
+from collections.abc import Callable
 
 from server.store.errors import SchemaVersionError
 from server.store.sql import scalar
 
 __all__ = ["SCHEMA_VERSION", "migrate"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
 
-_MIGRATIONS: tuple[tuple[str, ...], ...] = (
+
+def _players_from_old_seats(db: sqlite3.Connection) -> None:
+    """Version 5's data step: "a name already seen once maps to one player".
+
+    One player per distinct (case-folded name, kind) among the human and bot
+    seats stored so far, with no token (nobody can say hello as it; a later
+    version may hand it one), named as its latest game has it, created when its
+    first game was and last seen at its last; each of those seats gets its id.
+    Frozen with the version: a later change is a new step."""
+    # (case-folded name, kind) -> (id, name, kind, created_at, last_seen)
+    players: dict[tuple[str, str], tuple[str, str, str, float, float]] = {}
+    seats: list[tuple[str, int, int]] = []
+    for game_id, side, name, kind, at in db.execute(
+        "SELECT s.game_id, s.side, s.name, s.kind, g.created_at"
+        " FROM seats s JOIN games g ON g.id = s.game_id"
+        " WHERE s.kind IN ('human', 'bot') ORDER BY g.id, s.side"
+    ):
+        key = (name.casefold(), kind)
+        known = players.get(key)
+        if known is None:
+            players[key] = ("p" + secrets.token_hex(8), name, kind, at, at)
+        else:
+            players[key] = (known[0], name, kind, known[3], max(known[4], at))
+        seats.append((players[key][0], game_id, side))
+    db.executemany(
+        "INSERT INTO players (id, token_hash, name, kind, created_at, last_seen)"
+        " VALUES (?, NULL, ?, ?, ?, ?)",
+        list(players.values()),
+    )
+    db.executemany("UPDATE seats SET player = ? WHERE game_id = ? AND side = ?", seats)
+
+
+_Step = str | Callable[[sqlite3.Connection], None]
+
+_MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
     # Version 0 (an empty file) to 1. A migration is frozen once released: the next
     # change to the schema is a new entry, never an edit here. The CHECK lists spell
     # out the enums of server.core.records as they were at this version.
@@ -211,6 +250,31 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         END
         """,
     ),
+    # Version 4 to 5: durable players (server/store/players.py), on seats and students.
+    (
+        # A player is known by the hash of its token (the token itself is never
+        # stored); its id is public. token_hash is NULL for a player made from old
+        # games' names below: nobody can say hello as it. UNIQUE indexes the hash.
+        """
+        CREATE TABLE players (
+            id         TEXT PRIMARY KEY CHECK (length(id) = 17 AND id GLOB 'p*'
+                                               AND NOT substr(id, 2) GLOB '*[^0-9a-f]*'),
+            token_hash TEXT UNIQUE CHECK (length(token_hash) = 64),
+            name       TEXT NOT NULL CHECK (name <> ''),
+            kind       TEXT NOT NULL CHECK (kind IN ('human', 'bot')),
+            created_at REAL NOT NULL,
+            last_seen  REAL,
+            revoked_at REAL
+        ) WITHOUT ROWID
+        """,
+        # The player in a human or bot seat; NULL for the AI. Public (exported).
+        "ALTER TABLE seats ADD COLUMN player TEXT REFERENCES players (id)",
+        "CREATE INDEX seats_by_player ON seats (player)",
+        # The player a class's student is, so that a later version can show each
+        # student once; NULL for students stored before this version.
+        "ALTER TABLE students ADD COLUMN player TEXT REFERENCES players (id)",
+        _players_from_old_seats,
+    ),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 
@@ -231,7 +295,10 @@ def migrate(db: sqlite3.Connection) -> int:
         )
     for step in range(version, SCHEMA_VERSION):
         for statement in _MIGRATIONS[step]:
-            db.execute(statement)
+            if isinstance(statement, str):
+                db.execute(statement)
+            else:
+                statement(db)
         # user_version is in the file header, written by this same transaction.
         db.execute(f"PRAGMA user_version = {step + 1:d}")
     return SCHEMA_VERSION

@@ -17,6 +17,7 @@ from shared.protocol.messages import (
     CLIENT_MESSAGES,
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
+    SUPPORTED_VERSIONS,
     ClientMessage,
     ServerMessage,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "MAX_FRAME_BYTES",
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
+    "SUPPORTED_VERSIONS",
     "ClientMessage",
     "ErrorCode",
     "ProtocolError",

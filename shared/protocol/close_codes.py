@@ -18,8 +18,11 @@ CLOSE_ABUSE = 4002
 """Sustained flooding after ``rate_limited`` errors."""
 CLOSE_REMOVED = 4003
 """The teacher removed the student (class mode); the resume token is void."""
+CLOSE_TOKEN_REVOKED = 4004
+"""The ``hello`` presented a revoked player token: that player can no longer
+connect with it."""
 
-FINAL_CLOSE_CODES = frozenset({CLOSE_SESSION_REPLACED, CLOSE_REMOVED})
+FINAL_CLOSE_CODES = frozenset({CLOSE_SESSION_REPLACED, CLOSE_REMOVED, CLOSE_TOKEN_REVOKED})
 """Close codes after which reconnecting is pointless: the token no longer works."""
 
 CLOSE_REASONS: dict[int, str] = {
@@ -33,5 +36,6 @@ CLOSE_REASONS: dict[int, str] = {
     CLOSE_TOO_SLOW: "the server dropped us for reading too slowly",
     CLOSE_ABUSE: "the server dropped us for sending too many messages",
     CLOSE_REMOVED: "the teacher removed this player from the class",
+    CLOSE_TOKEN_REVOKED: "this player's token was revoked",
 }
 """Close codes in words, as a client tells its user."""

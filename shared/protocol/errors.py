@@ -39,6 +39,11 @@ class ErrorCode(enum.StrEnum):
     """A chat line that holds control characters (escape sequences, line breaks)."""
     BAD_TOKEN = "bad_token"  # noqa: S105 - an error code, not a secret
     """A resume token that the server does not know (or that has expired)."""
+    BAD_PLAYER_TOKEN = "bad_player_token"  # noqa: S105 - an error code, not a secret
+    """A player token that the server does not know; nothing was created. Say
+    hello without one to be a new player."""
+    PLAYER_TOKEN_REVOKED = "player_token_revoked"  # noqa: S105 - an error code, not a secret
+    """A player token that was revoked; the connection is closed (4004)."""
     RATE_LIMITED = "rate_limited"
     """Too many messages too fast; the message says when to retry."""
     TOO_MANY_CONNECTIONS = "too_many_connections"
@@ -90,11 +95,20 @@ class ErrorCode(enum.StrEnum):
 
 
 class ProtocolError(BoardroomError, ValueError):
-    """A refused request: an :class:`ErrorCode`, a message for people, and the
-    request's ``id`` (to echo in the reply) when it had one."""
+    """A refused request: an :class:`ErrorCode`, a message for people, the
+    request's ``id`` (to echo in the reply) when it had one, and for
+    ``rate_limited`` the seconds after which to retry."""
 
-    def __init__(self, code: ErrorCode, message: str, *, request_id: int | str | None = None):
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        request_id: int | str | None = None,
+        retry_after: float | None = None,
+    ):
         super().__init__(message)
         self.code = code
         self.message = message
         self.request_id = request_id
+        self.retry_after = retry_after

@@ -16,8 +16,19 @@ from typing import Annotated, Final, Literal, get_args
 
 import msgspec
 
-PROTOCOL_VERSION = 1
-"""The version this code speaks; ``hello`` states the client's."""
+PROTOCOL_VERSION = 2
+"""The version this code speaks; ``hello`` states the client's. Version 2 added
+durable players: ``hello.player_token`` and ``welcome``'s ``player_id``,
+``new_player`` and ``player_token``."""
+
+SUPPORTED_VERSIONS: Final[tuple[int, ...]] = (1, 2)
+"""Every version a server of this code accepts in ``hello``; its ``welcome``
+answers in the client's version. A version-1 client reads a version-2 welcome
+as it always did: it ignores the fields it does not know."""
+
+PlayerToken = Annotated[str, msgspec.Meta(max_length=200)]
+"""A player token as a client presents it (``bp_`` and 43 characters when the
+server made it; anything else up to 200 characters is just unknown)."""
 
 RequestId = int | str | None
 Code = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
@@ -57,7 +68,9 @@ class _Message(msgspec.Struct, tag_field="type", frozen=True, kw_only=True, omit
 
 class Hello(_Message, tag="hello", frozen=True):
     """First message of every connection. ``resume_token`` reclaims the seats of an
-    earlier connection within the grace window. ``client`` is ``spectator`` for a
+    earlier connection within the grace window. ``player_token`` (version 2) says
+    which durable player this is: without it the server makes a new player and
+    says its token once in ``welcome``. ``client`` is ``spectator`` for a
     session that only watches: it takes no seat (``watch_only``), and in class
     mode it is not a student on the roster."""
 
@@ -66,6 +79,10 @@ class Hello(_Message, tag="hello", frozen=True):
     version: int
     client: Literal["human", "bot", "spectator"] = "human"
     resume_token: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    player_token: PlayerToken | None = None
+    """The token ``welcome`` gave this player once (``bp_...``): the same player
+    across connections, restarts and rooms. Unknown: ``bad_player_token``;
+    revoked: ``player_token_revoked`` and close code 4004."""
 
 
 ROOMS_PAGE_DEFAULT = 50
@@ -311,12 +328,21 @@ class RoomSummary(msgspec.Struct, frozen=True, kw_only=True):
 
 class Welcome(_Message, tag="welcome", frozen=True):
     """Answer to ``hello``: the name the server will show, the token to resume with,
-    and the rooms whose seats a resume gave back (their ``state`` follows)."""
+    and the rooms whose seats a resume gave back (their ``state`` follows).
+    ``version`` is the client's own. ``player_id`` is the durable player's public
+    id; ``new_player`` says the hello made that player, and then (only then)
+    ``player_token`` carries its secret token, which is never sent again."""
 
     name: str
     version: int
     resume_token: str
     resumed_rooms: list[str] = []
+    player_id: str | None = None
+    """``p`` and 16 hex digits; None from a server before version 2."""
+    new_player: bool = False
+    player_token: str | None = None
+    """The new player's token (``bp_...``): keep it and present it in every later
+    ``hello``; only sent when ``new_player`` is true."""
 
 
 class RoomList(_Message, tag="rooms", frozen=True):

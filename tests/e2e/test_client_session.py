@@ -195,3 +195,77 @@ async def test_a_token_the_server_no_longer_knows_starts_a_new_session(db_path: 
     ):
         assert session.resume_token not in (None, "not-a-token-it-knows")
         assert isinstance(await session.request(Ping()), Pong)
+
+
+async def test_a_session_without_a_player_token_is_made_a_player_and_keeps_its_token(
+    db_path: Path,
+) -> None:
+    """The first hello mints a player, whose token the session keeps; a later
+    session with that token is the same player, not a new one."""
+    async with running_server(db_path) as server:
+        async with Session(server.ws_url, "ann") as first:
+            assert first.new_player
+            assert first.player_token is not None and first.player_token.startswith("bp_")
+            assert first.player_id is not None and first.player_id.startswith("p")
+        async with Session(server.ws_url, "ann", player_token=first.player_token) as again:
+            assert not again.new_player
+            assert again.player_id == first.player_id
+            assert again.player_token == first.player_token
+
+
+async def test_a_reconnection_says_hello_as_the_same_player(db_path: Path) -> None:
+    """After a cut the session presents the token it was given at its first welcome:
+    the player is the same (a hello without it would have minted another)."""
+    async with (
+        running_server(db_path) as server,
+        CuttableProxy(server.port) as proxy,
+        Session(proxy.ws_url, "ann") as ann,
+    ):
+        events = ann.subscribe()
+        player_id, token = ann.player_id, ann.player_token
+        proxy.cut()
+        await next_event(events, Reconnected)
+        assert (ann.player_id, ann.player_token) == (player_id, token)
+        assert ann.new_player  # still: this session's player was made for it
+
+
+async def test_an_unknown_player_token_is_refused_at_start_and_the_caller_may_start_afresh(
+    db_path: Path,
+) -> None:
+    """bad_player_token fails start() with nothing started; with the token dropped
+    the same session starts as a new player."""
+    unknown = "bp_" + "A" * 43
+    async with running_server(db_path) as server:
+        session = Session(server.ws_url, "ann", player_token=unknown)
+        with pytest.raises(RequestRefusedError) as refused:
+            await session.start()
+        assert refused.value.code == "bad_player_token"
+        assert not session.connected and session.player_id is None
+        session.player_token = None
+        try:
+            await session.start()
+            assert session.new_player and session.player_token not in (None, unknown)
+            assert isinstance(await session.request(Ping()), Pong)
+        finally:
+            await session.close()
+
+
+async def test_a_reconnection_the_server_refuses_as_an_unknown_player_ends_the_session(
+    tmp_path: Path,
+) -> None:
+    """Reconnected to a server that does not know the player (another database),
+    the session ends with the reason, at once, rather than retrying a hello that
+    would be refused again."""
+    async with (
+        running_server(tmp_path / "first.db") as first,
+        running_server(tmp_path / "other.db") as other,
+        CuttableProxy(first.port) as proxy,
+        Session(proxy.ws_url, "ann") as ann,
+    ):
+        events = ann.subscribe()
+        proxy.target_port = other.port
+        proxy.cut()
+        ended = await next_event(events, SessionEnded)
+        assert isinstance(ended, SessionEnded)
+        assert "the server refused this player" in ended.reason, ended.reason
+        assert not ann.connected

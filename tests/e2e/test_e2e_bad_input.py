@@ -419,11 +419,11 @@ async def test_room_messages_before_hello_are_refused(
 
 
 async def test_an_unsupported_version_then_a_good_hello(server: RunningServer) -> None:
-    """``hello`` with version 2 gets ``unsupported_version`` naming the version
-    spoken (1); version 1 on the same connection is then welcomed."""
+    """``hello`` with version 3 gets ``unsupported_version`` naming the versions
+    spoken (1 or 2); version 1 on the same connection is then welcomed."""
     player = await Player.connect(server.ws_url)
-    reply = await player.request({"type": "hello", "name": "ann", "version": 2})
-    assert_error(reply, "unsupported_version", "2", "1")
+    reply = await player.request({"type": "hello", "name": "ann", "version": 3})
+    assert_error(reply, "unsupported_version", "version 3", "use 1 or 2")
     await assert_alive(player)
     welcome = await player.request({"type": "hello", "name": "ann", "version": 1})
     assert welcome["type"] == "welcome" and welcome["version"] == 1, welcome

@@ -11,6 +11,7 @@ garbage, the documented report and outcome, with the server healthy after.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import shutil
 import signal
@@ -26,6 +27,9 @@ import pytest
 from harness import CuttableProxy, RunningServer, running_server, wait_until
 from repo_paths import REPO_ROOT
 
+from client.commands.bot import TOKEN_ENV
+from server.store import GameStore
+
 RUN_TIMEOUT = 30.0
 """Seconds a whole bot run may take here: generous, for a loaded CI machine."""
 RESULT = re.compile(
@@ -34,6 +38,12 @@ RESULT = re.compile(
 )
 """A result line of ``boardroom bot``, as docs/bots.md shows it."""
 OPPOSITE = {"win": "loss", "loss": "win", "draw": "draw"}
+NEW_PLAYER = re.compile(
+    r"^boardroom bot: this run is a new player, (?P<id>p[0-9a-f]+)\. To play as it again, "
+    r"keep its token and pass it with --token or BOARDROOM_BOT_TOKEN:\n  (?P<token>bp_\S+)\n",
+    flags=re.MULTILINE,
+)
+"""The note a run without a token prints on stderr once the server made it a player."""
 
 
 @pytest.fixture
@@ -58,11 +68,26 @@ class BotRun:
     def outcomes(self) -> list[str]:
         return [result["outcome"] for result in self.results]
 
+    @property
+    def new_player(self) -> tuple[str, str] | None:
+        """(player id, token) from the note of a run made a new player, if it printed one."""
+        found = NEW_PLAYER.search(self.err)
+        return (found["id"], found["token"]) if found else None
+
+    @property
+    def notes(self) -> str:
+        """stderr without the new player's note (every run without a token has one)."""
+        return NEW_PLAYER.sub("", self.err, count=1)
+
 
 async def start_bot(
-    server: RunningServer, *argv: str, url: str | None = None
+    server: RunningServer, *argv: str, url: str | None = None, token: str | None = None
 ) -> asyncio.subprocess.Process:
-    """Start ``boardroom bot`` on ``server`` (or at ``url``, a proxy in front of it)."""
+    """Start ``boardroom bot`` on ``server`` (or at ``url``, a proxy in front of it),
+    with ``token`` in ``BOARDROOM_BOT_TOKEN`` (without: none, whatever this process has)."""
+    environ = {key: value for key, value in os.environ.items() if key != TOKEN_ENV}
+    if token is not None:
+        environ[TOKEN_ENV] = token
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -74,6 +99,7 @@ async def start_bot(
         cwd=REPO_ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
+        env=environ,
     )
 
 
@@ -101,9 +127,22 @@ async def lines_until(stream: asyncio.StreamReader, text: str) -> str:
     return read
 
 
-async def run_bot(server: RunningServer, *argv: str, timeout: float = RUN_TIMEOUT) -> BotRun:
-    """Run ``boardroom bot --server URL ARGV`` to its end."""
-    return await finish(await start_bot(server, *argv), timeout)
+async def next_note(process: asyncio.subprocess.Process) -> str:
+    """The next line a running bot writes on stderr, past the new player's note."""
+    stderr = process.stderr
+    assert stderr is not None
+    while True:
+        line = (await asyncio.wait_for(stderr.readline(), RUN_TIMEOUT)).decode()
+        if not line.startswith("boardroom bot: this run is a new player, "):
+            return line
+        await asyncio.wait_for(stderr.readline(), RUN_TIMEOUT)  # the token, on a line of its own
+
+
+async def run_bot(
+    server: RunningServer, *argv: str, timeout: float = RUN_TIMEOUT, token: str | None = None
+) -> BotRun:
+    """Run ``boardroom bot --server URL ARGV`` to its end (``token``: as in :func:`start_bot`)."""
+    return await finish(await start_bot(server, *argv, token=token), timeout)
 
 
 async def game_records(server: RunningServer) -> list[dict[str, Any]]:
@@ -252,8 +291,7 @@ async def test_bots_meet_by_quick_match_and_by_join_code_with_rematches(
     host = await start_bot(
         server, "--engine", "random", "--create", "tictactoe", "--games", "2", "--name", "host"
     )
-    assert host.stderr is not None
-    announcement = (await asyncio.wait_for(host.stderr.readline(), RUN_TIMEOUT)).decode()
+    announcement = await next_note(host)
     code = re.search(r"type: join (\w+)\)", announcement)
     assert code is not None, announcement
     guest = await run_bot(
@@ -288,15 +326,13 @@ async def test_two_quick_match_bots_play_every_game_asked_for(
     way = ("--quick", "connect4", "--games", str(games), "--parallel", str(parallel))
     order = [first_in, *(b for b in brains if b != first_in)] if first_in else list(brains)
     bots: dict[str, asyncio.subprocess.Process] = {}
-    waited = b""
+    waited = ""
     try:
         for brain in order:
             bots[brain] = await start_bot(server, *brains[brain], *way)
             if brain == first_in:
-                stderr = bots[brain].stderr
-                assert stderr is not None
-                waited = await asyncio.wait_for(stderr.readline(), RUN_TIMEOUT)
-                assert waited.startswith(b"quick match: waiting for an opponent in room ")
+                waited = await next_note(bots[brain])
+                assert waited.startswith("quick match: waiting for an opponent in room ")
         runs = {brain: await finish(process) for brain, process in bots.items()}
     finally:
         for process in bots.values():
@@ -305,7 +341,7 @@ async def test_two_quick_match_bots_play_every_game_asked_for(
                 await process.wait()
     for brain, run in runs.items():
         other = names["script" if brain == "engine" else "engine"]
-        assert run.status == 0, waited.decode() + run.err
+        assert run.status == 0, waited + run.err
         assert sorted(int(r["number"]) for r in run.results) == list(range(1, games + 1))
         assert {r["opponent"] for r in run.results} == {other}, run.out
         assert run.out.splitlines()[-1].startswith(f"{games} games: ")
@@ -328,7 +364,7 @@ async def test_a_bot_left_waiting_gives_up_after_its_wait_with_status_1(
     stops, leaves its room and exits 1, having played nothing."""
     run = await run_bot(server, "--engine", "random", "--quick", "connect4", "--wait", "0.5")
     assert (run.status, run.out) == (1, ""), run.err
-    waiting, gave_up = run.err.splitlines()
+    waiting, gave_up = run.notes.splitlines()
     code = waiting.removeprefix("quick match: waiting for an opponent in room ")
     assert gave_up == (
         f"boardroom bot: nobody came to play in room {code} within 0.5 s (--wait 0.5)"
@@ -579,5 +615,64 @@ async def test_bad_input_is_one_line_and_status_2_without_a_traceback(
     assert run.err == "boardroom bot: --script: no such file: no_such_bot.py\n"
     unknown = await run_bot(server, "--engine", "easy", "--join", "ZZZZZZ")
     assert unknown.status == 2
-    assert unknown.err.startswith("boardroom bot: cannot join ZZZZZZ: ")
+    assert unknown.notes.startswith("boardroom bot: cannot join ZZZZZZ: ")
     assert "(unknown_room)" in unknown.err and "Traceback" not in unknown.err
+
+
+# -- the bot's player: its token -----------------------------------------------------------
+
+
+async def test_a_bot_run_twice_with_its_token_is_one_player(server: RunningServer) -> None:
+    """A run without a token is made a new player and prints its token once, on
+    stderr; runs with that token (BOARDROOM_BOT_TOKEN, or --token, which wins over
+    the variable) are the same player and print no token."""
+    argv = ("--engine", "random", "--create", "tictactoe", "--ai", "random")
+    first = await run_bot(server, *argv)
+    assert first.status == 0, first.err
+    assert first.new_player is not None, first.err
+    player_id, token = first.new_player
+    assert "bp_" not in first.out
+    from_env = await run_bot(server, *argv, token=token)
+    flag_wins = await run_bot(server, *argv, "--token", token, token="bp_" + "A" * 43)
+    for run in (from_env, flag_wins):
+        assert run.status == 0, run.err
+        assert "bp_" not in run.err + run.out and "new player" not in run.err
+    records = await game_records(server)
+
+    assert len(records) == 3
+    for record in records:
+        (bot,) = [player for player in record["players"] if player["kind"] == "bot"]
+        assert bot["player_id"] == player_id, record
+
+
+async def test_an_unknown_bot_token_is_status_2_with_one_line_and_nothing_played(
+    server: RunningServer,
+) -> None:
+    run = await run_bot(
+        server, "--engine", "random", "--quick", "tictactoe", token="bp_" + "A" * 43
+    )
+    assert (run.status, run.out) == (2, "")
+    assert run.err.startswith(
+        "boardroom bot: the server does not know this bot's token (--token or "
+        "BOARDROOM_BOT_TOKEN): "
+    ), run.err
+    assert run.err.count("\n") == 1 and "bp_" not in run.err
+    assert await game_records(server) == []
+
+
+async def test_a_revoked_bot_token_is_status_2_with_one_line_and_nothing_played(
+    server: RunningServer,
+) -> None:
+    argv = ("--engine", "random", "--create", "tictactoe", "--ai", "random")
+    first = await run_bot(server, *argv)
+    assert first.status == 0 and first.new_player is not None, first.err
+    player_id, token = first.new_player
+    async with GameStore(Path(server.config.database)) as store:
+        await store.revoke_player(player_id, at=1_800_000_000.0)
+    run = await run_bot(server, *argv, token=token)
+    assert (run.status, run.out) == (2, "")
+    assert run.err.startswith(
+        "boardroom bot: this bot's token was revoked (--token or BOARDROOM_BOT_TOKEN): "
+    ), run.err
+    assert run.err.count("\n") == 1 and "bp_" not in run.err
+    assert len(await game_records(server)) == 1  # the first run's game only

@@ -18,8 +18,10 @@ import os
 import re
 import signal
 import socket
+import stat
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -35,6 +37,8 @@ from client.terminal.console import LineConsole
 from client.terminal.room_screen import RoomScreen
 from client.terminal.style import Palette
 from client.terminal.terminal import Terminal
+from server.core.players import player_id_for
+from server.store import GameStore
 from shared.protocol.messages import ChatLine, CreateRoom, SendChat, State, Watch
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
@@ -760,3 +764,146 @@ async def test_a_rematch_request_made_while_the_opponent_was_away_is_shown_on_re
         await ann.close()
 
     assert f"Welcome back: your game in room {code} goes on." in again.lines
+
+
+# -- the player: one identity across runs ---------------------------------------------
+
+
+def seat_of(record: dict[str, Any], name: str) -> dict[str, Any]:
+    """The ``players`` entry of ``name`` in a game record."""
+    return next(player for player in record["players"] if player["name"] == name)
+
+
+def profile_of(config_home: Path) -> dict[str, Any]:
+    data = json.loads((config_home / "boardroom" / "client.json").read_text())
+    assert isinstance(data, dict)
+    return data
+
+
+async def test_a_client_killed_and_started_again_is_the_same_player(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """The first run is made a player and keeps its token in the profile (owner
+    only, never printed); killed (SIGKILL) and run again, even under another name,
+    the client is the same player, as the game records say; another profile is
+    another player."""
+    ann_home, bob_home = tmp_path / "ann", tmp_path / "bob"
+    async with running_server(db_path) as server:
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=ann_home
+        ) as first:
+            first.send("new tictactoe ai=perfect", *ALL_CELLS)  # the input stays open
+            await first.expect(r"^Result: ")
+            first.send("leave")
+            await first.expect(r"^Back in the lobby")
+            await first.kill()
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "anna", config_home=ann_home
+        ) as again:
+            again.send("new tictactoe ai=perfect", *ALL_CELLS)
+            again.close_input()
+            assert await again.finish() == 0
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "bob", config_home=bob_home
+        ) as other:
+            other.send("new tictactoe ai=perfect", *ALL_CELLS)
+            other.close_input()
+            assert await other.finish() == 0
+        records = [await server.get_json(f"/api/games/{number}") for number in (1, 2, 3)]
+
+    first_id = seat_of(records[0], "ann")["player_id"]
+    assert isinstance(first_id, str) and first_id.startswith("p"), records[0]
+    assert seat_of(records[1], "anna")["player_id"] == first_id, records[1]
+    assert seat_of(records[2], "bob")["player_id"] not in (None, first_id), records[2]
+    token = profile_of(ann_home)["players"][server.ws_url]
+    assert token.startswith("bp_") and token != profile_of(bob_home)["players"][server.ws_url]
+    assert stat.S_IMODE((ann_home / "boardroom" / "client.json").stat().st_mode) == 0o600
+    for run in (first, again, other):
+        assert "bp_" not in run.transcript, run.transcript
+
+
+async def test_a_player_token_the_server_does_not_know_is_replaced_by_a_new_player(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """A profile whose token this server does not know (another database): one
+    notice, the run goes on as a new player, and the new token replaces the old,
+    so the next run is that player without a word."""
+    unknown = "bp_" + "A" * 43
+    async with running_server(db_path) as server:
+        profile_path = tmp_path / "boardroom" / "client.json"
+        profile_path.parent.mkdir(parents=True)
+        profile_path.write_text(
+            json.dumps({"name": "ann", "players": {server.ws_url: unknown}}), encoding="utf-8"
+        )
+        async with client_process("play", "--server", server.ws_url, config_home=tmp_path) as first:
+            first.close_input()
+            assert await first.finish() == 0
+        kept = profile_of(tmp_path)["players"][server.ws_url]
+        async with client_process("play", "--server", server.ws_url, config_home=tmp_path) as again:
+            again.close_input()
+            assert await again.finish() == 0
+
+    notice = (
+        "The server does not know the player this client kept for it (its database is new, "
+        "or another server answers at this address): you play as a new player."
+    )
+    assert notice in first.lines, first.transcript
+    assert kept.startswith("bp_") and kept != unknown
+    assert notice not in again.lines, again.transcript
+    assert profile_of(tmp_path)["players"][server.ws_url] == kept
+
+
+async def test_a_second_person_online_under_a_name_is_told_the_name_shown(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Two people may not be online under one name: the second is welcomed as
+    ``ann 2``, and the client says so."""
+    async with running_server(db_path) as server, Session(server.ws_url, "ann") as online:
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as second:
+            second.close_input()
+            assert await second.finish() == 0
+        assert online.name == "ann"
+
+    assert (
+        "Another player is online here as ann: the server shows you as ann 2 (names are told "
+        "apart while both are connected)." in second.lines
+    ), second.transcript
+    assert "Welcome, ann 2! Connected to " + server.ws_url + "." in second.lines
+
+
+async def test_a_revoked_player_token_stops_the_client_and_the_next_run_is_a_new_player(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Once the server's admin revoked the player's token, the client says so and
+    exits 1, having forgotten the token; the next run is a new player."""
+    async with running_server(db_path) as server:
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as first:
+            first.close_input()
+            assert await first.finish() == 0
+        token = profile_of(tmp_path)["players"][server.ws_url]
+        async with GameStore(db_path) as store:
+            await store.revoke_player(player_id_for(token), at=1_800_000_000.0)
+        url = server.ws_url
+        async with client_process("play", "--server", url, config_home=tmp_path) as refused:
+            refused.close_input()
+            assert await refused.finish() == 1
+        forgotten = profile_of(tmp_path).get("players")
+        async with client_process("play", "--server", server.ws_url, config_home=tmp_path) as again:
+            again.close_input()
+            assert await again.finish() == 0
+
+    assert any(
+        line.startswith("The server refused this player: ")
+        and line.endswith(
+            ". The token is forgotten: boardroom play run again starts as a new player."
+        )
+        for line in refused.lines
+    ), refused.transcript
+    assert "bp_" not in refused.transcript
+    assert forgotten == {}
+    assert profile_of(tmp_path)["players"][server.ws_url] not in (None, token)
+    assert "Welcome, ann! Connected to " + server.ws_url + "." in again.lines, again.transcript

@@ -233,19 +233,30 @@ async def test_a_renamed_student_keeps_their_rating_under_the_new_name(tmp_path:
 
 
 async def test_outside_class_mode_a_name_is_one_player_whatever_its_case(tmp_path: Path) -> None:
-    """ "Ann" and later "ANN" (another session) are one player, shown as last
-    spelled; a game between "Ann" and "aNN" is one player against themselves,
-    and is not rated."""
+    """ "Ann" and later "ANN" (another session of the same player: two people
+    are never online under one name) are one player, shown as last spelled; a
+    game between "Ann" and "aNN" is one player against themselves, and is not
+    rated."""
+
+    async def as_ann(name: str) -> Player:
+        """Another connection of Ann's player (her token), saying hello as ``name``."""
+        player = await Player.connect(server.ws_url)
+        token = first_ann.seen[0]["player_token"]
+        hello = {"type": "hello", "name": name, "version": 2, "player_token": token}
+        welcome = await player.request(hello)
+        assert welcome["type"] == "welcome" and welcome["name"] == name, welcome
+        return player
+
     async with running_server(tmp_path / "games.db") as server:
         first_ann, bob = [await Player.join_server(server.ws_url, n) for n in ("Ann", "bob")]
         await resigns(bob, await table(server, first_ann, bob))
-        second_ann = await Player.join_server(server.ws_url, "ANN")
+        second_ann = await as_ann("ANN")
         await resigns(bob, await table(server, second_ann, bob))
         expected = [("ANN", 2, 2, 0), ("bob", 2, 0, 2)]
         rows = await board(server)
         assert [(r["player"], r["games"], r["wins"], r["losses"]) for r in rows] == expected
 
-        third_ann = await Player.join_server(server.ws_url, "aNN")
+        third_ann = await as_ann("aNN")
         await resigns(third_ann, await table(server, first_ann, third_ann))
         record = await server.get_json("/api/games/3")
         assert (record["result"], [p["name"] for p in record["players"]]) == ("1-0", ["Ann", "aNN"])

@@ -1,20 +1,25 @@
 // connection.js: the WebSocket to the server, kept open. It says `hello` (with
-// the resume token once it has one), matches each reply to its request by `id`,
-// and when the connection drops it reconnects by itself, waiting longer after
-// each failed try, and resumes the session with the token. It knows nothing of
-// rooms (session.js does).
+// the player token, and the resume token once it has one), matches each reply
+// to its request by `id`, and when the connection drops it reconnects by
+// itself, waiting longer after each failed try, and resumes the session with
+// the token. It knows nothing of rooms (session.js does), nor of storage: the
+// page keeps what the welcome says.
 //
 // Events (a plain EventTarget; read `event.detail`):
 //   "status"   { status, reason, retryAt }: status is "connecting", "open",
 //              "reconnecting", "replaced" (another tab took the session over),
-//              "refused" (the server turned the hello down: `reason` says why)
-//              or "closed"
-//   "welcome"  { welcome, resumed }: greeted; `resumed` is false when the server
-//              did not know the token (a new session: earlier seats are gone)
+//              "refused" (the server turned the hello down: `reason` says why),
+//              "removed" (by the teacher), "revoked" (this player's token was
+//              revoked: it connects no more) or "closed"
+//   "welcome"  { welcome, resumed, unknownPlayer }: greeted; `resumed` is false
+//              when the server did not know the resume token (a new session:
+//              earlier seats are gone); `unknownPlayer` is true when it did not
+//              know the player token either, and made a new player (then, as
+//              for any new player, `welcome.player_token` is its token to keep)
 //   "message"  every other server message, replies included, before the
 //              request's promise settles
 
-const PROTOCOL_VERSION = 1;
+const PROTOCOL_VERSION = 2; // 2: durable players (hello.player_token)
 
 const BACKOFF_FIRST_MS = 250; // a restarting server is back within a second or two...
 const BACKOFF_MAX_MS = 5000; // ...but a long outage is not hammered
@@ -25,6 +30,7 @@ const WATCHDOG_MS = 5000;
 const HELLO_ID = "hello";
 const CLOSE_SESSION_REPLACED = 4000;
 const CLOSE_REMOVED = 4003;
+const CLOSE_TOKEN_REVOKED = 4004;
 
 /** Close codes in words (docs/protocol.md, Close codes). */
 const CLOSE_REASONS = {
@@ -38,6 +44,7 @@ const CLOSE_REASONS = {
   4001: "the server dropped us for reading too slowly",
   4002: "the server dropped us for sending too many messages",
   4003: "the teacher removed you from the class",
+  4004: "this player's token was revoked",
 };
 
 /** The server refused a request: `code` is the protocol's error code. */
@@ -69,11 +76,14 @@ export function serverUrl(location = window.location) {
 }
 
 export class Connection extends EventTarget {
-  constructor(url, { name, token = null }) {
+  constructor(url, { name, token = null, playerToken = null }) {
     super();
     this.url = url;
     this.name = name;
     this.token = token;
+    this.playerToken = playerToken; // said in every hello; set by a welcome that makes a player
+    this.playerId = null; // the player's public id, from the welcome
+    this.unknownPlayer = false; // the server did not know playerToken: the next welcome is a new player
     this.status = "closed";
     this.reason = "";
     this.ws = null;
@@ -146,6 +156,7 @@ export class Connection extends EventTarget {
   hello(ws, token) {
     const hello = { type: "hello", name: this.name, version: PROTOCOL_VERSION, client: "human" };
     if (token) hello.resume_token = token;
+    if (this.playerToken) hello.player_token = this.playerToken;
     hello.id = HELLO_ID;
     ws.send(JSON.stringify(hello));
   }
@@ -172,12 +183,29 @@ export class Connection extends EventTarget {
     if (message.id !== HELLO_ID) return;
     if (message.type === "welcome") {
       const resumed = Boolean(this.token) && message.resume_token === this.token;
+      const unknownPlayer = this.unknownPlayer;
       this.token = message.resume_token;
       this.name = message.name;
+      this.playerId = message.player_id ?? null;
+      if (message.player_token) this.playerToken = message.player_token;
+      this.unknownPlayer = false;
       this.greeted = true;
       this.attempts = 0;
       this.setStatus("open");
-      this.dispatchEvent(new CustomEvent("welcome", { detail: { welcome: message, resumed } }));
+      this.dispatchEvent(new CustomEvent("welcome", { detail: { welcome: message, resumed, unknownPlayer } }));
+    } else if (message.type === "error" && message.code === "bad_player_token") {
+      // The server does not know this browser's player (its database is new):
+      // carry on as a new player, and say so once welcomed. No session of an
+      // unknown player can be resumed: the resume token goes too.
+      this.playerToken = null;
+      this.token = null;
+      this.unknownPlayer = true;
+      this.hello(ws, null);
+    } else if (message.type === "error" && message.code === "player_token_revoked") {
+      // Trying again would be refused again: stop here (the server closes with 4004).
+      this.playerToken = null;
+      this.setStatus("revoked", message.message);
+      this.lost(ws, CLOSE_TOKEN_REVOKED, message.message);
     } else if (message.type === "error" && message.code === "bad_token") {
       // The server no longer knows the session (the grace window ended, or it
       // restarted without it): start a new one.
@@ -221,7 +249,7 @@ export class Connection extends EventTarget {
       clearTimeout(timer);
       reject(new ConnectionLostError("the connection dropped before the answer came"));
     }
-    if (["closed", "refused", "replaced", "removed"].includes(this.status)) return;
+    if (["closed", "refused", "replaced", "removed", "revoked"].includes(this.status)) return;
     // While retrying, keep saying why the connection went ("the server is shutting
     // down"), not that the latest try failed.
     const why =
@@ -237,6 +265,11 @@ export class Connection extends EventTarget {
       // new student behind the teacher's back: stop here.
       this.token = null;
       this.setStatus("removed", CLOSE_REASONS[CLOSE_REMOVED]);
+      return;
+    }
+    if (code === CLOSE_TOKEN_REVOKED) {
+      this.playerToken = null;
+      this.setStatus("revoked", CLOSE_REASONS[CLOSE_TOKEN_REVOKED]);
       return;
     }
     const delay = Math.min(BACKOFF_FIRST_MS * 2 ** this.attempts, BACKOFF_MAX_MS);

@@ -7,7 +7,7 @@
 // In class mode it also shows the teacher's announcements, takes the player to
 // each tournament game as the server calls them to it (`match`; one playing
 // another game is offered to go instead), and stops for good when the teacher
-// removes the player (close code 4003).
+// removes the player (close code 4003) or the player's token is revoked (4004).
 
 import { startTicking } from "./clocks.js";
 import { Connection, serverUrl } from "./connection.js";
@@ -18,7 +18,7 @@ import { Notices } from "./notices.js";
 import { SYMBOLS } from "./room-state.js";
 import { RoomView } from "./room-view.js";
 import { Session } from "./session.js";
-import { saveName, savedName, savedToken, saveToken } from "./storage.js";
+import { saveName, savedName, savedPlayerToken, savePlayerToken, savedToken, saveToken } from "./storage.js";
 import { refusalText, rematchText } from "./words.js";
 
 class App {
@@ -95,12 +95,25 @@ class App {
   connect(name) {
     this.connection?.close();
     this.lobby?.hidden();
-    this.connection = new Connection(serverUrl(), { name, token: savedToken() });
+    this.connection = new Connection(serverUrl(), {
+      name,
+      token: savedToken(),
+      playerToken: savedPlayerToken(),
+    });
     this.session = new Session(this.connection);
     this.lobby = new LobbyView(this);
     this.connection.addEventListener("status", (event) => this.statusChanged(event.detail));
     this.connection.addEventListener("welcome", (event) => {
-      setText(this.playerName, event.detail.welcome.name);
+      const { welcome } = event.detail;
+      const shown = this.playerName.textContent;
+      setText(this.playerName, welcome.name);
+      // Who this browser is on the server (the same in every tab and visit).
+      this.you.dataset.player = welcome.player_id ?? "";
+      this.you.title = welcome.player_id ? `Player ${welcome.player_id}` : "";
+      if (welcome.name !== name && welcome.name !== shown) {
+        // Said once, not again at each reconnection under the same name.
+        this.say(`Another player is online as ${name}: you are shown as ${welcome.name} while both are here`);
+      }
     });
     this.session.addEventListener("room", (event) => this.roomChanged(event.detail));
     this.session.addEventListener("notice", (event) => this.say(event.detail.text));
@@ -123,28 +136,48 @@ class App {
       else this.askName(`The server refused that name: ${detail.reason}`);
     } else if (detail.status === "removed") {
       this.removed();
+    } else if (detail.status === "revoked") {
+      this.revoked();
     }
   }
 
   /** The teacher removed this player: the session is over, and the page says so. */
   removed() {
     saveToken(null);
+    this.stopped(
+      "Removed by the teacher",
+      "The teacher removed you from the class, so this page no longer connects. " +
+        "Reload it to join again as a new student.",
+      "Removed",
+    );
+  }
+
+  /** This player's token was revoked: it connects no more, and the page says so.
+   * The token is forgotten, so a reload starts as a new player. */
+  revoked() {
+    savePlayerToken(null);
+    saveToken(null);
+    this.stopped(
+      "This player was revoked",
+      "The server's admin revoked the token this browser played with, so this page " +
+        "no longer connects. Reload it to start again as a new player.",
+      "Revoked",
+    );
+  }
+
+  /** The page connects no more: say why, with a button to reload. */
+  stopped(heading, text, title) {
     this.leaveView();
     this.view.replaceChildren(
       h(
         "section",
         { class: "panel removed-view", role: "alert" },
-        h("h1", {}, "Removed by the teacher"),
-        h(
-          "p",
-          {},
-          "The teacher removed you from the class, so this page no longer connects. " +
-            "Reload it to join again as a new student.",
-        ),
+        h("h1", {}, heading),
+        h("p", {}, text),
         h("button", { type: "button", class: "primary", onclick: () => location.reload() }, "Reload"),
       ),
     );
-    document.title = "Removed · Boardroom";
+    document.title = `${title} · Boardroom`;
   }
 
   /**
@@ -254,7 +287,7 @@ class App {
   }
 
   route() {
-    const stopped = ["refused", "removed"].includes(this.connection?.status);
+    const stopped = ["refused", "removed", "revoked"].includes(this.connection?.status);
     if (!this.session || this.askingName || stopped) return;
     const [, view = "", code = ""] = /^#\/?([a-z]*)\/?([A-Za-z0-9]*)/.exec(location.hash) ?? [];
     if ((view === "join" || view === "watch") && code) this.follow(view, code.toUpperCase());

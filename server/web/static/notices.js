@@ -33,6 +33,7 @@ export class Notices {
       reconnecting: `Reconnecting… (${reason || "the connection was lost"})`,
       replaced: "This game is open in another tab or window.",
       removed: "The teacher removed you from the class.",
+      revoked: "This player's token was revoked.",
     };
     const text = texts[status];
     clearTimeout(this.slowStart);

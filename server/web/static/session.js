@@ -18,7 +18,7 @@
 //             welcome until that game starts.
 
 import { Room } from "./room-state.js";
-import { saveToken, saveWatching, savedWatching } from "./storage.js";
+import { savePlayerToken, saveToken, saveWatching, savedWatching } from "./storage.js";
 import { eventText } from "./words.js";
 
 const ROOM_EVENTS = new Set([
@@ -68,8 +68,15 @@ export class Session extends EventTarget {
 
   // -- after hello --------------------------------------------------------------
 
-  async welcomed({ welcome, resumed }) {
+  async welcomed({ welcome, resumed, unknownPlayer }) {
     saveToken(welcome.resume_token);
+    // A new player's token comes in this one welcome only: keep it for every tab
+    // and every later visit.
+    if (welcome.player_token) savePlayerToken(welcome.player_token);
+    if (unknownPlayer) {
+      const text = "The server did not know the player this browser kept: you play as a new player";
+      this.dispatchEvent(new CustomEvent("notice", { detail: { text } }));
+    }
     const kept = new Set(resumed ? (welcome.resumed_rooms ?? []) : []);
     for (const room of [...this.rooms.values()]) {
       if (room.you !== null && !kept.has(room.code)) {

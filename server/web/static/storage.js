@@ -1,14 +1,21 @@
-// storage.js: what the page remembers between visits. The player's name lives in
-// localStorage (asked once per browser). The resume token and the rooms being
-// watched live in sessionStorage, which belongs to one tab: a reload returns to
-// the same seats, while two tabs stay two players.
+// storage.js: what the page remembers between visits. The player's name and
+// player token live in localStorage, which belongs to the browser (per server
+// address): every tab and every later visit is the same player, the one the
+// server made on the first visit. The resume token and the rooms being watched
+// live in sessionStorage, which belongs to one tab: a reload returns to the same
+// seats, while two tabs keep two sessions (of one player).
 
 const NAME = "boardroom.name";
+const PLAYER = "boardroom.playerToken";
 const TOKEN = "boardroom.resumeToken";
 const WATCHING = "boardroom.watching";
 
 export const savedName = () => read(localStorage, NAME) ?? "";
 export const saveName = (name) => write(localStorage, NAME, name);
+
+/** The player token the server gave this browser (a secret: never put it in an address). */
+export const savedPlayerToken = () => read(localStorage, PLAYER);
+export const savePlayerToken = (token) => write(localStorage, PLAYER, token);
 
 export const savedToken = () => read(sessionStorage, TOKEN);
 export const saveToken = (token) => write(sessionStorage, TOKEN, token);

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from repo_paths import REPO_ROOT
 
-from client.cli import main
+from client.cli import build_parser, main
+from client.commands.bot import TOKEN_ENV
 
 EXAMPLE = str(REPO_ROOT / "examples" / "random_bot.py")
 
@@ -86,3 +87,17 @@ def test_no_server_at_the_address_is_status_1(capsys: pytest.CaptureFixture[str]
     )
     assert status == 1
     assert f"cannot reach a Boardroom server at ws://127.0.0.1:{port}/ws" in err
+
+
+def test_the_bots_token_comes_from_the_flag_or_else_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--token`` wins over ``BOARDROOM_BOT_TOKEN``; an empty variable is no token."""
+    argv = ["bot", "--engine", "easy", "--quick", "tictactoe"]
+    monkeypatch.setenv(TOKEN_ENV, "bp_from_env")
+    assert build_parser().parse_args(argv).token == "bp_from_env"
+    assert build_parser().parse_args([*argv, "--token", "bp_flag"]).token == "bp_flag"
+    monkeypatch.setenv(TOKEN_ENV, "")
+    assert build_parser().parse_args(argv).token is None
+    monkeypatch.delenv(TOKEN_ENV)
+    assert build_parser().parse_args(argv).token is None

@@ -1,4 +1,5 @@
-"""What the client remembers: the name, and the seat of a game under way."""
+"""What the client remembers: the name, the player token of each server, and the
+seat of a game under way."""
 
 from __future__ import annotations
 
@@ -38,6 +39,43 @@ def test_a_seat_is_kept_for_its_server_and_name_until_forgotten(tmp_path: Path) 
     assert profile.saved_seat("ws://b:8765/ws", "ann") == SavedSeat("token-b", "ROOMBB")
     assert profile.name == "ann"
     assert stat.S_IMODE((tmp_path / "client.json").stat().st_mode) == 0o600
+
+
+def test_a_player_token_is_kept_per_server_beside_the_name_until_forgotten(
+    tmp_path: Path,
+) -> None:
+    """One player token per server URL, whatever the name (a new name is the same
+    player); kept across profiles on the same file, owner-readable only, and
+    independent of the seats saved beside it."""
+    profile = Profile(tmp_path / "boardroom" / "client.json")
+    assert profile.player_token("ws://a:8765/ws") is None
+    profile.remember_name("ann")
+    profile.remember_player_token("ws://a:8765/ws", "bp_a")
+    profile.remember_player_token("ws://b:8765/ws", "bp_b")
+    profile.save_seat("ws://a:8765/ws", "ann", SavedSeat("resume-a", "ROOMAA"))
+    profile.remember_name("anna")
+    again = Profile(profile.path)
+    assert again.player_token("ws://a:8765/ws") == "bp_a"
+    assert again.player_token("ws://b:8765/ws") == "bp_b"
+    assert again.player_token("ws://c:8765/ws") is None
+    again.remember_player_token("ws://a:8765/ws", "bp_a2")  # a new player replaces the old
+    again.forget_player_token("ws://b:8765/ws")
+    assert profile.player_token("ws://a:8765/ws") == "bp_a2"
+    assert profile.player_token("ws://b:8765/ws") is None
+    assert profile.saved_seat("ws://a:8765/ws", "ann") == SavedSeat("resume-a", "ROOMAA")
+    assert profile.name == "anna"
+    assert stat.S_IMODE(profile.path.stat().st_mode) == 0o600
+    assert [path.name for path in profile.path.parent.iterdir()] == ["client.json"]
+
+
+def test_a_player_token_of_the_wrong_shape_reads_as_none(tmp_path: Path) -> None:
+    path = tmp_path / "client.json"
+    path.write_text('{"players": {"ws://a:8765/ws": 42, "ws://b:8765/ws": ""}}', encoding="utf-8")
+    assert Profile(path).player_token("ws://a:8765/ws") is None
+    assert Profile(path).player_token("ws://b:8765/ws") is None
+    path.write_text('{"players": ["bp_a"]}', encoding="utf-8")
+    Profile(path).remember_player_token("ws://a:8765/ws", "bp_a")
+    assert Profile(path).player_token("ws://a:8765/ws") == "bp_a"
 
 
 def test_a_token_saved_by_an_earlier_version_is_a_seat_without_a_room(tmp_path: Path) -> None:

@@ -26,13 +26,16 @@ from shared.protocol.close_codes import (
     CLOSE_REASONS,
     CLOSE_REMOVED,
     CLOSE_SESSION_REPLACED,
+    CLOSE_TOKEN_REVOKED,
     CLOSE_TOO_SLOW,
+    FINAL_CLOSE_CODES,
 )
 
 PROTOCOL_DOC = REPO_ROOT / "docs" / "protocol.md"
 
 CLIENT_EXAMPLES = [
     m.Hello(name="ann", version=1, client="bot", resume_token="t0k3n", id=1),
+    m.Hello(name="ann", version=2, player_token="bp_" + "x" * 43, id=2),
     m.ListRooms(game="connect4"),
     m.CreateRoom(
         game="mnk",
@@ -80,6 +83,15 @@ ROOM = m.RoomState(
 )
 SERVER_EXAMPLES = [
     m.Welcome(name="ann", version=1, resume_token="t0k3n", resumed_rooms=["K7Q2"], id=1),
+    m.Welcome(
+        name="ann 2",
+        version=2,
+        resume_token="t0k3n",
+        player_id="p0123456789abcdef",
+        new_player=True,
+        player_token="bp_" + "x" * 43,
+        id=1,
+    ),
     m.RoomList(
         rooms=[
             m.RoomSummary(
@@ -289,11 +301,36 @@ def test_the_protocol_document_lists_every_close_code_with_its_words() -> None:
     """Each close code a client may meet is in docs/protocol.md's table, and the
     application's own codes (4000 and up) all have words for clients to show."""
     text = PROTOCOL_DOC.read_text()
-    own = {CLOSE_SESSION_REPLACED, CLOSE_TOO_SLOW, CLOSE_ABUSE, CLOSE_REMOVED}
+    own = {CLOSE_SESSION_REPLACED, CLOSE_TOO_SLOW, CLOSE_ABUSE, CLOSE_REMOVED, CLOSE_TOKEN_REVOKED}
     for code in CLOSE_REASONS:
         if code in own or code in (1001, 1009, 1013):
             assert f"| {code} |" in text, f"close code {code} missing from docs/protocol.md"
     assert own <= set(CLOSE_REASONS)
+
+
+def test_a_revoked_player_token_is_a_final_close_code_with_its_words() -> None:
+    """4004 ends a player for good: clients do not reconnect after it, and say why."""
+    assert CLOSE_TOKEN_REVOKED == 4004
+    assert CLOSE_TOKEN_REVOKED in FINAL_CLOSE_CODES
+    assert CLOSE_REASONS[CLOSE_TOKEN_REVOKED] == "this player's token was revoked"
+
+
+def test_a_version_1_welcome_leaves_the_player_fields_out_at_their_defaults() -> None:
+    """The player fields are optional: a welcome without them (an older server's)
+    decodes, and they are not sent while at their defaults."""
+    old = '{"type":"welcome","name":"ann","version":1,"resume_token":"t"}'
+    welcome = decode_server_message(old)
+    assert isinstance(welcome, m.Welcome)
+    assert (welcome.player_id, welcome.new_player, welcome.player_token) == (None, False, None)
+    assert encode_message(welcome) == old
+
+
+def test_a_player_token_over_200_characters_is_an_invalid_field() -> None:
+    """The field is capped like the resume token: nothing longer is looked up."""
+    hello = {"type": "hello", "name": "ann", "version": 2, "player_token": "x" * 201}
+    error = refusal(json.dumps(hello))
+    assert error.code is ErrorCode.INVALID_FIELD
+    assert "$.player_token" in error.message
 
 
 def test_server_messages_that_break_the_contract_raise_value_errors_for_clients() -> None:

@@ -113,7 +113,8 @@ async def test_the_json_export_has_players_moves_result_termination_and_board(
     )
     assert [p["name"] for p in exported["players"]] == ["ada", "bob"]
     assert exported["players"][1] == {
-        "side": "second", "symbol": "O", "name": "bob", "kind": "bot", "ai_level": None
+        "side": "second", "symbol": "O", "name": "bob", "kind": "bot", "ai_level": None,
+        "player_id": None,
     }  # fmt: skip
     assert [m["move"] for m in exported["moves"]] == list("4455667")
     assert exported["moves"][1] == {
@@ -243,7 +244,7 @@ async def test_the_database_runs_in_wal_mode_with_full_sync(
     info = await store.info()
 
     assert (info.journal_mode, info.synchronous) == ("wal", "FULL")
-    assert info.schema_version == SCHEMA_VERSION == 4
+    assert info.schema_version == SCHEMA_VERSION == 5
     with closing(sqlite3.connect(db_path)) as other:
         assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
@@ -559,7 +560,10 @@ async def test_a_version_1_file_is_migrated_and_keeps_its_games(db_path: Path) -
         assert (await store.info()).schema_version == SCHEMA_VERSION
         [old] = await store.unfinished_games()
         assert (old.id, old.room, old.number) == (1, "OLD", 1)
-        assert old.seats == (SeatRecord("ada"), SeatRecord("AI", PlayerKind.AI, "easy"))
+        ada, ai = old.seats
+        assert ai == SeatRecord("AI", PlayerKind.AI, "easy")
+        assert ada is not None and ada.name == "ada" and ada.session is None
+        assert ada.player is not None  # a name seen once is a player (version 5)
         assert old.moves == (MoveRecord(0, "b2", T0 + 2),)
         await store.append_move(old.id, 1, "a1", T0 + 3)
         new = await store.create_game("NEW", "tictactoe", (ANN, BOT), number=2, at=T0)

@@ -309,3 +309,16 @@ def test_bad_address_limits_are_value_errors() -> None:
 def test_the_http_settings_default_to_the_module_defaults() -> None:
     config = ServerConfig()
     assert (config.http_rate, config.http_burst) == (limits.DEFAULT_HTTP_RATE, 100) == (20.0, 100)
+
+
+def test_waiting_on_a_bucket_says_the_delay_and_takes_nothing() -> None:
+    """wait() answers as take() would, without taking: an address out of tokens
+    stays out until the refill, and one with tokens keeps them all."""
+    limits_ = AddressRateLimits(rate=1.0, burst=2)
+    assert limits_.wait("a", 0.0) is None  # never seen: full
+    assert limits_.check("a", 0.0) is None and limits_.check("a", 0.0) is None
+    for _ in range(3):
+        assert limits_.wait("a", 0.5) == pytest.approx(0.5)
+    assert limits_.wait("a", 1.0) is None
+    assert limits_.check("a", 1.0) is None  # the token wait() saw is still there
+    assert limits_.check("a", 1.0) == pytest.approx(1.0)

@@ -1,0 +1,147 @@
+"""Durable players (:mod:`server.core.players`): made, found by their token's
+hash, seen, revoked.
+
+The store never sees a token: the hub hands it the token's hash
+(:func:`~server.core.players.token_hash`) and the public id beside it. A lookup
+goes by the hash's index, then :func:`~server.core.players.same_token_hash`
+compares the stored hash with the one presented in constant time, and that
+comparison decides.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from server.core.players import PlayerId, PlayerRecord, same_token_hash
+from server.core.records import PlayerKind
+from server.store.base import StoreBase
+from server.store.checks import check_time
+from server.store.errors import InvalidRecordError, PlayerNotFoundError
+
+__all__ = ["PlayersStorage"]
+
+_COLUMNS = "id, name, kind, created_at, last_seen, revoked_at, token_hash IS NOT NULL"
+
+
+class PlayersStorage(StoreBase):
+    """The players table. See :mod:`server.store` for the contracts."""
+
+    async def add_player(self, player: PlayerRecord, token_hash: str | None) -> None:
+        """Store a new player, known by ``token_hash`` (64 hex digits; None: a
+        player nobody can say hello as). Raises :class:`InvalidRecordError` for
+        a kind that is not human or bot, an empty name, a bad hash, or an id or
+        hash stored already."""
+        if not isinstance(player, PlayerRecord):
+            raise InvalidRecordError(f"a player is a PlayerRecord, not {player!r}")
+        if player.kind not in (PlayerKind.HUMAN, PlayerKind.BOT):
+            raise InvalidRecordError(f"a player is a human or a bot, not {player.kind!r}")
+        if not isinstance(player.name, str) or not player.name.strip():
+            raise InvalidRecordError(f"a player's name must be non-empty, not {player.name!r}")
+        if token_hash is not None and not _is_hash(token_hash):
+            raise InvalidRecordError("a token hash is 64 lower-case hex digits")
+        row = (
+            player.id,
+            token_hash,
+            player.name,
+            player.kind.value,
+            check_time("created_at", player.created_at),
+            None if player.last_seen is None else check_time("last_seen", player.last_seen),
+        )
+
+        def body(db: sqlite3.Connection) -> None:
+            try:
+                db.execute(
+                    "INSERT INTO players (id, token_hash, name, kind, created_at, last_seen)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    row,
+                )
+            except sqlite3.IntegrityError as error:
+                # The message leaves the hash out: errors get logged.
+                raise InvalidRecordError(
+                    f"player {player.id!r} is not new (its id or token is stored already)"
+                ) from error
+
+        await self._transaction(body, write=True, what=f"adding player {player.id}")
+
+    async def player_by_token_hash(self, token_hash: str) -> PlayerRecord | None:
+        """The player whose token has this hash (revoked or not); None if none has."""
+        if not _is_hash(token_hash):
+            return None
+
+        def body(db: sqlite3.Connection) -> PlayerRecord | None:
+            row = db.execute(
+                f"SELECT {_COLUMNS}, token_hash FROM players WHERE token_hash = ?",  # noqa: S608
+                (token_hash,),
+            ).fetchone()
+            if row is None or not same_token_hash(row[-1], token_hash):
+                return None
+            return _player(row)
+
+        return await self._transaction(body, write=False, what="looking up a player")
+
+    async def get_player(self, player_id: str) -> PlayerRecord:
+        """The player with this id. Raises :class:`PlayerNotFoundError`."""
+
+        def body(db: sqlite3.Connection) -> PlayerRecord | None:
+            row = db.execute(
+                f"SELECT {_COLUMNS} FROM players WHERE id = ?",  # noqa: S608
+                (player_id,),
+            ).fetchone()
+            return None if row is None else _player(row)
+
+        player = await self._transaction(body, write=False, what=f"reading player {player_id}")
+        if player is None:
+            raise PlayerNotFoundError(player_id)
+        return player
+
+    async def player_seen(self, player_id: str, *, name: str, at: float) -> None:
+        """The player said hello as ``name`` at ``at``: its name and ``last_seen``
+        follow. An unknown id changes nothing."""
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidRecordError(f"a player's name must be non-empty, not {name!r}")
+        seen = check_time("at", at)
+
+        def body(db: sqlite3.Connection) -> None:
+            db.execute(
+                "UPDATE players SET name = ?, last_seen = ? WHERE id = ?", (name, seen, player_id)
+            )
+
+        await self._transaction(body, write=True, what=f"seeing player {player_id}")
+
+    async def revoke_player(self, player_id: str, at: float) -> PlayerRecord:
+        """Revoke the player's token from ``at`` on (a token revoked already keeps
+        its first time) and return the player. Raises :class:`PlayerNotFoundError`."""
+        revoked_at = check_time("at", at)
+
+        def body(db: sqlite3.Connection) -> PlayerRecord | None:
+            db.execute(
+                "UPDATE players SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?",
+                (revoked_at, player_id),
+            )
+            row = db.execute(
+                f"SELECT {_COLUMNS} FROM players WHERE id = ?",  # noqa: S608
+                (player_id,),
+            ).fetchone()
+            return None if row is None else _player(row)
+
+        player = await self._transaction(body, write=True, what=f"revoking player {player_id}")
+        if player is None:
+            raise PlayerNotFoundError(player_id)
+        return player
+
+
+def _is_hash(text: object) -> bool:
+    return isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+def _player(row: tuple[Any, ...]) -> PlayerRecord:
+    return PlayerRecord(
+        id=PlayerId(row[0]),
+        name=row[1],
+        kind=PlayerKind(row[2]),
+        created_at=row[3],
+        last_seen=row[4],
+        revoked_at=row[5],
+        has_token=bool(row[6]),
+    )

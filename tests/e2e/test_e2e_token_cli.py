@@ -1,0 +1,163 @@
+"""``boardroom token``, end to end: real ``python -m client.cli token ...``
+processes on a database, and a real server on it with real WebSocket clients.
+
+``new-bot`` prints a token that is one bot player across runs; ``revoke``
+makes a running server refuse that token at its next hello (close code 4004).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import Player, running_server
+from repo_paths import REPO_ROOT
+from websockets.exceptions import ConnectionClosed
+
+from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
+
+RUN_TIMEOUT = 60.0
+
+
+@dataclass(frozen=True)
+class Run:
+    status: int
+    out: str
+    err: str
+
+
+async def boardroom(*argv: str, env: dict[str, str] | None = None) -> Run:
+    """Run ``boardroom ARGV`` to its end, as a child process (``env`` added to ours)."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *("-m", "client.cli", *argv),
+        cwd=REPO_ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=None if env is None else {**os.environ, **env},
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), RUN_TIMEOUT)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise
+    assert process.returncode is not None
+    return Run(process.returncode, out.decode(), err.decode())
+
+
+async def boardroom_token(*argv: str) -> Run:
+    """Run ``boardroom token ARGV`` to its end, as a child process."""
+    return await boardroom("token", *argv)
+
+
+async def bot_run(url: str, token: str) -> dict[str, Any]:
+    """One run of a bot that keeps its token: hello with it, a game against the
+    server's AI started (and so stored), then gone. Returns the welcome."""
+    bot = await Player.connect(url)
+    hello = {"type": "hello", "name": "mybot", "version": 2, "client": "bot"}
+    welcome = await bot.request({**hello, "player_token": token})
+    assert welcome["type"] == "welcome", welcome
+    await bot.request({"type": "create_room", "game": "tictactoe", "ai_level": "random"})
+    started = await bot.expect("state")
+    assert started["room"]["status"] == "playing", started
+    await bot.close()
+    return welcome
+
+
+async def test_a_new_bots_token_is_one_player_across_runs(tmp_path: Path) -> None:
+    """new-bot prints the token alone on stdout and the player id on stderr;
+    two runs of a bot with that token are that one player, in both records."""
+    database = tmp_path / "games.db"
+    made = await boardroom_token("new-bot", "mybot", "--db", str(database))
+    assert made.status == 0, made
+    token = made.out.strip()
+    assert re.fullmatch(r"bp_[A-Za-z0-9_-]{43}", token), made.out
+    match = re.search(r"bot player (p[0-9a-f]{16}) \(mybot\)", made.err)
+    assert match is not None, made.err
+    player_id = match.group(1)
+    assert "BOARDROOM_BOT_TOKEN" in made.err and token not in made.err
+
+    async with running_server(database) as server:
+        welcomes = [await bot_run(server.ws_url, token) for _ in range(2)]
+        records = [await server.get_json(f"/api/games/{game}") for game in (1, 2)]
+
+    assert [w["player_id"] for w in welcomes] == [player_id, player_id]
+    assert not any(w.get("new_player") for w in welcomes)
+    bots = [p for record in records for p in record["players"] if p["kind"] == "bot"]
+    assert [p["player_id"] for p in bots] == [player_id, player_id]
+
+
+async def test_boardroom_bot_runs_with_a_new_bots_token_are_one_player(tmp_path: Path) -> None:
+    """The token new-bot prints works in ``boardroom bot``, by --token and by
+    BOARDROOM_BOT_TOKEN: both runs are the bot player it made, in both records.
+    (``boardroom bot --token`` is the client's: this holds the two together.)"""
+    database = tmp_path / "games.db"
+    made = await boardroom_token("new-bot", "mybot", "--db", str(database))
+    assert made.status == 0, made
+    token = made.out.strip()
+    player_id = re.search(r"bot player (p[0-9a-f]{16})", made.err)
+    assert player_id is not None, made.err
+
+    async with running_server(database) as server:
+        play = ("bot", "--server", server.ws_url, "--engine", "random", "--name", "mybot")
+        play += ("--create", "tictactoe", "--ai", "random")
+        by_flag = await boardroom(*play, "--token", token)
+        by_env = await boardroom(*play, env={"BOARDROOM_BOT_TOKEN": token})
+        records = [await server.get_json(f"/api/games/{game}") for game in (1, 2)]
+
+    assert (by_flag.status, by_env.status) == (0, 0), (by_flag, by_env)
+    for run in (by_flag, by_env):
+        assert token not in run.out + run.err
+    bots = [p for record in records for p in record["players"] if p["kind"] == "bot"]
+    assert [p["player_id"] for p in bots] == [player_id.group(1)] * 2
+
+
+async def test_revoking_while_the_server_runs_refuses_the_next_hello(tmp_path: Path) -> None:
+    """revoke, beside a running server, answers with the player; that player's
+    next hello gets player_token_revoked and close code 4004."""
+    database = tmp_path / "games.db"
+    async with running_server(database) as server:
+        ann = await Player.connect(server.ws_url)
+        welcome = await ann.request({"type": "hello", "name": "ann", "version": 2})
+        revoked = await boardroom_token("revoke", welcome["player_id"], "--db", str(database))
+        assert revoked.status == 0, revoked
+        assert f"player {welcome['player_id']} (ann) revoked" in revoked.out
+
+        again = await Player.connect(server.ws_url)
+        hello = {"type": "hello", "name": "ann", "version": 2}
+        reply = await again.request({**hello, "player_token": welcome["player_token"]})
+        assert reply["code"] == "player_token_revoked", reply
+        with pytest.raises(ConnectionClosed):
+            await again.recv()
+        assert again.ws.close_code == CLOSE_TOKEN_REVOKED
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "words"),
+    [
+        (("new-bot", "bad\nname"), 2, "control"),
+        (("new-bot", ""), 2, "empty"),
+        (("revoke", "p0000000000000000"), 1, "no player 'p0000000000000000'"),
+        (("revoke", "p0000000000000000", "--db", "missing.db"), 1, "no database at missing.db"),
+    ],
+)
+async def test_bad_names_unknown_players_and_missing_files_are_refused(
+    tmp_path: Path, argv: tuple[str, ...], status: int, words: str
+) -> None:
+    """A bad name exits 2, an unknown player or a missing file 1, each saying
+    why on stderr and printing no token."""
+    database = tmp_path / "games.db"
+    async with running_server(database):
+        pass  # a database to refuse things in
+    if "--db" not in argv:
+        argv = (*argv, "--db", str(database))
+    run = await boardroom_token(*argv)
+    assert (run.status, run.out) == (status, ""), run
+    assert words in run.err
