@@ -86,6 +86,9 @@ class LeaderboardRow:
 
     ``rank`` is shared by players level on shown rating and games ("1, 1, 3"), and
     ``provisional`` marks a rating still too uncertain to trust (shown with a "?").
+    ``player_id`` is the durable player's public id, so that two players shown
+    under one name are told apart (None: a player known otherwise, such as the
+    AI or a name from before players were kept; :mod:`server.ratings.service`).
     """
 
     rank: int
@@ -97,6 +100,7 @@ class LeaderboardRow:
     wins: int
     draws: int
     losses: int
+    player_id: str | None = None
 
 
 def replay(games: Iterable[RatedGame], *, tau: float = TAU) -> dict[str, dict[str, PlayerRating]]:

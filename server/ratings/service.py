@@ -8,28 +8,37 @@ which records them aborted) and those both players abandoned. Each game type
 ratings; games are replayed in the order they finished
 (:func:`server.ratings.leaderboard.replay`).
 
-Who a player is (the rules are :func:`player_id`'s):
+Who a player is (the rules are :func:`player_id`'s), first rule that applies:
 
-- in class mode, a person or bot whose seat was held by a session of a
-  student of the running class is that student (``student:19ac7041``), shown
-  under the roster's current name: a student the teacher renames keeps their
-  rating under the new name. A student the teacher removed is left off the
-  leaderboard; their games still count for their opponents;
-- any other person or bot is their name, read case-insensitively
-  (``name:ann``), shown as spelled in their latest rated game. There are no
-  accounts: a name is not a login, and whoever plays under a name plays for
-  its rating;
 - the server's AI at a level is a player of its own (``ai:easy``), shown as
-  ``AI (easy)`` and rated like anyone, so the class sees where the levels sit.
+  ``AI (easy)`` and rated like anyone, so the class sees where the levels sit;
+- a person or bot whose seat records a durable player
+  (:mod:`server.core.players`; every seat since schema version 5, and older
+  ones whose name the migration matched) is that player
+  (``player:p0123456789abcdef``), whatever name they played under. In class
+  mode, a student row carrying a player is that player too, so a person who
+  joined twice with one token is one row. Shown under the roster's current
+  name if the player is a student of the running class (the latest row, so a
+  teacher's rename shows; left off if every row of theirs was removed), else
+  under the player's current display name (the players table: the name of
+  their latest hello). Two players under one name are two rows, told apart by
+  their ``player_id`` (the page adds the start of it to the name);
+- in class mode, a student with no player (a row stored before players were
+  kept) is that student (``student:19ac7041``), shown under the roster's
+  current name; a removed student is left off. Their games still count for
+  their opponents;
+- anyone else (seats stored before players were kept that the migration
+  matched to no player) is their name, read case-insensitively
+  (``name:ann``), shown as spelled in their latest rated game.
 
-A game whose two seats are the same player (one name in both seats, or the AI
-against itself at one level) is not rated.
+A game whose two seats are the same player (one player, or one name, in both
+seats, or the AI against itself at one level) is not rated.
 
 :class:`Leaderboards` replays the whole history when it has changed and keeps
 the result: it asks the store how many games have finished (and, in class
 mode, for the roster) at each request, and replays again, on a worker thread,
 only when a game has finished or a student joined since. Renames need no
-replay: names are looked up at each request.
+replay: names (roster and players table) are looked up at each request.
 """
 
 from __future__ import annotations
@@ -61,6 +70,9 @@ SCORES = {
 }
 """The first player's score for each result the store gives."""
 
+PLAYER = "player:"
+"""The prefix of a durable player's rating id (then the public player id)."""
+
 StoredGame = tuple[str, SeatRecord, SeatRecord, str, float]
 """A game as :meth:`GameStore.games_with_result` gives it."""
 
@@ -82,6 +94,11 @@ def player_id(seat: SeatRecord, students: Mapping[str, StudentRecord]) -> str:
     if seat.kind is PlayerKind.AI:
         return f"ai:{seat.ai_level}"
     student = None if seat.session is None else students.get(seat.session)
+    player = seat.player
+    if player is None and student is not None:
+        player = student.player  # a seat stored without its player, a student's with
+    if player is not None:
+        return f"{PLAYER}{player}"
     if student is not None:
         return f"student:{student.id}"
     # casefold, not lower: "STRASSE" and "straße" are one name, as people read them.
@@ -92,7 +109,8 @@ def rated_games(
     games: Iterable[StoredGame], students: Mapping[str, StudentRecord]
 ) -> tuple[list[RatedGame], dict[str, str]]:
     """The games to rate among ``games`` (in finish order), and for the players
-    known by name, the spelling of their latest rated game (by player id)."""
+    known by name or by durable player, the name of their latest rated game (by
+    rating id: the fallback for a player missing from the players table)."""
     rated: list[RatedGame] = []
     spellings: dict[str, str] = {}
     for game, first_seat, second_seat, result, finished_at in games:
@@ -101,7 +119,7 @@ def rated_games(
             continue
         rated.append(RatedGame(game, first, second, SCORES[result], finished_at))
         for player, seat in ((first, first_seat), (second, second_seat)):
-            if player.startswith("name:"):
+            if player.startswith(("name:", PLAYER)):
                 spellings[player] = seat.name
     return rated, spellings
 
@@ -135,14 +153,21 @@ class Leaderboards:
         ``game`` (a canonical name), that game alone, rows or none."""
         students = await self._students()
         history = await self._current(students)
-        by_id = {student.id: student for student in students}
         names = (game,) if game is not None else sorted(history.ratings, key=_game_order)
+        players = {
+            player.removeprefix(PLAYER)
+            for name in names
+            for player in history.ratings.get(name, {})
+            if player.startswith(PLAYER)
+        }
+        shown = _Names(
+            {student.id: student for student in students},
+            _roster_by_player(students),
+            await self._store.player_names(players) if players else {},
+            history.spellings,
+        )
         return [
-            GameLeaderboard(
-                name,
-                _title(name),
-                _shown(history.ratings.get(name, {}), by_id, history.spellings),
-            )
+            GameLeaderboard(name, _title(name), _shown(history.ratings.get(name, {}), shown))
             for name in names
         ]
 
@@ -178,25 +203,60 @@ def _replay(
     return replay(rated), spellings
 
 
-def _shown(
-    ratings: Mapping[str, PlayerRating],
-    students: Mapping[str, StudentRecord],
-    spellings: Mapping[str, str],
-) -> list[LeaderboardRow]:
-    """One game type's rows, players shown by name, removed students left out."""
-    names: dict[str, str] = {}
-    for player in ratings:
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """What a leaderboard's players are shown as, read at the request."""
+
+    students: Mapping[str, StudentRecord]
+    """The running class's students by student id (empty outside class mode)."""
+    roster: Mapping[str, StudentRecord]
+    """By player id, the latest student row of the class carrying that player."""
+    players: Mapping[str, str]
+    """The players table's display names, by player id."""
+    spellings: Mapping[str, str]
+    """By rating id, the name of the latest rated game (see :func:`rated_games`)."""
+
+    def name(self, player: str) -> str | None:
+        """The name ``player`` (a rating id) is shown as; None to leave it off."""
         kind, _, key = player.partition(":")
+        if kind == "ai":
+            return f"AI ({key})"
         if kind == "student":
-            student = students.get(key)
-            if student is not None and not student.removed:
-                names[player] = student.name
-        elif kind == "ai":
-            names[player] = f"AI ({key})"
-        else:
-            names[player] = spellings.get(player, key)
-    rows = leaderboard({player: ratings[player] for player in names})
-    return [replace(row, player=names[row.player]) for row in rows]
+            student = self.students.get(key)
+            return None if student is None or student.removed else student.name
+        if kind == "player":
+            student = self.roster.get(key)
+            if student is not None:
+                return None if student.removed else student.name
+            return self.players.get(key) or self.spellings.get(player, key)
+        return self.spellings.get(player, key)
+
+
+def _roster_by_player(students: Iterable[StudentRecord]) -> dict[str, StudentRecord]:
+    """For each player among ``students`` (first seen first), the row to show: the
+    latest one not removed, or the latest if all were."""
+    roster: dict[str, StudentRecord] = {}
+    for student in students:
+        if student.player is None:
+            continue
+        kept = roster.get(student.player)
+        if kept is None or not student.removed or kept.removed:
+            roster[student.player] = student
+    return roster
+
+
+def _shown(ratings: Mapping[str, PlayerRating], names: _Names) -> list[LeaderboardRow]:
+    """One game type's rows, players shown by name, removed students left out."""
+    shown = {player: name for player in ratings if (name := names.name(player)) is not None}
+    rows = leaderboard({player: ratings[player] for player in shown})
+    return [
+        replace(row, player=shown[row.player], player_id=_public_id(row.player)) for row in rows
+    ]
+
+
+def _public_id(player: str) -> str | None:
+    """The public player id in a rating id, None if it names no durable player."""
+    return player.removeprefix(PLAYER) if player.startswith(PLAYER) else None
 
 
 def _game_order(name: str) -> tuple[int, str]:

@@ -1,12 +1,13 @@
 """What the ratings (:mod:`server.ratings`) read: every finished game with a result,
-in the order the games finished. The ratings keep no table of their own: they
-are replayed from the games whenever more have finished
-(:class:`server.ratings.service.Leaderboards`).
+in the order the games finished, and the players' current names. The ratings
+keep no table of their own: they are replayed from the games whenever more have
+finished (:class:`server.ratings.service.Leaderboards`).
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 
 from server.core.records import PgnResult, PlayerKind, SeatRecord, Termination
 from server.store.base import StoreBase
@@ -35,7 +36,8 @@ class RatingsStorage(StoreBase):
         def body(db: sqlite3.Connection) -> list[tuple[str, SeatRecord, SeatRecord, str, float]]:
             rows = db.execute(
                 "SELECT g.game, g.winner, g.finished_at,"  # noqa: S608
-                " a.name, a.kind, a.ai_level, a.session, b.name, b.kind, b.ai_level, b.session"
+                " a.name, a.kind, a.ai_level, a.session, a.player,"
+                " b.name, b.kind, b.ai_level, b.session, b.player"
                 " FROM games g JOIN seats a ON a.game_id = g.id AND a.side = 0"
                 " JOIN seats b ON b.game_id = g.id AND b.side = 1"
                 " WHERE g.state = 'finished'"
@@ -46,8 +48,8 @@ class RatingsStorage(StoreBase):
             return [
                 (
                     game,
-                    SeatRecord(row[0], PlayerKind(row[1]), row[2], row[3]),
-                    SeatRecord(row[4], PlayerKind(row[5]), row[6], row[7]),
+                    SeatRecord(row[0], PlayerKind(row[1]), row[2], row[3], row[4]),
+                    SeatRecord(row[5], PlayerKind(row[6]), row[7], row[8], row[9]),
                     results[winner],
                     finished_at,
                 )
@@ -55,3 +57,26 @@ class RatingsStorage(StoreBase):
             ]
 
         return await self._transaction(body, write=False, what="reading the rated games")
+
+    async def player_names(self, player_ids: Iterable[str]) -> dict[str, str]:
+        """The current display name of each of ``player_ids`` that the players
+        table holds (by id); ids it does not hold are left out."""
+        wanted = sorted(set(player_ids))
+
+        def body(db: sqlite3.Connection) -> dict[str, str]:
+            names: dict[str, str] = {}
+            # In slices: SQLite caps the parameters of one statement (999 in old builds).
+            for start in range(0, len(wanted), _SLICE):
+                part = wanted[start : start + _SLICE]
+                placeholders = ", ".join("?" * len(part))  # the values go as parameters
+                rows = db.execute(
+                    f"SELECT id, name FROM players WHERE id IN ({placeholders})",  # noqa: S608
+                    part,
+                )
+                names.update(rows)
+            return names
+
+        return await self._transaction(body, write=False, what="reading the players' names")
+
+
+_SLICE = 500

@@ -161,3 +161,34 @@ async def test_bad_names_unknown_players_and_missing_files_are_refused(
     run = await boardroom_token(*argv)
     assert (run.status, run.out) == (status, ""), run
     assert words in run.err
+
+
+async def test_bot_runs_with_one_token_have_one_rating_and_without_two(tmp_path: Path) -> None:
+    """Two ``boardroom bot --token`` runs with new-bot's token (each a rated game
+    against the AI) are one leaderboard row with two games, under its player id;
+    two runs with no token are two new players, two rows both shown as "mybot"."""
+    database = tmp_path / "games.db"
+    made = await boardroom_token("new-bot", "mybot", "--db", str(database))
+    assert made.status == 0, made
+    token = made.out.strip()
+    player_id = re.search(r"bot player (p[0-9a-f]{16})", made.err)
+    assert player_id is not None, made.err
+
+    async with running_server(database) as server:
+        play = ("bot", "--server", server.ws_url, "--engine", "random", "--name", "mybot")
+        play += ("--create", "tictactoe", "--ai", "random")
+        kept = [await boardroom(*play, "--token", token) for _ in range(2)]
+        (board,) = (await server.get_json("/api/leaderboard?game=tictactoe"))["games"]
+        one = [
+            (row["player_id"], row["games"]) for row in board["rows"] if row["player"] == "mybot"
+        ]
+        new = [await boardroom(*play) for _ in range(2)]
+        (board,) = (await server.get_json("/api/leaderboard?game=tictactoe"))["games"]
+        records = [await server.get_json(f"/api/games/{game}") for game in (3, 4)]
+
+    assert [run.status for run in kept + new] == [0] * 4, kept + new
+    assert one == [(player_id.group(1), 2)]
+    minted = {p["player_id"] for record in records for p in record["players"] if p["kind"] == "bot"}
+    assert len(minted) == 2 and player_id.group(1) not in minted
+    mybots = {row["player_id"]: row["games"] for row in board["rows"] if row["player"] == "mybot"}
+    assert mybots == {player_id.group(1): 2, **dict.fromkeys(minted, 1)}

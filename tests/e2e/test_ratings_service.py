@@ -18,6 +18,7 @@ from typing import Any
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server
 
+from server.core.players import PlayerId, PlayerRecord
 from server.core.records import PlayerKind, SeatRecord, Termination
 from server.ratings.service import Leaderboards
 from server.store import GameStore
@@ -192,7 +193,11 @@ async def test_ratings_follow_the_glicko2_formulas_game_after_game(tmp_path: Pat
             "wins",
             "draws",
             "losses",
+            "player_id",
         ]
+        ids = {row["player"]: row["player_id"] for row in tictactoe["rows"]}
+        welcomes = {p.name: p.seen[0]["player_id"] for p in (ann, bob, cat)}
+        assert ids == {**welcomes, "AI (easy)": None}
 
 
 # -- who a player is -----------------------------------------------------------------------
@@ -232,11 +237,10 @@ async def test_a_renamed_student_keeps_their_rating_under_the_new_name(tmp_path:
         ]
 
 
-async def test_outside_class_mode_a_name_is_one_player_whatever_its_case(tmp_path: Path) -> None:
-    """ "Ann" and later "ANN" (another session of the same player: two people
-    are never online under one name) are one player, shown as last spelled; a
-    game between "Ann" and "aNN" is one player against themselves, and is not
-    rated."""
+async def test_one_player_token_is_one_player_whatever_the_name_says(tmp_path: Path) -> None:
+    """ "Ann" and later "ANN" (another session of the same player: her token)
+    are one player, shown under the name of her latest hello; a game between
+    "Ann" and "aNN" is one player against themselves, and is not rated."""
 
     async def as_ann(name: str) -> Player:
         """Another connection of Ann's player (her token), saying hello as ``name``."""
@@ -261,7 +265,55 @@ async def test_outside_class_mode_a_name_is_one_player_whatever_its_case(tmp_pat
         record = await server.get_json("/api/games/3")
         assert (record["result"], [p["name"] for p in record["players"]]) == ("1-0", ["Ann", "aNN"])
         rows = await board(server)
-        assert [(r["player"], r["games"], r["wins"], r["losses"]) for r in rows] == expected
+        shown = [(r["player"], r["games"], r["wins"], r["losses"]) for r in rows]
+        assert shown == [("aNN", 2, 2, 0), ("bob", 2, 0, 2)]
+        assert rows[0]["player_id"] == first_ann.seen[0]["player_id"]
+
+
+async def test_two_players_under_one_name_are_two_rows(tmp_path: Path) -> None:
+    """A person says hello as bob, and a bot as bob too (a bot may share a name):
+    two players, two rows both shown as "bob", told apart by their player ids;
+    without --class and with it."""
+    for mode in ({}, {"class_name": "7B"}):
+        async with running_server(tmp_path / f"games-{len(mode)}.db", **mode) as server:
+            ann, first_bob = [await Player.join_server(server.ws_url, n) for n in ("ann", "bob")]
+            second_bob = await Player.join_server(server.ws_url, "bob", client="bot")
+            assert second_bob.name == "bob"
+            await resigns(first_bob, await table(server, ann, first_bob))
+            await agree_a_draw(ann, second_bob, await table(server, ann, second_bob))
+
+            rows = await board(server)
+            bobs = {
+                r["player_id"]: (r["games"], r["wins"], r["draws"], r["losses"])
+                for r in rows
+                if r["player"] == "bob"
+            }
+            assert bobs == {
+                first_bob.seen[0]["player_id"]: (1, 0, 0, 1),
+                second_bob.seen[0]["player_id"]: (1, 0, 1, 0),
+            }, (mode, rows)
+            assert [(r["player"], r["games"]) for r in rows if r["player"] != "bob"] == [("ann", 2)]
+
+
+async def test_a_student_back_with_their_token_is_one_row(tmp_path: Path) -> None:
+    """In class mode, ann plays, leaves, and comes back in a new session with her
+    player token: the leaderboard has one ann with both games."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        ann, bob = [await Player.join_server(server.ws_url, n) for n in ("ann", "bob")]
+        await resigns(bob, await table(server, ann, bob))
+        token = ann.seen[0]["player_token"]
+        await ann.close()
+        ann = await Player.connect(server.ws_url)
+        hello = {"type": "hello", "name": "ann", "version": 2, "player_token": token}
+        welcome = await ann.request(hello)
+        assert welcome["type"] == "welcome" and not welcome.get("new_player"), welcome
+        await resigns(bob, await table(server, ann, bob))
+
+        rows = await board(server)
+        assert [(r["player"], r["games"], r["wins"], r["player_id"]) for r in rows] == [
+            ("ann", 2, 2, welcome["player_id"]),
+            ("bob", 2, 0, bob.seen[0]["player_id"]),
+        ]
 
 
 async def test_aborted_and_closed_games_are_not_rated(tmp_path: Path) -> None:
@@ -324,6 +376,31 @@ async def test_endings_without_a_result_and_players_against_themselves(store: Ga
         ("connect4", "Connect Four", [("cy", 1, 0, 0), ("bob", 0, 0, 1)]),
         ("mnk-5-5-4", "5,5,4 game", [("dee", 0, 1, 0), ("eve", 0, 1, 0)]),
     ]
+
+
+async def test_seats_with_a_player_go_by_it_and_old_seats_by_name(store: GameStore) -> None:
+    """Straight from a store: seats holding player "pa" under two names are one
+    player, shown under the players table's name; a seat of the same name with
+    no player (stored before players were kept) is the name, another row."""
+    bob = PlayerId("p" + "a" * 16)
+    await store.add_player(PlayerRecord(bob, "Bob", PlayerKind.HUMAN, 1.0), None)
+    at = 1_800_000_000.0
+    seats = [
+        (SeatRecord("bob", player=bob), SeatRecord("cy")),
+        (SeatRecord("cy"), SeatRecord("BOBBY", player=bob)),
+        (SeatRecord("Bob"), SeatRecord("cy")),
+    ]
+    for first, second in seats:
+        at += 60.0
+        game_id = await store.create_game(
+            "ROOM", "tictactoe", (first, second), at=at, started_at=at
+        )
+        await store.append_move(game_id, 0, "b2", at=at)
+        await store.finish_game(game_id, Side.FIRST, Termination.LINE, at=at + 1.0)
+
+    (only,) = await Leaderboards(store, None).boards()
+    shown = {(r.player, r.player_id, r.wins, r.losses) for r in only.rows}
+    assert shown == {("Bob", None, 1, 0), ("Bob", bob, 1, 1), ("cy", None, 1, 2)}
 
 
 # -- bad input -----------------------------------------------------------------------------
