@@ -95,3 +95,36 @@ async def test_the_page_shows_each_games_table_and_follows_new_games(db_path: Pa
         await expect(selected).to_have_text("Connect Four")
         await expect(page.locator("#rows tr")).to_have_count(2)
         assert await shown_rows(page) == [cells(row) for row in api["connect4"]["rows"]]
+
+
+async def test_two_players_under_one_name_show_the_start_of_their_ids(db_path: Path) -> None:
+    """A person and a bot both called bob are two rows, each "bob" followed by
+    the start of its player id (the API's player_id); ann, whose name nobody
+    shares, is her name alone."""
+    async with web_session(db_path) as web:
+        ann, bob = [await Player.join_server(web.server.ws_url, n) for n in ("ann", "bob")]
+        bot_bob = await Player.join_server(web.server.ws_url, "bob", client="bot")
+        await resign_after_a_move("tictactoe", ann, bob)
+        await resign_after_a_move("tictactoe", bot_bob, ann)
+        page = await open_leaderboard(web)
+        await expect(page.locator("#rows tr")).to_have_count(3)
+
+        (board,) = (await web.server.get_json("/api/leaderboard"))["games"]
+        ids = {p.seen[0]["player_id"] for p in (bob, bot_bob)}
+        assert {row["player_id"] for row in board["rows"] if row["player"] == "bob"} == ids
+
+        def shown_name(row: dict[str, Any]) -> str:
+            return (
+                f"{row['player']} · {row['player_id'][:6]}"
+                if row["player"] == "bob"
+                else row["player"]
+            )
+
+        assert await shown_rows(page) == [
+            [*cells(row)[:1], shown_name(row), *cells(row)[2:]] for row in board["rows"]
+        ]
+        shown_ids = [
+            await row.get_attribute("data-player-id")
+            for row in await page.locator("#rows tr").all()
+        ]
+        assert shown_ids == [row["player_id"] for row in board["rows"]]

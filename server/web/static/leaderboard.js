@@ -5,6 +5,10 @@
 import { h, setText, show } from "./dom.js";
 
 const REFRESH_MS = 10_000; // a game takes minutes: every 10 s is fresh enough for a wall
+const ID_SHOWN = 6; // "p" and 5 hex digits: a million to one that two namesakes share them
+
+/** Names as the server compares them: "Bob" and "bob" are one name on the wall. */
+const nameKey = (name) => name.toLowerCase();
 
 class LeaderboardPage {
   constructor() {
@@ -60,7 +64,11 @@ class LeaderboardPage {
       return;
     }
     this.board.setAttribute("aria-labelledby", `tab-${current.game}`);
-    this.rows.replaceChildren(...current.rows.map((row) => this.row(row)));
+    // Two players under one name are two rows: those get the start of their player id.
+    const count = new Map();
+    for (const { player } of current.rows) count.set(nameKey(player), (count.get(nameKey(player)) ?? 0) + 1);
+    const shared = (row) => Boolean(row.player_id) && count.get(nameKey(row.player)) > 1;
+    this.rows.replaceChildren(...current.rows.map((row) => this.row(row, shared(row))));
   }
 
   tab(board, selected) {
@@ -84,13 +92,17 @@ class LeaderboardPage {
     );
   }
 
-  row(row) {
+  row(row, shared) {
     const number = (text) => h("td", { class: "number" }, String(text));
+    const who = shared
+      ? h("span", { class: "who", title: `player ${row.player_id}` }, ` · ${row.player_id.slice(0, ID_SHOWN)}`)
+      : null;
+    const dataset = { player: row.player, ...(row.player_id ? { playerId: row.player_id } : {}) };
     return h(
       "tr",
-      { class: row.provisional ? "provisional" : null, dataset: { player: row.player } },
+      { class: row.provisional ? "provisional" : null, dataset },
       number(row.rank),
-      h("td", { class: "player" }, row.player),
+      h("td", { class: "player" }, row.player, who),
       h(
         "td",
         { class: "number rating", title: row.provisional ? "provisional: too few games yet" : null },
