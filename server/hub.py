@@ -673,6 +673,22 @@ class GameServer:
         leaves every room (:meth:`Room.remove <server.core.room.Room.remove>`:
         a game in progress is resigned), and its connection is closed with
         :data:`~shared.protocol.close_codes.CLOSE_REMOVED`."""
+        await self._end_session(session_id, CLOSE_REMOVED, "removed by the teacher")
+
+    async def end_player(self, player: PlayerId) -> int:
+        """End every live session of ``player`` (its token was just revoked), as
+        :meth:`remove_session` does, but closing each connection with
+        :data:`~shared.protocol.close_codes.CLOSE_TOKEN_REVOKED`: their resume
+        tokens open nothing either, so the revoked player cannot come back
+        through a session it still held. Returns how many sessions ended."""
+        ended = [session.id for session in self._sessions if session.player == player]
+        for session_id in ended:  # each publishes SessionRemoved (a tournament withdraws it)
+            await self._end_session(
+                session_id, CLOSE_TOKEN_REVOKED, CLOSE_REASONS[CLOSE_TOKEN_REVOKED]
+            )
+        return len(ended)
+
+    async def _end_session(self, session_id: ClientId, code: int, reason: str) -> None:
         session = self._sessions.drop(session_id)
         outbox = None
         if session is not None:
@@ -683,7 +699,7 @@ class GameServer:
             with contextlib.suppress(RoomUnavailableError):
                 await host.run(_for_client(host.room.remove, session_id))
         if outbox is not None:
-            outbox.close(CLOSE_REMOVED, "removed by the teacher")
+            outbox.close(code, reason)
         self._kept.discard(session_id)
         self._events.publish(SessionRemoved(session_id))
 
