@@ -174,14 +174,14 @@ async def _revoke(request: web.Request, classroom: Classroom) -> web.StreamRespo
     player, ended = await classroom.revoke(request.match_info["id"])
     logger.info(
         "the teacher revoked a player's token",
-        extra={"player": player.id, "connections_closed": ended},
+        extra={"player": player.id, "sessions_ended": ended},
     )
     return json_response(
         {
             "revoked": player.id,
             "name": player.name,
             "kind": player.kind.value,
-            "connections_closed": ended,
+            "sessions_ended": ended,
         }
     )
 

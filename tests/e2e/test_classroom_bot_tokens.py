@@ -11,6 +11,7 @@ test_classroom_admin_checks.py, which checks that they store no player.)
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import re
@@ -26,6 +27,8 @@ from classroom_helpers import NO_TOKEN, Teacher
 from harness import Player, RunningServer, assert_alive, running_server
 from websockets.exceptions import ConnectionClosed
 
+from server.core.sessions import Session
+from server.lifecycle import HUB
 from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 
 
@@ -125,7 +128,7 @@ async def test_revoking_closes_every_open_connection_of_the_player_with_4004(
         "revoked": made["player_id"],
         "name": "mybot",
         "kind": "bot",
-        "connections_closed": 2,
+        "sessions_ended": 2,
     }
     assert await closed_with(first) == CLOSE_TOKEN_REVOKED
     assert await closed_with(second) == CLOSE_TOKEN_REVOKED
@@ -152,7 +155,7 @@ async def test_revoking_a_persons_token_closes_their_connection_only(
     welcome = await ann.request({"type": "hello", "name": "ann", "version": 2})
     bob = await Player.join_server(server.ws_url, "bob")
     answer = await Teacher(server).post(f"/api/admin/players/{welcome['player_id']}/revoke")
-    assert (answer["kind"], answer["connections_closed"]) == ("human", 1)
+    assert (answer["kind"], answer["sessions_ended"]) == ("human", 1)
     assert await closed_with(ann) == CLOSE_TOKEN_REVOKED
     await assert_alive(bob)
     await bob.close()
@@ -179,3 +182,34 @@ async def test_revoking_twice_an_unknown_id_or_without_the_token_changes_nothing
         status, answer, _ = await teacher.call("POST", route, body, token=NO_TOKEN)
         assert (status, answer["error"]) == (401, "unauthorized"), answer
     assert player_rows(server) == before
+
+
+async def test_a_hello_under_way_when_the_token_is_revoked_is_refused(
+    server: RunningServer,
+) -> None:
+    """The bot's hello has passed the token's lookup and waits in a hello check
+    when the teacher revokes: it is refused with player_token_revoked and 4004,
+    not welcomed into a session that was ended."""
+    teacher = Teacher(server)
+    made = await new_bot(teacher, "mybot")
+    entered, release = asyncio.Event(), asyncio.Event()
+
+    async def held(session: Session) -> None:
+        if session.player == made["player_id"]:
+            entered.set()
+            await release.wait()
+
+    hub = server.app[HUB]
+    hub.add_hello_check(held)
+    bot = await Player.connect(server.ws_url)
+    hello = {"type": "hello", "name": "mybot", "version": 2, "client": "bot"}
+    await bot.send({**hello, "player_token": made["token"], "id": 1})
+    await entered.wait()
+    await teacher.post(f"/api/admin/players/{made['player_id']}/revoke")
+    release.set()
+    reply = await bot.recv()
+    assert (reply["type"], reply.get("code")) == ("error", "player_token_revoked"), reply
+    assert await closed_with(bot) == CLOSE_TOKEN_REVOKED
+    hub.remove_hello_check(held)
+    summary = await teacher.get("/api/admin/class")
+    assert summary["connected"] == 0
