@@ -56,7 +56,7 @@ from server.hub_boundary import (
     SessionWelcomed,
 )
 from server.metrics import ServerMetrics
-from server.player_directory import PlayerDirectory
+from server.player_directory import REVOKED, PlayerDirectory
 from server.recorder import GameRecorder
 from server.room_host import RoomHost, RoomUnavailableError, Step
 from shared.errors import GameError
@@ -132,6 +132,8 @@ class GameServer:
         self._events = EventStream()
         self._kept: set[ClientId] = set()
         """Sessions that the sweeper keeps even when idle (:meth:`keep_session`)."""
+        self._revoked: set[PlayerId] = set()
+        """Players whose tokens the teacher revoked while the server runs (:meth:`end_player`)."""
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -306,7 +308,9 @@ class GameServer:
         then the lowest free number is added (``ann 2``); a bot keeps its name.
         Nothing awaits between that choice and the session's opening, so two
         hellos cannot both take one name. A resumed session keeps its name, and
-        must be ``player_token``'s player's when both tokens come (``bad_token``)."""
+        must be ``player_token``'s player's when both tokens come (``bad_token``).
+        A player revoked by :meth:`end_player` while its hello awaited is refused
+        as a revoked token is."""
         if hello.version not in SUPPORTED_VERSIONS:
             spoken = " or ".join(str(version) for version in SUPPORTED_VERSIONS)
             raise ProtocolError(
@@ -362,6 +366,16 @@ class GameServer:
             raise
         if player is not None and new_token is None:
             await self._players.seen(player, said)
+        if player is not None and player.id in self._revoked:
+            # Revoked (end_player) while this hello awaited: its token was looked
+            # up before the revocation was stored. Nothing awaits from here to
+            # the welcome, so no hello of a revoked player gets past this.
+            await self._end_session(
+                session.id, CLOSE_TOKEN_REVOKED, CLOSE_REASONS[CLOSE_TOKEN_REVOKED]
+            )
+            self.refuse(peer, ErrorCode.PLAYER_TOKEN_REVOKED, REVOKED, hello.id)
+            peer.connection.close(CLOSE_TOKEN_REVOKED, CLOSE_REASONS[CLOSE_TOKEN_REVOKED])
+            return
         if session.outbox is not None:
             session.outbox.replace()
         session.outbox = peer.connection
@@ -673,6 +687,23 @@ class GameServer:
         leaves every room (:meth:`Room.remove <server.core.room.Room.remove>`:
         a game in progress is resigned), and its connection is closed with
         :data:`~shared.protocol.close_codes.CLOSE_REMOVED`."""
+        await self._end_session(session_id, CLOSE_REMOVED, "removed by the teacher")
+
+    async def end_player(self, player: PlayerId) -> int:
+        """End every live session of ``player`` (its token was just revoked), as
+        :meth:`remove_session` does, but closing each connection with
+        :data:`~shared.protocol.close_codes.CLOSE_TOKEN_REVOKED`: their resume
+        tokens open nothing either, so the revoked player cannot come back
+        through a session it still held. Returns how many sessions ended."""
+        self._revoked.add(player)  # for a hello of it still under way (_hello)
+        ended = [session.id for session in self._sessions if session.player == player]
+        for session_id in ended:  # each publishes SessionRemoved (a tournament withdraws it)
+            await self._end_session(
+                session_id, CLOSE_TOKEN_REVOKED, CLOSE_REASONS[CLOSE_TOKEN_REVOKED]
+            )
+        return len(ended)
+
+    async def _end_session(self, session_id: ClientId, code: int, reason: str) -> None:
         session = self._sessions.drop(session_id)
         outbox = None
         if session is not None:
@@ -683,7 +714,7 @@ class GameServer:
             with contextlib.suppress(RoomUnavailableError):
                 await host.run(_for_client(host.room.remove, session_id))
         if outbox is not None:
-            outbox.close(CLOSE_REMOVED, "removed by the teacher")
+            outbox.close(code, reason)
         self._kept.discard(session_id)
         self._events.publish(SessionRemoved(session_id))
 

@@ -18,7 +18,8 @@ The events (:data:`HubEvent`) and when the hub publishes each::
     GameFinished      a room's game ended, once stored         (server.core.room_output)
     RoomDropped       the hub let a room go (emptied or closed), once out of the lobby
     PauseChanged      the teacher pauses or resumes every room, before the rooms are
-    SessionRemoved    the teacher removed a session, after its rooms let it go
+    SessionRemoved    the teacher removed a session (or revoked its player's token),
+                      after its rooms let it go
 
 Deciding whether a hello is welcome is not an event: it is a check the hub
 awaits and that may refuse (:meth:`GameServer.add_hello_check
@@ -119,7 +120,8 @@ class PauseChanged:
 
 @dataclass(frozen=True, slots=True)
 class SessionRemoved:
-    """The teacher removed the session: it has left every room, its connection is closed."""
+    """The teacher removed the session, or revoked its player's token: it has left
+    every room, its connection is closed."""
 
     session: ClientId
 

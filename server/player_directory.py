@@ -39,9 +39,15 @@ from server.core.records import PlayerKind
 from server.store import GameStore, StoreError
 from shared.protocol.errors import ErrorCode, ProtocolError
 
-__all__ = ["PlayerDirectory"]
+__all__ = ["REVOKED", "PlayerDirectory"]
 
 logger = logging.getLogger(__name__)
+
+REVOKED = (
+    "this player's token was revoked: it opens nothing any more; say hello "
+    "without player_token to be a new player"
+)
+"""What ``player_token_revoked`` says."""
 
 
 class PlayerDirectory:
@@ -89,11 +95,7 @@ class PlayerDirectory:
         if player.revoked:
             self._refusals.check(address, now)
             logger.info("a revoked player token was refused", extra={"player": player.id})
-            raise ProtocolError(
-                ErrorCode.PLAYER_TOKEN_REVOKED,
-                "this player's token was revoked: it opens nothing any more; say hello "
-                "without player_token to be a new player",
-            )
+            raise ProtocolError(ErrorCode.PLAYER_TOKEN_REVOKED, REVOKED)
         return player
 
     async def new(self, name: str, kind: PlayerKind) -> tuple[PlayerRecord, str]:

@@ -12,6 +12,8 @@ Routes (``docs/operations.md``, "Class mode", says the same for people)::
     POST /api/admin/resume
     POST /api/admin/rooms/{code}/close
     POST /api/admin/broadcast                  {"text": "..."} (1 to 500 characters, one line)
+    POST /api/admin/bots                       {"name": "..."}: a bot player; its token, once
+    POST /api/admin/players/{id}/revoke        its token opens nothing; its connections close
     GET  /api/admin/export/results.csv         one row per finished game
     GET  /api/admin/export/games.zip           the CSV files and every game record
 
@@ -24,6 +26,7 @@ exports.
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Literal
 
 import msgspec
@@ -42,6 +45,8 @@ from server.http_api import json_response
 from shared.protocol.codec import check_chat_text, check_player_name
 from shared.protocol.errors import ProtocolError
 
+logger = logging.getLogger(__name__)
+
 # -- bodies ------------------------------------------------------------------------------
 
 
@@ -55,6 +60,12 @@ class KindBody(msgspec.Struct, frozen=True):
     """``POST /api/admin/students/{id}/kind``."""
 
     kind: Literal["human", "bot"]
+
+
+class NewBotBody(msgspec.Struct, frozen=True):
+    """``POST /api/admin/bots``."""
+
+    name: str
 
 
 class BroadcastBody(msgspec.Struct, frozen=True):
@@ -82,6 +93,8 @@ def add_admin_routes(app: web.Application) -> None:
     post("/api/admin/resume", admin_only(_resume))
     post("/api/admin/rooms/{code}/close", admin_only(_close_room))
     post("/api/admin/broadcast", admin_only(_broadcast))
+    post("/api/admin/bots", admin_only(_new_bot))
+    post("/api/admin/players/{id}/revoke", admin_only(_revoke))
     get("/api/admin/export/results.csv", admin_only(_results_csv))
     get("/api/admin/export/games.zip", admin_only(_games_zip))
 
@@ -103,10 +116,7 @@ async def _rooms(request: web.Request, classroom: Classroom) -> web.StreamRespon
 
 async def _rename(request: web.Request, classroom: Classroom) -> web.StreamResponse:
     body = await read_body(request, RenameBody)
-    try:
-        name = check_player_name(body.name)
-    except ProtocolError as refusal:
-        raise RefusedError(AdminError.BAD_NAME, refusal.message) from None
+    name = _checked_name(body.name)
     student = await classroom.rename(request.match_info["id"], name)
     return json_response({"student": student})
 
@@ -149,6 +159,33 @@ async def _broadcast(request: web.Request, classroom: Classroom) -> web.StreamRe
     return json_response({"sent_to": classroom.announce(text)})
 
 
+async def _new_bot(request: web.Request, classroom: Classroom) -> web.StreamResponse:
+    body = await read_body(request, NewBotBody)
+    name = _checked_name(body.name)
+    player, token = await classroom.new_bot(name)
+    # The token is in this answer only: the server keeps its hash, logs the id.
+    logger.info("the teacher made a bot player", extra={"player": player.id})
+    response = json_response({"player_id": player.id, "name": player.name, "token": token})
+    response.set_status(201)
+    return response
+
+
+async def _revoke(request: web.Request, classroom: Classroom) -> web.StreamResponse:
+    player, ended = await classroom.revoke(request.match_info["id"])
+    logger.info(
+        "the teacher revoked a player's token",
+        extra={"player": player.id, "sessions_ended": ended},
+    )
+    return json_response(
+        {
+            "revoked": player.id,
+            "name": player.name,
+            "kind": player.kind.value,
+            "sessions_ended": ended,
+        }
+    )
+
+
 async def _results_csv(request: web.Request, classroom: Classroom) -> web.StreamResponse:
     return _download(await classroom.results_csv(), "text/csv; charset=utf-8", "results.csv")
 
@@ -158,6 +195,13 @@ async def _games_zip(request: web.Request, classroom: Classroom) -> web.StreamRe
 
 
 # -- plumbing ----------------------------------------------------------------------------
+
+
+def _checked_name(name: str) -> str:
+    try:
+        return check_player_name(name)
+    except ProtocolError as refusal:
+        raise RefusedError(AdminError.BAD_NAME, refusal.message) from None
 
 
 def _download(data: bytes, content_type: str, filename: str) -> web.Response:

@@ -14,9 +14,10 @@ and every request is checked in this order, the first failure answering:
 3. a body that is not JSON (``malformed_json``), not an object of the right
    fields (``invalid_field``, naming the field), a bad name (``bad_name``) or
    a blank text (``invalid_field``): **400**;
-4. an unknown (or removed) student, ``unknown_student``, or room,
-   ``unknown_room``: **404**; what else a handler refuses (:class:`RefusedError`)
-   with its own status.
+4. an unknown (or removed) student, ``unknown_student``, room,
+   ``unknown_room``, or player, ``unknown_player``: **404**; a player's token
+   revoked already, ``already_revoked``: **409**; what else a handler refuses
+   (:class:`RefusedError`) with its own status.
 
 A refused request changes nothing. Errors are ``{"error": CODE, "message": TEXT}``
 (:func:`server.http_api.error_response`), like the rest of the HTTP API, with a
@@ -35,7 +36,13 @@ from aiohttp import web
 
 from server.classroom.admin_token import bearer_matches, load_or_make_token
 from server.classroom.roster import Roster
-from server.classroom.teacher import Classroom, UnknownRoomError, UnknownStudentError
+from server.classroom.teacher import (
+    AlreadyRevokedError,
+    Classroom,
+    UnknownPlayerError,
+    UnknownRoomError,
+    UnknownStudentError,
+)
 from server.http_api import error_response
 from server.lifecycle import CONFIG, HUB, STORE
 
@@ -75,6 +82,10 @@ class AdminError(enum.StrEnum):
     """A tournament is running already: one at a time."""
     TOURNAMENT_OVER = "tournament_over"
     """The tournament is finished: it cannot be cancelled."""
+    UNKNOWN_PLAYER = "unknown_player"
+    """No durable player with that id."""
+    ALREADY_REVOKED = "already_revoked"
+    """That player's token was revoked already."""
 
 
 class RefusedError(Exception):
@@ -146,6 +157,10 @@ def admin_only(handler: Handler) -> Callable[[web.Request], Awaitable[web.Stream
             return error_response(404, AdminError.UNKNOWN_STUDENT, str(unknown))
         except UnknownRoomError as unknown:
             return error_response(404, AdminError.UNKNOWN_ROOM, str(unknown))
+        except UnknownPlayerError as unknown:
+            return error_response(404, AdminError.UNKNOWN_PLAYER, str(unknown))
+        except AlreadyRevokedError as revoked:
+            return error_response(409, AdminError.ALREADY_REVOKED, str(revoked))
 
     return checked
 

@@ -16,6 +16,13 @@ What each control does, in the order it does it:
   <server.hub.GameServer.remove_session>`): a game in progress is resigned,
   seats are freed, the token opens nothing, and the connection is closed
   with 4003.
+- **a bot's token** (``new_bot``): a bot player is made and stored
+  (:class:`~server.player_directory.PlayerDirectory`), and its token handed
+  back this once; the server keeps only its hash.
+- **revoke** a player's token: stored as revoked (the next ``hello`` with it
+  gets ``player_token_revoked`` and 4004); then every live session of that
+  player ends at once (:meth:`GameServer.end_player
+  <server.hub.GameServer.end_player>`), as a removal does, closing with 4004.
 - **pause**, **resume**: every room at once (:meth:`Room.pause
   <server.core.room.Room.pause>`); rooms opened during a pause open paused. A
   pause is not stored: a restart ends it.
@@ -40,10 +47,12 @@ import msgspec
 
 from server.classroom.export import games_zip, results_csv
 from server.classroom.roster import Roster, session_of
+from server.core.players import PlayerRecord
 from server.core.records import PlayerKind
 from server.hub import GameServer
 from server.hub_boundary import HubEvent, RoomDropped, RoomInfo
-from server.store import GameStore, StudentRecord, StudentResults
+from server.player_directory import PlayerDirectory
+from server.store import GameStore, PlayerNotFoundError, StudentRecord, StudentResults
 from shared.protocol.messages import ResultInfo, Side
 
 CLOSE_REASON = "closed by the teacher"
@@ -58,7 +67,9 @@ class ClassroomError(Exception):
 
     ClassroomError
     ├── UnknownStudentError(ClassroomError, LookupError)   no student with that id on the roster
-    └── UnknownRoomError(ClassroomError, LookupError)      no room with that room code
+    ├── UnknownRoomError(ClassroomError, LookupError)      no room with that room code
+    ├── UnknownPlayerError(ClassroomError, LookupError)    no durable player with that id
+    └── AlreadyRevokedError(ClassroomError)                that player's token is revoked already
     """
 
 
@@ -68,6 +79,14 @@ class UnknownStudentError(ClassroomError, LookupError):
 
 class UnknownRoomError(ClassroomError, LookupError):
     """No room with that room code."""
+
+
+class UnknownPlayerError(ClassroomError, LookupError):
+    """No durable player with that id."""
+
+
+class AlreadyRevokedError(ClassroomError):
+    """The player's token was revoked already: revoking again changes nothing."""
 
 
 # -- what the API shows -----------------------------------------------------------------
@@ -281,6 +300,28 @@ class Classroom:
         # Stored first: once the teacher is told, a restart cannot bring them back.
         student = await self._roster.remove(self.student(student_id))
         await self._hub.remove_session(session_of(student))
+
+    # -- players' tokens -------------------------------------------------------------------
+
+    async def new_bot(self, name: str) -> tuple[PlayerRecord, str]:
+        """Make a bot player called ``name`` (already checked); return it and its
+        token, which the caller shows once and never logs."""
+        return await PlayerDirectory(self._store).new(name, PlayerKind.BOT)
+
+    async def revoke(self, player_id: str) -> tuple[PlayerRecord, int]:
+        """Revoke the player's token; see the module docstring. Returns the player
+        and how many of its sessions were ended. :class:`UnknownPlayerError` or
+        :class:`AlreadyRevokedError` before anything changes."""
+        try:
+            player = await self._store.get_player(player_id)
+        except PlayerNotFoundError:
+            raise UnknownPlayerError(f"no player {player_id!r} on this server") from None
+        if player.revoked:
+            raise AlreadyRevokedError(f"player {player.id}'s token is revoked already")
+        # Stored first: from now on a hello with the token is refused, so no
+        # session of the player can begin after those ended below.
+        player = await self._store.revoke_player(player.id, time.time())
+        return player, await self._hub.end_player(player.id)
 
     # -- rooms ------------------------------------------------------------------------------
 

@@ -19,8 +19,8 @@ CLOSE_ABUSE = 4002
 CLOSE_REMOVED = 4003
 """The teacher removed the student (class mode); the resume token is void."""
 CLOSE_TOKEN_REVOKED = 4004
-"""The ``hello`` presented a revoked player token: that player can no longer
-connect with it."""
+"""The ``hello`` presented a revoked player token, or the player's token was
+revoked while it was connected: that player can no longer connect with it."""
 
 FINAL_CLOSE_CODES = frozenset({CLOSE_SESSION_REPLACED, CLOSE_REMOVED, CLOSE_TOKEN_REVOKED})
 """Close codes after which reconnecting is pointless: the token no longer works."""

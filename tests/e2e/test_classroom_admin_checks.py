@@ -38,6 +38,8 @@ ENDPOINTS: list[tuple[str, str, Any]] = [
     ("POST", "/api/admin/resume", None),
     ("POST", "/api/admin/rooms/{room}/close", None),
     ("POST", "/api/admin/broadcast", {"text": "the answers are 42"}),
+    ("POST", "/api/admin/bots", {"name": "mallorybot"}),
+    ("POST", "/api/admin/players/{player}/revoke", None),
     ("GET", "/api/admin/export/results.csv", None),
     ("GET", "/api/admin/export/games.zip", None),
     (
@@ -61,9 +63,12 @@ class Class:
     bob: Player
     ann_id: str
     room: str
+    ann_player: str
 
     def path(self, template: str) -> str:
-        return template.format(student=self.ann_id, room=self.room, tournament="1")
+        return template.format(
+            student=self.ann_id, room=self.room, tournament="1", player=self.ann_player
+        )
 
     async def unchanged(self) -> None:
         """Both still on the roster under their names, as humans, connected, in
@@ -84,6 +89,10 @@ class Class:
         (room,) = (await self.teacher.get("/api/admin/rooms"))["rooms"]
         assert (room["code"], room["status"], room["paused"]) == (self.room, "playing", False)
         assert [player["name"] for player in room["players"]] == ["ann", "bob"]
+        # No player made or revoked (POST /api/admin/bots, .../revoke).
+        with closing(sqlite3.connect(self.server.config.database)) as db:
+            players = db.execute("SELECT name, revoked_at FROM players ORDER BY name").fetchall()
+        assert players == [("ann", None), ("bob", None)]
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -98,7 +107,8 @@ async def klass(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Class
         bob = await Player.join_server(server.ws_url, "bob")
         await bob.request({"type": "join", "code": room})
         teacher = Teacher(server)
-        yield Class(server, teacher, ann, bob, await teacher.student_id("ann"), room)
+        ann_player = ann.seen[0]["player_id"]  # its welcome
+        yield Class(server, teacher, ann, bob, await teacher.student_id("ann"), room, ann_player)
         await ann.close()
         await bob.close()
 
@@ -119,6 +129,7 @@ def _canonical(path: str) -> str:
         path.replace("{student}", "{id}")
         .replace("{room}", "{code}")
         .replace("{tournament}", "{id}")
+        .replace("{player}", "{id}")
     )
 
 
@@ -224,7 +235,9 @@ async def test_without_class_mode_every_admin_endpoint_is_404(
     token is ever made."""
     teacher = Teacher(no_class, token="anything")
     assert teacher.token == "anything"
-    concrete = path.format(student="a1b2c3d4", room="ABCDEF", tournament="1")
+    concrete = path.format(
+        student="a1b2c3d4", room="ABCDEF", tournament="1", player="p0123456789abcdef"
+    )
     for token in (NO_TOKEN, "anything"):
         status, answer, _ = await teacher.call(method, concrete, body, token=token)
         assert status == 404
@@ -257,6 +270,13 @@ BAD_INPUT: list[tuple[str, bytes, int, str, str]] = [
     ("/broadcast", b'{"text": "' + b"y" * 501 + b'"}', 400, "invalid_field", "500"),
     ("/broadcast", b"{text: hi}", 400, "malformed_json", "not JSON"),
     ("/broadcast", b"", 400, "malformed_json", "not JSON"),
+    ("/bots", b"{}", 400, "invalid_field", "`name`"),
+    ("/bots", b'{"name": ""}', 400, "bad_name", "empty"),
+    ("/bots", b'{"name": "' + b"x" * 33 + b'"}', 400, "bad_name", "32"),
+    ("/bots", b'{"name": "a\\u0007b"}', 400, "bad_name", "control"),
+    ("/bots", b'{"name": ["bot"]}', 400, "invalid_field", "$.name"),
+    ("/bots", b"", 400, "malformed_json", "not JSON"),
+    ("/players/p0123456789abcdef/revoke", b"", 404, "unknown_player", "p0123456789abcdef"),
 ]
 
 
