@@ -4,11 +4,14 @@
 //   #/room/CODE     a room this tab sits in or watches
 //   #/join/CODE     join by a code (an invitation link), then show the room
 //   #/watch/CODE    watch by a code, then show the room
+//   #/account/TOKEN?name=NAME   a class account's join link (account-link.js): this
+//                   browser becomes that student; the address is cleaned at once
 // In class mode it also shows the teacher's announcements, takes the player to
 // each tournament game as the server calls them to it (`match`; one playing
 // another game is offered to go instead), and stops for good when the teacher
 // removes the player (close code 4003) or the player's token is revoked (4004).
 
+import { parseAccountLink } from "./account-link.js";
 import { startTicking } from "./clocks.js";
 import { Connection, serverUrl } from "./connection.js";
 import { h, setText, show } from "./dom.js";
@@ -45,14 +48,44 @@ class App {
     document.getElementById("change-name").addEventListener("click", () => this.askName());
     window.addEventListener("hashchange", () => {
       if (this.session) this.askingName = false; // going elsewhere cancels a change of name
-      this.route();
+      // A join link pasted into the address bar of an open page: become that student.
+      if (this.followAccountLink() === "kept") this.start();
+      else this.route();
     });
   }
 
   boot() {
+    this.followAccountLink();
+    this.start();
+  }
+
+  /** Connect under the name this browser keeps, or ask it first. */
+  start() {
     const name = savedName();
     if (name) this.connect(name);
     else this.askName();
+  }
+
+  /**
+   * A join link in the address (account-link.js): take it out of the address
+   * (and so of the history) at once, then keep its token and name, which win over
+   * whatever this browser kept: the teacher's sheet says who uses this browser.
+   * A link that cannot be used keeps nothing and is said so. Returns "kept",
+   * "refused", or null when the address holds no join link.
+   */
+  followAccountLink() {
+    const link = parseAccountLink(location.hash);
+    if (!link) return null;
+    // replaceState fires no hashchange: the caller goes on from here.
+    history.replaceState(history.state, "", `${location.pathname}${location.search}#/`);
+    if (link.error) {
+      this.say(link.error);
+      return "refused";
+    }
+    savePlayerToken(link.token);
+    saveToken(null); // this tab's session, if any, was another player's
+    if (link.name) saveName(link.name);
+    return "kept";
   }
 
   // -- the name and the session -----------------------------------------------------
