@@ -2,10 +2,12 @@
 // the token from the address, checks it once (a missing or wrong token shows
 // only a message saying what to do), then shows the class and polls it every
 // 2 s: the summary with pause / resume, a broadcast and the exports, every
-// room, the roster, and the tournaments. Each panel is a module of its own;
+// room, the roster, adding students (with the sheet of their join links), and
+// the tournaments. Each panel is a module of its own;
 // this one fetches and hands out what they show.
 
 import { button, h, setText, show } from "./dom.js";
+import { AccountsPanel } from "./teacher-accounts.js";
 import { AdminApi, errorText, tokenFromFragment } from "./teacher-api.js";
 import { RoomsPanel } from "./teacher-rooms.js";
 import { RosterPanel } from "./teacher-roster.js";
@@ -62,6 +64,7 @@ class TeacherPage {
   build() {
     const again = () => this.poll();
     this.roster = new RosterPanel(this.api, again);
+    this.accounts = new AccountsPanel(this.api, again, () => this.summary?.class ?? "");
     this.rooms = new RoomsPanel(this.api, again);
     this.tournament = new TournamentPanel(this.api, again);
     const links = document.getElementById("links");
@@ -73,10 +76,17 @@ class TeacherPage {
     show(links, true);
     this.main.replaceChildren(
       this.buildClass(),
+      this.accounts.sheet,
       h(
         "div",
         { class: "teacher-columns" },
-        h("div", { class: "teacher-column" }, this.rooms.element, this.roster.element),
+        h(
+          "div",
+          { class: "teacher-column" },
+          this.rooms.element,
+          this.roster.element,
+          this.accounts.element,
+        ),
         h("div", { class: "teacher-column" }, this.tournament.element),
       ),
     );

@@ -1,0 +1,166 @@
+// teacher-accounts.js: class accounts on the teacher's page. "Add students"
+// takes a list of names, one a line, and makes a student of each (POST
+// /api/admin/students). Each new student's join link carries their token, and
+// the answer is the only place it ever shows (the server keeps the token's hash),
+// so the links go on a printable sheet at once: one card per student with the
+// name, the link in full and what to do with it. The sheet says that it is shown
+// only now; the page asks before it is left while a sheet is up, and printing
+// shows the sheet alone (teacher.css, @media print).
+
+import { button, confirming, h, setText, show } from "./dom.js";
+import { formError } from "./forms.js";
+import { errorText } from "./teacher-api.js";
+
+const NAMES_MAX = 200; // the API's limit for one request
+
+const CARD_NOTE = "Open this link in your browser. It is your key: keep it to yourself.";
+
+/**
+ * The names in `text` as the textarea holds them: one a line, each trimmed,
+ * blank lines left out, in their order. Duplicates and bad names are kept: the
+ * API refuses them and says which.
+ */
+export function namesOf(text) {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+}
+
+export class AccountsPanel {
+  /** `api` is the AdminApi; `changed()` asks the page to poll again at once;
+   * `className()` is the class's name, for the sheet's heading. */
+  constructor(api, changed, className) {
+    this.api = api;
+    this.changed = changed;
+    this.className = className;
+    this.element = this.buildForm();
+    this.sheet = this.buildSheet();
+    this.onLeave = (event) => {
+      // The links exist nowhere else: ask before they are lost.
+      event.preventDefault();
+      event.returnValue = "";
+    };
+  }
+
+  // -- adding students --------------------------------------------------------------------
+
+  buildForm() {
+    this.names = h("textarea", {
+      id: "new-students",
+      name: "names",
+      rows: 6,
+      autocomplete: "off",
+      spellcheck: "false",
+      placeholder: "Ann\nBob Smith\nCarol",
+    });
+    this.addButton = h("button", { type: "submit" }, "Add students");
+    this.error = formError();
+    return h(
+      "section",
+      { class: "panel accounts-panel", "aria-labelledby": "accounts-title" },
+      h("h2", { id: "accounts-title" }, "Add students"),
+      h(
+        "form",
+        { class: "add-students", onsubmit: (event) => this.add(event) },
+        h("label", { for: "new-students" }, "Names, one per line"),
+        this.names,
+        h("div", { class: "row" }, this.addButton),
+        h(
+          "p",
+          { class: "form-note" },
+          "Each student gets a join link on a sheet to print: opening it in a browser " +
+            "makes that browser the student, with no name to type.",
+        ),
+        this.error,
+      ),
+    );
+  }
+
+  async add(event) {
+    event.preventDefault();
+    this.showError("");
+    const names = namesOf(this.names.value);
+    if (names.length === 0) {
+      this.showError("Write the students' names first, one per line.");
+      this.names.focus();
+      return;
+    }
+    if (names.length > NAMES_MAX) {
+      this.showError(`That is ${names.length} names: add at most ${NAMES_MAX} at a time.`);
+      return;
+    }
+    // One request at a time: a second click must not make every student twice.
+    this.addButton.disabled = true;
+    try {
+      const answer = await this.api.post("/api/admin/students", { names });
+      this.names.value = "";
+      this.addCards(answer.students, answer.class);
+      this.changed();
+    } catch (error) {
+      this.showError(errorText(error));
+    } finally {
+      this.addButton.disabled = false;
+    }
+  }
+
+  showError(text) {
+    setText(this.error, text);
+    show(this.error, Boolean(text));
+  }
+
+  // -- the sheet --------------------------------------------------------------------------
+
+  buildSheet() {
+    this.heading = h("h2", { id: "sheet-title" });
+    this.cards = h("ul", { class: "account-cards" });
+    const print = button("Print", () => window.print(), { class: "primary" });
+    const close = confirming("Close the sheet", "Click again: the links go", () => this.closeSheet(), {
+      class: "danger",
+    });
+    const sheet = h(
+      "section",
+      { class: "panel account-sheet", "aria-labelledby": "sheet-title", hidden: true },
+      h("div", { class: "panel-head" }, this.heading, h("span", { class: "sheet-buttons" }, print, close)),
+      h(
+        "p",
+        { class: "sheet-warning", role: "note" },
+        h("strong", {}, "These links are shown only now. "),
+        "The server keeps no copy of them: print this sheet (or save it as a PDF " +
+          "from the print dialog) before you leave or reload this page. Cut out the " +
+          "cards and hand each student their own.",
+      ),
+      this.cards,
+    );
+    return sheet;
+  }
+
+  /** Put a card on the sheet for each of `students` (the API's answer), and show it. */
+  addCards(students, className = this.className()) {
+    for (const student of students) {
+      this.cards.append(
+        h(
+          "li",
+          { class: "account-card", dataset: { student: student.id, name: student.name } },
+          h("p", { class: "card-class" }, `Boardroom · class ${className}`),
+          h("h3", { class: "card-name" }, student.name),
+          h("p", { class: "card-link" }, h("code", {}, student.join_link)),
+          h("p", { class: "card-note" }, CARD_NOTE),
+        ),
+      );
+    }
+    const count = this.cards.children.length;
+    setText(this.heading, `Join links for class ${className}: ${count} ${count === 1 ? "student" : "students"}`);
+    show(this.sheet, true);
+    document.body.dataset.sheet = "open";
+    window.addEventListener("beforeunload", this.onLeave);
+    this.sheet.scrollIntoView({ block: "start" });
+  }
+
+  closeSheet() {
+    this.cards.replaceChildren();
+    show(this.sheet, false);
+    delete document.body.dataset.sheet;
+    window.removeEventListener("beforeunload", this.onLeave);
+  }
+}
