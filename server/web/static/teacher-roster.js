@@ -1,8 +1,10 @@
 // teacher-roster.js: the teacher's roster: every student with their presence,
 // rooms and results, and the controls on each (rename in place, plays as a
-// person or a bot, remove after a second click). The page polls the roster and
-// hands it over (update); each student keeps their row, so that a rename being
-// typed survives the refreshes. A refusal shows in the student's row.
+// person or a bot, merge into another entry that is the same person after the
+// browser's confirm(), remove after a second click). The page polls the roster
+// and hands it over (update); each student keeps their row, so that a rename
+// being typed or a merge being chosen survives the refreshes. A refusal shows in
+// the student's row.
 
 import { button, confirming, h, placeInOrder, setText, show } from "./dom.js";
 import { errorText } from "./teacher-api.js";
@@ -17,7 +19,11 @@ export class RosterPanel {
     this.rows = new Map(); // student id -> StudentRow
     this.body = h("tbody");
     this.count = h("span", { class: "updated" });
-    this.empty = h("p", { class: "empty" }, "No students yet: they appear here as they connect.");
+    this.empty = h(
+      "p",
+      { class: "empty" },
+      "No students yet: they appear here as they connect, or add them below.",
+    );
     const column = (text) => h("th", { scope: "col" }, text);
     this.element = h(
       "section",
@@ -63,6 +69,7 @@ export class RosterPanel {
         this.rows.set(student.id, row);
       }
       row.update(student);
+      row.mergeChoices(students);
     }
     placeInOrder(this.body, students.map((student) => this.rows.get(student.id).element));
     const connected = students.filter((student) => student.connected).length;
@@ -100,6 +107,9 @@ class StudentRow {
     this.remove = confirming("Remove", "Click again", () => this.removeStudent(), {
       class: "danger small",
     });
+    this.mergeInto = h("select", { name: "merge-into", class: "merge-into" });
+    this.mergeButton = button("Merge", () => this.merge(), { class: "small" });
+    this.choices = ""; // the other students the merge select offers, as last drawn
     this.element = h(
       "tr",
       { dataset: { student: student.id } },
@@ -109,7 +119,13 @@ class StudentRow {
       this.rooms,
       this.played,
       this.record,
-      h("td", { class: "actions" }, this.remove, this.error),
+      h(
+        "td",
+        { class: "actions" },
+        h("span", { class: "merge" }, this.mergeInto, this.mergeButton),
+        this.remove,
+        this.error,
+      ),
     );
   }
 
@@ -122,6 +138,8 @@ class StudentRow {
     this.kind.setAttribute("aria-label", `${student.name} plays as`);
     this.renameButton.setAttribute("aria-label", `Rename ${student.name}`);
     this.remove.setAttribute("aria-label", `Remove ${student.name}`);
+    this.mergeInto.setAttribute("aria-label", `Merge ${student.name} into`);
+    this.mergeButton.setAttribute("aria-label", `Merge ${student.name}`);
     setText(this.here, student.connected ? "yes" : "away");
     this.here.className = student.connected ? "here" : "away";
     setText(this.rooms, student.rooms.join(", ") || "—");
@@ -190,6 +208,47 @@ class StudentRow {
       this.showError("");
     } catch (error) {
       this.kind.value = this.student.kind;
+      this.showError(errorText(error));
+    }
+  }
+
+  /** Offer every other student of `students` to merge into, by name and id. */
+  mergeChoices(students) {
+    const others = students.filter((student) => student.id !== this.id);
+    const choices = JSON.stringify(others.map((student) => [student.id, student.name]));
+    // Redrawing an open select would close it under the pointer: wait for the next poll.
+    if (choices === this.choices || document.activeElement === this.mergeInto) return;
+    this.choices = choices;
+    const chosen = this.mergeInto.value;
+    this.mergeInto.replaceChildren(
+      h("option", { value: "" }, "Merge into…"),
+      others.map((student) => h("option", { value: student.id }, `${student.name} (${student.id})`)),
+    );
+    this.mergeInto.value = others.some((student) => student.id === chosen) ? chosen : "";
+    this.mergeInto.disabled = others.length === 0;
+    this.mergeButton.disabled = others.length === 0;
+  }
+
+  /** Merge this entry into the chosen one, once the teacher confirms: the two are
+   * one person, whose games all count for the chosen entry; this one leaves. */
+  async merge() {
+    const into = this.mergeInto.value;
+    this.showError("");
+    if (!into) {
+      this.showError(`Choose the entry that ${this.student.name} is the same person as`);
+      return;
+    }
+    const other = this.panel.rows.get(into)?.student ?? { id: into, name: into };
+    const question =
+      `Merge ${this.student.name} (${this.id}) into ${other.name} (${other.id})?\n\n` +
+      `Do this only if they are the same person: the games of ${this.student.name} then ` +
+      `count for ${other.name}, and ${this.student.name} leaves the roster. ` +
+      "It cannot be undone.";
+    if (!window.confirm(question)) return;
+    try {
+      await this.panel.api.post(`/api/admin/students/${this.id}/merge`, { into });
+      this.panel.removed(this.id);
+    } catch (error) {
       this.showError(errorText(error));
     }
   }
