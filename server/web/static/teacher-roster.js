@@ -222,7 +222,7 @@ class StudentRow {
     const chosen = this.mergeInto.value;
     this.mergeInto.replaceChildren(
       h("option", { value: "" }, "Merge into…"),
-      others.map((student) => h("option", { value: student.id }, `${student.name} (${student.id})`)),
+      ...others.map((student) => h("option", { value: student.id }, `${student.name} (${student.id})`)),
     );
     this.mergeInto.value = others.some((student) => student.id === chosen) ? chosen : "";
     this.mergeInto.disabled = others.length === 0;
