@@ -50,9 +50,9 @@ from server.hub_boundary import (
     HelloCheck,
     HubListener,
     PauseChanged,
+    PlayerRemoved,
     RoomDropped,
     RoomInfo,
-    SessionRemoved,
     SessionWelcomed,
 )
 from server.metrics import ServerMetrics
@@ -682,25 +682,43 @@ class GameServer:
             with contextlib.suppress(RoomUnavailableError):
                 await host.run(_renaming(host.room, session_id, name))
 
-    async def remove_session(self, session_id: ClientId) -> None:
-        """End the session at once: its token opens nothing from now on, it
-        leaves every room (:meth:`Room.remove <server.core.room.Room.remove>`:
-        a game in progress is resigned), and its connection is closed with
-        :data:`~shared.protocol.close_codes.CLOSE_REMOVED`."""
-        await self._end_session(session_id, CLOSE_REMOVED, "removed by the teacher")
+    async def remove_player(self, player: PlayerId) -> int:
+        """End every live session of ``player`` at once (the teacher removed it
+        from the class): its resume tokens open nothing from now on, each leaves
+        every room (:meth:`Room.remove <server.core.room.Room.remove>`: a game in
+        progress is resigned), and each connection is closed with
+        :data:`~shared.protocol.close_codes.CLOSE_REMOVED`. Its player token
+        still opens it: a later hello is a new session. Returns how many
+        sessions ended; publishes :class:`PlayerRemoved` once, even for none."""
+        ended = await self._end_sessions_of(player, CLOSE_REMOVED, "removed by the teacher")
+        self._events.publish(PlayerRemoved(player, revoked=False))
+        return ended
 
     async def end_player(self, player: PlayerId) -> int:
         """End every live session of ``player`` (its token was just revoked), as
-        :meth:`remove_session` does, but closing each connection with
-        :data:`~shared.protocol.close_codes.CLOSE_TOKEN_REVOKED`: their resume
-        tokens open nothing either, so the revoked player cannot come back
-        through a session it still held. Returns how many sessions ended."""
+        :meth:`remove_player` does, but closing each connection with
+        :data:`~shared.protocol.close_codes.CLOSE_TOKEN_REVOKED`; a hello of it
+        still under way is refused too. Returns how many sessions ended."""
         self._revoked.add(player)  # for a hello of it still under way (_hello)
-        ended = [session.id for session in self._sessions if session.player == player]
-        for session_id in ended:  # each publishes SessionRemoved (a tournament withdraws it)
-            await self._end_session(
-                session_id, CLOSE_TOKEN_REVOKED, CLOSE_REASONS[CLOSE_TOKEN_REVOKED]
-            )
+        ended = await self._end_sessions_of(
+            player, CLOSE_TOKEN_REVOKED, CLOSE_REASONS[CLOSE_TOKEN_REVOKED]
+        )
+        self._events.publish(PlayerRemoved(player, revoked=True))
+        return ended
+
+    async def merge_player(self, player: PlayerId, into: PlayerId, name: str) -> None:
+        """The teacher merged ``player`` into ``into`` (its token now opens
+        ``into``): each live session of ``player`` is ``into``'s from now on, and
+        is called ``name`` (a checked name), in its rooms too. Games in progress
+        are recorded under the player they started with."""
+        for session_id in self.player_sessions(player):
+            self._sessions.set_player(session_id, into)
+            await self.rename_session(session_id, name)
+
+    async def _end_sessions_of(self, player: PlayerId, code: int, reason: str) -> int:
+        ended = self.player_sessions(player)
+        for session_id in ended:
+            await self._end_session(session_id, code, reason)
         return len(ended)
 
     async def _end_session(self, session_id: ClientId, code: int, reason: str) -> None:
@@ -716,7 +734,15 @@ class GameServer:
         if outbox is not None:
             outbox.close(code, reason)
         self._kept.discard(session_id)
-        self._events.publish(SessionRemoved(session_id))
+
+    def player_sessions(self, player: PlayerId) -> list[ClientId]:
+        """The live sessions of ``player`` (connected or away), oldest first."""
+        return [session.id for session in self._sessions if session.player == player]
+
+    def session_player(self, session_id: ClientId) -> PlayerId | None:
+        """The player the live session is; None if it is not live or has none."""
+        session = self._sessions.get(session_id)
+        return None if session is None else session.player
 
     def seated_rooms(self, session_id: ClientId) -> list[str]:
         """Codes of the rooms where the session holds a seat (connected or held)."""
@@ -738,14 +764,14 @@ class GameServer:
         game: Game,
         *,
         clock: Clock,
-        first: ClientId | None,
-        second: ClientId | None,
+        first: PlayerId | None,
+        second: PlayerId | None,
     ) -> str:
         """Open a private tournament room (:class:`~server.core.room.RoomOptions`
-        ``tournament``) whose sides are reserved for these sessions; None is a
-        side for the server AI (:meth:`seat_ai`). It opens paused during a pause.
-        Returns its room code. Raises ``ValueError`` for options that do not fit
-        together."""
+        ``tournament``) whose sides are reserved for these players (any session
+        of each); None is a side for the server AI (:meth:`seat_ai`). It opens
+        paused during a pause. Returns its room code. Raises ``ValueError`` for
+        options that do not fit together."""
         codes = self._lobby.new_codes(private=True)
         options = RoomOptions(
             public=False,

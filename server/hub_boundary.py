@@ -18,8 +18,8 @@ The events (:data:`HubEvent`) and when the hub publishes each::
     GameFinished      a room's game ended, once stored         (server.core.room_output)
     RoomDropped       the hub let a room go (emptied or closed), once out of the lobby
     PauseChanged      the teacher pauses or resumes every room, before the rooms are
-    SessionRemoved    the teacher removed a session (or revoked its player's token),
-                      after its rooms let it go
+    PlayerRemoved     the teacher removed a player from the class, or revoked its
+                      token: once, after the rooms let each of its sessions go
 
 Deciding whether a hello is welcome is not an event: it is a check the hub
 awaits and that may refuse (:meth:`GameServer.add_hello_check
@@ -32,6 +32,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
+from server.core.players import PlayerId
 from server.core.room import Room
 from server.core.room_output import ClientId, GameFinished, GameStarted, RoomStatus
 from server.core.sessions import Session
@@ -119,16 +120,16 @@ class PauseChanged:
 
 
 @dataclass(frozen=True, slots=True)
-class SessionRemoved:
-    """The teacher removed the session, or revoked its player's token: it has left
-    every room, its connection is closed."""
+class PlayerRemoved:
+    """The teacher removed the player from the class (``revoked`` False) or
+    revoked its token: each of its live sessions (there may be none) has left
+    every room, and its connection is closed."""
 
-    session: ClientId
+    player: PlayerId
+    revoked: bool
 
 
-HubEvent = (
-    SessionWelcomed | GameStarted | GameFinished | RoomDropped | PauseChanged | SessionRemoved
-)
+HubEvent = SessionWelcomed | GameStarted | GameFinished | RoomDropped | PauseChanged | PlayerRemoved
 """Everything the hub tells its subscribers (see the module docstring)."""
 
 HelloCheck = Callable[[Session], Awaitable[None]]

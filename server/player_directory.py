@@ -72,7 +72,8 @@ class PlayerDirectory:
         ``rate_limited`` (with ``retry_after``, nothing looked up) while
         ``address`` is out of refusals; ``bad_player_token`` for a token no
         player has; ``player_token_revoked`` for a revoked one (the hub then
-        closes the connection). A refusal takes one of the address's refusals."""
+        closes the connection). A refusal takes one of the address's refusals.
+        The token of a player merged into another opens that other player."""
         now = time.monotonic()
         delay = self._refusals.wait(address, now)
         if delay is not None:
@@ -92,6 +93,9 @@ class PlayerDirectory:
                 "that player token is unknown here: say hello without player_token "
                 "to be a new player",
             )
+        if player.merged_into is not None and not player.revoked:
+            # A teacher merged this player into another: its token opens that one.
+            player = await self._store.get_player(player.merged_into)
         if player.revoked:
             self._refusals.check(address, now)
             logger.info("a revoked player token was refused", extra={"player": player.id})

@@ -5,9 +5,11 @@ Routes (``docs/operations.md``, "Class mode", says the same for people)::
     GET  /api/admin/class                      the class at a glance
     GET  /api/admin/roster                     the students, with their results
     GET  /api/admin/rooms                      every room, public and private; those ended lately
+    POST /api/admin/students                   {"names": [...]}: class accounts, join links once
     POST /api/admin/students/{id}/rename       {"name": "..."}
     POST /api/admin/students/{id}/kind         {"kind": "human" | "bot"}
     POST /api/admin/students/{id}/remove
+    POST /api/admin/students/{id}/merge        {"into": "ID"}: one person, one entry
     POST /api/admin/pause                      every game at once
     POST /api/admin/resume
     POST /api/admin/rooms/{code}/close
@@ -62,6 +64,22 @@ class KindBody(msgspec.Struct, frozen=True):
     kind: Literal["human", "bot"]
 
 
+MAX_NEW_STUDENTS = 200
+"""Names in one ``POST /api/admin/students``: a large school year at once."""
+
+
+class NewStudentsBody(msgspec.Struct, frozen=True):
+    """``POST /api/admin/students``."""
+
+    names: Annotated[list[str], msgspec.Meta(min_length=1, max_length=MAX_NEW_STUDENTS)]
+
+
+class MergeBody(msgspec.Struct, frozen=True):
+    """``POST /api/admin/students/{id}/merge``."""
+
+    into: str
+
+
 class NewBotBody(msgspec.Struct, frozen=True):
     """``POST /api/admin/bots``."""
 
@@ -86,9 +104,11 @@ def add_admin_routes(app: web.Application) -> None:
     get("/api/admin/class", admin_only(_class))
     get("/api/admin/roster", admin_only(_roster))
     get("/api/admin/rooms", admin_only(_rooms))
+    post("/api/admin/students", admin_only(_new_students))
     post("/api/admin/students/{id}/rename", admin_only(_rename))
     post("/api/admin/students/{id}/kind", admin_only(_kind))
     post("/api/admin/students/{id}/remove", admin_only(_remove))
+    post("/api/admin/students/{id}/merge", admin_only(_merge))
     post("/api/admin/pause", admin_only(_pause))
     post("/api/admin/resume", admin_only(_resume))
     post("/api/admin/rooms/{code}/close", admin_only(_close_room))
@@ -131,6 +151,54 @@ async def _remove(request: web.Request, classroom: Classroom) -> web.StreamRespo
     student_id = request.match_info["id"]
     await classroom.remove(student_id)
     return json_response({"removed": student_id})
+
+
+async def _new_students(request: web.Request, classroom: Classroom) -> web.StreamResponse:
+    body = await read_body(request, NewStudentsBody, hint=f" (1 to {MAX_NEW_STUDENTS} names)")
+    names = _new_student_names(body.names, classroom)
+    base = f"{request.scheme}://{request.host}/"
+    accounts = await classroom.add_students(names, base)
+    # The tokens are in this answer only (in the links): the server keeps their hashes.
+    logger.info("the teacher added students", extra={"students": len(accounts)})
+    response = json_response(
+        {
+            "class": classroom.name,
+            "students": [
+                {"id": view.id, "name": view.name, "player_id": player.id, "join_link": link}
+                for view, player, link in accounts
+            ],
+        }
+    )
+    response.set_status(201)
+    return response
+
+
+def _new_student_names(said: list[str], classroom: Classroom) -> list[str]:
+    """The names of new students, checked: each a valid player name, none said
+    twice nor on the roster already (case-folded, as names are compared on the
+    server). Blank lines (empty after trimming) are left out."""
+    names: list[str] = []
+    seen = {student.name.casefold(): "on the roster" for student in classroom.students()}
+    for raw in said:
+        if not raw.strip():
+            continue
+        name = _checked_name(raw)
+        where = seen.get(name.casefold())
+        if where is not None:
+            raise RefusedError(
+                AdminError.INVALID_FIELD, f"names: {name!r} is {where} already: give each one name"
+            )
+        seen[name.casefold()] = "in the list"
+        names.append(name)
+    if not names:
+        raise RefusedError(AdminError.INVALID_FIELD, "names: every name is blank")
+    return names
+
+
+async def _merge(request: web.Request, classroom: Classroom) -> web.StreamResponse:
+    body = await read_body(request, MergeBody)
+    student = await classroom.merge(request.match_info["id"], body.into)
+    return json_response({"student": student})
 
 
 async def _pause(request: web.Request, classroom: Classroom) -> web.StreamResponse:

@@ -16,7 +16,9 @@ and every request is checked in this order, the first failure answering:
    a blank text (``invalid_field``): **400**;
 4. an unknown (or removed) student, ``unknown_student``, room,
    ``unknown_room``, or player, ``unknown_player``: **404**; a player's token
-   revoked already, ``already_revoked``: **409**; what else a handler refuses
+   revoked already, ``already_revoked``, or a merge that a running tournament
+   refuses, ``merge_refused``: **409**; a student merged into itself,
+   ``invalid_field``: **400**; what else a handler refuses
    (:class:`RefusedError`) with its own status.
 
 A refused request changes nothing. Errors are ``{"error": CODE, "message": TEXT}``
@@ -35,10 +37,11 @@ import msgspec
 from aiohttp import web
 
 from server.classroom.admin_token import bearer_matches, load_or_make_token
-from server.classroom.roster import Roster
+from server.classroom.roster import MergeRefusedError, Roster
 from server.classroom.teacher import (
     AlreadyRevokedError,
     Classroom,
+    SameStudentError,
     UnknownPlayerError,
     UnknownRoomError,
     UnknownStudentError,
@@ -86,6 +89,8 @@ class AdminError(enum.StrEnum):
     """No durable player with that id."""
     ALREADY_REVOKED = "already_revoked"
     """That player's token was revoked already."""
+    MERGE_REFUSED = "merge_refused"
+    """Two students who both play in the running tournament cannot be merged."""
 
 
 class RefusedError(Exception):
@@ -161,6 +166,10 @@ def admin_only(handler: Handler) -> Callable[[web.Request], Awaitable[web.Stream
             return error_response(404, AdminError.UNKNOWN_PLAYER, str(unknown))
         except AlreadyRevokedError as revoked:
             return error_response(409, AdminError.ALREADY_REVOKED, str(revoked))
+        except SameStudentError as same:
+            return error_response(400, AdminError.INVALID_FIELD, str(same))
+        except MergeRefusedError as refused:
+            return error_response(409, AdminError.MERGE_REFUSED, str(refused))
 
     return checked
 

@@ -1,9 +1,13 @@
 """The class's export for grading: results as CSV, every game record in a zip.
 
 Pure functions over what the store gave back (no I/O; the zip is built in
-memory, off the event loop by the caller). Players are shown by their names on
-the roster *now*: a student renamed by the teacher is shown under the new name
-in every game, old ones included. The server AI keeps the name it played under.
+memory, off the event loop by the caller). A seat is a student's if its player
+is (:func:`students_by_player`): every game of one player, from any session or
+device, is under one student, and an entry the teacher merged into another
+counts as that other (merged entries have no row or folder of their own).
+Players are shown by their names on the roster *now*: a student renamed by the
+teacher is shown under the new name in every game, old ones included. The
+server AI keeps the name it played under.
 
 ``results.csv`` has one row per finished game of the class, in the order the
 games finished::
@@ -110,7 +114,7 @@ def results_csv(
 ) -> bytes:
     """``results.csv`` for the finished games among ``records`` (see the module
     docstring); ``tournaments`` say which of them were tournament games."""
-    by_session = {student.session: student for student in students}
+    by_player = students_by_player(students)
     played_in = {
         pairing.game_id: (tournament.name, pairing.round)
         for tournament in tournaments
@@ -132,13 +136,13 @@ def results_csv(
                 _iso(record.finished_at),
                 record.game,
                 record.room,
-                _cell(_name(first, by_session)),
-                _cell(_name(second, by_session)),
+                _cell(_name(first, by_player)),
+                _cell(_name(second, by_player)),
                 _SHOWN_RESULTS.get(record.result, record.result),
                 record.termination.value,
                 len(record.moves),
-                _student_id(first, by_session),
-                _student_id(second, by_session),
+                _student_id(first, by_player),
+                _student_id(second, by_player),
                 _cell(tournament),
                 round_,
             )
@@ -147,9 +151,10 @@ def results_csv(
 
 
 def students_csv(students: Iterable[StudentRecord], results: Mapping[str, StudentResults]) -> bytes:
-    """``students.csv``: each student and their results, removed students last."""
+    """``students.csv``: each student and their results, removed students last
+    (merged entries are left out: they count for the student they were merged into)."""
     rows = []
-    for student in sorted(students, key=lambda s: s.removed):
+    for student in sorted(_entries(students), key=lambda s: s.removed):
         scores = results.get(student.id, StudentResults())
         rows.append(
             (
@@ -175,25 +180,25 @@ def games_zip(
     """``games.zip``: both CSV files, a folder of game records per student
     (every student on the roster, and removed ones who played) and a folder
     per tournament."""
-    by_session = {student.session: student for student in students}
-    games_of: dict[str, list[GameRecord]] = {student.id: [] for student in students}
+    by_player = students_by_player(students)
+    games_of: dict[str, list[GameRecord]] = {student.id: [] for student in _entries(students)}
     for record in records:
         for seat in record.seats:
-            student = _student(seat, by_session)
+            student = _student(seat, by_player)
             if student is not None:
                 games_of[student.id].append(record)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("results.csv", results_csv(records, students, tournaments))
         archive.writestr("students.csv", students_csv(students, results))
-        for student in students:
+        for student in _entries(students):
             games = games_of[student.id]
             if student.removed and not games:
                 continue
             folder = f"students/{student_folder(student)}/"
             archive.writestr(folder, b"")  # the folder, even with no game in it yet
             for record in games:
-                text = record_to_text(_with_roster_names(record, by_session))
+                text = record_to_text(_with_roster_names(record, by_player))
                 archive.writestr(f"{folder}game-{record.id:05d}.txt", text)
         for tournament in tournaments:
             folder = f"tournaments/{_folder_name(tournament.name, tournament.id)}/"
@@ -257,7 +262,7 @@ def student_folder(student: StudentRecord) -> str:
     their id (names need not be unique; ids are).
 
     >>> from server.core.records import PlayerKind
-    >>> zoe = StudentRecord("a1b2c3d4", "7B", "s1", "Zoë / O'Brien", PlayerKind.HUMAN, 0.0)
+    >>> zoe = StudentRecord("a1b2c3d4", "7B", "p1", "Zoë / O'Brien", PlayerKind.HUMAN, 0.0)
     >>> student_folder(zoe)
     'Zoë_O_Brien-a1b2c3d4'
     """
@@ -275,6 +280,8 @@ def _entrant_names(
     """Each entrant's name to show: a student's on the roster now, else the
     name it entered under; a name shared by two entrants gets the roster id."""
     roster = {student.id: student.name for student in students}
+    # An entrant merged into another student since is shown as that student.
+    roster.update({s.id: roster[s.merged_into] for s in students if s.merged_into in roster})
     names = {}
     for entrant in tournament.entrants:
         kind, value = parse_entrant(entrant.entrant)
@@ -286,29 +293,44 @@ def _entrant_names(
     }
 
 
+def students_by_player(students: Iterable[StudentRecord]) -> dict[str, StudentRecord]:
+    """The student each player's seats belong to: the entry of that player, or
+    the one it was merged into."""
+    entries = list(students)
+    by_id = {student.id: student for student in entries}
+    return {
+        student.player: by_id.get(student.merged_into or student.id, student) for student in entries
+    }
+
+
+def _entries(students: Iterable[StudentRecord]) -> list[StudentRecord]:
+    """The students with a row and a folder of their own: all but merged entries."""
+    return [student for student in students if student.merged_into is None]
+
+
 def _student(
-    seat: SeatRecord | None, by_session: Mapping[str, StudentRecord]
+    seat: SeatRecord | None, by_player: Mapping[str, StudentRecord]
 ) -> StudentRecord | None:
-    if seat is None or seat.session is None:
+    if seat is None or seat.player is None:
         return None
-    return by_session.get(seat.session)
+    return by_player.get(seat.player)
 
 
-def _name(seat: SeatRecord | None, by_session: Mapping[str, StudentRecord]) -> str:
+def _name(seat: SeatRecord | None, by_player: Mapping[str, StudentRecord]) -> str:
     if seat is None:
         return ""
-    student = _student(seat, by_session)
+    student = _student(seat, by_player)
     return seat.name if student is None else student.name
 
 
-def _student_id(seat: SeatRecord | None, by_session: Mapping[str, StudentRecord]) -> str:
-    student = _student(seat, by_session)
+def _student_id(seat: SeatRecord | None, by_player: Mapping[str, StudentRecord]) -> str:
+    student = _student(seat, by_player)
     return "" if student is None else student.id
 
 
-def _with_roster_names(record: GameRecord, by_session: Mapping[str, StudentRecord]) -> GameRecord:
+def _with_roster_names(record: GameRecord, by_player: Mapping[str, StudentRecord]) -> GameRecord:
     first, second = (
-        None if seat is None else replace(seat, name=_name(seat, by_session))
+        None if seat is None else replace(seat, name=_name(seat, by_player))
         for seat in record.seats
     )
     return replace(record, seats=(first, second))

@@ -6,16 +6,23 @@ and the input; it speaks no HTTP. Every change is stored before it returns
 
 What each control does, in the order it does it:
 
-- **rename**: stored; the live session takes the name for what it does next;
-  the rooms it is in take it, and the rooms where it sits send everyone a
-  fresh ``state``. Game records keep the name a game was stored with; the
+- **rename**: stored; the student's live sessions take the name for what they
+  do next; the rooms they are in take it, and the rooms where they sit send
+  everyone a fresh ``state``. Game records keep the name a game was stored with; the
   export shows roster names.
 - **kind** (human or bot): stored; the roster's and the export's word only.
 - **remove**: stored as removed (off the roster, kept for the export); then
-  the session ends at once (:meth:`GameServer.remove_session
-  <server.hub.GameServer.remove_session>`): a game in progress is resigned,
-  seats are freed, the token opens nothing, and the connection is closed
-  with 4003.
+  each of the student's sessions ends at once (:meth:`GameServer.remove_player
+  <server.hub.GameServer.remove_player>`): a game in progress is resigned,
+  seats are freed, resume tokens open nothing, and each connection is closed
+  with 4003. Their player token still works: a later hello puts them back on
+  the roster with their games.
+- **add students** (the class's accounts): a person player is made for each
+  name, with a token, and made a student, all in one transaction; the tokens
+  are handed back this once (for the teacher's sheet of join links).
+- **merge** two entries that are one person: stored (the one merged leaves
+  the roster, its games count for the other, its player's token opens the
+  other's player); then its live sessions are the other's, under that name.
 - **a bot's token** (``new_bot``): a bot player is made and stored
   (:class:`~server.player_directory.PlayerDirectory`), and its token handed
   back this once; the server keeps only its hash.
@@ -41,13 +48,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from urllib.parse import quote
 
 import msgspec
 
 from server.classroom.export import games_zip, results_csv
-from server.classroom.roster import Roster, session_of
-from server.core.players import PlayerRecord
+from server.classroom.roster import Roster
+from server.core.players import PlayerRecord, new_player_token, player_id_for, token_hash
 from server.core.records import PlayerKind
 from server.hub import GameServer
 from server.hub_boundary import HubEvent, RoomDropped, RoomInfo
@@ -69,6 +78,7 @@ class ClassroomError(Exception):
     ├── UnknownStudentError(ClassroomError, LookupError)   no student with that id on the roster
     ├── UnknownRoomError(ClassroomError, LookupError)      no room with that room code
     ├── UnknownPlayerError(ClassroomError, LookupError)    no durable player with that id
+    ├── SameStudentError(ClassroomError, ValueError)       a student merged into itself
     └── AlreadyRevokedError(ClassroomError)                that player's token is revoked already
     """
 
@@ -83,6 +93,10 @@ class UnknownRoomError(ClassroomError, LookupError):
 
 class UnknownPlayerError(ClassroomError, LookupError):
     """No durable player with that id."""
+
+
+class SameStudentError(ClassroomError, ValueError):
+    """A student cannot be merged into itself."""
 
 
 class AlreadyRevokedError(ClassroomError):
@@ -111,6 +125,8 @@ class StudentView(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     name: str
     kind: str
+    player_id: str
+    """The student's durable player (the leaderboard's ``player_id``)."""
     connected: bool
     rooms: list[str]
     played: int
@@ -176,10 +192,10 @@ class Classroom:
         teacher renamed since take their roster name again."""
         await self._roster.load()
         for student in self._roster.students():
-            session = session_of(student)
-            name = self._hub.session_name(session)
-            if name is not None and name != student.name:
-                await self._hub.rename_session(session, student.name)
+            for session in self._hub.player_sessions(student.player):
+                name = self._hub.session_name(session)
+                if name is not None and name != student.name:
+                    await self._hub.rename_session(session, student.name)
         self._hub.add_hello_check(self._roster.admit)
         self._hub.subscribe(self._hear)
 
@@ -203,7 +219,7 @@ class Classroom:
             class_name=self.name,
             paused=self._hub.paused,
             students=len(students),
-            connected=sum(self._hub.is_connected(session_of(s)) for s in students),
+            connected=sum(self._connected(student) for student in students),
             rooms=sum(rooms.values()),
             games_in_progress=rooms["playing"],
         )
@@ -245,7 +261,8 @@ class Classroom:
         players = []
         for seat in state.seats:
             holder = room.holders.get(seat.side)
-            student = self._roster.of_session(holder) if holder is not None else None
+            player = self._hub.session_player(holder) if holder is not None else None
+            student = self._roster.of_player(player)
             players.append(
                 PlayerView(
                     side=seat.side,
@@ -269,6 +286,10 @@ class Classroom:
             game_players=dict(room.game_players),
         )
 
+    def students(self) -> list[StudentRecord]:
+        """The students on the roster, first seen first."""
+        return self._roster.students()
+
     def student(self, student_id: str) -> StudentRecord:
         """The student on the roster; :class:`UnknownStudentError` otherwise."""
         student = self._roster.get(student_id)
@@ -287,7 +308,8 @@ class Classroom:
     async def rename(self, student_id: str, name: str) -> StudentView:
         """Rename the student (``name`` already checked); see the module docstring."""
         student = await self._roster.rename(self.student(student_id), name)
-        await self._hub.rename_session(session_of(student), name)
+        for session in self._hub.player_sessions(student.player):
+            await self._hub.rename_session(session, name)
         return await self.student_view(student.id)
 
     async def set_kind(self, student_id: str, kind: PlayerKind) -> StudentView:
@@ -299,7 +321,40 @@ class Classroom:
         """Remove the student; see the module docstring."""
         # Stored first: once the teacher is told, a restart cannot bring them back.
         student = await self._roster.remove(self.student(student_id))
-        await self._hub.remove_session(session_of(student))
+        await self._hub.remove_player(student.player)
+
+    async def add_students(
+        self, names: Sequence[str], base_link: str
+    ) -> list[tuple[StudentView, PlayerRecord, str]]:
+        """Make a person player and a student for each name (checked, none on the
+        roster and no two alike, case-folded: the caller checks), in one
+        transaction; return each student's view, player and join link (``base_link``
+        and the token: the token exists nowhere else), in the order given."""
+        now = time.time()
+        accounts: list[tuple[PlayerRecord, str]] = []
+        tokens: list[str] = []
+        for name in names:
+            token = new_player_token()
+            player = PlayerRecord(player_id_for(token), name, PlayerKind.HUMAN, created_at=now)
+            accounts.append((player, token_hash(token)))
+            tokens.append(token)
+        students = await self._roster.enrol(accounts, now)
+        results = await self._store.class_results(self.name)
+        return [
+            (self._view(student, results), player, join_link(base_link, token, student.name))
+            for student, (player, _), token in zip(students, accounts, tokens, strict=True)
+        ]
+
+    async def merge(self, student_id: str, into_id: str) -> StudentView:
+        """Merge student ``student_id`` into ``into_id``; see the module docstring.
+        :class:`UnknownStudentError`, :class:`SameStudentError` or
+        :class:`~server.classroom.roster.MergeRefusedError` before anything changes."""
+        if student_id == into_id:
+            raise SameStudentError(f"student {student_id!r} cannot be merged into itself")
+        student, into = self.student(student_id), self.student(into_id)
+        await self._roster.merge(student, into)
+        await self._hub.merge_player(student.player, into.player, into.name)
+        return await self.student_view(into.id)
 
     # -- players' tokens -------------------------------------------------------------------
 
@@ -360,14 +415,15 @@ class Classroom:
         return await asyncio.to_thread(games_zip, records, students, results, tournaments)
 
     def _view(self, student: StudentRecord, results: dict[str, StudentResults]) -> StudentView:
-        session = session_of(student)
         scores = results.get(student.id, StudentResults())
+        sessions = self._hub.player_sessions(student.player)
         return StudentView(
             id=student.id,
             name=student.name,
             kind=student.kind.value,
-            connected=self._hub.is_connected(session),
-            rooms=self._hub.seated_rooms(session),
+            player_id=student.player,
+            connected=self._connected(student),
+            rooms=sorted({code for s in sessions for code in self._hub.seated_rooms(s)}),
             played=scores.played,
             won=scores.won,
             drawn=scores.drawn,
@@ -376,3 +432,18 @@ class Classroom:
             .isoformat(timespec="seconds")
             .replace("+00:00", "Z"),
         )
+
+    def _connected(self, student: StudentRecord) -> bool:
+        """True while a session of the student's player has a connection."""
+        return any(self._hub.is_connected(s) for s in self._hub.player_sessions(student.player))
+
+
+def join_link(base: str, token: str, name: str) -> str:
+    """A student's join link: the page at ``base`` (``http://host:port/``), with the
+    token and the name in the fragment, which browsers never send to a server
+    (so it is in no access log). The page keeps both and clears the address.
+
+    >>> join_link("http://10.0.0.5:8765/", "bp_abc", "Zoë B")
+    'http://10.0.0.5:8765/#/account/bp_abc?name=Zo%C3%AB%20B'
+    """
+    return f"{base}#/account/{token}?name={quote(name, safe='')}"

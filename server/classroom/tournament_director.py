@@ -8,10 +8,13 @@ the store before it acts on it or tells anyone, and drives the hub:
 - **A round opens**: each game gets a private tournament room
   (:meth:`GameServer.open_tournament_room <server.hub.GameServer.open_tournament_room>`)
   whose sides are reserved for its two entrants; an AI entrant is seated at
-  once; each student is sent ``match`` (again after each ``welcome`` of their
-  session while the game has not started). A student's session is kept by the
-  hub for the whole tournament, so their token still works after a long drop or
-  a restart.
+  once; each student is sent ``match`` on each of their sessions (and again on
+  each ``welcome`` of one while the game has not started). A side is reserved
+  for the student's player, not a session, so a student who comes back after a
+  long drop, a restart, or from another device takes their seat. The session
+  that made a student is kept by the hub for the whole tournament too, so
+  that a client without a player token (protocol version 1) gets back in with
+  its resume token.
 - **No-show**: a side not taken ``no_show_seconds`` after the room opened
   (``starts_by``) loses by forfeit; if neither is, both do (``-:-``). The room is
   closed, telling its members who did not sit down and who wins
@@ -25,10 +28,11 @@ the store before it acts on it or tells anyone, and drives the hub:
 - **A round is complete** when all its games have a result; the next is paired
   then, and after the last the tournament is finished and everyone connected
   gets an ``announcement`` with the winner.
-- **A student removed from the class** withdraws: a game of theirs not yet
-  started is forfeited (their opponent wins it) and its room closed; a game in
-  progress was resigned by the removal. In a round robin their later games are
-  forfeits; a Swiss pairs them no more.
+- **A student removed from the class** (or whose token is revoked)
+  withdraws: a game of theirs not yet started is forfeited (their opponent
+  wins it) and its room closed; a game in progress was resigned by the
+  removal. In a round robin their later games are forfeits; a Swiss pairs
+  them no more.
 - **Cancel** closes the rooms of the games not yet decided (a game in progress
   ends with no result), marks the tournament cancelled, and tells everyone
   connected (an ``announcement`` naming it).
@@ -56,11 +60,12 @@ from typing import cast
 
 import msgspec
 
-from server.classroom.roster import Roster, session_of
+from server.classroom.roster import MergeRefusedError, Roster
+from server.core.players import PlayerId
 from server.core.records import GameRecord, GameState, PlayerKind, Termination
 from server.core.room_output import ClientId, GameFinished, GameStarted
 from server.hub import GameServer
-from server.hub_boundary import HubEvent, PauseChanged, SessionRemoved, SessionWelcomed
+from server.hub_boundary import HubEvent, PauseChanged, PlayerRemoved, SessionWelcomed
 from server.store import EntrantRecord, GameStore, PairingRecord, StudentRecord
 from server.tournaments.players import Outcome
 from server.tournaments.progress import TournamentProgress, forfeit_result
@@ -168,6 +173,7 @@ class TournamentDirector:
     async def start(self) -> None:
         """Hook into the hub, and carry on the running tournament, if any."""
         self._hub.subscribe(self._hear)
+        self._roster.add_merge_check(self._check_merge)
         async with self._lock:
             records = await self._store.tournaments(self._roster.class_name)
             running = [r for r in records if r.status == "running"]
@@ -183,6 +189,7 @@ class TournamentDirector:
     async def stop(self) -> None:
         """Unhook from the hub and stop the timer and every task."""
         self._hub.unsubscribe(self._hear)
+        self._roster.remove_merge_check(self._check_merge)
         if self._timer is not None:
             self._timer.cancel()
         for task in list(self._tasks):
@@ -303,12 +310,12 @@ class TournamentDirector:
     async def _open(self, progress: TournamentProgress, pairing: PairingRecord) -> None:
         """Open the pairing's room, seat its AI entrants, tell its students."""
         record = progress.record
-        sessions = [self._session(entrant) for entrant in (pairing.first, pairing.second)]
+        players = [self._player(entrant) for entrant in (pairing.first, pairing.second)]
         code = self._hub.open_tournament_room(
             get_game(record.game),
             clock=msgspec.convert(record.clock, Clock),
-            first=sessions[0],
-            second=sessions[1],
+            first=players[0],
+            second=players[1],
         )
         starts_by = time.time() + record.no_show_seconds
         pairing = await self._set(progress, pairing, room=code, starts_by=starts_by)
@@ -371,9 +378,7 @@ class TournamentDirector:
             self._timer.cancel()
             self._timer = None
         for entrant in progress.entrants:
-            session = self._session(entrant)
-            if session is not None:
-                self._hub.release_session(session)
+            self._release_session(entrant)
         logger.info("tournament ended", extra={"tournament": progress.id, "status": status})
         if status == "finished":
             self._hub.announce(self._winner_text(progress))
@@ -462,8 +467,8 @@ class TournamentDirector:
                 self._game_event(event)
             case PauseChanged():
                 self._pause_changed(event.paused, event.at)
-            case SessionRemoved():
-                self._removed(event.session)
+            case PlayerRemoved():
+                self._spawn(self._withdraw(event.player))
             case _:
                 pass  # a room let go: its game's end was heard before
 
@@ -472,10 +477,13 @@ class TournamentDirector:
         progress = self._running
         if progress is None:
             return
+        player = self._hub.session_player(session_id)
+        if player is None:
+            return
         for pairing in self._waiting(progress):
             for side, entrant in zip(SIDES, (pairing.first, pairing.second), strict=True):
-                if self._session(entrant) == session_id:
-                    self._send_match(progress, pairing, side)
+                if self._player(entrant) == player:
+                    self._send_match(progress, pairing, side, only=session_id)
 
     def _game_event(self, event: GameStarted | GameFinished) -> None:
         if self._running is None:
@@ -517,21 +525,20 @@ class TournamentDirector:
             paused_at, self._paused_at = self._paused_at, None
             self._spawn(self._extend(paused_at, now))
 
-    def _removed(self, session_id: ClientId) -> None:
-        self._spawn(self._withdraw(session_id))
-
-    async def _withdraw(self, session_id: ClientId) -> None:
+    async def _withdraw(self, player: PlayerId) -> None:
+        """The student who is ``player`` withdraws from the running tournament
+        (removed from the class, or their token revoked), if they are in it."""
         async with self._lock:
             progress = self._running
-            student = self._roster.of_session(session_id)
-            if progress is None or student is None:
+            if progress is None:
                 return
-            entrant = f"student:{student.id}"
-            if entrant not in progress.entrants or progress.entrants[entrant].withdrawn:
+            entrants = [e for e in progress.active() if self._player(e) == player]
+            if not entrants:
                 return
+            entrant = entrants[0]
             await self._store.withdraw_entrant(progress.id, entrant)
             progress.withdraw(entrant)
-            self._hub.release_session(session_id)
+            self._release_session(entrant)
             for pairing in progress.undecided():
                 if entrant not in (pairing.first, pairing.second):
                     continue
@@ -563,18 +570,41 @@ class TournamentDirector:
             )
         return EntrantRecord(entrant, student.name, student.kind)
 
-    def _student(self, entrant: str) -> StudentRecord | None:
-        kind, value = parse_entrant(entrant)
-        if kind == "ai":
-            return None
-        for student in self._roster.everyone():
-            if student.id == value:
-                return student
-        return None
+    def _check_merge(self, student: StudentRecord, into: StudentRecord) -> None:
+        """Refuse to merge two players of the running tournament: one person
+        cannot hold both seats of a game (:data:`~server.classroom.roster.MergeCheck`)."""
+        progress = self._running
+        if progress is None:
+            return
+        playing = {self._player(entrant) for entrant in progress.active()}
+        if student.player in playing and into.player in playing:
+            raise MergeRefusedError(
+                f"{student.name} and {into.name} both play in the tournament "
+                f"{progress.record.name}: merge them once it is over (or cancelled)"
+            )
 
-    def _session(self, entrant: str) -> ClientId | None:
+    def _student(self, entrant: str) -> StudentRecord | None:
+        """The student an entrant is now (an entry merged since: the one it was
+        merged into), removed or not; None for the AI."""
+        kind, value = parse_entrant(entrant)
+        return None if kind == "ai" else self._roster.resolve(value)
+
+    def _player(self, entrant: str) -> PlayerId | None:
         student = self._student(entrant)
-        return None if student is None else session_of(student)
+        return None if student is None else student.player
+
+    def _keep_sessions(self, progress: TournamentProgress) -> None:
+        for entrant in progress.active():
+            student = self._student(entrant)
+            if student is not None and student.session is not None and not student.removed:
+                self._hub.keep_session(
+                    ClientId(student.session), student.name, student.kind, student.player
+                )
+
+    def _release_session(self, entrant: str) -> None:
+        student = self._student(entrant)
+        if student is not None and student.session is not None:
+            self._hub.release_session(ClientId(student.session))
 
     def _name(self, entrant: str) -> str:
         student = self._student(entrant)
@@ -583,39 +613,39 @@ class TournamentDirector:
         kind, value = parse_entrant(entrant)
         return f"AI ({value})" if kind == "ai" else entrant
 
-    def _keep_sessions(self, progress: TournamentProgress) -> None:
-        for entrant in progress.active():
-            student = self._student(entrant)
-            if student is not None and not student.removed:
-                self._hub.keep_session(
-                    session_of(student), student.name, student.kind, student.player
-                )
-
-    def _send_match(self, progress: TournamentProgress, pairing: PairingRecord, side: Side) -> None:
+    def _send_match(
+        self,
+        progress: TournamentProgress,
+        pairing: PairingRecord,
+        side: Side,
+        *,
+        only: ClientId | None = None,
+    ) -> None:
+        """Send ``match`` for ``side`` of the pairing to each session of its
+        student (``only`` that one)."""
         entrant, opponent = (
             (pairing.first, pairing.second) if side == "first" else (pairing.second, pairing.first)
         )
-        session = self._session(entrant)
+        player = self._player(entrant)
         room = self._hub.room_info(pairing.room) if pairing.room is not None else None
-        if session is None or room is None or pairing.starts_by is None:
+        if player is None or room is None or pairing.starts_by is None:
             return
         code = room.join_code
         assert code is not None  # tournament rooms are private
-        self._hub.send(
-            session,
-            Match(
-                tournament=progress.id,
-                tournament_name=progress.record.name,
-                round=pairing.round,
-                board=pairing.board,
-                room=room.code,
-                code=code,
-                game=progress.record.game,
-                side=side,
-                opponent=self._name(opponent),
-                starts_by=pairing.starts_by,
-            ),
+        match = Match(
+            tournament=progress.id,
+            tournament_name=progress.record.name,
+            round=pairing.round,
+            board=pairing.board,
+            room=room.code,
+            code=code,
+            game=progress.record.game,
+            side=side,
+            opponent=self._name(opponent),
+            starts_by=pairing.starts_by,
         )
+        for session in [only] if only is not None else self._hub.player_sessions(player):
+            self._hub.send(session, match)
 
     def _view(self, progress: TournamentProgress) -> TournamentView:
         return tournament_view(progress, self._name, self._seated())

@@ -82,7 +82,9 @@ class PlayerRecord:
     said hello with; times are Unix seconds; ``last_seen`` is written at most
     every :data:`SEEN_INTERVAL`; ``revoked_at`` is None unless its token was
     revoked (then it opens nothing). ``has_token`` is False for a player made
-    from old games' names by the schema upgrade: nobody can say hello as it."""
+    from old games' names by the schema upgrade: nobody can say hello as it.
+    ``merged_into`` is the player this one was merged into (a teacher said two
+    roster entries are one person): its token opens that player from then on."""
 
     id: PlayerId
     name: str
@@ -91,6 +93,7 @@ class PlayerRecord:
     last_seen: float | None = None
     revoked_at: float | None = None
     has_token: bool = True
+    merged_into: PlayerId | None = None
 
     @property
     def revoked(self) -> bool:

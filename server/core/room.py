@@ -80,9 +80,10 @@ Rules the room applies (``docs/protocol.md`` states the wire side):
 A *tournament room* (``RoomOptions.tournament``, opened by :mod:`server.tournaments`)
 plays one game between two players chosen beforehand:
 
-- each seat is reserved (``reserved_first``, ``reserved_second``): a reserved
-  session sits in its own side, anyone else is refused ``room_full``; a side
-  reserved for nobody is the server AI's, which the server seats itself;
+- each seat is reserved (``reserved_first``, ``reserved_second``) for a durable
+  player (or a session): any session of that player sits in its own side,
+  anyone else is refused ``room_full``; a side reserved for nobody is the
+  server AI's, which the server seats itself;
 - no rematch, and no ``add_ai`` from a client (``tournament_room``); once its
   game is over nobody sits down again (``tournament_room``): nothing else is
   played there;
@@ -266,7 +267,8 @@ class RoomOptions:
     tournament: bool = False
     """A tournament room (see the module docstring)."""
     reserved_first: str | None = None
-    """In a tournament room: the session whose seat ``first`` is; None for the AI's side."""
+    """In a tournament room: the player (or the session) whose seat ``first`` is;
+    None for the AI's side."""
     reserved_second: str | None = None
     """The same for ``second``."""
 
@@ -284,10 +286,11 @@ class RoomOptions:
         if not self.tournament and reserved != (None, None):
             raise ValueError("reserved seats: only a tournament room reserves its seats")
         if self.reserved_first is not None and self.reserved_first == self.reserved_second:
-            raise ValueError("reserved seats: one session cannot hold both seats")
+            raise ValueError("reserved seats: one player cannot hold both seats")
 
     def reserved_for(self, side: Side) -> str | None:
-        """The session ``side`` is reserved for (tournament rooms); None if nobody's."""
+        """The player or session ``side`` is reserved for (tournament rooms); None
+        if nobody's."""
         return self.reserved_first if side == "first" else self.reserved_second
 
 
@@ -1091,7 +1094,8 @@ class Room:
         if occupant.kind is PlayerKind.AI:
             sides = [s for s in free if self.options.reserved_for(s) is None]
         else:
-            sides = [s for s in SIDES if self.options.reserved_for(s) == occupant.client]
+            identities = {occupant.client, occupant.player} - {None}
+            sides = [s for s in SIDES if self.options.reserved_for(s) in identities]
         if not sides:
             raise _RefusedError(
                 ErrorCode.ROOM_FULL,

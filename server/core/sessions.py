@@ -154,7 +154,8 @@ class SessionRegistry:
             self._name(session)
 
     def set_player(self, session_id: ClientId, player: PlayerId) -> None:
-        """The session is ``player``'s (it was restored without knowing whose)."""
+        """The session is ``player``'s from now on (it was restored without
+        knowing whose, or its player was merged into ``player``)."""
         session = self._sessions.get(session_id)
         if session is not None:
             self._unname(session)

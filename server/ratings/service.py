@@ -15,18 +15,15 @@ Who a player is (the rules are :func:`player_id`'s), first rule that applies:
 - a person or bot whose seat records a durable player
   (:mod:`server.core.players`; every seat since schema version 5, and older
   ones whose name the migration matched) is that player
-  (``player:p0123456789abcdef``), whatever name they played under. In class
-  mode, a student row carrying a player is that player too, so a person who
-  joined twice with one token is one row. Shown under the roster's current
-  name if the player is a student of the running class (the latest row, so a
-  teacher's rename shows; left off if every row of theirs was removed), else
-  under the player's current display name (the players table: the name of
-  their latest hello). Two players under one name are two rows, told apart by
-  their ``player_id`` (the page adds the start of it to the name);
-- in class mode, a student with no player (a row stored before players were
-  kept) is that student (``student:19ac7041``), shown under the roster's
-  current name; a removed student is left off. Their games still count for
-  their opponents;
+  (``player:p0123456789abcdef``), whatever name they played under, or the
+  player it was merged into since (a teacher said two roster entries are one
+  person: their games are one history). Shown under the roster's current
+  name if the player is a student of the running class (so a teacher's
+  rename shows; left off if the student was removed: their games still count
+  for their opponents), else under the player's current display name (the
+  players table: the name of their latest hello). Two players under one name
+  are two rows, told apart by their ``player_id`` (the page adds the start of
+  it to the name);
 - anyone else (seats stored before players were kept that the migration
   matched to no player) is their name, read case-insensitively
   (``name:ann``), shown as spelled in their latest rated game.
@@ -36,8 +33,9 @@ seats, or the AI against itself at one level) is not rated.
 
 :class:`Leaderboards` replays the whole history when it has changed and keeps
 the result: it asks the store how many games have finished (and, in class
-mode, for the roster) at each request, and replays again, on a worker thread,
-only when a game has finished or a student joined since. Renames need no
+mode, for the roster) and which players were merged at each request, and
+replays again, on a worker thread, only when a game has finished, a student
+joined or two players were merged since. Renames need no
 replay: names (roster and players table) are looked up at each request.
 """
 
@@ -85,28 +83,21 @@ class GameLeaderboard(msgspec.Struct, frozen=True):
     rows: list[LeaderboardRow]
 
 
-def player_id(seat: SeatRecord, students: Mapping[str, StudentRecord]) -> str:
+def player_id(seat: SeatRecord, merged: Mapping[str, str]) -> str:
     """Who sat in ``seat``, as the ratings know them (see the module docstring).
 
-    ``students`` maps session ids to the running class's students (empty
-    outside class mode).
+    ``merged`` maps each merged player's id to the player it was merged into.
     """
     if seat.kind is PlayerKind.AI:
         return f"ai:{seat.ai_level}"
-    student = None if seat.session is None else students.get(seat.session)
-    player = seat.player
-    if player is None and student is not None:
-        player = student.player  # a seat stored without its player, a student's with
-    if player is not None:
-        return f"{PLAYER}{player}"
-    if student is not None:
-        return f"student:{student.id}"
+    if seat.player is not None:
+        return f"{PLAYER}{merged.get(seat.player, seat.player)}"
     # casefold, not lower: "STRASSE" and "straße" are one name, as people read them.
     return f"name:{seat.name.casefold()}"
 
 
 def rated_games(
-    games: Iterable[StoredGame], students: Mapping[str, StudentRecord]
+    games: Iterable[StoredGame], merged: Mapping[str, str]
 ) -> tuple[list[RatedGame], dict[str, str]]:
     """The games to rate among ``games`` (in finish order), and for the players
     known by name or by durable player, the name of their latest rated game (by
@@ -114,7 +105,7 @@ def rated_games(
     rated: list[RatedGame] = []
     spellings: dict[str, str] = {}
     for game, first_seat, second_seat, result, finished_at in games:
-        first, second = player_id(first_seat, students), player_id(second_seat, students)
+        first, second = player_id(first_seat, merged), player_id(second_seat, merged)
         if first == second or result not in SCORES:
             continue
         rated.append(RatedGame(game, first, second, SCORES[result], finished_at))
@@ -132,6 +123,8 @@ class _History:
     """How many games had finished (with a result or not)."""
     students: int
     """How many students the class had had (removed ones included)."""
+    merged: Mapping[str, str]
+    """The merged players, as :func:`player_id` took them."""
     ratings: dict[str, dict[str, PlayerRating]]
     spellings: dict[str, str]
 
@@ -161,7 +154,6 @@ class Leaderboards:
             if player.startswith(PLAYER)
         }
         shown = _Names(
-            {student.id: student for student in students},
             _roster_by_player(students),
             await self._store.player_names(players) if players else {},
             history.spellings,
@@ -181,25 +173,26 @@ class Leaderboards:
             # Counted before the games are read: a game finishing in between is then
             # replayed once more at the next request, rather than missed until the next.
             finished = (await self._store.games_by_state())[GameState.FINISHED]
+            merged = await self._store.player_aliases()
             history = self._history
-            if history is not None and (history.finished, history.students) == (
+            if history is not None and (history.finished, history.students, history.merged) == (
                 finished,
                 len(students),
+                merged,
             ):
                 return history
             games = await self._store.games_with_result()
-            by_session = {student.session: student for student in students}
             # 10,000 games take about 0.1 s to replay (2-core laptop), ten times the
             # event loop's lag budget: off the loop, on a thread.
-            ratings, spellings = await asyncio.to_thread(_replay, games, by_session)
-            self._history = _History(finished, len(students), ratings, spellings)
+            ratings, spellings = await asyncio.to_thread(_replay, games, merged)
+            self._history = _History(finished, len(students), merged, ratings, spellings)
             return self._history
 
 
 def _replay(
-    games: Sequence[StoredGame], students: Mapping[str, StudentRecord]
+    games: Sequence[StoredGame], merged: Mapping[str, str]
 ) -> tuple[dict[str, dict[str, PlayerRating]], dict[str, str]]:
-    rated, spellings = rated_games(games, students)
+    rated, spellings = rated_games(games, merged)
     return replay(rated), spellings
 
 
@@ -207,10 +200,9 @@ def _replay(
 class _Names:
     """What a leaderboard's players are shown as, read at the request."""
 
-    students: Mapping[str, StudentRecord]
-    """The running class's students by student id (empty outside class mode)."""
     roster: Mapping[str, StudentRecord]
-    """By player id, the latest student row of the class carrying that player."""
+    """By player id, the running class's student that player is (empty outside
+    class mode)."""
     players: Mapping[str, str]
     """The players table's display names, by player id."""
     spellings: Mapping[str, str]
@@ -221,9 +213,6 @@ class _Names:
         kind, _, key = player.partition(":")
         if kind == "ai":
             return f"AI ({key})"
-        if kind == "student":
-            student = self.students.get(key)
-            return None if student is None or student.removed else student.name
         if kind == "player":
             student = self.roster.get(key)
             if student is not None:
@@ -233,16 +222,9 @@ class _Names:
 
 
 def _roster_by_player(students: Iterable[StudentRecord]) -> dict[str, StudentRecord]:
-    """For each player among ``students`` (first seen first), the row to show: the
-    latest one not removed, or the latest if all were."""
-    roster: dict[str, StudentRecord] = {}
-    for student in students:
-        if student.player is None:
-            continue
-        kept = roster.get(student.player)
-        if kept is None or not student.removed or kept.removed:
-            roster[student.player] = student
-    return roster
+    """Each student's entry (removed or not) by its player; merged entries are
+    left out: their players' ratings are the players they were merged into."""
+    return {s.player: s for s in students if s.merged_into is None}
 
 
 def _shown(ratings: Mapping[str, PlayerRating], names: _Names) -> list[LeaderboardRow]:

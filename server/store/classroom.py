@@ -1,51 +1,62 @@
 """What class mode (:mod:`server.classroom`) keeps: two small tables beside the games.
 
 ``settings`` holds values the server makes once and keeps (the teacher's admin
-token); ``students`` is a class's roster (:class:`StudentRecord`). A class's games
-and results are read through its students' sessions, which the seats of their
-games carry.
+token); ``students`` is a class's roster (:class:`StudentRecord`): one student
+per durable player (:mod:`server.store.players`). A class's games and results
+are read through its students' players, which the seats of their games carry; a
+merged player's seats (stored under its own id) count for the student it was
+merged into.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from server.core.players import PlayerId, PlayerRecord
 from server.core.records import GameRecord, PlayerKind
 from server.store.base import StoreBase
 from server.store.checks import check_time
 from server.store.errors import InvalidRecordError, StudentNotFoundError
 from server.store.games import load_games
+from server.store.players import insert_player, player_row
 from server.store.sql import scalar
 
 __all__ = ["ClassroomStorage", "StudentRecord", "StudentResults"]
 
-# The games of a class: those in which one of its students (removed or not) held a
-# seat. A fixed clause for load_games, so no text from outside reaches the SQL.
+# The games of a class: those in which a player of one of its students (removed,
+# merged or not) held a seat. A fixed clause for load_games, so no text from
+# outside reaches the SQL.
 _OF_CLASS = (
     "g.id IN (SELECT s.game_id FROM seats s JOIN students st"
-    " ON st.session = s.session WHERE st.class = ?)"
+    " ON st.player = s.player WHERE st.class = ?)"
 )
 
 
 @dataclass(frozen=True, slots=True)
 class StudentRecord:
-    """One student of a class (class mode). ``id`` is public: the teacher's API
-    names the student by it. ``session`` is the session id (a
-    :class:`~server.core.records.SeatRecord`'s ``session``) that links the student to
-    their seats; private, so left out of ``repr``. ``kind`` is
-    :attr:`~PlayerKind.HUMAN` or :attr:`~PlayerKind.BOT`; ``first_seen`` Unix seconds.
-    ``player`` is the durable player the session is (None for students stored
-    before players were kept)."""
+    """One student of a class (class mode): a durable player of the class. ``id``
+    is public: the teacher's API names the student by it. ``player`` is the
+    player's id (its seats are the student's games); ``kind`` is
+    :attr:`~PlayerKind.HUMAN` or :attr:`~PlayerKind.BOT`; ``first_seen`` Unix
+    seconds. ``merged_into`` is the id of the student this entry was merged into
+    (a teacher said they are one person; the entry is off the roster, its games
+    count for that student); None for a student on the roster or removed.
+    ``session`` is the session whose hello made the entry (None for a class
+    account the teacher made): a client of protocol version 1, which keeps no
+    player token, is known by it alone after a restart. Private, so left out of
+    ``repr``."""
 
     id: str
     class_name: str
-    session: str = field(repr=False)
+    player: PlayerId
     name: str
     kind: PlayerKind
     first_seen: float
     removed: bool = False
-    player: str | None = None
+    merged_into: str | None = None
+    session: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,38 +88,34 @@ class ClassroomStorage(StoreBase):
 
     async def add_student(self, student: StudentRecord) -> None:
         """Store a new student. Raises :class:`InvalidRecordError` for a kind that
-        is not human or bot, an empty field, or an id or a (class, session)
-        already stored."""
-        if not isinstance(student, StudentRecord):
-            raise InvalidRecordError(f"a student is a StudentRecord, not {student!r}")
-        if student.kind not in (PlayerKind.HUMAN, PlayerKind.BOT):
-            raise InvalidRecordError(f"a student is a human or a bot, not {student.kind!r}")
-        if not all((student.id, student.class_name, student.session, student.name.strip())):
-            raise InvalidRecordError("a student needs an id, a class, a session and a name")
-        first_seen = check_time("first_seen", student.first_seen)
-        row = (
-            student.id,
-            student.class_name,
-            student.session,
-            student.name,
-            student.kind.value,
-            int(student.removed),
-            first_seen,
-            student.player,
-        )
+        is not human or bot, an empty field, an unknown player, or an id stored
+        already or a player on the class's roster already."""
+        row = _student_row(student)
 
         def body(db: sqlite3.Connection) -> None:
-            try:
-                db.execute(
-                    "INSERT INTO students"
-                    " (id, class, session, name, kind, removed, first_seen, player)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    row,
-                )
-            except sqlite3.IntegrityError as error:
-                raise InvalidRecordError(f"student {student.id!r} is stored already") from error
+            _insert_student(db, row)
 
         await self._transaction(body, write=True, what=f"adding student {student.id}")
+
+    async def enrol(self, accounts: Sequence[tuple[PlayerRecord, str, StudentRecord]]) -> None:
+        """Store new players and make each a student, all in one transaction:
+        each account is a player, the hash of its token, and its student. Either
+        every account is stored or, raising :class:`InvalidRecordError` (as
+        :meth:`add_student` and ``add_player`` do), none is."""
+        rows = [
+            (player_row(player, token_hash), _student_row(student))
+            for player, token_hash, student in accounts
+        ]
+        for player, _, student in accounts:
+            if student.player != player.id:
+                raise InvalidRecordError(f"student {student.id!r} is not player {player.id!r}")
+
+        def body(db: sqlite3.Connection) -> None:
+            for player, student in rows:
+                insert_player(db, player)
+                _insert_student(db, student)
+
+        await self._transaction(body, write=True, what=f"enrolling {len(rows)} students")
 
     async def update_student(
         self,
@@ -146,25 +153,66 @@ class ClassroomStorage(StoreBase):
 
         await self._transaction(body, write=True, what=f"updating student {student_id}")
 
+    async def merge_students(self, student_id: str, into_id: str) -> None:
+        """Merge student ``student_id`` into ``into_id`` (one class): the first
+        leaves the roster (``merged_into``), and so do the entries merged into it
+        before; its player is merged into the other's (its token opens that
+        player, and so do the tokens of players merged into it before). One
+        transaction. Raises :class:`StudentNotFoundError` for an id that is not
+        on a roster, or :class:`InvalidRecordError` for one id twice or two
+        classes."""
+        if student_id == into_id:
+            raise InvalidRecordError(f"student {student_id!r} cannot be merged into itself")
+
+        def body(db: sqlite3.Connection) -> None:
+            found = {
+                row[0]: row[1:]
+                for row in db.execute(
+                    "SELECT id, class, player FROM students"
+                    " WHERE id IN (?, ?) AND merged_into IS NULL",
+                    (student_id, into_id),
+                )
+            }
+            for wanted in (student_id, into_id):
+                if wanted not in found:
+                    raise StudentNotFoundError(wanted)
+            (class_name, player), (into_class, into_player) = found[student_id], found[into_id]
+            if class_name != into_class:
+                raise InvalidRecordError("students of two classes cannot be merged")
+            db.execute(
+                "UPDATE students SET merged_into = ? WHERE id = ? OR merged_into = ?",
+                (into_id, student_id, student_id),
+            )
+            db.execute(
+                "UPDATE players SET merged_into = ? WHERE id = ? OR merged_into = ?",
+                (into_player, player, player),
+            )
+
+        await self._transaction(
+            body, write=True, what=f"merging student {student_id} into {into_id}"
+        )
+
     async def students(self, class_name: str) -> list[StudentRecord]:
-        """Every student of ``class_name``, removed ones included, first seen first."""
+        """Every student of ``class_name``, removed and merged ones included,
+        first seen first."""
 
         def body(db: sqlite3.Connection) -> list[StudentRecord]:
             rows = db.execute(
-                "SELECT id, class, session, name, kind, first_seen, removed, player FROM students"
-                " WHERE class = ? ORDER BY first_seen, id",
+                "SELECT id, class, player, name, kind, first_seen, removed, merged_into,"
+                " session FROM students WHERE class = ? ORDER BY first_seen, id",
                 (class_name,),
             )
             return [
                 StudentRecord(
                     id=row[0],
                     class_name=row[1],
-                    session=row[2],
+                    player=PlayerId(row[2]),
                     name=row[3],
                     kind=PlayerKind(row[4]),
                     first_seen=row[5],
                     removed=bool(row[6]),
-                    player=row[7],
+                    merged_into=row[7],
+                    session=row[8],
                 )
                 for row in rows
             ]
@@ -172,16 +220,18 @@ class ClassroomStorage(StoreBase):
         return await self._transaction(body, write=False, what="reading the students")
 
     async def class_results(self, class_name: str) -> dict[str, StudentResults]:
-        """Each student's finished games in ``class_name``, by student id (students
-        without any are left out)."""
+        """Each student's finished games in ``class_name``, by the id of the
+        student on the roster (or removed) they count for: an entry merged into
+        another counts for that one. Students without any are left out."""
 
         def body(db: sqlite3.Connection) -> dict[str, StudentResults]:
             rows = db.execute(
-                "SELECT st.id, count(*), total(g.winner = s.side), total(g.winner = 1 - s.side),"
+                "SELECT coalesce(st.merged_into, st.id) AS who, count(*),"
+                " total(g.winner = s.side), total(g.winner = 1 - s.side),"
                 " total(g.termination IN ('full_board', 'agreement'))"
-                " FROM students st JOIN seats s ON s.session = st.session"
+                " FROM students st JOIN seats s ON s.player = st.player"
                 " JOIN games g ON g.id = s.game_id"
-                " WHERE st.class = ? AND g.state = 'finished' GROUP BY st.id",
+                " WHERE st.class = ? AND g.state = 'finished' GROUP BY who",
                 (class_name,),
             )
             return {
@@ -192,10 +242,46 @@ class ClassroomStorage(StoreBase):
         return await self._transaction(body, write=False, what="reading the class's results")
 
     async def class_games(self, class_name: str) -> list[GameRecord]:
-        """Every game in which a student of ``class_name`` (removed or not) held a
-        seat, whole, oldest first."""
+        """Every game in which a student of ``class_name`` (removed, merged or not)
+        held a seat, whole, oldest first."""
 
         def body(db: sqlite3.Connection) -> list[GameRecord]:
             return load_games(db, _OF_CLASS, (class_name,))
 
         return await self._transaction(body, write=False, what="reading the class's games")
+
+
+def _student_row(student: StudentRecord) -> tuple[object, ...]:
+    """The students row of a new student, checked (see ``add_student``)."""
+    if not isinstance(student, StudentRecord):
+        raise InvalidRecordError(f"a student is a StudentRecord, not {student!r}")
+    if student.kind not in (PlayerKind.HUMAN, PlayerKind.BOT):
+        raise InvalidRecordError(f"a student is a human or a bot, not {student.kind!r}")
+    if not all((student.id, student.class_name, student.player, student.name.strip())):
+        raise InvalidRecordError("a student needs an id, a class, a player and a name")
+    return (
+        student.id,
+        student.class_name,
+        student.player,
+        student.name,
+        student.kind.value,
+        int(student.removed),
+        check_time("first_seen", student.first_seen),
+        student.merged_into,
+        student.session or None,
+    )
+
+
+def _insert_student(db: sqlite3.Connection, row: tuple[object, ...]) -> None:
+    try:
+        db.execute(
+            "INSERT INTO students"
+            " (id, class, player, name, kind, removed, first_seen, merged_into, session)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            row,
+        )
+    except sqlite3.IntegrityError as error:
+        raise InvalidRecordError(
+            f"student {row[0]!r} is not new (its id, or its player on the roster of "
+            f"{row[1]!r}, is stored already), or player {row[2]!r} is unknown"
+        ) from error

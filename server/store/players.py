@@ -19,9 +19,9 @@ from server.store.base import StoreBase
 from server.store.checks import check_time
 from server.store.errors import InvalidRecordError, PlayerNotFoundError
 
-__all__ = ["PlayersStorage"]
+__all__ = ["PlayersStorage", "insert_player", "player_row"]
 
-_COLUMNS = "id, name, kind, created_at, last_seen, revoked_at, token_hash IS NOT NULL"
+_COLUMNS = "id, name, kind, created_at, last_seen, revoked_at, token_hash IS NOT NULL, merged_into"
 
 
 class PlayersStorage(StoreBase):
@@ -32,35 +32,10 @@ class PlayersStorage(StoreBase):
         player nobody can say hello as). Raises :class:`InvalidRecordError` for
         a kind that is not human or bot, an empty name, a bad hash, or an id or
         hash stored already."""
-        if not isinstance(player, PlayerRecord):
-            raise InvalidRecordError(f"a player is a PlayerRecord, not {player!r}")
-        if player.kind not in (PlayerKind.HUMAN, PlayerKind.BOT):
-            raise InvalidRecordError(f"a player is a human or a bot, not {player.kind!r}")
-        if not isinstance(player.name, str) or not player.name.strip():
-            raise InvalidRecordError(f"a player's name must be non-empty, not {player.name!r}")
-        if token_hash is not None and not _is_hash(token_hash):
-            raise InvalidRecordError("a token hash is 64 lower-case hex digits")
-        row = (
-            player.id,
-            token_hash,
-            player.name,
-            player.kind.value,
-            check_time("created_at", player.created_at),
-            None if player.last_seen is None else check_time("last_seen", player.last_seen),
-        )
+        row = player_row(player, token_hash)
 
         def body(db: sqlite3.Connection) -> None:
-            try:
-                db.execute(
-                    "INSERT INTO players (id, token_hash, name, kind, created_at, last_seen)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    row,
-                )
-            except sqlite3.IntegrityError as error:
-                # The message leaves the hash out: errors get logged.
-                raise InvalidRecordError(
-                    f"player {player.id!r} is not new (its id or token is stored already)"
-                ) from error
+            insert_player(db, row)
 
         await self._transaction(body, write=True, what=f"adding player {player.id}")
 
@@ -130,6 +105,52 @@ class PlayersStorage(StoreBase):
             raise PlayerNotFoundError(player_id)
         return player
 
+    async def player_aliases(self) -> dict[str, str]:
+        """Every merged player's id, mapped to the player it was merged into (a
+        player merged twice maps to the last: merges re-point earlier ones)."""
+
+        def body(db: sqlite3.Connection) -> dict[str, str]:
+            rows = db.execute("SELECT id, merged_into FROM players WHERE merged_into IS NOT NULL")
+            return dict(rows)
+
+        return await self._transaction(body, write=False, what="reading merged players")
+
+
+def player_row(player: PlayerRecord, token_hash: str | None) -> tuple[object, ...]:
+    """The players row of a new player, checked (see :meth:`PlayersStorage.add_player`)."""
+    if not isinstance(player, PlayerRecord):
+        raise InvalidRecordError(f"a player is a PlayerRecord, not {player!r}")
+    if player.kind not in (PlayerKind.HUMAN, PlayerKind.BOT):
+        raise InvalidRecordError(f"a player is a human or a bot, not {player.kind!r}")
+    if not isinstance(player.name, str) or not player.name.strip():
+        raise InvalidRecordError(f"a player's name must be non-empty, not {player.name!r}")
+    if token_hash is not None and not _is_hash(token_hash):
+        raise InvalidRecordError("a token hash is 64 lower-case hex digits")
+    return (
+        player.id,
+        token_hash,
+        player.name,
+        player.kind.value,
+        check_time("created_at", player.created_at),
+        None if player.last_seen is None else check_time("last_seen", player.last_seen),
+    )
+
+
+def insert_player(db: sqlite3.Connection, row: tuple[object, ...]) -> None:
+    """Insert a :func:`player_row`, inside the caller's write transaction.
+    Raises :class:`InvalidRecordError` for an id or a hash stored already."""
+    try:
+        db.execute(
+            "INSERT INTO players (id, token_hash, name, kind, created_at, last_seen)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            row,
+        )
+    except sqlite3.IntegrityError as error:
+        # The message leaves the hash out: errors get logged.
+        raise InvalidRecordError(
+            f"player {row[0]!r} is not new (its id or token is stored already)"
+        ) from error
+
 
 def _is_hash(text: object) -> bool:
     return isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
@@ -144,4 +165,5 @@ def _player(row: tuple[Any, ...]) -> PlayerRecord:
         last_seen=row[4],
         revoked_at=row[5],
         has_token=bool(row[6]),
+        merged_into=None if row[7] is None else PlayerId(row[7]),
     )

@@ -21,7 +21,7 @@ from server.store.sql import scalar
 
 __all__ = ["SCHEMA_VERSION", "migrate"]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
 
 
@@ -55,6 +55,76 @@ def _players_from_old_seats(db: sqlite3.Connection) -> None:
     )
     db.executemany("UPDATE seats SET player = ? WHERE game_id = ? AND side = ?", seats)
 
+
+def _students_by_player(db: sqlite3.Connection) -> None:
+    """Version 6's data step: "a class has one student per player".
+
+    Each student row of version 5 becomes a row of the new table: a row stored
+    before players were kept (no player) takes the player of a seat its session
+    held, or else a new player without a token, named and of the kind the row
+    gives. Rows of one class that are one player are folded into one: the
+    latest not removed (the latest if all were) stays on the roster, the others
+    are merged into it (``merged_into``), so their ids, which tournaments may
+    name, still lead to the student. Each row keeps its session (the one that
+    made it; NULL for the class accounts of later versions). Frozen with the
+    version."""
+    rows = db.execute(
+        "SELECT id, class, session, name, kind, removed, first_seen, player FROM students"
+        " ORDER BY class, first_seen, id"
+    ).fetchall()
+    kept: list[list[object]] = []
+    # (class, player) -> the index in kept of the row that stays on the roster
+    staying: dict[tuple[str, str], int] = {}
+    for student_id, class_name, session, name, kind, removed, first_seen, player in rows:
+        if player is None:
+            player = scalar(
+                db,
+                "SELECT player FROM seats WHERE session = ? AND player IS NOT NULL LIMIT 1",
+                (session,),
+            )
+        if player is None:
+            player = "p" + secrets.token_hex(8)
+            db.execute(
+                "INSERT INTO players (id, token_hash, name, kind, created_at, last_seen)"
+                " VALUES (?, NULL, ?, ?, ?, ?)",
+                (player, name, kind, first_seen, first_seen),
+            )
+        kept.append(
+            [student_id, class_name, player, name, kind, removed, first_seen, None, session]
+        )
+        key = (class_name, player)
+        earlier = staying.get(key)
+        if earlier is None or not removed or kept[earlier][5]:
+            staying[key] = len(kept) - 1
+    for index in staying.values():
+        key = (kept[index][1], kept[index][2])
+        for row in kept:
+            if (row[1], row[2]) == key and row is not kept[index]:
+                row[7] = kept[index][0]
+    db.execute("DROP TABLE students")
+    db.execute(_STUDENTS_V6)
+    db.executemany(
+        "INSERT INTO students"
+        " (id, class, player, name, kind, removed, first_seen, merged_into, session)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        kept,
+    )
+
+
+_STUDENTS_V6 = """
+    CREATE TABLE students (
+        id          TEXT    PRIMARY KEY CHECK (id <> ''),
+        class       TEXT    NOT NULL CHECK (class <> ''),
+        player      TEXT    NOT NULL REFERENCES players (id),
+        name        TEXT    NOT NULL CHECK (name <> ''),
+        kind        TEXT    NOT NULL CHECK (kind IN ('human', 'bot')),
+        removed     INTEGER NOT NULL DEFAULT 0 CHECK (removed IN (0, 1)),
+        first_seen  REAL    NOT NULL,
+        merged_into TEXT    CHECK (merged_into <> id),
+        session     TEXT    CHECK (session <> '')
+    ) WITHOUT ROWID
+"""
+"""Version 6's roster: a student is a player of a class (see the migration)."""
 
 _Step = str | Callable[[sqlite3.Connection], None]
 
@@ -274,6 +344,18 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
         # student once; NULL for students stored before this version.
         "ALTER TABLE students ADD COLUMN player TEXT REFERENCES players (id)",
         _players_from_old_seats,
+    ),
+    # Version 5 to 6: one student per player (server/classroom/roster.py), and
+    # merged entries: a teacher's "these two are one person".
+    (
+        # The player a merged player's token now opens (a teacher merged two
+        # roster entries); NULL for every other. Its seats keep its own id.
+        "ALTER TABLE players ADD COLUMN merged_into TEXT REFERENCES players (id)",
+        _students_by_player,
+        # One roster entry per player and class; merged entries point at it.
+        "CREATE UNIQUE INDEX students_by_player ON students (class, player)"
+        " WHERE merged_into IS NULL",
+        "CREATE INDEX students_merged ON students (merged_into) WHERE merged_into IS NOT NULL",
     ),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION

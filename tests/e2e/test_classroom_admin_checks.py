@@ -34,6 +34,8 @@ ENDPOINTS: list[tuple[str, str, Any]] = [
     ("POST", "/api/admin/students/{student}/rename", {"name": "mallory"}),
     ("POST", "/api/admin/students/{student}/kind", {"kind": "bot"}),
     ("POST", "/api/admin/students/{student}/remove", None),
+    ("POST", "/api/admin/students", {"names": ["mallory"]}),
+    ("POST", "/api/admin/students/{student}/merge", {"into": "{student}"}),
     ("POST", "/api/admin/pause", None),
     ("POST", "/api/admin/resume", None),
     ("POST", "/api/admin/rooms/{room}/close", None),
@@ -277,6 +279,25 @@ BAD_INPUT: list[tuple[str, bytes, int, str, str]] = [
     ("/bots", b'{"name": ["bot"]}', 400, "invalid_field", "$.name"),
     ("/bots", b"", 400, "malformed_json", "not JSON"),
     ("/players/p0123456789abcdef/revoke", b"", 404, "unknown_player", "p0123456789abcdef"),
+    ("/students", b'{"names": []}', 400, "invalid_field", "1 to 200 names"),
+    (
+        "/students",
+        b'{"names": [' + b",".join(b'"s%d"' % i for i in range(201)) + b"]}",
+        400,
+        "invalid_field",
+        "1 to 200 names",
+    ),
+    ("/students", b'{"names": "ann"}', 400, "invalid_field", "$.names"),
+    ("/students", b'{"name": ["zed"]}', 400, "invalid_field", "`names`"),
+    ("/students", b'{"names": ["zed", "ANN"]}', 400, "invalid_field", "on the roster"),
+    ("/students", b'{"names": ["zed", "ZED"]}', 400, "invalid_field", "in the list"),
+    ("/students", b'{"names": ["", "  "]}', 400, "invalid_field", "blank"),
+    ("/students", b'{"names": ["zed", "a\\u0007b"]}', 400, "bad_name", "control"),
+    ("/students", b'{"names": ["zed", "' + b"x" * 33 + b'"]}', 400, "bad_name", "32"),
+    ("/students", b"", 400, "malformed_json", "not JSON"),
+    ("/students/{student}/merge", b"{}", 400, "invalid_field", "`into`"),
+    ("/students/{student}/merge", b'{"into": "zzzzzzzz"}', 404, "unknown_student", "zzzzzzzz"),
+    ("/students/zzzzzzzz/merge", b'{"into": "zzzzzzzy"}', 404, "unknown_student", "zzzzzzzz"),
 ]
 
 
@@ -293,6 +314,15 @@ async def test_bad_input_gets_a_typed_error_and_changes_nothing(
     )
     assert (answer_status, answer["error"]) == (status, code), answer
     assert words in answer["message"]
+    await klass.unchanged()
+
+
+async def test_a_student_merged_into_itself_is_refused(klass: Class) -> None:
+    status, answer, _ = await klass.teacher.call(
+        "POST", f"/api/admin/students/{klass.ann_id}/merge", {"into": klass.ann_id}
+    )
+    assert (status, answer["error"]) == (400, "invalid_field")
+    assert "itself" in answer["message"]
     await klass.unchanged()
 
 

@@ -53,10 +53,11 @@ async def test_the_terminal_client_follows_its_matches(tmp_path: Path) -> None:
         first = await ann.expect(r'Tournament "Cup", round 1: you play X against bob in room (\w+)')
         match = await bob.expect("match", round=1)
         assert first.group(1) == match["room"]
+        # Ann's client sits down first (bob waits for it: else the game starts
+        # at her join): no code to pass on, the server seats the opponent.
+        await ann.expect(r"it is a tournament game, and the server seats your opponent")
         await bob.request({"type": "join", "code": match["code"]})
         await ann.expect(r"Game 1 starts: X ann vs O bob\. You play X and move first\.")
-        # No code to pass on: the server seats the opponent.
-        assert "it is a tournament game, and the server seats your opponent" in ann.transcript
         assert "It is private" not in ann.transcript and "private: join" not in ann.transcript
         ann.send("a1")
         await bob.expect("moved", ply=0)

@@ -177,14 +177,15 @@ def version_4_file(path: Path) -> None:
 
 
 async def test_a_version_4_file_upgrades_with_one_player_per_name_seen(db_path: Path) -> None:
-    """Upgraded in place to version 5: one token-less player per (name ignoring
-    case, kind) of the old human and bot seats, named as its latest game has it
-    and seen from its first game to its last; each old seat names its player
-    (the AI none); old students have none. The games keep their names."""
+    """Upgraded in place (to version 5, then 6): one token-less player per (name
+    ignoring case, kind) of the old human and bot seats, named as its latest
+    game has it and seen from its first game to its last; each old seat names
+    its player (the AI none); an old student is the player of a seat its
+    session held. The games keep their names."""
     version_4_file(db_path)
 
     async with GameStore(db_path) as store:
-        assert (await store.info()).schema_version == SCHEMA_VERSION == 5
+        assert (await store.info()).schema_version == SCHEMA_VERSION == 6
         games = [await store.get_game(game_id) for game_id in range(1, 6)]
         students = await store.students("class")
 
@@ -200,7 +201,7 @@ async def test_a_version_4_file_upgrades_with_one_player_per_name_seen(db_path: 
     assert player_of["ann", PlayerKind.BOT] not in (None, ann)  # a bot is another player
     assert player_of["AI (easy)", PlayerKind.AI] is None
     assert len({player for player in player_of.values() if player is not None}) == 5
-    assert students[0].player is None
+    assert students[0].player == ann  # session s10 sat as "Ann" in game 1
     exported = record_to_json(games[0])["players"]
     assert [player["player_id"] for player in exported] == [ann, player_of["mybot", PlayerKind.BOT]]
 
