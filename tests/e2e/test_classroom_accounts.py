@@ -63,38 +63,51 @@ async def loses_to_the_ai(player: Player) -> None:
     assert over["type"] == "game_over", over
 
 
-async def test_thirty_students_on_two_connections_each_are_thirty_roster_rows(
+async def test_a_bulk_class_of_thirty_on_two_browsers_each_is_thirty_roster_rows(
     server: RunningServer,
 ) -> None:
-    """Each student joins, then joins again with the player token the first
-    welcome gave (a second tab, a phone): the roster has one row each, connected
-    while either connection is; the class counts 30."""
+    """The teacher adds thirty students at once; each opens their link in two
+    browsers (two connections with the link's token): the roster has one row
+    each, connected while either connection is; the class counts 30."""
     teacher = Teacher(server)
-    first = [await hello(server, f"kid{n:02d}") for n in range(30)]
-    second = [
-        await hello(server, f"kid{n:02d}", welcome["player_token"])
-        for n, (_, welcome) in enumerate(first)
-    ]
-    for (_, one), (_, two) in zip(first, second, strict=True):
-        assert two["player_id"] == one["player_id"] and two["name"] == one["name"]
+    names = [f"kid{n:02d}" for n in range(30)]
+    made = await teacher.call("POST", "/api/admin/students", {"names": names})
+    assert made[0] == 201, made
+    accounts = made[1]["students"]
+    browsers = [[await open_link(server, a["join_link"]) for _ in range(2)] for a in accounts]
+    for account, pair in zip(accounts, browsers, strict=True):
+        assert [welcome["player_id"] for _, welcome in pair] == [account["player_id"]] * 2
+        assert [welcome["name"] for _, welcome in pair] == [account["name"]] * 2
 
     rows = await roster(teacher)
-    assert sorted(row["name"] for row in rows) == [f"kid{n:02d}" for n in range(30)]
-    assert {row["player_id"] for row in rows} == {welcome["player_id"] for _, welcome in first}
+    assert [(r["id"], r["name"]) for r in rows] == [(a["id"], a["name"]) for a in accounts]
     assert all(row["connected"] for row in rows)
     assert (await teacher.get("/api/admin/class"))["students"] == 30
 
-    # Every first tab closes, and the second tab of the first fifteen: the
-    # second tab keeps the other fifteen online.
-    for connection, _ in first + second[:15]:
+    # Every first browser closes, and the second of the first fifteen: the
+    # second browser keeps the other fifteen online.
+    for connection, _ in [pair[0] for pair in browsers] + [pair[1] for pair in browsers[:15]]:
         await connection.close()
     rows = await wait_until(
         lambda: roster(teacher), lambda rows: sum(r["connected"] for r in rows) == 15
     )
     assert len(rows) == 30
-    assert sorted(r["name"] for r in rows if r["connected"]) == [f"kid{n}" for n in range(15, 30)]
-    for connection, _ in second[15:]:
-        await connection.close()
+    assert [r["name"] for r in rows if r["connected"]] == names[15:]
+    for pair in browsers[15:]:
+        await pair[1][0].close()
+
+
+async def test_a_student_on_two_tabs_with_one_token_is_one_row(server: RunningServer) -> None:
+    """Without an account: the first hello makes the player, a second tab says
+    hello with the token the first welcome gave: one row, one player."""
+    teacher = Teacher(server)
+    tab, first = await hello(server, "ann")
+    other_tab, second = await hello(server, "ann", first["player_token"])
+    assert (second["player_id"], second["name"]) == (first["player_id"], "ann")
+    (row,) = await roster(teacher)
+    assert (row["name"], row["player_id"], row["connected"]) == ("ann", first["player_id"], True)
+    await tab.close()
+    await other_tab.close()
 
 
 def link_token(link: str) -> tuple[str, str]:
@@ -103,6 +116,12 @@ def link_token(link: str) -> tuple[str, str]:
     found = re.fullmatch(r"/account/(bp_[A-Za-z0-9_-]{43})\?name=(.+)", fragment)
     assert found is not None, link
     return found.group(1), unquote(found.group(2))
+
+
+async def open_link(server: RunningServer, link: str) -> tuple[Player, dict[str, Any]]:
+    """What a browser does with a join link: hello as its name, with its token."""
+    token, name = link_token(link)
+    return await hello(server, name, token)
 
 
 async def test_class_accounts_are_made_at_once_and_join_by_their_links(
