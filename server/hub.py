@@ -690,7 +690,7 @@ class GameServer:
         :data:`~shared.protocol.close_codes.CLOSE_REMOVED`. Its player token
         still opens it: a later hello is a new session. Returns how many
         sessions ended; publishes :class:`PlayerRemoved` once, even for none."""
-        ended = await self._end_sessions_of(player, CLOSE_REMOVED, "removed by the teacher")
+        ended = await self.end_sessions(player, CLOSE_REMOVED, "removed by the teacher")
         self._events.publish(PlayerRemoved(player, revoked=False))
         return ended
 
@@ -700,11 +700,21 @@ class GameServer:
         :data:`~shared.protocol.close_codes.CLOSE_TOKEN_REVOKED`; a hello of it
         still under way is refused too. Returns how many sessions ended."""
         self._revoked.add(player)  # for a hello of it still under way (_hello)
-        ended = await self._end_sessions_of(
+        ended = await self.end_sessions(
             player, CLOSE_TOKEN_REVOKED, CLOSE_REASONS[CLOSE_TOKEN_REVOKED]
         )
         self._events.publish(PlayerRemoved(player, revoked=True))
         return ended
+
+    async def end_sessions(self, player: PlayerId, code: int, reason: str) -> int:
+        """End every live session of ``player`` as :meth:`remove_player` does,
+        closing each connection with ``code`` and ``reason``, and tell nobody:
+        the player stays what it was (its key was replaced, say). Returns how
+        many sessions ended."""
+        ended = self.player_sessions(player)
+        for session_id in ended:
+            await self._end_session(session_id, code, reason)
+        return len(ended)
 
     async def merge_player(self, player: PlayerId, into: PlayerId, name: str) -> None:
         """The teacher merged ``player`` into ``into`` (its token now opens
@@ -714,12 +724,6 @@ class GameServer:
         for session_id in self.player_sessions(player):
             self._sessions.set_player(session_id, into)
             await self.rename_session(session_id, name)
-
-    async def _end_sessions_of(self, player: PlayerId, code: int, reason: str) -> int:
-        ended = self.player_sessions(player)
-        for session_id in ended:
-            await self._end_session(session_id, code, reason)
-        return len(ended)
 
     async def _end_session(self, session_id: ClientId, code: int, reason: str) -> None:
         session = self._sessions.drop(session_id)

@@ -27,6 +27,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from server.admission import AdmittingRunner
 from server.app import create_app
@@ -183,6 +184,17 @@ class Player:
         assert welcome["type"] == "welcome", welcome
         player.token, player.name = welcome["resume_token"], welcome["name"]
         return player
+
+    async def closed(self, timeout: float = TIMEOUT) -> int | None:
+        """Read until the server closes the connection (what came is kept in
+        :attr:`seen`), and return its close code; ``TimeoutError`` if it stays
+        open for ``timeout`` seconds."""
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    await self.recv(timeout)
+        except ConnectionClosed:
+            return self.ws.close_code
 
     async def send(self, message: dict[str, Any] | str | bytes) -> None:
         """Send a message (a dict as JSON; str or bytes as a raw frame)."""

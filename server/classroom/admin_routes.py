@@ -10,6 +10,7 @@ Routes (``docs/operations.md``, "Class mode", says the same for people)::
     POST /api/admin/students/{id}/kind         {"kind": "human" | "bot"}
     POST /api/admin/students/{id}/remove
     POST /api/admin/students/{id}/merge        {"into": "ID"}: one person, one entry
+    POST /api/admin/students/{id}/new-link     a new join link; the old one opens nothing
     POST /api/admin/pause                      every game at once
     POST /api/admin/resume
     POST /api/admin/rooms/{code}/close
@@ -109,6 +110,7 @@ def add_admin_routes(app: web.Application) -> None:
     post("/api/admin/students/{id}/kind", admin_only(_kind))
     post("/api/admin/students/{id}/remove", admin_only(_remove))
     post("/api/admin/students/{id}/merge", admin_only(_merge))
+    post("/api/admin/students/{id}/new-link", admin_only(_new_link))
     post("/api/admin/pause", admin_only(_pause))
     post("/api/admin/resume", admin_only(_resume))
     post("/api/admin/rooms/{code}/close", admin_only(_close_room))
@@ -156,8 +158,7 @@ async def _remove(request: web.Request, classroom: Classroom) -> web.StreamRespo
 async def _new_students(request: web.Request, classroom: Classroom) -> web.StreamResponse:
     body = await read_body(request, NewStudentsBody, hint=f" (1 to {MAX_NEW_STUDENTS} names)")
     names = _new_student_names(body.names, classroom)
-    base = f"{request.scheme}://{request.host}/"
-    accounts = await classroom.add_students(names, base)
+    accounts = await classroom.add_students(names, _base_link(request))
     # The tokens are in this answer only (in the links): the server keeps their hashes.
     logger.info("the teacher added students", extra={"students": len(accounts)})
     response = json_response(
@@ -193,6 +194,28 @@ def _new_student_names(said: list[str], classroom: Classroom) -> list[str]:
     if not names:
         raise RefusedError(AdminError.INVALID_FIELD, "names: every name is blank")
     return names
+
+
+async def _new_link(request: web.Request, classroom: Classroom) -> web.StreamResponse:
+    view, link, ended = await classroom.new_link(request.match_info["id"], _base_link(request))
+    logger.info(
+        "the teacher gave a student a new link",
+        extra={"student": view.id, "player": view.player_id, "sessions_ended": ended},
+    )
+    return json_response(
+        {
+            "id": view.id,
+            "name": view.name,
+            "player_id": view.player_id,
+            "join_link": link,
+            "sessions_ended": ended,
+        }
+    )
+
+
+def _base_link(request: web.Request) -> str:
+    """The page's address as the teacher reached the server (the join links')."""
+    return f"{request.scheme}://{request.host}/"
 
 
 async def _merge(request: web.Request, classroom: Classroom) -> web.StreamResponse:

@@ -20,6 +20,8 @@ What each control does, in the order it does it:
 - **add students** (the class's accounts): a person player is made for each
   name, with a token, and made a student, all in one transaction; the tokens
   are handed back this once (for the teacher's sheet of join links).
+- **a new link** for a student (a lost slip): a new token for their player,
+  stored, so the old one opens nothing; then their live sessions end (4004).
 - **merge** two entries that are one person: stored (the one merged leaves
   the roster, its games count for the other, its player's token opens the
   other's player); then its live sessions are the other's, under that name.
@@ -62,6 +64,7 @@ from server.hub import GameServer
 from server.hub_boundary import HubEvent, RoomDropped, RoomInfo
 from server.player_directory import PlayerDirectory
 from server.store import GameStore, PlayerNotFoundError, StudentRecord, StudentResults
+from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 from shared.protocol.messages import ResultInfo, Side
 
 CLOSE_REASON = "closed by the teacher"
@@ -344,6 +347,29 @@ class Classroom:
             (self._view(student, results), player, join_link(base_link, token, student.name))
             for student, (player, _), token in zip(students, accounts, tokens, strict=True)
         ]
+
+    async def new_link(self, student_id: str, base_link: str) -> tuple[StudentView, str, int]:
+        """Give the student a new key (a lost slip): a new token for their player,
+        stored, so the old one opens nothing; then each of their live sessions
+        ends, closed with 4004 (whoever holds the old slip is out; the student
+        comes back by the new link). Returns their view, the new join link
+        (the token exists nowhere else) and how many sessions ended.
+        :class:`UnknownStudentError`, or :class:`AlreadyRevokedError` for a
+        student whose token was revoked, before anything changes."""
+        student = self.student(student_id)
+        token = new_player_token()
+        try:
+            await self._store.replace_token(student.player, token_hash(token))
+        except PlayerNotFoundError:  # the student's player exists: it was revoked
+            raise AlreadyRevokedError(
+                f"student {student.id}'s token was revoked: a new link does not bring "
+                "it back; add the student again under another name"
+            ) from None
+        ended = await self._hub.end_sessions(
+            student.player, CLOSE_TOKEN_REVOKED, "the teacher gave this student a new link"
+        )
+        view = await self.student_view(student.id)
+        return view, join_link(base_link, token, student.name), ended
 
     async def merge(self, student_id: str, into_id: str) -> StudentView:
         """Merge student ``student_id`` into ``into_id``; see the module docstring.

@@ -105,6 +105,28 @@ class PlayersStorage(StoreBase):
             raise PlayerNotFoundError(player_id)
         return player
 
+    async def replace_token(self, player_id: str, token_hash: str) -> None:
+        """Make ``token_hash`` the player's token from now on: the old token opens
+        nothing. Raises :class:`PlayerNotFoundError` for no such player, or a
+        revoked or merged one (its token opens nothing of its own), and
+        :class:`InvalidRecordError` for a bad hash or one another player has."""
+        if not _is_hash(token_hash):
+            raise InvalidRecordError("a token hash is 64 lower-case hex digits")
+
+        def body(db: sqlite3.Connection) -> None:
+            try:
+                changed = db.execute(
+                    "UPDATE players SET token_hash = ? WHERE id = ?"
+                    " AND revoked_at IS NULL AND merged_into IS NULL",
+                    (token_hash, player_id),
+                ).rowcount
+            except sqlite3.IntegrityError as error:
+                raise InvalidRecordError("that token is another player's") from error
+            if not changed:
+                raise PlayerNotFoundError(player_id)
+
+        await self._transaction(body, write=True, what=f"replacing player {player_id}'s token")
+
     async def player_aliases(self) -> dict[str, str]:
         """Every merged player's id, mapped to the player it was merged into (a
         player merged twice maps to the last: merges re-point earlier ones)."""

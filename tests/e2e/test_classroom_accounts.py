@@ -22,6 +22,8 @@ import pytest_asyncio
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server, wait_until
 
+from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
+
 
 @pytest_asyncio.fixture
 async def server(tmp_path: Path) -> AsyncIterator[RunningServer]:
@@ -259,3 +261,61 @@ async def test_two_players_of_the_running_tournament_cannot_be_merged(
     assert [row["name"] for row in await roster(teacher)] == ["ann"]
     await ann.close()
     await ann_2.close()
+
+
+async def test_a_new_link_shuts_the_old_one_out_and_keeps_the_student(
+    server: RunningServer,
+) -> None:
+    """Ann lost her slip (someone else opened it): the teacher gives her a new
+    link. The connection on the old one closes with 4004, the old token is
+    refused from then on, and the new link is Ann: the same player and roster
+    entry, with her game."""
+    teacher = Teacher(server)
+    made = await teacher.call("POST", "/api/admin/students", {"names": ["Ann"]})
+    (ann,) = made[1]["students"]
+    finder, _ = await open_link(server, ann["join_link"])
+    await loses_to_the_ai(finder)
+
+    answer = await teacher.post(f"/api/admin/students/{ann['id']}/new-link")
+
+    assert {k: answer[k] for k in ("id", "name", "player_id", "sessions_ended")} == {
+        "id": ann["id"],
+        "name": "Ann",
+        "player_id": ann["player_id"],
+        "sessions_ended": 1,
+    }
+    new_token, _ = link_token(answer["join_link"])
+    assert new_token != link_token(ann["join_link"])[0]
+    assert await finder.closed() == CLOSE_TOKEN_REVOKED
+    old = await Player.connect(server.ws_url)
+    refused = await old.request(
+        {
+            "type": "hello",
+            "name": "Ann",
+            "version": 2,
+            "player_token": link_token(ann["join_link"])[0],
+        }
+    )
+    assert (refused["type"], refused["code"]) == ("error", "bad_player_token"), refused
+    await old.close()
+    back, welcome = await open_link(server, answer["join_link"])
+    assert welcome["player_id"] == ann["player_id"]
+    (row,) = await roster(teacher)
+    assert (row["id"], row["played"], row["connected"]) == (ann["id"], 1, True)
+    await back.close()
+
+
+async def test_a_student_whose_token_was_revoked_gets_no_new_link(server: RunningServer) -> None:
+    """409 already_revoked, and the stored token stays as it was."""
+    teacher = Teacher(server)
+    made = await teacher.call("POST", "/api/admin/students", {"names": ["Ann"]})
+    (ann,) = made[1]["students"]
+    await teacher.post(f"/api/admin/players/{ann['player_id']}/revoke")
+    with closing(sqlite3.connect(server.config.database)) as db:
+        before = db.execute("SELECT token_hash FROM players").fetchall()
+
+    status, answer, _ = await teacher.call("POST", f"/api/admin/students/{ann['id']}/new-link")
+
+    assert (status, answer["error"]) == (409, "already_revoked"), answer
+    with closing(sqlite3.connect(server.config.database)) as db:
+        assert db.execute("SELECT token_hash FROM players").fetchall() == before

@@ -36,6 +36,7 @@ ENDPOINTS: list[tuple[str, str, Any]] = [
     ("POST", "/api/admin/students/{student}/remove", None),
     ("POST", "/api/admin/students", {"names": ["mallory"]}),
     ("POST", "/api/admin/students/{student}/merge", {"into": "{student}"}),
+    ("POST", "/api/admin/students/{student}/new-link", None),
     ("POST", "/api/admin/pause", None),
     ("POST", "/api/admin/resume", None),
     ("POST", "/api/admin/rooms/{room}/close", None),
@@ -298,6 +299,7 @@ BAD_INPUT: list[tuple[str, bytes, int, str, str]] = [
     ("/students/{student}/merge", b"{}", 400, "invalid_field", "`into`"),
     ("/students/{student}/merge", b'{"into": "zzzzzzzz"}', 404, "unknown_student", "zzzzzzzz"),
     ("/students/zzzzzzzz/merge", b'{"into": "zzzzzzzy"}', 404, "unknown_student", "zzzzzzzz"),
+    ("/students/zzzzzzzz/new-link", b"", 404, "unknown_student", "zzzzzzzz"),
 ]
 
 

@@ -25,7 +25,6 @@ import pytest
 import pytest_asyncio
 from classroom_helpers import NO_TOKEN, Teacher
 from harness import Player, RunningServer, assert_alive, running_server
-from websockets.exceptions import ConnectionClosed
 
 from server.core.sessions import Session
 from server.lifecycle import HUB
@@ -65,14 +64,6 @@ async def room_status(teacher: Teacher, code: str) -> str:
     rooms = (await teacher.get("/api/admin/rooms"))["rooms"]
     (room,) = [room for room in rooms if room["code"] == code]
     return str(room["status"])
-
-
-async def closed_with(player: Player) -> int | None:
-    """The close code once the server has closed ``player``'s connection."""
-    with pytest.raises(ConnectionClosed):
-        while True:
-            await player.recv()
-    return player.ws.close_code
 
 
 async def test_the_teacher_gets_a_bot_token_that_is_one_player_on_every_connection(
@@ -130,8 +121,8 @@ async def test_revoking_closes_every_open_connection_of_the_player_with_4004(
         "kind": "bot",
         "sessions_ended": 2,
     }
-    assert await closed_with(first) == CLOSE_TOKEN_REVOKED
-    assert await closed_with(second) == CLOSE_TOKEN_REVOKED
+    assert await first.closed() == CLOSE_TOKEN_REVOKED
+    assert await second.closed() == CLOSE_TOKEN_REVOKED
     assert await room_status(teacher, room) == "finished"  # resigned, as a removal does
     await assert_alive(ann)
     ((_, _, _, revoked_at, _),) = [r for r in player_rows(server) if r[0] == made["player_id"]]
@@ -139,7 +130,7 @@ async def test_revoking_closes_every_open_connection_of_the_player_with_4004(
 
     again, refused = await say_hello(server, "mybot", player_token=made["token"])
     assert (refused["type"], refused["code"]) == ("error", "player_token_revoked"), refused
-    assert await closed_with(again) == CLOSE_TOKEN_REVOKED
+    assert await again.closed() == CLOSE_TOKEN_REVOKED
     resumer, refused = await say_hello(server, "mybot", resume_token=welcome["resume_token"])
     assert (refused["type"], refused["code"]) == ("error", "bad_token"), refused
     await resumer.close()
@@ -156,7 +147,7 @@ async def test_revoking_a_persons_token_closes_their_connection_only(
     bob = await Player.join_server(server.ws_url, "bob")
     answer = await Teacher(server).post(f"/api/admin/players/{welcome['player_id']}/revoke")
     assert (answer["kind"], answer["sessions_ended"]) == ("human", 1)
-    assert await closed_with(ann) == CLOSE_TOKEN_REVOKED
+    assert await ann.closed() == CLOSE_TOKEN_REVOKED
     await assert_alive(bob)
     await bob.close()
 
@@ -209,7 +200,7 @@ async def test_a_hello_under_way_when_the_token_is_revoked_is_refused(
     release.set()
     reply = await bot.recv()
     assert (reply["type"], reply.get("code")) == ("error", "player_token_revoked"), reply
-    assert await closed_with(bot) == CLOSE_TOKEN_REVOKED
+    assert await bot.closed() == CLOSE_TOKEN_REVOKED
     hub.remove_hello_check(held)
     summary = await teacher.get("/api/admin/class")
     assert summary["connected"] == 0

@@ -68,18 +68,6 @@ def assert_error(reply: dict[str, Any], code: str, *words: str) -> dict[str, Any
     return reply
 
 
-async def closed_with(player: Player, timeout: float = 10.0) -> int | None:
-    """Read until the server closes ``player``'s connection; return the close code."""
-
-    async def drain() -> None:
-        while True:
-            await player.recv()  # kept in player.seen
-
-    with pytest.raises(ConnectionClosed):
-        await asyncio.wait_for(drain(), timeout)
-    return player.ws.close_code
-
-
 async def hello(url: str, name: str = "carol") -> Player:
     """A new connection that has said hello."""
     return await Player.join_server(url, name)
@@ -366,7 +354,7 @@ async def test_a_frame_over_the_hard_cap_closes_only_that_connection(
     table = await start_game(server)
     vandal = await hello(server.ws_url, "vandal")
     await vandal.send(padded_ping(HARD_FRAME_BYTES + 1, 903))
-    assert await closed_with(vandal) == 1009
+    assert await vandal.closed() == 1009
     await assert_alive(table.first)
     await play_on(table)
     newcomer = await hello(server.ws_url, "newcomer")
@@ -943,7 +931,7 @@ async def test_sustained_flooding_closes_the_connection_and_spares_the_others(
         flooding = asyncio.create_task(flood())
         await play_on(table)
         await assert_alive(table.second)
-        assert await closed_with(flooder) == CLOSE_ABUSE
+        assert await flooder.closed() == CLOSE_ABUSE
         sent = await flooding
         assert sent < ABUSE_STRIKES * 100, "the flood was never cut off"
         limited = [m for m in flooder.seen if m.get("code") == "rate_limited"]
@@ -965,7 +953,7 @@ async def test_a_third_connection_from_one_address_is_refused(tmp_path: Path) ->
         third = await Player.connect(server.ws_url)
         refusal = assert_error(await third.recv(), "too_many_connections", "connections")
         assert refusal.get("id") is None, refusal
-        assert await closed_with(third) == 1013
+        assert await third.closed() == 1013
         await assert_alive(one)
         await assert_alive(two)
         await one.close()
@@ -978,7 +966,7 @@ async def test_a_third_connection_from_one_address_is_refused(tmp_path: Path) ->
             if first["type"] == "pong":
                 return newcomer
             assert_error(first, "too_many_connections")
-            await closed_with(newcomer)  # so that the next try is not refused for it
+            await newcomer.closed()  # so that the next try is not refused for it
             return None
 
         # The server frees the slot when it has finished with `one`.
