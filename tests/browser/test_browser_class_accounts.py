@@ -261,3 +261,31 @@ async def test_the_teacher_merges_two_entries_that_are_one_person(db_path: Path)
         )
         roster = (await teacher.get("/api/admin/roster"))["students"]
         assert [(s["id"], s["name"]) for s in roster] == [(carol, "carol")]
+
+
+async def test_a_new_link_for_a_lost_card_goes_on_the_sheet_and_opens_as_that_student(
+    db_path: Path,
+) -> None:
+    """New link (click twice) on Dan's row puts a second card for Dan on the
+    sheet, with another link; that link opens as Dan, the same roster entry."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        desk = await open_teacher(web, teacher)
+        await add_students(desk, "Dan")
+        first = (await card_links(desk))["Dan"]
+        dan_id = await teacher.student_id("Dan")
+        row = desk.page.locator(f"tr[data-student='{dan_id}']")
+        new_link = row.get_by_role("button", name="New link for Dan")
+        await new_link.click()
+        await expect(new_link).to_have_text("Click again")
+        await new_link.click()
+        cards = desk.page.locator(".account-card")
+        await expect(cards).to_have_count(2)
+        second = await cards.nth(1).locator(".card-link").inner_text()
+        assert JOIN_LINK.search(second) and second != first
+        await expect(cards.nth(1).locator(".card-name")).to_have_text("Dan")
+
+        dan = await open_link(web, second)
+        await expect(dan.page.locator("#player-name")).to_have_text("Dan")
+        (row_seen,) = await roster_rows(teacher, "Dan")
+        assert row_seen["id"] == dan_id and row_seen["connected"]

@@ -1,6 +1,7 @@
 // teacher-roster.js: the teacher's roster: every student with their presence,
 // rooms and results, and the controls on each (rename in place, plays as a
-// person or a bot, merge into another entry that is the same person after the
+// person or a bot, a new join link after a second click (the old one opens
+// nothing; the link goes on the sheet, teacher-accounts.js), merge into another entry that is the same person after the
 // browser's confirm(), remove after a second click). The page polls the roster
 // and hands it over (update); each student keeps their row, so that a rename
 // being typed or a merge being chosen survives the refreshes. A refusal shows in
@@ -12,10 +13,12 @@ import { errorText } from "./teacher-api.js";
 const KIND_WORDS = { human: "person", bot: "bot" };
 
 export class RosterPanel {
-  /** `api` is the AdminApi; `changed()` asks the page to poll again at once. */
-  constructor(api, changed) {
+  /** `api` is the AdminApi; `changed()` asks the page to poll again at once;
+   * `newLink(entry)` puts a student's new join link on the sheet. */
+  constructor(api, changed, newLink) {
     this.api = api;
     this.changed = changed;
+    this.newLink = newLink;
     this.rows = new Map(); // student id -> StudentRow
     this.body = h("tbody");
     this.count = h("span", { class: "updated" });
@@ -107,6 +110,9 @@ class StudentRow {
     this.remove = confirming("Remove", "Click again", () => this.removeStudent(), {
       class: "danger small",
     });
+    this.newLinkButton = confirming("New link", "Click again", () => this.giveNewLink(), {
+      class: "small",
+    });
     this.mergeInto = h("select", { name: "merge-into", class: "merge-into" });
     this.mergeButton = button("Merge", () => this.merge(), { class: "small" });
     this.choices = ""; // the other students the merge select offers, as last drawn
@@ -123,6 +129,7 @@ class StudentRow {
         "td",
         { class: "actions" },
         h("span", { class: "merge" }, this.mergeInto, this.mergeButton),
+        this.newLinkButton,
         this.remove,
         this.error,
       ),
@@ -138,6 +145,7 @@ class StudentRow {
     this.kind.setAttribute("aria-label", `${student.name} plays as`);
     this.renameButton.setAttribute("aria-label", `Rename ${student.name}`);
     this.remove.setAttribute("aria-label", `Remove ${student.name}`);
+    this.newLinkButton.setAttribute("aria-label", `New link for ${student.name}`);
     this.mergeInto.setAttribute("aria-label", `Merge ${student.name} into`);
     this.mergeButton.setAttribute("aria-label", `Merge ${student.name}`);
     setText(this.here, student.connected ? "yes" : "away");
@@ -248,6 +256,17 @@ class StudentRow {
     try {
       await this.panel.api.post(`/api/admin/students/${this.id}/merge`, { into });
       this.panel.removed(this.id);
+    } catch (error) {
+      this.showError(errorText(error));
+    }
+  }
+
+  /** A new join link for this student (a lost card): the old one opens nothing. */
+  async giveNewLink() {
+    this.showError("");
+    try {
+      const answer = await this.panel.api.post(`/api/admin/students/${this.id}/new-link`);
+      this.panel.newLink(answer);
     } catch (error) {
       this.showError(errorText(error));
     }

@@ -63,8 +63,8 @@ class TeacherPage {
 
   build() {
     const again = () => this.poll();
-    this.roster = new RosterPanel(this.api, again);
     this.accounts = new AccountsPanel(this.api, again, () => this.summary?.class ?? "");
+    this.roster = new RosterPanel(this.api, again, (entry) => this.accounts.addCards([entry]));
     this.rooms = new RoomsPanel(this.api, again);
     this.tournament = new TournamentPanel(this.api, again);
     const links = document.getElementById("links");
