@@ -180,7 +180,7 @@ class App {
     this.stopped(
       "Removed by the teacher",
       "The teacher removed you from the class, so this page no longer connects. " +
-        "Reload it to join again as a new student.",
+        "Reload it to join again: you are back on the roster, with your games.",
       "Removed",
     );
   }
