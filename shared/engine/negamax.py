@@ -185,6 +185,11 @@ class Searcher:
         self.table[key] = (bounds[0], bounds[1], depth, best_bit)
         return best
 
+    def table_move(self, cur: int, opp: int) -> int:
+        """The best move the table holds for the position (a single bit), or 0."""
+        entry = self.table.get(self.kernel.key(cur, opp))
+        return entry[3] if entry is not None else 0
+
     # -- roots ---------------------------------------------------------------------
 
     def child_threats(self, cur: int, opp: int, bit: int) -> int:

@@ -146,8 +146,7 @@ class _Root:
             if kernel.grid.has_line(cur) or not kernel.board & ~(cur | opp):
                 break
             cur, opp = opp, cur
-            entry = searcher.table.get(kernel.key(cur, opp))
-            bit = entry[3] if entry is not None else 0
+            bit = searcher.table_move(cur, opp)
         return tuple(line)
 
 
