@@ -26,6 +26,12 @@ solvers, generalised to any board):
    which needs exactly them for step 2.
 
 Scores prefer the fastest win and the slowest loss (see :mod:`shared.engine.scores`).
+
+This is the readable reference. Exact mode is also compiled, step for step, in
+:mod:`shared.engine.native` (numba, uint64 bitboards, a numpy table): its
+:class:`~shared.engine.native.NativeSearcher` subclasses :class:`Searcher` and
+replaces only :meth:`Searcher.negamax`, and visits the same nodes. A change to
+the exact search here must be made there too; the tests compare node counts.
 """
 
 from __future__ import annotations
