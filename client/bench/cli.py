@@ -55,6 +55,23 @@ def register(subparsers: Any) -> None:
         help="at most S seconds per move (default: each level's own budget, up to 3 s)",
     )
     levels.set_defaults(handler=run_levels_bench)
+    perfect = targets.add_parser(
+        "perfect", help="whether the perfect level's moves keep the exact value"
+    )
+    perfect.add_argument(
+        "--sample", type=int, default=20, help="positions per test set (default 20)"
+    )
+    perfect.add_argument(
+        "--early", type=int, default=20, help="early positions, 8 to 14 stones (default 20)"
+    )
+    perfect.add_argument("--seed", type=int, default=1, help="seed of the early positions")
+    perfect.set_defaults(handler=run_perfect_bench)
+
+
+def run_perfect_bench(args: argparse.Namespace) -> int:
+    from client.bench.perfect import main
+
+    return main(sample=args.sample, early=args.early, seed=args.seed)
 
 
 def run_engine_bench(args: argparse.Namespace) -> int:

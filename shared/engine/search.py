@@ -34,7 +34,7 @@ from shared.engine.scores import (
     make_value,
     stone_score,
 )
-from shared.engine.solvers import exact_searcher
+from shared.engine.solvers import backend, exact_searcher
 from shared.errors import IllegalMoveError, IllegalMoveReason
 from shared.games.base import Game, GridGame, Move, Position
 from shared.games.grid import iter_bits
@@ -42,11 +42,23 @@ from shared.games.grid import iter_bits
 DEFAULT_ANALYSIS_TIME = 3.0
 """Seconds :func:`analyze` spends on a position when not told."""
 EXACT_ATTEMPT_MAX_EMPTY = 26
-"""Under a clock, a full solve is tried only with at most this many empty cells.
-For scale, in CPython: the empty 4x4 board (16 cells) solves in 0.2 s, and the
-medium Connect Four test set (15 to 27 cells left, 23 typically) in 0.2 s per
-position on average; with many more cells left no solve fits a move's budget,
-and the time is better spent deepening."""
+"""Under a clock, the pure solver tries a full solve only with at most this many
+empty cells. For scale, in CPython: the empty 4x4 board (16 cells) solves in
+0.2 s, and the medium Connect Four test set (15 to 27 cells left, 23 typically)
+in 0.2 s per position on average; with many more cells left no solve fits a
+move's budget, and the time is better spent deepening."""
+NATIVE_GRAVITY_EXACT_MAX_EMPTY = 34
+"""The same for the compiled solver on Connect Four: from 8 stones on (34 empty
+cells), where the opening book ends, solves take about 0.5 to 1.5 s compiled
+(docs/benchmarks.md, "Opening book"), within ``perfect``'s exact share of its
+move budget; an attempt that runs out falls back on deepening as before."""
+
+
+def _exact_attempt_max_empty(kernel: SearchKernel) -> int:
+    """Empty cells up to which a full solve is worth trying under a clock."""
+    if kernel.gravity and backend(kernel) == "native":
+        return NATIVE_GRAVITY_EXACT_MAX_EMPTY
+    return EXACT_ATTEMPT_MAX_EMPTY
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +255,7 @@ def _run(
         )
 
     nodes = 0
-    solvable = plan.time_limit is None or root.remaining <= EXACT_ATTEMPT_MAX_EMPTY
+    solvable = plan.time_limit is None or root.remaining <= _exact_attempt_max_empty(kernel)
     if plan.exact_share > 0 and plan.margin == 0 and solvable:
         exact_deadline = None
         if plan.time_limit is not None:

@@ -1,0 +1,121 @@
+"""``boardroom bench perfect``: does the ``perfect`` level keep the game's value?
+
+For Connect Four positions with known exact values, ``perfect`` plays one move
+under its own budget (3 s), and the move is checked by exact solving: it keeps
+the value when the position after it is worth exactly the opposite to the
+opponent (a win as fast, a loss as slow, a draw still a draw). Sets:
+
+- the standard test sets (``data/connect4``), their file's scores as the values;
+- early positions: seeded random openings of 8 to 14 stones whose moves from
+  the seventh stone on each keep the value (checked by exact solves, the
+  oracle), so that they end like games between players who know what they
+  are doing.
+
+Prints per set: positions, moves that kept the value, where the move came from
+(the opening book, an exact solve within the budget, or the deepening fallback),
+and the mean time of a move. :func:`main` returns 1 if any move lost value.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from client.bench.conditions import condition_lines
+from client.bench.engine import TEST_SETS, read_test_set
+from shared.engine import search, solve
+from shared.games import GridGame, Position, get_game
+
+EARLY_STONES = (8, 14)
+"""Stones of the early positions: from where the book ends to the middle game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """One position: did ``perfect``'s move keep the value, how it found it, how long."""
+
+    kept: bool
+    source: str
+    seconds: float
+
+
+def check_move(game: GridGame, position: Position, value: int) -> Checked:
+    """``perfect``'s move in ``position`` (worth ``value`` stones to the player to
+    move) and whether it keeps that value (see the module docstring)."""
+    started = time.perf_counter()
+    result = search(game, position, level="perfect")
+    seconds = time.perf_counter() - started
+    source = "book" if result.nodes == 0 else "exact" if result.exact else "deepening"
+    child = game.play(position, result.move)
+    if game.outcome(child).is_over:
+        kept = value == solve(game, position)  # it won at once: the fastest win there is
+    else:
+        kept = -solve(game, child) == value
+    return Checked(kept, source, seconds)
+
+
+def early_positions(game: GridGame, count: int, seed: int) -> list[tuple[str, int]]:
+    """``count`` seeded openings of :data:`EARLY_STONES` stones (see the module
+    docstring), each with its exact value for the player to move."""
+    rng = random.Random(seed)
+    found: list[tuple[str, int]] = []
+    while len(found) < count:
+        target = rng.randint(*EARLY_STONES)
+        position = game.from_moves("")
+        value = None
+        while position.ply < target:
+            moves = game.legal_moves(position)
+            rng.shuffle(moves)
+            for move in moves:
+                child = game.play(position, move)
+                if game.outcome(child).is_over:
+                    continue
+                if position.ply >= EARLY_STONES[0] - 2:  # solves from here fit a bench
+                    child_value = solve(game, child)
+                    if value is not None and -child_value != value:
+                        continue  # this move gives value away
+                    value = child_value
+                position = child
+                break
+            else:
+                break  # every move ends the game or gives value away: draw again
+        if position.ply == target and value is not None:
+            found.append((game.move_string(position), value))
+    return found
+
+
+def report(name: str, checked: Sequence[Checked]) -> str:
+    kept = sum(c.kept for c in checked)
+    sources = {s: sum(c.source == s for c in checked) for s in ("book", "exact", "deepening")}
+    mean = statistics.fmean(c.seconds for c in checked) if checked else 0.0
+    share = 100 * kept / len(checked) if checked else 0.0
+    return (
+        f"  {name:<22} {len(checked):>4} positions  kept {kept:>4} ({share:5.1f}%)  "
+        f"book {sources['book']}, exact {sources['exact']}, deepening {sources['deepening']}  "
+        f"mean {mean:.2f} s"
+    )
+
+
+def main(sample: int = 20, early: int = 20, seed: int = 1) -> int:
+    """Run the bench (``sample`` positions of each test set, ``early`` early
+    ones); 1 if ``perfect`` lost value anywhere, else 0."""
+    game = get_game("connect4")
+    assert isinstance(game, GridGame)
+    for line in condition_lines():
+        print(line)
+    print("The perfect level: does its move keep the position's exact value?")
+    lost = 0
+    for test_set in TEST_SETS:
+        rows = read_test_set(test_set, sample)
+        checked = [check_move(game, game.from_moves(m), score) for _, m, score in rows]
+        lost += sum(not c.kept for c in checked)
+        print(report(f"{test_set.name} {test_set.label}", checked))
+    openings = early_positions(game, early, seed)
+    checked = [check_move(game, game.from_moves(m), value) for m, value in openings]
+    lost += sum(not c.kept for c in checked)
+    print(report(f"early {EARLY_STONES[0]}-{EARLY_STONES[1]} stones", checked))
+    print("PASS: every move kept the value" if not lost else f"FAIL: {lost} moves lost value")
+    return 1 if lost else 0
