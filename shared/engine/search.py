@@ -53,6 +53,7 @@ class SearchResult:
     when the score is proven; ``pv`` is the expected line of play starting with
     ``move``; ``depth`` is the deepest finished iteration (the remaining plies of
     the game for an exact solve); ``elapsed`` is wall time in seconds.
+    :func:`shared.engine.explain.summary` says all this in one line for people.
     """
 
     move: Move
@@ -64,6 +65,12 @@ class SearchResult:
     nodes: int
     depth: int
     elapsed: float
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Positions searched a second (0.0 when no time was measured); what
+        :func:`shared.engine.explain.summary` and the clients show."""
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
 
 
 @dataclass(slots=True)
