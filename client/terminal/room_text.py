@@ -210,6 +210,8 @@ def search_text(room: TrackedRoom, moved: Moved | None) -> str:
             "(positions, depth, the line it expects)."
         )
     search = moved.search
+    if search.nodes == 0:
+        return f"{who(room, moved.side)} played {moved.move}: {search.summary}"
     line = " ".join(search.pv)
     speed = count_text(search.nodes_per_second)
     return (
