@@ -17,6 +17,7 @@ async def hello(url: str, name: str, **fields: Any) -> Player:
     player = await Player.connect(url)
     welcome = await player.request({"type": "hello", "name": name, "version": 2, **fields})
     assert welcome["type"] == "welcome", welcome
+    player.token = welcome["resume_token"]
     return player
 
 
@@ -64,3 +65,27 @@ async def test_a_search_info_flag_of_the_wrong_type_is_refused(tmp_path: Path) -
         )
         assert welcome["type"] == "welcome"
         await assert_alive(player)
+
+
+async def test_a_resumed_session_follows_the_flag_of_its_new_hello(tmp_path: Path) -> None:
+    """The flag goes with the connection: ann asked, dropped, and came back with her
+    resume token but without the flag, so the AI's next move reaches her without its
+    search; after a hello that asks again, the one after comes with it."""
+    async with running_server(tmp_path / "games.db") as server:
+        ann = await hello(server.ws_url, "ann", search_info=True)
+        created = await ann.request(
+            {"type": "create_room", "game": "tictactoe", "ai_level": "perfect"}
+        )
+        code = created["room"]["code"]
+        await ann.close()
+
+        back = await hello(server.ws_url, "ann", resume_token=ann.token)
+        await back.request({"type": "move", "room": code, "move": "b2"})
+        reply = await back.expect("moved", ply=1)
+        assert "search" not in reply
+        await back.close()
+
+        again = await hello(server.ws_url, "ann", resume_token=ann.token, search_info=True)
+        free = next(cell for cell in ("a1", "c1", "a3", "c3") if cell != reply["move"])
+        await again.request({"type": "move", "room": code, "move": free})
+        assert (await again.expect("moved", ply=3))["search"]["nodes"] > 0
