@@ -18,6 +18,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from shared.engine.book import OpeningBook, packaged_book
 from shared.engine.evaluation import horizon_value
 from shared.engine.kernel import SearchKernel, kernel_for
 from shared.engine.levels import MAX_DEPTH, Level, SearchPlan, plan_search
@@ -166,6 +167,7 @@ def search(
     depth: int | None = None,
     time_limit: float | None = None,
     seed: int | None = None,
+    book: OpeningBook | None = None,
 ) -> SearchResult:
     """The engine's move in ``position``.
 
@@ -175,13 +177,25 @@ def search(
     level's budget. The search returns within ``time_limit`` plus a few
     milliseconds. ``seed`` makes the varied levels reproducible.
 
+    Perfect play (the ``perfect`` level, or no level nor limits) takes the
+    opening book's move where the book has the position (:mod:`shared.engine.book`):
+    ``book``, or the one shipped for the game when None (an empty
+    :class:`~shared.engine.book.OpeningBook` turns it off).
+
     Raises :class:`~shared.errors.SearchLimitsError` for a bad level or limit and
     :class:`~shared.errors.IllegalMoveError` if the game is already over.
     """
-    return _run(game, position, plan_search(level, depth, time_limit), seed=seed)
+    return _run(game, position, plan_search(level, depth, time_limit), seed=seed, book=book)
 
 
-def _run(game: Game, position: Position, plan: SearchPlan, *, seed: int | None) -> SearchResult:
+def _run(
+    game: Game,
+    position: Position,
+    plan: SearchPlan,
+    *,
+    seed: int | None,
+    book: OpeningBook | None = None,
+) -> SearchResult:
     """Carry out ``plan`` on ``position`` (see :func:`search`)."""
     started = time.perf_counter()
     root = _Root.of(game, position)
@@ -219,6 +233,12 @@ def _run(game: Game, position: Position, plan: SearchPlan, *, seed: int | None) 
         playable = kernel.playable(root.cur | root.opp)
         bit = root.ordered(playable & opp_wins or playable)[0]
         return result(bit, root.loss_next_score(), exact=True, pv=(), nodes=1, depth=1)
+    if plan.exact_share > 0 and plan.margin == 0:
+        entry = _book_move(root, book, safe)
+        if entry is not None:
+            bit, score = entry
+            return result(bit, score, exact=True, pv=(), nodes=0, depth=root.remaining)
+
     order = root.ordered(safe)
     if len(order) == 1 and plan.margin == 0 and plan.exact_share < 1:
         # Only one move does not lose at once; still say what it is worth, briefly.
@@ -277,6 +297,24 @@ def _run(game: Game, position: Position, plan: SearchPlan, *, seed: int | None) 
     return result(best_bit, best_score, exact=exact, pv=pv, nodes=nodes, depth=reached)
 
 
+def _book_move(root: _Root, book: OpeningBook | None, safe: int) -> tuple[int, int] | None:
+    """The opening book's (bit, exact score) for the root, if the book (``book``,
+    else the game's own) has it and its move is one that does not lose at once:
+    a damaged book is never followed into a loss."""
+    game = root.game
+    if book is None:
+        book = packaged_book(game)
+    if book is None or not game.gravity:
+        return None
+    entry = book.lookup(root.position)
+    if entry is None or entry.move not in game.legal_moves(root.position):
+        return None
+    bit = game.move_bit_in(root.cur | root.opp, entry.move)
+    if not bit & safe:
+        return None
+    return bit, entry.score * SCORE_UNIT
+
+
 def _search_root(
     root: _Root, searcher: Searcher, order: list[int], depth: int, *, full_window: bool
 ) -> dict[int, int]:
@@ -315,14 +353,15 @@ def _solve_best_move(root: _Root, solver: Searcher, order: list[int]) -> tuple[i
     return order[-1], value
 
 
-def solve_move(game: Game, position: Position) -> SearchResult:
+def solve_move(game: Game, position: Position, *, book: OpeningBook | None = None) -> SearchResult:
     """The best move by exact solving, with its proven value, however long it takes.
 
     Like :func:`solve`, fast for tic-tac-toe boards and Connect Four past the
-    opening; :func:`search` with a time limit is the bounded alternative.
+    opening; :func:`search` with a time limit is the bounded alternative. The
+    opening book answers where it has the position, as in :func:`search`.
     """
     plan = SearchPlan(depth=MAX_DEPTH, time_limit=None, margin=0, exact_share=1.0)
-    return _run(game, position, plan, seed=None)
+    return _run(game, position, plan, seed=None, book=book)
 
 
 def solve(game: Game, position: Position) -> int:
