@@ -130,6 +130,7 @@ def search_info(result: SearchResult, game: Game) -> SearchInfo:
         exact=result.exact,
         value=str(result.value),
         pv=principal_line(game, result),
+        book=result.book,
     )
 
 

@@ -81,11 +81,14 @@ def summary(result: SearchResult) -> str:
 
     ``searched 1.2 M positions in 0.84 s, depth 14: sees a win in 9``;
     ``searched 3.1 M positions in 2.92 s: best guess after depth 8: +0.35``;
-    ``no search: a move at random`` (the ``random`` level looks at nothing).
+    ``no search: a move at random`` (the ``random`` level looks at nothing);
+    ``from the opening book, solved in advance: sees a win in 18``.
     """
     said = verdict(result)
     if result.nodes == 0 and result.depth == 0:
         return said
+    if result.book:
+        return f"from the opening book, solved in advance: {said}"
     noun = "position" if result.nodes == 1 else "positions"
     searched = f"searched {count_text(result.nodes)} {noun} in {seconds_text(result.elapsed)}"
     if result.value.result is None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from shared.engine.book import OpeningBook, packaged_book
 from shared.engine.evaluation import horizon_value
@@ -66,6 +66,10 @@ class SearchResult:
     nodes: int
     depth: int
     elapsed: float
+    book: bool = False
+    """The move and its exact value come from the opening book
+    (:mod:`shared.engine.book`): solved in advance, nothing searched now
+    (``nodes`` is 0)."""
 
     @property
     def nodes_per_second(self) -> float:
@@ -237,7 +241,8 @@ def _run(
         entry = _book_move(root, book, safe)
         if entry is not None:
             bit, score = entry
-            return result(bit, score, exact=True, pv=(), nodes=0, depth=root.remaining)
+            found = result(bit, score, exact=True, pv=(), nodes=0, depth=root.remaining)
+            return replace(found, book=True)
 
     order = root.ordered(safe)
     if len(order) == 1 and plan.margin == 0 and plan.exact_share < 1:

@@ -364,7 +364,7 @@ class State(_Message, tag="state", frozen=True):
     room: RoomState
 
 
-class SearchInfo(msgspec.Struct, frozen=True, kw_only=True):
+class SearchInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """How the server AI found a move: the minimax search made visible.
 
     Sent in ``moved.search`` to the sessions whose ``hello`` asked for it
@@ -390,6 +390,9 @@ class SearchInfo(msgspec.Struct, frozen=True, kw_only=True):
     heuristic estimate in points (``+0.35``, good for the AI when positive)."""
     pv: list[str]
     """The line of play the AI expects, starting with its move (``"4"``, ``"b2"``)."""
+    book: bool = False
+    """True when the move and its proven value come from the opening book (solved
+    in advance: ``nodes`` is 0); left out when false."""
 
 
 class Moved(_Message, tag="moved", frozen=True):

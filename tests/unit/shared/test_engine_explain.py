@@ -7,8 +7,9 @@ from dataclasses import replace
 import pytest
 
 from shared.engine import SCORE_UNIT, Result, SearchResult, Value, search
+from shared.engine.book import BookEntry, OpeningBook
 from shared.engine.explain import principal_line, speed_text, summary, verdict
-from shared.games import get_game
+from shared.games import GridGame, get_game
 
 GAME = get_game("connect4")
 MOVE = GAME.parse_move(GAME.new(), "4")
@@ -72,3 +73,17 @@ def test_a_real_search_is_summarised_with_its_own_figures():
     assert line.startswith("searched ") and f"depth {found.depth}" in line
     assert line.endswith(verdict(found))
     assert principal_line(game, found)[0] == found.move_text
+
+
+def test_a_move_from_the_opening_book_says_it_was_solved_in_advance():
+    """A book move searched nothing now: the line says where its proven value comes
+    from instead of counting no positions."""
+    game = get_game("connect4")
+    assert isinstance(game, GridGame)
+    position = game.from_moves("2252576253462244111563365343671351441")
+    searched = search(game, position, level="perfect", book=OpeningBook(game, 0, {}))
+    book = OpeningBook.of(game, 40, [(position, BookEntry(searched.move, -1))])
+    played = search(game, position, level="perfect", book=book)
+    assert played.book and not searched.book and played.nodes == 0
+    assert summary(played) == f"from the opening book, solved in advance: {verdict(played)}"
+    assert summary(played).endswith(f"sees a loss in {played.value.moves}")
