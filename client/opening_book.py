@@ -14,8 +14,9 @@ Resumable: every solved position is appended to a journal at once and flushed,
 one line ``MOVES COLUMN SCORE`` (the move string, ``-`` for the empty board; the
 move's column from 0, as played in that position; its exact stone score), so
 an interrupted build (Ctrl-C, a reboot) starts again where it stopped:
-positions in the journal are not solved again. The book file (:mod:`shared.engine.book`) is written from the journal at the
-end, or from the journal alone with ``solve=False``.
+positions in the journal are not solved again. The book file
+(:mod:`shared.engine.book`) is written from the journal at the end, or from
+the journal alone with ``solve=False``.
 
 Solves run in a process pool (``workers`` processes): each is independent, and
 they take from milliseconds (late positions) to minutes (the first stones).

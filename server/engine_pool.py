@@ -6,8 +6,9 @@
 :class:`PoolSearchOutcome`:
 
 - warmed: by the end of :meth:`~EnginePool.start` every worker has imported the
-  engine and built the kernels of the common games, so the first AI move pays no
-  start-up;
+  engine, built the kernels of the common games and loaded the compiled exact
+  solver (compiling it into numba's disk cache the first time on a machine, a few
+  seconds, logged), so the first AI move pays no start-up;
 - bounded: at most ``max_queue`` searches waiting or running, and one per ``key``
   (a room id); beyond that :meth:`~EnginePool.search` refuses at once;
 - deadlines: a worker's answer is awaited for the time limit plus a margin, counted
@@ -45,7 +46,7 @@ from multiprocessing.synchronize import Barrier
 from types import TracebackType
 from typing import Self
 
-from shared.engine import SearchRequest, SearchResult, plan_search, run_search_request
+from shared.engine import SearchRequest, SearchResult, plan_search, run_search_request, solvers
 from shared.engine.kernel import kernel_for
 from shared.errors import BoardroomError
 from shared.games import GridGame, Move, get_game
@@ -66,7 +67,9 @@ UNTIMED_DEADLINE = 30.0
 """Outer deadline of a search with no clock (depth-only requests, level ``random``)."""
 WARM_UP_TIMEOUT = 60.0
 """Seconds a fresh pool may take to start: spawned workers import the engine and
-warm up in 0.1-0.2 s on an idle 2-core machine; a minute means something is wrong."""
+warm up in 0.1-0.2 s on an idle 2-core machine, plus about 1 s to load the compiled
+solver from numba's cache (3-5 s each to compile it, the first time on a machine);
+a minute means something is wrong."""
 
 
 class EnginePoolError(Exception):
@@ -166,12 +169,23 @@ def centre_first_move(game_name: str, moves: str) -> Move:
 # -- in the worker processes -------------------------------------------------------
 
 _warm_barrier: Barrier | None = None
+_native_warm_up = "no warm-up"
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerReady:
+    """What a worker's warm-up task answers: its process id, and how its exact
+    solver got ready (``solvers.warm_up``'s text, with the compile or load time)."""
+
+    pid: int
+    solver: str
 
 
 def _init_worker(barrier: Barrier, games: tuple[str, ...]) -> None:
-    """Run once in each new worker, before its first task: import the engine and
-    build the kernels (a depth-1 search per game does both)."""
-    global _warm_barrier
+    """Run once in each new worker, before its first task: import the engine,
+    build the kernels (a depth-1 search per game does both) and load the compiled
+    solver (its first game that supports it warms the one machine code of all)."""
+    global _warm_barrier, _native_warm_up
     _warm_barrier = barrier
     # Ctrl-C is for the server, which shuts the pool down; workers just stop with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -181,6 +195,11 @@ def _init_worker(barrier: Barrier, games: tuple[str, ...]) -> None:
     os.nice(WORKER_NICENESS)
     for name in games:
         run_search_request(SearchRequest(name, "", depth=1))
+    for name in games:
+        game = get_game(name)
+        if isinstance(game, GridGame) and solvers.backend(kernel_for(game)) == "native":
+            _native_warm_up = solvers.warm_up(kernel_for(game))
+            break
 
 
 PARENT_CHECK_SECONDS = 1.0
@@ -231,12 +250,12 @@ def _run_task(task: SearchTask, request: SearchRequest) -> SearchResult:
         raise
 
 
-def _warm_worker() -> int:
+def _warm_worker() -> WorkerReady:
     """The warm-up task. Each blocks until every worker runs one: without that, one
     fast worker could take them all while another is still importing."""
     if _warm_barrier is not None:
         _warm_barrier.wait(timeout=WARM_UP_TIMEOUT)
-    return os.getpid()
+    return WorkerReady(os.getpid(), _native_warm_up)
 
 
 # -- in the server -----------------------------------------------------------------
@@ -462,12 +481,14 @@ class EnginePool:
         )
         try:
             # Each submit may start a process (milliseconds of fork and exec): off the loop.
-            submitted: list[Future[int]] = await asyncio.to_thread(
+            submitted: list[Future[WorkerReady]] = await asyncio.to_thread(
                 lambda: [executor.submit(_warm_worker) for _ in range(self._workers)]
             )
             warm_ups = (asyncio.wrap_future(future) for future in submitted)
-            await asyncio.wait_for(asyncio.gather(*warm_ups), WARM_UP_TIMEOUT)
+            ready = await asyncio.wait_for(asyncio.gather(*warm_ups), WARM_UP_TIMEOUT)
         except BaseException:
             executor.shutdown(wait=False, cancel_futures=True)
             raise
+        for worker in ready:
+            logger.info("engine worker %d ready: %s", worker.pid, worker.solver)
         return executor

@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 
 from server.store import GameStore
+from shared.engine import solvers
+from shared.engine.kernel import kernel_for
+from shared.games import GridGame, get_game
 
 TESTS = Path(__file__).resolve().parent
 MARKED_BY_FOLDER = {TESTS / "e2e": pytest.mark.e2e, TESTS / "browser": pytest.mark.browser}
@@ -27,6 +30,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         for folder, marker in MARKED_BY_FOLDER.items():
             if item.path.is_relative_to(folder):
                 item.add_marker(marker)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_solver_ready() -> None:
+    """Load the compiled exact solver once per session, before any test (compiling
+    it into numba's disk cache the first time on a machine): a search under a
+    deadline must not pay for that, as the server's warmed workers never do."""
+    game = get_game("connect4")
+    assert isinstance(game, GridGame)
+    solvers.warm_up(kernel_for(game))
 
 
 @pytest.fixture

@@ -26,6 +26,13 @@ def register(subparsers: Any) -> None:
         default=20,
         help="positions per set given to the peer engine, which is much slower (default 20)",
     )
+    engine.add_argument(
+        "--pure-sample",
+        type=int,
+        default=100,
+        help="positions per set solved again by the pure-Python solver, for the "
+        "compiled solver's speed-up (default 100)",
+    )
     engine.set_defaults(handler=run_engine_bench)
     from client.bench.levels import run_from_args as run_levels_bench
 
@@ -53,4 +60,4 @@ def register(subparsers: Any) -> None:
 def run_engine_bench(args: argparse.Namespace) -> int:
     from client.bench.engine import main
 
-    return main(sample=args.sample, peer_sample=args.peer_sample)
+    return main(sample=args.sample, peer_sample=args.peer_sample, pure_sample=args.pure_sample)

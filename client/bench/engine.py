@@ -8,8 +8,13 @@ Sections, each printing its numbers with the targets marked PASS or FAIL:
    several runs, since one takes about a millisecond);
 2. 4x4 four-in-a-row from the empty board: a full solve, which must be a draw;
 3. Connect Four, the standard solver test sets (``data/connect4``, each line a
-   move string and its exact score): correct count, mean time and mean nodes per
-   position, nodes against the published figures of Pascal Pons' solver;
+   move string and its exact score), solved by the engine's exact solver (the
+   compiled one, :mod:`shared.engine.native`, unless ``BOARDROOM_ENGINE=python``):
+   correct count, mean time and mean nodes per position, nodes against the
+   published figures of Pascal Pons' solver; then (3b) the compiled solver against
+   the pure-Python one on the same first positions of each set, as a time ratio
+   (same nodes: one algorithm), and the compiled code's first-compile and
+   cached-load times, each measured in a fresh process;
 4. the peer, easyAI, where it is installed, on the first positions of each set,
    each under a time budget: (a) as shipped, with its own ConnectFour game, on
    which the speed-up targets are judged; (b) its search on a bitboard adapter
@@ -23,7 +28,11 @@ an error, because timings move with the machine's load.
 from __future__ import annotations
 
 import gc
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,7 +42,7 @@ from types import ModuleType
 from typing import Any
 
 from client.bench.conditions import condition_lines, load_average
-from shared.engine import minimax, solve_move
+from shared.engine import minimax, solve_move, solvers
 from shared.engine.kernel import SearchKernel, kernel_for
 from shared.engine.negamax import Searcher
 from shared.engine.scores import Result, stone_score
@@ -52,6 +61,11 @@ TICTACTOE4_TIME_TARGET = 1.0
 REFERENCE_NODES_FACTOR = 1.5
 """Our mean nodes may be this many times the reference solver's."""
 PEER_SPEEDUP_TARGET = 100
+NATIVE_SPEEDUP_TARGET = 10
+"""The compiled solver against the pure one on ``Test_L2_R2`` (issue 16)."""
+PURE_SAMPLE = 100
+"""Positions per set solved again by the pure solver for the ratio (about 0.15-0.3 s
+each on the middle-medium set: the whole set would take minutes more)."""
 
 PEER_BUDGET_SECONDS = 60.0
 """Seconds easyAI gets per position. On the bitboard adapter it solves end-easy and
@@ -257,13 +271,16 @@ def bench_tictactoe4(run: Run) -> None:
         print(target.line())
 
 
-def solve_connect4(kernel: SearchKernel, position: Position) -> tuple[int, int]:
+def solve_connect4(
+    kernel: SearchKernel, position: Position, *, pure: bool = False
+) -> tuple[int, int]:
     """The exact stone score of ``position`` and the nodes searched for it.
 
     The root logic of :func:`shared.engine.search.solve`, rebuilt from public pieces
     to read the node count: an immediate win is scored without search (0 nodes, as
-    the reference solver counts it), anything else goes to a fresh
-    :class:`~shared.engine.negamax.Searcher` with the bounds the stones allow.
+    the reference solver counts it), anything else goes to a fresh exact searcher
+    (:func:`shared.engine.solvers.exact_searcher`, or the pure
+    :class:`~shared.engine.negamax.Searcher` if ``pure``) with the bounds the stones allow.
     """
     ply = position.ply
     cur, opp = position.stones[ply & 1], position.stones[1 - (ply & 1)]
@@ -271,7 +288,7 @@ def solve_connect4(kernel: SearchKernel, position: Position) -> tuple[int, int]:
     half = kernel.half
     if kernel.winning_cells(cur, kernel.board & ~occupied) & kernel.playable(occupied):
         return half - ply // 2, 0
-    searcher = Searcher(kernel)
+    searcher = Searcher(kernel) if pure else solvers.exact_searcher(kernel)
     score = searcher.solve(cur, opp, ply, low=-(half - (ply + 1) // 2), high=half - (ply + 2) // 2)
     return score, searcher.nodes
 
@@ -304,6 +321,7 @@ def bench_connect4(run: Run, sample: int | None) -> dict[str, list[Solved]]:
     game = get_game("connect4")
     assert isinstance(game, GridGame)
     kernel = kernel_for(game)
+    print(f"  solver: {solvers.backend(kernel)} (load and compile times: section 3b)")
     solved: dict[str, list[Solved]] = {}
     print()
     print(
@@ -366,6 +384,93 @@ def bench_connect4(run: Run, sample: int | None) -> dict[str, list[Solved]]:
         print(f"  {target.section + ':':<15}" + target.line()[2:])
     run.targets += targets
     return solved
+
+
+_LOAD_SCRIPT = """
+import time
+began = time.perf_counter()
+from shared.engine import solvers
+from shared.engine.kernel import kernel_for
+from shared.games import get_game
+print(time.perf_counter() - began, solvers.warm_up(kernel_for(get_game("connect4"))))
+"""
+
+
+def measure_load(cache_dir: str) -> str:
+    """How the compiled solver gets ready in a fresh process with numba's cache in
+    ``cache_dir``: the process's own warm-up line (see :func:`solvers.warm_up`)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    done = subprocess.run(  # noqa: S603 - our own interpreter and script
+        [sys.executable, "-c", _LOAD_SCRIPT],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    if done.returncode:
+        return f"failed: {done.stderr.strip().splitlines()[-1:]}"
+    engine_seconds, _, line = done.stdout.strip().partition(" ")
+    return f"{line} (importing the engine took {float(engine_seconds):.2f} s before)"
+
+
+def bench_native(run: Run, solved: dict[str, list[Solved]], pure_sample: int) -> None:
+    """Section 3b: the compiled solver against the pure one, and its load times."""
+    heading("3b. compiled (numba) vs pure-Python exact solver, same positions")
+    game = get_game("connect4")
+    assert isinstance(game, GridGame)
+    kernel = kernel_for(game)
+    if solvers.backend(kernel) != "native":
+        print(f"  section 3 ran the pure solver ({solvers.warm_up(kernel)}): nothing to compare")
+        run.targets.append(Target("native", "compiled solver measured", "not running", None))
+        return
+    with tempfile.TemporaryDirectory(prefix="boardroom-numba-") as empty:
+        print(f"  first compile, fresh process, empty cache: {measure_load(empty)}")
+        print(f"  cached load, fresh process, same cache:    {measure_load(empty)}")
+    print(f"  the first {pure_sample} positions of each set solved again by the pure solver")
+    print("  (BOARDROOM_ENGINE=python); nodes must be equal: one algorithm")
+    print()
+    print(
+        f"  {'set':<26} {'positions':>9} {'native mean':>12} {'pure mean':>10}"
+        f" {'same nodes':>10} {'ratio':>7}"
+    )
+    for test_set in TEST_SETS:
+        results = solved.get(test_set.name, [])[:pure_sample]
+        if not results:
+            continue
+        gc.collect()
+        pure_times: list[float] = []
+        same = 0
+        for ours in results:
+            position = game.from_moves(ours.moves)
+            began = time.perf_counter()
+            score, nodes = solve_connect4(kernel, position, pure=True)
+            pure_times.append(time.perf_counter() - began)
+            same += nodes == ours.nodes and score == ours.score
+        run.wrong_answers += len(results) - same
+        native_mean = statistics.fmean(r.seconds for r in results)
+        pure_mean = statistics.fmean(pure_times)
+        ratio = pure_mean / native_mean
+        name = f"{test_set.name} {test_set.label}"
+        print(
+            f"  {name:<26} {len(results):>9} {format_seconds(native_mean):>12}"
+            f" {format_seconds(pure_mean):>10} {f'{same}/{len(results)}':>10}"
+            f" {format_ratio(ratio):>7}",
+            flush=True,
+        )
+        if test_set.name == "Test_L2_R2":
+            run.targets.append(
+                Target(
+                    "native",
+                    f"{test_set.label}: >= {NATIVE_SPEEDUP_TARGET}x the pure solver",
+                    f"{format_ratio(ratio)} on {len(results)}",
+                    ratio >= NATIVE_SPEEDUP_TARGET,
+                )
+            )
+    print()
+    for target in run.targets:
+        if target.section == "native":
+            print(target.line())
 
 
 def load_peer() -> ModuleType | None:
@@ -582,13 +687,17 @@ def summary(run: Run) -> None:
 
 
 def main(
-    *, sample: int | None = None, peer_sample: int = 20, peer_budget: float = PEER_BUDGET_SECONDS
+    *,
+    sample: int | None = None,
+    peer_sample: int = 20,
+    peer_budget: float = PEER_BUDGET_SECONDS,
+    pure_sample: int = PURE_SAMPLE,
 ) -> int:
     """Run every section and print the results; 1 if the engine answered wrongly.
 
     ``sample`` limits each Connect Four set to its first lines (None: all 1000);
     ``peer_sample`` is how many of those the peer gets, ``peer_budget`` the seconds
-    it may spend on each.
+    it may spend on each; ``pure_sample`` how many the pure solver solves again.
     """
     if sample is not None and sample < 1:
         print("boardroom bench engine: --sample must be at least 1")
@@ -611,6 +720,7 @@ def main(
     bench_tictactoe(run)
     bench_tictactoe4(run)
     solved = bench_connect4(run, sample)
+    bench_native(run, solved, pure_sample)
     bench_peer(run, solved, peer_sample, peer, peer_budget)
     summary(run)
     return 1 if run.wrong_answers else 0

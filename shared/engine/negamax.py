@@ -26,6 +26,12 @@ solvers, generalised to any board):
    which needs exactly them for step 2.
 
 Scores prefer the fastest win and the slowest loss (see :mod:`shared.engine.scores`).
+
+This is the readable reference. Exact mode is also compiled, step for step, in
+:mod:`shared.engine.native` (numba, uint64 bitboards, a numpy table): its
+:class:`~shared.engine.native.NativeSearcher` subclasses :class:`Searcher` and
+replaces only :meth:`Searcher.negamax`, and visits the same nodes. A change to
+the exact search here must be made there too; the tests compare node counts.
 """
 
 from __future__ import annotations
@@ -184,6 +190,11 @@ class Searcher:
             bounds = (max(bounds[0], entry[0]), min(bounds[1], entry[1]))
         self.table[key] = (bounds[0], bounds[1], depth, best_bit)
         return best
+
+    def table_move(self, cur: int, opp: int) -> int:
+        """The best move the table holds for the position (a single bit), or 0."""
+        entry = self.table.get(self.kernel.key(cur, opp))
+        return entry[3] if entry is not None else 0
 
     # -- roots ---------------------------------------------------------------------
 

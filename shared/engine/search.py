@@ -3,6 +3,9 @@
 They take a :class:`~shared.games.Game` and a :class:`~shared.games.Position`,
 turn them into raw bitboards once, and drive :class:`~shared.engine.negamax.Searcher`:
 
+- exact solves run on :func:`~shared.engine.solvers.exact_searcher`: the compiled
+  solver where the game allows (``BOARDROOM_ENGINE=python`` forces the pure one),
+  the same algorithm either way;
 - the root is handled here: an immediate win is taken at once, a lost position
   (two threats against us) still gets a sensible move;
 - :func:`search` first tries a full solve when its plan allows, under a share of
@@ -31,6 +34,7 @@ from shared.engine.scores import (
     make_value,
     stone_score,
 )
+from shared.engine.solvers import exact_searcher
 from shared.errors import IllegalMoveError, IllegalMoveReason
 from shared.games.base import Game, GridGame, Move, Position
 from shared.games.grid import iter_bits
@@ -158,8 +162,7 @@ class _Root:
             if kernel.grid.has_line(cur) or not kernel.board & ~(cur | opp):
                 break
             cur, opp = opp, cur
-            entry = searcher.table.get(kernel.key(cur, opp))
-            bit = entry[3] if entry is not None else 0
+            bit = searcher.table_move(cur, opp)
         return tuple(line)
 
 
@@ -257,7 +260,7 @@ def _run(
         exact_deadline = None
         if plan.time_limit is not None:
             exact_deadline = started + plan.time_limit * plan.exact_share
-        solver = Searcher(kernel, deadline=exact_deadline)
+        solver = exact_searcher(kernel, deadline=exact_deadline)
         try:
             bit, score = _solve_best_move(root, solver, order)
         except SearchInterrupted:
@@ -382,7 +385,7 @@ def solve(game: Game, position: Position) -> int:
     if root.immediate_win():
         return stone_score(root.win_now_score())
     kernel = root.kernel
-    return Searcher(kernel).solve(
+    return exact_searcher(kernel).solve(
         root.cur,
         root.opp,
         root.ply,

@@ -25,7 +25,7 @@ from shared.games import GridGame, get_game
 @pytest.mark.e2e  # the whole benchmark program, every section: about 14 s
 def test_bench_engine_prints_every_section(capsys: pytest.CaptureFixture[str]) -> None:
     """A tiny run prints the conditions, the four sections, PASS/FAIL marks and a summary."""
-    status = main(sample=3, peer_sample=1, peer_budget=0.5)
+    status = main(sample=3, peer_sample=1, peer_budget=0.5, pure_sample=2)
     out = capsys.readouterr().out
     assert status == 0, out
     for text in (
@@ -36,6 +36,9 @@ def test_bench_engine_prints_every_section(capsys: pytest.CaptureFixture[str]) -
         "549,946",
         "2. 4x4 four-in-a-row",
         "3. Connect Four, standard test sets",
+        "3b. compiled (numba) vs pure-Python",
+        "first compile, fresh process, empty cache: native solver compiled",
+        "cached load, fresh process, same cache:    native solver loaded from cache",
         "Test_L3_R1 end-easy",
         "Test_L2_R1 middle-easy",
         "Test_L2_R2 middle-medium",

@@ -1,0 +1,86 @@
+"""Which build of the exact solver runs a search: the compiled one where it can.
+
+:func:`exact_searcher` is how the engine gets a solver: a
+:class:`~shared.engine.native.NativeSearcher` (numba, same algorithm, same node
+counts) for the games it supports, else the pure
+:class:`~shared.engine.negamax.Searcher`. Set the environment variable
+``BOARDROOM_ENGINE=python`` to force the pure build everywhere (to compare, or
+where numba cannot run); it is read at each search. If numba fails to import,
+the pure build runs too.
+
+numba is imported on the first solve that can use it (about 0.3 s, plus loading
+the compiled code from its disk cache, or compiling it the first time on a
+machine: see :func:`warm_up`), never by merely importing the engine.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from types import ModuleType
+
+from shared.engine.kernel import SearchKernel
+from shared.engine.negamax import Searcher
+
+ENGINE_ENV = "BOARDROOM_ENGINE"
+"""``python`` forces the pure solver; unset (or anything else), native where supported."""
+
+_native: ModuleType | None = None
+_native_failed = False
+
+
+def native_module() -> ModuleType | None:
+    """:mod:`shared.engine.native`, imported on first use; None if it cannot be."""
+    global _native, _native_failed
+    if _native is None and not _native_failed:
+        try:
+            from shared.engine import native
+        except ImportError:
+            _native_failed = True
+        else:
+            _native = native
+    return _native
+
+
+def native_wanted() -> bool:
+    """False when ``BOARDROOM_ENGINE=python`` asks for the pure solver."""
+    return os.environ.get(ENGINE_ENV, "").strip().lower() != "python"
+
+
+def backend(kernel: SearchKernel) -> str:
+    """``"native"`` or ``"python"``: the build :func:`exact_searcher` gives for ``kernel``."""
+    if not native_wanted():
+        return "python"
+    native = native_module()
+    return "native" if native is not None and native.supports(kernel) else "python"
+
+
+def exact_searcher(
+    kernel: SearchKernel, *, deadline: float | None = None, max_nodes: int | None = None
+) -> Searcher:
+    """A searcher for exact solves of ``kernel``'s game (see the module docstring).
+
+    Use it for search to the end of the game only (``depth=EXACT_DEPTH``); the
+    depth-limited search needs the pure :class:`Searcher`.
+    """
+    if backend(kernel) == "native":
+        native = native_module()
+        assert native is not None
+        searcher: Searcher = native.NativeSearcher(kernel, deadline=deadline, max_nodes=max_nodes)
+        return searcher
+    return Searcher(kernel, deadline=deadline, max_nodes=max_nodes)
+
+
+def warm_up(kernel: SearchKernel) -> str:
+    """Get the native solver ready for ``kernel``'s game before any search needs it
+    (import numba, compile or load the machine code, allocate the table), and say
+    how long that took, for logs; or why the pure solver will run."""
+    if not native_wanted():
+        return f"pure-Python solver ({ENGINE_ENV}=python)"
+    began = time.perf_counter()
+    native = native_module()
+    if native is None:
+        return "pure-Python solver (numba could not be imported)"
+    if not native.supports(kernel):
+        return f"pure-Python solver ({kernel.game.name} is not supported natively)"
+    return str(native.warm_up(kernel, started=began))
