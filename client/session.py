@@ -173,8 +173,12 @@ class Session:
         resume_token: str | None = None,
         player_token: str | None = None,
         pace: tuple[float, int] | None = DEFAULT_PACE,
+        search_info: bool = False,
     ) -> None:
         self.url = normalize_server_url(url)
+        self.search_info = search_info
+        """Ask for the server AI's search with its moves (``hello.search_info``):
+        each AI ``moved`` then carries ``search``."""
         self.name = name
         self.client_kind: Literal["human", "bot", "spectator"] = client_kind
         self.reconnect_for = reconnect_for
@@ -342,6 +346,7 @@ class Session:
             client=self.client_kind,
             resume_token=token,
             player_token=self.player_token,
+            search_info=self.search_info,
             id=0,
         )
         await ws.send(encode_message(hello))

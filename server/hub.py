@@ -379,6 +379,7 @@ class GameServer:
         if session.outbox is not None:
             session.outbox.replace()
         session.outbox = peer.connection
+        session.search_info = hello.search_info
         session.idle_since = None
         peer.session, peer.token = session, token
         peer.connection.send(self._welcome(session, token, hello, new_token))
@@ -548,12 +549,17 @@ class GameServer:
             after=self._after,
             quick=quick,
             on_search=self._observe_search,
+            wants_search=self._wants_search,
         )
 
     def _observe_search(self, seconds: float, fallback_reason: str | None) -> None:
         self._metrics.observe_search(seconds)
         if fallback_reason is not None:
             self._metrics.count_fallback(fallback_reason)
+
+    def _wants_search(self, client: ClientId) -> bool:
+        session = self._sessions.get(client)
+        return session is not None and session.search_info
 
     def _deliver(self, client: ClientId, message: ServerMessage, text: str) -> None:
         session = self._sessions.get(client)

@@ -5,9 +5,12 @@ carries out each :class:`~server.core.room_output.Output` as the room's contract
 
 1. persist the events through the :class:`~server.recorder.GameRecorder` and wait
    until they are durable (so a broadcast move survives a SIGKILL);
-2. deliver the messages, each encoded once however many receive it;
+2. deliver the messages, each encoded once however many receive it (twice for
+   an AI's ``moved`` with its search: whole for the clients that asked for
+   search info, without it for the rest);
 3. start a task per AI request: a search in the engine pool (never on the loop),
-   whose answer is fed back as the room's next input;
+   whose answer (the move, and the search that found it) is fed back as the
+   room's next input;
 4. arm a timer for ``next_deadline`` that feeds ``tick``.
 
 If the store fails, nothing of that output is sent (the room's memory may be
@@ -26,13 +29,21 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from server.core.room import Room, RoomOptions
-from server.core.room_output import AiRequest, ClientId, Output, PersistEvent, RoomStatus
+from server.core.room_output import (
+    AiRequest,
+    ClientId,
+    Output,
+    PersistEvent,
+    RoomStatus,
+    search_info,
+    without_search,
+)
 from server.engine_pool import EngineBusyError, EnginePool, EngineUnavailableError
 from shared.engine.levels import plan_search
 from shared.errors import BoardroomError
 from shared.protocol.codec import encode_message
 from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import Error, RoomSummary, ServerMessage
+from shared.protocol.messages import Error, RoomSummary, SearchInfo, ServerMessage
 
 logger = logging.getLogger(__name__)
 
@@ -73,10 +84,12 @@ class RoomHost:
         after: Callable[[RoomHost, Output], None],
         quick: bool = False,
         on_search: Callable[[float, str | None], None] | None = None,
+        wants_search: Callable[[ClientId], bool] = lambda client: False,
     ) -> None:
         """``after`` runs after every carried-out output (the server updates its
         lobby and metrics there); ``on_search(seconds, fallback_reason)`` after
-        every engine search."""
+        every engine search; ``wants_search(client)`` says whether a client asked
+        for the AI's search with its moves (``hello.search_info``)."""
         self.room = room
         self.code = room.code
         self.quick = quick
@@ -85,6 +98,7 @@ class RoomHost:
         self._deliver = deliver
         self._after = after
         self._on_search = on_search
+        self._wants_search = wants_search
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -148,13 +162,15 @@ class RoomHost:
                 logger.exception("storing events failed", extra={"room": self.code})
                 self._fail(output)
                 return
-        encoded: dict[int, str] = {}
+        encoded: dict[int, tuple[ServerMessage, str]] = {}
         for recipient, message in output.messages:
-            text = encoded.get(id(message))
-            if text is None:
-                text = encoded[id(message)] = encode_message(message)
+            plain = without_search(message)
             for client in output.recipients(recipient):
-                self._deliver(client, message, text)
+                shown = plain if plain is message or not self._wants_search(client) else message
+                sent = encoded.get(id(shown))
+                if sent is None:
+                    sent = encoded[id(shown)] = (shown, encode_message(shown))
+                self._deliver(client, *sent)
         for request in output.ai_requests:
             self._spawn(self._think(request))
         self._arm_timer(output.next_deadline)
@@ -207,8 +223,9 @@ class RoomHost:
         """Search the AI's move in the pool and feed it back; a fallback (random
         legal) move if the engine cannot answer."""
         move_text: str | None = None
+        search: SearchInfo | None = None
         try:
-            move_text = await self._search(request)
+            move_text, search = await self._search(request)
         except EngineUnavailableError:
             return  # shutting down: the game is restored, and the AI asked again, on restart
         except BoardroomError:
@@ -223,12 +240,15 @@ class RoomHost:
             answer = move_text
 
             def step(now: float) -> Output:
-                return self.room.ai_moved(request.game_number, request.ply, answer, now=now)
+                return self.room.ai_moved(
+                    request.game_number, request.ply, answer, now=now, search=search
+                )
 
         with contextlib.suppress(RoomUnavailableError):
             await self.run(step)
 
-    async def _search(self, request: AiRequest) -> str | None:
+    async def _search(self, request: AiRequest) -> tuple[str | None, SearchInfo | None]:
+        """The AI's move and, when the engine (not a fallback) chose it, its search."""
         search = request.search_request(time_limit=_time_limit(request))
         for _ in range(ENGINE_BUSY_RETRIES):
             try:
@@ -240,9 +260,11 @@ class RoomHost:
                 seconds = outcome.result.elapsed if outcome.result is not None else 0.0
                 reason = outcome.fallback_reason
                 self._on_search(seconds + outcome.dispatch_seconds, reason and reason.value)
-            return self.room.game.format_move(outcome.move)
+            game = self.room.game
+            found = search_info(outcome.result, game) if outcome.result is not None else None
+            return game.format_move(outcome.move), found
         logger.warning("engine busy: the AI plays a fallback move", extra={"room": self.code})
-        return None
+        return None, None
 
     def _spawn(self, coroutine: Awaitable[None]) -> None:
         if self._closed:

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from shared.engine import analyze, search, solve_move
+from shared.engine import SearchResult, analyze, search, solve_move
+from shared.engine.explain import principal_line, speed_text, summary
 from shared.errors import BoardroomError
 from shared.games import Game, Position, get_game
 
@@ -31,7 +32,10 @@ def register_analyze(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "analyze",
         help="the value of every legal move in a position",
-        description="List every legal move with its value, best first.",
+        description=(
+            "List every legal move with its value, best first, then the engine's own "
+            "pick and how it searched (a third of the time goes to that search)."
+        ),
     )
     _position_arguments(parser)
     parser.add_argument("--time", type=float, default=3.0, help="seconds in all (default 3)")
@@ -65,17 +69,31 @@ def run_solve(args: argparse.Namespace) -> int:
         return 2
     print(game.render(position))
     print()
-    line = " ".join(game.format_move(move) for move in result.pv)
-    print(f"best move: {result.move_text}   value: {result.value}   line: {line}")
-    kind = "exact" if result.exact else f"depth {result.depth}, not proven"
-    print(f"searched {result.nodes:,} positions in {result.elapsed:.3f} s ({kind})")
+    print(f"best move: {result.move_text}   value: {result.value}")
+    _print_search(game, result)
     return 0
+
+
+ANALYSIS_SHARE = 2 / 3
+"""Of ``analyze --time``, the share that values every move; the rest goes to the
+engine's own search of the position, whose figures are printed (how many
+positions, how deep): the total stays the time asked for."""
+
+
+def _print_search(game: Game, result: SearchResult) -> None:
+    """How the engine found ``result``, as the server tells clients that ask:
+    the one-line summary, then the line it expects and its speed."""
+    print(summary(result))
+    if result.nodes == 0:
+        return  # the random level: no search, no line
+    print(f"  expected line: {' '.join(principal_line(game, result))} ({speed_text(result)})")
 
 
 def run_analyze(args: argparse.Namespace) -> int:
     try:
         game, position = _load(args)
-        values = analyze(game, position, time_limit=args.time)
+        values = analyze(game, position, time_limit=args.time * ANALYSIS_SHARE)
+        pick = search(game, position, time_limit=args.time * (1 - ANALYSIS_SHARE))
     except BoardroomError as error:
         print(f"boardroom analyze: {error}", file=sys.stderr)
         return 2
@@ -83,4 +101,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     print()
     for move, value in values:
         print(f"{game.format_move(move):>4}  {value}")
+    print()
+    print(f"the engine's pick: {pick.move_text}   value: {pick.value}")
+    _print_search(game, pick)
     return 0

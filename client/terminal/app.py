@@ -206,6 +206,8 @@ def _session(
         reconnect_for=options.reconnect_for,
         resume_token=saved.token if saved is not None else None,
         player_token=None if options.local else profile.player_token(normalize_server_url(url)),
+        # People ask "why did the AI play that?": the room's `why` shows the answer.
+        search_info=True,
     )
 
 

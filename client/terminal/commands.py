@@ -93,6 +93,8 @@ ROOM_COMMANDS = {
     "say": "chat",
     "ai": "ai",
     "board": "board",
+    "why": "why",
+    "info": "why",
     "help": "help",
     "?": "help",
     "leave": "leave",
@@ -129,6 +131,7 @@ In a room, type a move to play it: a cell like b2 (a1 is bottom-left), or a colu
   chat TEXT             say something to the room (also: say TEXT)
   ai [LEVEL]            seat the AI in the empty seat (levels: random, easy, medium, hard, perfect)
   board                 draw the board again
+  why, info             how the AI found its last move: positions searched, depth, its line
   help                  this list
   leave                 back to the lobby (during a game this resigns it)
   quit                  leave Boardroom (your seat is held for a while, nothing is resigned)"""

@@ -40,7 +40,7 @@ from client.room_options import InputError, parse_level
 from client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
 from client.terminal.commands import DEFAULT_AI_LEVEL, ROOM_COMMANDS, ROOM_HELP, split_line
 from client.terminal.render import render_board
-from client.terminal.room_text import rematch_text, result_text, status_line, who
+from client.terminal.room_text import rematch_text, result_text, search_text, status_line, who
 from client.terminal.terminal import Line, Terminal
 from client.tracked_room import SYMBOLS, TrackedRoom
 from shared.errors import IllegalMoveError, IllegalMoveReason
@@ -106,6 +106,8 @@ class RoomScreen:
         self._rematch_shown: Side | None = None
         """The side whose rematch request was last said (so it is said once)."""
         self._exit: RoomExit | None = None
+        self._last_search: Moved | None = None
+        """The last AI move that came with its search, for ``why``."""
         self.next_match: Match | None = None
         """A tournament game ready in another room: the lobby joins it when this screen ends."""
 
@@ -323,6 +325,8 @@ class RoomScreen:
             self._show_rematch_offer(room, event.room.rematch_offer if finished else None)
         elif isinstance(event, Moved):
             terminal.show(f"{who(room, event.side)} played {event.move}")
+            if event.search is not None:
+                self._last_search = event
             self._dirty = True
         elif isinstance(event, GameOver):
             self._announce_result = True
@@ -488,6 +492,8 @@ class RoomScreen:
             terminal.show(ROOM_HELP)
         elif command == "board":
             self._dirty = True
+        elif command == "why":
+            terminal.show(search_text(room, self._last_search))
         elif command == "resign":
             if seated_in_game and not await terminal.confirm("Resign this game?"):
                 return

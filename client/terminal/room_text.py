@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 
 from client.tracked_room import SYMBOLS, TrackedRoom
-from shared.protocol.messages import Match, Side, other_side
+from shared.engine.explain import count_text
+from shared.protocol.messages import Match, Moved, Side, other_side
 
 _NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 
@@ -186,6 +187,37 @@ def result_text(room: TrackedRoom) -> str:
     if result.reason == "abandonment":
         return f"{wins}: {loser_name} left and did not come back"
     return f"{wins} ({result.reason})"
+
+
+def search_text(room: TrackedRoom, moved: Moved | None) -> str:
+    """What ``why`` says about the AI's last move, ``moved`` (None: none yet).
+
+    >>> from shared.protocol.messages import Clock, RoomState, SearchInfo, SeatInfo
+    >>> room = TrackedRoom(RoomState(code="ABCDEF", game="connect4", title="Connect Four",
+    ...     status="playing", public=True, clock=Clock(), moves="4", ply=1, you="first",
+    ...     seats=[SeatInfo(side="first", name="Ada"), SeatInfo(side="second", name="AI")]))
+    >>> search = SearchInfo(summary="searched 52 k positions in 0.31 s, depth 9: proven draw",
+    ...     nodes=52_000, depth=9, elapsed_ms=310, nodes_per_second=167_741, exact=True,
+    ...     value="draw", pv=["4", "4", "3"])
+    >>> print(search_text(room, Moved(room="ABCDEF", ply=1, move="4", side="second",
+    ...     search=search)))
+    O AI played 4: searched 52 k positions in 0.31 s, depth 9: proven draw
+      expected line: 4 4 3 (168 k positions a second)
+    """
+    if moved is None or moved.search is None:
+        return (
+            "No AI move to explain yet: after the AI moves, why says how it searched "
+            "(positions, depth, the line it expects)."
+        )
+    search = moved.search
+    if search.nodes == 0:
+        return f"{who(room, moved.side)} played {moved.move}: {search.summary}"
+    line = " ".join(search.pv)
+    speed = count_text(search.nodes_per_second)
+    return (
+        f"{who(room, moved.side)} played {moved.move}: {search.summary}\n"
+        f"  expected line: {line} ({speed} positions a second)"
+    )
 
 
 def match_text(match: Match, *, now: float | None = None) -> str:

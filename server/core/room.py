@@ -17,7 +17,7 @@ Inputs (each returns an :class:`Output`)::
     handle(client, message)       a room request               (move, resign, draw..., chat)
     disconnected(client)          a connection dropped
     reconnected(client)           it came back (resume token)
-    ai_moved(game, ply, move)     the engine answered an AiRequest
+    ai_moved(game, ply, move)     the engine answered an AiRequest (with its search)
     ai_failed(game, ply)          the engine could not answer it
     tick(now)                     time passed: clocks and grace windows
     resume_after_restart(now)     after Room.restore, once the server listens
@@ -33,7 +33,11 @@ The contract with the server, for every :class:`Output`:
 
 1. **Persist** ``events`` first, in order, and wait until they are durable;
 2. **then send** ``messages``, in order (a move is broadcast only once it is
-   stored, so a client never sees a move that a crash could lose);
+   stored, so a client never sees a move that a crash could lose). A ``moved``
+   carrying the AI's ``search`` goes whole only to clients whose ``hello``
+   asked for it (``search_info``); everyone else gets it without
+   (:func:`~server.core.room_output.without_search`): the room does not know
+   who asked, the server's sessions do;
 3. submit ``ai_requests`` to the engine pool and answer each one, exactly
    once, with :meth:`Room.ai_moved` or :meth:`Room.ai_failed`;
 4. call :meth:`Room.tick` at ``next_deadline`` (or soon after) if no other
@@ -175,6 +179,7 @@ from shared.protocol.messages import (
     RoomClosed,
     RoomState,
     RoomSummary,
+    SearchInfo,
     SeatInfo,
     SendChat,
     ServerMessage,
@@ -380,9 +385,9 @@ class Room:
         self._unrecorded_finish: GameFinished | None = None
         self._paused_at: float | None = now if paused else None
         """When the teacher paused the room; None while it is not paused."""
-        self._ai_held: tuple[int, int, str | None] | None = None
+        self._ai_held: tuple[int, int, str | None, SearchInfo | None] | None = None
         """An AI answer that came during a pause (game, ply, move or None if the
-        engine failed): played at the resume."""
+        engine failed, and its search): played at the resume."""
         self._closed = False
         self._game_players: dict[Side, str] = {}
         """Who played the current or last game, by side, as it started."""
@@ -748,18 +753,28 @@ class Room:
 
     # -- inputs: the engine and time ------------------------------------------------
 
-    def ai_moved(self, game_number: int, ply: int, move_text: str, *, now: float) -> Output:
+    def ai_moved(
+        self,
+        game_number: int,
+        ply: int,
+        move_text: str,
+        *,
+        now: float,
+        search: SearchInfo | None = None,
+    ) -> Output:
         """The engine's answer to the :class:`AiRequest` for ``game_number``,
         ``ply``. Played if that position is still the one to move in; a stale
         answer (the game ended or moved on) is dropped and, if the AI is to move
         elsewhere now, a new request goes out. A move the rules refuse is
-        replaced by a random legal one (an engine fault must not stall a game)."""
-        return self._ai_answer(game_number, ply, move_text, now)
+        replaced by a random legal one (an engine fault must not stall a game).
+        ``search`` (how the engine found the move) goes out with the move, in
+        ``moved.search``, unless the move was replaced."""
+        return self._ai_answer(game_number, ply, move_text, now, search)
 
     def ai_failed(self, game_number: int, ply: int, *, now: float) -> Output:
         """The engine could not answer the request (after the pool's retries):
         the AI plays a random legal move, drawn from the room's rng."""
-        return self._ai_answer(game_number, ply, None, now)
+        return self._ai_answer(game_number, ply, None, now, None)
 
     def tick(self, now: float) -> Output:
         """Apply what time has decided by ``now``: a flag falls (timeout), a
@@ -922,8 +937,10 @@ class Room:
         out: _Builder,
         requester: ClientId | None,
         request_id: RequestId,
+        search: SearchInfo | None = None,
     ) -> None:
-        """Play a legal ``move`` for ``side`` (the side to move, before its flag)."""
+        """Play a legal ``move`` for ``side`` (the side to move, before its flag);
+        ``search`` is the AI's, announced with it."""
         ply = self._position.ply
         self._position = self.game.play_unchecked(self._position, move)
         clock_ms = clocks = None
@@ -932,7 +949,7 @@ class Room:
             clocks = self._clock.state(now)
         text = self.game.format_move(move)
         out.events.append(MoveMade(self.code, self._game_number, ply, side, text, now, clock_ms))
-        moved = Moved(room=self.code, ply=ply, move=text, side=side, clocks=clocks)
+        moved = Moved(room=self.code, ply=ply, move=text, side=side, clocks=clocks, search=search)
         self._announce(out, moved, requester, request_id)
         if self._draw_offer == other_side(side):
             # Moving instead of answering lapses the opponent's offer.
@@ -1187,18 +1204,31 @@ class Room:
             )
         )
 
-    def _ai_answer(self, game_number: int, ply: int, move_text: str | None, now: float) -> Output:
+    def _ai_answer(
+        self,
+        game_number: int,
+        ply: int,
+        move_text: str | None,
+        now: float,
+        search: SearchInfo | None,
+    ) -> Output:
         out = _Builder()
         self._expire(now, out)
         if self._ai_pending == (game_number, ply) and self._paused_at is not None:
             # Kept, still pending (so nothing else is asked), and played at the resume.
-            self._ai_held = (game_number, ply, move_text)
+            self._ai_held = (game_number, ply, move_text, search)
             return self._output(out)
-        self._take_ai_answer(out, game_number, ply, move_text, now)
+        self._take_ai_answer(out, game_number, ply, move_text, search, now)
         return self._output(out)
 
     def _take_ai_answer(
-        self, out: _Builder, game_number: int, ply: int, move_text: str | None, now: float
+        self,
+        out: _Builder,
+        game_number: int,
+        ply: int,
+        move_text: str | None,
+        search: SearchInfo | None,
+        now: float,
     ) -> None:
         if self._ai_pending != (game_number, ply):
             return  # not asked, or answered already
@@ -1218,8 +1248,8 @@ class Room:
             except IllegalMoveError:
                 move = None
         if move is None:
-            move = self._rng.choice(self.game.legal_moves(self._position))
-        self._play(self._to_move, move, now, out, None, None)
+            move, search = self._rng.choice(self.game.legal_moves(self._position)), None
+        self._play(self._to_move, move, now, out, None, None, search)
 
     # -- time ------------------------------------------------------------------------
 

@@ -11,9 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, NewType
 
+import msgspec
+
 from server.core.records import SeatRecord, Termination
+from shared.engine.explain import principal_line, summary
 from shared.engine.remote import SearchRequest
-from shared.protocol.messages import Level, ServerMessage, Side
+from shared.engine.search import SearchResult
+from shared.games import Game
+from shared.protocol.messages import Level, Moved, SearchInfo, ServerMessage, Side
 
 ClientId = NewType("ClientId", str)
 """An opaque session id given by the server (see the module docstring)."""
@@ -112,6 +117,31 @@ class AiRequest:
         return SearchRequest(
             self.game_name, self.moves, level=self.level, time_limit=time_limit, seed=self.seed
         )
+
+
+def search_info(result: SearchResult, game: Game) -> SearchInfo:
+    """The wire form of the engine's ``result`` in ``game`` (``moved.search``)."""
+    return SearchInfo(
+        summary=summary(result),
+        nodes=result.nodes,
+        depth=result.depth,
+        elapsed_ms=round(result.elapsed * 1000),
+        nodes_per_second=round(result.nodes_per_second),
+        exact=result.exact,
+        value=str(result.value),
+        pv=principal_line(game, result),
+        book=result.book,
+    )
+
+
+def without_search(message: ServerMessage) -> ServerMessage:
+    """``message`` as a client that did not ask for search info gets it: a
+    ``moved`` without its ``search``; any other message (or a ``moved`` without
+    one) is ``message`` itself, so a caller can tell by identity that nothing
+    was taken out."""
+    if isinstance(message, Moved) and message.search is not None:
+        return msgspec.structs.replace(message, search=None)
+    return message
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,6 +74,9 @@ class Session:
     player: PlayerId | None = None
     """The durable player it is; None for a session restored from a seat stored
     before players were kept (or kept for a tournament before its hello)."""
+    search_info: bool = False
+    """Its connection's ``hello`` asked for the AI's search with AI moves
+    (``hello.search_info``); each hello that opens or resumes it says it anew."""
 
 
 def _online(session: Session) -> bool:

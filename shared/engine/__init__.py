@@ -12,7 +12,8 @@ Modules: :mod:`~shared.engine.search` (entry points), :mod:`~shared.engine.negam
 (the alpha-beta search), :mod:`~shared.engine.kernel` (bitboard primitives),
 :mod:`~shared.engine.evaluation` (heuristics), :mod:`~shared.engine.levels`,
 :mod:`~shared.engine.scores`, :mod:`~shared.engine.minimax` (plain reference),
-:mod:`~shared.engine.remote` (compact requests for process pools).
+:mod:`~shared.engine.remote` (compact requests for process pools),
+:mod:`~shared.engine.explain` (a search said in one line for people).
 """
 
 from shared.engine.levels import Level, SearchPlan, parse_level, plan_search

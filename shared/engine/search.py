@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from shared.engine.book import OpeningBook, packaged_book
 from shared.engine.evaluation import horizon_value
@@ -70,6 +70,7 @@ class SearchResult:
     when the score is proven; ``pv`` is the expected line of play starting with
     ``move``; ``depth`` is the deepest finished iteration (the remaining plies of
     the game for an exact solve); ``elapsed`` is wall time in seconds.
+    :func:`shared.engine.explain.summary` says all this in one line for people.
     """
 
     move: Move
@@ -81,6 +82,16 @@ class SearchResult:
     nodes: int
     depth: int
     elapsed: float
+    book: bool = False
+    """The move and its exact value come from the opening book
+    (:mod:`shared.engine.book`): solved in advance, nothing searched now
+    (``nodes`` is 0)."""
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Positions searched a second (0.0 when no time was measured); what
+        :func:`shared.engine.explain.summary` and the clients show."""
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
 
 
 @dataclass(slots=True)
@@ -245,7 +256,8 @@ def _run(
         entry = _book_move(root, book, safe)
         if entry is not None:
             bit, score = entry
-            return result(bit, score, exact=True, pv=(), nodes=0, depth=root.remaining)
+            found = result(bit, score, exact=True, pv=(), nodes=0, depth=root.remaining)
+            return replace(found, book=True)
 
     order = root.ordered(safe)
     if len(order) == 1 and plan.margin == 0 and plan.exact_share < 1:

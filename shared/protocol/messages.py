@@ -83,6 +83,11 @@ class Hello(_Message, tag="hello", frozen=True):
     """The token ``welcome`` gave this player once (``bp_...``): the same player
     across connections, restarts and rooms. Unknown: ``bad_player_token``;
     revoked: ``player_token_revoked`` and close code 4004."""
+    search_info: bool = False
+    """Ask for the server AI's search with its moves: each ``moved`` of an AI
+    seat then carries ``search`` (:class:`SearchInfo`). Off by default, so a bot
+    or an older client gets exactly the messages it always did. Said again in
+    the ``hello`` of every connection (a resumed session takes the new one's)."""
 
 
 ROOMS_PAGE_DEFAULT = 50
@@ -359,14 +364,49 @@ class State(_Message, tag="state", frozen=True):
     room: RoomState
 
 
+class SearchInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """How the server AI found a move: the minimax search made visible.
+
+    Sent in ``moved.search`` to the sessions whose ``hello`` asked for it
+    (``search_info``), never to others. ``summary`` says it all in one line for
+    people (``searched 1.2 M positions in 0.84 s, depth 14: sees a win in 9``);
+    the other fields are the same figures for programs.
+    """
+
+    summary: str
+    nodes: int
+    """Positions searched."""
+    depth: int
+    """The deepest finished search, in plies (for a proven value: the plies left
+    in the game when it was solved)."""
+    elapsed_ms: int
+    """Time the search took in the engine, in milliseconds."""
+    nodes_per_second: int
+    exact: bool
+    """True when ``value`` is proven to the end of the game; False for a guess at
+    the search's horizon."""
+    value: str
+    """What the move is worth to the AI: ``win in 9``, ``loss in 4``, ``draw``, or a
+    heuristic estimate in points (``+0.35``, good for the AI when positive)."""
+    pv: list[str]
+    """The line of play the AI expects, starting with its move (``"4"``, ``"b2"``)."""
+    book: bool = False
+    """True when the move and its proven value come from the opening book (solved
+    in advance: ``nodes`` is 0); left out when false."""
+
+
 class Moved(_Message, tag="moved", frozen=True):
-    """A move was made (and is durable). ``ply`` counts the moves before it."""
+    """A move was made (and is durable). ``ply`` counts the moves before it.
+    ``search`` is set on a server AI's move, for sessions that asked for it
+    (``hello.search_info``), and only when the engine's search chose the move
+    (not a fallback)."""
 
     room: str
     ply: int
     move: str
     side: Side
     clocks: ClockState | None = None
+    search: SearchInfo | None = None
 
 
 class GameOver(_Message, tag="game_over", frozen=True):

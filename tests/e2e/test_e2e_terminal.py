@@ -209,6 +209,33 @@ async def test_a_client_whose_connection_is_cut_reconnects_and_finishes_the_game
     assert last_board_printed(client.transcript) == board_of_record(str(record["board"]))
 
 
+async def test_why_says_how_the_ai_found_its_last_move(db_path: Path, tmp_path: Path) -> None:
+    """The client asks for the AI's search: ``why`` before the AI has moved says there
+    is nothing yet; after its move, how many positions it searched, how deep, that
+    tic-tac-toe is a proven draw, and the line it expects, starting with its move."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as client,
+    ):
+        client.send("new tictactoe ai=perfect", "why")
+        await client.expect(r"^No AI move to explain yet")
+        client.send("b2")
+        played = await client.expect(r"^O AI \(perfect\) played (\w\d)$")
+        client.send("why")
+        said = await client.expect(
+            r"^O AI \(perfect\) played (\w\d): searched ([\d.]+ ?k?) positions? in .*, "
+            r"depth (\d+): proven draw$"
+        )
+        line = await client.expect(r"^  expected line: (\w\d)( \w\d)* \(.* positions a second\)$")
+        assert said.group(1) == line.group(1) == played.group(1)
+        assert float(said.group(2).rstrip(" k")) > 0 and int(said.group(3)) >= 1
+        client.send("quit")
+        client.close_input()
+        assert await client.finish() == 0
+
+
 async def test_a_player_who_quits_mid_game_takes_the_seat_back_on_the_next_run(
     db_path: Path, tmp_path: Path
 ) -> None:

@@ -155,6 +155,8 @@ export class Connection extends EventTarget {
 
   hello(ws, token) {
     const hello = { type: "hello", name: this.name, version: PROTOCOL_VERSION, client: "human" };
+    // The AI's moves come with how it searched ("How did the AI think?" under the board).
+    hello.search_info = true;
     if (token) hello.resume_token = token;
     if (this.playerToken) hello.player_token = this.playerToken;
     hello.id = HELLO_ID;

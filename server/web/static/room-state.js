@@ -20,6 +20,8 @@ export class Room {
     this.shape = boardShape(state.game);
     /** Chat lines and room events, oldest first: { kind: "chat" | "event", name?, text }. */
     this.log = [];
+    /** The last AI move that came with its search ({ side, move, search }), this game; or null. */
+    this.lastSearch = null;
     this.take(state);
   }
 
@@ -104,6 +106,7 @@ export class Room {
   }
 
   take(state) {
+    if (this.state && state.game_number !== this.state.game_number) this.lastSearch = null;
     this.state = state;
     this.clocksAt = performance.now();
     // The server's own move string always parses; if it ever did not, an empty
@@ -123,6 +126,7 @@ export class Room {
       clocks: moved.clocks ?? this.state.clocks,
     };
     if (moved.clocks) this.clocksAt = performance.now();
+    if (moved.search) this.lastSearch = { side: moved.side, move: moved.move, search: moved.search };
     return true;
   }
 

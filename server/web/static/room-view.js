@@ -67,6 +67,17 @@ export class RoomView {
       this.moveInput,
       h("button", { type: "submit" }, "Play"),
     );
+    this.searchLine = h("p", { class: "ai-search-summary" });
+    this.searchPv = h("p", { class: "ai-search-line" });
+    // Closed until asked: the board stays the thing to look at; the toggle keeps
+    // its state across moves, so whoever opened it sees each AI move's search.
+    this.searchInfo = h(
+      "details",
+      { class: "ai-search", hidden: true },
+      h("summary", {}, "How did the AI think?"),
+      this.searchLine,
+      this.searchPv,
+    );
     const lobby = button("← Lobby", () => this.app.showLobby(), { class: "quiet" });
     this.element = h(
       "section",
@@ -87,6 +98,7 @@ export class RoomView {
           h("div", { class: "board-frame", style: frameStyle }, this.board.element),
           this.refusal,
           this.moveForm,
+          this.searchInfo,
         ),
       ),
       h(
@@ -215,11 +227,25 @@ export class RoomView {
     this.board.element.classList.toggle("readonly", !seated);
     this.board.element.classList.toggle("my-turn", room.myTurn);
     show(this.moveForm, seated && state.status === "playing");
+    this.drawSearch(room);
     this.tick();
     this.drawCodes(room);
     this.drawActions(room);
     this.drawLog(room);
     document.title = `${room.myTurn ? "Your move · " : ""}${state.title} ${room.code} · Boardroom`;
+  }
+
+  /** The last AI move's search, under the board (hidden until the AI has moved). */
+  drawSearch(room) {
+    const last = room.lastSearch;
+    show(this.searchInfo, last !== null);
+    if (last === null) return;
+    const { search } = last;
+    const name = room.seat(last.side).name ?? SYMBOLS[last.side];
+    setText(this.searchLine, `${SYMBOLS[last.side]} ${name} played ${last.move}: ${search.summary}`);
+    const pv = search.nodes > 0 ? `Expected line: ${search.pv.join(" ")}` : "";
+    setText(this.searchPv, pv);
+    show(this.searchPv, pv !== "");
   }
 
   /** Redraw what changes with time: clocks and held seats. */

@@ -26,6 +26,10 @@ from server.core.room import (
     RoomOptions,
     RoomRequest,
 )
+from server.core.room_output import search_info, without_search
+from shared.engine import search
+from shared.engine.explain import summary
+from shared.games import get_game
 from shared.protocol.errors import ErrorCode
 from shared.protocol.messages import (
     AcceptDraw,
@@ -49,6 +53,7 @@ from shared.protocol.messages import (
     RematchOffered,
     Resign,
     ResultInfo,
+    SearchInfo,
     SendChat,
     ServerMessage,
     State,
@@ -519,6 +524,62 @@ def test_a_failed_or_illegal_engine_answer_plays_a_legal_move() -> None:
     assert made.move_text != "b2"
     assert move(room, ANN, "c3" if made.move_text != "c3" else "a3").ai_requests
     assert move_made(room.ai_failed(1, 3, now=T0)).ply == 3
+
+
+SEARCH = SearchInfo(
+    summary="searched 812 positions in 3 ms, depth 7: proven draw",
+    nodes=812,
+    depth=7,
+    elapsed_ms=3,
+    nodes_per_second=270_666,
+    exact=True,
+    value="draw",
+    pv=["a1", "c3"],
+)
+
+
+def test_the_engines_search_goes_out_with_its_move() -> None:
+    """ai_moved with the search: the move's ``moved`` carries it, for the server to
+    give whole to those who asked and without it to the rest (``without_search``)."""
+    room, _ = ai_room()
+    move(room, ANN, "b2")
+    output = room.ai_moved(1, 1, "a1", now=T0 + 1, search=SEARCH)
+    moved = Moved(room=CODE, ply=1, move="a1", side="second", search=SEARCH)
+    assert output.to(ANN) == [moved]
+    assert without_search(moved) == Moved(room=CODE, ply=1, move="a1", side="second")
+    assert output.events == (MoveMade(CODE, 1, 1, "second", "a1", T0 + 1),)
+
+
+def test_a_replaced_engine_move_goes_out_without_the_search() -> None:
+    """The search is about the engine's move: when the rules refuse that move and a
+    random one is played instead, the search would lie, so none is sent."""
+    room, _ = ai_room()
+    move(room, ANN, "b2")
+    output = room.ai_moved(1, 1, "b2", now=T0, search=SEARCH)
+    (moved,) = [m for m in output.to(ANN) if isinstance(m, Moved)]
+    assert moved.move != "b2" and moved.search is None
+
+
+def test_the_search_of_an_answer_held_in_a_pause_goes_out_at_the_resume() -> None:
+    """An answer kept through a pause keeps its search too."""
+    room, _ = ai_room()
+    move(room, ANN, "b2")
+    room.pause(T0 + 1)
+    assert room.ai_moved(1, 1, "a1", now=T0 + 2, search=SEARCH).messages == ()
+    resumed = room.resume(T0 + 3)
+    (moved,) = [m for m in resumed.to(ANN) if isinstance(m, Moved)]
+    assert moved.search == SEARCH
+
+
+def test_search_info_is_the_engines_result_in_the_games_notation() -> None:
+    """The wire form of a real search: figures as the engine counted them, the line
+    in the game's notation starting with the move, and the one-line summary."""
+    game = get_game("tictactoe")
+    result = search(game, game.from_moves("b2 a1"), level="perfect")
+    info = search_info(result, game)
+    assert (info.nodes, info.depth, info.exact) == (result.nodes, result.depth, True)
+    assert info.pv[0] == result.move_text and info.value == str(result.value)
+    assert info.summary == summary(result) and info.elapsed_ms == round(result.elapsed * 1000)
 
 
 def test_the_ai_declines_a_draw_at_once() -> None:

@@ -1,0 +1,91 @@
+"""The AI's search on the wire (``hello.search_info``, ``moved.search``), on a real server.
+
+A session that asked gets how the AI found each move with the move; one that did
+not (a bot, an older client) gets exactly the ``moved`` it always did.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from harness import Player, assert_alive, running_server
+
+
+async def hello(url: str, name: str, **fields: Any) -> Player:
+    """A connection greeted with ``fields`` added to a version-2 hello."""
+    player = await Player.connect(url)
+    welcome = await player.request({"type": "hello", "name": name, "version": 2, **fields})
+    assert welcome["type"] == "welcome", welcome
+    player.token = welcome["resume_token"]
+    return player
+
+
+async def test_a_session_that_asked_gets_the_search_with_the_ai_move(tmp_path: Path) -> None:
+    """Ann asked: the AI's ``moved`` carries its search (positions, depth, the line
+    starting with its move, one line for people). Bob watches without asking, and
+    a version-1 client watches too: their copies are the same ``moved`` without it."""
+    async with running_server(tmp_path / "games.db") as server:
+        ann = await hello(server.ws_url, "ann", search_info=True)
+        created = await ann.request(
+            {"type": "create_room", "game": "tictactoe", "ai_level": "perfect"}
+        )
+        code = created["room"]["code"]
+        bob = await hello(server.ws_url, "bob")
+        old = await Player.join_server(server.ws_url, "cat")  # version 1
+        for watcher in (bob, old):
+            assert (await watcher.request({"type": "watch", "code": code}))["type"] == "state"
+        mine = await ann.request({"type": "move", "room": code, "move": "b2"})
+        assert mine["type"] == "moved" and "search" not in mine  # a person's move
+
+        theirs = await ann.expect("moved", ply=1)
+        search = theirs["search"]
+        assert search["nodes"] > 0 and search["depth"] >= 1 and search["exact"] is True
+        assert search["pv"][0] == theirs["move"] and search["value"] == "draw"
+        assert search["summary"].startswith("searched ")
+        assert search["summary"].endswith("proven draw")
+        assert search["elapsed_ms"] >= 0 and search["nodes_per_second"] >= 0
+        plain = {key: value for key, value in theirs.items() if key != "search"}
+        for watcher in (bob, old):
+            assert await watcher.expect("moved", ply=1) == plain
+
+
+async def test_a_search_info_flag_of_the_wrong_type_is_refused(tmp_path: Path) -> None:
+    """``"search_info": "yes"`` is not a boolean: a typed error naming the field and
+    the type it takes; the connection survives and a good hello is welcomed."""
+    async with running_server(tmp_path / "games.db") as server:
+        player = await Player.connect(server.ws_url)
+        error = await player.request(
+            {"type": "hello", "name": "ann", "version": 2, "search_info": "yes"}
+        )
+        assert error["type"] == "error" and error["code"] == "invalid_field"
+        assert "search_info" in error["message"] and "bool" in error["message"]
+        welcome = await player.request(
+            {"type": "hello", "name": "ann", "version": 2, "search_info": True}
+        )
+        assert welcome["type"] == "welcome"
+        await assert_alive(player)
+
+
+async def test_a_resumed_session_follows_the_flag_of_its_new_hello(tmp_path: Path) -> None:
+    """The flag goes with the connection: ann asked, dropped, and came back with her
+    resume token but without the flag, so the AI's next move reaches her without its
+    search; after a hello that asks again, the one after comes with it."""
+    async with running_server(tmp_path / "games.db") as server:
+        ann = await hello(server.ws_url, "ann", search_info=True)
+        created = await ann.request(
+            {"type": "create_room", "game": "tictactoe", "ai_level": "perfect"}
+        )
+        code = created["room"]["code"]
+        await ann.close()
+
+        back = await hello(server.ws_url, "ann", resume_token=ann.token)
+        await back.request({"type": "move", "room": code, "move": "b2"})
+        reply = await back.expect("moved", ply=1)
+        assert "search" not in reply
+        await back.close()
+
+        again = await hello(server.ws_url, "ann", resume_token=ann.token, search_info=True)
+        free = next(cell for cell in ("a1", "c1", "a3", "c3") if cell != reply["move"])
+        await again.request({"type": "move", "room": code, "move": free})
+        assert (await again.expect("moved", ply=3))["search"]["nodes"] > 0
