@@ -8,8 +8,10 @@ from typing import Any
 
 from shared.engine import SearchResult, analyze, search, solve_move
 from shared.engine.explain import principal_line, speed_text, summary
+from shared.engine.kernel import kernel_for
+from shared.engine.solvers import warm_up
 from shared.errors import BoardroomError
-from shared.games import Game, Position, get_game
+from shared.games import Game, GridGame, Position, get_game
 
 
 def register_solve(subparsers: Any) -> None:
@@ -53,8 +55,14 @@ def _position_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace) -> tuple[Game, Position]:
+    """The game and position asked for, with the compiled solver loaded for the
+    game first (as the server's workers do before their first search), so that
+    its load is not counted in the search's time and speed."""
     game = get_game(args.game)
-    return game, game.from_moves(args.moves)
+    position = game.from_moves(args.moves)
+    if isinstance(game, GridGame):
+        warm_up(kernel_for(game))
+    return game, position
 
 
 def run_solve(args: argparse.Namespace) -> int:
