@@ -2,7 +2,7 @@
 position where the ``perfect`` level may be to move.
 
 Which positions: from the start position (the empty board), those where perfect
-is to move when it plays first, and those where it is to move when it plays
+is to move when it plays first, then those where it is to move when it plays
 second, with at most ``plies`` stones, against any reply of the opponent. Perfect's
 own moves are the book's: at each position it plays the move the book keeps, so
 only the opponent branches (seven ways a move on Connect Four). Level by level:
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +36,7 @@ from shared.engine.scores import stone_score
 from shared.engine.search import solve_move
 from shared.games import GridGame, Position, get_game
 
-__all__ = ["BuildReport", "book_positions", "build_book", "read_journal", "write_book"]
+__all__ = ["SIDES", "BuildReport", "book_positions", "build_book", "read_journal", "write_book"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,21 +72,31 @@ def read_journal(path: Path, game: GridGame, plies: int) -> OpeningBook:
     return book
 
 
+SIDES = ("first", "second")
+"""Who ``perfect`` is in the positions built: the side to move at the start
+position, or the other one. The first side's are built first: they are what
+"perfect wins from the first move" needs."""
+
+
 def book_positions(
-    game: GridGame, book: OpeningBook, start: Position, plies: int
+    game: GridGame, book: OpeningBook, start: Position, plies: int, side: str = "first"
 ) -> Iterator[list[Position]]:
-    """The levels of positions the book must hold (see the module docstring), one
-    list per level, each position once (mirror images count once). A level is
-    asked for only once the book holds every position of the level before it:
-    the next level follows the book's moves."""
-    starts = [start, *(game.play(start, move) for move in game.legal_moves(start))]
+    """The levels of positions the book must hold for ``perfect`` playing ``side``
+    (see the module docstring), one list per level, each position once (mirror
+    images count once). A level is asked for only once the book holds every
+    position of the level before it: the next level follows the book's moves."""
+    if side not in SIDES:
+        raise ValueError(f"side {side!r}: first or second")
+    if side == "first":
+        starts = [start]
+    else:
+        starts = [game.play(start, move) for move in game.legal_moves(start)]
     levels: dict[int, list[Position]] = {}
     for position in starts:
         if _open(game, position) and position.ply <= plies:
             levels.setdefault(position.ply, []).append(position)
-    level = start.ply
-    while level in levels:
-        positions = _unique(game, levels.pop(level))
+    while levels:
+        positions = _unique(game, levels.pop(min(levels)))
         yield positions
         for position in positions:
             entry = book.lookup(position)
@@ -99,7 +109,6 @@ def book_positions(
                 child = game.play(answered, reply)
                 if _open(game, child) and child.ply <= plies:
                     levels.setdefault(child.ply, []).append(child)
-        level += 1
 
 
 def build_book(
@@ -110,12 +119,14 @@ def build_book(
     workers: int = 1,
     start: str = "",
     solve: bool = True,
+    sides: Sequence[str] = SIDES,
     report: Callable[[str], None] = print,
 ) -> tuple[OpeningBook, BuildReport]:
     """Build (or carry on building) the book of ``game_name`` up to ``plies``
-    stones from the position ``start`` (a move string), journalling at
-    ``journal``; see the module docstring. With ``solve=False``, solve nothing:
-    the book is what the journal holds (``LookupError`` if it is not complete)."""
+    stones from the position ``start`` (a move string), for ``perfect`` playing
+    each of ``sides`` in turn, journalling at ``journal``; see the module
+    docstring. With ``solve=False``, solve nothing: the book is what the journal
+    holds (``LookupError`` if it is not complete)."""
     started = time.monotonic()
     game = get_game(game_name)
     if not isinstance(game, GridGame) or not game.gravity:
@@ -127,10 +138,15 @@ def build_book(
         journal.open("a", encoding="ascii") as log,
         ProcessPoolExecutor(max_workers=workers) as pool,
     ):
-        for positions in book_positions(game, book, game.from_moves(start), plies):
+        levels = (
+            (side, positions)
+            for side in sides
+            for positions in book_positions(game, book, game.from_moves(start), plies, side)
+        )
+        for side, positions in levels:
             todo = [p for p in positions if book_key(game, p)[0] not in book]
             report(
-                f"{positions[0].ply} stones: {len(positions)} positions, "
+                f"perfect {side}, {positions[0].ply} stones: {len(positions)} positions, "
                 f"{len(todo)} to solve ({time.monotonic() - started:.0f} s so far)"
             )
             if todo and not solve:

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from client.opening_book import build_book, write_book
+from client.opening_book import SIDES, build_book, write_book
 from shared.engine.book import BookFormatError, OpeningBook
 from shared.games import GridGame, get_game
 
@@ -43,6 +43,12 @@ def register(subparsers: Any) -> None:
     )
     build.add_argument("--start", default="", help="build from this position (a move string)")
     build.add_argument(
+        "--side",
+        choices=("first", "second", "both"),
+        default="both",
+        help="perfect as the first player, the second, or both in turn (default)",
+    )
+    build.add_argument(
         "--no-solve",
         action="store_true",
         help="solve nothing: write the book from a complete journal",
@@ -66,6 +72,7 @@ def run_build(args: argparse.Namespace) -> int:
             workers=args.workers,
             start=args.start,
             solve=not args.no_solve,
+            sides=SIDES if args.side == "both" else (args.side,),
         )
     except (ValueError, LookupError) as error:
         print(f"boardroom book: {error}", file=sys.stderr)

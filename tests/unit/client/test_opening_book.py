@@ -128,3 +128,24 @@ def test_bad_requests_are_refused_with_the_reason(
     monkeypatch.chdir(tmp_path)
     assert main(argv) in (1, 2)
     assert words in capsys.readouterr().err
+
+
+def test_a_build_for_one_side_holds_that_sides_positions_only(
+    tmp_path: Path, connect4: GridGame
+) -> None:
+    """Perfect as the side to move at the start (34 stones): its positions have
+    34, 36 and 38 stones; as the other side, 35 and 37."""
+    first, _ = build_book(
+        "connect4", plies=38, journal=tmp_path / "f", start=START, sides=("first",), report=quiet
+    )
+    second, _ = build_book(
+        "connect4", plies=38, journal=tmp_path / "s", start=START, sides=("second",), report=quiet
+    )
+
+    def stones(journal: Path) -> set[int]:
+        return {len(line.split()[0]) for line in journal.read_text().splitlines()}
+
+    assert stones(tmp_path / "f") == {34, 36, 38} and stones(tmp_path / "s") == {35, 37}
+    assert len(first) + len(second) == len(
+        build_book("connect4", plies=38, journal=tmp_path / "b", start=START, report=quiet)[0]
+    )
