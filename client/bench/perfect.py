@@ -50,8 +50,9 @@ def check_move(game: GridGame, position: Position, value: int) -> Checked:
     seconds = time.perf_counter() - started
     source = "book" if result.nodes == 0 else "exact" if result.exact else "deepening"
     child = game.play(position, result.move)
-    if game.outcome(child).is_over:
-        kept = value == solve(game, position)  # it won at once: the fastest win there is
+    outcome = game.outcome(child)
+    if outcome.is_over:  # won at once (the fastest win there is), or a full board's draw
+        kept = value == (0 if outcome.winner is None else solve(game, position))
     else:
         kept = -solve(game, child) == value
     return Checked(kept, source, seconds)
