@@ -6,14 +6,19 @@ the value when the position after it is worth exactly the opposite to the
 opponent (a win as fast, a loss as slow, a draw still a draw). Sets:
 
 - the standard test sets (``data/connect4``), their file's scores as the values;
-- early positions: seeded random openings of 8 to 14 stones whose moves from
-  the seventh stone on each keep the value (checked by exact solves, the
-  oracle), so that they end like games between players who know what they
+- the book's deepest positions (8 stones, from the build's journal,
+  ``data/book/connect4.journal``), where ``perfect`` plays the book's move: the
+  book checked against fresh exact solves;
+- early positions: seeded openings of 8 to 14 stones, random up to the 8th
+  stone, then each move one that keeps the value (checked by exact solves, the
+  oracle), so that they go on like games between players who know what they
   are doing.
 
 Prints per set: positions, moves that kept the value, where the move came from
-(the opening book, an exact solve within the budget, or the deepening fallback),
-and the mean time of a move. :func:`main` returns 1 if any move lost value.
+(the opening book, an exact solve within the budget, or otherwise a depth-limited
+search: the only move that does not lose at once, whose value the search does not
+stop to prove, or the deepening fallback when a solve did not fit), and the mean
+time of a move. :func:`main` returns 1 if any move lost value.
 """
 
 from __future__ import annotations
@@ -25,10 +30,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from client.bench.conditions import condition_lines
-from client.bench.engine import TEST_SETS, read_test_set
+from client.bench.engine import DATA_DIR, TEST_SETS, read_test_set
 from shared.engine import search, solve
 from shared.games import GridGame, Position, get_game
 
+JOURNAL = DATA_DIR.parent / "book" / "connect4.journal"
+"""The opening book's build journal: its 8-stone positions are checked too."""
 EARLY_STONES = (8, 14)
 """Stones of the early positions: from where the book ends to the middle game."""
 
@@ -48,7 +55,7 @@ def check_move(game: GridGame, position: Position, value: int) -> Checked:
     started = time.perf_counter()
     result = search(game, position, level="perfect")
     seconds = time.perf_counter() - started
-    source = "book" if result.nodes == 0 else "exact" if result.exact else "deepening"
+    source = "book" if result.book else "exact" if result.exact else "depth-limited"
     child = game.play(position, result.move)
     outcome = game.outcome(child)
     if outcome.is_over:  # won at once (the fastest win there is), or a full board's draw
@@ -58,44 +65,60 @@ def check_move(game: GridGame, position: Position, value: int) -> Checked:
     return Checked(kept, source, seconds)
 
 
-def early_positions(game: GridGame, count: int, seed: int) -> list[tuple[str, int]]:
-    """``count`` seeded openings of :data:`EARLY_STONES` stones (see the module
-    docstring), each with its exact value for the player to move."""
+def early_positions(
+    game: GridGame, count: int, seed: int, stones: tuple[int, int] = EARLY_STONES
+) -> list[tuple[str, int]]:
+    """``count`` seeded openings of ``stones`` (fewest, most) stones (see the
+    module docstring), each with its exact value for the player to move."""
     rng = random.Random(seed)
+    first = stones[0]
     found: list[tuple[str, int]] = []
     while len(found) < count:
-        target = rng.randint(*EARLY_STONES)
-        position = game.from_moves("")
-        value = None
-        while position.ply < target:
-            moves = game.legal_moves(position)
-            rng.shuffle(moves)
-            for move in moves:
-                child = game.play(position, move)
-                if game.outcome(child).is_over:
-                    continue
-                if position.ply >= EARLY_STONES[0] - 2:  # solves from here fit a bench
-                    child_value = solve(game, child)
-                    if value is not None and -child_value != value:
-                        continue  # this move gives value away
-                    value = child_value
-                position = child
-                break
-            else:
-                break  # every move ends the game or gives value away: draw again
-        if position.ply == target and value is not None:
+        target = rng.randint(*stones)
+        position = _random_opening(game, rng, first)
+        if position is None:
+            continue
+        value = solve(game, position)
+        while position is not None and position.ply < target:
+            position, value = _value_keeping_move(game, rng, position, value)
+        if position is not None:
             found.append((game.move_string(position), value))
     return found
 
 
+def _random_opening(game: GridGame, rng: random.Random, stones: int) -> Position | None:
+    """Random moves up to ``stones`` stones; None if the game ended before."""
+    position = game.new()
+    while position.ply < stones:
+        position = game.play(position, rng.choice(game.legal_moves(position)))
+        if game.outcome(position).is_over:
+            return None
+    return position
+
+
+def _value_keeping_move(
+    game: GridGame, rng: random.Random, position: Position, value: int
+) -> tuple[Position | None, int]:
+    """A random move of ``position`` (worth ``value``) that keeps the value and
+    leaves the game open, with the new position's value; None if there is none."""
+    moves = game.legal_moves(position)
+    rng.shuffle(moves)
+    for move in moves:
+        child = game.play(position, move)
+        if not game.outcome(child).is_over and -solve(game, child) == value:
+            return child, -value
+    return None, value
+
+
 def report(name: str, checked: Sequence[Checked]) -> str:
     kept = sum(c.kept for c in checked)
-    sources = {s: sum(c.source == s for c in checked) for s in ("book", "exact", "deepening")}
+    sources = {s: sum(c.source == s for c in checked) for s in ("book", "exact", "depth-limited")}
     mean = statistics.fmean(c.seconds for c in checked) if checked else 0.0
     share = 100 * kept / len(checked) if checked else 0.0
     return (
         f"  {name:<22} {len(checked):>4} positions  kept {kept:>4} ({share:5.1f}%)  "
-        f"book {sources['book']}, exact {sources['exact']}, deepening {sources['deepening']}  "
+        f"book {sources['book']}, exact {sources['exact']}, "
+        f"depth-limited {sources['depth-limited']}  "
         f"mean {mean:.2f} s"
     )
 
@@ -114,6 +137,11 @@ def main(sample: int = 20, early: int = 20, seed: int = 1) -> int:
         checked = [check_move(game, game.from_moves(m), score) for _, m, score in rows]
         lost += sum(not c.kept for c in checked)
         print(report(f"{test_set.name} {test_set.label}", checked))
+    book_lines = [line.split() for line in JOURNAL.read_text().splitlines()]
+    deepest = [(moves, int(score)) for moves, _, score in book_lines if len(moves) == 8]
+    checked = [check_move(game, game.from_moves(m), value) for m, value in deepest[:sample]]
+    lost += sum(not c.kept for c in checked)
+    print(report("book, 8 stones", checked))
     openings = early_positions(game, early, seed)
     checked = [check_move(game, game.from_moves(m), value) for m, value in openings]
     lost += sum(not c.kept for c in checked)
