@@ -42,11 +42,14 @@ EARLY_STONES = (8, 14)
 
 @dataclass(frozen=True, slots=True)
 class Checked:
-    """One position: did ``perfect``'s move keep the value, how it found it, how long."""
+    """One position: did ``perfect``'s move keep the value, how it found it, how
+    long; the position and the move, to name it when it did not."""
 
     kept: bool
     source: str
     seconds: float
+    moves: str = ""
+    played: str = ""
 
 
 def check_move(game: GridGame, position: Position, value: int) -> Checked:
@@ -62,7 +65,7 @@ def check_move(game: GridGame, position: Position, value: int) -> Checked:
         kept = value == (0 if outcome.winner is None else solve(game, position))
     else:
         kept = -solve(game, child) == value
-    return Checked(kept, source, seconds)
+    return Checked(kept, source, seconds, game.move_string(position), result.move_text)
 
 
 def early_positions(
@@ -115,12 +118,18 @@ def report(name: str, checked: Sequence[Checked]) -> str:
     sources = {s: sum(c.source == s for c in checked) for s in ("book", "exact", "depth-limited")}
     mean = statistics.fmean(c.seconds for c in checked) if checked else 0.0
     share = 100 * kept / len(checked) if checked else 0.0
-    return (
+    lines = [
         f"  {name:<22} {len(checked):>4} positions  kept {kept:>4} ({share:5.1f}%)  "
         f"book {sources['book']}, exact {sources['exact']}, "
         f"depth-limited {sources['depth-limited']}  "
         f"mean {mean:.2f} s"
-    )
+    ]
+    lines += [
+        f"    lost value: {c.moves} (played {c.played}, {c.source}, {c.seconds:.2f} s)"
+        for c in checked
+        if not c.kept
+    ]
+    return "\n".join(lines)
 
 
 def main(sample: int = 20, early: int = 20, seed: int = 1) -> int:
