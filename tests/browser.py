@@ -270,3 +270,11 @@ class WebPlayer:
         assert self.requests, "the page made no request at all"
         assert self.outside_requests() == [], self.outside_requests()
         assert self.errors == [], self.errors
+
+
+async def stored(page: Page, key: str) -> str | None:
+    """What the page keeps in localStorage under ``key`` (``boardroom.name``,
+    ``boardroom.playerToken``...); None if nothing."""
+    value = await page.evaluate("(key) => localStorage.getItem(key)", key)
+    assert value is None or isinstance(value, str)
+    return value

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browser import WebPlayer, WebSession, web_session
+from browser import WebPlayer, WebSession, stored, web_session
 from classroom_helpers import Teacher
 from playwright.async_api import Dialog, Locator, Page, expect
 from test_browser_players import player_id, stored_player_token
@@ -64,9 +64,7 @@ async def answer_confirm(page: Page, button: Locator, *, accept: bool) -> str:
 
 
 async def stored_name(page: Page) -> str | None:
-    name = await page.evaluate("localStorage.getItem('boardroom.name')")
-    assert name is None or isinstance(name, str)
-    return name
+    return await stored(page, "boardroom.name")
 
 
 async def test_a_student_opens_the_join_link_from_the_sheet_and_is_that_student(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browser import WebPlayer, web_session
+from browser import WebPlayer, stored, web_session
 from playwright.async_api import Page, expect
 
 from server.store import GameStore
@@ -26,9 +26,7 @@ async def player_id(page: Page) -> str:
 
 
 async def stored_player_token(page: Page) -> str | None:
-    token = await page.evaluate("localStorage.getItem('boardroom.playerToken')")
-    assert token is None or isinstance(token, str)
-    return token
+    return await stored(page, "boardroom.playerToken")
 
 
 async def test_a_reload_and_a_second_tab_are_the_same_player_and_a_new_browser_another(
