@@ -16,6 +16,7 @@ from typing import Any
 
 from browser import WebPlayer, WebSession, stored, web_session
 from classroom_helpers import Teacher
+from harness import wait_until
 from playwright.async_api import Dialog, Locator, Page, expect
 from test_browser_players import player_id, stored_player_token
 from test_browser_teacher import open_teacher
@@ -285,5 +286,9 @@ async def test_a_new_link_for_a_lost_card_goes_on_the_sheet_and_opens_as_that_st
 
         dan = await open_link(web, second)
         await expect(dan.page.locator("#player-name")).to_have_text("Dan")
-        (row_seen,) = await roster_rows(teacher, "Dan")
-        assert row_seen["id"] == dan_id and row_seen["connected"]
+        # The page shows the name the link stored before its hello is answered:
+        # the roster says connected once the server has welcomed it.
+        (row_seen,) = await wait_until(
+            lambda: roster_rows(teacher, "Dan"), lambda rows: rows[0]["connected"]
+        )
+        assert row_seen["id"] == dan_id
