@@ -55,15 +55,17 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
+# Every test, in JOBS processes (pytest-xdist), a test file to each at a time:
+# module-level caches are built once, and no test uses a fixed port or shared
+# file, so files run side by side. On two cores: about 5 minutes instead of 10
+# in one process (docs/benchmarks.md, "The test suite").
+JOBS ?= 2
 test: lint browser
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(JOBS) --dist loadfile
 
 # The markers come from tests/conftest.py (by folder) and from the tests marked
 # one by one; the two folders are not even collected, which saves a few seconds.
-# The unit tests are CPU-bound and use no fixed port, so they run in JOBS
-# processes (pytest-xdist), a test file to each at a time (module-level caches
-# are built once): 30-40 s on two cores instead of 45-50 s in one.
-JOBS ?= 2
+# The unit tests are CPU-bound: 30-40 s on two cores instead of 45-50 s in one.
 test-fast: install
 	$(BIN)/pytest -m "not e2e and not browser" --ignore=tests/e2e --ignore=tests/browser \
 		-n $(JOBS) --dist loadfile

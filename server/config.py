@@ -26,6 +26,7 @@ from server.core.limits import (
 )
 from server.core.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
 from server.event_loop import EVENT_LOOPS
+from shared.engine.solvers import ENGINE_BUILDS
 
 ENV_PREFIX = "BOARDROOM_"
 MAX_CLASS_NAME = 64
@@ -62,6 +63,13 @@ class ServerConfig:
     database: str = _setting("boardroom.db", "SQLite file holding every game (created if missing)")
     pool_size: int = _setting(0, "engine worker processes (0: one per core but one)")
     engine_queue: int = _setting(64, "server AI searches that may wait or run at once")
+    # The same variable as the engine's own switch (shared.engine.solvers), so one
+    # name means one thing in `boardroom serve`, `solve` and `bench`.
+    engine: str = _setting(
+        "auto",
+        "the AI's exact solver: auto (compiled with numba where it runs) or python "
+        "(pure Python: workers start in a tenth of the time, solve 10-30x slower)",
+    )
     grace_seconds: float = _setting(60.0, "seconds a dropped player's seat is held for them")
     # Why these defaults: server/core/limits.py, where they are kept once.
     max_connections_per_address: int = _setting(
@@ -111,6 +119,8 @@ class ServerConfig:
             problems.append(f"port={self.port}: use 0 to 65535")
         if self.pool_size < 0 or self.engine_queue < 1:
             problems.append("pool_size must be 0 or more and engine_queue 1 or more")
+        if self.engine not in ENGINE_BUILDS:
+            problems.append(f"engine={self.engine!r}: use {' or '.join(ENGINE_BUILDS)}")
         if not self.grace_seconds > 0:
             problems.append(f"grace_seconds={self.grace_seconds}: give more than 0")
         if self.max_connections_per_address < 1:

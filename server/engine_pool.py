@@ -181,12 +181,15 @@ class WorkerReady:
     solver: str
 
 
-def _init_worker(barrier: Barrier, games: tuple[str, ...]) -> None:
+def _init_worker(barrier: Barrier, games: tuple[str, ...], engine: str) -> None:
     """Run once in each new worker, before its first task: import the engine,
     build the kernels (a depth-1 search per game does both) and load the compiled
-    solver (its first game that supports it warms the one machine code of all)."""
+    solver (its first game that supports it warms the one machine code of all),
+    unless ``engine`` is ``"python"``, which this worker's searches then use."""
     global _warm_barrier, _native_warm_up
     _warm_barrier = barrier
+    if engine == "python":
+        os.environ[solvers.ENGINE_ENV] = "python"  # read at each search, in this process
     # Ctrl-C is for the server, which shuts the pool down; workers just stop with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent()
@@ -195,6 +198,9 @@ def _init_worker(barrier: Barrier, games: tuple[str, ...]) -> None:
     os.nice(WORKER_NICENESS)
     for name in games:
         run_search_request(SearchRequest(name, "", depth=1))
+    if not solvers.native_wanted():
+        _native_warm_up = f"pure-Python solver ({solvers.ENGINE_ENV}=python)"
+        return
     for name in games:
         game = get_game(name)
         if isinstance(game, GridGame) and solvers.backend(kernel_for(game)) == "native":
@@ -275,6 +281,10 @@ class EnginePool:
     ``if __name__ == "__main__":`` guard (the ``boardroom`` entry point has it).
 
     ``task`` runs in the workers; it must pickle by reference (tests pass their own).
+    ``engine`` is the server's ``--engine``: ``"auto"`` leaves the solver to the
+    workers' environment (compiled where it runs), ``"python"`` makes them use the
+    pure one and skip loading the compiled one (about 0.7 s per worker, more on a
+    busy machine).
     """
 
     def __init__(
@@ -286,11 +296,14 @@ class EnginePool:
         task: SearchTask = run_search_request,
         deadline_margin: float = DEADLINE_MARGIN,
         warm_games: tuple[str, ...] = WARM_GAMES,
+        engine: str = "auto",
     ) -> None:
         if workers < 1 or max_queue < 1:
             raise ValueError(f"workers={workers}, max_queue={max_queue}: both must be 1 or more")
         if start_method not in ("spawn", "forkserver"):
             raise ValueError(f"start_method={start_method!r}: use 'spawn' or 'forkserver'")
+        if engine not in solvers.ENGINE_BUILDS:
+            raise ValueError(f"engine={engine!r}: use {' or '.join(solvers.ENGINE_BUILDS)}")
         for name in warm_games:
             get_game(name)  # an unknown name fails here, not as a broken pool at start()
         self._context = multiprocessing.get_context(start_method)
@@ -299,6 +312,7 @@ class EnginePool:
         self._task = task
         self._margin = deadline_margin
         self._warm_games = warm_games
+        self._engine = engine
         self._executor: ProcessPoolExecutor | None = None
         self._closed = False
         # One slot per worker: a search is handed over only when a worker is free, so
@@ -477,7 +491,7 @@ class EnginePool:
             max_workers=self._workers,
             mp_context=self._context,
             initializer=_init_worker,
-            initargs=(self._context.Barrier(self._workers), self._warm_games),
+            initargs=(self._context.Barrier(self._workers), self._warm_games, self._engine),
         )
         try:
             # Each submit may start a process (milliseconds of fork and exec): off the loop.

@@ -212,6 +212,9 @@ class WebPlayer:
         await self.page.get_by_role("button", name="Enter").click()
         await expect(self.page.locator("#player-name")).to_have_text(name)
         await expect(self.page.locator(".lobby-view")).to_be_visible()
+        # The lobby shows at once; what it sends before the server's welcome is
+        # refused on the page ("Not sent"), as a person clicking that fast would see.
+        await expect(self.page.locator("body")).to_have_attribute("data-connection", "open")
 
     async def create_room(
         self,

@@ -116,6 +116,18 @@ class RunningServer:
         return int(status_line.split()[1]), fields, content
 
 
+async def lines_until(stream: asyncio.StreamReader, text: str, timeout: float = 30.0) -> str:
+    """Read lines from a process's ``stream`` up to the one that holds ``text``;
+    those lines. Fails if the stream ends first or ``timeout`` seconds pass."""
+    read = ""
+    async with asyncio.timeout(timeout):
+        while text not in read:
+            line = (await stream.readline()).decode()
+            assert line, f"the stream ended before {text!r}: {read!r}"
+            read += line
+    return read
+
+
 def source_connector(source: str | None) -> aiohttp.TCPConnector | None:
     """An aiohttp connector sending from local address ``source`` (None: the default).
     Loopback answers from all of 127.0.0.0/8, so a test can be several addresses."""
@@ -123,8 +135,19 @@ def source_connector(source: str | None) -> aiohttp.TCPConnector | None:
 
 
 def test_config(database: Path, **overrides: Any) -> ServerConfig:
-    """A config for tests: loopback, a free port, one engine worker."""
-    base = ServerConfig(host="127.0.0.1", port=0, database=str(database), pool_size=1)
+    """A config for tests: loopback, a free port, one engine worker, the pure-Python
+    solver (``engine="python"``).
+
+    Why pure: most tests start a server of their own, and loading the compiled
+    solver costs each fresh worker about 0.7 s of CPU (2 s on a busy machine), a
+    third of the suite's time, for searches that are not what those tests are
+    about. Tests of the engine in the server pass ``engine="auto"``, the default
+    of ``boardroom serve``; the two builds play the same moves (tests/unit/shared/
+    test_engine_native.py), the compiled one faster.
+    """
+    base = ServerConfig(
+        host="127.0.0.1", port=0, database=str(database), pool_size=1, engine="python"
+    )
     return replace(base, **overrides)
 
 

@@ -114,6 +114,11 @@ class LoadClient:
             raise ConnectFailedError("timeout") from None
         except OSError as error:
             raise ConnectFailedError(_os_reason(error), str(error)) from None
+        except AssertionError:
+            # websockets (17.4) asserts instead of raising ConnectionClosed when the
+            # server closes while the request is still being written, as a server
+            # over its per-address cap does (a 503, unread, then closed).
+            raise ConnectFailedError("closed during handshake") from None
         self._ws = ws
         self._stats.connection_opened()
         if not self.raw:

@@ -24,6 +24,9 @@ from shared.engine.negamax import Searcher
 
 ENGINE_ENV = "BOARDROOM_ENGINE"
 """``python`` forces the pure solver; unset (or anything else), native where supported."""
+ENGINE_BUILDS = ("auto", "python")
+"""The values a server's ``--engine`` setting takes (the same variable): ``auto``
+is the compiled solver where it runs, ``python`` the pure one."""
 
 _native: ModuleType | None = None
 _native_failed = False

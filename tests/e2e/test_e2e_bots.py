@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import CuttableProxy, RunningServer, running_server, wait_until
+from harness import CuttableProxy, RunningServer, lines_until, running_server, wait_until
 from repo_paths import REPO_ROOT
 
 from client.commands.bot import TOKEN_ENV
@@ -114,17 +114,6 @@ async def finish(process: asyncio.subprocess.Process, timeout: float = RUN_TIMEO
         raise
     assert process.returncode is not None
     return BotRun(process.returncode, out.decode(), err.decode())
-
-
-async def lines_until(stream: asyncio.StreamReader, text: str) -> str:
-    """Read lines from ``stream`` up to the one that holds ``text``; those lines."""
-    read = ""
-    async with asyncio.timeout(RUN_TIMEOUT):
-        while text not in read:
-            line = (await stream.readline()).decode()
-            assert line, f"the stream ended before {text!r}: {read!r}"
-            read += line
-    return read
 
 
 async def next_note(process: asyncio.subprocess.Process) -> str:

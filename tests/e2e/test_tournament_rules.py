@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from classroom_helpers import Teacher
-from harness import Player, RunningServer, running_server, wait_until
+from harness import Player, RunningServer, lines_until, running_server, wait_until
 from repo_paths import REPO_ROOT
 from tournament_helpers import RANDOM_BOT, WAIT, tournament
 
@@ -198,9 +198,12 @@ async def test_a_bot_that_wins_by_forfeit_is_told_so(tmp_path: Path) -> None:
             await wait_until(
                 lambda: tournament(server.http_url(""), tournament_id), finished, timeout=WAIT
             )
+            assert bot.stderr is not None
+            # The bot says so a moment after the tournament ends: wait for its line.
+            said = await lines_until(bot.stderr, "wins by forfeit", timeout=WAIT)
         finally:
             bot.terminate()
-            _, err = await bot.communicate()
-    said = err.decode()
+            _, rest = await bot.communicate()
+    said += rest.decode()
     assert "gus did not sit down in time: robo wins by forfeit" in said, said
     assert "no longer seated there" not in said, said

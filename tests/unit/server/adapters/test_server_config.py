@@ -41,6 +41,10 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
     config = config_from(caps, {"BOARDROOM_HTTP_BURST": "300"})
     assert (config.max_rooms_per_address, config.http_rate, config.http_burst) == (0, 0.0, 300)
     assert config.max_rooms_per_session == 9
+    # --engine shares its variable with the engine's own switch (shared.engine.solvers).
+    assert config_from(parse(), {"BOARDROOM_ENGINE": "python"}).engine == "python"
+    assert config_from(parse("--engine", "python"), {}).engine == "python"
+    assert config_from(parse(), {}).engine == "auto"
 
 
 @pytest.mark.parametrize(
@@ -57,6 +61,7 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
         ({"BOARDROOM_HTTP_RATE": "-1"}, "http_rate"),
         ({"BOARDROOM_HTTP_RATE": "nan"}, "http_rate"),
         ({"BOARDROOM_HTTP_BURST": "0"}, "http_burst"),
+        ({"BOARDROOM_ENGINE": "fortran"}, "engine='fortran'"),
     ],
 )
 def test_a_bad_setting_is_refused_with_its_name(environ: dict[str, str], named: str) -> None:

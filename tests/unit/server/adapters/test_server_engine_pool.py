@@ -9,6 +9,7 @@ workers inherit ``sys.path``).
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import signal
@@ -327,3 +328,23 @@ async def test_workers_run_at_a_lower_priority_than_the_server(pool: EnginePool)
     own = os.getpriority(os.PRIO_PROCESS, 0)
     for pid in workers:
         assert os.getpriority(os.PRIO_PROCESS, pid) == min(own + WORKER_NICENESS, 19)
+
+
+async def test_each_worker_says_which_solver_it_readied(caplog: pytest.LogCaptureFixture) -> None:
+    """``engine="auto"`` (the server's default) readies the compiled solver in each
+    worker before the pool takes searches; ``engine="python"`` skips it, and the
+    pure solver answers the same request. An unknown build is refused at once."""
+    caplog.set_level(logging.INFO, logger="server.engine_pool")
+    request = SearchRequest("connect4", "4444", level="perfect", seed=3)
+    moves = []
+    for engine, solver in (("auto", "native solver"), ("python", "pure-Python solver")):
+        caplog.clear()
+        async with EnginePool(workers=1, max_queue=2, engine=engine) as pool:
+            ready = [r.getMessage() for r in caplog.records if " ready: " in r.getMessage()]
+            assert len(ready) == 1 and solver in ready[0], ready
+            outcome = await pool.search(request)
+            assert outcome.result is not None
+            moves.append(outcome.result.move)
+    assert moves[0] == moves[1]  # a book move: both builds give the same
+    with pytest.raises(ValueError, match="engine='fortran'"):
+        EnginePool(workers=1, max_queue=1, engine="fortran")
