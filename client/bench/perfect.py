@@ -6,7 +6,8 @@ the value when the position after it is worth exactly the opposite to the
 opponent (a win as fast, a loss as slow, a draw still a draw). Sets:
 
 - the standard test sets (``data/connect4``), their file's scores as the values;
-- the book's deepest positions (8 stones, from the build's journal,
+- the book's deepest positions (8 stones where perfect is the first player, 7
+  where it is the second, from the build's journal,
   ``data/book/connect4.journal``), where ``perfect`` plays the book's move: the
   book checked against fresh exact solves;
 - early positions: seeded openings of 8 to 14 stones, random up to the 8th
@@ -35,7 +36,9 @@ from shared.engine import search, solve
 from shared.games import GridGame, Position, get_game
 
 JOURNAL = DATA_DIR.parent / "book" / "connect4.journal"
-"""The opening book's build journal: its 8-stone positions are checked too."""
+"""The opening book's build journal: its deepest positions are checked too."""
+BOOK_DEEPEST = ((8, "perfect first"), (7, "perfect second"))
+"""The book's deepest level for each side: its last moves before the search's own."""
 EARLY_STONES = (8, 14)
 """Stones of the early positions: from where the book ends to the middle game."""
 
@@ -147,10 +150,11 @@ def main(sample: int = 20, early: int = 20, seed: int = 1) -> int:
         lost += sum(not c.kept for c in checked)
         print(report(f"{test_set.name} {test_set.label}", checked))
     book_lines = [line.split() for line in JOURNAL.read_text().splitlines()]
-    deepest = [(moves, int(score)) for moves, _, score in book_lines if len(moves) == 8]
-    checked = [check_move(game, game.from_moves(m), value) for m, value in deepest[:sample]]
-    lost += sum(not c.kept for c in checked)
-    print(report("book, 8 stones", checked))
+    for stones, side in BOOK_DEEPEST:
+        deepest = [(moves, int(score)) for moves, _, score in book_lines if len(moves) == stones]
+        checked = [check_move(game, game.from_moves(m), value) for m, value in deepest[:sample]]
+        lost += sum(not c.kept for c in checked)
+        print(report(f"book, {stones} stones ({side})", checked))
     openings = early_positions(game, early, seed)
     checked = [check_move(game, game.from_moves(m), value) for m, value in openings]
     lost += sum(not c.kept for c in checked)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from shared.engine import search, solve
-from shared.engine.book import BookEntry, BookFormatError, OpeningBook, book_key
+from shared.engine.book import BookEntry, BookFormatError, OpeningBook, book_key, packaged_book
 from shared.engine.scores import SCORE_UNIT
-from shared.games import GridGame, get_game
+from shared.games import GridGame, Position, get_game
 
 
 @pytest.fixture
@@ -104,3 +104,54 @@ def test_levels_below_perfect_never_read_the_book(connect4: GridGame) -> None:
     book = OpeningBook.of(connect4, 40, [(position, BookEntry(0, 9))])
     hard = search(connect4, position, level="hard", book=book, seed=1)
     assert hard.nodes > 0
+
+
+def _lines_of_the_book(
+    game: GridGame, book: OpeningBook, position: Position, seen: dict[int, str]
+) -> None:
+    """Walk every line of ``book`` from ``position`` (perfect to move): perfect
+    plays the book's move, the opponent each of its replies. Each position
+    perfect meets goes in ``seen`` (its key: its moves), once; checks as it goes."""
+    key, _ = book_key(game, position)
+    if key in seen:
+        return
+    entry = book.lookup(position)
+    assert entry is not None, f"{game.move_string(position)}: a reply the book does not cover"
+    seen[key] = game.move_string(position)
+    after = game.play(position, entry.move)
+    if game.outcome(after).is_over:
+        # Won at once (a weak reply let it): a win's score, by the stones left.
+        assert entry.score == (game.grid.cells + 1 - position.ply) // 2, seen[key]
+        return
+    replies = [game.play(after, reply) for reply in game.legal_moves(after)]
+    if replies[0].ply > book.plies:
+        return  # the deepest level: the search solves from here on
+    # The value the book's move keeps is what the opponent's best reply leaves,
+    # by the book's own entries one level down, each solved on its own.
+    below = [book.lookup(reply) for reply in replies]
+    assert all(found is not None for found in below), seen[key]
+    assert entry.score == min(found.score for found in below if found is not None), seen[key]
+    for reply in replies:
+        _lines_of_the_book(game, book, reply, seen)
+
+
+@pytest.mark.parametrize("side", ["first", "second"])
+def test_the_shipped_book_keeps_the_value_on_every_line_for_either_side(
+    connect4: GridGame, side: str
+) -> None:
+    """The packaged book answers every position where perfect may be to move up to
+    its depth, as the first player or the second, whatever the opponent played;
+    and each of its moves keeps the position's value: the book's score for the
+    position is the worst the opponent can leave it after that move, by the
+    book's entries one level down (solved separately, so they check the move)."""
+    book = packaged_book(connect4)
+    assert book is not None and book.plies == 8
+    starts = [connect4.new()]
+    if side == "second":
+        starts = [connect4.play(connect4.new(), move) for move in connect4.legal_moves(starts[0])]
+    seen: dict[int, str] = {}
+    for start in starts:
+        _lines_of_the_book(connect4, book, start, seen)
+    # Distinct positions (mirror images are one): 746 as the first player (0 to 8
+    # stones), 734 as the second (1 to 7); together the whole book.
+    assert len(seen) == {"first": 746, "second": 734}[side]
