@@ -110,7 +110,13 @@ async def _close_connections(app: web.Application) -> None:
         connection.close(WSCloseCode.GOING_AWAY, "server shutting down")
     waits = [connection.wait_closed() for connection in list(connections)]
     if waits:
-        await asyncio.wait_for(asyncio.gather(*waits), SHUTDOWN_GRACE_SECONDS)
+        try:
+            await asyncio.wait_for(asyncio.gather(*waits), SHUTDOWN_GRACE_SECONDS)
+        except TimeoutError:
+            # A client that stopped reading (its own queue full) never answers the
+            # close: the server goes all the same, cutting such connections off.
+            for connection in list(connections):
+                connection.drop()
 
 
 # -- the WebSocket endpoint ---------------------------------------------------------------

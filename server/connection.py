@@ -58,9 +58,9 @@ class Connection:
             logger.warning(
                 "dropping a slow client", extra={"address": self.address, "unread": OUTBOX_LIMIT}
             )
-            self._drop()
+            self.drop()
 
-    def _drop(self) -> None:
+    def drop(self) -> None:
         """End the connection now, unread messages and all (see the module docstring)."""
         self._closing = True
         self._writer.cancel()

@@ -413,11 +413,21 @@ class GameServer:
 
     async def _create_room(self, session: Session, address: str, message: CreateRoom) -> None:
         game = resolve_game(message.game, message.m, message.n, message.k)
+        match = message.ai_match
+        if match is not None and (message.ai_level is not None or message.seat != "first"):
+            raise ProtocolError(
+                ErrorCode.BAD_OPTIONS,
+                "ai_match: the AI takes both seats, so give no seat or ai_level with it",
+            )
         self._check_room_caps(session, address)
         host = self._open_room(game, public=message.public, request=message)
         self.room_caps.opened(host.code, session.id, address)
-        await self._enter(host, session, message.id, watch=False)
-        if message.ai_level is not None and host.room.has_free_seat:
+        # The creator of an AI match watches it; the AI sits down once they are in.
+        await self._enter(host, session, message.id, watch=match is not None)
+        if match is not None:
+            await host.run(lambda now: host.room.add_ai(match.first, now=now, side="first"))
+            await host.run(lambda now: host.room.add_ai(match.second, now=now, side="second"))
+        elif message.ai_level is not None and host.room.has_free_seat:
             level = message.ai_level
             await host.run(lambda now: host.room.add_ai(level, now=now))
 
@@ -440,11 +450,14 @@ class GameServer:
 
     def _counts_as_open(self, code: str, opener: ClientId) -> bool:
         """The :data:`~server.core.room_caps.OpenTest`: the room's game is waiting or in
-        play and its opener holds a seat there (or is about to: nobody is in yet)."""
+        play and its opener holds a seat there (or is about to: nobody is in yet),
+        or, for an AI match, still watches it (the engine plays it for them)."""
         host = self._lobby.get(code)
         if host is None:
             return False
         room = host.room
+        if room.options.ai_match:
+            return room.status != "finished" and opener in room.members
         seated = room.side_of(opener) is not None or not room.members
         return room.status != "finished" and seated
 
@@ -452,12 +465,15 @@ class GameServer:
         self, game: Game, *, public: bool, request: CreateRoom | None, quick: bool = False
     ) -> RoomHost:
         codes = self._lobby.new_codes(private=not public)
+        match = request.ai_match if request is not None else None
         try:
             options = RoomOptions(
                 public=public,
                 creator_seat=request.seat if request is not None else "first",
                 clock=request.clock if request is not None else RoomOptions().clock,
                 grace_seconds=self.config.grace_seconds,
+                ai_match=match is not None,
+                ai_pace=match.pace if match is not None else 0.0,
                 join_code=codes.join,
                 watch_code=codes.watch,
             )

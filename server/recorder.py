@@ -69,6 +69,8 @@ _OPTION_KEYS: Final = (
     "join_code",
     "watch_code",
     "tournament",
+    "ai_match",
+    "ai_pace",
 )
 
 
@@ -92,8 +94,9 @@ class RestoredRoom:
 def options_to_json(options: RoomOptions) -> dict[str, Any]:
     """``options`` as a JSON object for the store: ``public``, ``creator_seat``,
     ``clock`` (the protocol's ``Clock`` as builtins), ``grace_seconds``,
-    ``join_code`` and ``watch_code``, and ``tournament: true`` for a tournament
-    room. The codes are private: the record's exports leave them out
+    ``join_code`` and ``watch_code``, ``tournament: true`` for a tournament
+    room, and ``ai_match: true`` with ``ai_pace`` for an AI match. The codes are
+    private: the record's exports leave them out
     (:data:`server.core.records.PRIVATE_OPTIONS`). A tournament room's reserved
     sessions are not stored: a game is stored once both seats are taken, so a
     restored room needs no reservation (and sessions never go into a record's
@@ -108,6 +111,9 @@ def options_to_json(options: RoomOptions) -> dict[str, Any]:
     }
     if options.tournament:
         data["tournament"] = True
+    if options.ai_match:
+        data["ai_match"] = True
+        data["ai_pace"] = options.ai_pace
     return data
 
 

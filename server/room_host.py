@@ -244,6 +244,9 @@ class RoomHost:
                     request.game_number, request.ply, answer, now=now, search=search
                 )
 
+        if request.not_before is not None:
+            # An AI match's pace: the search ran at once, its move waits its turn.
+            await asyncio.sleep(max(0.0, request.not_before - time.time()))
         with contextlib.suppress(RoomUnavailableError):
             await self.run(step)
 

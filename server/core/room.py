@@ -98,6 +98,16 @@ plays one game between two players chosen beforehand:
 - it is not :attr:`~Room.is_empty` until its game is over (or it is closed),
   so the server keeps it while it waits for its players.
 
+An *AI match* (``RoomOptions.ai_match``) is the server AI in both seats, seated
+by the server (:meth:`Room.add_ai` with ``side``), for people to watch:
+
+- every ``AiRequest`` carries ``not_before``, the game's last move (or start)
+  plus ``RoomOptions.ai_pace``: the server holds an earlier answer until then;
+- anyone watching may ask for the next game (``rematch``): both seats agree;
+- when its last watcher goes during a game, the game is *called off* (ended
+  ``aborted``) ``grace_seconds`` later unless someone watches again first; until
+  then, and while its game is played, the room is not :attr:`~Room.is_empty`.
+
 While the room is *paused* (:meth:`Room.pause`, until :meth:`Room.resume`):
 
 - nothing is timed: no clock runs (``state`` shows ``paused`` and
@@ -153,6 +163,7 @@ from shared.protocol.codec import check_chat_text
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
     LEVELS,
+    MAX_AI_PACE,
     SIDES,
     AcceptDraw,
     AddAi,
@@ -276,6 +287,10 @@ class RoomOptions:
     None for the AI's side."""
     reserved_second: str | None = None
     """The same for ``second``."""
+    ai_match: bool = False
+    """An AI match: the server seats its AI in both seats, and people watch."""
+    ai_pace: float = 0.0
+    """Seconds at least between a move and the AI's answer to it (0: at once)."""
 
     def __post_init__(self) -> None:
         clock = self.clock
@@ -292,6 +307,10 @@ class RoomOptions:
             raise ValueError("reserved seats: only a tournament room reserves its seats")
         if self.reserved_first is not None and self.reserved_first == self.reserved_second:
             raise ValueError("reserved seats: one player cannot hold both seats")
+        if not 0 <= self.ai_pace <= MAX_AI_PACE:
+            raise ValueError(f"pace={self.ai_pace!r}: give 0 to {MAX_AI_PACE:g} seconds")
+        if self.ai_match and (self.clock.kind != "none" or self.tournament):
+            raise ValueError("ai_match: an AI match has no clock and is no tournament game")
 
     def reserved_for(self, side: Side) -> str | None:
         """The player or session ``side`` is reserved for (tournament rooms); None
@@ -389,6 +408,12 @@ class Room:
         """An AI answer that came during a pause (game, ply, move or None if the
         engine failed, and its search): played at the resume."""
         self._closed = False
+        self._unwatched_until: float | None = None
+        """An AI match in play that nobody watches: when it is called off, unless
+        someone watches again first (``grace_seconds`` after the last one went)."""
+        self._last_move_at: float | None = None
+        """When the game in play started or last had a move (the AI's pace counts
+        from there); None before the first game and in a room just restored."""
         self._game_players: dict[Side, str] = {}
         """Who played the current or last game, by side, as it started."""
 
@@ -513,6 +538,8 @@ class Room:
     def next_deadline(self) -> float | None:
         """When :meth:`tick` must next be called (see :attr:`Output.next_deadline`)."""
         deadlines = [t for t, _ in self._deadlines()]
+        if self._unwatched_until is not None and not self.paused:
+            deadlines.append(self._unwatched_until)
         return min(deadlines) if deadlines else None
 
     @property
@@ -538,6 +565,8 @@ class Room:
         the game is over or the room is closed."""
         if self.options.tournament and self._status != "finished" and not self._closed:
             return False
+        if self.options.ai_match and self._status == "playing":
+            return False  # played out, or called off once nobody watches (_expire)
         return not self.members
 
     def is_taken(self, side: Side) -> bool:
@@ -567,8 +596,10 @@ class Room:
 
     def state_for(self, client: ClientId | None, *, now: float) -> RoomState:
         """The whole room as ``client`` may see it at ``now``: ``you`` is its seat;
-        join and watch codes go to seated players only."""
+        join and watch codes go to seated players only, and an AI match's watch
+        code to its watchers (nobody else may sit there, so they share it)."""
         you = self.side_of(client) if client is not None else None
+        match_watcher = self.options.ai_match and client in self._spectators
         seats = []
         for side in SIDES:
             occupant = self._seats[side]
@@ -596,9 +627,10 @@ class Room:
             game_number=self._game_number,
             you=you,
             join_code=self.options.join_code if you else None,
-            watch_code=self.options.watch_code if you else None,
+            watch_code=self.options.watch_code if you or match_watcher else None,
             paused=self.paused,
             tournament=self.options.tournament,
+            ai_pace=self.options.ai_pace if self.options.ai_match else None,
         )
 
     def summary(self) -> RoomSummary:
@@ -649,16 +681,18 @@ class Room:
         now: float,
         by: ClientId | None = None,
         request_id: RequestId = None,
+        side: Side | None = None,
     ) -> Output:
         """Seat the server AI at ``level`` in a free seat (``bad_level``,
         ``room_full``). ``by`` is the requesting client, who must be seated;
-        None when the server seats it itself (``create_room`` with ``ai_level``),
-        in which case a refusal raises ``ValueError`` (the server checked first)."""
+        None when the server seats it itself (``create_room`` with ``ai_level``
+        or ``ai_match``), in which case a refusal raises ``ValueError`` (the
+        server checked first) and ``side`` may name the seat (an AI match's)."""
         out = _Builder()
         self._expire(now, out)
         if by is None:
             try:
-                self._add_ai(level, None, now, out, request_id)
+                self._add_ai(level, None, now, out, request_id, side)
             except _RefusedError as refusal:
                 raise ValueError(refusal.message) from None
             return self._output(out)
@@ -677,6 +711,7 @@ class Room:
             self._reconnect(client, out, now, request_id)
         else:
             self._spectators[client] = name
+            self._unwatched_until = None
             out.send(client, State(room=self.state_for(client, now=now), id=request_id))
         return self._output(out)
 
@@ -732,6 +767,7 @@ class Room:
         out = _Builder()
         self._expire(now, out)
         self._spectators.pop(client, None)
+        self._note_unwatched(now)
         side = self.side_of(client)
         occupant = self._seats[side] if side is not None else None
         if side is not None and occupant is not None and occupant.connected:
@@ -850,6 +886,7 @@ class Room:
         out = _Builder()
         self._expire(now, out)
         self._spectators.pop(client, None)
+        self._note_unwatched(now)
         side = self.side_of(client)
         if side is not None:
             if self._status == "playing":
@@ -900,6 +937,7 @@ class Room:
         self._draw_offer = None
         self._rematch = frozenset()
         self._clock = GameClock.for_clock(self.options.clock)
+        self._last_move_at = now
         if self._clock is not None:
             self._clock.start("first", None if self.paused else now)  # None: held
         first, second = (self._occupant(side) for side in SIDES)
@@ -943,6 +981,7 @@ class Room:
         ``search`` is the AI's, announced with it."""
         ply = self._position.ply
         self._position = self.game.play_unchecked(self._position, move)
+        self._last_move_at = now
         clock_ms = clocks = None
         if self._clock is not None:
             clock_ms = round(self._clock.move(now) * 1000)
@@ -1025,7 +1064,11 @@ class Room:
     def _rematch_request(
         self, client: ClientId, now: float, out: _Builder, request_id: RequestId
     ) -> None:
-        side = self._require_player(client, "ask for a rematch")
+        side: Side | None
+        if self.options.ai_match and client in self._spectators:
+            side = None  # anyone watching an AI match may start its next game
+        else:
+            side = self._require_player(client, "ask for a rematch")
         if self.options.tournament:
             raise _RefusedError(ErrorCode.TOURNAMENT_ROOM, _NO_REMATCH)
         if self._status == "playing":
@@ -1040,9 +1083,9 @@ class Room:
                 f"room {self.code} is waiting for a player: the next game starts "
                 "when both seats are taken",
             )
-        asked = set(self._rematch) | {side}
+        asked = set(self._rematch) | ({side} if side is not None else set())
         asked |= {s for s in SIDES if self._occupant(s).kind is PlayerKind.AI}
-        if len(asked) < len(SIDES):
+        if len(asked) < len(SIDES) and side is not None:
             offered = RematchOffered(room=self.code, side=side)
             if side in self._rematch:
                 out.send(client, _with_id(offered, request_id))  # already standing
@@ -1056,6 +1099,7 @@ class Room:
     def _leave(self, client: ClientId, now: float, out: _Builder, request_id: RequestId) -> None:
         if client in self._spectators:
             del self._spectators[client]
+            self._note_unwatched(now)
             out.send(client, Left(room=self.code, id=request_id))
             return
         side = self.side_of(client)
@@ -1081,9 +1125,16 @@ class Room:
         now: float,
         requester: ClientId | None,
         request_id: RequestId,
+        wanted: Side | None = None,
     ) -> None:
+        """Seat ``occupant``: in ``wanted`` if given (the server's own choice, for an
+        AI match), else by the rules of the module docstring."""
         free = [side for side in SIDES if self._seats[side] is None]
-        if self.options.tournament:
+        if wanted is not None:
+            if wanted not in free:
+                raise _RefusedError(ErrorCode.ROOM_FULL, f"seat {wanted} of {self.code} is taken")
+            side = wanted
+        elif self.options.tournament:
             side = self._reserved_side(occupant, free)
         elif not free:
             raise _RefusedError(
@@ -1133,6 +1184,7 @@ class Room:
         now: float,
         out: _Builder,
         request_id: RequestId,
+        side: Side | None = None,
     ) -> None:
         if by is not None:
             self._require_player(by, "add an AI player")
@@ -1147,7 +1199,7 @@ class Room:
                 ErrorCode.BAD_LEVEL, f"no AI level {level!r}: choose one of {', '.join(LEVELS)}"
             )
         occupant = _Occupant(client=None, name=f"AI ({level})", kind=PlayerKind.AI, level=level)
-        self._take_seat(occupant, out, now, by, request_id)
+        self._take_seat(occupant, out, now, by, request_id, side)
 
     def _free_seat(self, side: Side, out: _Builder, now: float) -> None:
         self._seats[side] = None
@@ -1190,6 +1242,8 @@ class Room:
         ply = self._position.ply
         self._ai_pending = (self._game_number, ply)
         clock_left = self._clock.time_left(side, now) if self._clock is not None else None
+        pace, last = self.options.ai_pace, self._last_move_at
+        not_before = last + pace if pace > 0 and last is not None else None
         out.ai_requests.append(
             AiRequest(
                 room=self.code,
@@ -1201,6 +1255,7 @@ class Room:
                 side=side,
                 seed=self._rng.getrandbits(32),
                 clock_left=clock_left,
+                not_before=not_before,
             )
         )
 
@@ -1275,7 +1330,7 @@ class Room:
         while True:
             due = [(at, side) for at, side in self._deadlines() if at <= now]
             if not due:
-                return
+                break
             at, side = min(due, key=lambda d: (d[0], d[1] is not None, d[1] or ""))
             if side is None:
                 assert self._clock is not None and self._clock.running is not None
@@ -1289,6 +1344,18 @@ class Room:
                     else:
                         self._concede(side, Termination.ABANDONMENT, at, out, None, None)
                 self._free_seat(side, out, at)
+        until = self._unwatched_until
+        if until is not None and until <= now and not self.paused:
+            self._unwatched_until = None
+            if self._status == "playing" and not self.members:
+                self._finish(None, Termination.ABORTED, until, out, None, None)
+
+    def _note_unwatched(self, now: float) -> None:
+        """After someone left: an AI match in play that nobody watches any more is
+        called off ``grace_seconds`` from ``now`` (the engine plays for people to
+        watch; a watcher whose connection blipped has that long to watch again)."""
+        if self.options.ai_match and self._status == "playing" and not self.members:
+            self._unwatched_until = now + self.options.grace_seconds
 
     def _gone(self, side: Side) -> bool:
         """True if a person or bot holds ``side`` but is disconnected."""

@@ -10,10 +10,11 @@ What counts: a room counts against the session that opened it (``create_room``,
 or a ``quick_match`` that found nobody waiting and opened one) and against the
 address it was opened from, while the room is **open**: its game is waiting or
 in play (against the AI too) and the opener still holds its seat (connected, or
-held in the grace window). A finished room does not count (a rematch in it makes
-it count again), nor one the opener left, nor a room the session only joined,
-nor a tournament room (the director opens those), nor a room restored after a
-restart (its opener is not known any more).
+held in the grace window), or, for an AI match, still watches it. A finished
+room does not count (a rematch in it makes it count again), nor one the opener
+left, nor a room the session only joined, nor a tournament room (the director
+opens those), nor a room restored after a restart (its opener is not known any
+more).
 
 This module does no I/O and keeps no room: :class:`RoomCaps` remembers who
 opened which room (:meth:`RoomCaps.opened`, :meth:`RoomCaps.forget`), and asks

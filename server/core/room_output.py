@@ -100,6 +100,7 @@ class AiRequest:
     ``room.ai_failed(game_number, ply)`` if no move came. ``seed`` comes from the
     room's rng, so seeded games replay; ``clock_left`` is the AI's time (seconds)
     when asked, None without a clock: the pool must answer well within it.
+    The search may start at once; only its answer waits for ``not_before``.
     """
 
     room: str
@@ -111,6 +112,9 @@ class AiRequest:
     side: Side
     seed: int
     clock_left: float | None = None
+    not_before: float | None = None
+    """When the answer may be played, at the earliest (Unix seconds; an AI
+    match's pace): the server holds an earlier answer until then. None: at once."""
 
     def search_request(self, *, time_limit: float | None = None) -> SearchRequest:
         """The request for :func:`shared.engine.remote.run_search_request`."""

@@ -117,12 +117,28 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     increment: Annotated[float, msgspec.Meta(ge=0, le=3600)] = 0.0
 
 
+MAX_AI_PACE = 10.0
+"""Longest pace of an AI match (seconds between moves): slow enough to explain
+each move on the wall, short enough that a Connect Four game ends in minutes."""
+
+
+class AiMatch(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The server AI in both seats, at ``first``'s and ``second``'s levels, each
+    move shown at least ``pace`` seconds after the one before (0: as fast as the
+    engine answers), for people to watch."""
+
+    first: Level
+    second: Level
+    pace: Annotated[float, msgspec.Meta(ge=0, le=MAX_AI_PACE)] = 1.0
+
+
 class CreateRoom(_Message, tag="create_room", frozen=True):
     """Open a room and take a seat in it.
 
     ``game`` is a game name (``mnk`` with ``m``, ``n``, ``k``); ``seat`` is the
     creator's (``random``: decided at the start); ``ai_level`` seats the server AI
-    opposite at once.
+    opposite at once. With ``ai_match`` the AI takes both seats and the creator
+    watches (no ``seat``, ``ai_level`` or clock then).
     """
 
     game: ShortText
@@ -133,6 +149,7 @@ class CreateRoom(_Message, tag="create_room", frozen=True):
     seat: Side | Literal["random"] = "first"
     clock: Clock = Clock()
     ai_level: Level | None = None
+    ai_match: AiMatch | None = None
 
 
 class Join(_Message, tag="join", frozen=True):
@@ -318,6 +335,9 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     tournament: bool = False
     """True in a tournament room (class mode): its players are seated by the
     server, and it has no rematch; its join and watch codes are not for sharing."""
+    ai_pace: float | None = None
+    """Set in an AI match (the server AI in both seats): seconds at least between
+    its moves. Anyone watching it may ask for the next game (``rematch``)."""
 
 
 class RoomSummary(msgspec.Struct, frozen=True, kw_only=True):

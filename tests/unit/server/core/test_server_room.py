@@ -1095,3 +1095,80 @@ def test_a_restored_ai_to_move_is_asked_on_resume() -> None:
     )
     (request,) = restored.resume_after_restart(T0 + 100).ai_requests
     assert isinstance(request, AiRequest) and (request.ply, request.moves) == (1, "b2")
+
+
+# -- AI matches -------------------------------------------------------------------------------
+
+
+def ai_match(pace: float = 2.0, grace: float = 5.0) -> tuple[Room, Output]:
+    """Ann watches an AI match (easy first, perfect second) at ``pace``: the
+    room and the output of seating its second AI (the game's start)."""
+    room = new_room(ai_match=True, ai_pace=pace, grace_seconds=grace)
+    room.watch(ANN, "ann", now=T0)
+    room.add_ai("easy", now=T0, side="first")
+    return room, room.add_ai("perfect", now=T0, side="second")
+
+
+def test_an_ai_match_asks_each_move_no_sooner_than_its_pace_after_the_last() -> None:
+    """Both seats are the AI's; each request carries ``not_before``, the last
+    move's time plus the pace (the search itself may start at once)."""
+    room, started = ai_match(pace=2.0)
+    (first,) = started.ai_requests
+    assert (first.side, first.level, first.not_before) == ("first", "easy", T0 + 2.0)
+    answered = room.ai_moved(1, 0, "b2", now=T0 + 2.5)
+    (second,) = answered.ai_requests
+    assert (second.side, second.level, second.not_before) == ("second", "perfect", T0 + 4.5)
+    state = room.state_for(ANN, now=T0 + 3)
+    assert state.ai_pace == 2.0 and state.you is None and state.watch_code == "WATCH1"
+    assert state.join_code is None
+
+
+def test_a_room_without_a_pace_asks_the_ai_for_an_answer_at_once() -> None:
+    room, _ = ai_room()
+    (request,) = move(room, ANN, "b2", now=T0 + 1).ai_requests
+    assert request.not_before is None
+
+
+def test_an_ai_match_nobody_watches_is_called_off_after_the_grace_window() -> None:
+    """Ann leaves: the match goes on for the window, and a watcher coming back in
+    time keeps it going; when nobody has watched for a whole window, the game
+    ends aborted and the room is empty (the server drops it)."""
+    room, _ = ai_match(grace=5.0)
+    room.handle(ANN, Leave(room=CODE), now=T0 + 1)
+    assert not room.is_empty and room.next_deadline == T0 + 6
+    room.watch(BOB, "bob", now=T0 + 4)
+    assert room.next_deadline is None
+    assert room.tick(T0 + 7).events == ()
+    room.disconnected(BOB, now=T0 + 8)
+    assert room.tick(T0 + 12.9).events == ()
+    called_off = room.tick(T0 + 13)
+    (finished,) = called_off.events
+    assert isinstance(finished, GameFinished)
+    assert (finished.winner, finished.reason, finished.at) == (None, Termination.ABORTED, T0 + 13)
+    assert room.is_empty and room.status == "finished"
+
+
+def test_a_watcher_of_a_finished_ai_match_starts_the_next_with_sides_swapped() -> None:
+    """Anyone watching may ask: both AIs agree at once. A non-match room still
+    refuses a watcher's rematch."""
+    room, _ = ai_match(pace=0.0)
+    for ply, move in enumerate(["a1", "b1", "a2", "b2", "a3"]):
+        room.ai_moved(1, ply, move, now=T0 + ply)
+    assert room.status == "finished"
+    output = room.handle(ANN, Rematch(room=CODE), now=T0 + 10)
+    (state,) = [m for client, m in output.messages if client == ANN and isinstance(m, State)]
+    assert state.room.game_number == 2 and state.room.status == "playing"
+    assert [seat.level for seat in state.room.seats] == ["perfect", "easy"]
+    (request,) = output.ai_requests
+    assert (request.game_number, request.level) == (2, "perfect")
+    plain = new_room()
+    plain.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
+    plain.watch(ANN, "ann", now=T0)
+    refused(plain, ANN, Rematch(room=CODE), ErrorCode.NOT_SEATED)
+
+
+def test_ai_match_options_that_do_not_fit_are_refused() -> None:
+    with pytest.raises(ValueError, match="no clock"):
+        RoomOptions(ai_match=True, clock=PER_MOVE)
+    with pytest.raises(ValueError, match="pace"):
+        RoomOptions(ai_match=True, ai_pace=10.5)
