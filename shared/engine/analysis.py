@@ -26,9 +26,11 @@ A position's value is *exact* (proven) where the engine proves it in the
 budget: always on tic-tac-toe 3x3 and 4x4; on Connect Four from the opening
 book (:mod:`shared.engine.book`), from the book one move ahead (every reply in
 the book, e.g. the opponent's positions in a game of ``perfect``), or from an
-exact solve, which the compiled solver manages in the budget from about 20
-stones on. Elsewhere it is the deepest heuristic search the budget allows, and
-marked heuristic (``exact_before`` / ``exact_after``).
+exact solve, which the compiled solver manages in the budget from 10 to 15
+stones on; a position with one move that does not lose at once is worth what
+that move leads to, searched in the rest of the budget. Elsewhere it is the
+deepest heuristic search the budget allows, and marked heuristic
+(``exact_before`` / ``exact_after``).
 
 Judgements
 ----------
@@ -106,8 +108,9 @@ __all__ = [
 ]
 
 DEFAULT_SECONDS_PER_POSITION = 0.2
-"""The search budget of one position: a 42-move Connect Four game in about 9 s
-on one worker (the issue's target is 10 s; docs/engine.md, "Game analysis")."""
+"""The search budget of one position: a 42-move Connect Four game takes 1.6 to
+2.8 s on one worker, and at most about 8.6 s (43 positions); the issue's target
+is 10 s (docs/engine.md, "Game analysis")."""
 LINE_PLIES = 6
 """How much of the best line a review keeps: enough to show the idea."""
 SLOW_MOVES = 2
@@ -118,6 +121,9 @@ MISTAKE_DROP = 0.2
 BLUNDER_DROP = 0.3
 """Drops in winning chances (scale -1..1) from which a move is an inaccuracy, a
 mistake, a blunder: Lichess's thresholds (lila, ``Advice.scala``)."""
+MIN_SECONDS_AHEAD = 0.01
+"""Below this much budget left, a position with one safe move keeps the quick
+estimate :func:`~shared.engine.search.search` gave it rather than search on."""
 CHANCES_PER_POINT = 0.1
 """The slope of :func:`winning_chances` in evaluation points: on Connect Four,
 positions the engine scores +10 after a depth-8 search are won about two times
@@ -270,6 +276,16 @@ def analyse_position(game: Game, position: Position, *, seconds: float) -> Posit
             text = game.format_move(move)
             elapsed = time.perf_counter() - started
             return PositionValue(score, True, text, (text,), legal, elapsed)
+        left = seconds - (time.perf_counter() - started)
+        if left >= MIN_SECONDS_AHEAD and _only_safe_move(game, position, found.move):
+            # search() only glances at a position with one move that does not lose
+            # at once (a player needs no more); a review wants its value, which
+            # is the value of the position that move leads to.
+            child = analyse_position(game, game.play_unchecked(position, found.move), seconds=left)
+            if child.exact:
+                line = (found.move_text, *child.line)[:LINE_PLIES]
+                elapsed = time.perf_counter() - started
+                return PositionValue(-child.score, True, found.move_text, line, legal, elapsed)
     line = tuple(game.format_move(move) for move in found.pv[:LINE_PLIES])
     elapsed = time.perf_counter() - started
     return PositionValue(found.score, found.exact, found.move_text, line, legal, elapsed)
@@ -280,6 +296,22 @@ def _loss_now(game: Game, position: Position) -> int:
     the negative of the win the opponent's last stone made."""
     half = (game.grid.cells + 1) // 2
     return -(half - (position.ply - 1) // 2) * SCORE_UNIT
+
+
+def _only_safe_move(game: Game, position: Position, move: int) -> bool:
+    """True if every legal move but ``move`` lets the opponent win at once."""
+    for other in game.legal_moves(position):
+        if other == move:
+            continue
+        child = game.play_unchecked(position, other)
+        if game.outcome(child).is_over:
+            return False
+        if not any(
+            game.outcome(game.play_unchecked(child, reply)).winner is not None
+            for reply in game.legal_moves(child)
+        ):
+            return False
+    return True
 
 
 def _book_ahead(game: Game, position: Position) -> tuple[int, int] | None:

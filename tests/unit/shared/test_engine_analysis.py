@@ -15,6 +15,7 @@ from shared.engine.analysis import (
     PositionValue,
     accuracy,
     analyse_game,
+    analyse_position,
     review_move,
     turning_points,
     winning_chances,
@@ -128,6 +129,21 @@ def test_every_connect_four_move_is_reviewed_and_exact_values_match_solve(
     assert accuracy(reviews, "X") == 100.0
     assert all(review.judgement in (Judgement.BEST, Judgement.FORCED) for review in reviews[::2])
     assert all(point.ply % 2 == 1 for point in turning_points(reviews))
+
+
+@pytest.mark.parametrize("stones", [30, 33, 35])
+def test_a_position_with_one_safe_move_is_valued_exactly(stones):
+    """search() only glances at a position where one move does not lose at once
+    (a heuristic +39 for a drawn position); the review follows that move and
+    gets the exact value."""
+    game_moves = "426552522655664464414653111113333377227777"  # medium against medium
+    position = CONNECT4.from_moves(game_moves[:stones])
+    assert not search(CONNECT4, position, level="perfect", time_limit=0.2).exact
+
+    found = analyse_position(CONNECT4, position, seconds=0.2)
+
+    assert found.exact and found.score == solve(CONNECT4, position) * SCORE_UNIT
+    assert found.line[0] == found.best
 
 
 def test_reviews_come_one_position_at_a_time():
