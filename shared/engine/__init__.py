@@ -13,7 +13,8 @@ Modules: :mod:`~shared.engine.search` (entry points), :mod:`~shared.engine.negam
 :mod:`~shared.engine.evaluation` (heuristics), :mod:`~shared.engine.levels`,
 :mod:`~shared.engine.scores`, :mod:`~shared.engine.minimax` (plain reference),
 :mod:`~shared.engine.remote` (compact requests for process pools),
-:mod:`~shared.engine.explain` (a search said in one line for people).
+:mod:`~shared.engine.explain` (a search said in one line for people),
+:mod:`~shared.engine.analysis` (a finished game reviewed move by move).
 """
 
 from shared.engine.levels import Level, SearchPlan, parse_level, plan_search
