@@ -27,6 +27,7 @@ judged and how: :mod:`shared.engine.analysis`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -40,8 +41,10 @@ from server.analysis.service import (
 )
 from server.core.path_ids import parse_id
 from server.core.record_access import may_read
+from server.core.room_output import GameFinished
 from server.http_api import error_response, json_response
-from server.lifecycle import POOL, STORE
+from server.hub_boundary import HubEvent
+from server.lifecycle import CONFIG, HUB, POOL, STORE
 from server.store import GameNotFoundError
 from shared.engine.analysis import accuracy, turning_points, winning_chances
 from shared.games import get_game
@@ -60,9 +63,21 @@ def add_analysis_routes(app: web.Application) -> None:
 async def _analyses(app: web.Application) -> AsyncIterator[None]:
     analyses = GameAnalyses(app[STORE], app[POOL])
     app[ANALYSES] = analyses
+    hub = app[HUB]
+
+    def hear(event: HubEvent) -> None:
+        if isinstance(event, GameFinished):
+            analyses.game_finished()
+
+    if app[CONFIG].class_mode:
+        # A class's games are analysed as they finish: the reviews and the
+        # teacher's export (accuracy, blunders) are ready when asked for.
+        analyses.keep_up(since=time.time())
+        hub.subscribe(hear)
     try:
         yield
     finally:
+        hub.unsubscribe(hear)
         await analyses.close()
 
 

@@ -18,6 +18,9 @@ Contract:
 - At most ``max_running`` analyses run at once (each on one worker at a time);
   a view that would start one more is refused with :class:`AnalysesBusyError`
   (and ``retry_after``); views of running or complete analyses always answer.
+- In class mode (:meth:`GameAnalyses.keep_up`) every game that finishes is
+  analysed in the background, one at a time, so that its review and the
+  teacher's export are ready when asked for; it counts among ``max_running``.
 - An analysis cut short (a restart, a worker that died twice) keeps what it
   stored; the next view resumes from the first move without a review. A stored
   review stands: two analyses of a game may differ where values are estimates.
@@ -98,7 +101,11 @@ class GameAnalyses:
         self._pool = pool
         self._seconds = seconds_per_position
         self._max_running = max_running
-        self._running: dict[int, asyncio.Task[None]] = {}
+        self._running: dict[int, asyncio.Task[bool]] = {}
+        self._keeper: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._gave_up: set[int] = set()
+        """Games the background analyses could not finish (not tried again by them)."""
 
     async def view(self, record: GameRecord) -> AnalysisView:
         """The analysis of ``record`` as far as it goes, starting it if need be.
@@ -118,13 +125,43 @@ class GameAnalyses:
                     f"{self._max_running} games are being analysed: ask again in a moment",
                     retry_after=2.0,
                 )
-            task = asyncio.create_task(self._analyse(record, len(reviews)))
-            self._running[record.id] = task
-            task.add_done_callback(lambda _: self._running.pop(record.id, None))
+            self._start(record, len(reviews))
         return AnalysisView(record, reviews, complete, await self._store.hints(record.id))
+
+    def keep_up(self, *, since: float) -> None:
+        """From now on, analyse every game that finishes (at ``since`` or later),
+        one at a time, in the background: :meth:`game_finished` says when to
+        look (class mode, so that reviews and the export are ready)."""
+        if self._keeper is None:
+            self._keeper = asyncio.create_task(self._keep_up(since))
+
+    def game_finished(self) -> None:
+        """A game has finished: the background analyses look for it."""
+        self._wake.set()
+
+    async def _keep_up(self, since: float) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while True:
+                waiting = await self._store.unanalysed_games(since=since, limit=20)
+                todo = [i for i in waiting if i not in self._running and i not in self._gave_up]
+                if not todo:
+                    break
+                for game_id in todo:
+                    record = await self._store.get_game(game_id)
+                    texts, _ = await self._store.analysis(game_id)
+                    if game_id in self._running:
+                        continue  # someone asked for it meanwhile: it runs already
+                    if not await self._start(record, len(texts)):
+                        self._gave_up.add(game_id)
 
     async def close(self) -> None:
         """Stop the analyses under way (what they stored stays)."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
         tasks = list(self._running.values())
         for task in tasks:
             task.cancel()
@@ -132,7 +169,15 @@ class GameAnalyses:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _analyse(self, record: GameRecord, start: int) -> None:
+    def _start(self, record: GameRecord, start: int) -> asyncio.Task[bool]:
+        """Run :meth:`_analyse` in a task, known as running until it ends."""
+        task = asyncio.create_task(self._analyse(record, start))
+        self._running[record.id] = task
+        task.add_done_callback(lambda _: self._running.pop(record.id, None))
+        return task
+
+    async def _analyse(self, record: GameRecord, start: int) -> bool:
+        """Analyse ``record`` from move ``start`` on; True if it is complete."""
         game = get_game(record.game)
         texts = [move.move for move in record.moves]
         position = game.from_moves(" ".join(texts[:start]))
@@ -149,6 +194,9 @@ class GameAnalyses:
             logger.warning("analysis of game %d stopped: %s", record.id, error)
         except Exception:
             logger.exception("analysis of game %d failed", record.id)
+        else:
+            return True
+        return False
 
     async def _value(self, game: str, moves: list[str]) -> PositionValue:
         request = PositionRequest(game, " ".join(moves), self._seconds)

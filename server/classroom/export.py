@@ -25,6 +25,14 @@ games finished::
                     the roster ids of the players (empty for the AI)
     tournament      the tournament the game was played in (empty for a casual game)
     round           its round in that tournament (empty for a casual game)
+    first_accuracy, second_accuracy
+                    each player's accuracy, 0 to 100, by the game's analysis
+                    (shared.engine.analysis; empty until it is complete: in class
+                    mode every game is analysed as it finishes)
+    first_blunders, second_blunders
+                    each player's moves judged blunders (empty likewise)
+    first_hints, second_hints
+                    the hints each player asked the engine for
 
 ``students.csv`` has one row per student (removed ones last, marked), with their
 finished games, wins, draws and losses. ``games.zip`` holds both and a folder
@@ -59,7 +67,7 @@ import re
 import zipfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from server.core.records import GameRecord, GameState, PgnResult, SeatRecord, record_to_text
@@ -67,6 +75,7 @@ from server.store import StudentRecord, StudentResults, TournamentRecord
 from server.tournaments.progress import TournamentProgress
 from server.tournaments.spec import parse_entrant
 from server.tournaments.standings import Crosstable, crosstable
+from shared.engine.analysis import Judgement, MoveReview, accuracy
 from shared.games import Player
 
 RESULT_COLUMNS = (
@@ -83,6 +92,12 @@ RESULT_COLUMNS = (
     "second_student",
     "tournament",
     "round",
+    "first_accuracy",
+    "second_accuracy",
+    "first_blunders",
+    "second_blunders",
+    "first_hints",
+    "second_hints",
 )
 STANDING_COLUMNS = (
     "rank",
@@ -107,13 +122,37 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _UNSAFE_IN_FILE_NAMES = re.compile(r"[^\w.-]+")
 
 
+@dataclass(frozen=True, slots=True)
+class GameAnalysisSummary:
+    """What ``results.csv`` shows of a game's analysis: its reviews (empty while
+    it is not complete) and the hints given, the hinted move by ply."""
+
+    reviews: tuple[MoveReview, ...] = ()
+    hints: Mapping[int, str] = field(default_factory=dict)
+
+    def columns(self) -> tuple[object, ...]:
+        """The six analysis columns of ``results.csv``, first player's then second's."""
+        hints = tuple(sum(ply % 2 == side for ply in self.hints) for side in (0, 1))
+        if not self.reviews:
+            return ("", "", "", "", *hints)
+        accuracies = tuple(round(accuracy(self.reviews, symbol), 1) for symbol in "XO")
+        blunders = tuple(
+            sum(r.side == symbol and r.judgement is Judgement.BLUNDER for r in self.reviews)
+            for symbol in "XO"
+        )
+        return (*accuracies, *blunders, *hints)
+
+
 def results_csv(
     records: Iterable[GameRecord],
     students: Iterable[StudentRecord],
     tournaments: Iterable[TournamentRecord] = (),
+    analyses: Mapping[int, GameAnalysisSummary] | None = None,
 ) -> bytes:
     """``results.csv`` for the finished games among ``records`` (see the module
-    docstring); ``tournaments`` say which of them were tournament games."""
+    docstring); ``tournaments`` say which of them were tournament games,
+    ``analyses`` what their analyses found (by game id; none: empty columns)."""
+    analyses = {} if analyses is None else analyses
     by_player = students_by_player(students)
     played_in = {
         pairing.game_id: (tournament.name, pairing.round)
@@ -145,6 +184,7 @@ def results_csv(
                 _student_id(second, by_player),
                 _cell(tournament),
                 round_,
+                *analyses.get(record.id, GameAnalysisSummary()).columns(),
             )
         )
     return _csv(RESULT_COLUMNS, rows)
@@ -176,6 +216,7 @@ def games_zip(
     students: Sequence[StudentRecord],
     results: Mapping[str, StudentResults],
     tournaments: Sequence[TournamentRecord] = (),
+    analyses: Mapping[int, GameAnalysisSummary] | None = None,
 ) -> bytes:
     """``games.zip``: both CSV files, a folder of game records per student
     (every student on the roster, and removed ones who played) and a folder
@@ -189,7 +230,7 @@ def games_zip(
                 games_of[student.id].append(record)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("results.csv", results_csv(records, students, tournaments))
+        archive.writestr("results.csv", results_csv(records, students, tournaments, analyses))
         archive.writestr("students.csv", students_csv(students, results))
         for student in _entries(students):
             games = games_of[student.id]

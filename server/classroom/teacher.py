@@ -56,14 +56,15 @@ from urllib.parse import quote
 
 import msgspec
 
-from server.classroom.export import games_zip, results_csv
+from server.classroom.export import GameAnalysisSummary, games_zip, results_csv
 from server.classroom.roster import Roster
 from server.core.players import PlayerRecord, new_player_token, player_id_for, token_hash
-from server.core.records import PlayerKind
+from server.core.records import GameRecord, PlayerKind
 from server.hub import GameServer
 from server.hub_boundary import HubEvent, RoomDropped, RoomInfo
 from server.player_directory import PlayerDirectory
 from server.store import GameStore, PlayerNotFoundError, StudentRecord, StudentResults
+from shared.engine.analysis import MoveReview
 from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 from shared.protocol.messages import ResultInfo, Side
 
@@ -438,7 +439,8 @@ class Classroom:
         records = await self._store.class_games(self.name)
         tournaments = await self._store.tournaments(self.name)
         students = self._roster.everyone()
-        return await asyncio.to_thread(results_csv, records, students, tournaments)
+        analyses = await self._analyses(records)
+        return await asyncio.to_thread(results_csv, records, students, tournaments, analyses)
 
     async def games_zip(self) -> bytes:
         """``games.zip`` (:mod:`server.classroom.export`), built off the event loop."""
@@ -446,7 +448,18 @@ class Classroom:
         results = await self._store.class_results(self.name)
         tournaments = await self._store.tournaments(self.name)
         students = self._roster.everyone()
-        return await asyncio.to_thread(games_zip, records, students, results, tournaments)
+        analyses = await self._analyses(records)
+        return await asyncio.to_thread(games_zip, records, students, results, tournaments, analyses)
+
+    async def _analyses(self, records: list[GameRecord]) -> dict[int, GameAnalysisSummary]:
+        """What the analyses of ``records`` found, for the export."""
+        stored = await self._store.analyses_of([record.id for record in records])
+        return {
+            game_id: GameAnalysisSummary(
+                tuple(msgspec.json.decode(text, type=MoveReview) for text in texts), hints
+            )
+            for game_id, (texts, hints) in stored.items()
+        }
 
     def _view(self, student: StudentRecord, results: dict[str, StudentResults]) -> StudentView:
         scores = results.get(student.id, StudentResults())

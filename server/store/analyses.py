@@ -86,3 +86,40 @@ class AnalysisStorage(StoreBase):
             return dict(rows.fetchall())
 
         return await self._transaction(body, write=False, what="reading the hints")
+
+    async def unanalysed_games(self, *, since: float, limit: int) -> list[int]:
+        """Ids of games finished at ``since`` or later whose analysis is not
+        complete, the earliest finished first, at most ``limit``."""
+
+        def body(db: sqlite3.Connection) -> list[int]:
+            rows = db.execute(
+                "SELECT id FROM games g WHERE state = 'finished' AND finished_at >= ?"
+                " AND NOT EXISTS (SELECT 1 FROM analyses a WHERE a.game_id = g.id)"
+                " ORDER BY finished_at, id LIMIT ?",
+                (since, limit),
+            )
+            return [game_id for (game_id,) in rows.fetchall()]
+
+        return await self._transaction(body, write=False, what="finding games to analyse")
+
+    async def analyses_of(self, game_ids: list[int]) -> dict[int, tuple[list[str], dict[int, str]]]:
+        """For each of ``game_ids``: its complete analysis' reviews (JSON texts by
+        ply; empty if not complete) and its hints (move by ply)."""
+
+        def body(db: sqlite3.Connection) -> dict[int, tuple[list[str], dict[int, str]]]:
+            found: dict[int, tuple[list[str], dict[int, str]]] = {
+                game_id: ([], {}) for game_id in game_ids
+            }
+            for game_id in game_ids:
+                done = db.execute("SELECT 1 FROM analyses WHERE game_id = ?", (game_id,))
+                if done.fetchone() is not None:
+                    rows = db.execute(
+                        "SELECT review FROM analysis_moves WHERE game_id = ? ORDER BY ply",
+                        (game_id,),
+                    )
+                    found[game_id][0].extend(review for (review,) in rows.fetchall())
+                hints = db.execute("SELECT ply, move FROM hints WHERE game_id = ?", (game_id,))
+                found[game_id][1].update(hints.fetchall())
+            return found
+
+        return await self._transaction(body, write=False, what="reading analyses")
