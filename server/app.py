@@ -13,6 +13,7 @@ Routes::
     GET /healthz          liveness and a few figures, as JSON
     GET /metrics          Prometheus text format
     GET /api/leaderboard  the ratings per game type (?game=connect4 for one; server/ratings)
+    GET /api/games/{id}/analysis  a finished game's moves judged (server/analysis)
     /api/admin/...        the teacher's controls in class mode (server/classroom)
     /api/tournaments...   a class's tournaments (server/tournaments)
 
@@ -33,6 +34,7 @@ import time
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from server.admission import add_admission
+from server.analysis.routes import add_analysis_routes
 from server.classroom.admin_routes import add_admin_routes
 from server.classroom.admin_token import bearer_matches
 from server.classroom.class_mode import teacher_token
@@ -100,6 +102,7 @@ def create_app(config: ServerConfig) -> web.Application:
     add_admin_routes(app)
     add_tournament_routes(app)  # after the admin routes: its director needs the classroom
     add_leaderboard_routes(app)
+    add_analysis_routes(app)
     return app
 
 

@@ -44,10 +44,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.synchronize import Barrier
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 from shared.engine import SearchRequest, SearchResult, plan_search, run_search_request, solvers
+from shared.engine.analysis import PositionValue
 from shared.engine.kernel import kernel_for
+from shared.engine.remote import PositionRequest, run_position_request
 from shared.errors import BoardroomError
 from shared.games import GridGame, Move, get_game
 
@@ -237,7 +239,7 @@ class _UnpicklableWorkerError(RuntimeError):
     """Stands in for a worker exception that cannot be pickled back to the server."""
 
 
-def _run_task(task: SearchTask, request: SearchRequest) -> SearchResult:
+def _run_task(task: Callable[[Any], Any], request: Any) -> Any:
     """Run ``task`` in the worker, making sure that whatever it raises can cross back.
 
     An exception that fails to unpickle in the server is taken by the executor for a
@@ -415,6 +417,42 @@ class EnginePool:
         searched = result.elapsed if result is not None else 0.0
         return PoolSearchOutcome(result, fallback, retried, max(wall - searched, 0.0), reason)
 
+    async def analyse(self, request: PositionRequest) -> PositionValue:
+        """Value one position of a game under analysis in a worker (its search
+        takes ``request.seconds``). It waits for a free worker like a search, so
+        an analysis holds no worker longer than one position and the AI's moves
+        in play get theirs in turn.
+
+        Raises :class:`EngineBusyError` at once when ``max_queue`` requests are
+        waiting or running; :class:`EngineUnavailableError` when the pool is not
+        running, or when the position could not be valued (a worker crashed on
+        it twice, or overran): the caller stops that analysis;
+        :class:`~shared.errors.BoardroomError` for a bad request.
+        """
+        if self._executor is None:
+            raise EngineUnavailableError("the engine pool is not running")
+        if self._accepted >= self._max_queue:
+            self._refused += 1
+            raise EngineBusyError(f"the engine is busy ({self._max_queue} searches queued)")
+        self._accepted += 1
+        try:
+            for attempt in (1, 2):
+                try:
+                    value: PositionValue = await self._attempt(
+                        request, request.seconds + self._margin, runs=run_position_request
+                    )
+                    return value
+                except BrokenProcessPool:
+                    if attempt == 2:
+                        raise EngineUnavailableError(
+                            f"a worker died twice valuing {request}"
+                        ) from None
+                except TimeoutError:
+                    raise EngineUnavailableError(f"no value in time for {request}") from None
+            raise AssertionError("unreachable")
+        finally:
+            self._accepted -= 1
+
     async def _search_with_retry(
         self, request: SearchRequest, deadline: float
     ) -> tuple[SearchResult | None, bool, FallbackReason | None]:
@@ -434,8 +472,11 @@ class EnginePool:
                 logger.exception("engine worker failed on %s", request)
                 return None, retried, FallbackReason.ERROR
 
-    async def _attempt(self, request: SearchRequest, deadline: float) -> SearchResult:
-        """One try: wait for a free worker, then for its answer until ``deadline``."""
+    async def _attempt(
+        self, request: Any, deadline: float, *, runs: Callable[[Any], Any] | None = None
+    ) -> Any:
+        """One try: wait for a free worker, then for its answer until ``deadline``.
+        ``runs`` runs the request in the worker (default: the pool's search task)."""
         await self._slots.acquire()
         executor = self._executor
         try:
@@ -444,7 +485,8 @@ class EnginePool:
                     executor = self._executor
             if executor is None:
                 raise EngineUnavailableError("the engine pool was closed")
-            future = asyncio.wrap_future(executor.submit(_run_task, self._task, request))
+            work = self._task if runs is None else runs
+            future = asyncio.wrap_future(executor.submit(_run_task, work, request))
         except BaseException as error:
             self._slots.release()
             if isinstance(error, BrokenProcessPool) and executor is not None:

@@ -28,10 +28,13 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
+import msgspec
+
 from server.core.room import Room, RoomOptions
 from server.core.room_output import (
     AiRequest,
     ClientId,
+    GameFinished,
     Output,
     PersistEvent,
     RoomStatus,
@@ -43,7 +46,7 @@ from shared.engine.levels import plan_search
 from shared.errors import BoardroomError
 from shared.protocol.codec import encode_message
 from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import Error, RoomSummary, SearchInfo, ServerMessage
+from shared.protocol.messages import Error, GameOver, RoomSummary, SearchInfo, ServerMessage
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +66,10 @@ class Recorder(Protocol):
     """Persists room events durably (:class:`server.recorder.GameRecorder`)."""
 
     async def persist(self, options: RoomOptions, events: Sequence[PersistEvent]) -> None: ...
+
+    def game_id(self, room: str, game_number: int) -> int | None:
+        """The stored id of the game in play (None if it is not stored)."""
+        ...
 
 
 Deliver = Callable[[ClientId, ServerMessage, str], None]
@@ -155,6 +162,16 @@ class RoomHost:
             task.cancel()
 
     async def _carry_out(self, output: Output) -> None:
+        # The record's id of a game that ends here, for game_over: the recorder
+        # forgets it once the end is stored.
+        ended_id = next(
+            (
+                self._recorder.game_id(self.code, event.game_number)
+                for event in output.events
+                if isinstance(event, GameFinished)
+            ),
+            None,
+        )
         if output.events:
             try:
                 await self._recorder.persist(self.room.options, output.events)
@@ -164,6 +181,8 @@ class RoomHost:
                 return
         encoded: dict[int, tuple[ServerMessage, str]] = {}
         for recipient, message in output.messages:
+            if isinstance(message, GameOver) and ended_id is not None:
+                message = msgspec.structs.replace(message, game_id=ended_id)
             plain = without_search(message)
             for client in output.recipients(recipient):
                 shown = plain if plain is message or not self._wants_search(client) else message

@@ -65,6 +65,7 @@ holds these rules as import contracts).
 
 from __future__ import annotations
 
+from server.store.analyses import AnalysisStorage
 from server.store.base import StoreInfo
 from server.store.classroom import ClassroomStorage, StudentRecord, StudentResults
 from server.store.errors import (
@@ -115,7 +116,14 @@ __all__ = [
 ]
 
 
-class GameStore(GamesStorage, PlayersStorage, ClassroomStorage, TournamentStorage, RatingsStorage):
+class GameStore(
+    GamesStorage,
+    PlayersStorage,
+    ClassroomStorage,
+    TournamentStorage,
+    RatingsStorage,
+    AnalysisStorage,
+):
     """The games of one SQLite file, with its players, and what class mode, its
     tournaments and the ratings keep beside them. See the package docstring for the contracts.
 

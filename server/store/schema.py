@@ -21,7 +21,7 @@ from server.store.sql import scalar
 
 __all__ = ["SCHEMA_VERSION", "migrate"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
 
 
@@ -356,6 +356,27 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
         "CREATE UNIQUE INDEX students_by_player ON students (class, player)"
         " WHERE merged_into IS NULL",
         "CREATE INDEX students_merged ON students (merged_into) WHERE merged_into IS NOT NULL",
+    ),
+    # Version 6 to 7: post-game analyses (server/analysis), cached as they are made.
+    (
+        # One judged move of a finished game: shared.engine.analysis.MoveReview as
+        # JSON, written as the engine yields it (a later request resumes from there).
+        """
+        CREATE TABLE analysis_moves (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            ply     INTEGER NOT NULL CHECK (ply >= 0),
+            review  TEXT    NOT NULL CHECK (json_valid(review)),
+            PRIMARY KEY (game_id, ply)
+        ) WITHOUT ROWID
+        """,
+        # A game whose every move is judged, and the budget it was judged with.
+        """
+        CREATE TABLE analyses (
+            game_id              INTEGER PRIMARY KEY REFERENCES games (id),
+            seconds_per_position REAL    NOT NULL CHECK (seconds_per_position > 0),
+            finished_at          REAL    NOT NULL
+        )
+        """,
     ),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION

@@ -3,7 +3,8 @@
 A worker process gets a :class:`SearchRequest` (game name, move string and limits:
 a few dozen bytes to pickle, never a live object) and sends back a
 :class:`~shared.engine.search.SearchResult`. The server's process pool submits
-:func:`run_search_request`.
+:func:`run_search_request`, and, for a game's analysis, one
+:class:`PositionRequest` per position (:func:`run_position_request`).
 
 >>> run_search_request(SearchRequest("tictactoe", "b2 a1 c3", level="perfect")).move_text
 'a3'
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shared.engine.analysis import PositionValue, analyse_position
 from shared.engine.search import SearchResult, search
 from shared.games import get_game
 
@@ -41,3 +43,19 @@ def run_search_request(request: SearchRequest) -> SearchResult:
         time_limit=request.time_limit,
         seed=request.seed,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PositionRequest:
+    """A position of a game under analysis: by game name and moves, and the time
+    its search may take (:func:`shared.engine.analysis.analyse_position`)."""
+
+    game: str
+    moves: str
+    seconds: float
+
+
+def run_position_request(request: PositionRequest) -> PositionValue:
+    """Rebuild the position and value it for the analysis; runs in a worker process."""
+    game = get_game(request.game)
+    return analyse_position(game, game.from_moves(request.moves), seconds=request.seconds)

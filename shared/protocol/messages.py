@@ -430,11 +430,13 @@ class Moved(_Message, tag="moved", frozen=True):
 
 
 class GameOver(_Message, tag="game_over", frozen=True):
-    """The game in the room has ended."""
+    """The game in the room has ended. ``game_id`` is its stored record's id
+    (``GET /api/games/{id}``, and its analysis at ``/api/games/{id}/analysis``)."""
 
     room: str
     result: ResultInfo
     moves: str
+    game_id: int | None = None
 
 
 class PlayerStatus(_Message, tag="player_status", frozen=True):

@@ -1,0 +1,144 @@
+"""``GET /api/games/{id}/analysis``: a finished game's moves judged by the engine.
+
+200 when the analysis is complete, 202 while it runs (the first request starts
+it; ask again to see it fill in), with the same body::
+
+    {"game_id": 12, "game": "connect4", "title": "Connect Four", "moves": "4453...",
+     "players": {"first": "ann", "second": "AI (perfect)"},
+     "result": {"winner": "first", "reason": "line"},
+     "complete": false, "total": 42,
+     "reviews": [{"ply": 0, "side": "first", "move": "4", "best": "4", "line": [],
+                  "value_before": "win in 21", "value_after": "win in 21",
+                  "score_before": ..., "score_after": ..., "chances_before": 1.0,
+                  "chances_after": 1.0, "exact_before": true, "exact_after": true,
+                  "judgement": "best", "seconds": 0.01}],
+     "accuracy": {"first": 97.5, "second": 80.1},
+     "turning_points": [{"ply": 6, "side": "first", "text": "move 7 (X): ..."}]}
+
+Refusals, as JSON ``{"error", "message"}``: 404 ``unknown_game_record`` (as
+``GET /api/games/{id}``, a private room's game in progress included, word for
+word), 409 ``game_in_progress`` (no analysis while a game is played), 503
+``engine_busy`` with a ``Retry-After`` header and ``retry_after`` (too many
+analyses running). What is judged and how: :mod:`shared.engine.analysis`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from aiohttp import web
+
+from server.analysis.service import (
+    AnalysesBusyError,
+    AnalysisView,
+    GameAnalyses,
+    GameInProgressError,
+)
+from server.core.path_ids import parse_id
+from server.core.record_access import may_read
+from server.http_api import error_response, json_response
+from server.lifecycle import POOL, STORE
+from server.store import GameNotFoundError
+from shared.engine.analysis import accuracy, turning_points, winning_chances
+from shared.games import get_game
+from shared.protocol.messages import SIDES
+
+ANALYSES = web.AppKey("analyses", GameAnalyses)
+
+
+def add_analysis_routes(app: web.Application) -> None:
+    """Route ``GET /api/games/{id}/analysis`` on ``app`` (after its own start-up:
+    the analyses use its store and engine pool)."""
+    app.cleanup_ctx.append(_analyses)
+    app.router.add_get("/api/games/{id}/analysis", _analysis)
+
+
+async def _analyses(app: web.Application) -> AsyncIterator[None]:
+    analyses = GameAnalyses(app[STORE], app[POOL])
+    app[ANALYSES] = analyses
+    try:
+        yield
+    finally:
+        await analyses.close()
+
+
+async def _analysis(request: web.Request) -> web.Response:
+    game_id = parse_id(request.match_info["id"])
+    unknown = error_response(
+        404, "unknown_game_record", f"no game {request.match_info['id'][:24]!r} to analyse"
+    )
+    if game_id is None:
+        return unknown
+    try:
+        record = await request.app[STORE].get_game(game_id)
+    except GameNotFoundError:
+        return unknown
+    if not may_read(record, code=request.query.get("code")):
+        return unknown  # a private game in progress: as if there were none
+    try:
+        view = await request.app[ANALYSES].view(record)
+    except GameInProgressError as refusal:
+        return error_response(409, "game_in_progress", str(refusal))
+    except AnalysesBusyError as busy:
+        retry = f"{busy.retry_after:g}"
+        response = error_response(503, "engine_busy", str(busy), headers={"Retry-After": retry})
+        return response
+    response = json_response(view_to_json(view))
+    response.set_status(200 if view.complete else 202)
+    return response
+
+
+def view_to_json(view: AnalysisView) -> dict[str, Any]:
+    """The body of the route (see the module docstring) for ``view``."""
+    record, reviews = view.record, view.reviews
+    game = get_game(record.game)
+    by_symbol = dict(zip("XO", SIDES, strict=True))
+    winner = None if record.winner is None else SIDES[record.winner]
+    return {
+        "game_id": record.id,
+        "game": record.game,
+        "title": game.title,
+        "moves": game.move_string(game.from_moves(" ".join(m.move for m in record.moves))),
+        "players": {
+            side: seat.name if seat is not None else None
+            for side, seat in zip(SIDES, record.seats, strict=True)
+        },
+        "result": {
+            "winner": winner,
+            "reason": record.termination.value if record.termination else None,
+        },
+        "complete": view.complete,
+        "total": len(record.moves),
+        "reviews": [
+            {
+                "ply": review.ply,
+                "side": by_symbol[review.side],
+                "move": review.move,
+                "best": review.best,
+                "line": list(review.line),
+                "value_before": review.value_before,
+                "value_after": review.value_after,
+                "score_before": review.score_before,
+                "score_after": review.score_after,
+                "chances_before": round(
+                    winning_chances(review.score_before, exact=review.exact_before), 4
+                ),
+                "chances_after": round(
+                    winning_chances(review.score_after, exact=review.exact_after), 4
+                ),
+                "exact_before": review.exact_before,
+                "exact_after": review.exact_after,
+                "judgement": review.judgement.value,
+                "seconds": review.seconds,
+            }
+            for review in reviews
+        ],
+        "accuracy": {
+            side: round(accuracy(reviews, symbol), 1) for symbol, side in by_symbol.items()
+        },
+        "turning_points": [
+            {"ply": point.ply, "side": SIDES[point.ply % 2], "text": point.text}
+            for point in turning_points(reviews)
+        ],
+    }

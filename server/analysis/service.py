@@ -1,0 +1,161 @@
+"""Post-game analyses: each finished game's moves judged by the engine, in the pool.
+
+:class:`GameAnalyses` is the adapter around :mod:`shared.engine.analysis` (the
+pure core): it values a game's positions one at a time in the engine pool (never
+on the event loop, and never holding a worker for more than one position, so
+the AI's moves in play get their turn), judges each move with
+:func:`~shared.engine.analysis.review_move` as soon as the position after it is
+valued, and stores every review at once (:mod:`server.store.analyses`).
+
+Contract:
+
+- :meth:`GameAnalyses.view` answers at once with what is known: the reviews
+  stored so far and whether the analysis is complete. The first view of a
+  finished game starts its analysis, in a task; later views see it fill in
+  (``complete`` turns true with the last move). A game in play is refused
+  (:class:`GameInProgressError`): the engine's judgement during a game would be
+  help. A game with no moves is complete at once, with no reviews.
+- At most ``max_running`` analyses run at once (each on one worker at a time);
+  a view that would start one more is refused with :class:`AnalysesBusyError`
+  (and ``retry_after``); views of running or complete analyses always answer.
+- An analysis cut short (a restart, a worker that died twice) keeps what it
+  stored; the next view resumes from the first move without a review. A stored
+  review stands: two analyses of a game may differ where values are estimates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+
+import msgspec
+
+from server.core.records import GameRecord, GameState
+from server.engine_pool import EngineBusyError, EnginePool, EnginePoolError
+from server.store import GameStore
+from shared.engine.analysis import (
+    DEFAULT_SECONDS_PER_POSITION,
+    MoveReview,
+    PositionValue,
+    review_move,
+)
+from shared.engine.remote import PositionRequest
+from shared.games import get_game
+
+logger = logging.getLogger(__name__)
+
+MAX_RUNNING = 2
+"""Analyses running at once: each takes one worker at a time, for a position's
+budget, so two keep a class's requests moving without queueing the AI's moves."""
+BUSY_RETRY_SECONDS = 0.5
+"""Pause before asking the pool again when it is full of the AI's searches."""
+
+
+class AnalysisError(Exception):
+    """Root of the refusals of :class:`GameAnalyses`."""
+
+
+class GameInProgressError(AnalysisError):
+    """The game is still being played (or waiting for its players)."""
+
+
+class AnalysesBusyError(AnalysisError):
+    """Too many analyses running: ask again in ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisView:
+    """What is known of a game's analysis now: the game, the reviews so far (a
+    prefix of all its moves, by ply) and whether they are all there."""
+
+    record: GameRecord
+    reviews: tuple[MoveReview, ...]
+    complete: bool
+
+
+class GameAnalyses:
+    """The server's analyses (see the module docstring). One per server."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        pool: EnginePool,
+        *,
+        seconds_per_position: float = DEFAULT_SECONDS_PER_POSITION,
+        max_running: int = MAX_RUNNING,
+    ) -> None:
+        self._store = store
+        self._pool = pool
+        self._seconds = seconds_per_position
+        self._max_running = max_running
+        self._running: dict[int, asyncio.Task[None]] = {}
+
+    async def view(self, record: GameRecord) -> AnalysisView:
+        """The analysis of ``record`` as far as it goes, starting it if need be.
+        Raises :class:`GameInProgressError` or :class:`AnalysesBusyError`."""
+        if record.state is not GameState.FINISHED:
+            raise GameInProgressError(
+                f"game {record.id} is still being played: it is analysed once it is over"
+            )
+        texts, complete = await self._store.analysis(record.id)
+        reviews = tuple(msgspec.json.decode(text, type=MoveReview) for text in texts)
+        if not complete and len(reviews) == len(record.moves):
+            await self._finish(record.id)
+            complete = True
+        if not complete and record.id not in self._running:
+            if len(self._running) >= self._max_running:
+                raise AnalysesBusyError(
+                    f"{self._max_running} games are being analysed: ask again in a moment",
+                    retry_after=2.0,
+                )
+            task = asyncio.create_task(self._analyse(record, len(reviews)))
+            self._running[record.id] = task
+            task.add_done_callback(lambda _: self._running.pop(record.id, None))
+        return AnalysisView(record, reviews, complete)
+
+    async def close(self) -> None:
+        """Stop the analyses under way (what they stored stays)."""
+        tasks = list(self._running.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _analyse(self, record: GameRecord, start: int) -> None:
+        game = get_game(record.game)
+        texts = [move.move for move in record.moves]
+        position = game.from_moves(" ".join(texts[:start]))
+        try:
+            before = await self._value(record.game, texts[:start])
+            for ply in range(start, len(texts)):
+                after = await self._value(record.game, texts[: ply + 1])
+                review = review_move(game, position, texts[ply], before, after)
+                await self._store.add_review(record.id, ply, msgspec.json.encode(review).decode())
+                position = game.play(position, game.parse_move(position, texts[ply]))
+                before = after
+            await self._finish(record.id)
+        except (EnginePoolError, OSError) as error:
+            logger.warning("analysis of game %d stopped: %s", record.id, error)
+        except Exception:
+            logger.exception("analysis of game %d failed", record.id)
+
+    async def _value(self, game: str, moves: list[str]) -> PositionValue:
+        request = PositionRequest(game, " ".join(moves), self._seconds)
+        while True:
+            try:
+                return await self._pool.analyse(request)
+            except EngineBusyError:
+                await asyncio.sleep(BUSY_RETRY_SECONDS)  # the AI's searches go first
+
+    async def _finish(self, game_id: int) -> None:
+        await self._store.finish_analysis(
+            game_id, seconds_per_position=self._seconds, at=time.time()
+        )

@@ -1,0 +1,66 @@
+"""What the post-game analyses (:mod:`server.analysis`) keep: each judged move of
+a finished game as the engine yields it, and which games are judged whole.
+
+A review is stored as JSON text (one ``analysis_moves`` row per move), written
+as soon as it is made, so that an analysis cut short (a restart, a busy engine)
+resumes from the first move without one, and a finished one is read back rather
+than searched again: two analyses of one game may differ where values are
+estimates, and the first one stands.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from server.store.base import StoreBase
+
+__all__ = ["AnalysisStorage"]
+
+
+class AnalysisStorage(StoreBase):
+    """The analyses' rows."""
+
+    async def analysis(self, game_id: int) -> tuple[list[str], bool]:
+        """The stored reviews of game ``game_id`` (JSON texts, by ply from 0, with no
+        gap) and whether the analysis is complete."""
+
+        def body(db: sqlite3.Connection) -> tuple[list[str], bool]:
+            rows = db.execute(
+                "SELECT ply, review FROM analysis_moves WHERE game_id = ? ORDER BY ply",
+                (game_id,),
+            ).fetchall()
+            done = db.execute("SELECT 1 FROM analyses WHERE game_id = ?", (game_id,)).fetchone()
+            reviews = []
+            for expected, (ply, review) in enumerate(rows):
+                if ply != expected:
+                    break  # a gap: what follows it is redone
+                reviews.append(review)
+            return reviews, done is not None and len(reviews) == len(rows)
+
+        return await self._transaction(body, write=False, what="reading an analysis")
+
+    async def add_review(self, game_id: int, ply: int, review: str) -> None:
+        """Store the review (JSON text) of move ``ply`` of game ``game_id``; a review
+        already stored for that move stands (the first analysis is kept)."""
+
+        def body(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT OR IGNORE INTO analysis_moves (game_id, ply, review) VALUES (?, ?, ?)",
+                (game_id, ply, review),
+            )
+
+        await self._transaction(body, write=True, what="storing a move's review")
+
+    async def finish_analysis(
+        self, game_id: int, *, seconds_per_position: float, at: float
+    ) -> None:
+        """Mark game ``game_id``'s analysis complete (every move's review stored)."""
+
+        def body(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT OR IGNORE INTO analyses (game_id, seconds_per_position, finished_at)"
+                " VALUES (?, ?, ?)",
+                (game_id, seconds_per_position, at),
+            )
+
+        await self._transaction(body, write=True, what="storing an analysis")

@@ -1,0 +1,162 @@
+"""Post-game analysis over HTTP on a real server (``GET /api/games/{id}/analysis``):
+the engine judges each move of a finished game in the pool, the answer fills in
+while it runs (202, then 200), it is kept in the store, and it never stalls
+other rooms. Round trips are printed (``-s``) and checked against a generous
+bound only, as in test_e2e_engine.py."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from harness import Player, RunningServer, running_server, wait_until
+
+BLUNDER = "b2 a2 a1 c3 c1 b1 a3"
+"""Tic-tac-toe: O's a2 throws the draw away (X then wins), the rest is best play."""
+CONNECT4_42 = "426552522655664464414653111113333377227777"
+"""A whole 42-move Connect Four game (two `medium` AIs, seed 100), a draw."""
+
+
+async def play_out(url: str, game: str, moves: list[str]) -> int:
+    """Ann and Bob play ``moves`` in a new room of ``game``; the id that
+    ``game_over`` gives."""
+    ann = await Player.join_server(url, "ann")
+    created = await ann.request({"type": "create_room", "game": game})
+    code = created["room"]["code"]
+    bob = await Player.join_server(url, "bob")
+    await bob.request({"type": "join", "code": code})
+    movers = (ann, bob)
+    for ply, move in enumerate(moves):
+        reply = await movers[ply % 2].request({"type": "move", "room": code, "move": move})
+        assert reply["type"] == "moved", reply
+    over = await ann.expect("game_over")
+    assert isinstance(over["game_id"], int), over
+    await ann.close()
+    await bob.close()
+    return int(over["game_id"])
+
+
+async def analysis(server: RunningServer, game_id: int | str) -> tuple[int, Any]:
+    status, _, body = await server.get(f"/api/games/{game_id}/analysis")
+    return status, json.loads(body)
+
+
+async def completed(server: RunningServer, game_id: int) -> dict[str, Any]:
+    """Poll the analysis until it is complete; each answer meanwhile is a 202
+    whose reviews are a prefix of the final ones."""
+    seen: list[dict[str, Any]] = []
+
+    async def poll() -> tuple[int, Any]:
+        status, body = await analysis(server, game_id)
+        seen.append(body)
+        assert status in (200, 202) and (status == 200) == body["complete"], (status, body)
+        return status, body
+
+    _, final = await wait_until(poll, lambda answer: answer[0] == 200, timeout=60)
+    for partial in seen:
+        assert partial["reviews"] == final["reviews"][: len(partial["reviews"])]
+    return dict(final)
+
+
+async def test_a_finished_game_is_judged_move_by_move_and_kept(tmp_path: Path) -> None:
+    """The first request starts the analysis (202, nothing judged yet); it fills
+    in; the last answer judges O's a2 a blunder that threw the draw away, every
+    other move best, with the accuracies. After a restart the stored analysis
+    is answered as it was, complete at once."""
+    database = tmp_path / "games.db"
+    async with running_server(database) as server:
+        game_id = await play_out(server.ws_url, "tictactoe", BLUNDER.split())
+        status, first = await analysis(server, game_id)
+        assert (status, first["complete"], first["total"]) == (202, False, 7)
+        final = await completed(server, game_id)
+    assert final["players"] == {"first": "ann", "second": "bob"}
+    assert final["result"] == {"winner": "first", "reason": "line"}
+    assert final["moves"] == BLUNDER and final["game"] == "tictactoe"
+    judged = [(r["side"], r["move"], r["judgement"]) for r in final["reviews"]]
+    assert judged[1] == ("second", "a2", "blunder")
+    assert {j for _, _, j in judged[:1] + judged[2:]} <= {"best", "forced"}
+    blunder = final["reviews"][1]
+    assert (blunder["value_before"], blunder["best"]) == ("draw", "a1")
+    assert blunder["exact_before"] and blunder["exact_after"]
+    assert blunder["chances_before"] == 0.0 and blunder["chances_after"] == -1.0
+    assert final["accuracy"] == {"first": 100.0, "second": 69.5}
+    (turn,) = final["turning_points"]
+    assert turn["ply"] == 1 and turn["side"] == "second" and "threw away the draw" in turn["text"]
+    async with running_server(database) as server:
+        status, again = await analysis(server, game_id)
+    assert status == 200 and again == final
+
+
+async def test_what_cannot_be_analysed_is_refused_with_its_reason(tmp_path: Path) -> None:
+    """A game in play: 409 game_in_progress (the engine's judgement would be help);
+    a private room's game in play: the same 404 as an unknown id (nothing told);
+    ids that name no game: 404 unknown_game_record."""
+    async with running_server(tmp_path / "games.db") as server:
+        ann = await Player.join_server(server.ws_url, "ann")
+        bob = await Player.join_server(server.ws_url, "bob")
+        public = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]
+        await bob.request({"type": "join", "code": public["code"]})
+        await ann.request({"type": "move", "room": public["code"], "move": "b2"})
+        status, body = await analysis(server, 1)
+        assert (status, body["error"]) == (409, "game_in_progress"), body
+        private = await bob.request({"type": "create_room", "game": "tictactoe", "public": False})
+        cy = await Player.join_server(server.ws_url, "cy")
+        await cy.request({"type": "join", "code": private["room"]["join_code"]})
+        status, body = await analysis(server, 2)
+        assert (status, body["error"]) == (404, "unknown_game_record"), body
+        for bad in ("99", "abc", "-1", "0"):
+            status, body = await analysis(server, bad)
+            assert (status, body["error"]) == (404, "unknown_game_record"), (bad, body)
+
+
+async def test_a_third_analysis_at_once_is_told_to_come_back(tmp_path: Path) -> None:
+    """Two analyses run at once; a third request is a 503 engine_busy with
+    Retry-After, and is served once one of them is done."""
+    cells = ["h8", "a1", "h9", "a2", "h10", "a3", "h11", "b1", "h12"]  # first wins
+    async with running_server(tmp_path / "games.db") as server:
+        ids = [await play_out(server.ws_url, "gomoku", cells) for _ in range(3)]
+        for game_id in ids[:2]:
+            assert (await analysis(server, game_id))[0] == 202
+        status, content_type, text = await server.get(f"/api/games/{ids[2]}/analysis")
+        body = json.loads(text)
+        assert content_type.startswith("application/json")
+        assert (status, body["error"]) == (503, "engine_busy"), body
+        await completed(server, ids[0])
+        assert (await completed(server, ids[2]))["total"] == len(cells)
+
+
+async def test_a_42_move_game_is_analysed_while_other_rooms_move_freely(tmp_path: Path) -> None:
+    """A whole Connect Four game is analysed while Cy and Dan play gomoku in
+    another room: their round trips stay far below a position's search. Prints
+    the analysis time and the round trips."""
+    async with running_server(tmp_path / "games.db", engine="auto") as server:
+        game_id = await play_out(server.ws_url, "connect4", list(CONNECT4_42))
+        started = time.perf_counter()
+        assert (await analysis(server, game_id))[0] == 202
+        cy = await Player.join_server(server.ws_url, "cy")
+        room = (await cy.request({"type": "create_room", "game": "gomoku"}))["room"]["code"]
+        dan = await Player.join_server(server.ws_url, "dan")
+        await dan.request({"type": "join", "code": room})
+        cells = [f"{c}{r}" for r in range(1, 16) for c in "abcdefghijklmno"]
+        round_trips = []
+        for ply, cell in enumerate(cells[:40]):
+            sent = time.perf_counter()
+            mover, other = (cy, dan) if ply % 2 == 0 else (dan, cy)
+            assert (await mover.request({"type": "move", "room": room, "move": cell}))[
+                "type"
+            ] == "moved"
+            await other.expect("moved", ply=ply)
+            round_trips.append(time.perf_counter() - sent)
+        final = await completed(server, game_id)
+        took = time.perf_counter() - started
+    exact = sum(r["exact_before"] for r in final["reviews"])
+    print(
+        f"\n42-move Connect Four analysed in {took:.1f} s ({exact}/42 positions exact); "
+        f"round trips meanwhile: median {statistics.median(round_trips) * 1000:.1f} ms, "
+        f"max {max(round_trips) * 1000:.1f} ms"
+    )
+    assert len(final["reviews"]) == 42 and final["result"]["winner"] is None
+    assert max(round_trips) < 0.5, round_trips
