@@ -122,13 +122,13 @@ def heading_lines(body: Body) -> list[str]:
     result = body.get("result") or {}
     winner = result.get("winner")
     if winner in SYMBOLS:
-        ended = f"{SYMBOLS[winner]} {players.get(winner, '?')} won"
+        ended = f"{SYMBOLS[winner]} {players.get(winner) or '?'} won"
     else:
         ended = "draw" if result else "no result"
     if result.get("reason"):
         ended += f" ({result['reason']})"
-    first = f"X {players.get('first', '?')}"
-    second = f"O {players.get('second', '?')}"
+    first = f"X {players.get('first') or '?'}"
+    second = f"O {players.get('second') or '?'}"
     title = body.get("title", body.get("game", "game"))
     return [f"{title} #{body['game_id']}: {first} v {second}: {ended}"]
 
@@ -171,8 +171,9 @@ def summary_lines(body: Body) -> list[str]:
     return lines
 
 
-def error_text(status: int, body: Body | None, game_id: int) -> str:
-    """What to say when the server answered ``status`` (not 200 or 202).
+def error_text(status: int, body: Body | None, game_id: int, retry_after: str | None = None) -> str:
+    """What to say when the server answered ``status`` (not 200 or 202);
+    ``retry_after``: its ``Retry-After`` header, for a busy engine.
 
     >>> error_text(404, {"error": "unknown_game_record"}, 99)
     'no game 99 on this server'
@@ -185,7 +186,7 @@ def error_text(status: int, body: Body | None, game_id: int) -> str:
     if status == 409 or code == "game_in_progress":
         return f"game {game_id} is still being played: it can be reviewed once it is over"
     if status == 503 or code == "engine_busy":
-        retry = (body or {}).get("retry_after")
+        retry = (body or {}).get("retry_after", retry_after)
         later = f" in {retry} s" if retry is not None else " later"
         return f"the server's engine is busy with other analyses: try again{later}"
     message = (body or {}).get("message")
@@ -201,6 +202,8 @@ class Answer:
 
     status: int
     body: Body | None
+    retry_after: str | None = None
+    """The ``Retry-After`` header, if any (seconds)."""
 
 
 class UnreachableError(Exception):
@@ -217,7 +220,7 @@ def http_get(url: str) -> Answer:
         with _DIRECT.open(url, timeout=HTTP_TIMEOUT) as response:
             return Answer(response.status, _json(response.read()))
     except urllib.error.HTTPError as error:
-        return Answer(error.code, _json(error.read()))
+        return Answer(error.code, _json(error.read()), error.headers.get("Retry-After"))
     except (urllib.error.URLError, OSError, TimeoutError) as error:
         raise UnreachableError(str(getattr(error, "reason", None) or error)) from None
 
@@ -253,7 +256,8 @@ def run_review(
             print(f"boardroom review: cannot reach the server at {url}: {error}", file=err)
             return 1
         if answer.status not in (200, 202) or answer.body is None:
-            print(f"boardroom review: {error_text(answer.status, answer.body, game_id)}", file=err)
+            why = error_text(answer.status, answer.body, game_id, answer.retry_after)
+            print(f"boardroom review: {why}", file=err)
             return 1
         body = answer.body
         if not headed:
