@@ -144,6 +144,8 @@ export class Room {
       to_move: null,
       draw_offer: null,
       clocks,
+      // The stored game's id, for its review (#/review/ID); kept if a state gave it already.
+      game_id: over.game_id ?? this.state.game_id ?? null,
     };
     if (inStep) return true;
     const position = this.shape && Position.fromMoves(this.shape, over.moves);
