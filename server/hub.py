@@ -39,6 +39,7 @@ from server.core.room import Room, RoomOptions, RoomRequest
 from server.core.room_caps import RoomCaps
 from server.core.room_output import (
     ClientId,
+    GameFinished,
     GameStarted,
     MoveMade,
     Output,
@@ -128,6 +129,10 @@ class GameServer:
         self.paused = False
         """True while the teacher has every game paused (rooms opened meanwhile
         open paused)."""
+        self.hints = not config.class_mode
+        """Whether players may ask for hints in new rooms and, once the teacher
+        switches it (:meth:`set_hints`), in every room: off in class mode until
+        the teacher turns them on, on elsewhere."""
         self._hello_checks: list[HelloCheck] = []
         self._events = EventStream()
         self._kept: set[ClientId] = set()
@@ -153,6 +158,8 @@ class GameServer:
                     known = None if player is None else PlayerId(player)
                     self._sessions.adopt(client, name, kind, room.code, player=known)
             await host.run(room.resume_after_restart)
+            # Hints are not kept with a room: it follows the switch as it is now.
+            await host.run(_hints_step(room, self._hints_for(room)))
         self._sweeper = asyncio.create_task(self._sweep_forever())
         return len(restored)
 
@@ -472,6 +479,7 @@ class GameServer:
                 creator_seat=request.seat if request is not None else "first",
                 clock=request.clock if request is not None else RoomOptions().clock,
                 grace_seconds=self.config.grace_seconds,
+                hints=self.hints,
                 ai_match=match is not None,
                 ai_pace=match.pace if match is not None else 0.0,
                 join_code=codes.join,
@@ -595,12 +603,12 @@ class GameServer:
                     "game started",
                     extra={"room": host.code, "game": event.game, "players": players},
                 )
-            else:
+            elif isinstance(event, GameFinished):
                 logger.info(
                     "game finished",
                     extra={"room": host.code, "winner": event.winner, "reason": event.reason.value},
                 )
-            if not isinstance(event, MoveMade):
+            if isinstance(event, GameStarted | GameFinished):
                 self._events.publish(event)
         if moves:
             self._metrics.moves_total.inc(moves)
@@ -646,6 +654,19 @@ class GameServer:
         self.paused = False
         self._events.publish(PauseChanged(paused=False, at=time.time()))
         return await self._in_every_room(lambda host: host.room.resume)
+
+    async def set_hints(self, allowed: bool) -> int:
+        """Allow hints or not in every room, and in the rooms opened from now on
+        (the teacher's switch); returns how many rooms were told."""
+        self.hints = allowed
+        return await self._in_every_room(
+            lambda host: _hints_step(host.room, self._hints_for(host.room))
+        )
+
+    def _hints_for(self, room: Room) -> bool:
+        """Whether ``room`` allows hints now: as the switch says, but never in a
+        tournament game (it counts for the standings)."""
+        return self.hints and not room.options.tournament
 
     async def _in_every_room(self, step_for: Callable[[RoomHost], Step]) -> int:
         # All at once: each room has its own lock, and what the resumes store
@@ -808,6 +829,7 @@ class GameServer:
             tournament=True,
             reserved_first=first,
             reserved_second=second,
+            hints=False,  # a tournament game counts for the standings: no engine help
         )
         return self._add_room(game, codes, options).code
 
@@ -914,3 +936,12 @@ def resolve_game(
         return get_game(name, m=m, n=n, k=k)
     except GameError as error:
         raise ProtocolError(ErrorCode.UNKNOWN_GAME, str(error)) from None
+
+
+def _hints_step(room: Room, allowed: bool) -> Step:
+    """The room input that sets ``room``'s hints to ``allowed``."""
+
+    def step(now: float) -> Output:
+        return room.set_hints(allowed, now=now)
+
+    return step

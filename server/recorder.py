@@ -45,7 +45,7 @@ import msgspec
 
 from server.core.records import GameRecord, GameState, SeatRecord, Termination
 from server.core.room import Room, RoomOptions
-from server.core.room_output import GameFinished, GameStarted, MoveMade, PersistEvent
+from server.core.room_output import GameFinished, GameStarted, HintGiven, MoveMade, PersistEvent
 from server.store import GameStore
 from shared.errors import GameError
 from shared.games import Player
@@ -185,6 +185,9 @@ class GameRecorder:
                     await self._store.finish_game(game_id, winner, event.reason, event.at)
                     # Only once stored: a failed write leaves the game in play here too.
                     del self._ids[event.room, event.game_number]
+                case HintGiven():
+                    game_id = self._id_of(event.room, event.game_number, "a hint")
+                    await self._store.add_hint(game_id, event.ply, event.move_text, event.at)
                 case _:
                     raise TypeError(f"not a persistence event: {event!r}")
 

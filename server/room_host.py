@@ -250,7 +250,25 @@ class RoomHost:
         except BoardroomError:
             logger.exception("the engine refused a search", extra={"room": self.code})
         step: Step
-        if move_text is None:
+        asker = request.hint_for
+        if asker is not None:
+            # A hint: the engine's move for the player who asked, never a fallback.
+            found = (move_text, search) if move_text is not None and search is not None else None
+
+            def step(now: float) -> Output:
+                if found is None:
+                    return self.room.hint_failed(asker, now=now, request_id=request.request_id)
+                return self.room.hint_found(
+                    asker,
+                    request.game_number,
+                    request.ply,
+                    found[0],
+                    found[1],
+                    now=now,
+                    request_id=request.request_id,
+                )
+
+        elif move_text is None:
 
             def step(now: float) -> Output:
                 return self.room.ai_failed(request.game_number, request.ply, now=now)
@@ -274,7 +292,9 @@ class RoomHost:
         search = request.search_request(time_limit=_time_limit(request))
         for _ in range(ENGINE_BUSY_RETRIES):
             try:
-                outcome = await self._engine.search(search, key=self.code)
+                # A hint searches beside the AI's move, so it has a key of its own.
+                key = self.code if request.hint_for is None else f"{self.code}/hint"
+                outcome = await self._engine.search(search, key=key)
             except EngineBusyError:
                 await asyncio.sleep(ENGINE_BUSY_PAUSE)
                 continue

@@ -11,7 +11,8 @@ it; ask again to see it fill in), with the same body::
                   "value_before": "win in 21", "value_after": "win in 21",
                   "score_before": ..., "score_after": ..., "chances_before": 1.0,
                   "chances_after": 1.0, "exact_before": true, "exact_after": true,
-                  "judgement": "best", "seconds": 0.01}],
+                  "judgement": "best", "seconds": 0.01, "hint": null}],
+     "hints": {"first": 0, "second": 1},
      "accuracy": {"first": 97.5, "second": 80.1},
      "turning_points": [{"ply": 6, "side": "first", "text": "move 7 (X): ..."}]}
 
@@ -19,7 +20,9 @@ Refusals, as JSON ``{"error", "message"}``: 404 ``unknown_game_record`` (as
 ``GET /api/games/{id}``, a private room's game in progress included, word for
 word), 409 ``game_in_progress`` (no analysis while a game is played), 503
 ``engine_busy`` with a ``Retry-After`` header and ``retry_after`` (too many
-analyses running). What is judged and how: :mod:`shared.engine.analysis`.
+analyses running). ``hint`` is the move the engine gave the mover as a hint
+before that move (null if none), and ``hints`` counts them per player. What is
+judged and how: :mod:`shared.engine.analysis`.
 """
 
 from __future__ import annotations
@@ -131,9 +134,13 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
                 "exact_after": review.exact_after,
                 "judgement": review.judgement.value,
                 "seconds": review.seconds,
+                "hint": view.hints.get(review.ply),
             }
             for review in reviews
         ],
+        "hints": {
+            side: sum(ply % 2 == index for ply in view.hints) for index, side in enumerate(SIDES)
+        },
         "accuracy": {
             side: round(accuracy(reviews, symbol), 1) for symbol, side in by_symbol.items()
         },

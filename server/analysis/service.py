@@ -29,7 +29,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import msgspec
 
@@ -78,6 +79,8 @@ class AnalysisView:
     record: GameRecord
     reviews: tuple[MoveReview, ...]
     complete: bool
+    hints: Mapping[int, str] = field(default_factory=dict)
+    """The hints players were given during the game: the hinted move by ply."""
 
 
 class GameAnalyses:
@@ -118,7 +121,7 @@ class GameAnalyses:
             task = asyncio.create_task(self._analyse(record, len(reviews)))
             self._running[record.id] = task
             task.add_done_callback(lambda _: self._running.pop(record.id, None))
-        return AnalysisView(record, reviews, complete)
+        return AnalysisView(record, reviews, complete, await self._store.hints(record.id))
 
     async def close(self) -> None:
         """Stop the analyses under way (what they stored stays)."""

@@ -59,6 +59,12 @@ class RenameBody(msgspec.Struct, frozen=True):
     name: str
 
 
+class HintsBody(msgspec.Struct, frozen=True):
+    """``POST /api/admin/hints``."""
+
+    allowed: bool
+
+
 class KindBody(msgspec.Struct, frozen=True):
     """``POST /api/admin/students/{id}/kind``."""
 
@@ -113,6 +119,7 @@ def add_admin_routes(app: web.Application) -> None:
     post("/api/admin/students/{id}/new-link", admin_only(_new_link))
     post("/api/admin/pause", admin_only(_pause))
     post("/api/admin/resume", admin_only(_resume))
+    post("/api/admin/hints", admin_only(_hints))
     post("/api/admin/rooms/{code}/close", admin_only(_close_room))
     post("/api/admin/broadcast", admin_only(_broadcast))
     post("/api/admin/bots", admin_only(_new_bot))
@@ -230,6 +237,12 @@ async def _pause(request: web.Request, classroom: Classroom) -> web.StreamRespon
 
 async def _resume(request: web.Request, classroom: Classroom) -> web.StreamResponse:
     return json_response({"paused": False, "rooms": await classroom.resume()})
+
+
+async def _hints(request: web.Request, classroom: Classroom) -> web.StreamResponse:
+    body = await read_body(request, HintsBody)
+    rooms = await classroom.set_hints(body.allowed)
+    return json_response({"hints": body.allowed, "rooms": rooms})
 
 
 async def _close_room(request: web.Request, classroom: Classroom) -> web.StreamResponse:

@@ -114,6 +114,8 @@ class ClassSummary(msgspec.Struct, frozen=True, kw_only=True):
 
     class_name: str = msgspec.field(name="class")
     paused: bool
+    hints: bool
+    """Whether students may ask for hints (never in tournament games)."""
     students: int
     connected: int
     rooms: int
@@ -221,6 +223,7 @@ class Classroom:
         return ClassSummary(
             class_name=self.name,
             paused=self._hub.paused,
+            hints=self._hub.hints,
             students=len(students),
             connected=sum(self._connected(student) for student in students),
             rooms=sum(rooms.values()),
@@ -413,6 +416,11 @@ class Classroom:
     async def resume(self) -> int:
         """Resume every game; returns how many rooms were resumed."""
         return await self._hub.resume_all()
+
+    async def set_hints(self, allowed: bool) -> int:
+        """Allow hints or not in the class's games (tournament games never have
+        them); returns how many rooms were told."""
+        return await self._hub.set_hints(allowed)
 
     async def close_room(self, code: str) -> None:
         """Close the room with this room code; :class:`UnknownRoomError` if none."""

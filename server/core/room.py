@@ -150,6 +150,7 @@ from server.core.room_output import (
     Everyone,
     GameFinished,
     GameStarted,
+    HintGiven,
     MoveMade,
     Output,
     PersistEvent,
@@ -167,6 +168,7 @@ from shared.protocol.messages import (
     SIDES,
     AcceptDraw,
     AddAi,
+    AskHint,
     ChatLine,
     Clock,
     DeclineDraw,
@@ -175,6 +177,7 @@ from shared.protocol.messages import (
     Error,
     GameOver,
     GetState,
+    Hint,
     Leave,
     Left,
     Level,
@@ -228,6 +231,7 @@ RoomRequest = (
     | SendChat
     | GetState
     | AddAi
+    | AskHint
 )
 """The client messages that :meth:`Room.handle` takes; the server routes them by
 their ``room`` field. ``join`` and ``watch`` name a code, so the server resolves
@@ -291,6 +295,9 @@ class RoomOptions:
     """An AI match: the server seats its AI in both seats, and people watch."""
     ai_pace: float = 0.0
     """Seconds at least between a move and the AI's answer to it (0: at once)."""
+    hints: bool = True
+    """Whether its players may ask for hints at the start (:meth:`Room.set_hints`
+    changes it: the teacher's switch)."""
 
     def __post_init__(self) -> None:
         clock = self.clock
@@ -408,6 +415,9 @@ class Room:
         """An AI answer that came during a pause (game, ply, move or None if the
         engine failed, and its search): played at the resume."""
         self._closed = False
+        self._hints = options.hints
+        self._hint_pending = False
+        """True while a hint is being searched (one at a time per room)."""
         self._unwatched_until: float | None = None
         """An AI match in play that nobody watches: when it is called off, unless
         someone watches again first (``grace_seconds`` after the last one went)."""
@@ -631,6 +641,7 @@ class Room:
             paused=self.paused,
             tournament=self.options.tournament,
             ai_pace=self.options.ai_pace if self.options.ai_match else None,
+            hints=self.hints_allowed,
         )
 
     def summary(self) -> RoomSummary:
@@ -753,6 +764,8 @@ class Room:
                     out.send(client, State(room=self.state_for(client, now=now), id=request_id))
                 case AddAi():
                     self._add_ai(message.level, client, now, out, request_id)
+                case AskHint():
+                    self._ask_hint(client, now, out, request_id)
                 case _:
                     raise TypeError(f"not a room request: {message!r}")
 
@@ -811,6 +824,69 @@ class Room:
         """The engine could not answer the request (after the pool's retries):
         the AI plays a random legal move, drawn from the room's rng."""
         return self._ai_answer(game_number, ply, None, now, None)
+
+    def hint_found(
+        self,
+        client: ClientId,
+        game_number: int,
+        ply: int,
+        move_text: str,
+        search: SearchInfo,
+        *,
+        now: float,
+        request_id: RequestId = None,
+    ) -> Output:
+        """The engine's answer to ``client``'s hint (an :class:`AiRequest` with
+        ``hint_for``). If the position is still the one asked about and ``client``
+        is still to move there, the hint goes to ``client`` alone and is recorded
+        (:class:`HintGiven`); otherwise ``client`` is told it came too late
+        (``stale_move``), and nothing is recorded."""
+        out = _Builder()
+        self._expire(now, out)
+        self._hint_pending = False
+        side = self.side_of(client)
+        current = (
+            self._status == "playing"
+            and (self._game_number, self._position.ply) == (game_number, ply)
+            and side == self._to_move
+        )
+        try:
+            move = self.game.parse_move(self._position, move_text) if current else None
+        except IllegalMoveError:
+            move = None
+        if side is None or move is None:
+            message = "the game moved on before the hint came: ask again"
+            out.send(client, Error(code=ErrorCode.STALE_MOVE, message=message, id=request_id))
+            return self._output(out)
+        text = self.game.format_move(move)
+        out.events.append(HintGiven(self.code, game_number, ply, side, text, now))
+        out.send(client, Hint(room=self.code, ply=ply, move=text, search=search, id=request_id))
+        return self._output(out)
+
+    def hint_failed(self, client: ClientId, *, now: float, request_id: RequestId = None) -> Output:
+        """The engine could not answer ``client``'s hint: ``client`` is told so
+        (``engine_busy``); nothing is recorded."""
+        out = _Builder()
+        self._expire(now, out)
+        self._hint_pending = False
+        message = "the engine could not find a hint just now: ask again"
+        out.send(client, Error(code=ErrorCode.ENGINE_BUSY, message=message, id=request_id))
+        return self._output(out)
+
+    def set_hints(self, allowed: bool, *, now: float) -> Output:
+        """Allow hints or not from now on (the teacher's switch); everyone gets the
+        whole state if that changed anything."""
+        out = _Builder()
+        self._expire(now, out)
+        if allowed != self._hints:
+            self._hints = allowed
+            self._send_states(out, now, None, None)
+        return self._output(out)
+
+    @property
+    def hints_allowed(self) -> bool:
+        """True while a player may ask for a hint here (never in an AI match)."""
+        return self._hints and not self.options.ai_match
 
     def tick(self, now: float) -> Output:
         """Apply what time has decided by ``now``: a flag falls (timeout), a
@@ -1060,6 +1136,39 @@ class Room:
 
     def _declined(self, offerer: Side) -> DrawDeclined:
         return DrawDeclined(room=self.code, side=offerer)
+
+    def _ask_hint(self, client: ClientId, now: float, out: _Builder, request_id: RequestId) -> None:
+        side = self._require_playing_side(client, "ask for a hint")
+        if not self.hints_allowed:
+            raise _RefusedError(
+                ErrorCode.HINTS_OFF, f"hints are off in room {self.code}: play your own move"
+            )
+        if side != self._to_move:
+            raise _RefusedError(
+                ErrorCode.NOT_YOUR_TURN,
+                f"it is {self._to_move}'s turn: ask for a hint when it is yours",
+            )
+        if self._hint_pending:
+            raise _RefusedError(
+                ErrorCode.ENGINE_BUSY, "a hint is being searched already: wait for it"
+            )
+        self._hint_pending = True
+        clock_left = self._clock.time_left(side, now) if self._clock is not None else None
+        out.ai_requests.append(
+            AiRequest(
+                room=self.code,
+                game_name=self.game.name,
+                moves=self.moves,
+                level="perfect",
+                game_number=self._game_number,
+                ply=self._position.ply,
+                side=side,
+                seed=self._rng.getrandbits(32),
+                clock_left=clock_left,
+                hint_for=client,
+                request_id=request_id,
+            )
+        )
 
     def _rematch_request(
         self, client: ClientId, now: float, out: _Builder, request_id: RequestId

@@ -18,7 +18,7 @@ from shared.engine.explain import principal_line, summary
 from shared.engine.remote import SearchRequest
 from shared.engine.search import SearchResult
 from shared.games import Game
-from shared.protocol.messages import Level, Moved, SearchInfo, ServerMessage, Side
+from shared.protocol.messages import Level, Moved, RequestId, SearchInfo, ServerMessage, Side
 
 ClientId = NewType("ClientId", str)
 """An opaque session id given by the server (see the module docstring)."""
@@ -89,7 +89,20 @@ class GameFinished:
     line: tuple[str, ...] = ()
 
 
-PersistEvent = GameStarted | MoveMade | GameFinished
+@dataclass(frozen=True, slots=True)
+class HintGiven:
+    """Persist: the player on ``side`` was given the engine's ``move_text`` as a
+    hint before their move at ``ply`` (kept with the game, for its analysis)."""
+
+    room: str
+    game_number: int
+    ply: int
+    side: Side
+    move_text: str
+    at: float
+
+
+PersistEvent = GameStarted | MoveMade | GameFinished | HintGiven
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +125,10 @@ class AiRequest:
     side: Side
     seed: int
     clock_left: float | None = None
+    hint_for: ClientId | None = None
+    """Set for a hint: the player who asked (answer with ``room.hint_found``, or
+    ``room.hint_failed``), and ``request_id`` their request's id."""
+    request_id: RequestId = None
     not_before: float | None = None
     """When the answer may be played, at the earliest (Unix seconds; an AI
     match's pace): the server holds an earlier answer until then. None: at once."""

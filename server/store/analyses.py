@@ -1,5 +1,6 @@
 """What the post-game analyses (:mod:`server.analysis`) keep: each judged move of
-a finished game as the engine yields it, and which games are judged whole.
+a finished game as the engine yields it, which games are judged whole, and the
+hints players were given during their games (shown in the analysis).
 
 A review is stored as JSON text (one ``analysis_moves`` row per move), written
 as soon as it is made, so that an analysis cut short (a restart, a busy engine)
@@ -64,3 +65,24 @@ class AnalysisStorage(StoreBase):
             )
 
         await self._transaction(body, write=True, what="storing an analysis")
+
+    async def add_hint(self, game_id: int, ply: int, move: str, at: float) -> None:
+        """Store that the player to move at ``ply`` of game ``game_id`` was given
+        ``move`` as a hint (the first hint at a ply is the one kept)."""
+
+        def body(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT OR IGNORE INTO hints (game_id, ply, side, move, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, ply, ply % 2, move, at),
+            )
+
+        await self._transaction(body, write=True, what="storing a hint")
+
+    async def hints(self, game_id: int) -> dict[int, str]:
+        """The hints given in game ``game_id``: the hinted move by ply."""
+
+        def body(db: sqlite3.Connection) -> dict[int, str]:
+            rows = db.execute("SELECT ply, move FROM hints WHERE game_id = ?", (game_id,))
+            return dict(rows.fetchall())
+
+        return await self._transaction(body, write=False, what="reading the hints")

@@ -357,7 +357,8 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
         " WHERE merged_into IS NULL",
         "CREATE INDEX students_merged ON students (merged_into) WHERE merged_into IS NOT NULL",
     ),
-    # Version 6 to 7: post-game analyses (server/analysis), cached as they are made.
+    # Version 6 to 7: post-game analyses (server/analysis), cached as they are made,
+    # and the hints players were given.
     (
         # One judged move of a finished game: shared.engine.analysis.MoveReview as
         # JSON, written as the engine yields it (a later request resumes from there).
@@ -366,6 +367,18 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
             game_id INTEGER NOT NULL REFERENCES games (id),
             ply     INTEGER NOT NULL CHECK (ply >= 0),
             review  TEXT    NOT NULL CHECK (json_valid(review)),
+            PRIMARY KEY (game_id, ply)
+        ) WITHOUT ROWID
+        """,
+        # A hint the engine gave a player before their move at ply (side 0 or 1):
+        # shown in the game's analysis.
+        """
+        CREATE TABLE hints (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            ply     INTEGER NOT NULL CHECK (ply >= 0),
+            side    INTEGER NOT NULL CHECK (side IN (0, 1) AND side = ply % 2),
+            move    TEXT    NOT NULL CHECK (move <> ''),
+            at      REAL    NOT NULL,
             PRIMARY KEY (game_id, ply)
         ) WITHOUT ROWID
         """,

@@ -88,6 +88,9 @@ class ErrorCode(enum.StrEnum):
     PAUSED = "paused"
     """The teacher paused the games (class mode): moves, draw offers, resigning and
     leaving a game in progress wait until they resume."""
+    HINTS_OFF = "hints_off"
+    """No hints in this room: the teacher turned them off (class mode), or it is
+    an AI match."""
     ENGINE_BUSY = "engine_busy"
     """The server's engine is saturated; try again shortly."""
     INTERNAL_ERROR = "internal_error"

@@ -180,6 +180,13 @@ class AddAi(_Message, tag="add_ai", frozen=True):
     level: Level
 
 
+class AskHint(_Message, tag="hint", frozen=True):
+    """The seated player to move asks the engine for a move (``hint`` answers);
+    the hint is recorded with the game."""
+
+    room: Code
+
+
 class MakeMove(_Message, tag="move", frozen=True):
     """Play ``move`` in the game's notation. With ``ply`` (moves played before this
     one) the server refuses a move made against a position that has moved on."""
@@ -251,6 +258,7 @@ ClientMessage = (
     | Watch
     | QuickMatch
     | AddAi
+    | AskHint
     | MakeMove
     | Resign
     | OfferDraw
@@ -338,6 +346,9 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     ai_pace: float | None = None
     """Set in an AI match (the server AI in both seats): seconds at least between
     its moves. Anyone watching it may ask for the next game (``rematch``)."""
+    hints: bool = True
+    """True while its players may ask for hints (``hint``); the teacher turns them
+    off or on in class mode."""
 
 
 class RoomSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -427,6 +438,17 @@ class Moved(_Message, tag="moved", frozen=True):
     side: Side
     clocks: ClockState | None = None
     search: SearchInfo | None = None
+
+
+class Hint(_Message, tag="hint", frozen=True):
+    """The engine's move for the player who asked, at ``ply``, with its search
+    (``search.value`` says what the move is worth; ``summary`` says it for
+    people). Only the player who asked gets it."""
+
+    room: str
+    ply: int
+    move: str
+    search: SearchInfo
 
 
 class GameOver(_Message, tag="game_over", frozen=True):
@@ -539,6 +561,7 @@ ServerMessage = (
     | State
     | Moved
     | GameOver
+    | Hint
     | PlayerStatus
     | DrawOffered
     | DrawDeclined

@@ -39,6 +39,7 @@ ENDPOINTS: list[tuple[str, str, Any]] = [
     ("POST", "/api/admin/students/{student}/new-link", None),
     ("POST", "/api/admin/pause", None),
     ("POST", "/api/admin/resume", None),
+    ("POST", "/api/admin/hints", {"allowed": True}),
     ("POST", "/api/admin/rooms/{room}/close", None),
     ("POST", "/api/admin/broadcast", {"text": "the answers are 42"}),
     ("POST", "/api/admin/bots", {"name": "mallorybot"}),
@@ -81,6 +82,7 @@ class Class:
         assert summary == {
             "class": "7B",
             "paused": False,
+            "hints": False,
             "students": 2,
             "connected": 2,
             "rooms": 1,

@@ -62,6 +62,7 @@ async def test_the_teacher_link_works_and_outlives_a_restart(
         assert summary == {
             "class": "7B",
             "paused": False,
+            "hints": False,
             "students": 0,
             "connected": 0,
             "rooms": 0,

@@ -26,7 +26,7 @@ from server.core.room import (
     RoomOptions,
     RoomRequest,
 )
-from server.core.room_output import search_info, without_search
+from server.core.room_output import HintGiven, search_info, without_search
 from shared.engine import search
 from shared.engine.explain import summary
 from shared.games import get_game
@@ -34,6 +34,7 @@ from shared.protocol.errors import ErrorCode
 from shared.protocol.messages import (
     AcceptDraw,
     AddAi,
+    AskHint,
     ChatLine,
     Clock,
     ClockState,
@@ -43,6 +44,7 @@ from shared.protocol.messages import (
     Error,
     GameOver,
     GetState,
+    Hint,
     Leave,
     Left,
     MakeMove,
@@ -1172,3 +1174,96 @@ def test_ai_match_options_that_do_not_fit_are_refused() -> None:
         RoomOptions(ai_match=True, clock=PER_MOVE)
     with pytest.raises(ValueError, match="pace"):
         RoomOptions(ai_match=True, ai_pace=10.5)
+
+
+# -- hints -------------------------------------------------------------------------------------
+
+
+def test_the_player_to_move_gets_a_hint_alone_and_it_is_recorded() -> None:
+    """Ann asks: the room asks the engine (perfect, for her, echoing her id);
+    its answer goes to Ann alone, with its search, and is kept with the game."""
+    room = started_room()
+    room.watch(CAT, "cat", now=T0)
+    asked = room.handle(ANN, AskHint(room=CODE, id=7), now=T0 + 1)
+    (request,) = asked.ai_requests
+    assert (request.hint_for, request.request_id, request.level) == (ANN, 7, "perfect")
+    assert (request.ply, request.side, request.moves) == (0, "first", "")
+    assert asked.messages == () and asked.events == ()
+    search = SearchInfo(
+        summary="s",
+        nodes=1,
+        depth=9,
+        elapsed_ms=1,
+        nodes_per_second=1,
+        exact=True,
+        value="draw",
+        pv=["b2"],
+    )
+    given = room.hint_found(ANN, 1, 0, "b2", search, now=T0 + 2, request_id=7)
+    assert given.messages == ((ANN, Hint(room=CODE, ply=0, move="b2", search=search, id=7)),)
+    (event,) = given.events
+    assert event == HintGiven(CODE, 1, 0, "first", "b2", T0 + 2)
+
+
+@pytest.mark.parametrize(
+    ("who", "setup", "code"),
+    [
+        (BOB, "started", ErrorCode.NOT_YOUR_TURN),
+        (CAT, "started", ErrorCode.NOT_SEATED),
+        (ANN, "waiting", ErrorCode.GAME_NOT_STARTED),
+        (ANN, "paused", ErrorCode.PAUSED),
+        (ANN, "hints off", ErrorCode.HINTS_OFF),
+        (ANN, "pending", ErrorCode.ENGINE_BUSY),
+        (ANN, "over", ErrorCode.GAME_OVER),
+    ],
+)
+def test_a_hint_asked_out_of_turn_or_place_is_refused_and_changes_nothing(
+    who: ClientId, setup: str, code: ErrorCode
+) -> None:
+    room = new_room() if setup == "waiting" else started_room()
+    if setup == "waiting":
+        room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    room.watch(CAT, "cat", now=T0)
+    if setup == "paused":
+        room.pause(T0)
+    if setup == "hints off":
+        room.set_hints(False, now=T0)
+    if setup == "pending":
+        room.handle(ANN, AskHint(room=CODE), now=T0)
+    if setup == "over":
+        room.handle(ANN, Resign(room=CODE), now=T0)
+    refused(room, who, AskHint(room=CODE, id=3), code, now=T0 + 1)
+
+
+def test_a_hint_that_comes_after_the_game_moved_on_is_not_given() -> None:
+    """Ann asks, then moves before the answer: the answer is for a position that
+    is gone, so she is told so, and nothing is recorded; she may ask again."""
+    room = started_room()
+    room.handle(ANN, AskHint(room=CODE, id=1), now=T0)
+    move(room, ANN, "a1", now=T0 + 1)
+    search = SearchInfo(
+        summary="s",
+        nodes=1,
+        depth=9,
+        elapsed_ms=1,
+        nodes_per_second=1,
+        exact=True,
+        value="draw",
+        pv=["b2"],
+    )
+    late = room.hint_found(ANN, 1, 0, "b2", search, now=T0 + 2, request_id=1)
+    assert late.events == ()
+    ((client, error),) = late.messages
+    assert client == ANN and isinstance(error, Error) and error.code == ErrorCode.STALE_MOVE
+    assert room.handle(BOB, AskHint(room=CODE), now=T0 + 3).ai_requests != ()
+
+
+def test_the_teachers_switch_tells_everyone_and_an_ai_match_has_no_hints() -> None:
+    room = started_room()
+    off = room.set_hints(False, now=T0)
+    states = [m for _, m in off.messages if isinstance(m, State)]
+    assert states and all(not s.room.hints for s in states)
+    assert room.set_hints(False, now=T0).messages == ()  # no change, nothing said
+    assert room.state_for(ANN, now=T0).hints is False
+    match, _ = ai_match()
+    assert match.state_for(ANN, now=T0).hints is False

@@ -1,0 +1,101 @@
+"""Hints on a real server: the player to move asks (``hint``), the engine answers
+them alone, the hint is kept with the game and shown in its analysis; in class
+mode the teacher's switch turns hints on and off (off at first)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from classroom_helpers import Teacher
+from harness import Player, assert_alive, running_server, wait_until
+
+
+async def test_a_hint_goes_to_the_asker_alone_and_shows_in_the_analysis(tmp_path: Path) -> None:
+    """Ann (X) against Bob, Cy watching: Ann asks, gets the engine's move with
+    its value; Bob and Cy get nothing. She plays it; the game goes on to its end,
+    and the analysis says which move was hinted, and how many hints each used."""
+    async with running_server(tmp_path / "games.db") as server:
+        ann = await Player.join_server(server.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        cy = await Player.join_server(server.ws_url, "cy")
+        watched = await cy.request({"type": "watch", "code": code})
+        assert watched["room"].get("hints", True) is True
+        hint = await ann.request({"type": "hint", "room": code})
+        assert (hint["type"], hint["room"], hint["ply"]) == ("hint", code, 0), hint
+        assert hint["search"]["exact"] is True and hint["search"]["value"] == "draw"
+        hinted_move = hint["move"]
+        assert hinted_move == "b2"  # perfect opens in the centre
+        # Ann plays it; then O throws the draw away (the analysis' blunder).
+        played = ["b2", "a2", "a1", "c3", "c1", "b1", "a3"]
+        movers = (ann, bob)
+        for ply, cell in enumerate(played):
+            reply = await movers[ply % 2].request({"type": "move", "room": code, "move": cell})
+            assert reply["type"] == "moved", reply
+        over = await ann.expect("game_over")
+        for other in (bob, cy):
+            assert not [m for m in other.seen if m["type"] == "hint"]
+        game_id = over["game_id"]
+
+        async def analysis() -> tuple[int, dict[str, object]]:
+            status, _, body = await server.get(f"/api/games/{game_id}/analysis")
+            return status, json.loads(body)
+
+        _, final = await wait_until(analysis, lambda answer: answer[0] == 200, timeout=30)
+    reviews = final["reviews"]
+    assert isinstance(reviews, list)
+    assert reviews[0]["hint"] == hinted_move
+    assert all(review["hint"] is None for review in reviews[1:])
+    assert final["hints"] == {"first": 1, "second": 0}
+
+
+async def test_a_hint_out_of_turn_or_for_no_room_is_refused_and_nothing_changes(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path / "games.db") as server:
+        ann = await Player.join_server(server.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        waiting = await ann.request({"type": "hint", "room": code})
+        assert waiting["code"] == "game_not_started", waiting
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        for player, request, expected in [
+            (bob, {"type": "hint", "room": code}, "not_your_turn"),
+            (ann, {"type": "hint", "room": "ZZZZZZ"}, "unknown_room"),
+            (ann, {"type": "hint"}, "invalid_field"),
+            (ann, {"type": "hint", "room": 7}, "invalid_field"),
+        ]:
+            error = await player.request(request)
+            assert (error["type"], error["code"]) == ("error", expected), (request, error)
+            await assert_alive(player)
+        state = await ann.request({"type": "get_state", "room": code})
+        assert state["room"]["moves"] == "" and state["room"]["status"] == "playing"
+
+
+async def test_the_teacher_turns_hints_on_and_off_for_the_class(tmp_path: Path) -> None:
+    """Class mode starts with hints off: a student's hint is refused hints_off.
+    The teacher turns them on: the students' rooms say so at once, and hints
+    come; off again, and they stop. A body that is not a boolean is refused."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        assert (await teacher.get("/api/admin/class"))["hints"] is False
+        ann = await Player.join_server(server.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "connect4", "ai_level": "easy"}))[
+            "room"
+        ]["code"]
+        await ann.expect("state")
+        refused = await ann.request({"type": "hint", "room": code})
+        assert refused["code"] == "hints_off", refused
+        turned = await teacher.post("/api/admin/hints", {"allowed": True})
+        assert turned == {"hints": True, "rooms": 1}
+        told = await ann.expect("state")
+        assert told["room"].get("hints", True) is True
+        hint = await ann.request({"type": "hint", "room": code})
+        assert hint["type"] == "hint" and hint["move"] in "1234567", hint
+        await teacher.post("/api/admin/hints", {"allowed": False})
+        assert (await ann.request({"type": "hint", "room": code}))["code"] == "hints_off"
+        status, body, _ = await teacher.call("POST", "/api/admin/hints", {"allowed": "yes"})
+        assert (status, body["error"]) == (400, "invalid_field"), body
+        assert (await teacher.get("/api/admin/class"))["hints"] is False
