@@ -259,3 +259,36 @@ async def test_the_teacher_opens_a_tournament_games_review_in_a_new_tab(db_path:
         await expect(tab.locator(".review-view .room-meta")).to_contain_text(
             "X AI (random) v O AI (easy)"
         )
+
+
+async def test_the_review_link_stays_when_the_opponent_leaves_after_the_end(
+    db_path: Path,
+) -> None:
+    """Ann (in the browser) beats Bob (a protocol client); Bob leaves the room at
+    once, which sends Ann a new state of the room: "Review this game" stays, with
+    the id game_over gave, and opens the game Ann just played."""
+    async with web_session(db_path) as web:
+        ann = await web.person("ann")
+        code = await ann.create_room("tictactoe")
+        bob = await Player.join_server(web.server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        for ply, move in enumerate(BLUNDER.split()):
+            if ply % 2 == 0:
+                assert await ann.wait_turn()
+                await ann.play(move)
+            else:
+                await bob.request({"type": "move", "room": code, "move": move})
+        over = await bob.expect("game_over")
+        await expect(ann.room).to_have_attribute("data-status", "finished")
+        link = ann.page.get_by_role("link", name="Review this game")
+        await expect(link).to_have_attribute("href", f"#/review/{over['game_id']}")
+        await bob.request({"type": "leave", "room": code})
+        await expect(ann.page.locator(".seat[data-side='second'] .seat-name")).to_have_text(
+            "empty seat"
+        )
+        await expect(link).to_be_visible()
+        await expect(link).to_have_attribute("href", f"#/review/{over['game_id']}")
+        await link.click()
+        await expect(review(ann)).to_have_attribute("data-complete", "true")
+        await expect(ann.page.locator(".review-move.blunder")).to_have_count(1)
+        await bob.close()

@@ -107,6 +107,11 @@ export class Room {
 
   take(state) {
     if (this.state && state.game_number !== this.state.game_number) this.lastSearch = null;
+    // A room's state does not carry the stored game's id (only game_over does): a
+    // state for the same game (a seat freed after the end) keeps the one known.
+    if (this.state?.game_id != null && state.game_id == null && state.game_number === this.state.game_number) {
+      state = { ...state, game_id: this.state.game_id };
+    }
     this.state = state;
     this.clocksAt = performance.now();
     // The server's own move string always parses; if it ever did not, an empty
