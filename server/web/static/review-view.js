@@ -156,7 +156,7 @@ export class ReviewView {
     } else if (response.status === 409 || code === "game_in_progress") {
       this.say("This game is still being played: its review opens once it is over.", "error");
     } else if (response.status === 503 || code === "engine_busy") {
-      const seconds = Number(body?.retry_after) || 5;
+      const seconds = Number(body?.retry_after ?? response.headers.get("Retry-After")) || 5;
       this.say(`The engine is busy with other reviews: trying again in ${seconds} s…`, "busy");
       this.later(seconds * 1000);
     } else {
