@@ -15,7 +15,9 @@ what Chromium shows (``docs/images/`` by default):
 - ``teacher.png``: the teacher's page, the roster and the running tournament;
 - ``wall.png``: the wall on a 1920x1080 projector, live games and standings;
 - ``student.png``: the student's game with the teacher's announcement;
-- ``leaderboard.png``: the ratings after those games.
+- ``leaderboard.png``: the ratings after those games;
+- ``review.png``: the review of a whole Connect Four game (two ``medium`` AIs'
+  moves, played by two students), shown at its first turning point.
 
 Moves are chosen at random among the legal ones (seeded), so each run looks
 alike without being scripted.
@@ -81,6 +83,7 @@ async def main(folder: Path) -> None:
                     await teacher_page(server, teacher, browser, folder / "teacher.png")
                     await wall_page(server, teacher, browser, folder / "wall.png")
                     await leaderboard_page(server, browser, folder / "leaderboard.png")
+                    await review_page(server, browser, folder / "review.png")
                 finally:
                     await browser.close()
     print(f"Saved {', '.join(SAVED)} in {folder}")
@@ -235,6 +238,32 @@ async def leaderboard_page(server: RunningServer, browser: Browser, path: Path) 
     await page.goto("/leaderboard")
     await page.get_by_role("tab", name="Connect Four").click()
     await page.locator("tbody tr").first.wait_for()
+    await page.screenshot(path=path)
+    SAVED.append(path.name)
+
+
+REVIEWED = "426552522655664464414653111113333377227777"
+"""A whole 42-move Connect Four game (two ``medium`` AIs, seed 100), a draw: some
+values proven, some estimates (tests/e2e/test_e2e_analysis.py plays it too)."""
+
+
+async def review_page(server: RunningServer, browser: Browser, path: Path) -> None:
+    ada = await Player.join_server(server.ws_url, "Wes")
+    code = (await ada.request({"type": "create_room", "game": "connect4"}))["room"]["code"]
+    ben = await Player.join_server(server.ws_url, "Xia")
+    await ben.request({"type": "join", "code": code})
+    for ply, move in enumerate(REVIEWED):
+        await (ada, ben)[ply % 2].request({"type": "move", "room": code, "move": move})
+    game_id = (await ada.expect("game_over"))["game_id"]
+    context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+    page = await context.new_page()
+    await page.goto(f"/#/review/{game_id}")
+    await expect(page.locator(".review-view")).to_have_attribute(
+        "data-complete", "true", timeout=120_000
+    )
+    turning = page.locator(".turning-point")
+    if await turning.count():
+        await turning.first.click()
     await page.screenshot(path=path)
     SAVED.append(path.name)
 

@@ -106,7 +106,7 @@ export class Position {
 }
 
 /** The moves of a move string: "4453" in Connect Four, "b2 a1 c3" or "b2a1c3" on grids. */
-function splitMoves(shape, moves) {
+export function splitMoves(shape, moves) {
   if (shape.gravity) return moves.replace(/[\s,;]/g, "").split("").filter(Boolean);
   return moves.toLowerCase().match(/[a-z]\d+/g) ?? [];
 }

@@ -4,6 +4,8 @@
 //   #/room/CODE     a room this tab sits in or watches
 //   #/join/CODE     join by a code (an invitation link), then show the room
 //   #/watch/CODE    watch by a code, then show the room
+//   #/review/ID     the engine's review of finished game ID (review-view.js): it
+//                   needs no session, so it shows before a name is asked
 //   #/account/TOKEN?name=NAME   a class account's join link (account-link.js): this
 //                   browser becomes that student; the address is cleaned at once
 // In class mode it also shows the teacher's announcements, takes the player to
@@ -17,6 +19,7 @@ import { Connection, serverUrl } from "./connection.js";
 import { h, setText, show } from "./dom.js";
 import { LobbyView } from "./lobby-view.js";
 import { NameView } from "./name-view.js";
+import { ReviewView } from "./review-view.js";
 import { Notices } from "./notices.js";
 import { SYMBOLS } from "./room-state.js";
 import { RoomView } from "./room-view.js";
@@ -40,6 +43,7 @@ class App {
     this.session = null;
     this.lobby = null;
     this.roomView = null;
+    this.reviewView = null;
     this.stopTicking = null;
     this.following = null; // the invitation link being followed
     this.matching = null; // the tournament game being joined
@@ -63,6 +67,7 @@ class App {
   start() {
     const name = savedName();
     if (name) this.connect(name);
+    else if (reviewId() !== null) this.route(); // a review needs no name: asked when the player goes on
     else this.askName();
   }
 
@@ -320,6 +325,15 @@ class App {
   }
 
   route() {
+    const review = reviewId();
+    if (review !== null && !this.askingName) {
+      this.showReview(review);
+      return;
+    }
+    if (!this.session && !this.askingName && review === null) {
+      this.start(); // left a review opened without a session: now a name is needed
+      return;
+    }
     const stopped = ["refused", "removed", "revoked"].includes(this.connection?.status);
     if (!this.session || this.askingName || stopped) return;
     const [, view = "", code = ""] = /^#\/?([a-z]*)\/?([A-Za-z0-9]*)/.exec(location.hash) ?? [];
@@ -357,6 +371,14 @@ class App {
     this.roomView.focus();
   }
 
+  showReview(id) {
+    if (this.reviewView?.gameId === id && this.view.contains(this.reviewView.element)) return;
+    this.leaveView();
+    this.reviewView = new ReviewView(this, id);
+    this.view.replaceChildren(this.reviewView.element);
+    this.reviewView.focus();
+  }
+
   /** Join or watch by a code from the address, then show the room. */
   async follow(kind, code) {
     if (this.session.rooms.has(code)) {
@@ -387,6 +409,19 @@ class App {
     this.stopTicking = null;
     this.roomView?.destroy();
     this.roomView = null;
+    this.reviewView?.destroy();
+    this.reviewView = null;
+  }
+}
+
+/** The game id of a review's address (#/review/ID), as text; null for another address. */
+function reviewId() {
+  const match = /^#\/?review\/?([^/?#]*)/.exec(location.hash);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return match[1]; // a stray "%": shown as it is, as an id that is not one
   }
 }
 

@@ -107,6 +107,11 @@ export class Room {
 
   take(state) {
     if (this.state && state.game_number !== this.state.game_number) this.lastSearch = null;
+    // A room's state does not carry the stored game's id (only game_over does): a
+    // state for the same game (a seat freed after the end) keeps the one known.
+    if (this.state?.game_id != null && state.game_id == null && state.game_number === this.state.game_number) {
+      state = { ...state, game_id: this.state.game_id };
+    }
     this.state = state;
     this.clocksAt = performance.now();
     // The server's own move string always parses; if it ever did not, an empty
@@ -144,6 +149,8 @@ export class Room {
       to_move: null,
       draw_offer: null,
       clocks,
+      // The stored game's id, for its review (#/review/ID); kept if a state gave it already.
+      game_id: over.game_id ?? this.state.game_id ?? null,
     };
     if (inStep) return true;
     const position = this.shape && Position.fromMoves(this.shape, over.moves);

@@ -161,6 +161,8 @@ export class RoomView {
       addAi: h("span", { class: "add-ai" }, this.aiLevel, button("Play the AI instead", addAi)),
       leaveGame: confirming("Leave", "Leaving resigns: click again", send("leave")),
       leave: button("Leave the room", send("leave")),
+      // The game just over, judged by the engine (review-view.js); the id comes with game_over.
+      review: h("a", { class: "button-link", href: "#/" }, "Review this game"),
       stopWatching: button("Stop watching", send("leave")),
     };
     const group = { class: "room-actions", role: "group", "aria-label": "Game actions" };
@@ -330,7 +332,9 @@ export class RoomView {
       leaveGame: playing,
       leave: seated && !playing,
       stopWatching: !seated,
+      review: state.status === "finished" && state.game_id != null,
     };
+    if (visible.review) this.actions.review.setAttribute("href", `#/review/${state.game_id}`);
     for (const [name, element] of Object.entries(this.actions)) show(element, Boolean(visible[name]));
   }
 

@@ -228,7 +228,7 @@ export class TournamentPanel {
     this.tables.replaceChildren(
       part("Standings", standingsTable(tournament)),
       part("Crosstable", crosstable(tournament)),
-      part("Rounds", roundsList(tournament)),
+      part("Rounds", roundsList(tournament, { reviews: true })),
     );
   }
 

@@ -21,6 +21,9 @@ const RESULTS = {
   "-:-": "no result (double forfeit)",
 };
 
+/** The results of games played over the board (not forfeits): those have a review. */
+const OVER_THE_BOARD = new Set(["1-0", "0-1", "1/2-1/2"]);
+
 const STATUS_WORDS = { running: "running", finished: "finished", cancelled: "cancelled" };
 
 /** Points as people write them: 2, 2½, ½. */
@@ -134,9 +137,11 @@ export function crosstable(tournament) {
 /**
  * Each round's games, latest round first: who plays whom, and how it ended. A
  * game whose room waits for a player says whom and how long is left: call
- * `tickWaiting` on the list to keep that count current.
+ * `tickWaiting` on the list to keep that count current. With `reviews` (the
+ * teacher's page) a game played to its end links its review (#/review/ID, in a
+ * new tab, for the projector).
  */
-export function roundsList(tournament) {
+export function roundsList(tournament, { reviews = false } = {}) {
   const names = playerNames(tournament);
   const name = (id) => names.get(id) ?? id;
   const rounds = [...(tournament.rounds_played ?? [])].reverse();
@@ -165,12 +170,28 @@ export function roundsList(tournament) {
                 ")",
               ),
               gameState(game, tournament, name),
+              reviews ? reviewLink(game, name) : null,
             ),
           ),
         ),
         round.bye ? h("p", { class: "bye" }, `Bye: ${name(round.bye)}`) : null,
       ),
     ),
+  );
+}
+
+/** A link to a finished game's review; null for a game not played over the board. */
+function reviewLink(game, name) {
+  if (!game.result || game.game_id == null || !OVER_THE_BOARD.has(game.result)) return null;
+  return h(
+    "a",
+    {
+      class: "review-link",
+      href: `/#/review/${game.game_id}`,
+      target: "_blank",
+      "aria-label": `Review ${name(game.first)} – ${name(game.second)}`,
+    },
+    "Review",
   );
 }
 

@@ -1,0 +1,301 @@
+"""``boardroom review GAME_ID``: a finished game's analysis in the terminal.
+
+The server analyses a game on the first ``GET /api/games/{id}/analysis``
+(docs/protocol.md, "HTTP"): it answers 202 with the moves reviewed so far while
+the analysis runs, then 200 with all of them. The command asks once a second
+and prints each move's line as it arrives, then the turning points and each
+player's accuracy.
+
+A pure core and a thin adapter, as :mod:`server.core.room` is:
+
+- the formatting functions (:func:`move_line`, :func:`summary_lines`,
+  :func:`error_text`, :func:`new_lines`) take the endpoint's JSON and return
+  text; they do no I/O;
+- :func:`run_review` does the I/O: HTTP through the standard library
+  (``client/`` does not use aiohttp, as :mod:`client.loadtest.metrics_probe`),
+  the poll's pause, and printing.
+
+Exit status: 0 when the whole review was printed; 1 when the server refused
+(no such game, a game in progress, the engine busy) or could not be reached,
+with one line on stderr saying why; 2 for a game id that is not a number
+(argparse's usage error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TextIO
+from urllib.parse import urlsplit, urlunsplit
+
+from client.commands.server_option import add_server_argument
+from client.session import normalize_server_url
+
+POLL_SECONDS = 1.0
+"""How long to wait between two GETs while the analysis runs (the contract's pace)."""
+
+HTTP_TIMEOUT = 30.0
+"""Seconds one GET may take; the server answers at once (202) while it analyses."""
+
+SYMBOLS = {"first": "X", "second": "O"}
+
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""Lichess's marks; ``best``, ``good`` and ``forced`` moves are left plain."""
+
+Body = dict[str, Any]
+
+
+# -- the pure core ---------------------------------------------------------------------
+
+
+def parse_game_id(text: str) -> int:
+    """A game id as typed: ASCII digits, at least 1 (argparse's ``type``).
+
+    >>> parse_game_id("12")
+    12
+    >>> parse_game_id("twelve")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'twelve' is not a game id: a game id is a number, like 12
+    """
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a game id: a game id is a number, like 12"
+        )
+    return int(text)
+
+
+def analysis_url(server: str, game_id: int) -> str:
+    """The analysis endpoint of the server whose WebSocket is ``server`` (as ``--server``).
+
+    >>> analysis_url("192.0.2.5", 12)
+    'http://192.0.2.5:8765/api/games/12/analysis'
+    >>> analysis_url("wss://example.org/ws", 3)
+    'https://example.org/api/games/3/analysis'
+    """
+    parts = urlsplit(normalize_server_url(server))
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    path = parts.path[: -len("/ws")] if parts.path.endswith("/ws") else parts.path
+    return urlunsplit(
+        (scheme, parts.netloc, f"{path.rstrip('/')}/api/games/{game_id}/analysis", "", "")
+    )
+
+
+def judgement_mark(judgement: str) -> str:
+    """``?!``, ``?`` or ``??`` for an inaccuracy, a mistake or a blunder; else empty."""
+    return MARKS.get(judgement, "")
+
+
+def move_line(review: Body) -> str:
+    """One move's line: its number, side, move and mark, the judgement, the value
+    after it (for the mover; ``~`` marks an estimate), and the engine's better move
+    when it was a mistake or a blunder.
+
+    >>> move_line({"ply": 6, "side": "first", "move": "e3", "best": "d3",
+    ...            "judgement": "blunder", "value_after": "loss in 4", "exact_after": True})
+    '  7. X e3??   blunder     loss in 4       better: d3'
+    >>> move_line({"ply": 1, "side": "second", "move": "4", "best": "4",
+    ...            "judgement": "best", "value_after": "+0.3", "exact_after": False})
+    '  2. O 4      best        ~+0.3'
+    """
+    move = f"{review['move']}{judgement_mark(review['judgement'])}"
+    value = review["value_after"]
+    if not review.get("exact_after", True):
+        value = f"~{value}"
+    number = f"{review['ply'] + 1:>3}."
+    line = f"{number} {SYMBOLS[review['side']]} {move:<6} {review['judgement']:<11} {value}"
+    better = review.get("best")
+    if review["judgement"] in ("mistake", "blunder") and better not in (None, review["move"]):
+        line = f"{line:<41} better: {better}"
+    return line.rstrip()
+
+
+def heading_lines(body: Body) -> list[str]:
+    """The game: its title, id and players, and how it ended."""
+    players = body.get("players", {})
+    result = body.get("result") or {}
+    winner = result.get("winner")
+    if winner in SYMBOLS:
+        ended = f"{SYMBOLS[winner]} {players.get(winner) or '?'} won"
+    else:
+        ended = "draw" if result else "no result"
+    if result.get("reason"):
+        ended += f" ({result['reason']})"
+    first = f"X {players.get('first') or '?'}"
+    second = f"O {players.get('second') or '?'}"
+    title = body.get("title", body.get("game", "game"))
+    return [f"{title} #{body['game_id']}: {first} v {second}: {ended}"]
+
+
+def progress_line(body: Body) -> str:
+    """``analysing… 17 of 42``, while the analysis runs."""
+    return f"analysing… {len(body.get('reviews', []))} of {body.get('total', '?')}"
+
+
+def new_lines(body: Body, printed: int) -> tuple[list[str], int]:
+    """The lines of the moves in ``body`` not yet printed (``printed`` of them
+    were), and how many are printed after these. Reviews arrive in ply order,
+    each answer a longer prefix of the last, so the count is all that is kept."""
+    reviews = body.get("reviews", [])
+    return [move_line(review) for review in reviews[printed:]], max(printed, len(reviews))
+
+
+def summary_lines(body: Body) -> list[str]:
+    """After the moves: the turning points, then each player's accuracy.
+
+    >>> summary_lines({"players": {"first": "ann", "second": "bob"},
+    ...                "accuracy": {"first": 97.5, "second": 69.46},
+    ...                "turning_points": [{"ply": 1, "side": "second",
+    ...                                    "text": "move 2 (O): a2 lost"}]})
+    ['', 'Turning points:', '  move 2 (O): a2 lost', '', 'Accuracy: X ann 97.5%, O bob 69.5%']
+    """
+    lines = ["", "Turning points:"]
+    points = body.get("turning_points", [])
+    lines += [f"  {point['text']}" for point in points] or [
+        "  none: no move changed the game's course"
+    ]
+    players = body.get("players", {})
+    accuracy = body.get("accuracy", {})
+    figures = [
+        f"{SYMBOLS[side]} {players.get(side, '?')} {accuracy[side]:.1f}%"
+        for side in ("first", "second")
+        if isinstance(accuracy.get(side), int | float)
+    ]
+    lines += ["", f"Accuracy: {', '.join(figures)}"]
+    return lines
+
+
+def error_text(status: int, body: Body | None, game_id: int, retry_after: str | None = None) -> str:
+    """What to say when the server answered ``status`` (not 200 or 202);
+    ``retry_after``: its ``Retry-After`` header, for a busy engine.
+
+    >>> error_text(404, {"error": "unknown_game_record"}, 99)
+    'no game 99 on this server'
+    >>> error_text(409, {"error": "game_in_progress"}, 5)
+    'game 5 is still being played: it can be reviewed once it is over'
+    """
+    code = (body or {}).get("error")
+    if status == 404 or code == "unknown_game_record":
+        return f"no game {game_id} on this server"
+    if status == 409 or code == "game_in_progress":
+        return f"game {game_id} is still being played: it can be reviewed once it is over"
+    if status == 503 or code == "engine_busy":
+        retry = (body or {}).get("retry_after", retry_after)
+        later = f" in {retry} s" if retry is not None else " later"
+        return f"the server's engine is busy with other analyses: try again{later}"
+    message = (body or {}).get("message")
+    return f"the server answered HTTP {status}" + (f": {message}" if message else "")
+
+
+# -- the adapter ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One HTTP answer: its status and its JSON body (None if it was not JSON)."""
+
+    status: int
+    body: Body | None
+    retry_after: str | None = None
+    """The ``Retry-After`` header, if any (seconds)."""
+
+
+class UnreachableError(Exception):
+    """The server could not be reached (refused, unknown host, timed out)."""
+
+
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+"""An opener that ignores ``http_proxy``: a class server is on the local network."""
+
+
+def http_get(url: str) -> Answer:
+    """GET ``url``; raises :class:`UnreachableError` when no answer came."""
+    try:
+        with _DIRECT.open(url, timeout=HTTP_TIMEOUT) as response:
+            return Answer(response.status, _json(response.read()))
+    except urllib.error.HTTPError as error:
+        return Answer(error.code, _json(error.read()), error.headers.get("Retry-After"))
+    except (urllib.error.URLError, OSError, TimeoutError) as error:
+        raise UnreachableError(str(getattr(error, "reason", None) or error)) from None
+
+
+def _json(data: bytes) -> Body | None:
+    try:
+        body = json.loads(data)
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def run_review(
+    game_id: int,
+    server: str,
+    *,
+    get: Callable[[str], Answer] = http_get,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    pause: Callable[[float], None] = time.sleep,
+) -> int:
+    """Poll the analysis of ``game_id`` until it is complete, printing as it comes."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    url = analysis_url(server, game_id)
+    printed = 0
+    headed = False
+    announced = False
+    while True:
+        try:
+            answer = get(url)
+        except UnreachableError as error:
+            print(f"boardroom review: cannot reach the server at {url}: {error}", file=err)
+            return 1
+        if answer.status not in (200, 202) or answer.body is None:
+            why = error_text(answer.status, answer.body, game_id, answer.retry_after)
+            print(f"boardroom review: {why}", file=err)
+            return 1
+        body = answer.body
+        if not headed:
+            print("\n".join(heading_lines(body)), file=out)
+            headed = True
+        lines, printed = new_lines(body, printed)
+        for line in lines:
+            print(line, file=out)
+        if answer.status == 200 and body.get("complete", True):
+            print("\n".join(summary_lines(body)), file=out)
+            return 0
+        if not announced:
+            # Once, on stderr: the moves on stdout stay the review alone.
+            print(f"boardroom review: {progress_line(body)}, more as the engine goes", file=err)
+            announced = True
+        out.flush()
+        pause(POLL_SECONDS)
+
+
+def register(subparsers: Any) -> None:
+    """Add ``review`` to the ``boardroom`` CLI."""
+    parser = subparsers.add_parser(
+        "review",
+        help="a finished game's analysis: every move judged by the engine",
+        description=(
+            "Show the engine's review of a finished game: each move with its "
+            "judgement (?! inaccuracy, ? mistake, ?? blunder), the value after it "
+            "(~ marks an estimate) and the better move, then the turning points and "
+            "each player's accuracy. Moves print as the server analyses them."
+        ),
+    )
+    parser.add_argument(
+        "game_id", type=parse_game_id, metavar="GAME_ID", help="the game's id, as in its record"
+    )
+    add_server_argument(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The handler of ``boardroom review``."""
+    return run_review(args.game_id, args.server)

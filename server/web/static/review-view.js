@@ -1,0 +1,423 @@
+// review-view.js: a finished game's review, at #/review/GAME_ID: the engine's
+// judgement of every move (GET /api/games/{id}/analysis, docs/protocol.md), as
+// Lichess shows a chess game's analysis. The board steps through the moves
+// (the buttons under it, the arrow keys, Home and End, or a click on a move,
+// a turning point or a point of the graph); the move list marks each move
+// (?! inaccuracy, ? mistake, ?? blunder, in their colours) and names the
+// engine's better move after a mistake or a blunder; the graph plots the first
+// player's winning chances after each move (-1 a loss, +1 a win), exact values
+// as filled points and estimates hollow on a dashed line; then each player's
+// accuracy and the turning points. The server analyses a game on the first
+// request and answers 202 with the moves done so far until it has them all:
+// the page asks again every second and fills them in as they come.
+//
+// It needs no session: a teacher opens it on the projector from the teacher's
+// page, a player from the end of a game.
+
+import { createBoard } from "./board.js";
+import { button, h, setText, show } from "./dom.js";
+import { boardShape, Position, splitMoves } from "./games.js";
+import { SYMBOLS } from "./room-state.js";
+import { sideMark } from "./side-mark.js";
+
+const POLL_MS = 1000; // while the analysis runs (the endpoint's contract)
+const RETRY_MS = 3000; // after a failed request (the connection dropped)
+
+/** Lichess's marks; best, good and forced moves are left plain. */
+export const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+// The SVG namespace, as the HTML parser gives an <svg> (so that no file of the
+// client names an outside address, not even a namespace's).
+const SVG = svgNamespace();
+const GRAPH = { width: 300, height: 120, pad: 6 };
+
+/** The first player's winning chances after a reviewed move (the graph's value). */
+export function firstChances(review) {
+  return review.side === "first" ? review.chances_after : -review.chances_after;
+}
+
+/** "X won (line)", "draw (full board)", "no result". */
+function resultText(body) {
+  const result = body.result;
+  if (!result) return "no result";
+  const winner = result.winner;
+  const how = result.reason ? ` (${String(result.reason).replace(/_/g, " ")})` : "";
+  if (winner === "first" || winner === "second") {
+    return `${SYMBOLS[winner]} ${body.players?.[winner] ?? ""} won${how}`;
+  }
+  return `draw${how}`;
+}
+
+export class ReviewView {
+  /** `app` gives the way back to the lobby (main.js); `gameId` is the address's id (text). */
+  constructor(app, gameId) {
+    this.app = app;
+    this.gameId = gameId;
+    this.body = null; // the last answer
+    this.moves = []; // the game's moves, in its notation
+    this.at = 0; // plies shown on the board: 0 the start, moves.length the end
+    this.timer = null;
+    this.gone = false;
+    this.build();
+    this.onKey = (event) => this.key(event);
+    document.addEventListener("keydown", this.onKey);
+    if (/^[0-9]+$/.test(gameId)) this.load();
+    else this.say(`"${gameId}" is not a game id: a game id is a number, like 12.`, "error");
+  }
+
+  // -- building -------------------------------------------------------------------
+
+  build() {
+    this.title = h("h2", { class: "room-title", id: "review-title", tabindex: "-1" }, `Review of game ${this.gameId}`);
+    this.meta = h("p", { class: "room-meta" });
+    this.status = h("p", { class: "review-status", role: "status", "aria-live": "polite" });
+    this.frame = h("div", { class: "board-frame" });
+    this.now = h("p", { class: "review-now", "aria-live": "polite" });
+    this.steps = {
+      first: button("|◀", () => this.go(0), { "aria-label": "Start of the game", title: "Start (Home)" }),
+      previous: button("◀", () => this.go(this.at - 1), { "aria-label": "Previous move", title: "Previous (←)" }),
+      next: button("▶", () => this.go(this.at + 1), { "aria-label": "Next move", title: "Next (→)" }),
+      last: button("▶|", () => this.go(this.moves.length), { "aria-label": "Last move", title: "End (End)" }),
+    };
+    const controls = h(
+      "div",
+      { class: "review-controls", role: "group", "aria-label": "Step through the game" },
+      Object.values(this.steps),
+    );
+    this.graph = document.createElementNS(SVG, "svg");
+    this.graph.setAttribute("class", "review-graph");
+    this.graph.setAttribute("viewBox", `0 0 ${GRAPH.width} ${GRAPH.height}`);
+    this.graph.setAttribute("role", "img");
+    this.graph.setAttribute("aria-label", "Winning chances of X after each move");
+    const legend = h(
+      "p",
+      { class: "graph-legend" },
+      h("span", { class: "legend-exact" }, "exact"),
+      h("span", { class: "legend-estimate" }, "estimate"),
+      h("span", { class: "legend-note" }, "X's chances: up X wins, down O wins"),
+    );
+    this.accuracy = h("p", { class: "review-accuracy" });
+    this.turningPoints = h("ol", { class: "turning-points" });
+    this.moveList = h("ol", { class: "review-moves", "aria-label": "Moves" });
+    this.element = h(
+      "section",
+      { class: "review-view", "aria-labelledby": this.title.id, dataset: { gameId: this.gameId, ply: "0" } },
+      h(
+        "div",
+        { class: "review-main" },
+        h(
+          "header",
+          { class: "room-head" },
+          h("div", {}, this.title, this.meta),
+          h("a", { class: "quiet-link", href: "#/" }, "← Lobby"),
+        ),
+        this.status,
+        this.frame,
+        controls,
+        this.now,
+      ),
+      h(
+        "aside",
+        { class: "review-side" },
+        h("figure", { class: "review-figure" }, this.graph, legend),
+        this.accuracy,
+        h("section", { "aria-labelledby": "turning-title" }, h("h3", { id: "turning-title" }, "Turning points"), this.turningPoints),
+        h("section", { class: "review-moves-box", "aria-labelledby": "moves-title" }, h("h3", { id: "moves-title" }, "Moves"), this.moveList),
+      ),
+    );
+    document.title = `Review of game ${this.gameId} · Boardroom`;
+    this.drawSteps();
+  }
+
+  // -- loading --------------------------------------------------------------------
+
+  async load() {
+    if (this.gone) return;
+    let response;
+    let body = null;
+    try {
+      response = await fetch(`/api/games/${this.gameId}/analysis`, { cache: "no-store" });
+      body = await response.json().catch(() => null);
+    } catch {
+      if (this.gone) return;
+      this.say("Could not reach the server: trying again…", "error");
+      this.later(RETRY_MS);
+      return;
+    }
+    if (this.gone) return;
+    if (response.status === 200 || response.status === 202) {
+      this.take(body);
+      if (response.status === 202 || !body.complete) this.later(POLL_MS);
+      return;
+    }
+    const code = body?.error;
+    if (response.status === 404 || code === "unknown_game_record") {
+      this.say(`There is no game ${this.gameId} on this server.`, "error");
+    } else if (response.status === 409 || code === "game_in_progress") {
+      this.say("This game is still being played: its review opens once it is over.", "error");
+    } else if (response.status === 503 || code === "engine_busy") {
+      const seconds = Number(body?.retry_after ?? response.headers.get("Retry-After")) || 5;
+      this.say(`The engine is busy with other reviews: trying again in ${seconds} s…`, "busy");
+      this.later(seconds * 1000);
+    } else {
+      this.say(`The server could not review this game: ${body?.message ?? `HTTP ${response.status}`}`, "error");
+    }
+  }
+
+  later(ms) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.load(), ms);
+  }
+
+  say(text, kind) {
+    setText(this.status, text);
+    this.status.dataset.kind = kind;
+  }
+
+  /** Take an answer of the endpoint: draw what is new. */
+  take(body) {
+    const first = this.body === null;
+    this.body = body;
+    const shape = boardShape(body.game);
+    if (first) {
+      this.shape = shape;
+      this.moves = shape ? splitMoves(shape, body.moves) : [];
+      this.board = shape
+        ? createBoard(shape, () => {})
+        : { element: h("p", {}, `This page cannot draw ${body.game}: reload it for the newest version.`), update() {} };
+      // Read-only: the cells stay readable (their names and stones) but take no clicks or focus.
+      for (const cell of this.board.element.querySelectorAll("button")) cell.disabled = true;
+      this.board.element.classList.add("readonly");
+      if (shape) this.frame.style.setProperty("--columns", shape.columns);
+      if (shape) this.frame.style.setProperty("--rows", shape.rows);
+      this.element.classList.toggle("gravity", Boolean(shape?.gravity));
+      this.frame.replaceChildren(this.board.element);
+      setText(this.title, `Review: ${body.title ?? body.game}, game ${body.game_id}`);
+      document.title = `Review: ${body.title ?? body.game} ${body.game_id} · Boardroom`;
+    }
+    const players = body.players ?? {};
+    this.meta.replaceChildren(
+      sideMark("first"), ` ${players.first ?? "?"} v `, sideMark("second"), ` ${players.second ?? "?"} · ${resultText(body)}`,
+    );
+    const done = body.reviews.length;
+    this.element.dataset.reviewed = String(done);
+    this.element.dataset.complete = body.complete ? "true" : "";
+    if (body.complete) this.say(`Analysis complete: ${done} moves reviewed.`, "done");
+    else this.say(`Analysing… ${done} of ${body.total}`, "running");
+    this.drawMoves();
+    this.drawAccuracy();
+    this.drawTurningPoints();
+    this.draw();
+  }
+
+  // -- drawing --------------------------------------------------------------------
+
+  /** The board, the line about the move shown, the buttons, the marks of where we are. */
+  draw() {
+    this.element.dataset.ply = String(this.at);
+    if (this.shape) {
+      const position = new Position(this.shape);
+      for (const move of this.moves.slice(0, this.at)) position.play(move);
+      const end = this.at === this.moves.length;
+      this.board.update({
+        position,
+        lastCell: position.lastCell,
+        winningCells: end ? (this.body?.result?.line ?? []) : [],
+        myTurn: false,
+      });
+    }
+    setText(this.now, this.nowText());
+    this.drawSteps();
+    for (const item of this.moveList.children) {
+      const current = Number(item.dataset.ply) === this.at - 1;
+      const entry = item.firstElementChild;
+      if (current) entry.setAttribute("aria-current", "step");
+      else entry.removeAttribute("aria-current");
+    }
+    this.drawGraph();
+  }
+
+  nowText() {
+    if (this.at === 0) return `Start: ${this.moves.length} moves to go`;
+    const ply = this.at - 1;
+    const review = this.body?.reviews[ply];
+    const side = ply % 2 === 0 ? "first" : "second";
+    let text = `Move ${this.at} of ${this.moves.length}: ${SYMBOLS[side]} ${this.moves[ply]}`;
+    if (!review) return `${text} (not analysed yet)`;
+    text += `${MARKS[review.judgement] ?? ""}, ${review.judgement}; after it ${review.value_after}`;
+    if (!review.exact_after) text += " (estimate)";
+    if (betterMove(review)) text += `; better was ${review.best}`;
+    return text;
+  }
+
+  drawSteps() {
+    const n = this.moves.length;
+    this.steps.first.disabled = this.at === 0;
+    this.steps.previous.disabled = this.at === 0;
+    this.steps.next.disabled = this.at >= n;
+    this.steps.last.disabled = this.at >= n;
+  }
+
+  /** One entry per move; a move not analysed yet shows plain until its review comes. */
+  drawMoves() {
+    const reviews = this.body.reviews;
+    if (this.moveList.children.length !== this.moves.length) {
+      this.moveList.replaceChildren(
+        ...this.moves.map((move, ply) =>
+          h("li", { dataset: { ply: String(ply) } }, button(move, () => this.go(ply + 1), { class: "review-move" })),
+        ),
+      );
+    }
+    [...this.moveList.children].forEach((item, ply) => {
+      const review = reviews[ply];
+      const key = review ? review.judgement : "pending";
+      if (item.dataset.judgement === key) return;
+      item.dataset.judgement = key;
+      const side = ply % 2 === 0 ? "first" : "second";
+      const entry = item.firstElementChild;
+      const parts = [h("span", { class: "move-number" }, `${ply + 1}.`), sideMark(side), ` ${this.moves[ply]}`];
+      let label = `Move ${ply + 1}, ${SYMBOLS[side]} ${this.moves[ply]}`;
+      if (!review) {
+        parts.push(h("span", { class: "move-pending" }, " …"));
+        label += ", not analysed yet";
+      } else {
+        const mark = MARKS[review.judgement];
+        if (mark) parts.push(h("span", { class: "move-mark" }, mark));
+        label += `, ${review.judgement}`;
+        if (review.judgement === "forced") parts.push(h("span", { class: "move-note" }, " forced"));
+        if (betterMove(review)) {
+          parts.push(h("span", { class: "move-better" }, ` better: ${review.best}`));
+          label += `, better was ${review.best}`;
+        }
+      }
+      entry.replaceChildren(...parts);
+      entry.setAttribute("aria-label", label);
+      entry.className = `review-move ${key}`;
+    });
+  }
+
+  drawAccuracy() {
+    const accuracy = this.body.accuracy ?? {};
+    const players = this.body.players ?? {};
+    const parts = ["Accuracy: "];
+    for (const side of ["first", "second"]) {
+      if (side === "second") parts.push(" · ");
+      const figure = accuracy[side];
+      parts.push(sideMark(side), ` ${players[side] ?? "?"} `, h("strong", { dataset: { side } }, typeof figure === "number" ? `${figure.toFixed(1)}%` : "–"));
+    }
+    if (!this.body.complete) parts.push(" (so far)");
+    this.accuracy.replaceChildren(...parts);
+  }
+
+  drawTurningPoints() {
+    const points = this.body.turning_points ?? [];
+    const key = points.map((point) => point.ply).join();
+    if (this.turningPoints.dataset.shown === key && points.length) return;
+    this.turningPoints.dataset.shown = key;
+    if (!points.length) {
+      const none = this.body.complete ? "None: no move changed the game's course." : "None so far.";
+      this.turningPoints.replaceChildren(h("li", { class: "none" }, none));
+      return;
+    }
+    this.turningPoints.replaceChildren(
+      ...points.map((point) =>
+        h("li", {}, button(point.text, () => this.go(point.ply + 1), { class: "quiet turning-point", dataset: { ply: String(point.ply) } })),
+      ),
+    );
+  }
+
+  /** The first player's chances after each move: a line through the points, dashed
+   * where a value is an estimate, filled points exact, hollow ones estimates. */
+  drawGraph() {
+    const { width, height, pad } = GRAPH;
+    const reviews = this.body?.reviews ?? [];
+    const n = Math.max(1, this.moves.length);
+    const x = (plies) => (plies / n) * width;
+    const y = (chances) => height / 2 - chances * (height / 2 - pad);
+    const nodes = [
+      svg("line", { class: "graph-axis", x1: 0, y1: height / 2, x2: width, y2: height / 2 }),
+    ];
+    if (this.at > 0) nodes.push(svg("line", { class: "graph-now", x1: x(this.at), y1: 0, x2: x(this.at), y2: height }));
+    let previous = null;
+    if (reviews.length) {
+      const start = reviews[0];
+      const chances = start.side === "first" ? start.chances_before : -start.chances_before;
+      previous = { x: 0, y: y(chances), exact: start.exact_before };
+    }
+    const points = [];
+    reviews.forEach((review, ply) => {
+      const point = { x: x(ply + 1), y: y(firstChances(review)), exact: review.exact_after };
+      if (previous) {
+        const exact = previous.exact && point.exact;
+        nodes.push(svg("line", { class: exact ? "graph-line" : "graph-line estimate", x1: previous.x, y1: previous.y, x2: point.x, y2: point.y }));
+      }
+      previous = point;
+      const circle = svg("circle", {
+        class: `graph-point ${point.exact ? "exact" : "estimate"} ${review.judgement}${ply + 1 === this.at ? " current" : ""}`,
+        cx: point.x,
+        cy: point.y,
+        r: ply + 1 === this.at ? 4.5 : 3,
+        "data-ply": ply,
+      });
+      const title = svg("title", {});
+      title.textContent = `Move ${ply + 1}: ${this.moves[ply]}${MARKS[review.judgement] ?? ""}, ${review.value_after}${review.exact_after ? "" : " (estimate)"}`;
+      circle.append(title);
+      circle.addEventListener("click", () => this.go(ply + 1));
+      points.push(circle);
+    });
+    this.graph.replaceChildren(...nodes, ...points);
+  }
+
+  // -- acting ---------------------------------------------------------------------
+
+  /** Show the position after `plies` moves (clamped to the game). */
+  go(plies) {
+    const at = Math.max(0, Math.min(this.moves.length, plies));
+    if (at === this.at) return;
+    this.at = at;
+    this.draw();
+    const item = this.moveList.children[at - 1];
+    item?.scrollIntoView({ block: "nearest" });
+  }
+
+  key(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+    const step = {
+      ArrowLeft: () => this.go(this.at - 1),
+      ArrowRight: () => this.go(this.at + 1),
+      Home: () => this.go(0),
+      End: () => this.go(this.moves.length),
+    }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    step();
+  }
+
+  focus() {
+    this.title.focus();
+  }
+
+  destroy() {
+    this.gone = true;
+    clearTimeout(this.timer);
+    document.removeEventListener("keydown", this.onKey);
+  }
+}
+
+/** A mistake or blunder whose better move the engine named. */
+function betterMove(review) {
+  return (review.judgement === "mistake" || review.judgement === "blunder") && review.best && review.best !== review.move;
+}
+
+function svgNamespace() {
+  const holder = document.createElement("div");
+  holder.innerHTML = "<svg></svg>";
+  return holder.firstElementChild.namespaceURI;
+}
+
+function svg(tag, attributes) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+  return element;
+}
