@@ -19,7 +19,8 @@ it; ask again to see it fill in), with the same body::
 Refusals, as JSON ``{"error", "message"}``: 404 ``unknown_game_record`` (as
 ``GET /api/games/{id}``, a private room's game in progress included, word for
 word), 409 ``game_in_progress`` (no analysis while a game is played), 503
-``engine_busy`` with a ``Retry-After`` header and ``retry_after`` (too many
+``engine_busy`` with ``retry_after`` (seconds, also as a ``Retry-After`` header:
+too many
 analyses running). ``hint`` is the move the engine gave the mover as a hint
 before that move (null if none), and ``hints`` counts them per player. What is
 judged and how: :mod:`shared.engine.analysis`.
@@ -99,9 +100,9 @@ async def _analysis(request: web.Request) -> web.Response:
     except GameInProgressError as refusal:
         return error_response(409, "game_in_progress", str(refusal))
     except AnalysesBusyError as busy:
-        retry = f"{busy.retry_after:g}"
-        response = error_response(503, "engine_busy", str(busy), headers={"Retry-After": retry})
-        return response
+        body = {"error": "engine_busy", "message": str(busy), "retry_after": busy.retry_after}
+        headers = {"Retry-After": f"{busy.retry_after:g}"}
+        return web.json_response(body, status=503, headers=headers)
     response = json_response(view_to_json(view))
     response.set_status(200 if view.complete else 202)
     return response

@@ -6,12 +6,15 @@ bound only, as in test_e2e_engine.py."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
+from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server, wait_until
 
 BLUNDER = "b2 a2 a1 c3 c1 b1 a3"
@@ -123,7 +126,7 @@ async def test_a_third_analysis_at_once_is_told_to_come_back(tmp_path: Path) -> 
         status, content_type, text = await server.get(f"/api/games/{ids[2]}/analysis")
         body = json.loads(text)
         assert content_type.startswith("application/json")
-        assert (status, body["error"]) == (503, "engine_busy"), body
+        assert (status, body["error"], body["retry_after"]) == (503, "engine_busy", 2.0), body
         await completed(server, ids[0])
         assert (await completed(server, ids[2]))["total"] == len(cells)
 
@@ -160,3 +163,24 @@ async def test_a_42_move_game_is_analysed_while_other_rooms_move_freely(tmp_path
     )
     assert len(final["reviews"]) == 42 and final["result"]["winner"] is None
     assert max(round_trips) < 0.5, round_trips
+
+
+async def test_a_class_game_is_analysed_as_it_ends_and_the_export_shows_it(
+    tmp_path: Path,
+) -> None:
+    """In class mode nobody needs to ask: the finished game is analysed in the
+    background, and results.csv then shows each player's accuracy, blunders and
+    hints (empty before the analysis is complete)."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        await play_out(server.ws_url, "tictactoe", BLUNDER.split())
+
+        async def rows() -> list[dict[str, str]]:
+            status, body, _ = await teacher.call("GET", "/api/admin/export/results.csv")
+            assert status == 200
+            return list(csv.DictReader(io.StringIO(body.decode("utf-8-sig"))))
+
+        (row,) = await wait_until(rows, lambda found: found and found[0]["first_accuracy"])
+    assert (row["first_accuracy"], row["second_accuracy"]) == ("100.0", "69.5")
+    assert (row["first_blunders"], row["second_blunders"]) == ("0", "1")
+    assert (row["first_hints"], row["second_hints"]) == ("0", "0")
