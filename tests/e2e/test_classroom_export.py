@@ -15,7 +15,9 @@ import zipfile
 from pathlib import Path
 
 from classroom_helpers import Teacher
-from harness import Player, running_server
+from harness import Player, running_server, wait_until
+
+from shared.engine.analysis import accuracy, analyse_game
 
 
 async def test_results_csv_and_games_zip_hold_the_games_played(tmp_path: Path) -> None:
@@ -54,6 +56,13 @@ async def test_results_csv_and_games_zip_hold_the_games_played(tmp_path: Path) -
         await teacher.post(f"/api/admin/students/{ids['bob']}/rename", {"name": "Robert"})
         await teacher.post(f"/api/admin/students/{ids['=robo']}/remove")
 
+        # The class's finished games are analysed in the background: wait for
+        # them, so that both exports below show the same, complete analyses.
+        for game_id in (1, 2, 3):
+            await wait_until(
+                lambda game_id=game_id: server.get(f"/api/games/{game_id}/analysis"),
+                lambda answer: answer[0] == 200,
+            )
         status, body, headers = await teacher.call("GET", "/api/admin/export/results.csv")
         assert status == 200 and headers["Content-Type"] == "text/csv; charset=utf-8"
         assert 'filename="results.csv"' in headers["Content-Disposition"]
@@ -79,6 +88,13 @@ async def test_results_csv_and_games_zip_hold_the_games_played(tmp_path: Path) -
             ("2", code, "Robert", "ann", "½-½", "agreement", "1", b, a),
             ("3", robo_room, "'=robo", "AI (random)", "*", "aborted", "0", r, ""),
         ]
+        judged = [
+            (r["first_accuracy"], r["second_accuracy"], r["first_blunders"], r["second_blunders"])
+            for r in rows
+        ]
+        expected_first = _export_columns("a1 a2 b1 b2 c1")
+        assert judged == [expected_first, _export_columns("b2"), ("", "", "", "")]
+        assert {(r["first_hints"], r["second_hints"]) for r in rows} == {("0", "0")}
         assert {row["game"] for row in rows} == {"tictactoe"}
         assert {(row["tournament"], row["round"]) for row in rows} == {("", "")}  # casual games
         for row in rows:
@@ -121,3 +137,12 @@ async def test_results_csv_and_games_zip_hold_the_games_played(tmp_path: Path) -
                 ("cat", "", "0", "0", "0", "0"),
                 ("'=robo", "yes", "1", "0", "0", "0"),
             ]
+
+
+def _export_columns(moves: str) -> tuple[str, str, str, str]:
+    """The accuracy and blunder columns of a tic-tac-toe game, by the analysis
+    core itself (exact values: the same in any run)."""
+    reviews = list(analyse_game("tictactoe", moves))
+    first, second = (f"{round(accuracy(reviews, side), 1)}" for side in "XO")
+    blunders = [str(sum(r.side == s and r.judgement == "blunder" for r in reviews)) for s in "XO"]
+    return first, second, blunders[0], blunders[1]
