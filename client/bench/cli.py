@@ -66,6 +66,22 @@ def register(subparsers: Any) -> None:
     )
     perfect.add_argument("--seed", type=int, default=1, help="seed of the early positions")
     perfect.set_defaults(handler=run_perfect_bench)
+    analysis = targets.add_parser(
+        "analysis", help="how long a whole Connect Four game's analysis takes"
+    )
+    analysis.add_argument(
+        "--games", type=int, default=3, help="42-move games to analyse (1 to 3, default 3)"
+    )
+    analysis.add_argument(
+        "--budget", type=float, default=0.2, help="seconds a position (default 0.2, the server's)"
+    )
+    analysis.set_defaults(handler=run_analysis_bench)
+
+
+def run_analysis_bench(args: argparse.Namespace) -> int:
+    from client.bench.analysis import GAMES, main
+
+    return main(games=GAMES[: max(1, min(args.games, len(GAMES)))], budget=args.budget)
 
 
 def run_perfect_bench(args: argparse.Namespace) -> int:
