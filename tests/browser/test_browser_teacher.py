@@ -201,7 +201,8 @@ async def test_broadcast_close_a_room_and_export_from_the_page(db_path: Path) ->
         header = saved.read_text(encoding="utf-8-sig").splitlines()[0]
         assert header == (
             "id,finished_at,game,room,first_player,second_player,result,termination,"
-            "moves,first_student,second_student,tournament,round"
+            "moves,first_student,second_student,tournament,round,first_accuracy,"
+            "second_accuracy,first_blunders,second_blunders,first_hints,second_hints"
         )
         await expect(page.locator(".class-panel .form-error")).to_have_count(3)
         await expect(page.locator(".class-panel .form-error:visible")).to_have_count(0)
