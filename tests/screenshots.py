@@ -17,7 +17,13 @@ what Chromium shows (``docs/images/`` by default):
 - ``student.png``: the student's game with the teacher's announcement;
 - ``leaderboard.png``: the ratings after those games;
 - ``review.png``: the review of a whole Connect Four game (two ``medium`` AIs'
-  moves, played by two students), shown at its first turning point.
+  moves, played by two students), shown at its first turning point;
+- ``hint.png``: a student's Connect Four game against the AI with a hint shown
+  (the teacher has turned hints on);
+- ``ai-match.png``: two AIs playing Connect Four, opened from the lobby.
+
+Each page's function takes a running server and a browser, so that one picture
+can be taken again alone (``hint_page`` and ``ai_match_page`` need no class).
 
 Moves are chosen at random among the legal ones (seeded), so each run looks
 alike without being scripted.
@@ -84,6 +90,9 @@ async def main(folder: Path) -> None:
                     await wall_page(server, teacher, browser, folder / "wall.png")
                     await leaderboard_page(server, browser, folder / "leaderboard.png")
                     await review_page(server, browser, folder / "review.png")
+                    await teacher.post("/api/admin/hints", {"allowed": True})
+                    await hint_page(server, browser, folder / "hint.png")
+                    await ai_match_page(server, browser, folder / "ai-match.png")
                 finally:
                     await browser.close()
     print(f"Saved {', '.join(SAVED)} in {folder}")
@@ -264,6 +273,53 @@ async def review_page(server: RunningServer, browser: Browser, path: Path) -> No
     turning = page.locator(".turning-point")
     if await turning.count():
         await turning.first.click()
+    await page.screenshot(path=path)
+    SAVED.append(path.name)
+
+
+async def hint_page(server: RunningServer, browser: Browser, path: Path) -> None:
+    """Nia plays the AI at Connect Four, asks for a hint on her third move: the
+    hint under the board, its column ringed. Hints must be on (class mode: the
+    teacher's switch)."""
+    context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+    page = await context.new_page()
+    await page.goto("/")
+    await page.get_by_label("Your name").fill("Nia")
+    await page.get_by_role("button", name="Enter").click()
+    await page.locator("#new-game").select_option("connect4")
+    await page.get_by_label("The AI").check()
+    await page.locator("#new-level").select_option("easy")
+    await page.get_by_role("button", name="Create room").click()
+    room = page.locator(".room-view")
+    for column in ("4", "3"):
+        await page.locator(".room-view.your-turn").wait_for()
+        ply = await room.get_attribute("data-ply")
+        await page.locator(f".column[data-column='{column}']").click()
+        await expect(room).not_to_have_attribute("data-ply", ply or "")
+    await page.locator(".room-view.your-turn").wait_for()
+    await page.get_by_role("button", name="Hint").click()
+    await expect(page.locator(".column.hint")).to_have_count(1)
+    await page.screenshot(path=path)
+    SAVED.append(path.name)
+
+
+async def ai_match_page(server: RunningServer, browser: Browser, path: Path) -> None:
+    """Two AIs (medium as X, perfect as O) at Connect Four, 0.5 s a move, opened
+    from the lobby; the picture once twelve moves are on the board."""
+    context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+    page = await context.new_page()
+    await page.goto("/")
+    await page.get_by_label("Your name").fill("Oli")
+    await page.get_by_role("button", name="Enter").click()
+    await page.locator("#new-game").select_option("connect4")
+    await page.get_by_label("Two AIs (watch)").check()
+    await page.locator("#match-first").select_option("medium")
+    await page.locator("#match-second").select_option("perfect")
+    await page.locator("#match-pace").select_option("0.5")
+    await page.get_by_role("button", name="Create room").click()
+    await page.wait_for_function(
+        "() => Number(document.querySelector('.room-view')?.dataset.ply) >= 12", timeout=60_000
+    )
     await page.screenshot(path=path)
     SAVED.append(path.name)
 

@@ -95,6 +95,7 @@ ROOM_COMMANDS = {
     "board": "board",
     "why": "why",
     "info": "why",
+    "hint": "hint",
     "help": "help",
     "?": "help",
     "leave": "leave",
@@ -132,6 +133,8 @@ In a room, type a move to play it: a cell like b2 (a1 is bottom-left), or a colu
   ai [LEVEL]            seat the AI in the empty seat (levels: random, easy, medium, hard, perfect)
   board                 draw the board again
   why, info             how the AI found its last move: positions searched, depth, its line
+  hint                  on your move, ask the engine for a move and what it is worth
+                          (where hints are allowed; kept with the game, shown in its review)
   help                  this list
   leave                 back to the lobby (during a game this resigns it)
   quit                  leave Boardroom (your seat is held for a while, nothing is resigned)"""

@@ -48,11 +48,13 @@ from shared.protocol.messages import (
     AcceptDraw,
     AddAi,
     Announcement,
+    AskHint,
     ChatLine,
     DeclineDraw,
     DrawDeclined,
     DrawOffered,
     GameOver,
+    Hint,
     Leave,
     Left,
     MakeMove,
@@ -69,6 +71,13 @@ from shared.protocol.messages import (
     Side,
     State,
 )
+
+
+def hint_text(hint: Hint) -> str:
+    """The engine's hint for people: ``Hint: b2 (draw): searched 5.5 k positions...``."""
+    estimate = "" if hint.search.exact else ", an estimate"
+    return f"Hint: {hint.move} ({hint.search.value}{estimate}): {hint.search.summary}"
+
 
 RoomExit = Literal["lobby", "quit"]
 """Where the user goes from a room: back to the lobby, or out of the client."""
@@ -494,6 +503,11 @@ class RoomScreen:
             self._dirty = True
         elif command == "why":
             terminal.show(search_text(room, self._last_search))
+        elif command == "hint":
+            # The server says why there is none (not your move, hints off, a busy engine).
+            reply = await request(AskHint(room=self.code))
+            if isinstance(reply, Hint):
+                terminal.show(hint_text(reply))
         elif command == "resign":
             if seated_in_game and not await terminal.confirm("Resign this game?"):
                 return

@@ -292,3 +292,40 @@ async def test_the_review_link_stays_when_the_opponent_leaves_after_the_end(
         await expect(review(ann)).to_have_attribute("data-complete", "true")
         await expect(ann.page.locator(".review-move.blunder")).to_have_count(1)
         await bob.close()
+
+
+async def test_the_review_badges_a_hinted_move_and_counts_the_hints(db_path: Path) -> None:
+    """Ann asks for a hint before her first move and plays it (b2); before her
+    third she asks again and plays another cell. The review badges both moves
+    ("hint", then "hint: …" naming the cell the engine gave), and the accuracy
+    line counts her two hints and Bob's none."""
+    async with web_session(db_path) as web:
+        ann = await Player.join_server(web.server.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        bob = await Player.join_server(web.server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        hints: dict[int, str] = {}
+        for ply, move in enumerate(BLUNDER.split()):
+            mover = (ann, bob)[ply % 2]
+            if ply in (0, 2):
+                hint = await ann.request({"type": "hint", "room": code})
+                assert hint["type"] == "hint", hint
+                hints[ply] = hint["move"]
+            reply = await mover.request({"type": "move", "room": code, "move": move})
+            assert reply["type"] == "moved", reply
+        game_id = int((await ann.expect("game_over"))["game_id"])
+        await ann.close()
+        await bob.close()
+        assert hints[0] == "b2"
+        lee = await web.open(f"/#/review/{game_id}")
+        await expect(review(lee)).to_have_attribute("data-complete", "true")
+        entries = lee.page.locator(".review-move")
+        await expect(lee.page.locator(".hint-badge")).to_have_count(2)
+        await expect(entries.nth(0).locator(".hint-badge")).to_have_text("hint")
+        await expect(entries.nth(0)).to_have_attribute(
+            "aria-label", re.compile(r", played the hint$")
+        )
+        third = BLUNDER.split()[2]
+        expected = "hint" if hints[2] == third else f"hint: {hints[2]}"
+        await expect(entries.nth(2).locator(".hint-badge")).to_have_text(expected)
+        await expect(lee.page.locator(".review-hints")).to_have_text(" · Hints used: X 2, O 0")

@@ -236,6 +236,26 @@ async def test_why_says_how_the_ai_found_its_last_move(db_path: Path, tmp_path: 
         assert await client.finish() == 0
 
 
+async def test_hint_prints_the_engines_move_for_the_player_to_move(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """On their move, ``hint`` prints the engine's move and its value (tic-tac-toe's
+    opening: b2, a proven draw); the player plays it and the game goes on."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as client,
+    ):
+        client.send("new tictactoe ai=random", "hint")
+        await client.expect(r"^Hint: b2 \(draw\): searched .*: proven draw$")
+        client.send("b2")
+        await client.expect(r"^O AI \(random\) played (\w\d)$")
+        client.send("quit")
+        client.close_input()
+        assert await client.finish() == 0
+
+
 async def test_a_player_who_quits_mid_game_takes_the_seat_back_on_the_next_run(
     db_path: Path, tmp_path: Path
 ) -> None:

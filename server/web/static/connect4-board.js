@@ -47,11 +47,12 @@ export class ColumnsBoard {
     }
   }
 
-  /** Draw `room`'s position: discs, the last move, the winning line. */
+  /** Draw `room`'s position: discs, the last move, the winning line, the hint. */
   update(room) {
     const stones = room.position.stones;
     const last = room.lastCell;
     const winning = new Set(room.winningCells);
+    const hint = room.hintMove ?? null;
     this.element.classList.toggle("has-line", winning.size > 0);
     this.columns.forEach((button, column) => {
       const held = [];
@@ -81,7 +82,10 @@ export class ColumnsBoard {
       label += free ? `${free} free` : "full";
       if (lastHere) label += ", last move";
       if (winHere) label += ", winning line";
+      const hinted = hint === String(column + 1);
+      if (hinted) label += ", the hint";
       button.setAttribute("aria-label", label);
+      button.classList.toggle("hint", hinted);
       button.setAttribute("aria-disabled", String(!room.myTurn || free === 0));
       button.classList.toggle("full", free === 0);
     });

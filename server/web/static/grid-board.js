@@ -50,11 +50,12 @@ export class GridBoard {
     this.element.append(rowLabels, cells, h("span", { class: "corner" }), columnLabels);
   }
 
-  /** Draw `room`'s position: stones, the last move, the winning line. */
+  /** Draw `room`'s position: stones, the last move, the winning line, the hint. */
   update(room) {
     const stones = room.position.stones;
     const last = room.lastCell;
     const winning = new Set(room.winningCells);
+    const hint = room.hintMove ?? null;
     this.element.classList.toggle("has-line", winning.size > 0);
     for (const [name, cell] of this.cells) {
       const side = stones.get(name);
@@ -62,11 +63,13 @@ export class GridBoard {
       if (side) classes.push(side);
       if (name === last) classes.push("last");
       if (winning.has(name)) classes.push("win");
+      if (name === hint) classes.push("hint");
       cell.className = classes.join(" ");
       setText(cell, side ? SYMBOLS[side] : "");
       let label = `${name}, ${side ? SYMBOLS[side] : "empty"}`;
       if (name === last) label += ", last move";
       if (winning.has(name)) label += ", winning line";
+      if (name === hint) label += ", the hint";
       cell.setAttribute("aria-label", label);
       cell.setAttribute("aria-disabled", String(!room.myTurn || Boolean(side)));
     }

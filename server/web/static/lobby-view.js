@@ -1,5 +1,6 @@
 // lobby-view.js: the lobby: open a room (any game, against a person or the AI,
-// public or private, with or without a clock), quick match, join or watch by
+// public or private, with or without a clock; or two AIs to watch at a pace),
+// quick match, join or watch by
 // code, the public rooms (refreshed every few seconds and on demand), and the
 // rooms this tab is already in.
 
@@ -20,6 +21,15 @@ import { GAME_CHOICES } from "./games.js";
 import { LEVELS, refusalText, roomSummary } from "./words.js";
 
 const ROOMS_REFRESH_MS = 5000; // live enough for a classroom, light on the server
+
+/** An AI match's paces: seconds each move stays on screen at least (the server allows 0 to 10). */
+const PACES = [
+  ["0.5", "0.5 s a move"],
+  ["1", "1 s a move"],
+  ["2", "2 s a move"],
+  ["5", "5 s a move"],
+];
+const DEFAULT_PACE = "2"; // slow enough for a class to follow on the wall
 
 const STATUS_WORDS = { waiting: "waiting for a player", playing: "playing", finished: "finished" };
 
@@ -51,7 +61,30 @@ export class LobbyView {
       { name: "level", id: "new-level", "aria-label": "AI level" },
       LEVELS.map((name) => h("option", { value: name, selected: name === "easy" }, name)),
     );
+    const levelSelect = (name, id, label, chosen) =>
+      h(
+        "select",
+        { name, id, "aria-label": label },
+        LEVELS.map((level) => h("option", { value: level, selected: level === chosen }, level)),
+      );
+    // Two AIs play each other and the creator watches: no seat and no clock for them.
+    const aiMatch = h(
+      "fieldset",
+      { class: "ai-match" },
+      h("legend", {}, "Two AIs"),
+      field("X plays at", levelSelect("first_level", "match-first", "X AI level", "medium")),
+      field("O plays at", levelSelect("second_level", "match-second", "O AI level", "perfect")),
+      field("Pace", select("pace", "match-pace", PACES, DEFAULT_PACE)),
+    );
     const clock = clockFields("new-clock");
+    const seat = field(
+      "You play",
+      select("seat", "new-seat", [
+        ["first", "X (moves first)"],
+        ["second", "O (moves second)"],
+        ["random", "X or O at random"],
+      ]),
+    );
     const form = h(
       "form",
       { id: "new-room", onsubmit: (event) => this.create(event, form, error) },
@@ -64,15 +97,10 @@ export class LobbyView {
         radio("opponent", "person", "A person", true),
         radio("opponent", "ai", "The AI", false),
         level,
+        radio("opponent", "ai_match", "Two AIs (watch)", false),
       ),
-      field(
-        "You play",
-        select("seat", "new-seat", [
-          ["first", "X (moves first)"],
-          ["second", "O (moves second)"],
-          ["random", "X or O at random"],
-        ]),
-      ),
+      aiMatch,
+      seat,
       clock.elements,
       h(
         "label",
@@ -88,7 +116,13 @@ export class LobbyView {
       const values = formValues(form);
       toggleFieldset(mnk, values.game === "mnk");
       level.disabled = values.opponent !== "ai";
-      clock.sync(values);
+      const watching = values.opponent === "ai_match";
+      toggleFieldset(aiMatch, watching);
+      show(seat, !watching);
+      seat.querySelector("select").disabled = watching;
+      for (const part of clock.elements) show(part, !watching);
+      if (watching) clock.sync({});
+      else clock.sync(values);
     };
     form.addEventListener("change", sync);
     sync();
@@ -252,13 +286,15 @@ export class LobbyView {
   async create(event, form, error) {
     event.preventDefault();
     const values = formValues(form);
-    const message = {
-      type: "create_room",
-      game: values.game,
-      public: !values.private,
-      seat: values.seat,
-    };
+    const message = { type: "create_room", game: values.game, public: !values.private };
     Object.assign(message, mnkSizes(values) ?? {});
+    if (values.opponent === "ai_match") {
+      // The AIs take both seats: no seat, level or clock goes with it (the server refuses them).
+      message.ai_match = { first: values.first_level, second: values.second_level, pace: Number(values.pace) };
+      await this.ask(message, error);
+      return;
+    }
+    message.seat = values.seat;
     const clock = clockFromValues(values);
     if (clock) message.clock = clock;
     if (values.opponent === "ai") message.ai_level = values.level;

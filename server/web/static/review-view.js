@@ -4,12 +4,13 @@
 // (the buttons under it, the arrow keys, Home and End, or a click on a move,
 // a turning point or a point of the graph); the move list marks each move
 // (?! inaccuracy, ? mistake, ?? blunder, in their colours) and names the
-// engine's better move after a mistake or a blunder; the graph plots the first
-// player's winning chances after each move (-1 a loss, +1 a win), exact values
-// as filled points and estimates hollow on a dashed line; then each player's
-// accuracy and the turning points. The server analyses a game on the first
-// request and answers 202 with the moves done so far until it has them all:
-// the page asks again every second and fills them in as they come.
+// engine's better move after a mistake or a blunder, and badges a move played
+// after a hint ("hint"); the graph plots the first player's winning chances
+// after each move (-1 a loss, +1 a win), exact values as filled points and
+// estimates hollow on a dashed line; then each player's accuracy (with the
+// hints each used, if any) and the turning points. The server analyses a game
+// on the first request and answers 202 with the moves done so far until it
+// has them all: the page asks again every second and fills them in as they come.
 //
 // It needs no session: a teacher opens it on the projector from the teacher's
 // page, a player from the end of a game.
@@ -271,8 +272,11 @@ export class ReviewView {
     [...this.moveList.children].forEach((item, ply) => {
       const review = reviews[ply];
       const key = review ? review.judgement : "pending";
-      if (item.dataset.judgement === key) return;
+      const hint = review?.hint ?? null; // the engine's hint the mover asked for before it
+      if (item.dataset.judgement === key && (item.dataset.hint ?? null) === (hint ?? null)) return;
       item.dataset.judgement = key;
+      if (hint) item.dataset.hint = hint;
+      else delete item.dataset.hint;
       const side = ply % 2 === 0 ? "first" : "second";
       const entry = item.firstElementChild;
       const parts = [h("span", { class: "move-number" }, `${ply + 1}.`), sideMark(side), ` ${this.moves[ply]}`];
@@ -288,6 +292,12 @@ export class ReviewView {
         if (betterMove(review)) {
           parts.push(h("span", { class: "move-better" }, ` better: ${review.best}`));
           label += `, better was ${review.best}`;
+        }
+        if (hint) {
+          // A hinted move is the engine's as much as the player's: the badge says so.
+          const title = hint === this.moves[ply] ? "played the hint" : `asked for a hint (${hint}), played another move`;
+          parts.push(h("span", { class: "hint-badge", title }, hint === this.moves[ply] ? "hint" : `hint: ${hint}`));
+          label += `, ${title}`;
         }
       }
       entry.replaceChildren(...parts);
@@ -306,6 +316,13 @@ export class ReviewView {
       parts.push(sideMark(side), ` ${players[side] ?? "?"} `, h("strong", { dataset: { side } }, typeof figure === "number" ? `${figure.toFixed(1)}%` : "–"));
     }
     if (!this.body.complete) parts.push(" (so far)");
+    const hints = this.body.hints;
+    if (hints && (hints.first || hints.second)) {
+      // The hints each player asked for, beside their accuracy: a hinted move is the
+      // engine's. A game played without any says nothing of them.
+      const counts = ["first", "second"].map((side) => `${SYMBOLS[side]} ${hints[side] ?? 0}`).join(", ");
+      parts.push(h("span", { class: "review-hints" }, ` · Hints used: ${counts}`));
+    }
     this.accuracy.replaceChildren(...parts);
   }
 

@@ -22,6 +22,8 @@ export class Room {
     this.log = [];
     /** The last AI move that came with its search ({ side, move, search }), this game; or null. */
     this.lastSearch = null;
+    /** The engine's answer to this player's `hint` ({ ply, gameNumber, move, search }), or null. */
+    this.hint = null;
     this.take(state);
   }
 
@@ -37,6 +39,33 @@ export class Room {
 
   get myTurn() {
     return this.playing && this.you !== null && this.state.to_move === this.you;
+  }
+
+  /** Whether the AIs play both seats (an AI match, to watch). */
+  get aiMatch() {
+    return this.state.ai_pace != null;
+  }
+
+  /** Whether the players may ask for hints (`hints` absent means they may). */
+  get hintsAllowed() {
+    return this.state.hints !== false;
+  }
+
+  /** The hint for the position on the board, while it is still this player's to play; else null. */
+  get currentHint() {
+    const hint = this.hint;
+    if (!hint || !this.myTurn || !this.hintsAllowed) return null;
+    return hint.ply === this.state.ply && hint.gameNumber === this.state.game_number ? hint : null;
+  }
+
+  /** The cell (grid) or column (Connect Four) the current hint names; else null. */
+  get hintMove() {
+    return this.currentHint?.move ?? null;
+  }
+
+  /** Keep the engine's `hint` message, for the position it was asked in. */
+  takeHint(message) {
+    this.hint = { ply: message.ply, gameNumber: this.state.game_number, move: message.move, search: message.search };
   }
 
   get lastCell() {

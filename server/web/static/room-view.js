@@ -10,12 +10,18 @@
 // by itself at the resume (a click elsewhere changes it). A move the server
 // refuses as `paused` (the pause came while it was on its way) is held the
 // same way.
+//
+// A seated player may ask for a hint when it is their move (unless the room
+// says hints are off): the engine's move shows under the board and on it until
+// they move. An AI match (both seats the AI's, `ai_pace` in the state) is
+// watched: the board plays itself, and at the end anyone watching may start
+// the next game.
 
 import { createBoard } from "./board.js";
 import { clockSetting, formatClock, LOW_TIME_MS } from "./clocks.js";
 import { button, confirming, copyText, h, setText, show } from "./dom.js";
 import { SIDES, SYMBOLS } from "./room-state.js";
-import { LEVELS, moveRefusalText, presence, refusalText, rematchText, seatKind, turnText } from "./words.js";
+import { hintRefusalText, hintText, LEVELS, moveRefusalText, presence, refusalText, rematchText, seatKind, turnText } from "./words.js";
 
 const REFUSAL_MS = 10000; // a refusal stays this long, or until the next thing that works
 
@@ -67,6 +73,11 @@ export class RoomView {
       this.moveInput,
       h("button", { type: "submit" }, "Play"),
     );
+    this.hintButton = button("Hint", () => this.askHint(), { class: "hint-button" });
+    this.hintLine = h("span", { class: "hint-line", "aria-live": "polite" });
+    this.hintBar = h("div", { class: "hint-bar", hidden: true }, this.hintButton, this.hintLine);
+    this.hintAsked = false; // a hint is on its way: one at a time
+    this.hintRefusal = null; // { text, ply }: why the last hint was refused, for that position
     this.searchLine = h("p", { class: "ai-search-summary" });
     this.searchPv = h("p", { class: "ai-search-line" });
     // Closed until asked: the board stays the thing to look at; the toggle keeps
@@ -97,6 +108,7 @@ export class RoomView {
           { class: "board-area" },
           h("div", { class: "board-frame", style: frameStyle }, this.board.element),
           this.refusal,
+          this.hintBar,
           this.moveForm,
           this.searchInfo,
         ),
@@ -156,6 +168,8 @@ export class RoomView {
       drawOffered: note("You offered a draw"),
       resign: confirming("Resign", "Click again to resign", send("resign")),
       rematch: button("Rematch", send("rematch"), { class: "primary" }),
+      // An AI match's next game: anyone watching may start it (the AIs' sides swap).
+      nextGame: button("Next game", send("rematch"), { class: "primary" }),
       rematchOffer: note(""), // "Rematch asked: waiting for bob", "ann asks for a rematch"
       acceptRematch: button("Accept rematch", send("rematch"), { class: "primary" }),
       addAi: h("span", { class: "add-ai" }, this.aiLevel, button("Play the AI instead", addAi)),
@@ -216,6 +230,7 @@ export class RoomView {
     if ((state.game_number ?? 1) > 1) meta.push(`game ${state.game_number}`);
     if (clockSetting(state.clock)) meta.push(clockSetting(state.clock));
     if (!state.public) meta.push("private");
+    if (room.aiMatch) meta.push(`AI match, ${state.ai_pace} s a move`);
     if (!seated) meta.push("you are watching");
     setText(this.meta, meta.join(" · "));
     // While paused nobody may move: the line says so rather than "Your move".
@@ -229,12 +244,29 @@ export class RoomView {
     this.board.element.classList.toggle("readonly", !seated);
     this.board.element.classList.toggle("my-turn", room.myTurn);
     show(this.moveForm, seated && state.status === "playing");
+    this.drawHint(room);
     this.drawSearch(room);
     this.tick();
     this.drawCodes(room);
     this.drawActions(room);
     this.drawLog(room);
     document.title = `${room.myTurn ? "Your move · " : ""}${state.title} ${room.code} · Boardroom`;
+  }
+
+  /** The hint button and the hint (or why none came), while it is this player's move. */
+  drawHint(room) {
+    const asking = room.myTurn && room.hintsAllowed && !room.state.paused;
+    show(this.hintBar, asking);
+    this.hintButton.disabled = this.hintAsked;
+    const hint = room.currentHint;
+    const refused = this.hintRefusal?.ply === room.state.ply ? this.hintRefusal.text : "";
+    let text = "";
+    if (this.hintAsked) text = "Asking the engine…";
+    else if (hint) text = hintText(hint);
+    else if (refused) text = refused;
+    setText(this.hintLine, text);
+    this.hintLine.classList.toggle("refused", !hint && !this.hintAsked && Boolean(refused));
+    this.element.dataset.hint = hint?.move ?? "";
   }
 
   /** The last AI move's search, under the board (hidden until the AI has moved). */
@@ -294,6 +326,7 @@ export class RoomView {
     const rows = [];
     // A tournament room's players are seated by the server: no codes to pass on.
     const sharing = !state.tournament;
+    // An AI match's watchers get its watch code (private) to pass on.
     if (sharing && state.join_code) rows.push(codeRow("Join code", state.join_code, "join", this.app));
     if (sharing && state.watch_code) rows.push(codeRow("Watch code", state.watch_code, "watch", this.app));
     if (sharing && state.public && room.you !== null && state.status === "waiting") {
@@ -302,9 +335,8 @@ export class RoomView {
     const key = rows.map((row) => row.dataset.code).join();
     if (this.codes.dataset.shown === key) return;
     this.codes.dataset.shown = key;
-    const intro = state.public
-      ? "Share the room code to play a friend:"
-      : "Private room: pass these codes on.";
+    let intro = state.public ? "Share the room code to play a friend:" : "Private room: pass these codes on.";
+    if (room.aiMatch) intro = "Private AI match: pass the watch code on to let others watch.";
     this.codes.replaceChildren(...(rows.length ? [h("p", {}, intro), ...rows] : []));
     show(this.codes, rows.length > 0);
   }
@@ -331,6 +363,7 @@ export class RoomView {
       addAi: seated && state.status !== "playing" && !opponentSeat?.name && !tournament,
       leaveGame: playing,
       leave: seated && !playing,
+      nextGame: !seated && room.aiMatch && state.status === "finished",
       stopWatching: !seated,
       review: state.status === "finished" && state.game_id != null,
     };
@@ -388,6 +421,25 @@ export class RoomView {
       return false;
     } finally {
       this.moving = false;
+    }
+  }
+
+  /** Ask the engine for a move in this position (`hint`); the answer shows until the move. */
+  async askHint() {
+    const room = this.room;
+    if (!room?.myTurn || this.hintAsked) return;
+    const ply = room.state.ply;
+    this.hintAsked = true;
+    this.hintRefusal = null;
+    this.update();
+    try {
+      const reply = await this.app.session.request({ type: "hint", room: this.code });
+      this.room?.takeHint(reply);
+    } catch (refusal) {
+      this.hintRefusal = { text: hintRefusalText(refusal), ply };
+    } finally {
+      this.hintAsked = false;
+      this.update();
     }
   }
 

@@ -56,6 +56,11 @@ export class Session extends EventTarget {
     if (message.type === "watch" && reply.type === "state") {
       this.watching[reply.room.code] = message.code;
       saveWatching(this.watching);
+    } else if (message.type === "create_room" && message.ai_match && reply.type === "state") {
+      // The creator of an AI match watches it: after a drop it is watched again
+      // like any other room (a private match by its watch code, which state gives).
+      this.watching[reply.room.code] = reply.room.watch_code ?? reply.room.code;
+      saveWatching(this.watching);
     }
     return reply;
   }

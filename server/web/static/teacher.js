@@ -1,7 +1,7 @@
 // teacher.js: the teacher's page (/teacher#token=TOKEN, class mode). It reads
 // the token from the address, checks it once (a missing or wrong token shows
 // only a message saying what to do), then shows the class and polls it every
-// 2 s: the summary with pause / resume, a broadcast and the exports, every
+// 2 s: the summary with pause / resume and the hints switch, a broadcast and the exports, every
 // room, the roster, adding students (with the sheet of their join links), and
 // the tournaments. Each panel is a module of its own;
 // this one fetches and hands out what they show.
@@ -98,6 +98,13 @@ class TeacherPage {
     this.pauseState = h("span", { class: "pause-state", role: "status" });
     this.pauseButton = button("", () => this.togglePause(), { id: "pause-toggle" });
     this.pauseError = errorLine();
+    // Hints (the engine's move for a student who asks): off when the class starts.
+    this.hintsButton = button("", () => this.toggleHints(), {
+      id: "hints-toggle",
+      role: "switch",
+      "aria-checked": "false",
+      title: "Whether students may ask the engine for a hint in their games (never in tournament games)",
+    });
     this.broadcastInput = h("input", {
       id: "broadcast-text",
       name: "text",
@@ -121,7 +128,7 @@ class TeacherPage {
           "div",
           { class: "control" },
           h("h2", {}, "Games"),
-          h("div", { class: "row" }, this.pauseButton, this.pauseState),
+          h("div", { class: "row" }, this.pauseButton, this.pauseState, this.hintsButton),
           this.pauseError,
         ),
         h(
@@ -197,6 +204,11 @@ class TeacherPage {
     this.pauseButton.className = summary.paused ? "primary" : "";
     setText(this.pauseState, summary.paused ? "All games are paused" : "Games are running");
     this.pauseState.classList.toggle("paused", summary.paused);
+    const hints = Boolean(summary.hints);
+    document.body.dataset.hints = String(hints);
+    setText(this.hintsButton, hints ? "Hints: on" : "Hints: off");
+    this.hintsButton.setAttribute("aria-checked", String(hints));
+    this.hintsButton.classList.toggle("on", hints);
   }
 
   // -- acting ---------------------------------------------------------------------------
@@ -206,6 +218,17 @@ class TeacherPage {
     show(this.pauseError, false);
     try {
       await this.api.post(`/api/admin/${action}`);
+    } catch (error) {
+      showError(this.pauseError, error);
+    }
+    await this.poll();
+  }
+
+  /** Turn hints on or off for the class (POST /api/admin/hints); the students' rooms follow at once. */
+  async toggleHints() {
+    show(this.pauseError, false);
+    try {
+      await this.api.post("/api/admin/hints", { allowed: !this.summary?.hints });
     } catch (error) {
       showError(this.pauseError, error);
     }

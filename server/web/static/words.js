@@ -148,6 +148,27 @@ export function moveRefusalText(room, error) {
   return refusalText(error);
 }
 
+/** The engine's hint for people: "Hint: b2 — draw", "Hint: 4 — +0.35 (estimate)". */
+export function hintText(hint) {
+  const value = hint.search?.value;
+  if (!value) return `Hint: ${hint.move}`;
+  return `Hint: ${hint.move} — ${value}${hint.search.exact ? "" : " (estimate)"}`;
+}
+
+/** A refused hint in words: short, and what to do about it. */
+export function hintRefusalText(error) {
+  switch (error?.code) {
+    case "hints_off":
+      return "Hints are off in this game";
+    case "engine_busy":
+      return "The engine is busy: ask again in a moment";
+    case "stale_move":
+      return "The game moved on before the hint came: ask again";
+    default:
+      return refusalText(error);
+  }
+}
+
 /** A refused request (RefusedError or ConnectionLostError) in words. */
 export function refusalText(error) {
   const message = error?.message || "something went wrong";
