@@ -29,7 +29,6 @@ Contract:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Mapping
@@ -103,6 +102,7 @@ class GameAnalyses:
         self._max_running = max_running
         self._running: dict[int, asyncio.Task[bool]] = {}
         self._keeper: asyncio.Task[None] | None = None
+        self._closing = False
         self._wake = asyncio.Event()
         self._gave_up: set[int] = set()
         """Games the background analyses could not finish (not tried again by them)."""
@@ -119,7 +119,7 @@ class GameAnalyses:
         if not complete and len(reviews) == len(record.moves):
             await self._finish(record.id)
             complete = True
-        if not complete and record.id not in self._running:
+        if not complete and record.id not in self._running and not self._closing:
             if len(self._running) >= self._max_running:
                 raise AnalysesBusyError(
                     f"{self._max_running} games are being analysed: ask again in a moment",
@@ -140,15 +140,20 @@ class GameAnalyses:
         self._wake.set()
 
     async def _keep_up(self, since: float) -> None:
-        while True:
+        # Checks _closing after each wait: a cancellation that reaches the analysis
+        # being awaited may end it without ending this loop (it is the inner task's
+        # to raise it, and the engine pool's refusals end an analysis quietly).
+        while not self._closing:
             await self._wake.wait()
             self._wake.clear()
-            while True:
+            while not self._closing:
                 waiting = await self._store.unanalysed_games(since=since, limit=20)
                 todo = [i for i in waiting if i not in self._running and i not in self._gave_up]
                 if not todo:
                     break
                 for game_id in todo:
+                    if self._closing:
+                        return
                     record = await self._store.get_game(game_id)
                     texts, _ = await self._store.analysis(game_id)
                     if game_id in self._running:
@@ -157,17 +162,16 @@ class GameAnalyses:
                         self._gave_up.add(game_id)
 
     async def close(self) -> None:
-        """Stop the analyses under way (what they stored stays)."""
+        """Stop the analyses under way (what they stored stays) and the background
+        ones; no analysis starts after this."""
+        self._closing = True
+        self._wake.set()  # a background loop waiting for games sees _closing
+        tasks: list[asyncio.Task[bool] | asyncio.Task[None]] = [*self._running.values()]
         if self._keeper is not None:
-            self._keeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._keeper
-        tasks = list(self._running.values())
+            tasks.append(self._keeper)
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def _start(self, record: GameRecord, start: int) -> asyncio.Task[bool]:
         """Run :meth:`_analyse` in a task, known as running until it ends."""
@@ -184,6 +188,8 @@ class GameAnalyses:
         try:
             before = await self._value(record.game, texts[:start])
             for ply in range(start, len(texts)):
+                if self._closing:
+                    return False  # a cancellation the pool's wait_for swallowed
                 after = await self._value(record.game, texts[: ply + 1])
                 review = review_move(game, position, texts[ply], before, after)
                 await self._store.add_review(record.id, ply, msgspec.json.encode(review).decode())

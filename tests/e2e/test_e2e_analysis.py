@@ -6,11 +6,14 @@ bound only, as in test_e2e_engine.py."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
+import sqlite3
 import statistics
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -184,3 +187,35 @@ async def test_a_class_game_is_analysed_as_it_ends_and_the_export_shows_it(
     assert (row["first_accuracy"], row["second_accuracy"]) == ("100.0", "69.5")
     assert (row["first_blunders"], row["second_blunders"]) == ("0", "1")
     assert (row["first_hints"], row["second_hints"]) == ("0", "0")
+
+
+async def test_a_class_server_stops_at_once_while_it_analyses_in_the_background(
+    tmp_path: Path,
+) -> None:
+    """A class's game ends and its analysis starts in the background; the server
+    is stopped mid-analysis: it stops within seconds (the background analyses
+    end with it), and the analysis resumes from what was stored on the next start."""
+    cells = ["h8", "a1", "h9", "a2", "h10", "a3", "h11", "b1", "h12"]
+    database = tmp_path / "games.db"
+    async with asyncio.timeout(60):
+        async with running_server(database, class_name="7B") as server:
+            game_id = await play_out(server.ws_url, "gomoku", cells)
+            await wait_until(
+                lambda: _reviews_stored(database, game_id), lambda count: count >= 1, timeout=20
+            )
+    assert _reviews_stored_now(database, game_id) < len(cells)  # stopped part way
+    async with running_server(database, class_name="7B") as server:
+        final = await completed(server, game_id)
+    assert len(final["reviews"]) == len(cells)
+
+
+async def _reviews_stored(database: Path, game_id: int) -> int:
+    return _reviews_stored_now(database, game_id)
+
+
+def _reviews_stored_now(database: Path, game_id: int) -> int:
+    with closing(sqlite3.connect(database)) as db:
+        (count,) = db.execute(
+            "SELECT count(*) FROM analysis_moves WHERE game_id = ?", (game_id,)
+        ).fetchone()
+    return int(count)
