@@ -268,6 +268,23 @@ class Player:
         await self.ws.close()
 
 
+async def play_out(url: str, game: str, moves: list[str]) -> int:
+    """Ann and Bob play ``moves`` in a new room of ``game`` on the server at ``url``,
+    then leave; the stored game's id, as ``game_over`` gives it."""
+    ann = await Player.join_server(url, "ann")
+    code = (await ann.request({"type": "create_room", "game": game}))["room"]["code"]
+    bob = await Player.join_server(url, "bob")
+    await bob.request({"type": "join", "code": code})
+    for ply, move in enumerate(moves):
+        reply = await (ann, bob)[ply % 2].request({"type": "move", "room": code, "move": move})
+        assert reply["type"] == "moved", reply
+    over = await ann.expect("game_over")
+    assert isinstance(over["game_id"], int), over
+    await ann.close()
+    await bob.close()
+    return int(over["game_id"])
+
+
 async def assert_alive(player: Player) -> None:
     """The connection still works: a ping gets the pong echoing its id."""
     reply = await player.request({"type": "ping"})

@@ -19,29 +19,13 @@ from typing import Any
 
 from browser import WebPlayer, web_session
 from classroom_helpers import Teacher
-from harness import Player
+from harness import Player, play_out
 from playwright.async_api import Response, expect
 from test_browser_layout import assert_in_window
 from test_browser_teacher import open_teacher
 
 BLUNDER = "b2 a2 a1 c3 c1 b1 a3"
 """Tic-tac-toe: O's a2 throws the draw away (X then wins), the rest is best play."""
-
-
-async def play_out(url: str, game: str, moves: list[str]) -> int:
-    """Ann and Bob play ``moves`` in a new room of ``game`` over the protocol; the
-    id that ``game_over`` gives."""
-    ann = await Player.join_server(url, "ann")
-    code = (await ann.request({"type": "create_room", "game": game}))["room"]["code"]
-    bob = await Player.join_server(url, "bob")
-    await bob.request({"type": "join", "code": code})
-    for ply, move in enumerate(moves):
-        reply = await (ann, bob)[ply % 2].request({"type": "move", "room": code, "move": move})
-        assert reply["type"] == "moved", reply
-    over = await ann.expect("game_over")
-    await ann.close()
-    await bob.close()
-    return int(over["game_id"])
 
 
 def analysis_statuses(person: WebPlayer) -> list[int]:

@@ -18,31 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from classroom_helpers import Teacher
-from harness import Player, RunningServer, running_server, wait_until
+from harness import Player, RunningServer, play_out, running_server, wait_until
 
 BLUNDER = "b2 a2 a1 c3 c1 b1 a3"
 """Tic-tac-toe: O's a2 throws the draw away (X then wins), the rest is best play."""
 CONNECT4_42 = "426552522655664464414653111113333377227777"
 """A whole 42-move Connect Four game (two `medium` AIs, seed 100), a draw."""
-
-
-async def play_out(url: str, game: str, moves: list[str]) -> int:
-    """Ann and Bob play ``moves`` in a new room of ``game``; the id that
-    ``game_over`` gives."""
-    ann = await Player.join_server(url, "ann")
-    created = await ann.request({"type": "create_room", "game": game})
-    code = created["room"]["code"]
-    bob = await Player.join_server(url, "bob")
-    await bob.request({"type": "join", "code": code})
-    movers = (ann, bob)
-    for ply, move in enumerate(moves):
-        reply = await movers[ply % 2].request({"type": "move", "room": code, "move": move})
-        assert reply["type"] == "moved", reply
-    over = await ann.expect("game_over")
-    assert isinstance(over["game_id"], int), over
-    await ann.close()
-    await bob.close()
-    return int(over["game_id"])
 
 
 async def analysis(server: RunningServer, game_id: int | str) -> tuple[int, Any]:

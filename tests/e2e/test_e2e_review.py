@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import Player, running_server
+from harness import Player, play_out, running_server
 from repo_paths import REPO_ROOT
 
 RUN_TIMEOUT = 90.0
@@ -55,21 +55,6 @@ async def boardroom(*argv: str) -> Run:
         raise
     assert process.returncode is not None
     return Run(process.returncode, out.decode(), err.decode())
-
-
-async def play_out(url: str, game: str, moves: list[str]) -> int:
-    """Ann and Bob play ``moves`` in a new room of ``game``; the id ``game_over`` gives."""
-    ann = await Player.join_server(url, "ann")
-    code = (await ann.request({"type": "create_room", "game": game}))["room"]["code"]
-    bob = await Player.join_server(url, "bob")
-    await bob.request({"type": "join", "code": code})
-    for ply, move in enumerate(moves):
-        reply = await (ann, bob)[ply % 2].request({"type": "move", "room": code, "move": move})
-        assert reply["type"] == "moved", reply
-    over = await ann.expect("game_over")
-    await ann.close()
-    await bob.close()
-    return int(over["game_id"])
 
 
 async def test_review_prints_each_move_then_the_turning_points_and_accuracy(

@@ -1178,6 +1178,18 @@ def test_ai_match_options_that_do_not_fit_are_refused() -> None:
 
 # -- hints -------------------------------------------------------------------------------------
 
+HINT_SEARCH = SearchInfo(
+    summary="s",
+    nodes=1,
+    depth=9,
+    elapsed_ms=1,
+    nodes_per_second=1,
+    exact=True,
+    value="draw",
+    pv=["b2"],
+)
+"""What the engine says of its hint b2 on the empty board (made up, but well formed)."""
+
 
 def test_the_player_to_move_gets_a_hint_alone_and_it_is_recorded() -> None:
     """Ann asks: the room asks the engine (perfect, for her, echoing her id);
@@ -1189,16 +1201,7 @@ def test_the_player_to_move_gets_a_hint_alone_and_it_is_recorded() -> None:
     assert (request.hint_for, request.request_id, request.level) == (ANN, 7, "perfect")
     assert (request.ply, request.side, request.moves) == (0, "first", "")
     assert asked.messages == () and asked.events == ()
-    search = SearchInfo(
-        summary="s",
-        nodes=1,
-        depth=9,
-        elapsed_ms=1,
-        nodes_per_second=1,
-        exact=True,
-        value="draw",
-        pv=["b2"],
-    )
+    search = HINT_SEARCH
     given = room.hint_found(ANN, 1, 0, "b2", search, now=T0 + 2, request_id=7)
     assert given.messages == ((ANN, Hint(room=CODE, ply=0, move="b2", search=search, id=7)),)
     (event,) = given.events
@@ -1241,16 +1244,7 @@ def test_a_hint_that_comes_after_the_game_moved_on_is_not_given() -> None:
     room = started_room()
     room.handle(ANN, AskHint(room=CODE, id=1), now=T0)
     move(room, ANN, "a1", now=T0 + 1)
-    search = SearchInfo(
-        summary="s",
-        nodes=1,
-        depth=9,
-        elapsed_ms=1,
-        nodes_per_second=1,
-        exact=True,
-        value="draw",
-        pv=["b2"],
-    )
+    search = HINT_SEARCH
     late = room.hint_found(ANN, 1, 0, "b2", search, now=T0 + 2, request_id=1)
     assert late.events == ()
     ((client, error),) = late.messages
