@@ -203,12 +203,12 @@ class GameServer:
     def room_info(self, code: str) -> RoomInfo | None:
         """The room with this room code as it is now; None if the hub holds none."""
         host = self._lobby.get(code)
-        return None if host is None else RoomInfo.of(host.room, time.time())
+        return None if host is None else RoomInfo.of(host.room, time.time(), game_id=host.game_id)
 
     def rooms(self) -> list[RoomInfo]:
         """Every room the hub holds, public and private, as it is now, oldest first."""
         now = time.time()
-        return [RoomInfo.of(host.room, now) for host in self._lobby]
+        return [RoomInfo.of(host.room, now, game_id=host.game_id) for host in self._lobby]
 
     def public_rooms(
         self, game: str | None = None, *, offset: int = 0, limit: int = ROOMS_PAGE_DEFAULT
@@ -622,7 +622,7 @@ class GameServer:
         self.room_caps.forget(host.code)
         self._recorder.forget(host.code)
         host.close()
-        self._events.publish(RoomDropped(RoomInfo.of(host.room, time.time())))
+        self._events.publish(RoomDropped(RoomInfo.of(host.room, time.time(), game_id=host.game_id)))
 
     async def _sweep_forever(self) -> None:
         while True:

@@ -32,6 +32,8 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
+import msgspec
+
 from server.core.players import PlayerId
 from server.core.room import Room
 from server.core.room_output import ClientId, GameFinished, GameStarted, RoomStatus
@@ -77,15 +79,16 @@ class RoomInfo:
         return self.state.game_number
 
     @classmethod
-    def of(cls, room: Room, now: float) -> RoomInfo:
-        """A snapshot of ``room`` at ``now`` (Unix seconds: the clocks it shows)."""
+    def of(cls, room: Room, now: float, *, game_id: int | None = None) -> RoomInfo:
+        """A snapshot of ``room`` at ``now`` (Unix seconds: the clocks it shows);
+        ``game_id`` is its game's stored id, which the room itself does not know."""
         holders: dict[Side, ClientId] = {}
         for side in SIDES:
             holder = room.seat_holder(side)
             if holder is not None:
                 holders[side] = holder[0]
         return cls(
-            state=room.state_for(None, now=now),
+            state=msgspec.structs.replace(room.state_for(None, now=now), game_id=game_id),
             join_code=room.options.join_code,
             taken=frozenset(side for side in SIDES if room.is_taken(side)),
             holders=holders,

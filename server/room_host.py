@@ -46,7 +46,14 @@ from shared.engine.levels import plan_search
 from shared.errors import BoardroomError
 from shared.protocol.codec import encode_message
 from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import Error, GameOver, RoomSummary, SearchInfo, ServerMessage
+from shared.protocol.messages import (
+    Error,
+    GameOver,
+    RoomSummary,
+    SearchInfo,
+    ServerMessage,
+    State,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -114,6 +121,8 @@ class RoomHost:
         self._last_now = room.created_at
         """The latest time handed to the room: :meth:`Room.handle` and the other
         inputs need a ``now`` that never decreases (see :meth:`_now`)."""
+        self._ended_game_id: int | None = None
+        """The stored id of the room's last game once it ended here."""
 
     # -- what the lobby reads -----------------------------------------------------------
 
@@ -126,6 +135,13 @@ class RoomHost:
     def game_name(self) -> str:
         """The canonical name of the room's game."""
         return self.room.game.name
+
+    @property
+    def game_id(self) -> int | None:
+        """The stored id of the room's game in play, or of its last game once over
+        (None before any game is stored, or for a game that ended before a restart)."""
+        in_play = self._recorder.game_id(self.code, self.room.game_number)
+        return in_play if in_play is not None else self._ended_game_id
 
     @property
     def has_free_seat(self) -> bool:
@@ -179,10 +195,17 @@ class RoomHost:
                 logger.exception("storing events failed", extra={"room": self.code})
                 self._fail(output)
                 return
+        if ended_id is not None:
+            self._ended_game_id = ended_id
+        game_id = self.game_id
         encoded: dict[int, tuple[ServerMessage, str]] = {}
         for recipient, message in output.messages:
+            # The room does not know the store's ids: its game's is added here.
             if isinstance(message, GameOver) and ended_id is not None:
                 message = msgspec.structs.replace(message, game_id=ended_id)
+            elif isinstance(message, State) and game_id is not None:
+                with_id = msgspec.structs.replace(message.room, game_id=game_id)
+                message = msgspec.structs.replace(message, room=with_id)
             plain = without_search(message)
             for client in output.recipients(recipient):
                 shown = plain if plain is message or not self._wants_search(client) else message

@@ -169,6 +169,8 @@ class RoomView(msgspec.Struct, frozen=True, kw_only=True):
     game_players: dict[Side, str]
     """Who played the room's current or last game, by side, as it started
     (empty before the first game): still there once they have left their seats."""
+    game_id: int | None = None
+    """The stored id of that game (its record and its review), once stored."""
 
 
 # -- the controls ------------------------------------------------------------------------
@@ -291,6 +293,7 @@ class Classroom:
             spectators=room.spectators,
             result=state.result,
             game_players=dict(room.game_players),
+            game_id=state.game_id,
         )
 
     def students(self) -> list[StudentRecord]:

@@ -331,6 +331,9 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     has not answered (see :class:`RematchOffered`)."""
     result: ResultInfo | None = None
     game_number: int = 1
+    game_id: int | None = None
+    """The stored id of the game in play, or of the last one once over (its
+    record, ``GET /api/games/{id}``, and its review); absent before it is stored."""
     you: Side | None = None
     """The receiver's seat; None for a spectator."""
     join_code: str | None = None

@@ -200,3 +200,28 @@ def _reviews_stored_now(database: Path, game_id: int) -> int:
             "SELECT count(*) FROM analysis_moves WHERE game_id = ?", (game_id,)
         ).fetchone()
     return int(count)
+
+
+async def test_the_room_says_which_stored_game_it_plays_and_played(tmp_path: Path) -> None:
+    """``state.room.game_id`` names the stored game from its start, stays once it
+    is over (a page reloaded after the end still finds its review), and moves on
+    with a rematch; the teacher's room list says it too."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        ann = await Player.join_server(server.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        waiting = await ann.request({"type": "get_state", "room": code})
+        assert "game_id" not in waiting["room"]  # nothing stored before the game starts
+        bob = await Player.join_server(server.ws_url, "bob")
+        joined = await bob.request({"type": "join", "code": code})
+        first_id = joined["room"]["game_id"]
+        for ply, cell in enumerate(BLUNDER.split()):
+            await (ann, bob)[ply % 2].request({"type": "move", "room": code, "move": cell})
+        over = await ann.expect("game_over")
+        assert over["game_id"] == first_id
+        after = await bob.request({"type": "get_state", "room": code})
+        assert (after["room"]["status"], after["room"]["game_id"]) == ("finished", first_id)
+        (listed,) = (await Teacher(server).get("/api/admin/rooms"))["rooms"]
+        assert listed["game_id"] == first_id
+        await ann.request({"type": "rematch", "room": code})
+        again = await bob.request({"type": "rematch", "room": code})
+        assert again["room"]["game_number"] == 2 and again["room"]["game_id"] == first_id + 1
