@@ -225,3 +225,25 @@ async def test_a_wrong_or_missing_token_shows_only_what_to_do(db_path: Path) -> 
             "This page needs the teacher's link"
         )
         await expect(none.page.locator("#pause-toggle")).to_have_count(0)
+
+
+async def test_a_finished_game_has_a_review_link_for_the_projector(db_path: Path) -> None:
+    """Ann and Bob finish a game and stay in their room: its row on the teacher's
+    page links the game's review (opening in a new tab, for the projector)."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ann = await Player.join_server(web.server.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        bob = await Player.join_server(web.server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        desk = await open_teacher(web, teacher)
+        row = desk.page.locator(f".rooms tr[data-room='{code}']")
+        review = row.get_by_role("link", name=f"Review the last game in room {code}")
+        await expect(row).to_have_attribute("data-status", "playing")
+        await expect(review).to_be_hidden()
+        for ply, cell in enumerate(["a1", "a2", "b1", "b2", "c1"]):
+            await (ann, bob)[ply % 2].request({"type": "move", "room": code, "move": cell})
+        over = await ann.expect("game_over")
+        await expect(row).to_have_attribute("data-status", "finished")
+        await expect(review).to_have_attribute("href", f"/#/review/{over['game_id']}")
+        await expect(review).to_have_attribute("target", "_blank")

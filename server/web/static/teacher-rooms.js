@@ -76,19 +76,21 @@ class RoomRow {
     this.code = code;
     this.game = h("td", {});
     this.players = h("td", {});
-    this.status = h("td", {});
+    this.status = h("span", {});
     this.error = h("p", { class: "form-error", role: "alert", hidden: true });
     this.close = confirming("Close", "Click again", () => this.closeRoom(), {
       class: "danger small",
       "aria-label": `Close room ${code}`,
     });
+    // The last game's review, for the projector: shown once a game is over.
+    this.review = h("a", { class: "review-link", target: "_blank", hidden: true }, "Review");
     this.element = h(
       "tr",
       { dataset: { room: code } },
       h("th", { scope: "row" }, h("code", {}, code)),
       this.game,
       this.players,
-      this.status,
+      h("td", {}, this.status, " ", this.review),
       h("td", { class: "actions" }, this.close, this.error),
     );
   }
@@ -108,6 +110,12 @@ class RoomRow {
       this.players.replaceChildren(...parts, watching);
     }
     setText(this.status, roomStatus(room));
+    const reviewable = room.status === "finished" && room.game_id != null;
+    show(this.review, reviewable);
+    if (reviewable) {
+      this.review.href = `/#/review/${room.game_id}`;
+      this.review.setAttribute("aria-label", `Review the last game in room ${this.code}`);
+    }
   }
 
   async closeRoom() {
