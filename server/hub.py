@@ -664,9 +664,9 @@ class GameServer:
         )
 
     def _hints_for(self, room: Room) -> bool:
-        """Whether ``room`` allows hints now: as the switch says, but never in a
-        tournament game (it counts for the standings)."""
-        return self.hints and not room.options.tournament
+        """Whether ``room`` allows hints now: as the class's switch says, but a
+        tournament game as its tournament said (its own switch, off by default)."""
+        return room.options.hints if room.options.tournament else self.hints
 
     async def _in_every_room(self, step_for: Callable[[RoomHost], Step]) -> int:
         # All at once: each room has its own lock, and what the resumes store
@@ -813,6 +813,7 @@ class GameServer:
         clock: Clock,
         first: PlayerId | None,
         second: PlayerId | None,
+        hints: bool = False,
     ) -> str:
         """Open a private tournament room (:class:`~server.core.room.RoomOptions`
         ``tournament``) whose sides are reserved for these players (any session
@@ -829,7 +830,7 @@ class GameServer:
             tournament=True,
             reserved_first=first,
             reserved_second=second,
-            hints=False,  # a tournament game counts for the standings: no engine help
+            hints=hints,  # the tournament's own switch, off unless it asked for hints
         )
         return self._add_room(game, codes, options).code
 

@@ -71,6 +71,7 @@ _OPTION_KEYS: Final = (
     "tournament",
     "ai_match",
     "ai_pace",
+    "hints",
 )
 
 
@@ -94,7 +95,7 @@ class RestoredRoom:
 def options_to_json(options: RoomOptions) -> dict[str, Any]:
     """``options`` as a JSON object for the store: ``public``, ``creator_seat``,
     ``clock`` (the protocol's ``Clock`` as builtins), ``grace_seconds``,
-    ``join_code`` and ``watch_code``, ``tournament: true`` for a tournament
+    ``join_code`` and ``watch_code``, ``tournament: true`` (and its ``hints``) for a tournament
     room, and ``ai_match: true`` with ``ai_pace`` for an AI match. The codes are
     private: the record's exports leave them out
     (:data:`server.core.records.PRIVATE_OPTIONS`). A tournament room's reserved
@@ -111,6 +112,7 @@ def options_to_json(options: RoomOptions) -> dict[str, Any]:
     }
     if options.tournament:
         data["tournament"] = True
+        data["hints"] = options.hints  # its tournament's switch (the class's is not kept)
     if options.ai_match:
         data["ai_match"] = True
         data["ai_pace"] = options.ai_pace
@@ -126,6 +128,8 @@ def options_from_json(data: Mapping[str, Any]) -> RoomOptions:
     together.
     """
     known = {key: data[key] for key in _OPTION_KEYS if key in data}
+    if known.get("tournament") and "hints" not in known:
+        known["hints"] = False  # stored before tournaments had hints: they had none
     try:
         # convert checks every type (Clock included) and runs RoomOptions' own checks.
         return msgspec.convert(known, RoomOptions)

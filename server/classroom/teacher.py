@@ -116,7 +116,7 @@ class ClassSummary(msgspec.Struct, frozen=True, kw_only=True):
     class_name: str = msgspec.field(name="class")
     paused: bool
     hints: bool
-    """Whether students may ask for hints (never in tournament games)."""
+    """Whether students may ask for hints (a tournament's games follow its own)."""
     students: int
     connected: int
     rooms: int
@@ -422,8 +422,8 @@ class Classroom:
         return await self._hub.resume_all()
 
     async def set_hints(self, allowed: bool) -> int:
-        """Allow hints or not in the class's games (tournament games never have
-        them); returns how many rooms were told."""
+        """Allow hints or not in the class's games (a tournament's games follow
+        its own ``hints``); returns how many rooms were told."""
         return await self._hub.set_hints(allowed)
 
     async def close_room(self, code: str) -> None:

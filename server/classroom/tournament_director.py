@@ -222,6 +222,7 @@ class TournamentDirector:
                 no_show_seconds=spec.no_show_seconds,
                 entrants=entrants,
                 at=time.time(),
+                hints=spec.hints,
             )
             progress = self._running = TournamentProgress.from_record(record)
             logger.info(
@@ -316,6 +317,7 @@ class TournamentDirector:
             clock=msgspec.convert(record.clock, Clock),
             first=players[0],
             second=players[1],
+            hints=record.hints,
         )
         starts_by = time.time() + record.no_show_seconds
         pairing = await self._set(progress, pairing, room=code, starts_by=starts_by)

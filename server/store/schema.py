@@ -382,6 +382,9 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
             PRIMARY KEY (game_id, ply)
         ) WITHOUT ROWID
         """,
+        # Whether a tournament's games allow hints (its own switch; off by default).
+        "ALTER TABLE tournaments ADD COLUMN hints INTEGER NOT NULL DEFAULT 0"
+        " CHECK (hints IN (0, 1))",
         # A game whose every move is judged, and the budget it was judged with.
         """
         CREATE TABLE analyses (

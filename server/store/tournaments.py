@@ -70,6 +70,8 @@ class TournamentRecord:
     entrants: tuple[EntrantRecord, ...]
     byes: dict[int, str | None]
     pairings: tuple[PairingRecord, ...]
+    hints: bool = False
+    """Whether its games allow hints (``POST /api/admin/tournaments`` with ``hints``)."""
 
 
 class TournamentStorage(StoreBase):
@@ -89,6 +91,7 @@ class TournamentStorage(StoreBase):
         no_show_seconds: float,
         entrants: Sequence[EntrantRecord],
         at: float,
+        hints: bool = False,
     ) -> TournamentRecord:
         """Store a new running tournament and its entrants (in seed order); the
         record stored (no round yet). Raises :class:`InvalidRecordError` for values
@@ -101,7 +104,7 @@ class TournamentStorage(StoreBase):
             try:
                 cursor = db.execute(
                     "INSERT INTO tournaments (class, name, game, format, rounds, double, clock,"
-                    " no_show_seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " no_show_seconds, created_at, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         class_name,
                         name,
@@ -112,6 +115,7 @@ class TournamentStorage(StoreBase):
                         clock_text,
                         no_show_seconds,
                         created_at,
+                        int(hints),
                     ),
                 )
                 tournament_id = cursor.lastrowid
@@ -143,6 +147,7 @@ class TournamentStorage(StoreBase):
             finished_at=None,
             entrants=tuple(entrants),
             byes={},
+            hints=hints,
             pairings=(),
         )
 
@@ -312,10 +317,12 @@ def _load_tournaments(db: sqlite3.Connection, class_name: str) -> list[Tournamen
             entrants=tuple(entrants.get(row[0], ())),
             byes=byes.get(row[0], {}),
             pairings=tuple(pairings.get(row[0], ())),
+            hints=bool(row[12]),
         )
         for row in db.execute(
             "SELECT id, class, name, game, format, rounds, double, clock, no_show_seconds,"
-            " status, created_at, finished_at FROM tournaments WHERE class = ? ORDER BY id DESC",
+            " status, created_at, finished_at, hints FROM tournaments WHERE class = ?"
+            " ORDER BY id DESC",
             (class_name,),
         )
     ]

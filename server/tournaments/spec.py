@@ -73,6 +73,7 @@ class TournamentBody(msgspec.Struct, frozen=True, kw_only=True):
     double: bool = False
     clock: Clock | None = None
     no_show_seconds: float = DEFAULT_NO_SHOW_SECONDS
+    hints: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,8 @@ class TournamentSpec:
     clock: Clock
     no_show_seconds: float
     entrants: tuple[str, ...]
+    hints: bool = False
+    """Whether players may ask for hints in its games (off unless asked for)."""
 
 
 def parse_entrant(entrant: str) -> tuple[Literal["student", "ai"], str]:
@@ -151,6 +154,7 @@ def spec_from_body(raw: bytes) -> TournamentSpec:
         clock=clock,
         no_show_seconds=float(body.no_show_seconds),
         entrants=entrants,
+        hints=body.hints,
     )
 
 

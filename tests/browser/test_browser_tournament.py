@@ -7,6 +7,8 @@ page and the wall show the standings the tournament API gives.
 from __future__ import annotations
 
 import re
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from browser import WebPlayer, web_session
@@ -68,9 +70,12 @@ async def test_the_teacher_starts_a_tournament_and_follows_its_standings(db_path
         assert (status, listed) == (200, {"tournaments": []})  # the refusal started nothing
 
         await form.get_by_label(re.compile("^ Round robin")).check()
+        await form.get_by_label(re.compile("^ Hints")).check()
         await form.get_by_role("button", name="Start the tournament").click()
         panel = page.locator(".tournament")
         await expect(panel).to_have_attribute("data-status", "running")
+        with closing(sqlite3.connect(db_path)) as db:  # the box reached the tournament
+            assert db.execute("SELECT hints FROM tournaments").fetchall() == [(1,)]
         await expect(page.locator(".tournament-name")).to_have_text("Friday Tic-tac-toe")
         await expect(page.locator(".tournament-line")).to_contain_text("Round 1 of 3 · round robin")
         await expect(form).to_be_hidden()

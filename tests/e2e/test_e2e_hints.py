@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from classroom_helpers import Teacher
 from harness import Player, assert_alive, running_server, wait_until
 
@@ -99,3 +100,39 @@ async def test_the_teacher_turns_hints_on_and_off_for_the_class(tmp_path: Path) 
         status, body, _ = await teacher.call("POST", "/api/admin/hints", {"allowed": "yes"})
         assert (status, body["error"]) == (400, "invalid_field"), body
         assert (await teacher.get("/api/admin/class"))["hints"] is False
+
+
+@pytest.mark.parametrize("hints", [False, True])
+async def test_a_tournament_has_hints_only_if_it_asked_for_them(
+    tmp_path: Path, hints: bool
+) -> None:
+    """A tournament's games follow its own switch (``hints`` when it is made, off
+    by default), whatever the class's says: here the class's says the opposite."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        await teacher.post("/api/admin/hints", {"allowed": not hints})
+        ann = await Player.join_server(server.ws_url, "ann")
+        body = {
+            "name": "Cup",
+            "game": "tictactoe",
+            "format": "round_robin",
+            "entrants": [f"student:{await teacher.student_id('ann')}", "ai:easy"],
+            "hints": hints,
+        }
+        status, made, _ = await teacher.call("POST", "/api/admin/tournaments", body)
+        assert status == 201, made
+        match = await ann.expect("match", timeout=15)
+        joined = await ann.request({"type": "join", "code": match["code"]})
+        assert joined["type"] == "state" and joined["room"].get("hints", True) is hints, joined
+        room = match["room"]
+        await wait_until(
+            lambda: ann.request({"type": "get_state", "room": room}),
+            lambda got: (
+                got["room"]["status"] == "playing" and got["room"].get("to_move") == match["side"]
+            ),
+        )
+        answer = await ann.request({"type": "hint", "room": room})
+        if hints:
+            assert answer["type"] == "hint", answer
+        else:
+            assert (answer["type"], answer["code"]) == ("error", "hints_off"), answer

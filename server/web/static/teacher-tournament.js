@@ -121,6 +121,13 @@ export class TournamentPanel {
         "fieldset",
         {},
         numberField("no_show_seconds", "Seconds to sit down before losing the game", 60, 10, 600),
+        // Off by default: a tournament counts, and the class's Hints switch does not reach it.
+        h(
+          "label",
+          { class: "check" },
+          h("input", { type: "checkbox", name: "hints" }),
+          " Hints: players may ask the engine for a move in these games",
+        ),
       ),
       h(
         "fieldset",
@@ -184,6 +191,7 @@ export class TournamentPanel {
       double: values.format === "round_robin" && Boolean(values.double),
       clock: clockFromValues(values),
       no_show_seconds: Number(values.no_show_seconds),
+      hints: Boolean(values.hints),
       entrants,
     };
     show(this.formError, false);

@@ -103,7 +103,7 @@ class TeacherPage {
       id: "hints-toggle",
       role: "switch",
       "aria-checked": "false",
-      title: "Whether students may ask the engine for a hint in their games (never in tournament games)",
+      title: "Whether students may ask the engine for a hint in their games (a tournament's games follow its own Hints box)",
     });
     this.broadcastInput = h("input", {
       id: "broadcast-text",
