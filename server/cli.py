@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import signal
 import socket
+import ssl
 import sys
 from typing import Any
 
@@ -31,6 +32,7 @@ from server.config import ServerConfig, add_arguments, config_from
 from server.event_loop import loop_factory
 from server.logs import configure_logging
 from server.single_server import DatabaseInUseError
+from server.tls import server_ssl_context
 
 
 def register(subparsers: Any) -> None:
@@ -59,8 +61,14 @@ def _serve_command(args: argparse.Namespace) -> int:
         print(f"boardroom serve: {error}", file=sys.stderr)
         return 2
     try:
+        # The certificate first: a bad one stops the start before anything is taken.
+        ssl_context = server_ssl_context(config)
+    except (OSError, ssl.SSLError) as error:
+        print(f"boardroom serve: the TLS certificate or key do not load: {error}", file=sys.stderr)
+        return 1
+    try:
         with asyncio.Runner(loop_factory=factory) as runner:
-            runner.run(serve(config))
+            runner.run(serve(config, ssl_context))
     except DatabaseInUseError as error:
         print(f"boardroom serve: {error}", file=sys.stderr)
         return 1
@@ -73,8 +81,9 @@ def _serve_command(args: argparse.Namespace) -> int:
     return 0
 
 
-async def serve(config: ServerConfig) -> None:
-    """Run the server for ``config`` until SIGTERM or SIGINT."""
+async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None) -> None:
+    """Run the server for ``config`` until SIGTERM or SIGINT (over TLS with
+    ``ssl_context``: :func:`server.tls.server_ssl_context`)."""
     # Bind first: a port in use must stop the start before the database is touched.
     listener = _listen(config.host, config.port)
     runner = AdmittingRunner(
@@ -91,7 +100,7 @@ async def serve(config: ServerConfig) -> None:
             listener.close()
         raise
     try:
-        site = web.SockSite(runner, listener)
+        site = web.SockSite(runner, listener, ssl_context=ssl_context)
         await site.start()
         port = _bound_port(runner)
         print(
@@ -101,8 +110,12 @@ async def serve(config: ServerConfig) -> None:
         )
         # Off the loop: looking up this machine's own name may wait on DNS.
         hosts = await asyncio.to_thread(reachable_hosts, config.host)
+        web_scheme, ws_scheme = ("https", "wss") if config.tls else ("http", "ws")
         for host in hosts:
-            print(f"  http://{host}:{port}/    ws://{host}:{port}/ws", flush=True)
+            shown = f"[{host}]" if ":" in host else host
+            print(
+                f"  {web_scheme}://{shown}:{port}/    {ws_scheme}://{shown}:{port}/ws", flush=True
+            )
         token = teacher_token(runner.app)
         if token is not None:
             print(
@@ -111,7 +124,8 @@ async def serve(config: ServerConfig) -> None:
                 flush=True,
             )
             for host in hosts:
-                print(f"  Teacher page: {teacher_link(host, port, token)}", flush=True)
+                link = teacher_link(host, port, token, tls=config.tls)
+                print(f"  Teacher page: {link}", flush=True)
         print("Stop with Ctrl-C (or SIGTERM).", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -110,6 +110,10 @@ class ServerConfig:
     class_name: str = _setting(
         "", "class mode: the class's name; turns on the teacher's controls", stem="class"
     )
+    tls_cert: str = _setting(
+        "", "TLS: the certificate chain file (PEM); serves https:// and wss:// with --tls-key"
+    )
+    tls_key: str = _setting("", "TLS: the private key file (PEM) of --tls-cert")
 
     def __post_init__(self) -> None:
         # Frozen, but a name given with spaces around it is the same class.
@@ -149,6 +153,8 @@ class ServerConfig:
             problems.append(
                 f"class={self.class_name!r}: use up to {MAX_CLASS_NAME} printable characters"
             )
+        if bool(self.tls_cert) != bool(self.tls_key):
+            problems.append("tls_cert and tls_key: give both (TLS) or neither")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -156,6 +162,11 @@ class ServerConfig:
     def workers(self) -> int:
         """The engine pool size to start."""
         return self.pool_size or default_pool_size()
+
+    @property
+    def tls(self) -> bool:
+        """True when the server speaks TLS (``--tls-cert`` and ``--tls-key``)."""
+        return bool(self.tls_cert)
 
     @property
     def class_mode(self) -> bool:

@@ -32,6 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from server.admission import AdmittingRunner
 from server.app import create_app
 from server.config import ServerConfig
+from server.tls import server_ssl_context
 
 TIMEOUT = 10.0
 """Seconds a test waits for an expected message: generous, for a loaded CI machine."""
@@ -159,7 +160,7 @@ async def running_server(database: Path, **overrides: Any) -> AsyncIterator[Runn
     runner = AdmittingRunner(app, handle_signals=False, access_log=None, shutdown_timeout=2.0)
     try:
         await runner.setup()  # if it fails, cleanup() gives back what it had started
-        site = web.TCPSite(runner, config.host, 0)
+        site = web.TCPSite(runner, config.host, 0, ssl_context=server_ssl_context(config))
         await site.start()
         port = next(a[1] for a in runner.addresses if isinstance(a, tuple))
         yield RunningServer(config, port, app)

@@ -51,13 +51,14 @@ def bearer_matches(authorization: str | None, token: str) -> bool:
     return hmac.compare_digest(given.strip().encode("utf-8", "surrogatepass"), token.encode())
 
 
-def teacher_link(host: str, port: int, token: str) -> str:
-    """The teacher's page at ``host``:``port``, the token in the fragment.
+def teacher_link(host: str, port: int, token: str, *, tls: bool = False) -> str:
+    """The teacher's page at ``host``:``port`` (``https`` with ``tls``), the
+    token in the fragment.
 
     >>> teacher_link("192.0.2.2", 8765, "abc")
     'http://192.0.2.2:8765/teacher#token=abc'
-    >>> teacher_link("::1", 8765, "abc")
-    'http://[::1]:8765/teacher#token=abc'
+    >>> teacher_link("::1", 8765, "abc", tls=True)
+    'https://[::1]:8765/teacher#token=abc'
     """
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/teacher#token={token}"
+    return f"{'https' if tls else 'http'}://{shown}:{port}/teacher#token={token}"
