@@ -398,7 +398,7 @@ class EnginePool:
             self._keys.add(key)
         started = time.perf_counter()
         try:
-            result, retried, reason = await self._search_with_retry(request, deadline)
+            result, retried, reason = await self._with_retry(request, deadline)
             fallback = (
                 None if result is not None else centre_first_move(request.game, request.moves)
             )
@@ -436,30 +436,26 @@ class EnginePool:
             raise EngineBusyError(f"the engine is busy ({self._max_queue} searches queued)")
         self._accepted += 1
         try:
-            for attempt in (1, 2):
-                try:
-                    value: PositionValue = await self._attempt(
-                        request, request.seconds + self._margin, runs=run_position_request
-                    )
-                    return value
-                except BrokenProcessPool:
-                    if attempt == 2:
-                        raise EngineUnavailableError(
-                            f"a worker died twice valuing {request}"
-                        ) from None
-                except TimeoutError:
-                    raise EngineUnavailableError(f"no value in time for {request}") from None
-            raise AssertionError("unreachable")
+            deadline = request.seconds + self._margin
+            value, _, reason = await self._with_retry(request, deadline, runs=run_position_request)
         finally:
             self._accepted -= 1
+        if value is None:
+            assert reason is not None
+            raise EngineUnavailableError(f"no value for {request} ({reason.value})")
+        found: PositionValue = value
+        return found
 
-    async def _search_with_retry(
-        self, request: SearchRequest, deadline: float
-    ) -> tuple[SearchResult | None, bool, FallbackReason | None]:
+    async def _with_retry(
+        self, request: Any, deadline: float, *, runs: Callable[[Any], Any] | None = None
+    ) -> tuple[Any, bool, FallbackReason | None]:
+        """Run ``request`` in a worker (``runs``: see :meth:`_attempt`), once more on
+        a fresh pool if a worker died: (its answer or None, whether it was retried,
+        why there is no answer)."""
         retried = False
         while True:
             try:
-                return await self._attempt(request, deadline), retried, None
+                return await self._attempt(request, deadline, runs=runs), retried, None
             except BrokenProcessPool:
                 if retried:
                     return None, retried, FallbackReason.CRASHED

@@ -15,6 +15,7 @@ import asyncio
 import inspect
 import itertools
 import json
+import os
 import re
 import signal
 import sys
@@ -26,6 +27,7 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from repo_paths import REPO_ROOT
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -267,6 +269,41 @@ class Player:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+CLI_TIMEOUT = 90.0
+"""Seconds a ``boardroom`` child process may run in a test (a whole game included)."""
+
+
+@dataclass(frozen=True)
+class CliRun:
+    """How a ``boardroom`` child process ended: its status and what it printed."""
+
+    status: int
+    out: str
+    err: str
+
+
+async def run_boardroom(*argv: str, env: dict[str, str] | None = None) -> CliRun:
+    """Run ``boardroom ARGV`` to its end as a child process, with ``env`` added to
+    ours (and no ``BOARDROOM_SERVER`` from the test's own environment)."""
+    environ = {k: v for k, v in os.environ.items() if k != "BOARDROOM_SERVER"}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *("-m", "client.cli", *argv),
+        cwd=REPO_ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**environ, **(env or {})},
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), CLI_TIMEOUT)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise
+    assert process.returncode is not None
+    return CliRun(process.returncode, out.decode(), err.decode())
 
 
 async def play_out(url: str, game: str, moves: list[str]) -> int:

@@ -457,12 +457,8 @@ class Classroom:
     async def _analyses(self, records: list[GameRecord]) -> dict[int, GameAnalysisSummary]:
         """What the analyses of ``records`` found, for the export."""
         stored = await self._store.analyses_of([record.id for record in records])
-        return {
-            game_id: GameAnalysisSummary(
-                tuple(msgspec.json.decode(text, type=MoveReview) for text in texts), hints
-            )
-            for game_id, (texts, hints) in stored.items()
-        }
+        # A class's worth of reviews to decode: off the event loop, as the export is.
+        return await asyncio.to_thread(_summaries, stored)
 
     def _view(self, student: StudentRecord, results: dict[str, StudentResults]) -> StudentView:
         scores = results.get(student.id, StudentResults())
@@ -497,3 +493,15 @@ def join_link(base: str, token: str, name: str) -> str:
     'http://10.0.0.5:8765/#/account/bp_abc?name=Zo%C3%AB%20B'
     """
     return f"{base}#/account/{token}?name={quote(name, safe='')}"
+
+
+def _summaries(
+    stored: dict[int, tuple[list[str], dict[int, str]]],
+) -> dict[int, GameAnalysisSummary]:
+    """The export's view of each game's stored analysis (reviews as JSON texts)."""
+    return {
+        game_id: GameAnalysisSummary(
+            tuple(msgspec.json.decode(text, type=MoveReview) for text in texts), hints
+        )
+        for game_id, (texts, hints) in stored.items()
+    }

@@ -11,50 +11,15 @@ a number.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
 import re
 import socket
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-from harness import Player, play_out, running_server
-from repo_paths import REPO_ROOT
-
-RUN_TIMEOUT = 90.0
+from harness import Player, play_out, run_boardroom, running_server
 
 BLUNDER = "b2 a2 a1 c3 c1 b1 a3"
 """Tic-tac-toe: O's a2 throws the draw away (X then wins), the rest is best play."""
-
-
-@dataclass(frozen=True)
-class Run:
-    status: int
-    out: str
-    err: str
-
-
-async def boardroom(*argv: str) -> Run:
-    """Run ``boardroom ARGV`` to its end, as a child process."""
-    environ = {k: v for k, v in os.environ.items() if k != "BOARDROOM_SERVER"}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        *("-m", "client.cli", *argv),
-        cwd=REPO_ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=environ,
-    )
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), RUN_TIMEOUT)
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise
-    assert process.returncode is not None
-    return Run(process.returncode, out.decode(), err.decode())
 
 
 async def test_review_prints_each_move_then_the_turning_points_and_accuracy(
@@ -67,8 +32,8 @@ async def test_review_prints_each_move_then_the_turning_points_and_accuracy(
     no waiting."""
     async with running_server(tmp_path / "games.db") as server:
         game_id = await play_out(server.ws_url, "tictactoe", BLUNDER.split())
-        first = await boardroom("review", str(game_id), "--server", server.ws_url)
-        again = await boardroom("review", str(game_id), "--server", server.ws_url)
+        first = await run_boardroom("review", str(game_id), "--server", server.ws_url)
+        again = await run_boardroom("review", str(game_id), "--server", server.ws_url)
         _, _, body = await server.get(f"/api/games/{game_id}/analysis")
     print(f"\n$ boardroom review {game_id}\n{first.out}")
     assert first.status == 0, first
@@ -97,15 +62,15 @@ async def test_review_refuses_what_it_cannot_review_with_a_reason(tmp_path: Path
         room = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]
         await bob.request({"type": "join", "code": room["code"]})
         await ann.request({"type": "move", "room": room["code"], "move": "b2"})
-        unknown = await boardroom("review", "99", "--server", server.ws_url)
-        playing = await boardroom("review", "1", "--server", server.ws_url)
+        unknown = await run_boardroom("review", "99", "--server", server.ws_url)
+        playing = await run_boardroom("review", "1", "--server", server.ws_url)
         await ann.close()
         await bob.close()
-    not_a_number = await boardroom("review", "twelve")
+    not_a_number = await run_boardroom("review", "twelve")
     with socket.socket() as probe:  # a port nobody listens on once it is closed
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    nobody = await boardroom("review", "3", "--server", f"127.0.0.1:{port}")
+    nobody = await run_boardroom("review", "3", "--server", f"127.0.0.1:{port}")
     assert (unknown.status, unknown.out) == (1, "")
     assert unknown.err == "boardroom review: no game 99 on this server\n"
     assert (playing.status, playing.out) == (1, "")
@@ -129,7 +94,7 @@ async def test_review_says_when_the_engine_is_busy(tmp_path: Path) -> None:
         for game_id in ids[:2]:
             status, _, _ = await server.get(f"/api/games/{game_id}/analysis")
             assert status == 202
-        busy = await boardroom("review", str(ids[2]), "--server", server.ws_url)
+        busy = await run_boardroom("review", str(ids[2]), "--server", server.ws_url)
     assert (busy.status, busy.out) == (1, "")
     assert re.fullmatch(
         r"boardroom review: the server's engine is busy with other analyses: "

@@ -5,7 +5,6 @@ clients trust it through ``SSL_CERT_FILE``, as anyone's would through their syst
 from __future__ import annotations
 
 import asyncio
-import os
 import ssl
 import sys
 from collections.abc import Iterator
@@ -14,7 +13,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 import trustme
-from harness import Player, ServerProcess, running_server
+from harness import Player, ServerProcess, run_boardroom, running_server
 from repo_paths import REPO_ROOT
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidMessage
@@ -69,19 +68,14 @@ async def test_the_terminal_client_plays_over_wss(
     server's AI, trusting the authority through SSL_CERT_FILE."""
     chain, key, ca = certificate
     async with running_server(tmp_path / "games.db", tls_cert=str(chain), tls_key=str(key)) as srv:
-        bot = await asyncio.create_subprocess_exec(
-            sys.executable,
-            *("-m", "client.cli", "bot", "--script", str(REPO_ROOT / "examples" / "random_bot.py")),
+        bot = await run_boardroom(
+            *("bot", "--script", str(REPO_ROOT / "examples" / "random_bot.py")),
             *("--create", "tictactoe", "--ai", "easy", "--name", "robo"),
             *("--server", f"wss://127.0.0.1:{srv.port}/ws"),
-            cwd=REPO_ROOT,
-            env={**os.environ, "SSL_CERT_FILE": str(ca)},
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+            env={"SSL_CERT_FILE": str(ca)},
         )
-        out, err = await asyncio.wait_for(bot.communicate(), 60)
-    assert bot.returncode == 0, err.decode()
-    assert "1 game" in out.decode() + err.decode(), (out, err)
+    assert bot.status == 0, bot.err
+    assert "1 game" in bot.out + bot.err, bot
 
 
 async def test_serve_prints_https_addresses_and_refuses_a_certificate_it_cannot_read(

@@ -7,54 +7,20 @@ makes a running server refuse that token at its next hello (close code 4004).
 
 from __future__ import annotations
 
-import asyncio
-import os
 import re
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Player, running_server
-from repo_paths import REPO_ROOT
+from harness import CliRun, Player, run_boardroom, running_server
 from websockets.exceptions import ConnectionClosed
 
 from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 
-RUN_TIMEOUT = 60.0
 
-
-@dataclass(frozen=True)
-class Run:
-    status: int
-    out: str
-    err: str
-
-
-async def boardroom(*argv: str, env: dict[str, str] | None = None) -> Run:
-    """Run ``boardroom ARGV`` to its end, as a child process (``env`` added to ours)."""
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        *("-m", "client.cli", *argv),
-        cwd=REPO_ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=None if env is None else {**os.environ, **env},
-    )
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), RUN_TIMEOUT)
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise
-    assert process.returncode is not None
-    return Run(process.returncode, out.decode(), err.decode())
-
-
-async def boardroom_token(*argv: str) -> Run:
+async def boardroom_token(*argv: str) -> CliRun:
     """Run ``boardroom token ARGV`` to its end, as a child process."""
-    return await boardroom("token", *argv)
+    return await run_boardroom("token", *argv)
 
 
 async def bot_run(url: str, token: str) -> dict[str, Any]:
@@ -108,8 +74,8 @@ async def test_boardroom_bot_runs_with_a_new_bots_token_are_one_player(tmp_path:
     async with running_server(database) as server:
         play = ("bot", "--server", server.ws_url, "--engine", "random", "--name", "mybot")
         play += ("--create", "tictactoe", "--ai", "random")
-        by_flag = await boardroom(*play, "--token", token)
-        by_env = await boardroom(*play, env={"BOARDROOM_BOT_TOKEN": token})
+        by_flag = await run_boardroom(*play, "--token", token)
+        by_env = await run_boardroom(*play, env={"BOARDROOM_BOT_TOKEN": token})
         records = [await server.get_json(f"/api/games/{game}") for game in (1, 2)]
 
     assert (by_flag.status, by_env.status) == (0, 0), (by_flag, by_env)
@@ -177,12 +143,12 @@ async def test_bot_runs_with_one_token_have_one_rating_and_without_two(tmp_path:
     async with running_server(database) as server:
         play = ("bot", "--server", server.ws_url, "--engine", "random", "--name", "mybot")
         play += ("--create", "tictactoe", "--ai", "random")
-        kept = [await boardroom(*play, "--token", token) for _ in range(2)]
+        kept = [await run_boardroom(*play, "--token", token) for _ in range(2)]
         (board,) = (await server.get_json("/api/leaderboard?game=tictactoe"))["games"]
         one = [
             (row["player_id"], row["games"]) for row in board["rows"] if row["player"] == "mybot"
         ]
-        new = [await boardroom(*play) for _ in range(2)]
+        new = [await run_boardroom(*play) for _ in range(2)]
         (board,) = (await server.get_json("/api/leaderboard?game=tictactoe"))["games"]
         records = [await server.get_json(f"/api/games/{game}") for game in (3, 4)]
 
