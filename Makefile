@@ -13,7 +13,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test test-fast lint browser bench clean
+.PHONY: install run serve test test-fast lint browser services bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,28 +39,43 @@ lint: install
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
-# The browser tests (tests/browser/) drive Debian's Chromium, never a
-# browser that Playwright downloads. Installed once, by apt-get as root (or
-# through sudo); a fresh machine has no package lists yet, hence the update.
+# Debian's packages that the tests drive for real, installed once by apt-get as
+# root (or through sudo); a fresh machine has no package lists yet, hence the update:
+#   chromium      the browser tests (tests/browser/), never a browser that
+#                 Playwright downloads
+#   redis-server  the cluster tests' Redis (tests/services.py starts its own)
+#   postgresql    the cluster's game store tests (tests/services.py runs initdb
+#                 in a temporary folder and starts its own server)
 CHROMIUM := /usr/bin/chromium
-
-$(CHROMIUM):
-	@if [ "$$(id -u)" = 0 ]; then sudo=; \
+REDIS := /usr/bin/redis-server
+POSTGRES := /usr/share/postgresql-common/pg_wrapper
+APT_INSTALL = if [ "$$(id -u)" = 0 ]; then sudo=; \
 	elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
-	else echo "$(CHROMIUM) is missing: install Debian's chromium package as root" >&2; exit 1; fi; \
-	echo "Installing Debian's Chromium for the browser tests"; \
+	else echo "$@ is missing: install Debian's $(1) package as root" >&2; exit 1; fi; \
+	echo "Installing Debian's $(1) for the tests"; \
 	$$sudo apt-get update -qq && \
 	$$sudo env DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -qq --no-install-recommends chromium >/dev/null
+		apt-get install -y -qq --no-install-recommends $(1) >/dev/null
+
+$(CHROMIUM):
+	@$(call APT_INSTALL,chromium)
+
+$(REDIS):
+	@$(call APT_INSTALL,redis-server)
+
+$(POSTGRES):
+	@$(call APT_INSTALL,postgresql)
 
 browser: $(CHROMIUM)
+
+services: $(REDIS) $(POSTGRES)
 
 # Every test, in JOBS processes (pytest-xdist), a test file to each at a time:
 # module-level caches are built once, and no test uses a fixed port or shared
 # file, so files run side by side. On two cores: about 5 minutes instead of 10
 # in one process (docs/benchmarks.md, "The test suite").
 JOBS ?= 2
-test: lint browser
+test: lint browser services
 	$(BIN)/pytest -n $(JOBS) --dist loadfile
 
 # The markers come from tests/conftest.py (by folder) and from the tests marked

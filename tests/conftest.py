@@ -10,7 +10,7 @@ between engine levels) carries ``@pytest.mark.e2e`` itself.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +19,7 @@ from server.store import GameStore
 from shared.engine import solvers
 from shared.engine.kernel import kernel_for
 from shared.games import GridGame, get_game
+from tests.services import PostgresServer, RedisServer, start_postgres, start_redis
 
 TESTS = Path(__file__).resolve().parent
 MARKED_BY_FOLDER = {TESTS / "e2e": pytest.mark.e2e, TESTS / "browser": pytest.mark.browser}
@@ -53,3 +54,19 @@ async def store(db_path: Path) -> AsyncIterator[GameStore]:
     """A store open on :func:`db_path` for the test, closed after it."""
     async with GameStore(db_path) as opened:
         yield opened
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A real ``redis-server`` of the test process's own, started at first use
+    (tests/services.py); a test that needs a clean one flushes it."""
+    with start_redis() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server of the test process's own, started at first use;
+    each test makes its own database with :meth:`PostgresServer.new_database`."""
+    with start_postgres() as server:
+        yield server

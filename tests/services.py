@@ -1,0 +1,193 @@
+"""Real Redis and PostgreSQL servers for the cluster tests, started by the tests.
+
+Each is Debian's own program (``make test`` installs the packages, as it does
+Chromium), run from a temporary folder on a free port of 127.0.0.1, and stopped
+when the test session ends: nothing is shared with another test run or with a
+server the machine may already have.
+
+- :func:`start_redis` runs ``redis-server`` with no persistence: the cluster's
+  Redis holds only what the live processes rebuild (docs/operations.md).
+- :func:`start_postgres` runs ``initdb`` and ``postgres`` in a folder of its own,
+  with ``fsync`` and ``synchronous_commit`` left at PostgreSQL's defaults (on), so
+  the store's durability is tested as it runs in production. PostgreSQL refuses
+  to run as root; as root (CI) the server runs as the ``postgres`` user that
+  Debian's package makes.
+
+Where a program is missing, :func:`require` skips the test with the command that
+installs it, so a machine without the packages says why rather than failing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+POSTGRES_BIN = Path("/usr/lib/postgresql")
+"""Debian keeps each major version's programs in /usr/lib/postgresql/VERSION/bin."""
+
+START_TIMEOUT_S = 30.0
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def postgres_bin() -> Path | None:
+    """The folder of the newest PostgreSQL installed by Debian's packages; None if none."""
+    versions = sorted(
+        (path for path in POSTGRES_BIN.glob("*/bin") if (path / "postgres").exists()),
+        key=lambda path: int(path.parent.name) if path.parent.name.isdigit() else 0,
+    )
+    return versions[-1] if versions else None
+
+
+def require(program: str) -> None:
+    """Skip the calling test, saying how to install ``program``, if it is missing."""
+    if program == "redis-server" and shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed: `make services` (Debian's redis-server)")
+    if program == "postgres" and postgres_bin() is None:
+        pytest.skip("PostgreSQL is not installed: `make services` (Debian's postgresql)")
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped as it started:\n{log.read_text()[-2000:]}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.05)
+    process.kill()
+    raise RuntimeError(f"the server did not listen on {port} in {START_TIMEOUT_S} s")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@dataclass(frozen=True)
+class RedisServer:
+    """A running ``redis-server``: its address for ``--cluster``."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+
+@contextlib.contextmanager
+def start_redis() -> Iterator[RedisServer]:
+    """Run a fresh ``redis-server`` on a free port until the block ends."""
+    require("redis-server")
+    with tempfile.TemporaryDirectory(prefix="boardroom-redis-") as folder:
+        port = free_port()
+        log = Path(folder) / "redis.log"
+        command = [
+            "redis-server",
+            "--port", str(port),
+            "--bind", "127.0.0.1",
+            "--save", "",
+            "--appendonly", "no",
+            "--dir", folder,
+            "--logfile", str(log),
+        ]  # fmt: skip
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        try:
+            _wait_for_port(port, process, log)
+            yield RedisServer(port, process)
+        finally:
+            _stop(process)
+
+
+@dataclass(frozen=True)
+class PostgresServer:
+    """A running PostgreSQL server with an empty database per :meth:`new_database`."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+    user: str
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self) -> str:
+        """Create a new empty database and return its address."""
+        name = f"boardroom_{os.urandom(6).hex()}"
+        createdb = postgres_bin()
+        assert createdb is not None
+        subprocess.run(
+            [
+                str(createdb / "createdb"),
+                "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user, name,
+            ],
+            check=True,
+            capture_output=True,
+        )  # fmt: skip
+        return self.url(name)
+
+
+def _as_postgres_user() -> tuple[list[str], str]:
+    """The prefix that runs a command as a user PostgreSQL accepts, and that user."""
+    if os.geteuid() != 0:
+        return [], pwd.getpwuid(os.geteuid()).pw_name
+    return ["runuser", "-u", "postgres", "--"], "postgres"
+
+
+@contextlib.contextmanager
+def start_postgres() -> Iterator[PostgresServer]:
+    """Run ``initdb`` and a fresh PostgreSQL on a free port until the block ends."""
+    require("postgres")
+    programs = postgres_bin()
+    assert programs is not None
+    prefix, user = _as_postgres_user()
+    with tempfile.TemporaryDirectory(prefix="boardroom-postgres-") as folder:
+        data = Path(folder) / "data"
+        data.mkdir()
+        log = Path(folder) / "postgres.log"
+        log.touch()
+        if prefix:
+            shutil.chown(folder, user)
+            shutil.chown(data, user)
+            shutil.chown(log, user)
+        subprocess.run(
+            [*prefix, str(programs / "initdb"), "-D", str(data), "-U", user,
+             "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"],
+            check=True,
+            capture_output=True,
+        )  # fmt: skip
+        port = free_port()
+        # The socket folder is the data folder: /var/run/postgresql may not exist
+        # (or belong to another server) on a test machine.
+        command = [
+            *prefix, str(programs / "postgres"), "-D", str(data), "-p", str(port),
+            "-h", "127.0.0.1", "-k", str(data), "-c", "max_connections=200",
+        ]  # fmt: skip
+        with log.open("ab") as out:
+            process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            _wait_for_port(port, process, log)
+            yield PostgresServer(port, process, user)
+        finally:
+            _stop(process)
