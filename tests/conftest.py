@@ -14,12 +14,12 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from services import PostgresServer, RedisServer, start_postgres, start_redis
 
 from server.store import GameStore
 from shared.engine import solvers
 from shared.engine.kernel import kernel_for
 from shared.games import GridGame, get_game
-from tests.services import PostgresServer, RedisServer, start_postgres, start_redis
 
 TESTS = Path(__file__).resolve().parent
 MARKED_BY_FOLDER = {TESTS / "e2e": pytest.mark.e2e, TESTS / "browser": pytest.mark.browser}
