@@ -114,6 +114,14 @@ class ServerConfig:
         "", "TLS: the certificate chain file (PEM); serves https:// and wss:// with --tls-key"
     )
     tls_key: str = _setting("", "TLS: the private key file (PEM) of --tls-cert")
+    cluster: str = _setting(
+        "",
+        "a cluster's Redis (redis://HOST:PORT/DB): run as one of several processes "
+        "sharing rooms, lobby and quick matches; needs a PostgreSQL --database",
+    )
+    cluster_name: str = _setting(
+        "boardroom", "the cluster's name: its keys in Redis (clusters sharing a Redis differ)"
+    )
 
     def __post_init__(self) -> None:
         # Frozen, but a name given with spaces around it is the same class.
@@ -155,8 +163,24 @@ class ServerConfig:
             )
         if bool(self.tls_cert) != bool(self.tls_key):
             problems.append("tls_cert and tls_key: give both (TLS) or neither")
+        if self.cluster:
+            problems.extend(self._cluster_problems())
         if problems:
             raise ValueError("; ".join(problems))
+
+    def _cluster_problems(self) -> list[str]:
+        problems = []
+        if not self.cluster.startswith(("redis://", "rediss://", "unix://")):
+            problems.append(f"cluster={self.cluster!r}: give a Redis URL (redis://HOST:PORT/DB)")
+        if not self.database.startswith(("postgresql://", "postgres://")):
+            # Every process of a cluster writes every game: one SQLite file cannot
+            # be shared by processes on several machines (docs/operations.md).
+            problems.append("cluster: give a PostgreSQL --database (postgresql://...)")
+        if self.class_mode:
+            problems.append("cluster: class mode runs on one process (no --class with --cluster)")
+        if not self.cluster_name or not self.cluster_name.replace("-", "").isalnum():
+            problems.append(f"cluster_name={self.cluster_name!r}: use letters, digits and -")
+        return problems
 
     @property
     def workers(self) -> int:

@@ -50,10 +50,14 @@ class Connection:
 
     def send(self, message: ServerMessage, text: str | None = None) -> None:
         """Queue ``message`` (``text``: its encoding, when the caller has it)."""
+        self.send_text(encode_message(message) if text is None else text)
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (one relayed from another process of a cluster)."""
         if self._closing:
             return
         try:
-            self._queue.put_nowait(encode_message(message) if text is None else text)
+            self._queue.put_nowait(text)
         except asyncio.QueueFull:
             logger.warning(
                 "dropping a slow client", extra={"address": self.address, "unread": OUTBOX_LIMIT}

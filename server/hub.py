@@ -25,13 +25,13 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import msgspec
 
 from server.config import ServerConfig
-from server.connection import Connection
 from server.core.lobby import Lobby, RoomCodes, RoomPage
 from server.core.players import PlayerId, PlayerRecord, numbered_name
 from server.core.records import PlayerKind
@@ -44,7 +44,7 @@ from server.core.room_output import (
     MoveMade,
     Output,
 )
-from server.core.sessions import Session, SessionRegistry
+from server.core.sessions import Outbox, Session, SessionRegistry
 from server.engine_pool import EnginePool
 from server.hub_boundary import (
     EventStream,
@@ -54,6 +54,8 @@ from server.hub_boundary import (
     PlayerRemoved,
     RoomDropped,
     RoomInfo,
+    RoomsElsewhere,
+    SessionRecord,
     SessionWelcomed,
 )
 from server.metrics import ServerMetrics
@@ -82,6 +84,7 @@ from shared.protocol.messages import (
     Pong,
     QuickMatch,
     RoomList,
+    RoomSummary,
     ServerMessage,
     Watch,
     Welcome,
@@ -93,13 +96,26 @@ SWEEP_SECONDS = 5.0
 """How often idle sessions are looked at (they go once past the grace window)."""
 
 
+class PeerConnection(Outbox, Protocol):
+    """A client's connection as the hub uses it: a :class:`~server.connection.Connection`
+    here, or one on another process of a cluster, reached through it."""
+
+    @property
+    def address(self) -> str:
+        """The client's IP address (the per-address caps count by it)."""
+        ...
+
+
 @dataclass(eq=False)
 class Peer:
     """One connection as the hub sees it: its outbox and, after ``hello``, its session."""
 
-    connection: Connection
+    connection: PeerConnection
     session: Session | None = None
     token: str | None = None
+    relayed: bool = False
+    """Sent on by another process of a cluster, which found no room for it
+    elsewhere: answered here, never sent on again."""
 
 
 class GameServer:
@@ -138,14 +154,35 @@ class GameServer:
         self._kept: set[ClientId] = set()
         """Sessions that the sweeper keeps even when idle (:meth:`keep_session`)."""
         self._revoked: set[PlayerId] = set()
+        self.elsewhere: RoomsElsewhere | None = None
+        """The other processes' rooms, in a cluster (:mod:`server.cluster` sets it
+        before the server takes connections); None for a server alone."""
+        self._listed: dict[str, tuple[RoomSummary | None, bool]] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        """What :attr:`elsewhere` was last told of each room here (sent on change only)."""
         """Players whose tokens the teacher revoked while the server runs (:meth:`end_player`)."""
 
     # -- life cycle -------------------------------------------------------------------
 
-    async def start(self) -> int:
+    async def start(self, *, restore: Callable[[str], Awaitable[bool]] | None = None) -> int:
         """Restore the games in progress from the store and start the session
-        sweeper; returns how many rooms came back."""
-        restored = await self._recorder.restore_rooms(lambda code: self._rng())
+        sweeper; returns how many rooms came back. ``restore(code)``, if given,
+        says which rooms to take (a cluster's process takes only those no live
+        process holds); every room otherwise."""
+        restored = await self.restore_rooms(restore)
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+        return restored
+
+    async def restore_rooms(self, which: Callable[[str], Awaitable[bool]] | None = None) -> int:
+        """Bring back from the store the rooms with a game in play that ``which``
+        accepts (all if None) and that the hub does not hold; returns how many
+        came back. Their seats' sessions are registered, idle, until their
+        players come back (here, or through another process of a cluster)."""
+
+        async def wanted(code: str) -> bool:
+            return self._lobby.get(code) is None and (which is None or await which(code))
+
+        restored = await self._recorder.restore_rooms(lambda code: self._rng(), which=wanted)
         for item in restored:
             room = item.room
             options = room.options
@@ -160,7 +197,10 @@ class GameServer:
             await host.run(room.resume_after_restart)
             # Hints are not kept with a room: it follows the switch as it is now.
             await host.run(_hints_step(room, self._hints_for(room)))
-        self._sweeper = asyncio.create_task(self._sweep_forever())
+            if self.elsewhere is not None:
+                codes = RoomCodes(room.code, options.join_code, options.watch_code)
+                await self.elsewhere.claim_codes(codes, restored=True)
+            self._list(host)
         return len(restored)
 
     async def stop(self) -> None:
@@ -283,7 +323,10 @@ class GameServer:
         match message:
             case ListRooms():
                 game = resolve_game(message.game).name if message.game else None
-                page = self.public_rooms(game, offset=message.offset, limit=message.limit)
+                if self.elsewhere is None:
+                    page = self.public_rooms(game, offset=message.offset, limit=message.limit)
+                else:
+                    page = await self.elsewhere.public_page(game, message.offset, message.limit)
                 reply = RoomList(rooms=page.rooms, total=page.total, id=message.id)
                 peer.connection.send(reply)
             case CreateRoom() | Join() | QuickMatch() if session.watch_only:
@@ -294,16 +337,51 @@ class GameServer:
                 )
             case CreateRoom():
                 await self._create_room(session, peer.connection.address, message)
+            case Join() | Watch() if self._elsewhere_takes(peer, message.code, message):
+                await self._forward(peer, session, message)
             case Join():
                 host = self._find(message.code, "seat")
                 await self._enter(host, session, message.id, watch=False)
             case Watch():
                 host = self._find(message.code, "watch")
                 await self._enter(host, session, message.id, watch=True)
+            case QuickMatch() if self._no_quick_room_here(peer, session, message):
+                if not await self._forward(peer, session, message):
+                    await self._quick_match(session, peer.connection.address, message)
             case QuickMatch():
                 await self._quick_match(session, peer.connection.address, message)
+            case _ if self._elsewhere_takes(peer, message.room, message):
+                await self._forward(peer, session, message)
             case _:
                 await self._room_request(session, message)
+
+    def _elsewhere_takes(self, peer: Peer, code: str, message: ClientMessage) -> bool:
+        """Whether to ask the cluster about a message for ``code``: there is a
+        cluster, the message was not sent on to here, and no room here answers
+        to the code."""
+        if self.elsewhere is None or peer.relayed:
+            return False
+        if isinstance(message, Join | Watch):
+            return self._lobby.find(code, "watch" if isinstance(message, Watch) else "seat") is None
+        return self._lobby.get(code) is None
+
+    def _no_quick_room_here(self, peer: Peer, session: Session, message: QuickMatch) -> bool:
+        if self.elsewhere is None or peer.relayed:
+            return False
+        game = resolve_game(message.game, message.m, message.n, message.k)
+        return self._lobby.quick_match_room(game.name, exclude=session.rooms) is None
+
+    async def _forward(self, peer: Peer, session: Session, message: ClientMessage) -> bool:
+        """Hand ``message`` to the process of the cluster whose room takes it;
+        refuse it as a server alone would if none does. True if it went."""
+        assert self.elsewhere is not None and peer.token is not None
+        if await self.elsewhere.forward(session, peer.token, peer.connection.address, message):
+            return True
+        if isinstance(message, Join | Watch):
+            self._find(message.code, "watch" if isinstance(message, Watch) else "seat")
+        elif not isinstance(message, QuickMatch):
+            await self._room_request(session, message)  # type: ignore[arg-type]
+        return False
 
     async def _hello(self, peer: Peer, hello: Hello) -> None:
         """Open or resume the session ``hello`` asks for, as its player, and welcome it.
@@ -353,6 +431,12 @@ class GameServer:
             )
         else:
             resumed = self._sessions.resume(hello.resume_token)
+            if resumed is None and self.elsewhere is not None:
+                # Opened on another process of the cluster: it is the same session here.
+                record = await self.elsewhere.recall(hello.resume_token)
+                if record is not None and self._sessions.resume(hello.resume_token) is None:
+                    self.adopt_session(record)
+                resumed = self._sessions.resume(hello.resume_token)
             if resumed is None or (player is not None and resumed.player not in (None, player.id)):
                 raise ProtocolError(
                     ErrorCode.BAD_TOKEN,
@@ -389,7 +473,12 @@ class GameServer:
         session.search_info = hello.search_info
         session.idle_since = None
         peer.session, peer.token = session, token
-        peer.connection.send(self._welcome(session, token, hello, new_token))
+        elsewhere: list[str] = []
+        if self.elsewhere is not None:
+            elsewhere = await self.elsewhere.rooms_elsewhere(session, token)
+        peer.connection.send(self._welcome(session, token, hello, new_token, elsewhere))
+        if self.elsewhere is not None:
+            self.elsewhere.welcomed(session, token, peer.connection.address)
         for code in sorted(session.rooms):
             host = self._lobby.get(code)
             if host is not None:
@@ -397,16 +486,23 @@ class GameServer:
         self._events.publish(SessionWelcomed(session.id))
 
     def _welcome(
-        self, session: Session, token: str, hello: Hello, new_token: str | None = None
+        self,
+        session: Session,
+        token: str,
+        hello: Hello,
+        new_token: str | None = None,
+        elsewhere: list[str] | None = None,
     ) -> Welcome:
         """The welcome for ``hello``, in the client's own protocol version;
-        ``new_token`` is the token of a player this hello made (sent this once)."""
+        ``new_token`` is the token of a player this hello made (sent this once);
+        ``elsewhere``: the seats it resumed on other processes of a cluster."""
         resumed = [
             code
             for code in sorted(session.rooms)
             if (host := self._lobby.get(code)) is not None
             and host.room.side_of(session.id) is not None
         ]
+        resumed = sorted({*resumed, *(elsewhere or ())})
         return Welcome(
             name=session.name,
             version=hello.version,
@@ -426,8 +522,9 @@ class GameServer:
                 ErrorCode.BAD_OPTIONS,
                 "ai_match: the AI takes both seats, so give no seat or ai_level with it",
             )
-        self._check_room_caps(session, address)
-        host = self._open_room(game, public=message.public, request=message)
+        codes = await self._new_codes(private=not message.public)
+        self._check_room_caps(session, address, codes)
+        host = self._open_room(game, codes, public=message.public, request=message)
         self.room_caps.opened(host.code, session.id, address)
         # The creator of an AI match watches it; the AI sits down once they are in.
         await self._enter(host, session, message.id, watch=match is not None)
@@ -442,17 +539,32 @@ class GameServer:
         game = resolve_game(message.game, message.m, message.n, message.k)
         host = self._lobby.quick_match_room(game.name, exclude=session.rooms)
         if host is None:
-            self._check_room_caps(session, address)
-            host = self._open_room(game, public=True, request=None, quick=True)
+            codes = await self._new_codes(private=False)
+            self._check_room_caps(session, address, codes)
+            host = self._open_room(game, codes, public=True, request=None, quick=True)
             self.room_caps.opened(host.code, session.id, address)
         await self._enter(host, session, message.id, watch=False)
 
-    def _check_room_caps(self, session: Session, address: str) -> None:
-        """Refuse with ``too_many_rooms`` if the session may not open a room now.
-        Nothing awaits between this check and ``room_caps.opened``: the two are
-        one step, so concurrent requests cannot both take the last place."""
+    async def _new_codes(self, *, private: bool) -> RoomCodes:
+        """Codes for a new room that no room holds: here, and in a cluster on
+        any process (claimed there until the room is dropped)."""
+        while True:
+            codes = self._lobby.new_codes(private=private)
+            # The cluster's claim is atomic in Redis: two processes never both get a code.
+            if self.elsewhere is None or await self.elsewhere.claim_codes(codes):
+                return codes
+
+    def _check_room_caps(self, session: Session, address: str, codes: RoomCodes) -> None:
+        """Refuse with ``too_many_rooms`` if the session may not open a room now
+        (giving back ``codes``, claimed for it). Nothing awaits between this check
+        and ``room_caps.opened``: the two are one step, so concurrent requests
+        cannot both take the last place."""
         refusal = self.room_caps.check(session.id, address, self._counts_as_open)
         if refusal is not None:
+            if self.elsewhere is not None:
+                task = asyncio.create_task(self.elsewhere.release_codes(codes))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
             raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, refusal.explain())
 
     def _counts_as_open(self, code: str, opener: ClientId) -> bool:
@@ -469,9 +581,14 @@ class GameServer:
         return room.status != "finished" and seated
 
     def _open_room(
-        self, game: Game, *, public: bool, request: CreateRoom | None, quick: bool = False
+        self,
+        game: Game,
+        codes: RoomCodes,
+        *,
+        public: bool,
+        request: CreateRoom | None,
+        quick: bool = False,
     ) -> RoomHost:
-        codes = self._lobby.new_codes(private=not public)
         match = request.ai_match if request is not None else None
         try:
             options = RoomOptions(
@@ -505,6 +622,7 @@ class GameServer:
         logger.info(
             "room opened", extra={"room": room.code, "game": game.name, "public": options.public}
         )
+        self._list(host)
         return host
 
     async def _enter(
@@ -552,6 +670,8 @@ class GameServer:
             return  # never said hello, or the session already moved to a new connection
         session.outbox = None
         session.idle_since = time.time()
+        if self.elsewhere is not None:
+            self.elsewhere.disconnected(session)
         client = session.id
         for code in sorted(session.rooms):
             host = self._lobby.get(code)
@@ -615,10 +735,26 @@ class GameServer:
         if host.room.is_empty and host.code in self._lobby:
             # Nobody sits, is held or watches: nobody can come back to it.
             self._drop_room(host)
+        elif host.code in self._lobby:
+            self._list(host)
+
+    def _list(self, host: RoomHost) -> None:
+        """Tell the cluster (if any) how the room shows in the lobby, when that changed."""
+        if self.elsewhere is None:
+            return
+        room = host.room
+        summary = host.summary() if room.options.public else None
+        quick_open = host.quick and room.status == "waiting" and room.has_free_seat
+        if self._listed.get(host.code) != (summary, quick_open):
+            self._listed[host.code] = (summary, quick_open)
+            self.elsewhere.room_changed(host.code, summary, quick_open)
 
     def _drop_room(self, host: RoomHost) -> None:
         logger.info("room closed", extra={"room": host.code})
         self._lobby.remove(host.code)
+        if self.elsewhere is not None:
+            self._listed.pop(host.code, None)
+            self.elsewhere.room_dropped(host.code)
         self.room_caps.forget(host.code)
         self._recorder.forget(host.code)
         host.close()
@@ -898,6 +1034,67 @@ class GameServer:
     def release_session(self, session_id: ClientId) -> None:
         """Let the sweeper forget the session again once it is idle."""
         self._kept.discard(session_id)
+
+    # -- the cluster (server.cluster): sessions of other processes' connections ----------
+
+    def adopt_session(self, record: SessionRecord) -> Session:
+        """The session ``record`` describes, registered here (idle) if it is not
+        yet: one opened on another process of the cluster, whose id is the hash of
+        the same token, so it is the same session here."""
+        known = None if record.player is None else PlayerId(record.player)
+        session = self._sessions.adopt(ClientId(record.id), record.name, record.kind, player=known)
+        session.watch_only = record.watch_only
+        session.search_info = record.search_info
+        return session
+
+    async def attach(
+        self, record: SessionRecord, outbox: PeerConnection, *, rejoin: bool
+    ) -> Session:
+        """Messages for the session go to ``outbox`` from now on (a connection on
+        another process of the cluster, reached through it); with ``rejoin`` the
+        session's rooms here are told it is back (their ``state`` follows)."""
+        session = self.adopt_session(record)
+        if session.outbox is not outbox:
+            if session.outbox is not None:
+                session.outbox.replace()
+            session.outbox = outbox
+            session.idle_since = None
+        if rejoin:
+            for code in sorted(session.rooms):
+                host = self._lobby.get(code)
+                if host is not None:
+                    with contextlib.suppress(RoomUnavailableError):
+                        await host.run(_for_client(host.room.reconnected, session.id))
+        return session
+
+    async def handle_for(
+        self, record: SessionRecord, outbox: PeerConnection, token: str, message: ClientMessage
+    ) -> None:
+        """Act on ``message``, sent by the session ``record`` describes through
+        another process of the cluster, as if its connection were here: answers
+        go to ``outbox`` (which becomes the session's, as :meth:`attach` does)."""
+        session = await self.attach(record, outbox, rejoin=False)
+        await self.handle(Peer(outbox, session, token, relayed=True), message)
+
+    async def detach(self, session_id: ClientId, outbox: PeerConnection) -> None:
+        """The connection behind ``outbox`` closed: the session is away, as when
+        its own connection here closes (nothing if it moved on meanwhile)."""
+        session = self._sessions.get(session_id)
+        if session is not None and session.outbox is outbox:
+            await self.disconnected(Peer(outbox, session))
+
+    def outbox_of(self, session_id: ClientId) -> Outbox | None:
+        """Where the session's messages go now; None if it is away or unknown."""
+        session = self._sessions.get(session_id)
+        return None if session is None else session.outbox
+
+    def live_session(self, session_id: ClientId) -> Session | None:
+        """The live session with this id, if any."""
+        return self._sessions.get(session_id)
+
+    def knows(self, session_id: ClientId) -> bool:
+        """True while the session is live here (connected, away within its grace, or held)."""
+        return self._sessions.get(session_id) is not None
 
     def room_counts(self) -> dict[str, int]:
         """Rooms by status, for ``/metrics``."""

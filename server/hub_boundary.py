@@ -31,14 +31,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 import msgspec
 
+from server.core.lobby import RoomCodes, RoomPage
 from server.core.players import PlayerId
+from server.core.records import PlayerKind
 from server.core.room import Room
 from server.core.room_output import ClientId, GameFinished, GameStarted, RoomStatus
 from server.core.sessions import Session
-from shared.protocol.messages import SIDES, RoomState, Side
+from shared.protocol.messages import SIDES, ClientMessage, RoomState, RoomSummary, Side
 
 logger = logging.getLogger(__name__)
 
@@ -171,3 +174,82 @@ class EventStream:
                 listener(event)
             except Exception:
                 logger.exception("a hub listener failed", extra={"event": type(event).__name__})
+
+
+class SessionRecord(msgspec.Struct, frozen=True):
+    """Who a session is, as another process of a cluster needs to know it to act
+    for it: everything but its connection and its rooms."""
+
+    id: str
+    name: str
+    kind: PlayerKind
+    watch_only: bool = False
+    player: str | None = None
+    search_info: bool = False
+
+    @classmethod
+    def of(cls, session: Session) -> SessionRecord:
+        return cls(
+            id=session.id,
+            name=session.name,
+            kind=session.kind,
+            watch_only=session.watch_only,
+            player=session.player,
+            search_info=session.search_info,
+        )
+
+
+class RoomsElsewhere(Protocol):
+    """The rooms of the other processes of a cluster (:mod:`server.cluster`), as
+    the hub asks about them. A hub without one (one process) holds every room.
+
+    The hub asks only after looking at its own rooms first, so a room it holds
+    never costs a trip to the cluster."""
+
+    async def forward(
+        self, session: Session, token: str, address: str, message: ClientMessage
+    ) -> bool:
+        """Send ``message`` (a join, watch, quick match or room request that no
+        room here takes) to the process whose room takes it, on behalf of the
+        session whose ``token`` it is, connected from ``address``; True if it
+        went, False if no other process holds such a room (the hub then answers
+        as it would alone)."""
+        ...
+
+    async def public_page(self, game: str | None, offset: int, limit: int) -> RoomPage:
+        """A page of the public rooms of the whole cluster, in the lobby's order."""
+        ...
+
+    async def claim_codes(self, codes: RoomCodes, *, restored: bool = False) -> bool:
+        """Take ``codes`` for a new room here; False if another process has one
+        of them. A ``restored`` room's codes are its own: they are taken whatever
+        the directory says."""
+        ...
+
+    async def release_codes(self, codes: RoomCodes) -> None:
+        """Give back codes claimed for a room that did not open."""
+        ...
+
+    async def recall(self, token: str) -> SessionRecord | None:
+        """The session that ``token`` opened on any process of the cluster; None if none."""
+        ...
+
+    async def rooms_elsewhere(self, session: Session, token: str) -> list[str]:
+        """The rooms of other processes where the session holds a seat, now that
+        it says hello here with ``token``: they send it their news here from now
+        on, once :meth:`welcomed` says the welcome went."""
+        ...
+
+    def welcomed(self, session: Session, token: str, address: str) -> None:
+        """The session, connected from ``address``, was welcomed on this process."""
+
+    def disconnected(self, session: Session) -> None:
+        """The session's connection to this process closed."""
+
+    def room_changed(self, code: str, summary: RoomSummary | None, quick_open: bool) -> None:
+        """A room of this process opened or changed: its line of the public list
+        (None for a private room) and whether it is a quick-match room waiting
+        for its second player."""
+
+    def room_dropped(self, code: str) -> None:
+        """A room of this process is gone."""

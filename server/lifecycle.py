@@ -3,10 +3,12 @@
 :func:`add_resources` gives an application its config and metrics, and appends
 one entry per resource, in the order they start::
 
-    _database_lock  one server per database file (server.single_server)
+    _database_lock  one server per SQLite file (server.single_server); a PostgreSQL
+                    database serves every process of a cluster
     _store          the database, opened and migrated (server.store)
     _engine_pool    the AI's worker processes, started and warmed (server.engine_pool)
-    _hub            the rooms and sessions, the games in progress restored (server.hub)
+    _hub            the rooms and sessions, the games in progress restored (server.hub);
+                    with --cluster, this process joined to the others (server.cluster)
     _lag_monitor    the event loop's lag, for /healthz and /metrics (server.metrics)
     _ready          the garbage collector tuned for serving, and "server ready" logged
 
@@ -30,6 +32,7 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
+from server.cluster.node import ClusterNode
 from server.config import ServerConfig
 from server.engine_pool import EnginePool
 from server.gc_tuning import tune_for_serving
@@ -78,6 +81,9 @@ def add_resources(app: web.Application, config: ServerConfig) -> None:
 async def _database_lock(app: web.Application) -> AsyncIterator[None]:
     # DatabaseInUseError at once if another server holds the file: nothing else starts.
     database = app[CONFIG].database
+    if database.startswith(("postgresql://", "postgres://")):
+        yield  # PostgreSQL takes every process of a cluster at once
+        return
     lock = DatabaseLock(database)
     lock.acquire()
     try:
@@ -118,12 +124,21 @@ async def _hub(app: web.Application) -> AsyncIterator[None]:
         engine=app[POOL],
         metrics=app[METRICS],
     )
-    app[_RESTORED_ROOMS] = await hub.start()
-    app[HUB] = hub
+    node: ClusterNode | None = None
+    if app[CONFIG].cluster:
+        node = ClusterNode(app[CONFIG].cluster, app[CONFIG].cluster_name)
+        await node.connect()  # Redis unreachable: the start fails here
+        hub.elsewhere = node
     try:
+        app[_RESTORED_ROOMS] = await hub.start(restore=None if node is None else node.claim_room)
+        if node is not None:
+            await node.serve(hub)
+        app[HUB] = hub
         yield
     finally:
         await hub.stop()
+        if node is not None:
+            await node.close()
 
 
 async def _lag_monitor(app: web.Application) -> AsyncIterator[None]:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -204,11 +204,20 @@ class GameRecorder:
             )
         return game_id
 
-    async def restore_rooms(self, rng_for: Callable[[str], random.Random]) -> list[RestoredRoom]:
+    async def restore_rooms(
+        self,
+        rng_for: Callable[[str], random.Random],
+        *,
+        which: Callable[[str], Awaitable[bool]] | None = None,
+    ) -> list[RestoredRoom]:
         """Rebuild every room that had a game in play, oldest first, and take
         their games back into the id map; ``rng_for(code)`` gives each room its
         random source. Each room is paused: the server calls its
         ``resume_after_restart`` once it accepts connections.
+
+        ``which(code)``, if given, is asked once for each room with an unfinished
+        game, before anything is done to its games: a room it refuses is left
+        exactly as it is (in a cluster, another live process holds it).
 
         Games that cannot come back are finished as aborted in the store and
         skipped: waiting ones (left by an older server), ones that do not replay
@@ -218,6 +227,9 @@ class GameRecorder:
         errors propagate.
         """
         records = await self._store.unfinished_games()
+        if which is not None:
+            taken = {code: await which(code) for code in dict.fromkeys(r.room for r in records)}
+            records = [record for record in records if taken[record.room]]
         # The newest open game of each room is its current one; older ones can only
         # be left by an end whose write failed.
         newest: dict[str, int] = {}

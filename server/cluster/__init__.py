@@ -1,0 +1,41 @@
+"""Several server processes as one server: a cluster on Redis (``serve --cluster``).
+
+Every process runs the whole server (the hub, its rooms, an engine pool) and
+takes any client. Each room lives in exactly one process, its *owner*; the
+process a client is connected to is its *gateway*. Redis holds what every
+process must see (:mod:`server.cluster.directory`): which process owns each
+room code, the public room list, the quick-match rooms waiting for a second
+player, the sessions' identities and which processes are alive. The game store
+is one PostgreSQL database that every process writes to.
+
+How a message reaches a room of another process (:mod:`server.cluster.node`):
+the gateway's hub finds no room here for the code, asks the directory for the
+owner and hands the message over through Redis pub/sub, with who sent it; the
+owner's hub acts on it as if the connection were its own, and everything the
+room sends that client goes back the same way (:mod:`server.cluster.relay`).
+This is how lila-ws and Lichess talk, and how Colyseus's presence works. The
+other design, telling the client to reconnect to the owner, was not chosen:
+processes that share one port (every core of one machine) or sit behind one
+load balancer cannot be addressed one by one, and every client and bot ever
+written would have to learn redirects. Relayed, the protocol does not change.
+
+Ordering: each process publishes through one connection, from one queue, so
+what one process sends another arrives in the order it was sent; the owner acts
+on each session's messages one at a time, in that order, as it does for a
+connection of its own.
+
+A process that dies stops renewing its heartbeat. Within
+:data:`~server.cluster.directory.HEARTBEAT_TTL_S` another process takes its
+rooms: one process wins the takeover in Redis, restores the rooms' games from
+the store (a move is stored before it is sent, so none is lost) and says so to
+every process. Clients that were connected to the dead process reconnect to
+any other with their resume token; clients connected elsewhere are re-attached
+by their gateway.
+
+The package, a module per job::
+
+    envelopes   what processes send each other (typed, msgspec)
+    directory   the Redis keys: rooms, codes, lobby, quick matches, sessions, nodes
+    relay       one ordered publisher per process, and a remote client's outbox
+    node        ClusterNode: the hub's RoomsElsewhere, the inbox, heartbeats, takeovers
+"""

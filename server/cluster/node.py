@@ -1,0 +1,388 @@
+"""One process of a cluster: the hub's :class:`~server.hub_boundary.RoomsElsewhere`,
+its inbox, its heartbeat and the takeover of dead processes' rooms.
+
+Life cycle (server.lifecycle runs it): :meth:`ClusterNode.connect` before the
+hub starts (Redis reachable, this process alive in the directory), then the hub
+starts with :meth:`ClusterNode.claim_room` deciding which stored rooms it takes
+back, then :meth:`ClusterNode.serve` hands the node the hub and starts reading
+the inbox, and :meth:`ClusterNode.close` at the end.
+
+As a gateway (the client's connection is here) the node sends the hub's
+messages for other processes' rooms on (:meth:`forward`), remembers which
+processes act for each session (``_links``) and tells them when the connection
+closes. As an owner it acts for sessions of other gateways through
+:class:`~server.cluster.relay.RemoteOutbox` es, one per gateway and session, so
+that the hub's "is this still the session's connection?" checks hold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import itertools
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+
+import msgspec
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
+
+from server.cluster.directory import HEARTBEAT_S, Directory
+from server.cluster.envelopes import (
+    Answer,
+    Ask,
+    Attach,
+    Close,
+    Deliver,
+    Envelope,
+    Forward,
+    Gone,
+    RoomsMoved,
+    decode,
+)
+from server.cluster.relay import Publisher, RemoteOutbox
+from server.connection import Connection
+from server.core.lobby import RoomCodes, RoomPage, normalise_code
+from server.core.room_output import ClientId
+from server.core.sessions import Session, session_id_for
+from server.hub import GameServer, resolve_game
+from server.hub_boundary import SessionRecord
+from shared.protocol.codec import decode_client_message, encode_message
+from shared.protocol.errors import ProtocolError
+from shared.protocol.messages import ClientMessage, Join, QuickMatch, RoomSummary, Watch
+
+logger = logging.getLogger(__name__)
+
+ASK_TIMEOUT_S = 2.0
+"""How long a gateway waits for the other processes to say where a resuming
+session holds seats: a live process answers in a millisecond; a process that
+died a moment ago never does."""
+
+
+class ClusterNode:
+    """This process in the cluster (see the module docstring)."""
+
+    def __init__(self, url: str, name: str, *, node: str | None = None) -> None:
+        self.url = url
+        self.node = node or f"n{secrets.token_hex(4)}"
+        """This process's id in the cluster: new at every start."""
+        self._redis: Redis = Redis.from_url(url)
+        self.directory = Directory(self._redis, name)
+        self.publisher = Publisher(self._redis, self.directory)
+        self._hub: GameServer | None = None
+        self._pubsub: PubSub | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._outboxes: dict[tuple[str, str], RemoteOutbox] = {}
+        self._links: dict[str, set[str]] = {}
+        """Gateway: the processes that act for each session connected here."""
+        self._tokens: dict[str, str] = {}
+        self._addresses: dict[str, str] = {}
+        self._chains: dict[str, asyncio.Task[None]] = {}
+        self._questions = itertools.count(1)
+        self._answers: dict[int, asyncio.Queue[Answer]] = {}
+        self._attach_to: dict[str, set[str]] = {}
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        """Reach Redis and say this process is alive; raises if Redis is unreachable."""
+        try:
+            await self._redis.ping()
+            await self.directory.beat(self.node)
+        except BaseException:
+            await self._redis.aclose()
+            raise
+        self.publisher.start()
+
+    async def claim_room(self, code: str) -> bool:
+        """Whether this process takes a stored room back at its start: no live
+        process owns it (its owner died, or the cluster restarted)."""
+        return await self.directory.claim_room(code, self.node)
+
+    async def serve(self, hub: GameServer) -> None:
+        """Act for the cluster with ``hub``: read the inbox, beat, take over the dead."""
+        self._hub = hub
+        hub.elsewhere = self
+        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self.directory.channel(self.node), self.directory.channel("*"))
+        self._tasks = [
+            asyncio.create_task(self._read_inbox(self._pubsub)),
+            asyncio.create_task(self._beat_forever()),
+        ]
+        restored = [info.code for info in hub.rooms()]
+        if restored:
+            self._broadcast(RoomsMoved(self.node, "", restored))
+
+    async def close(self) -> None:
+        """Stop reading and beating, write what is queued, and leave the cluster."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.publisher.close()
+        with contextlib.suppress(RedisError):
+            await self.directory.leave(self.node)
+        if self._pubsub is not None:
+            with contextlib.suppress(RedisError):
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self._redis.aclose()
+
+    @property
+    def hub(self) -> GameServer:
+        assert self._hub is not None, "serve() first"
+        return self._hub
+
+    # -- the hub's RoomsElsewhere ---------------------------------------------------------
+
+    async def forward(
+        self, session: Session, token: str, address: str, message: ClientMessage
+    ) -> bool:
+        owner = await self._owner_for(session, message)
+        if owner is None:
+            return False
+        self._links.setdefault(session.id, set()).add(owner)
+        self._tokens[session.id] = token
+        self._addresses[session.id] = address
+        record = SessionRecord.of(session)
+        text = encode_message(message)
+        self.publisher.send(owner, Forward(self.node, record, token, address, text))
+        return True
+
+    async def _owner_for(self, session: Session, message: ClientMessage) -> str | None:
+        """The live process, other than this one, whose room takes ``message``."""
+        if isinstance(message, QuickMatch):
+            game = resolve_game(message.game, message.m, message.n, message.k).name
+            for waiting in await self.directory.quick_rooms(game):
+                if waiting not in session.rooms and (owner := await self._live_owner(waiting)):
+                    return owner
+            return None
+        room: str | None
+        if isinstance(message, Watch):
+            room = await self.directory.locate(message.code, "watch")
+        elif isinstance(message, Join):
+            room = await self.directory.locate(message.code, "seat")
+        else:
+            room = normalise_code(getattr(message, "room", ""))
+        return None if room is None else await self._live_owner(room)
+
+    async def _live_owner(self, room: str) -> str | None:
+        owner = await self.directory.owner(room)
+        if owner is None or owner == self.node or not await self.directory.alive(owner):
+            return None
+        return owner
+
+    async def public_page(self, game: str | None, offset: int, limit: int) -> RoomPage:
+        return await self.directory.public_page(game, offset, limit)
+
+    async def claim_codes(self, codes: RoomCodes, *, restored: bool = False) -> bool:
+        return await self.directory.claim_codes(codes, self.node, force=restored)
+
+    async def release_codes(self, codes: RoomCodes) -> None:
+        self.publisher.do(self.directory.release_codes(codes))
+
+    async def recall(self, token: str) -> SessionRecord | None:
+        return await self.directory.recall(session_id_for(token))
+
+    async def rooms_elsewhere(self, session: Session, token: str) -> list[str]:
+        live, _ = await self.directory.nodes()
+        others = [node for node in live if node != self.node]
+        if not others:
+            return []
+        question = next(self._questions)
+        answers: asyncio.Queue[Answer] = asyncio.Queue()
+        self._answers[question] = answers
+        try:
+            for node in others:
+                self.publisher.send(node, Ask(self.node, question, session.id))
+            known: set[str] = set()
+            rooms: set[str] = set()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(ASK_TIMEOUT_S):
+                    for _ in others:
+                        answer = await answers.get()
+                        if answer.known:
+                            known.add(answer.sender)
+                        rooms.update(answer.rooms)
+        finally:
+            del self._answers[question]
+        self._attach_to[session.id] = known
+        return sorted(rooms)
+
+    def welcomed(self, session: Session, token: str, address: str) -> None:
+        self._tokens[session.id] = token
+        self._addresses[session.id] = address
+        record = SessionRecord.of(session)
+        self.publisher.do(self.directory.save_session(record))
+        for node in self._attach_to.pop(session.id, set()):
+            self._links.setdefault(session.id, set()).add(node)
+            self.publisher.send(node, Attach(self.node, record, token, address))
+
+    def disconnected(self, session: Session) -> None:
+        for node in self._links.get(session.id, ()):
+            self.publisher.send(node, Gone(self.node, session.id))
+
+    def room_changed(self, code: str, summary: RoomSummary | None, quick_open: bool) -> None:
+        self.publisher.do(self.directory.list_room(code, summary, quick_open))
+
+    def room_dropped(self, code: str) -> None:
+        self.publisher.do(self.directory.drop_room(code))
+
+    # -- the inbox ----------------------------------------------------------------------
+
+    async def _read_inbox(self, pubsub: PubSub) -> None:
+        while True:
+            try:
+                item = await pubsub.get_message(timeout=None)
+            except RedisError:
+                logger.exception("reading the cluster's messages failed; retrying")
+                await asyncio.sleep(HEARTBEAT_S)
+                continue
+            if item is None or item.get("type") != "message":
+                continue
+            try:
+                envelope = decode(item["data"])
+            except msgspec.DecodeError:
+                logger.warning("an envelope that does not decode was dropped")
+                continue
+            if envelope.sender == self.node and not isinstance(envelope, RoomsMoved):
+                continue
+            self._receive(envelope)
+
+    def _receive(self, envelope: Envelope) -> None:
+        """Act on one envelope: at once if it is quick and touches no room, else
+        in its session's order (messages of one session never overtake each other)."""
+        hub = self.hub
+        match envelope:
+            case Deliver(session=session, text=text):
+                outbox = hub.outbox_of(ClientId(session))
+                if isinstance(outbox, Connection):
+                    outbox.send_text(text)
+            case Close(session=session, code=code, reason=reason):
+                outbox = hub.outbox_of(ClientId(session))
+                if isinstance(outbox, Connection):
+                    outbox.close(code, reason)
+            case Answer():
+                queue = self._answers.get(envelope.question)
+                if queue is not None:
+                    queue.put_nowait(envelope)
+            case Ask(sender=sender, question=question, session=session):
+                known = hub.knows(ClientId(session))
+                rooms = hub.seated_rooms(ClientId(session)) if known else []
+                self.publisher.send(sender, Answer(self.node, question, known, rooms))
+            case Forward():
+                self._in_order(envelope.session.id, lambda: self._act_for(envelope))
+            case Gone(sender=sender, session=session):
+                self._in_order(session, lambda: self._gone(sender, session))
+            case Attach():
+                self._in_order(envelope.session.id, lambda: self._attach(envelope))
+            case RoomsMoved():
+                self._reattach(envelope.sender)
+
+    def _in_order(self, key: str, work: Callable[[], Awaitable[None]]) -> None:
+        previous = self._chains.get(key)
+
+        async def run() -> None:
+            if previous is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(previous)
+            try:
+                await work()
+            except Exception:
+                logger.exception("acting for another process failed", extra={"session": key})
+
+        task = asyncio.create_task(run())
+        self._chains[key] = task
+        task.add_done_callback(lambda done: self._forget_chain(key, done))
+
+    def _forget_chain(self, key: str, task: asyncio.Task[None]) -> None:
+        if self._chains.get(key) is task:
+            del self._chains[key]
+
+    def _outbox(self, gateway: str, session: str, address: str) -> RemoteOutbox:
+        outbox = self._outboxes.get((gateway, session))
+        if outbox is None:
+            outbox = RemoteOutbox(self.publisher, self.node, gateway, session, address)
+            self._outboxes[gateway, session] = outbox
+        return outbox
+
+    async def _act_for(self, forward: Forward) -> None:
+        outbox = self._outbox(forward.sender, forward.session.id, forward.address)
+        try:
+            message = decode_client_message(forward.text)
+        except ProtocolError:
+            logger.warning("a relayed message does not decode", extra={"node": forward.sender})
+            return
+        await self.hub.handle_for(forward.session, outbox, forward.token, message)
+
+    async def _gone(self, gateway: str, session: str) -> None:
+        outbox = self._outboxes.pop((gateway, session), None)
+        if outbox is not None:
+            await self.hub.detach(ClientId(session), outbox)
+
+    async def _attach(self, attach: Attach) -> None:
+        if not self.hub.knows(ClientId(attach.session.id)):
+            return
+        outbox = self._outbox(attach.sender, attach.session.id, attach.address)
+        await self.hub.attach(attach.session, outbox, rejoin=True)
+
+    def _reattach(self, owner: str) -> None:
+        """``owner`` took rooms over: the sessions connected here that act through
+        other processes tell it where they are (it knows only those it restored)."""
+        hub = self.hub
+        for session_id in list(self._links):
+            outbox = hub.outbox_of(ClientId(session_id))
+            token = self._tokens.get(session_id)
+            session = hub.live_session(ClientId(session_id))
+            if not isinstance(outbox, Connection) or token is None or session is None:
+                continue
+            record = SessionRecord.of(session)
+            if owner == self.node:
+                self._in_order(session_id, functools.partial(self._rejoin_here, record, outbox))
+                continue
+            self._links[session_id].add(owner)
+            address = self._addresses.get(session_id, "")
+            self.publisher.send(owner, Attach(self.node, record, token, address))
+
+    async def _rejoin_here(self, record: SessionRecord, outbox: Connection) -> None:
+        await self.hub.attach(record, outbox, rejoin=True)
+
+    # -- heartbeats and takeovers -------------------------------------------------------
+
+    async def _beat_forever(self) -> None:
+        while True:
+            try:
+                await self.directory.beat(self.node)
+                _, dead = await self.directory.nodes()
+                for node in dead:
+                    if await self.directory.start_takeover(node, self.node):
+                        await self._take_over(node)
+            except RedisError:
+                logger.exception("the cluster's heartbeat failed; retrying")
+            await asyncio.sleep(HEARTBEAT_S)
+
+    async def _take_over(self, dead: str) -> None:
+        """Restore the dead process's rooms that have a game in play from the
+        store, drop the others from the directory, and tell every process."""
+        rooms = set(await self.directory.owned(dead))
+
+        async def theirs(code: str) -> bool:
+            return code in rooms and await self.directory.claim_room(code, self.node)
+
+        restored = await self.hub.restore_rooms(theirs)
+        taken = sorted(code for code in rooms if self.hub.has_room(code))
+        for code in sorted(rooms - set(taken)):
+            if await self.directory.owner(code) == dead:
+                self.publisher.do(self.directory.drop_room(code))
+        await self.directory.end_takeover(dead)
+        logger.info(
+            "took over a dead process's rooms",
+            extra={"node": dead, "restored_rooms": restored, "dropped": len(rooms) - len(taken)},
+        )
+        self._broadcast(RoomsMoved(self.node, dead, taken))
+
+    def _broadcast(self, envelope: Envelope) -> None:
+        self.publisher.send("*", envelope)

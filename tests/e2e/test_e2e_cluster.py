@@ -1,0 +1,220 @@
+"""End to end: two server processes as one cluster, on a real Redis and PostgreSQL.
+
+Each test starts two servers (``--cluster`` on the test process's own Redis,
+``--database`` on a new PostgreSQL database of its own, a cluster name of its
+own) and plays through both: a room lives in one process, and clients
+connected to the other reach it through Redis (server/cluster). The servers run
+in this process (:func:`harness.running_server`), except where a process must
+die: those are real ``boardroom serve`` children, killed with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import signal
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import Player, RunningServer, ServerProcess, running_server
+from services import PostgresServer, RedisServer
+
+LINE_GAME = ("a1", "a2", "b1", "b2", "c1")
+"""X wins along the bottom row."""
+
+
+@asynccontextmanager
+async def cluster(
+    redis_server: RedisServer, postgres_server: PostgresServer, size: int = 2
+) -> AsyncIterator[list[RunningServer]]:
+    """``size`` servers of one new cluster, on one new database."""
+    settings: dict[str, Any] = {
+        "cluster": redis_server.url,
+        "cluster_name": f"test-{secrets.token_hex(4)}",
+        "grace_seconds": 30.0,
+    }
+    database = postgres_server.new_database()
+    async with AsyncExitStack() as stack:
+        servers = [
+            # A URL, not a path: Path() would fold its "//".
+            await stack.enter_async_context(running_server(database, **settings))  # type: ignore[arg-type]
+            for _ in range(size)
+        ]
+        yield servers
+
+
+@pytest.fixture
+async def pair(
+    redis_server: RedisServer, postgres_server: PostgresServer
+) -> AsyncIterator[list[RunningServer]]:
+    async with cluster(redis_server, postgres_server) as servers:
+        yield servers
+
+
+async def play(players: tuple[Player, Player], code: str, moves: tuple[str, ...]) -> None:
+    """Each move by the side to move, answered ``moved``."""
+    for ply, move in enumerate(moves):
+        reply = await players[ply % 2].request({"type": "move", "room": code, "move": move})
+        assert reply["type"] == "moved", reply
+
+
+async def test_two_players_on_two_processes_play_a_whole_game(pair: list[RunningServer]) -> None:
+    """Ann's room lives in process A; Bob, connected to B, finds it in the lobby,
+    joins it, and they play to the end; a spectator on B sees every move."""
+    a, b = pair
+    ann = await Player.join_server(a.ws_url, "ann")
+    created = await ann.request({"type": "create_room", "game": "tictactoe"})
+    code = created["room"]["code"]
+
+    bob = await Player.join_server(b.ws_url, "bob")
+    listed = await bob.request({"type": "list_rooms"})
+    assert [room["code"] for room in listed["rooms"]] == [code]
+    joined = await bob.request({"type": "join", "code": code})
+    assert joined["type"] == "state", joined
+    assert joined["room"]["you"] == "second"
+    carl = await Player.join_server(b.ws_url, "carl", client="spectator")
+    watching = await carl.request({"type": "watch", "code": code})
+    assert watching["type"] == "state", watching
+    assert watching["room"]["seats"] == joined["room"]["seats"]
+
+    await play((ann, bob), code, LINE_GAME)
+    for player in (ann, bob, carl):
+        over = await player.expect("game_over")
+        assert over["result"]["winner"] == "first"
+        assert over["moves"] == " ".join(LINE_GAME)
+    status, _, body = await b.get(f"/api/games/{over['game_id']}")
+    assert status == 200, body  # the record is in the one database, read from either process
+
+
+async def test_a_private_room_opens_by_its_codes_from_the_other_process(
+    pair: list[RunningServer],
+) -> None:
+    """A private room is not listed anywhere; its join and watch codes open it
+    from the other process, its room code does not, and a wrong code is the
+    same typed refusal as on a server alone."""
+    a, b = pair
+    ann = await Player.join_server(a.ws_url, "ann")
+    room = (await ann.request({"type": "create_room", "game": "tictactoe", "public": False}))[
+        "room"
+    ]
+    bob = await Player.join_server(b.ws_url, "bob")
+    assert (await bob.request({"type": "list_rooms"}))["rooms"] == []
+    for code in (room["code"], "NOSUCHCODE"):
+        refused = await bob.request({"type": "join", "code": code})
+        assert refused["type"] == "error" and refused["code"] == "unknown_room", refused
+    carl = await Player.join_server(b.ws_url, "carl", client="spectator")
+    watching = await carl.request({"type": "watch", "code": room["watch_code"]})
+    assert watching["type"] == "state", watching
+    joined = await bob.request({"type": "join", "code": room["join_code"]})
+    assert joined["type"] == "state", joined
+    await play((ann, bob), room["code"], LINE_GAME)
+    await carl.expect("game_over")
+
+
+async def test_quick_match_pairs_players_of_two_processes(pair: list[RunningServer]) -> None:
+    a, b = pair
+    ann = await Player.join_server(a.ws_url, "ann")
+    waiting = await ann.request({"type": "quick_match", "game": "tictactoe"})
+    assert waiting["type"] == "state", waiting
+    bob = await Player.join_server(b.ws_url, "bob")
+    matched = await bob.request({"type": "quick_match", "game": "tictactoe"})
+    assert matched["type"] == "state", matched
+    assert matched["room"]["code"] == waiting["room"]["code"]
+
+
+async def test_a_move_refused_in_another_process_is_refused_alike(
+    pair: list[RunningServer],
+) -> None:
+    """Bob's move out of turn and a move for a room that exists nowhere: typed
+    errors, and the game goes on as if they had not been sent."""
+    a, b = pair
+    ann = await Player.join_server(a.ws_url, "ann")
+    code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+    bob = await Player.join_server(b.ws_url, "bob")
+    await bob.request({"type": "join", "code": code})
+    refused = await bob.request({"type": "move", "room": code, "move": "a1"})
+    assert refused["type"] == "error" and refused["code"] == "not_your_turn", refused
+    refused = await bob.request({"type": "move", "room": "ZZZZZZ", "move": "a1"})
+    assert refused["type"] == "error" and refused["code"] == "unknown_room", refused
+    await play((ann, bob), code, LINE_GAME)
+
+
+async def test_a_player_resumes_through_the_other_process(pair: list[RunningServer]) -> None:
+    """Bob, seated in A's room through B, drops and comes back through A with his
+    token: the welcome names the room, its state follows, and the game goes on."""
+    a, b = pair
+    ann = await Player.join_server(a.ws_url, "ann")
+    code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+    bob = await Player.join_server(b.ws_url, "bob")
+    await bob.request({"type": "join", "code": code})
+    await play((ann, bob), code, LINE_GAME[:2])
+    token = bob.token
+    await bob.close()
+    await ann.expect("player_status", timeout=10, connected=False)
+
+    back = await Player.connect(a.ws_url)
+    welcome = await back.request(
+        {"type": "hello", "name": "bob", "version": 1, "resume_token": token}
+    )
+    assert welcome["type"] == "welcome", welcome
+    assert welcome["resumed_rooms"] == [code]
+    state = await back.expect("state")
+    assert state["room"]["code"] == code
+    await play((ann, back), code, LINE_GAME[2:])
+    await back.expect("game_over")
+
+
+async def test_a_killed_process_s_rooms_come_back_in_the_other(
+    redis_server: RedisServer, postgres_server: PostgresServer
+) -> None:
+    """The process holding a game in play is killed (SIGKILL). The other one
+    takes its room over from the store within seconds: a player who was
+    connected to the dead process resumes through the live one with his token,
+    one who was connected to the live one is re-attached by it, and the game
+    ends with every move made before the kill."""
+    name = f"test-{secrets.token_hex(4)}"
+    database = postgres_server.new_database()
+    flags = ("--cluster", redis_server.url, "--cluster-name", name, "--engine", "python")
+    owner = await ServerProcess.start(database, *flags)  # type: ignore[arg-type]
+    survivor = await ServerProcess.start(database, *flags)  # type: ignore[arg-type]
+    try:
+        ann = await Player.join_server(owner.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        bob = await Player.join_server(survivor.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        await play((ann, bob), code, LINE_GAME[:3])
+
+        assert await owner.stop(signal.SIGKILL) == -signal.SIGKILL
+        state = await bob.expect("state", timeout=20)  # re-attached to the new owner
+        assert state["room"]["moves"] == " ".join(LINE_GAME[:3])
+
+        back = await Player.connect(survivor.ws_url)
+        welcome = await back.request(
+            {"type": "hello", "name": "ann", "version": 1, "resume_token": ann.token}
+        )
+        assert welcome["resumed_rooms"] == [code], welcome
+        await back.expect("state")
+        await play((bob, back), code, LINE_GAME[3:])  # bob's move, then ann's
+        over = await bob.expect("game_over")
+        assert over["moves"] == " ".join(LINE_GAME)
+    finally:
+        for process in (owner, survivor):
+            await process.stop(signal.SIGKILL)
+
+
+async def test_a_cluster_needs_postgresql_and_redis(tmp_path: Path) -> None:
+    """``--cluster`` with a SQLite file, or an address that is not Redis's, is a
+    usage error that names the cure."""
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        async with running_server(tmp_path / "x.db", cluster="redis://127.0.0.1:1/0"):
+            pass
+    with pytest.raises(ValueError, match="Redis URL"):
+        async with running_server(
+            "postgresql://nobody@127.0.0.1:1/x",  # type: ignore[arg-type]
+            cluster="http://127.0.0.1:1",
+        ):
+            pass
+    await asyncio.sleep(0)
