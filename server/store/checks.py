@@ -7,6 +7,7 @@ They also turn arguments into the rows both databases store, in one column order
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -22,7 +23,7 @@ from server.store.errors import (
     StaleWriteError,
     StoreError,
 )
-from server.store.rows import StudentRecord
+from server.store.rows import EntrantRecord, PairingRecord, StudentRecord, TournamentRecord
 from shared.errors import GameError
 from shared.games import Player, get_game
 
@@ -375,3 +376,72 @@ def pairing_changes(
     if result is not None:
         changes["result"] = result
     return changes
+
+
+# -- tournaments --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NewTournament:
+    """A new tournament's row and its entrants' rows (``create_tournament``), and
+    the record it makes once stored (:meth:`stored`). The values the schema
+    checks (format, rounds, name's length...) are left to it."""
+
+    row: tuple[object, ...]
+    """``class, name, game, format, rounds, double, clock, no_show_seconds,
+    created_at, hints``."""
+    entrants: list[tuple[int, str, str, str]]
+    """``seed, entrant, name, kind``, in seed order."""
+    record: TournamentRecord
+
+    def stored(self, tournament_id: int) -> TournamentRecord:
+        """The record of the tournament stored under ``tournament_id``."""
+        return dataclasses.replace(self.record, id=tournament_id)
+
+
+def new_tournament(
+    class_name: str,
+    name: str,
+    game: str,
+    format: str,
+    rounds: int,
+    double: bool,
+    clock: Mapping[str, Any],
+    no_show_seconds: float,
+    entrants: Sequence[EntrantRecord],
+    at: float,
+    hints: bool,
+) -> NewTournament:
+    clock_text = options_json(clock)
+    created_at = check_time("at", at)
+    row = (class_name, name, game, format, rounds, int(double), clock_text)
+    record = TournamentRecord(
+        id=0,
+        class_name=class_name,
+        name=name,
+        game=game,
+        format=format,
+        rounds=rounds,
+        double=double,
+        clock=dict(clock),
+        no_show_seconds=no_show_seconds,
+        status="running",
+        created_at=created_at,
+        finished_at=None,
+        entrants=tuple(entrants),
+        byes={},
+        hints=hints,
+        pairings=(),
+    )
+    return NewTournament(
+        (*row, no_show_seconds, created_at, int(hints)),
+        [(seed, e.entrant, e.name, e.kind.value) for seed, e in enumerate(entrants, start=1)],
+        record,
+    )
+
+
+def pairing_rows(pairings: Sequence[PairingRecord]) -> list[tuple[object, ...]]:
+    """``board, first, second, room, game_id, starts_by, result`` of each pairing of a round."""
+    return [
+        (p.board, p.first, p.second, p.room, p.game_id, p.starts_by, p.result) for p in pairings
+    ]

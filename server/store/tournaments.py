@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from server.store.base import StoreBase
-from server.store.checks import check_time, options_json, pairing_changes
+from server.store.checks import check_time, new_tournament, pairing_changes, pairing_rows
 from server.store.errors import InvalidRecordError, TournamentNotFoundError
 from server.store.rows import (
     TOURNAMENT_COLUMNS,
@@ -46,59 +46,40 @@ class TournamentStorage(StoreBase):
         """Store a new running tournament and its entrants (in seed order); the
         record stored (no round yet). Raises :class:`InvalidRecordError` for values
         the schema refuses, another tournament of the class running included."""
-        clock_text = options_json(clock)
-        created_at = check_time("at", at)
-        rows = [(seed, e.entrant, e.name, e.kind.value) for seed, e in enumerate(entrants, start=1)]
+        new = new_tournament(
+            class_name,
+            name,
+            game,
+            format,
+            rounds,
+            double,
+            clock,
+            no_show_seconds,
+            entrants,
+            at,
+            hints,
+        )
 
         def body(db: sqlite3.Connection) -> int:
             try:
                 cursor = db.execute(
                     "INSERT INTO tournaments (class, name, game, format, rounds, double, clock,"
                     " no_show_seconds, created_at, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        class_name,
-                        name,
-                        game,
-                        format,
-                        rounds,
-                        int(double),
-                        clock_text,
-                        no_show_seconds,
-                        created_at,
-                        int(hints),
-                    ),
+                    new.row,
                 )
                 tournament_id = cursor.lastrowid
                 assert tournament_id is not None
                 db.executemany(
                     "INSERT INTO tournament_entrants (tournament_id, seed, entrant, name, kind)"
                     " VALUES (?, ?, ?, ?, ?)",
-                    [(tournament_id, *row) for row in rows],
+                    [(tournament_id, *row) for row in new.entrants],
                 )
             except sqlite3.IntegrityError as error:
                 raise InvalidRecordError(f"tournament {name!r} does not store: {error}") from error
             return tournament_id
 
-        tournament_id = await self._transaction(
-            body, write=True, what=f"creating tournament {name!r}"
-        )
-        return TournamentRecord(
-            id=tournament_id,
-            class_name=class_name,
-            name=name,
-            game=game,
-            format=format,
-            rounds=rounds,
-            double=double,
-            clock=dict(clock),
-            no_show_seconds=no_show_seconds,
-            status="running",
-            created_at=created_at,
-            finished_at=None,
-            entrants=tuple(entrants),
-            byes={},
-            hints=hints,
-            pairings=(),
+        return new.stored(
+            await self._transaction(body, write=True, what=f"creating tournament {name!r}")
         )
 
     async def open_round(
@@ -112,6 +93,7 @@ class TournamentStorage(StoreBase):
         """Store round ``number`` of the tournament: its bye and its pairings (some
         may carry a result already: games decided without being played)."""
         opened_at = check_time("at", at)
+        boards = pairing_rows(pairings)
 
         def body(db: sqlite3.Connection) -> None:
             try:
@@ -123,20 +105,7 @@ class TournamentStorage(StoreBase):
                 db.executemany(
                     "INSERT INTO tournament_games (tournament_id, round, board, first, second,"
                     " room, game_id, starts_by, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            tournament_id,
-                            number,
-                            p.board,
-                            p.first,
-                            p.second,
-                            p.room,
-                            p.game_id,
-                            p.starts_by,
-                            p.result,
-                        )
-                        for p in pairings
-                    ],
+                    [(tournament_id, number, *board) for board in boards],
                 )
             except sqlite3.IntegrityError as error:
                 raise InvalidRecordError(

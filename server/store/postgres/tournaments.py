@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.store.checks import check_time, options_json, pairing_changes
+from server.store.checks import check_time, new_tournament, pairing_changes, pairing_rows
 from server.store.errors import InvalidRecordError, TournamentNotFoundError
 from server.store.postgres.base import SCHEMA_REFUSALS, Connection, PostgresBase
 from server.store.rows import (
@@ -41,10 +41,19 @@ class PostgresTournaments(PostgresBase):
     ) -> TournamentRecord:
         """Store a new running tournament and its entrants, and return it
         (:meth:`server.store.GameStore.create_tournament`)."""
-        clock_text = options_json(clock)
-        created_at = check_time("at", at)
-        rows = [(seed, e.entrant, e.name, e.kind.value) for seed, e in enumerate(entrants, start=1)]
-        values = (class_name, name, game, format, rounds, int(double), clock_text)
+        new = new_tournament(
+            class_name,
+            name,
+            game,
+            format,
+            rounds,
+            double,
+            clock,
+            no_show_seconds,
+            entrants,
+            at,
+            hints,
+        )
 
         async def body(db: Connection) -> int:
             try:
@@ -52,40 +61,19 @@ class PostgresTournaments(PostgresBase):
                     "INSERT INTO tournaments (class, name, game, format, rounds, double, clock,"
                     " no_show_seconds, created_at, hints)"
                     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
-                    *values,
-                    no_show_seconds,
-                    created_at,
-                    int(hints),
+                    *new.row,
                 )
                 await db.executemany(
                     "INSERT INTO tournament_entrants (tournament_id, seed, entrant, name, kind)"
                     " VALUES ($1, $2, $3, $4, $5)",
-                    [(tournament_id, *row) for row in rows],
+                    [(tournament_id, *row) for row in new.entrants],
                 )
             except SCHEMA_REFUSALS as error:
                 raise InvalidRecordError(f"tournament {name!r} does not store: {error}") from error
             return tournament_id
 
-        tournament_id = await self._transaction(
-            body, write=True, what=f"creating tournament {name!r}"
-        )
-        return TournamentRecord(
-            id=tournament_id,
-            class_name=class_name,
-            name=name,
-            game=game,
-            format=format,
-            rounds=rounds,
-            double=double,
-            clock=dict(clock),
-            no_show_seconds=no_show_seconds,
-            status="running",
-            created_at=created_at,
-            finished_at=None,
-            entrants=tuple(entrants),
-            byes={},
-            hints=hints,
-            pairings=(),
+        return new.stored(
+            await self._transaction(body, write=True, what=f"creating tournament {name!r}")
         )
 
     async def open_round(
@@ -98,9 +86,7 @@ class PostgresTournaments(PostgresBase):
     ) -> None:
         """Store round ``number`` of the tournament: its bye and its pairings."""
         opened_at = check_time("at", at)
-        boards = [
-            (p.board, p.first, p.second, p.room, p.game_id, p.starts_by, p.result) for p in pairings
-        ]
+        boards = pairing_rows(pairings)
 
         async def body(db: Connection) -> None:
             try:
