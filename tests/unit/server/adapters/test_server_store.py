@@ -853,3 +853,23 @@ async def test_a_refused_move_in_a_batch_fails_alone(database: str) -> None:
         assert isinstance(results[1], StaleWriteError)
         assert (await store.get_game(first)).next_ply == 1
         assert (await store.get_game(second)).next_ply == 1
+
+
+async def test_operations_take_effect_in_the_order_they_were_called(store: GameStore) -> None:
+    """Writes started without waiting for each other land in call order, and a read
+    called after them sees them all (on PostgreSQL too, whose reads run side by side)."""
+    game_id = await store.create_game("R", "tictactoe", (ADA, None), at=T0)
+    writes = [
+        asyncio.create_task(store.update_seat(game_id, Player.SECOND, BOB)),
+        asyncio.create_task(store.start_game(game_id, T0 + 1)),
+        asyncio.create_task(store.append_move(game_id, 0, "b2", T0 + 2)),
+        asyncio.create_task(
+            store.finish_game(game_id, Player.FIRST, Termination.RESIGNATION, T0 + 3)
+        ),
+    ]
+    await asyncio.sleep(0)  # one turn of the loop: every write is under way
+    read = asyncio.create_task(store.get_game(game_id))
+
+    await asyncio.gather(*writes)
+    record = await read
+    assert (record.state, record.seats, record.next_ply) == (GameState.FINISHED, (ADA, BOB), 1)
