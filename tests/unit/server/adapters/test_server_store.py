@@ -18,7 +18,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 from repo_paths import REPO_ROOT
-from services import PostgresServer
+from services import PostgresServer, free_port
 
 from server.core.records import (
     GameRecord,
@@ -345,6 +345,19 @@ async def test_a_postgres_that_can_lose_commits_is_refused(postgres_database: st
     assert await _postgres_value(postgres_database, "SELECT to_regclass('schema_version')") is None
     with pytest.raises(StoreClosedError):
         await store.get_game(1)
+
+
+async def test_a_postgres_server_that_cannot_be_reached_fails_the_open_clearly() -> None:
+    """Nothing listening at the URL's port: open raises StorageFailedError naming
+    the database (without the password), and the store stays closed."""
+    store = PostgresGameStore(f"postgresql://boardroom:secret@127.0.0.1:{free_port()}/games")
+
+    with pytest.raises(StorageFailedError, match="cannot open the database") as caught:
+        await store.open()
+
+    assert "secret" not in str(caught.value) and ":***@127.0.0.1" in str(caught.value)
+    with pytest.raises(StoreClosedError):
+        await store.games_by_state()
 
 
 async def test_a_postgres_database_from_a_newer_schema_is_refused_and_left_alone(
