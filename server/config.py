@@ -60,7 +60,11 @@ class ServerConfig:
     # Every interface by default: the server is for other machines on the network.
     host: str = _setting("0.0.0.0", "address to listen on (0.0.0.0: all interfaces)")  # noqa: S104
     port: int = _setting(8765, "TCP port for HTTP and the WebSocket /ws (0: any free port)")
-    database: str = _setting("boardroom.db", "SQLite file holding every game (created if missing)")
+    database: str = _setting(
+        "boardroom.db",
+        "SQLite file holding every game (created if missing), or a cluster's PostgreSQL "
+        "database as a postgresql://USER:PASSWORD@HOST:PORT/NAME URL",
+    )
     pool_size: int = _setting(0, "engine worker processes (0: one per core but one)")
     engine_queue: int = _setting(64, "server AI searches that may wait or run at once")
     # The same variable as the engine's own switch (shared.engine.solvers), so one

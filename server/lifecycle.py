@@ -41,7 +41,7 @@ from server.metrics import LoopLagMonitor, ServerMetrics
 from server.player_directory import PlayerDirectory
 from server.recorder import GameRecorder
 from server.single_server import DatabaseLock
-from server.store import GameStore
+from server.store import Store, open_store
 
 # The server's start and stop are logged as the app's, as they were when the app
 # started its resources itself (docs/operations.md shows these lines).
@@ -52,7 +52,7 @@ CONFIG = web.AppKey("config", ServerConfig)
 METRICS = web.AppKey("metrics", ServerMetrics)
 """The Prometheus metrics, from :func:`add_resources` on (the door and the HTTP
 rate limit count into them before start-up)."""
-STORE = web.AppKey("store", GameStore)
+STORE = web.AppKey[Store]("store")
 """The open database, from its entry on."""
 POOL = web.AppKey("pool", EnginePool)
 """The engine's worker pool, started and warmed, from its entry on."""
@@ -95,7 +95,7 @@ async def _database_lock(app: web.Application) -> AsyncIterator[None]:
 
 
 async def _store(app: web.Application) -> AsyncIterator[None]:
-    store = GameStore(app[CONFIG].database)
+    store = open_store(app[CONFIG].database)  # a file, or a postgresql:// URL
     await store.open()  # a failed open closes what it opened
     app[STORE] = store
     try:

@@ -36,7 +36,7 @@ from server.core.players import (
     token_hash,
 )
 from server.core.records import PlayerKind
-from server.store import GameStore, StoreError
+from server.store import Store, StoreError
 from shared.protocol.errors import ErrorCode, ProtocolError
 
 __all__ = ["REVOKED", "PlayerDirectory"]
@@ -56,7 +56,7 @@ class PlayerDirectory:
 
     def __init__(
         self,
-        store: GameStore,
+        store: Store,
         *,
         guesses: int = DEFAULT_TOKEN_GUESSES,
         guess_seconds: float = DEFAULT_TOKEN_GUESS_SECONDS,

@@ -2,7 +2,7 @@
 
 A :class:`~server.core.room.Room` returns, with each :class:`~server.core.room_output.Output`,
 the events to persist (:class:`GameStarted`, :class:`MoveMade`, :class:`GameFinished`).
-:class:`GameRecorder` writes them to a :class:`~server.store.GameStore` and, after a
+:class:`GameRecorder` writes them to a store (:data:`~server.store.Store`) and, after a
 crash, rebuilds the rooms from what it wrote.
 
 The contract:
@@ -46,7 +46,7 @@ import msgspec
 from server.core.records import GameRecord, GameState, SeatRecord, Termination
 from server.core.room import Room, RoomOptions
 from server.core.room_output import GameFinished, GameStarted, HintGiven, MoveMade, PersistEvent
-from server.store import GameStore
+from server.store import Store
 from shared.errors import GameError
 from shared.games import Player
 from shared.protocol.messages import SIDES, Side
@@ -145,7 +145,7 @@ class GameRecorder:
     module docstring). One per server, used from the event loop; calls for one
     room must come in the room's order (the server serialises each room)."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: Store) -> None:
         self._store = store
         # (room code, game number) -> id, for the games in play.
         self._ids: dict[tuple[str, int], int] = {}

@@ -6,6 +6,10 @@ about the game. So a server takes an exclusive ``flock`` on ``<database>.lock``
 for its whole life and refuses to start when another holds it. The lock is
 released by the OS when the process dies, however it dies (SIGKILL included),
 so a crash never leaves a stale lock behind.
+
+A PostgreSQL database (a ``postgresql://`` or ``postgres://`` URL) takes no lock
+file: it is the store of a cluster, whose servers share it on purpose, and a URL
+names no folder to put one in. Who owns which room there is the cluster's business.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ class DatabaseLock:
     def __init__(self, database: str) -> None:
         self.path = f"{database}.lock"
         self._fd: int | None = None
-        self._needed = database != ":memory:" and fcntl is not None
+        # The URL schemes of server.store.is_postgres_url (a layer above this one).
+        is_url = database.startswith(("postgresql://", "postgres://"))
+        self._needed = database != ":memory:" and not is_url and fcntl is not None
 
     def acquire(self) -> None:
         """Take the lock, or raise :class:`DatabaseInUseError` at once."""

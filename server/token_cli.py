@@ -5,8 +5,9 @@ Registered in the ``boardroom.commands`` entry-point group, like ``serve``::
     boardroom token new-bot NAME [--db PATH]     a bot player; its token, printed once
     boardroom token revoke PLAYER_ID [--db PATH] that player's token opens nothing more
 
-Both work on the database file, whether or not a server is running on it
-(SQLite lets them write beside the server): a running server looks each token
+Both work on the database (a SQLite file, or a cluster's ``postgresql://`` URL),
+whether or not a server is running on it (SQLite lets them write beside the
+server, PostgreSQL serves every client): a running server looks each token
 up at each ``hello``, so a new bot's token works at once and a revoked one is
 refused at its next ``hello`` (connections open now play on until they close).
 
@@ -30,7 +31,7 @@ from server.config import ENV_PREFIX, ServerConfig
 from server.core.players import PlayerRecord
 from server.core.records import PlayerKind
 from server.player_directory import PlayerDirectory
-from server.store import GameStore, PlayerNotFoundError, StoreError
+from server.store import PlayerNotFoundError, StoreError, is_postgres_url, open_store
 from shared.protocol.codec import check_player_name
 from shared.protocol.errors import ProtocolError
 
@@ -67,7 +68,7 @@ def register(subparsers: Any) -> None:
             dest="database",
             metavar="PATH",
             default=None,
-            help=f"the server's database file [env {_DATABASE_ENV}; "
+            help=f"the server's database file or postgresql:// URL [env {_DATABASE_ENV}; "
             f"default {ServerConfig().database}]",
         )
     new_bot.set_defaults(handler=_new_bot_command)
@@ -77,6 +78,11 @@ def register(subparsers: Any) -> None:
 def _database(args: argparse.Namespace) -> str:
     given: str | None = args.database
     return given or os.environ.get(_DATABASE_ENV) or ServerConfig().database
+
+
+def _shown(database: str) -> str:
+    """The database as it may be printed: a URL without its password."""
+    return open_store(database).path  # the store made, not opened: no I/O
 
 
 def _new_bot_command(args: argparse.Namespace) -> int:
@@ -92,7 +98,8 @@ def _new_bot_command(args: argparse.Namespace) -> int:
         print(f"boardroom token new-bot: {error}", file=sys.stderr)
         return 1
     print(
-        f"bot player {player.id} ({player.name}) made in {database}. Its token follows, "
+        f"bot player {player.id} ({player.name}) made in {_shown(database)}. "
+        "Its token follows, "
         "this once: keep it secret, and give it to the bot (boardroom bot --token TOKEN, "
         "or the BOARDROOM_BOT_TOKEN variable).",
         file=sys.stderr,
@@ -102,20 +109,20 @@ def _new_bot_command(args: argparse.Namespace) -> int:
 
 
 async def _new_bot(database: str, name: str) -> tuple[PlayerRecord, str]:
-    async with GameStore(database) as store:
+    async with open_store(database) as store:
         return await PlayerDirectory(store).new(name, PlayerKind.BOT)
 
 
 def _revoke_command(args: argparse.Namespace) -> int:
     database = _database(args)
-    if database != ":memory:" and not Path(database).exists():
+    if database != ":memory:" and not is_postgres_url(database) and not Path(database).exists():
         print(f"boardroom token revoke: no database at {database}", file=sys.stderr)
         return 1
     try:
         player = asyncio.run(_revoke(database, args.player_id))
     except PlayerNotFoundError:
         print(
-            f"boardroom token revoke: no player {args.player_id!r} in {database}",
+            f"boardroom token revoke: no player {args.player_id!r} in {_shown(database)}",
             file=sys.stderr,
         )
         return 1
@@ -130,5 +137,5 @@ def _revoke_command(args: argparse.Namespace) -> int:
 
 
 async def _revoke(database: str, player_id: str) -> PlayerRecord:
-    async with GameStore(database) as store:
+    async with open_store(database) as store:
         return await store.revoke_player(player_id, time.time())

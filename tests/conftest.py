@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from services import PostgresServer, RedisServer, start_postgres, start_redis
 
-from server.store import GameStore
+from server.store import GameStore, Store, open_store
 from shared.engine import solvers
 from shared.engine.kernel import kernel_for
 from shared.games import GridGame, get_game
@@ -49,9 +49,32 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "games.db"
 
 
+STORES = ["sqlite", "postgres"]
+"""The backends of the store: each test that takes :func:`database` or
+:func:`store` runs once on each."""
+
+
+@pytest.fixture(params=STORES)
+def database(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """A database that holds nothing yet, as ``open_store`` takes it: the SQLite
+    file :func:`db_path`, or a new database of the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(db_path)
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return server.new_database()
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[GameStore]:
-    """A store open on :func:`db_path` for the test, closed after it."""
+async def store(database: str) -> AsyncIterator[Store]:
+    """A store open on :func:`database` for the test (SQLite, then PostgreSQL), closed after it."""
+    async with open_store(database) as opened:
+        yield opened
+
+
+@pytest.fixture
+async def sqlite_store(db_path: Path) -> AsyncIterator[GameStore]:
+    """A SQLite store open on :func:`db_path`, for what only SQLite has (its file,
+    its pragmas), closed after the test."""
     async with GameStore(db_path) as opened:
         yield opened
 

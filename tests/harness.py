@@ -347,7 +347,7 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     @classmethod
-    async def start(cls, database: Path, *flags: str) -> ServerProcess:
+    async def start(cls, database: Path | str, *flags: str) -> ServerProcess:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",

@@ -155,6 +155,22 @@ def _as_postgres_user() -> tuple[list[str], str]:
     return ["runuser", "-u", "postgres", "--"], "postgres"
 
 
+def _wait_until_ready(
+    programs: Path, port: int, user: str, process: subprocess.Popen[bytes], log: Path
+) -> None:
+    # PostgreSQL listens before it accepts connections ("the database system is
+    # starting up"): a createdb made at once then fails, now and then.
+    deadline = time.monotonic() + START_TIMEOUT_S
+    ready = [str(programs / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(port), "-U", user]
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped as it started:\n{log.read_text()[-2000:]}")
+        if subprocess.run(ready, check=False).returncode == 0:
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"PostgreSQL on {port} was not ready in {START_TIMEOUT_S} s")
+
+
 @contextlib.contextmanager
 def start_postgres() -> Iterator[PostgresServer]:
     """Run ``initdb`` and a fresh PostgreSQL on a free port until the block ends."""
@@ -188,6 +204,7 @@ def start_postgres() -> Iterator[PostgresServer]:
             process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
         try:
             _wait_for_port(port, process, log)
+            _wait_until_ready(programs, port, user, process, log)
             yield PostgresServer(port, process, user)
         finally:
             _stop(process)

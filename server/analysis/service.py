@@ -38,7 +38,7 @@ import msgspec
 
 from server.core.records import GameRecord, GameState
 from server.engine_pool import EngineBusyError, EnginePool, EnginePoolError
-from server.store import GameStore
+from server.store import Store
 from shared.engine.analysis import (
     DEFAULT_SECONDS_PER_POSITION,
     MoveReview,
@@ -90,7 +90,7 @@ class GameAnalyses:
 
     def __init__(
         self,
-        store: GameStore,
+        store: Store,
         pool: EnginePool,
         *,
         seconds_per_position: float = DEFAULT_SECONDS_PER_POSITION,

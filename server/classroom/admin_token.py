@@ -14,7 +14,7 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from server.store import GameStore
+from server.store import Store
 
 TOKEN_SETTING = "admin_token"  # noqa: S105 - the setting's key, not a secret
 """The key the token is kept under in the store's settings."""
@@ -22,7 +22,7 @@ TOKEN_BYTES = 24
 """192 random bits: no one guesses it, and it fits a link (32 URL-safe characters)."""
 
 
-async def load_or_make_token(store: GameStore) -> str:
+async def load_or_make_token(store: Store) -> str:
     """The database's admin token, made (and stored) the first time it is asked for."""
     return await store.setting(TOKEN_SETTING, secrets.token_urlsafe(TOKEN_BYTES))
 

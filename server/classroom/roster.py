@@ -33,7 +33,7 @@ from dataclasses import replace
 from server.core.players import PlayerId, PlayerRecord
 from server.core.records import PlayerKind
 from server.core.sessions import Session
-from server.store import GameStore, StudentRecord
+from server.store import Store, StudentRecord
 
 MergeCheck = Callable[[StudentRecord, StudentRecord], None]
 """Asked before a merge (:meth:`Roster.merge`): raises :class:`MergeRefusedError`
@@ -52,7 +52,7 @@ class Roster:
     """The students of class ``class_name`` (see the module docstring). Used from
     the event loop only; call :meth:`load` once before anything else."""
 
-    def __init__(self, store: GameStore, class_name: str) -> None:
+    def __init__(self, store: Store, class_name: str) -> None:
         self._store = store
         self.class_name = class_name
         self._by_id: dict[str, StudentRecord] = {}

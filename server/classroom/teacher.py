@@ -63,7 +63,7 @@ from server.core.records import GameRecord, PlayerKind
 from server.hub import GameServer
 from server.hub_boundary import HubEvent, RoomDropped, RoomInfo
 from server.player_directory import PlayerDirectory
-from server.store import GameStore, PlayerNotFoundError, StudentRecord, StudentResults
+from server.store import PlayerNotFoundError, Store, StudentRecord, StudentResults
 from shared.engine.analysis import MoveReview
 from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 from shared.protocol.messages import ResultInfo, Side
@@ -185,7 +185,7 @@ class Classroom:
     :func:`~shared.protocol.codec.check_player_name`, texts' length).
     """
 
-    def __init__(self, *, token: str, hub: GameServer, store: GameStore, roster: Roster) -> None:
+    def __init__(self, *, token: str, hub: GameServer, store: Store, roster: Roster) -> None:
         self.token = token
         self.name = roster.class_name
         self._hub = hub

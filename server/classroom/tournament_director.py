@@ -66,7 +66,7 @@ from server.core.records import GameRecord, GameState, PlayerKind, Termination
 from server.core.room_output import ClientId, GameFinished, GameStarted
 from server.hub import GameServer
 from server.hub_boundary import HubEvent, PauseChanged, PlayerRemoved, SessionWelcomed
-from server.store import EntrantRecord, GameStore, PairingRecord, StudentRecord
+from server.store import EntrantRecord, PairingRecord, Store, StudentRecord
 from server.tournaments.players import Outcome
 from server.tournaments.progress import TournamentProgress, forfeit_result
 from server.tournaments.spec import TournamentSpec, parse_entrant
@@ -158,7 +158,7 @@ class TournamentDirector:
     at shutdown. Used from the event loop only.
     """
 
-    def __init__(self, *, hub: GameServer, store: GameStore, roster: Roster) -> None:
+    def __init__(self, *, hub: GameServer, store: Store, roster: Roster) -> None:
         self._hub = hub
         self._store = store
         self._roster = roster

@@ -55,7 +55,7 @@ from server.ratings.leaderboard import (
     leaderboard,
     replay,
 )
-from server.store import GameStore, StudentRecord
+from server.store import Store, StudentRecord
 from shared.errors import GameError
 from shared.games import GAME_NAMES, get_game
 
@@ -133,7 +133,7 @@ class Leaderboards:
     """The leaderboards of ``store``'s games; ``class_name`` is the running class
     (None outside class mode). Use from the event loop only."""
 
-    def __init__(self, store: GameStore, class_name: str | None) -> None:
+    def __init__(self, store: Store, class_name: str | None) -> None:
         self._store = store
         self._class_name = class_name
         self._history: _History | None = None

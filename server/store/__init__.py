@@ -35,6 +35,11 @@ the background, the caller just does not learn which, and :meth:`~GameStore.clos
 waits for it. So the database is never left half-written; a room whose
 ``append_move`` was cancelled should reload the game before writing again.
 
+PostgreSQL is the store of a cluster: :class:`~server.store.postgres.PostgresGameStore`
+keeps these contracts over one asyncpg pool (its package says what differs), and
+:func:`open_store` gives the store for a database name, a file or a URL. The rest
+of the server names either as :data:`Store`.
+
 Records are append-only (see :mod:`server.core.records` for the order they are written
 in). The schema enforces the same rules as the code, with CHECK constraints and
 triggers, so that no other writer (the ``sqlite3`` shell) can break a record either.
@@ -55,6 +60,9 @@ The package, a module per job::
     classroom    class mode: settings, students, a class's results and games
     tournaments  a class's tournaments: entrants, rounds, pairings and results
     ratings      the finished games the ratings replay
+    analyses     post-game analyses and the hints given
+    rows         the records both stores return, and their rows decoded
+    postgres     the same store on PostgreSQL (a package of the same parts)
 
 :class:`GameStore` is every part over one :class:`~server.store.base.StoreBase`: one
 object that the app opens and closes, one connection, one order of transactions.
@@ -64,6 +72,8 @@ holds these rules as import contracts).
 """
 
 from __future__ import annotations
+
+from typing import TypeAlias
 
 from server.store.analyses import AnalysisStorage
 from server.store.base import StoreInfo
@@ -83,6 +93,7 @@ from server.store.errors import (
 )
 from server.store.games import GamesStorage
 from server.store.players import PlayersStorage
+from server.store.postgres import PostgresGameStore
 from server.store.ratings import RatingsStorage
 from server.store.schema import SCHEMA_VERSION, migrate
 from server.store.tournaments import (
@@ -101,9 +112,11 @@ __all__ = [
     "InvalidRecordError",
     "PairingRecord",
     "PlayerNotFoundError",
+    "PostgresGameStore",
     "SchemaVersionError",
     "StaleWriteError",
     "StorageFailedError",
+    "Store",
     "StoreClosedError",
     "StoreError",
     "StoreInfo",
@@ -112,7 +125,9 @@ __all__ = [
     "StudentResults",
     "TournamentNotFoundError",
     "TournamentRecord",
+    "is_postgres_url",
     "migrate",
+    "open_store",
 ]
 
 
@@ -130,3 +145,28 @@ class GameStore(
     ``GameStore(path)`` does no I/O; :meth:`open` does. What ``path`` may be
     (a file, or ``":memory:"`` for tests): :class:`~server.store.base.StoreBase`.
     """
+
+
+Store: TypeAlias = GameStore | PostgresGameStore
+"""Either store: what the server annotates with. A union rather than a Protocol:
+the backends are two and known, a Protocol would restate some forty signatures a
+third time, and mypy checks every call made through a ``Store`` against both
+classes (their public methods are kept alike by a test, test_server_store_api)."""
+
+_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(database: str) -> bool:
+    """Whether ``database`` names a PostgreSQL database (a ``postgresql://`` or
+    ``postgres://`` URL) rather than a SQLite file."""
+    return database.startswith(_POSTGRES_SCHEMES)
+
+
+def open_store(database: str) -> Store:
+    """The store of ``database``, not opened yet: a :class:`PostgresGameStore` for
+    a ``postgresql://`` or ``postgres://`` URL, else a :class:`GameStore` on the
+    SQLite file of that path. Use it as ``async with open_store(database) as store``,
+    or call ``open()`` and ``close()``."""
+    if is_postgres_url(database):
+        return PostgresGameStore(database)
+    return GameStore(database)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 
 from server.store.base import StoreBase
+from server.store.rows import complete_reviews
 
 __all__ = ["AnalysisStorage"]
 
@@ -31,12 +32,7 @@ class AnalysisStorage(StoreBase):
                 (game_id,),
             ).fetchall()
             done = db.execute("SELECT 1 FROM analyses WHERE game_id = ?", (game_id,)).fetchone()
-            reviews = []
-            for expected, (ply, review) in enumerate(rows):
-                if ply != expected:
-                    break  # a gap: what follows it is redone
-                reviews.append(review)
-            return reviews, done is not None and len(reviews) == len(rows)
+            return complete_reviews(rows, done is not None)
 
         return await self._transaction(body, write=False, what="reading an analysis")
 

@@ -14,12 +14,12 @@ import asyncio
 import os
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from server.sqlite_thread import SQLiteThread
 from server.store.errors import StorageFailedError, StoreClosedError, StoreError
+from server.store.rows import StoreInfo
 from server.store.schema import migrate
 from server.store.sql import in_transaction, scalar
 
@@ -32,18 +32,6 @@ _BUSY_TIMEOUT_S = 5.0
 shell, a backup) before failing: well beyond any such hold, and still bounded."""
 
 _SYNCHRONOUS_NAMES = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
-
-
-@dataclass(frozen=True, slots=True)
-class StoreInfo:
-    """How the open database is set up, read back from SQLite (for logs and checks)."""
-
-    path: str
-    schema_version: int
-    journal_mode: str
-    """``"wal"``."""
-    synchronous: str
-    """``"FULL"``: every commit is synced to disk before it returns."""
 
 
 class StoreBase:

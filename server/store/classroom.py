@@ -12,15 +12,25 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from server.core.players import PlayerId, PlayerRecord
+from server.core.players import PlayerRecord
 from server.core.records import GameRecord, PlayerKind
 from server.store.base import StoreBase
-from server.store.checks import check_time
+from server.store.checks import (
+    enrolment,
+    student_changes,
+    student_not_new,
+    student_row,
+)
 from server.store.errors import InvalidRecordError, StudentNotFoundError
 from server.store.games import load_games
-from server.store.players import insert_player, player_row
+from server.store.players import insert_player
+from server.store.rows import (
+    STUDENT_COLUMNS,
+    StudentRecord,
+    StudentResults,
+    student_record,
+)
 from server.store.sql import scalar
 
 __all__ = ["ClassroomStorage", "StudentRecord", "StudentResults"]
@@ -32,42 +42,6 @@ _OF_CLASS = (
     "g.id IN (SELECT s.game_id FROM seats s JOIN students st"
     " ON st.player = s.player WHERE st.class = ?)"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class StudentRecord:
-    """One student of a class (class mode): a durable player of the class. ``id``
-    is public: the teacher's API names the student by it. ``player`` is the
-    player's id (its seats are the student's games); ``kind`` is
-    :attr:`~PlayerKind.HUMAN` or :attr:`~PlayerKind.BOT`; ``first_seen`` Unix
-    seconds. ``merged_into`` is the id of the student this entry was merged into
-    (a teacher said they are one person; the entry is off the roster, its games
-    count for that student); None for a student on the roster or removed.
-    ``session`` is the session whose hello made the entry (None for a class
-    account the teacher made): a client of protocol version 1, which keeps no
-    player token, is known by it alone after a restart. Private, so left out of
-    ``repr``."""
-
-    id: str
-    class_name: str
-    player: PlayerId
-    name: str
-    kind: PlayerKind
-    first_seen: float
-    removed: bool = False
-    merged_into: str | None = None
-    session: str | None = field(default=None, repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class StudentResults:
-    """A student's finished games in their class: ``played`` counts them all, so
-    ``played - won - drawn - lost`` ended with no result (aborted, or both gone)."""
-
-    played: int = 0
-    won: int = 0
-    drawn: int = 0
-    lost: int = 0
 
 
 class ClassroomStorage(StoreBase):
@@ -90,7 +64,7 @@ class ClassroomStorage(StoreBase):
         """Store a new student. Raises :class:`InvalidRecordError` for a kind that
         is not human or bot, an empty field, an unknown player, or an id stored
         already or a player on the class's roster already."""
-        row = _student_row(student)
+        row = student_row(student)
 
         def body(db: sqlite3.Connection) -> None:
             _insert_student(db, row)
@@ -102,13 +76,7 @@ class ClassroomStorage(StoreBase):
         each account is a player, the hash of its token, and its student. Either
         every account is stored or, raising :class:`InvalidRecordError` (as
         :meth:`add_student` and ``add_player`` do), none is."""
-        rows = [
-            (player_row(player, token_hash), _student_row(student))
-            for player, token_hash, student in accounts
-        ]
-        for player, _, student in accounts:
-            if student.player != player.id:
-                raise InvalidRecordError(f"student {student.id!r} is not player {player.id!r}")
+        rows = enrolment(accounts)
 
         def body(db: sqlite3.Connection) -> None:
             for player, student in rows:
@@ -128,17 +96,7 @@ class ClassroomStorage(StoreBase):
         """Change what is given of a student. Raises :class:`StudentNotFoundError`,
         or :class:`InvalidRecordError` for an empty name or a kind that is not
         human or bot."""
-        changes: dict[str, object] = {}
-        if name is not None:
-            if not isinstance(name, str) or not name.strip():
-                raise InvalidRecordError(f"a student's name must be non-empty, not {name!r}")
-            changes["name"] = name
-        if kind is not None:
-            if kind not in (PlayerKind.HUMAN, PlayerKind.BOT):
-                raise InvalidRecordError(f"a student is a human or a bot, not {kind!r}")
-            changes["kind"] = kind.value
-        if removed is not None:
-            changes["removed"] = int(bool(removed))
+        changes = student_changes(name, kind, removed)
         # Column names from the fixed keys above only: no outside text reaches the SQL.
         assignments = ", ".join(f"{column} = ?" for column in changes)
 
@@ -198,24 +156,11 @@ class ClassroomStorage(StoreBase):
 
         def body(db: sqlite3.Connection) -> list[StudentRecord]:
             rows = db.execute(
-                "SELECT id, class, player, name, kind, first_seen, removed, merged_into,"
-                " session FROM students WHERE class = ? ORDER BY first_seen, id",
+                f"SELECT {STUDENT_COLUMNS} FROM students"  # noqa: S608
+                " WHERE class = ? ORDER BY first_seen, id",
                 (class_name,),
             )
-            return [
-                StudentRecord(
-                    id=row[0],
-                    class_name=row[1],
-                    player=PlayerId(row[2]),
-                    name=row[3],
-                    kind=PlayerKind(row[4]),
-                    first_seen=row[5],
-                    removed=bool(row[6]),
-                    merged_into=row[7],
-                    session=row[8],
-                )
-                for row in rows
-            ]
+            return [student_record(row) for row in rows]
 
         return await self._transaction(body, write=False, what="reading the students")
 
@@ -251,27 +196,6 @@ class ClassroomStorage(StoreBase):
         return await self._transaction(body, write=False, what="reading the class's games")
 
 
-def _student_row(student: StudentRecord) -> tuple[object, ...]:
-    """The students row of a new student, checked (see ``add_student``)."""
-    if not isinstance(student, StudentRecord):
-        raise InvalidRecordError(f"a student is a StudentRecord, not {student!r}")
-    if student.kind not in (PlayerKind.HUMAN, PlayerKind.BOT):
-        raise InvalidRecordError(f"a student is a human or a bot, not {student.kind!r}")
-    if not all((student.id, student.class_name, student.player, student.name.strip())):
-        raise InvalidRecordError("a student needs an id, a class, a player and a name")
-    return (
-        student.id,
-        student.class_name,
-        student.player,
-        student.name,
-        student.kind.value,
-        int(student.removed),
-        check_time("first_seen", student.first_seen),
-        student.merged_into,
-        student.session or None,
-    )
-
-
 def _insert_student(db: sqlite3.Connection, row: tuple[object, ...]) -> None:
     try:
         db.execute(
@@ -281,7 +205,4 @@ def _insert_student(db: sqlite3.Connection, row: tuple[object, ...]) -> None:
             row,
         )
     except sqlite3.IntegrityError as error:
-        raise InvalidRecordError(
-            f"student {row[0]!r} is not new (its id, or its player on the roster of "
-            f"{row[1]!r}, is stored already), or player {row[2]!r} is unknown"
-        ) from error
+        raise student_not_new(row) from error

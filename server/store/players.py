@@ -11,17 +11,15 @@ comparison decides.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
 
-from server.core.players import PlayerId, PlayerRecord, same_token_hash
-from server.core.records import PlayerKind
+from server.core.players import PlayerRecord, same_token_hash
 from server.store.base import StoreBase
-from server.store.checks import check_time
+from server.store.checks import check_time, is_hash, player_not_new, player_row
 from server.store.errors import InvalidRecordError, PlayerNotFoundError
+from server.store.rows import PLAYER_COLUMNS as _COLUMNS
+from server.store.rows import player_record as _player
 
-__all__ = ["PlayersStorage", "insert_player", "player_row"]
-
-_COLUMNS = "id, name, kind, created_at, last_seen, revoked_at, token_hash IS NOT NULL, merged_into"
+__all__ = ["PlayersStorage", "insert_player"]
 
 
 class PlayersStorage(StoreBase):
@@ -41,7 +39,7 @@ class PlayersStorage(StoreBase):
 
     async def player_by_token_hash(self, token_hash: str) -> PlayerRecord | None:
         """The player whose token has this hash (revoked or not); None if none has."""
-        if not _is_hash(token_hash):
+        if not is_hash(token_hash):
             return None
 
         def body(db: sqlite3.Connection) -> PlayerRecord | None:
@@ -110,7 +108,7 @@ class PlayersStorage(StoreBase):
         nothing. Raises :class:`PlayerNotFoundError` for no such player, or a
         revoked or merged one (its token opens nothing of its own), and
         :class:`InvalidRecordError` for a bad hash or one another player has."""
-        if not _is_hash(token_hash):
+        if not is_hash(token_hash):
             raise InvalidRecordError("a token hash is 64 lower-case hex digits")
 
         def body(db: sqlite3.Connection) -> None:
@@ -138,26 +136,6 @@ class PlayersStorage(StoreBase):
         return await self._transaction(body, write=False, what="reading merged players")
 
 
-def player_row(player: PlayerRecord, token_hash: str | None) -> tuple[object, ...]:
-    """The players row of a new player, checked (see :meth:`PlayersStorage.add_player`)."""
-    if not isinstance(player, PlayerRecord):
-        raise InvalidRecordError(f"a player is a PlayerRecord, not {player!r}")
-    if player.kind not in (PlayerKind.HUMAN, PlayerKind.BOT):
-        raise InvalidRecordError(f"a player is a human or a bot, not {player.kind!r}")
-    if not isinstance(player.name, str) or not player.name.strip():
-        raise InvalidRecordError(f"a player's name must be non-empty, not {player.name!r}")
-    if token_hash is not None and not _is_hash(token_hash):
-        raise InvalidRecordError("a token hash is 64 lower-case hex digits")
-    return (
-        player.id,
-        token_hash,
-        player.name,
-        player.kind.value,
-        check_time("created_at", player.created_at),
-        None if player.last_seen is None else check_time("last_seen", player.last_seen),
-    )
-
-
 def insert_player(db: sqlite3.Connection, row: tuple[object, ...]) -> None:
     """Insert a :func:`player_row`, inside the caller's write transaction.
     Raises :class:`InvalidRecordError` for an id or a hash stored already."""
@@ -168,24 +146,4 @@ def insert_player(db: sqlite3.Connection, row: tuple[object, ...]) -> None:
             row,
         )
     except sqlite3.IntegrityError as error:
-        # The message leaves the hash out: errors get logged.
-        raise InvalidRecordError(
-            f"player {row[0]!r} is not new (its id or token is stored already)"
-        ) from error
-
-
-def _is_hash(text: object) -> bool:
-    return isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
-
-
-def _player(row: tuple[Any, ...]) -> PlayerRecord:
-    return PlayerRecord(
-        id=PlayerId(row[0]),
-        name=row[1],
-        kind=PlayerKind(row[2]),
-        created_at=row[3],
-        last_seen=row[4],
-        revoked_at=row[5],
-        has_token=bool(row[6]),
-        merged_into=None if row[7] is None else PlayerId(row[7]),
-    )
+        raise player_not_new(row) from error

@@ -9,8 +9,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from server.core.records import PgnResult, PlayerKind, SeatRecord, Termination
+from server.core.records import SeatRecord
 from server.store.base import StoreBase
+from server.store.rows import DRAWS, RATED_COLUMNS, rated_game
 
 __all__ = ["RatingsStorage"]
 
@@ -24,37 +25,19 @@ class RatingsStorage(StoreBase):
         finished_at)``: what the ratings replay. ``result`` is as
         :attr:`GameRecord.result` gives it (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``).
         Games without a result (aborted, or abandoned by both players) are left out."""
-        draws = tuple(termination.value for termination in Termination if termination.is_draw)
-        # By the winner's side as stored; the query keeps only wins and draws.
-        results = {
-            0: PgnResult.FIRST_WINS.value,
-            1: PgnResult.SECOND_WINS.value,
-            None: PgnResult.DRAW.value,
-        }
-        placeholders = ", ".join("?" * len(draws))  # the values go as parameters
+        placeholders = ", ".join("?" * len(DRAWS))  # the values go as parameters
 
         def body(db: sqlite3.Connection) -> list[tuple[str, SeatRecord, SeatRecord, str, float]]:
             rows = db.execute(
-                "SELECT g.game, g.winner, g.finished_at,"  # noqa: S608
-                " a.name, a.kind, a.ai_level, a.session, a.player,"
-                " b.name, b.kind, b.ai_level, b.session, b.player"
+                f"SELECT {RATED_COLUMNS}"  # noqa: S608
                 " FROM games g JOIN seats a ON a.game_id = g.id AND a.side = 0"
                 " JOIN seats b ON b.game_id = g.id AND b.side = 1"
                 " WHERE g.state = 'finished'"
                 f" AND (g.winner IS NOT NULL OR g.termination IN ({placeholders}))"
                 " ORDER BY g.finished_at, g.id",
-                draws,
+                DRAWS,
             )
-            return [
-                (
-                    game,
-                    SeatRecord(row[0], PlayerKind(row[1]), row[2], row[3], row[4]),
-                    SeatRecord(row[5], PlayerKind(row[6]), row[7], row[8], row[9]),
-                    results[winner],
-                    finished_at,
-                )
-                for game, winner, finished_at, *row in rows
-            ]
+            return [rated_game(row) for row in rows]
 
         return await self._transaction(body, write=False, what="reading the rated games")
 

@@ -6,72 +6,22 @@ the bye) and every pairing with its room, game and result
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from server.core.records import PlayerKind
 from server.store.base import StoreBase
-from server.store.checks import check_time, options_json
+from server.store.checks import check_time, new_tournament, pairing_changes, pairing_rows
 from server.store.errors import InvalidRecordError, TournamentNotFoundError
+from server.store.rows import (
+    TOURNAMENT_COLUMNS,
+    EntrantRecord,
+    PairingRecord,
+    TournamentRecord,
+    tournament_records,
+)
 
 __all__ = ["EntrantRecord", "PairingRecord", "TournamentRecord", "TournamentStorage"]
-
-
-@dataclass(frozen=True, slots=True)
-class EntrantRecord:
-    """One entrant of a tournament: ``entrant`` is ``student:<id>`` or ``ai:<level>``;
-    ``name`` and ``kind`` (human, bot or ai) as they were when it was made."""
-
-    entrant: str
-    name: str
-    kind: PlayerKind
-    withdrawn: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class PairingRecord:
-    """One game of a tournament round: ``first`` and ``second`` are entrants;
-    ``room`` and ``starts_by`` (the no-show deadline, Unix seconds) once its room
-    opened, ``game_id`` once its game started, ``result`` once decided (the
-    notation of :class:`server.tournaments.players.Outcome`)."""
-
-    round: int
-    board: int
-    first: str
-    second: str
-    room: str | None = None
-    game_id: int | None = None
-    starts_by: float | None = None
-    result: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentRecord:
-    """A tournament as stored. ``clock`` is the protocol's ``Clock`` as a JSON
-    object; ``entrants`` are in seed order; ``byes`` has one entry per round
-    paired so far (the entrant sitting it out, or None); ``pairings`` are in
-    round then board order."""
-
-    id: int
-    class_name: str
-    name: str
-    game: str
-    format: str
-    rounds: int
-    double: bool
-    clock: dict[str, Any]
-    no_show_seconds: float
-    status: str
-    created_at: float
-    finished_at: float | None
-    entrants: tuple[EntrantRecord, ...]
-    byes: dict[int, str | None]
-    pairings: tuple[PairingRecord, ...]
-    hints: bool = False
-    """Whether its games allow hints (``POST /api/admin/tournaments`` with ``hints``)."""
 
 
 class TournamentStorage(StoreBase):
@@ -96,59 +46,40 @@ class TournamentStorage(StoreBase):
         """Store a new running tournament and its entrants (in seed order); the
         record stored (no round yet). Raises :class:`InvalidRecordError` for values
         the schema refuses, another tournament of the class running included."""
-        clock_text = options_json(clock)
-        created_at = check_time("at", at)
-        rows = [(seed, e.entrant, e.name, e.kind.value) for seed, e in enumerate(entrants, start=1)]
+        new = new_tournament(
+            class_name,
+            name,
+            game,
+            format,
+            rounds,
+            double,
+            clock,
+            no_show_seconds,
+            entrants,
+            at,
+            hints,
+        )
 
         def body(db: sqlite3.Connection) -> int:
             try:
                 cursor = db.execute(
                     "INSERT INTO tournaments (class, name, game, format, rounds, double, clock,"
                     " no_show_seconds, created_at, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        class_name,
-                        name,
-                        game,
-                        format,
-                        rounds,
-                        int(double),
-                        clock_text,
-                        no_show_seconds,
-                        created_at,
-                        int(hints),
-                    ),
+                    new.row,
                 )
                 tournament_id = cursor.lastrowid
                 assert tournament_id is not None
                 db.executemany(
                     "INSERT INTO tournament_entrants (tournament_id, seed, entrant, name, kind)"
                     " VALUES (?, ?, ?, ?, ?)",
-                    [(tournament_id, *row) for row in rows],
+                    [(tournament_id, *row) for row in new.entrants],
                 )
             except sqlite3.IntegrityError as error:
                 raise InvalidRecordError(f"tournament {name!r} does not store: {error}") from error
             return tournament_id
 
-        tournament_id = await self._transaction(
-            body, write=True, what=f"creating tournament {name!r}"
-        )
-        return TournamentRecord(
-            id=tournament_id,
-            class_name=class_name,
-            name=name,
-            game=game,
-            format=format,
-            rounds=rounds,
-            double=double,
-            clock=dict(clock),
-            no_show_seconds=no_show_seconds,
-            status="running",
-            created_at=created_at,
-            finished_at=None,
-            entrants=tuple(entrants),
-            byes={},
-            hints=hints,
-            pairings=(),
+        return new.stored(
+            await self._transaction(body, write=True, what=f"creating tournament {name!r}")
         )
 
     async def open_round(
@@ -162,6 +93,7 @@ class TournamentStorage(StoreBase):
         """Store round ``number`` of the tournament: its bye and its pairings (some
         may carry a result already: games decided without being played)."""
         opened_at = check_time("at", at)
+        boards = pairing_rows(pairings)
 
         def body(db: sqlite3.Connection) -> None:
             try:
@@ -173,20 +105,7 @@ class TournamentStorage(StoreBase):
                 db.executemany(
                     "INSERT INTO tournament_games (tournament_id, round, board, first, second,"
                     " room, game_id, starts_by, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            tournament_id,
-                            number,
-                            p.board,
-                            p.first,
-                            p.second,
-                            p.room,
-                            p.game_id,
-                            p.starts_by,
-                            p.result,
-                        )
-                        for p in pairings
-                    ],
+                    [(tournament_id, number, *board) for board in boards],
                 )
             except sqlite3.IntegrityError as error:
                 raise InvalidRecordError(
@@ -208,15 +127,7 @@ class TournamentStorage(StoreBase):
     ) -> None:
         """Set what is given of one pairing. A pairing with a result is final:
         :class:`InvalidRecordError` (as for values the schema refuses)."""
-        changes: dict[str, object] = {}
-        if room is not None:
-            changes["room"] = room
-        if starts_by is not None:
-            changes["starts_by"] = check_time("starts_by", starts_by)
-        if game_id is not None:
-            changes["game_id"] = game_id
-        if result is not None:
-            changes["result"] = result
+        changes = pairing_changes(room, starts_by, game_id, result)
         # Column names from the fixed keys above only: no outside text reaches the SQL.
         assignments = ", ".join(f"{column} = ?" for column in changes)
 
@@ -275,54 +186,27 @@ class TournamentStorage(StoreBase):
 
 
 def _load_tournaments(db: sqlite3.Connection, class_name: str) -> list[TournamentRecord]:
-    entrants: dict[int, list[EntrantRecord]] = {}
-    for tournament_id, entrant, name, kind, withdrawn in db.execute(
+    entrants = db.execute(
         "SELECT e.tournament_id, e.entrant, e.name, e.kind, e.withdrawn"
         " FROM tournament_entrants e JOIN tournaments t ON t.id = e.tournament_id"
         " WHERE t.class = ? ORDER BY e.tournament_id, e.seed",
         (class_name,),
-    ):
-        record = EntrantRecord(entrant, name, PlayerKind(kind), bool(withdrawn))
-        entrants.setdefault(tournament_id, []).append(record)
-    byes: dict[int, dict[int, str | None]] = {}
-    for tournament_id, number, bye in db.execute(
+    ).fetchall()
+    rounds = db.execute(
         "SELECT r.tournament_id, r.round, r.bye FROM tournament_rounds r"
         " JOIN tournaments t ON t.id = r.tournament_id WHERE t.class = ? ORDER BY r.round",
         (class_name,),
-    ):
-        byes.setdefault(tournament_id, {})[number] = bye
-    pairings: dict[int, list[PairingRecord]] = {}
-    for tournament_id, *row in db.execute(
+    ).fetchall()
+    pairings = db.execute(
         "SELECT g.tournament_id, g.round, g.board, g.first, g.second, g.room, g.game_id,"
         " g.starts_by, g.result FROM tournament_games g"
         " JOIN tournaments t ON t.id = g.tournament_id WHERE t.class = ?"
         " ORDER BY g.round, g.board",
         (class_name,),
-    ):
-        pairings.setdefault(tournament_id, []).append(PairingRecord(*row))
-    return [
-        TournamentRecord(
-            id=row[0],
-            class_name=row[1],
-            name=row[2],
-            game=row[3],
-            format=row[4],
-            rounds=row[5],
-            double=bool(row[6]),
-            clock=json.loads(row[7]),
-            no_show_seconds=row[8],
-            status=row[9],
-            created_at=row[10],
-            finished_at=row[11],
-            entrants=tuple(entrants.get(row[0], ())),
-            byes=byes.get(row[0], {}),
-            pairings=tuple(pairings.get(row[0], ())),
-            hints=bool(row[12]),
-        )
-        for row in db.execute(
-            "SELECT id, class, name, game, format, rounds, double, clock, no_show_seconds,"
-            " status, created_at, finished_at, hints FROM tournaments WHERE class = ?"
-            " ORDER BY id DESC",
-            (class_name,),
-        )
-    ]
+    ).fetchall()
+    tournaments = db.execute(
+        f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE class = ?"  # noqa: S608
+        " ORDER BY id DESC",
+        (class_name,),
+    )
+    return tournament_records(tournaments, entrants, rounds, pairings)

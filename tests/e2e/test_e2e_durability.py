@@ -20,7 +20,7 @@ from harness import Player, ServerProcess, running_server
 from websockets.exceptions import ConnectionClosed
 
 from server.core.records import GameState
-from server.store import GameStore
+from server.store import GameStore, open_store
 
 
 async def start_game(
@@ -107,10 +107,10 @@ async def test_resuming_on_a_second_connection_closes_the_first(tmp_path: Path) 
 # -- crashes and restarts ---------------------------------------------------------------------
 
 
-async def test_sigkill_loses_no_acknowledged_move_and_players_resume(tmp_path: Path) -> None:
-    """Kill -9 mid-game; restart on the same file: every move either player saw
-    is there, both reclaim their seats with their tokens and finish the game."""
-    database = tmp_path / "games.db"
+async def test_sigkill_loses_no_acknowledged_move_and_players_resume(database: str) -> None:
+    """Kill -9 mid-game; restart on the same database (a SQLite file, then a
+    PostgreSQL database): every move either player saw is there, both reclaim
+    their seats with their tokens and finish the game."""
     first = await ServerProcess.start(database)
     try:
         ann, bob, code = await start_game(first.ws_url)
@@ -138,7 +138,7 @@ async def test_sigkill_loses_no_acknowledged_move_and_players_resume(tmp_path: P
         assert over["result"] == {"winner": "first", "reason": "line", "line": ["a2", "b2", "c2"]}
     finally:
         assert await second.stop() == 0
-    async with GameStore(database) as store:
+    async with open_store(database) as store:
         record = await store.get_game(1)
     assert [m.move for m in record.moves] == ["b2", "a1", "c3", "a3", "a2", "c1", "b1", "b3", "c2"]
     assert record.state is GameState.FINISHED and record.result == "1-0"

@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 from harness import CliRun, Player, run_boardroom, running_server
+from services import PostgresServer
 from websockets.exceptions import ConnectionClosed
 
+from server.store import open_store
 from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 
 
@@ -158,3 +160,21 @@ async def test_bot_runs_with_one_token_have_one_rating_and_without_two(tmp_path:
     assert len(minted) == 2 and player_id.group(1) not in minted
     mybots = {row["player_id"]: row["games"] for row in board["rows"] if row["player"] == "mybot"}
     assert mybots == {player_id.group(1): 2, **dict.fromkeys(minted, 1)}
+
+
+async def test_tokens_are_made_and_revoked_in_a_postgres_database(
+    postgres_server: PostgresServer,
+) -> None:
+    """With a postgresql:// URL for --db, new-bot makes the player in that database
+    (printing its URL, less any password) and revoke finds it there."""
+    url = postgres_server.new_database()
+    made = await boardroom_token("new-bot", "mybot", "--db", url)
+    assert made.status == 0, made
+    match = re.search(r"bot player (p[0-9a-f]{16}) \(mybot\) made in (\S+)\.", made.err)
+    assert match is not None, made.err
+    assert match.group(2) == url
+
+    revoked = await boardroom_token("revoke", match.group(1), "--db", url)
+    assert revoked.status == 0, revoked
+    async with open_store(url) as store:
+        assert (await store.get_player(match.group(1))).revoked

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +27,7 @@ from server.recorder import (
     options_from_json,
     options_to_json,
 )
-from server.store import GameStore
+from server.store import GameStore, Store, open_store
 from shared.games import Player
 from shared.protocol.messages import Clock, Error, MakeMove, Rematch
 
@@ -75,10 +74,10 @@ async def play(
     return outputs
 
 
-async def restart(db_path: Path, old: GameStore) -> tuple[GameStore, GameRecorder]:
-    """Close ``old`` and open the same file again, as a restarted server does."""
+async def restart(database: str, old: Store) -> tuple[Store, GameRecorder]:
+    """Close ``old`` and open the same database again, as a restarted server does."""
     await old.close()
-    store = GameStore(db_path)
+    store = open_store(database)
     await store.open()
     return store, GameRecorder(store)
 
@@ -130,7 +129,7 @@ def test_stored_options_that_do_not_fit_raise_value_error() -> None:
 # -- persisting and restoring ----------------------------------------------------------------
 
 
-async def test_a_game_in_play_comes_back_after_a_restart(db_path: Path, store: GameStore) -> None:
+async def test_a_game_in_play_comes_back_after_a_restart(database: str, store: GameStore) -> None:
     """Moves persisted one output at a time survive closing the store: a new
     recorder rebuilds the room with the same moves, seats and sessions, game
     number, options and clocks, and the game then goes on to a stored result."""
@@ -141,7 +140,7 @@ async def test_a_game_in_play_comes_back_after_a_restart(db_path: Path, store: G
     game_id = recorder.game_id(CODE, 1)
     assert game_id is not None
 
-    store, recorder = await restart(db_path, store)
+    store, recorder = await restart(database, store)
     try:
         [restored] = await recorder.restore_rooms(seeded)
 
@@ -187,7 +186,7 @@ async def test_a_game_in_play_comes_back_after_a_restart(db_path: Path, store: G
         await store.close()
 
 
-async def test_a_rematch_is_its_own_record_numbered_2(db_path: Path, store: GameStore) -> None:
+async def test_a_rematch_is_its_own_record_numbered_2(database: str, store: GameStore) -> None:
     """Game 2 of a room gets a new id and number 2, with the sides swapped and the
     sessions kept; after a restart the room comes back at game 2."""
     recorder = GameRecorder(store)
@@ -211,7 +210,7 @@ async def test_a_rematch_is_its_own_record_numbered_2(db_path: Path, store: Game
     )
     assert (await store.get_game(first_id)).number == 1
 
-    store, recorder = await restart(db_path, store)
+    store, recorder = await restart(database, store)
     try:
         [restored] = await recorder.restore_rooms(seeded)
         assert restored.game_id == second_id
@@ -221,7 +220,7 @@ async def test_a_rematch_is_its_own_record_numbered_2(db_path: Path, store: Game
         await store.close()
 
 
-async def test_an_ai_seat_comes_back_and_is_asked_to_move(db_path: Path, store: GameStore) -> None:
+async def test_an_ai_seat_comes_back_and_is_asked_to_move(database: str, store: GameStore) -> None:
     """The AI's seat is stored with its level and no session; restored with the AI
     to move, the room asks the engine on resume."""
     recorder = GameRecorder(store)
@@ -235,7 +234,7 @@ async def test_an_ai_seat_comes_back_and_is_asked_to_move(db_path: Path, store: 
         "AI (easy)", PlayerKind.AI, "easy"
     )
 
-    store, recorder = await restart(db_path, store)
+    store, recorder = await restart(database, store)
     try:
         [restored] = await recorder.restore_rooms(seeded)
         [request] = restored.room.resume_after_restart(T0 + 100).ai_requests
@@ -245,7 +244,7 @@ async def test_an_ai_seat_comes_back_and_is_asked_to_move(db_path: Path, store: 
 
 
 async def test_a_result_lost_in_the_crash_is_stored_on_resume(
-    db_path: Path, store: GameStore
+    database: str, store: GameStore
 ) -> None:
     """The winning move was stored but the crash came before the end: the room
     comes back finished and its resume emits the end, which the recorder stores."""
@@ -257,7 +256,7 @@ async def test_a_result_lost_in_the_crash_is_stored_on_resume(
     moved = [event for event in winning.events if isinstance(event, MoveMade)]
     await recorder.persist(room.options, moved)  # ... and the crash
 
-    store, recorder = await restart(db_path, store)
+    store, recorder = await restart(database, store)
     try:
         [restored] = await recorder.restore_rooms(seeded)
         assert restored.room.status == "finished"
@@ -276,7 +275,7 @@ async def test_a_result_lost_in_the_crash_is_stored_on_resume(
 
 
 async def test_records_that_cannot_come_back_are_aborted_and_skipped(
-    db_path: Path, store: GameStore, caplog: pytest.LogCaptureFixture
+    database: str, store: GameStore, caplog: pytest.LogCaptureFixture
 ) -> None:
     """On restore, a record that does not replay (an illegal move written behind
     the room's back) is logged and ended as aborted, and so is a game left
@@ -293,7 +292,7 @@ async def test_records_that_cannot_come_back_are_aborted_and_skipped(
         "WAIT", "tictactoe", (SeatRecord("x", session="x"), None), at=T0
     )
 
-    store, recorder = await restart(db_path, store)
+    store, recorder = await restart(database, store)
     try:
         with caplog.at_level(logging.WARNING, logger="server.recorder"):
             restored = await recorder.restore_rooms(seeded)

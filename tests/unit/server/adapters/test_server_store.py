@@ -1,4 +1,7 @@
-"""The game store on a real SQLite file: records, durability, refusals, exports."""
+"""The game store on a real SQLite file and on a real PostgreSQL database (each test
+that takes ``store`` or ``database`` runs on both): records, durability, refusals,
+exports. What only one of them has (SQLite's file and pragmas, PostgreSQL's
+settings and version table) is tested on that one."""
 
 from __future__ import annotations
 
@@ -12,8 +15,10 @@ import time
 from contextlib import closing
 from pathlib import Path
 
+import asyncpg
 import pytest
 from repo_paths import REPO_ROOT
+from services import PostgresServer, free_port
 
 from server.core.records import (
     GameRecord,
@@ -31,10 +36,13 @@ from server.store import (
     GameStateError,
     GameStore,
     InvalidRecordError,
+    PostgresGameStore,
     SchemaVersionError,
     StaleWriteError,
+    StorageFailedError,
     StoreClosedError,
     StoreError,
+    open_store,
 )
 from server.store.schema import _MIGRATIONS
 from shared.games import Player, get_game
@@ -187,10 +195,10 @@ async def test_the_text_export_of_a_game_in_progress_says_who_is_to_move(
 CHILD = """
 import asyncio, sys, time
 from server.core.records import SeatRecord
-from server.store import GameStore
+from server.store import open_store
 
-async def main(path, moves):
-    store = GameStore(path)
+async def main(database, moves):
+    store = open_store(database)
     await store.open()
     seats = (SeatRecord("a"), SeatRecord("b"))
     game_id = await store.create_game("KILL", "gomoku", seats, at=time.time())
@@ -205,13 +213,13 @@ asyncio.run(main(sys.argv[1], sys.argv[2].split()))
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-async def test_every_acknowledged_move_survives_a_sigkill(db_path: Path) -> None:
+async def test_every_acknowledged_move_survives_a_sigkill(database: str) -> None:
     """A process killed with SIGKILL while appending loses none of the moves it
     had acknowledged; reopened, the game is among the unfinished ones."""
     gomoku = get_game("gomoku")
     moves = [gomoku.format_move(cell) for cell in random.Random(7).sample(range(225), 225)]
     child = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", CHILD, str(db_path), " ".join(moves),
+        sys.executable, "-c", CHILD, database, " ".join(moves),
         cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     assert child.stdout is not None and child.stderr is not None
@@ -228,7 +236,7 @@ async def test_every_acknowledged_move_survives_a_sigkill(db_path: Path) -> None
     acknowledged += (await child.stdout.read()).count(b"ok")
     assert child.returncode == -signal.SIGKILL
 
-    async with GameStore(db_path) as store:
+    async with open_store(database) as store:
         [record] = await store.unfinished_games()
         assert record.state is GameState.PLAYING
         assert record.next_ply >= acknowledged
@@ -237,11 +245,11 @@ async def test_every_acknowledged_move_survives_a_sigkill(db_path: Path) -> None
 
 
 async def test_the_database_runs_in_wal_mode_with_full_sync(
-    store: GameStore, db_path: Path
+    sqlite_store: GameStore, db_path: Path
 ) -> None:
     """The store reads back journal_mode=wal and synchronous=FULL from SQLite, and
     the file itself is in WAL mode for any other reader."""
-    info = await store.info()
+    info = await sqlite_store.info()
 
     assert (info.journal_mode, info.synchronous) == ("wal", "FULL")
     assert info.schema_version == SCHEMA_VERSION == 7
@@ -249,21 +257,26 @@ async def test_the_database_runs_in_wal_mode_with_full_sync(
         assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
-async def test_reopening_a_file_keeps_the_schema_version_and_the_data(db_path: Path) -> None:
-    """Closing and opening the same file again migrates nothing and loses nothing."""
-    async with GameStore(db_path) as store:
+async def test_reopening_a_database_keeps_the_schema_version_and_the_data(
+    database: str,
+) -> None:
+    """Closing and opening the same database again migrates nothing and loses nothing."""
+    async with open_store(database) as store:
         game_id = await started_game(store)
         await store.append_move(game_id, 0, "b2", T0 + 2, 1_000)
         before = await store.get_game(game_id)
 
-    async with GameStore(db_path) as store:
+    async with open_store(database) as store:
         assert (await store.info()).schema_version == SCHEMA_VERSION
         assert await store.get_game(game_id) == before
         await store.append_move(game_id, 1, "a1", T0 + 3)
         assert (await store.get_game(game_id)).next_ply == 2
 
-    with closing(sqlite3.connect(db_path)) as other:
-        assert other.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    if isinstance(store, GameStore):
+        with closing(sqlite3.connect(database)) as other:
+            assert other.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    else:
+        assert await _postgres_value(database, "SELECT version FROM schema_version") == 7
 
 
 async def test_a_file_from_a_newer_schema_is_refused_and_left_alone(db_path: Path) -> None:
@@ -281,6 +294,108 @@ async def test_a_file_from_a_newer_schema_is_refused_and_left_alone(db_path: Pat
         assert other.execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,)
     with pytest.raises(StoreClosedError):
         await store.get_game(1)
+
+
+async def _postgres_value(url: str, query: str) -> object:
+    """One value of ``query`` on the PostgreSQL database ``url``, from a connection
+    of the test's own (another client than the store)."""
+    other = await asyncpg.connect(url)
+    try:
+        return await other.fetchval(query)
+    finally:
+        await other.close()
+
+
+@pytest.fixture
+def postgres_database(postgres_server: PostgresServer) -> str:
+    """A new empty database of the session's PostgreSQL server."""
+    return postgres_server.new_database()
+
+
+async def test_postgres_commits_are_durable_and_the_schema_is_current(
+    postgres_database: str,
+) -> None:
+    """The PostgreSQL store reads back synchronous_commit = on and its schema
+    version, kept in the schema_version table, and hides the URL's password."""
+    async with PostgresGameStore(postgres_database) as store:
+        info = await store.info()
+
+    assert (info.journal_mode, info.synchronous) == ("wal", "on")
+    assert info.schema_version == SCHEMA_VERSION
+    assert await _postgres_value(postgres_database, "SELECT version FROM schema_version") == 7
+    hidden = PostgresGameStore(postgres_database.replace("@", ":secret@", 1))
+    assert "secret" not in hidden.path and ":***@" in hidden.path
+
+
+async def test_a_postgres_that_can_lose_commits_is_refused(postgres_database: str) -> None:
+    """With synchronous_commit off (here for the database; the server's setting is
+    read the same way) a commit returns before it is on disk: the store refuses to
+    open, names the setting, and creates nothing."""
+    name = postgres_database.rsplit("/", 1)[1]
+    other = await asyncpg.connect(postgres_database)
+    try:
+        await other.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
+    finally:
+        await other.close()
+    store = PostgresGameStore(postgres_database)
+
+    with pytest.raises(StorageFailedError, match="synchronous_commit = off"):
+        await store.open()
+
+    assert await _postgres_value(postgres_database, "SELECT to_regclass('schema_version')") is None
+    with pytest.raises(StoreClosedError):
+        await store.get_game(1)
+
+
+async def test_a_postgres_server_that_cannot_be_reached_fails_the_open_clearly() -> None:
+    """Nothing listening at the URL's port: open raises StorageFailedError naming
+    the database (without the password), and the store stays closed."""
+    store = PostgresGameStore(f"postgresql://boardroom:secret@127.0.0.1:{free_port()}/games")
+
+    with pytest.raises(StorageFailedError, match="cannot open the database") as caught:
+        await store.open()
+
+    assert "secret" not in str(caught.value) and ":***@127.0.0.1" in str(caught.value)
+    with pytest.raises(StoreClosedError):
+        await store.games_by_state()
+
+
+async def test_a_postgres_database_from_a_newer_schema_is_refused_and_left_alone(
+    postgres_database: str,
+) -> None:
+    """A database whose schema_version is above SCHEMA_VERSION raises
+    SchemaVersionError on open, and the store writes nothing to it."""
+    async with PostgresGameStore(postgres_database):
+        pass
+    other = await asyncpg.connect(postgres_database)
+    try:
+        await other.execute("UPDATE schema_version SET version = $1", SCHEMA_VERSION + 1)
+    finally:
+        await other.close()
+    store = PostgresGameStore(postgres_database)
+
+    with pytest.raises(SchemaVersionError, match="newer than this Boardroom"):
+        await store.open()
+
+    version = await _postgres_value(postgres_database, "SELECT version FROM schema_version")
+    assert version == SCHEMA_VERSION + 1
+    with pytest.raises(StoreClosedError):
+        await store.get_game(1)
+
+
+async def test_two_stores_opening_one_new_postgres_database_at_once_both_work(
+    postgres_database: str,
+) -> None:
+    """Two servers of a cluster starting together on an empty database: one
+    creates the tables, the other waits for it and finds them."""
+    first, second = PostgresGameStore(postgres_database), PostgresGameStore(postgres_database)
+    await asyncio.gather(first.open(), second.open())
+    try:
+        game_id = await started_game(first)
+        await second.append_move(game_id, 0, "b2", T0 + 2)
+        assert (await first.get_game(game_id)).next_ply == 1
+    finally:
+        await asyncio.gather(first.close(), second.close())
 
 
 # -- refusals --------------------------------------------------------------------------------
@@ -468,10 +583,11 @@ async def test_game_names_are_stored_in_their_canonical_form(store: GameStore) -
 
 
 async def test_moves_cannot_be_rewritten_even_from_outside_the_store(
-    store: GameStore, db_path: Path
+    sqlite_store: GameStore, db_path: Path
 ) -> None:
     """The schema's triggers refuse to update, delete or insert out of order, so a
     second writer (the sqlite3 shell) cannot corrupt a record either."""
+    store = sqlite_store
     game_id = await started_game(store)
     await store.append_move(game_id, 0, "b2", T0 + 2)
 
@@ -486,6 +602,36 @@ async def test_moves_cannot_be_rewritten_even_from_outside_the_store(
                 other.execute(statement)
 
     assert [move.move for move in (await store.get_game(game_id)).moves] == ["b2"]
+
+
+async def test_moves_cannot_be_rewritten_even_from_outside_the_postgres_store(
+    postgres_database: str,
+) -> None:
+    """On PostgreSQL the same rules are PL/pgSQL triggers: psql (another client)
+    cannot update, delete, truncate or insert a move out of order, nor add one to
+    a finished game, nor change a tournament result once stored."""
+    async with PostgresGameStore(postgres_database) as store:
+        game_id = await started_game(store)
+        await store.append_move(game_id, 0, "b2", T0 + 2)
+        done = await started_game(store)
+        await store.finish_game(done, None, Termination.AGREEMENT, T0 + 3)
+
+        other = await asyncpg.connect(postgres_database)
+        try:
+            for statement in [
+                "UPDATE moves SET move = 'a1'",
+                "DELETE FROM moves",
+                "TRUNCATE moves",
+                f"INSERT INTO moves (game_id, ply, move, at) VALUES ({game_id}, 5, 'c3', 0)",
+                f"INSERT INTO moves (game_id, ply, move, at) VALUES ({game_id}, 0, 'c3', 0)",
+                f"INSERT INTO moves (game_id, ply, move, at) VALUES ({done}, 0, 'c3', 0)",
+            ]:
+                with pytest.raises(asyncpg.IntegrityConstraintViolationError):
+                    await other.execute(statement)
+        finally:
+            await other.close()
+
+        assert [move.move for move in (await store.get_game(game_id)).moves] == ["b2"]
 
 
 # -- schema 2: sessions, game numbers, private codes ----------------------------------------
@@ -657,10 +803,10 @@ async def test_a_cancelled_append_still_ends_its_transaction(store: GameStore) -
     assert (await store.get_game(game_id)).moves[-1].move == "c3"
 
 
-async def test_a_closed_store_refuses_every_operation(db_path: Path) -> None:
+async def test_a_closed_store_refuses_every_operation(database: str) -> None:
     """Before open and after close, operations raise StoreClosedError; close is
     idempotent; a store cannot be opened twice."""
-    store = GameStore(db_path)
+    store = open_store(database)
     with pytest.raises(StoreClosedError):
         await store.games_by_state()
     await store.open()
@@ -672,9 +818,9 @@ async def test_a_closed_store_refuses_every_operation(db_path: Path) -> None:
         await store.get_game(1)
 
 
-async def test_close_waits_for_the_writes_under_way(db_path: Path) -> None:
+async def test_close_waits_for_the_writes_under_way(database: str) -> None:
     """Writes started before close are on disk once close returns."""
-    store = GameStore(db_path)
+    store = open_store(database)
     await store.open()
     game_id = await started_game(store)
     writes = [
@@ -685,16 +831,16 @@ async def test_close_waits_for_the_writes_under_way(db_path: Path) -> None:
     await store.close()
     await asyncio.gather(*writes)
 
-    async with GameStore(db_path) as reopened:
+    async with open_store(database) as reopened:
         assert (await reopened.get_game(game_id)).next_ply == 3
 
 
 async def test_moves_appended_together_are_committed_together_and_all_stored(
-    db_path: Path,
+    database: str,
 ) -> None:
     """Group commit: appends made while a transaction runs share the next one; each
     returns once its own move is stored, and every one is there on reopening."""
-    async with GameStore(db_path) as store:
+    async with open_store(database) as store:
         games = [await started_game(store) for _ in range(20)]
 
         async def play(game_id: int) -> None:
@@ -702,13 +848,13 @@ async def test_moves_appended_together_are_committed_together_and_all_stored(
                 await store.append_move(game_id, ply, move, time.time())
 
         await asyncio.gather(*(play(game_id) for game_id in games))
-    async with GameStore(db_path) as reopened:
+    async with open_store(database) as reopened:
         for game_id in games:
             assert (await reopened.get_game(game_id)).next_ply == 4
 
 
-async def test_a_refused_move_in_a_batch_fails_alone(db_path: Path) -> None:
-    async with GameStore(db_path) as store:
+async def test_a_refused_move_in_a_batch_fails_alone(database: str) -> None:
+    async with open_store(database) as store:
         first, second = await started_game(store), await started_game(store)
         results = await asyncio.gather(
             store.append_move(first, 0, "a1", time.time()),
@@ -720,3 +866,23 @@ async def test_a_refused_move_in_a_batch_fails_alone(db_path: Path) -> None:
         assert isinstance(results[1], StaleWriteError)
         assert (await store.get_game(first)).next_ply == 1
         assert (await store.get_game(second)).next_ply == 1
+
+
+async def test_operations_take_effect_in_the_order_they_were_called(store: GameStore) -> None:
+    """Writes started without waiting for each other land in call order, and a read
+    called after them sees them all (on PostgreSQL too, whose reads run side by side)."""
+    game_id = await store.create_game("R", "tictactoe", (ADA, None), at=T0)
+    writes = [
+        asyncio.create_task(store.update_seat(game_id, Player.SECOND, BOB)),
+        asyncio.create_task(store.start_game(game_id, T0 + 1)),
+        asyncio.create_task(store.append_move(game_id, 0, "b2", T0 + 2)),
+        asyncio.create_task(
+            store.finish_game(game_id, Player.FIRST, Termination.RESIGNATION, T0 + 3)
+        ),
+    ]
+    await asyncio.sleep(0)  # one turn of the loop: every write is under way
+    read = asyncio.create_task(store.get_game(game_id))
+
+    await asyncio.gather(*writes)
+    record = await read
+    assert (record.state, record.seats, record.next_ply) == (GameState.FINISHED, (ADA, BOB), 1)

@@ -1,0 +1,66 @@
+"""Every game in one PostgreSQL database: the game store of a cluster.
+
+:class:`PostgresGameStore` has the public API of :class:`server.store.GameStore`
+(every method, the same arguments, return types and typed errors for the same
+refusals) and its contracts, which :mod:`server.store` states; what differs is
+said here. Several server processes may use one database at once.
+
+- **Durability**: :meth:`~PostgresGameStore.append_move` returns only once its
+  move is committed, and PostgreSQL returns from a COMMIT only once it is flushed
+  to its write-ahead log on disk, with ``synchronous_commit`` and ``fsync`` on:
+  :meth:`~PostgresGameStore.open` checks both and refuses to run if either is off.
+  Moves appended while a write is under way share the next transaction (group
+  commit); a refused one fails alone.
+- **Order**: writes run one at a time in the order they were called, and every
+  operation sees the writes called before it; reads run side by side on the pool
+  (:mod:`server.store.postgres.base` says how). Between processes, a write that
+  reads a game before writing it holds the game's row lock.
+- **Schema**: the same tables, columns, constraints and append-only rules as
+  SQLite's, as PL/pgSQL triggers, with its version in a ``schema_version`` table
+  (:mod:`server.store.postgres.schema`); a database from a newer Boardroom raises
+  :class:`~server.store.SchemaVersionError`.
+- **Errors**: the same tree; PostgreSQL's and asyncpg's own (server down,
+  connection lost, disk full) become :class:`~server.store.StorageFailedError`.
+
+The package mirrors SQLite's, a module per part over one base::
+
+    schema       the tables as ordered migrations, and migrate()
+    base         PostgresBase: the pool, the settings checked, transactions in order
+    games        create, seat, start, append moves (group commit), finish, restore
+    players      durable players
+    classroom    class mode: settings, students, a class's results and games
+    tournaments  a class's tournaments
+    ratings      the finished games the ratings replay
+    analyses     post-game analyses and hints
+
+The checks, the records and the row decoders are the SQLite store's own
+(:mod:`server.store.checks`, :mod:`server.store.rows`): only the SQL and the
+driver calls are written twice.
+"""
+
+from __future__ import annotations
+
+from server.store.postgres.analyses import PostgresAnalyses
+from server.store.postgres.classroom import PostgresClassroom
+from server.store.postgres.games import PostgresGames
+from server.store.postgres.players import PostgresPlayers
+from server.store.postgres.ratings import PostgresRatings
+from server.store.postgres.tournaments import PostgresTournaments
+
+__all__ = ["PostgresGameStore"]
+
+
+class PostgresGameStore(
+    PostgresGames,
+    PostgresPlayers,
+    PostgresClassroom,
+    PostgresTournaments,
+    PostgresRatings,
+    PostgresAnalyses,
+):
+    """The games of one PostgreSQL database, with its players, and what class mode,
+    its tournaments and the ratings keep beside them. See the package docstring.
+
+    ``PostgresGameStore(url)`` does no I/O; :meth:`open` does. ``url`` is a
+    ``postgresql://`` or ``postgres://`` URL (:class:`~server.store.postgres.base.PostgresBase`).
+    """

@@ -1,0 +1,257 @@
+"""The PostgreSQL store's base: one asyncpg pool, the server's settings checked, the
+schema migrated, and the order in which transactions run.
+
+What callers rely on from SQLite's one-at-a-time order, and how it is kept here:
+
+- **Writes run one at a time, in the order they were called**: each write
+  transaction waits for the write called before it to end (a chain of tasks), so
+  two writes of one process never interleave, and a room's writes land in the
+  order it made them, as on SQLite.
+- **An operation sees every write called before it**: a read waits for the
+  write called last before it, then runs; reads do not wait for each other, so
+  they run side by side on the pool (REPEATABLE READ, read only: one snapshot
+  for all the statements of one read, as a SQLite read transaction has).
+- **Other processes** (the other servers of a cluster, ``psql``) are kept out of
+  a game being written by a row lock on it (``SELECT ... FOR UPDATE``) in every
+  write that reads before it writes, as ``BEGIN IMMEDIATE`` does on SQLite; the
+  schema's constraints and triggers hold whatever they do.
+
+Cancellation is as on SQLite: a transaction runs in a task of its own, shielded,
+so a cancelled caller stops waiting and the transaction still ends with COMMIT
+or ROLLBACK; :meth:`PostgresBase.close` waits for every one under way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.parse
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+from typing import Any, Self, TypeAlias, TypeVar
+
+import asyncpg
+
+from server.store.errors import StorageFailedError, StoreClosedError, StoreError
+from server.store.postgres.schema import migrate, schema_version
+from server.store.rows import StoreInfo
+
+__all__ = ["DRIVER_ERRORS", "SCHEMA_REFUSALS", "Connection", "PostgresBase", "redacted"]
+
+_T = TypeVar("_T")
+
+Connection: TypeAlias = asyncpg.Connection
+"""What a transaction's body is given: one connection of the pool, inside the transaction."""
+
+DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+"""What asyncpg raises when the server or the connection fails (OSError takes in
+refused connections and timeouts): :class:`StorageFailedError` at the boundary."""
+
+SCHEMA_REFUSALS = (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError)
+"""What PostgreSQL raises for values the schema refuses (a constraint, a trigger,
+a value of the wrong type): where SQLite's store catches ``IntegrityError`` to
+raise :class:`~server.store.errors.InvalidRecordError`, this one catches these."""
+
+_POOL_SIZE = 8
+"""Connections at most: one for the writes (they run one at a time) and the rest
+for reads side by side; a cluster of N processes holds N times this, well under
+PostgreSQL's default max_connections of 100 for the few processes a machine runs."""
+
+_CONNECT_TIMEOUT_S = 10.0
+"""How long to wait for the server at open: a server that is down fails the
+start-up with a clear error rather than hanging it."""
+
+_DURABLE_COMMITS = ("on", "remote_write", "remote_apply", "local")
+"""The values of ``synchronous_commit`` under which a COMMIT returns only once the
+commit is flushed to this server's WAL on disk (the other values add waits for
+standbys). ``off`` returns before the flush: a crash of PostgreSQL can lose the
+last commits, so an acknowledged move; the store refuses to run with it."""
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password, to show in logs and errors."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
+
+
+class PostgresBase:
+    """One PostgreSQL database behind an asyncpg pool, shared by every part of the
+    store (as :class:`server.store.base.StoreBase` is for SQLite).
+
+    ``url`` is a ``postgresql://`` (or ``postgres://``) URL, as libpq takes it:
+    ``postgresql://USER:PASSWORD@HOST:PORT/DATABASE``. Creating the object does no
+    I/O; :meth:`open` does. A part reaches the database only through
+    :meth:`_transaction`, or, for the writes it batches itself (the group commit
+    of moves), through :meth:`_schedule` and :meth:`_in_transaction`.
+    """
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._pool: asyncpg.Pool | None = None
+        self._inflight: set[asyncio.Task[Any]] = set()
+        # The write called last: the next write, and every read, waits for it.
+        self._last_write: asyncio.Task[Any] | None = None
+
+    @property
+    def path(self) -> str:
+        """The database's URL, without its password."""
+        return redacted(self._url)
+
+    # -- life cycle -------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Connect, check that commits are durable, and migrate the schema.
+
+        Raises :class:`SchemaVersionError` for a database from a newer Boardroom,
+        and :class:`StorageFailedError` if the server cannot be reached or used, or
+        runs with ``synchronous_commit`` or ``fsync`` off.
+        """
+        if self._pool is not None:
+            raise StoreError(f"the store on {self.path} is already open")
+        try:
+            pool = await asyncpg.create_pool(
+                self._url, min_size=1, max_size=_POOL_SIZE, timeout=_CONNECT_TIMEOUT_S
+            )
+        except (*DRIVER_ERRORS, ValueError) as error:  # ValueError: a malformed URL
+            raise StorageFailedError(f"cannot open the database {self.path}: {error}") from error
+        try:
+            await self._check_durability(pool)
+            self._pool = pool
+            await self._transaction(migrate, write=True, what="migrating the schema")
+        except BaseException:
+            self._pool = None
+            self._last_write = None
+            await pool.close()
+            raise
+
+    async def _check_durability(self, pool: asyncpg.Pool) -> None:
+        try:
+            synchronous = await pool.fetchval("SHOW synchronous_commit")
+            fsync = await pool.fetchval("SHOW fsync")
+        except DRIVER_ERRORS as error:
+            raise StorageFailedError(f"cannot use the database {self.path}: {error}") from error
+        # Checked, not set: a server set up to lose commits is the operator's to
+        # change (ALTER SYSTEM, or ALTER DATABASE ... RESET synchronous_commit),
+        # and must not be hidden by a setting of this one connection.
+        if synchronous not in _DURABLE_COMMITS:
+            raise StorageFailedError(
+                f"the database {self.path} runs with synchronous_commit = {synchronous}: "
+                "a commit would return before it is on disk, and a crash could lose "
+                "acknowledged moves; set it to on"
+            )
+        if fsync != "on":
+            raise StorageFailedError(
+                f"the database {self.path} runs with fsync = {fsync}: commits are not "
+                "flushed to disk, and a crash could lose acknowledged moves; set it to on"
+            )
+
+    async def close(self) -> None:
+        """Wait for the operations under way, then close the pool. Idempotent.
+
+        Operations called after this starts raise :class:`StoreClosedError`.
+        """
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # Let every started transaction finish (they are never cancelled midway).
+        await asyncio.gather(*self._inflight, return_exceptions=True)
+        self._last_write = None
+        await pool.close()
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def info(self) -> StoreInfo:
+        """The schema version and ``synchronous_commit``, as PostgreSQL reports them
+        (``journal_mode`` is ``"wal"``: PostgreSQL always writes ahead)."""
+
+        async def body(db: Connection) -> StoreInfo:
+            return StoreInfo(
+                path=self.path,
+                schema_version=await schema_version(db),
+                journal_mode="wal",
+                synchronous=str(await db.fetchval("SHOW synchronous_commit")),
+            )
+
+        return await self._transaction(body, write=False, what="reading the settings")
+
+    # -- transactions -----------------------------------------------------------------
+
+    async def _transaction(
+        self,
+        body: Callable[[Connection], Awaitable[_T]],
+        *,
+        write: bool,
+        what: str,
+    ) -> _T:
+        """Run ``body`` in one transaction, after every write called before it.
+
+        The transaction runs in its own task, shielded: a cancelled caller stops
+        waiting, but the transaction still ends with COMMIT or ROLLBACK.
+        """
+
+        def work(pool: asyncpg.Pool) -> Awaitable[_T]:
+            return self._in_transaction(pool, body, write=write, what=what)
+
+        return await asyncio.shield(self._schedule(work, write=write))
+
+    def _schedule(
+        self, work: Callable[[asyncpg.Pool], Awaitable[_T]], *, write: bool
+    ) -> asyncio.Task[_T]:
+        """Start ``work`` in a task of its own once the write called last has ended;
+        a write becomes the one the next operations wait for. Raises
+        :class:`StoreClosedError` if the store is not open."""
+        pool = self._pool
+        if pool is None:
+            raise StoreClosedError(f"the store on {self.path} is not open")
+        after = self._last_write
+
+        async def run() -> _T:
+            if after is not None:
+                await asyncio.wait([after])  # its outcome is its caller's
+            return await work(pool)
+
+        task = asyncio.create_task(run())
+        if write:
+            self._last_write = task
+        self._inflight.add(task)
+        task.add_done_callback(self._inflight.discard)
+        return task
+
+    async def _in_transaction(
+        self,
+        pool: asyncpg.Pool,
+        body: Callable[[Connection], Awaitable[_T]],
+        *,
+        write: bool,
+        what: str,
+    ) -> _T:
+        """Run ``body`` between BEGIN and COMMIT (ROLLBACK if it raises) on a
+        connection of the pool; PostgreSQL's and asyncpg's errors become
+        :class:`StorageFailedError`."""
+        # READ COMMITTED for writes, with row locks where they read before writing;
+        # REPEATABLE READ for reads: their statements all see one snapshot.
+        isolation = "read_committed" if write else "repeatable_read"
+        try:
+            async with (
+                pool.acquire() as db,
+                db.transaction(isolation=isolation, readonly=not write),
+            ):
+                # With synchronous_commit on, COMMIT returns once the WAL is on disk.
+                return await body(db)
+        except StoreError:
+            raise  # the body's own refusals (and StorageFailedError is an OSError)
+        except DRIVER_ERRORS as error:
+            raise StorageFailedError(f"{what} failed in {self.path}: {error}") from error
