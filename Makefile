@@ -46,9 +46,12 @@ lint: install
 #   redis-server  the cluster tests' Redis (tests/services.py starts its own)
 #   postgresql    the cluster's game store tests (tests/services.py runs initdb
 #                 in a temporary folder and starts its own server)
+#   caddy         the reverse proxy of docs/internet.md (tests/e2e/test_e2e_proxy.py
+#                 runs its own, with its own certificate authority, in a temporary folder)
 CHROMIUM := /usr/bin/chromium
 REDIS := /usr/bin/redis-server
 POSTGRES := /usr/share/postgresql-common/pg_wrapper
+CADDY := /usr/bin/caddy
 APT_INSTALL = if [ "$$(id -u)" = 0 ]; then sudo=; \
 	elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
 	else echo "$@ is missing: install Debian's $(1) package as root" >&2; exit 1; fi; \
@@ -66,9 +69,12 @@ $(REDIS):
 $(POSTGRES):
 	@$(call APT_INSTALL,postgresql)
 
+$(CADDY):
+	@$(call APT_INSTALL,caddy)
+
 browser: $(CHROMIUM)
 
-services: $(REDIS) $(POSTGRES)
+services: $(REDIS) $(POSTGRES) $(CADDY)
 
 # Every test, in JOBS processes (pytest-xdist), a test file to each at a time:
 # module-level caches are built once, and no test uses a fixed port or shared

@@ -61,6 +61,8 @@ def require(program: str) -> None:
         pytest.skip("redis-server is not installed: `make services` (Debian's redis-server)")
     if program == "postgres" and postgres_bin() is None:
         pytest.skip("PostgreSQL is not installed: `make services` (Debian's postgresql)")
+    if program == "caddy" and shutil.which("caddy") is None:
+        pytest.skip("caddy is not installed: `make services` (Debian's caddy)")
 
 
 def _wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
