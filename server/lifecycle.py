@@ -80,10 +80,8 @@ def add_resources(app: web.Application, config: ServerConfig) -> None:
 
 async def _database_lock(app: web.Application) -> AsyncIterator[None]:
     # DatabaseInUseError at once if another server holds the file: nothing else starts.
+    # A PostgreSQL database takes no lock: every process of a cluster shares it.
     database = app[CONFIG].database
-    if database.startswith(("postgresql://", "postgres://")):
-        yield  # PostgreSQL takes every process of a cluster at once
-        return
     lock = DatabaseLock(database)
     lock.acquire()
     try:
@@ -91,7 +89,8 @@ async def _database_lock(app: web.Application) -> AsyncIterator[None]:
     finally:
         lock.release()
         if app.get(_READY, False):
-            logger.info("server stopped", extra={"database": database})
+            # The store's own name for it: a URL's password left out.
+            logger.info("server stopped", extra={"database": app[STORE].path})
 
 
 async def _store(app: web.Application) -> AsyncIterator[None]:
