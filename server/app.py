@@ -208,7 +208,7 @@ async def _rooms(request: web.Request) -> web.Response:
         limit = _query_number(request, "limit", ROOMS_PAGE_DEFAULT, 1, ROOMS_PAGE_MAX)
     except ValueError as error:
         return error_response(400, ErrorCode.INVALID_FIELD, str(error))
-    page = request.app[HUB].public_rooms(game, offset=offset, limit=limit)
+    page = await request.app[HUB].lobby_page(game, offset=offset, limit=limit)
     return json_response({"rooms": page.rooms, "total": page.total})
 
 

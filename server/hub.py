@@ -257,6 +257,14 @@ class GameServer:
         ``GET /api/rooms`` answer: rooms with a free seat first, then oldest first."""
         return self._lobby.public_page(game, offset=offset, limit=limit)
 
+    async def lobby_page(
+        self, game: str | None = None, *, offset: int = 0, limit: int = ROOMS_PAGE_DEFAULT
+    ) -> RoomPage:
+        """:meth:`public_rooms` of the whole cluster, or of this server alone."""
+        if self.elsewhere is None:
+            return self.public_rooms(game, offset=offset, limit=limit)
+        return await self.elsewhere.public_page(game, offset, limit)
+
     def session_count(self) -> int:
         """How many sessions the hub holds: connected, or away within their grace."""
         return len(self._sessions)
@@ -323,10 +331,7 @@ class GameServer:
         match message:
             case ListRooms():
                 game = resolve_game(message.game).name if message.game else None
-                if self.elsewhere is None:
-                    page = self.public_rooms(game, offset=message.offset, limit=message.limit)
-                else:
-                    page = await self.elsewhere.public_page(game, message.offset, message.limit)
+                page = await self.lobby_page(game, offset=message.offset, limit=message.limit)
                 reply = RoomList(rooms=page.rooms, total=page.total, id=message.id)
                 peer.connection.send(reply)
             case CreateRoom() | Join() | QuickMatch() if session.watch_only:

@@ -72,6 +72,7 @@ async def test_two_players_on_two_processes_play_a_whole_game(pair: list[Running
     bob = await Player.join_server(b.ws_url, "bob")
     listed = await bob.request({"type": "list_rooms"})
     assert [room["code"] for room in listed["rooms"]] == [code]
+    assert (await b.get_json("/api/rooms"))["rooms"] == listed["rooms"]
     joined = await bob.request({"type": "join", "code": code})
     assert joined["type"] == "state", joined
     assert joined["room"]["you"] == "second"
