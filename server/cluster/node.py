@@ -280,6 +280,8 @@ class ClusterNode:
             case Attach():
                 self._in_order(envelope.session.id, lambda: self._attach(envelope))
             case RoomsMoved():
+                if envelope.previous:
+                    self._in_order("", lambda: self._gateway_gone(envelope.previous))
                 self._reattach(envelope.sender)
 
     def _in_order(self, key: str, work: Callable[[], Awaitable[None]]) -> None:
@@ -347,13 +349,32 @@ class ClusterNode:
             address = self._addresses.get(session_id, "")
             self.publisher.send(owner, Attach(self.node, record, token, address))
 
+    async def _gateway_gone(self, gateway: str) -> None:
+        """The process ``gateway`` died: the sessions whose connections it held
+        are away here from now on, as if their connections had closed (their
+        seats are held for the grace window, and their opponents told)."""
+        for (via, session), outbox in list(self._outboxes.items()):
+            if via == gateway:
+                del self._outboxes[via, session]
+                await self.hub.detach(ClientId(session), outbox)
+
     async def _rejoin_here(self, record: SessionRecord, outbox: Connection) -> None:
         await self.hub.attach(record, outbox, rejoin=True)
 
     # -- heartbeats and takeovers -------------------------------------------------------
 
+    def _prune(self) -> None:
+        """Forget what this process kept for sessions that no longer live here."""
+        hub = self.hub
+        for session_id in [s for s in self._links if not hub.knows(ClientId(s))]:
+            for table in (self._links, self._tokens, self._addresses):
+                table.pop(session_id, None)
+        for key in [k for k in self._outboxes if not hub.knows(ClientId(k[1]))]:
+            del self._outboxes[key]
+
     async def _beat_forever(self) -> None:
         while True:
+            self._prune()
             try:
                 await self.directory.beat(self.node)
                 _, dead = await self.directory.nodes()

@@ -169,20 +169,33 @@ async def test_a_player_resumes_through_the_other_process(pair: list[RunningServ
     await back.expect("game_over")
 
 
-async def test_a_killed_process_s_rooms_come_back_in_the_other(
+@asynccontextmanager
+async def two_processes(
     redis_server: RedisServer, postgres_server: PostgresServer
-) -> None:
-    """The process holding a game in play is killed (SIGKILL). The other one
-    takes its room over from the store within seconds: a player who was
-    connected to the dead process resumes through the live one with his token,
-    one who was connected to the live one is re-attached by it, and the game
-    ends with every move made before the kill."""
+) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
+    """Two ``boardroom serve`` children of one new cluster, on one new database."""
     name = f"test-{secrets.token_hex(4)}"
     database = postgres_server.new_database()
     flags = ("--cluster", redis_server.url, "--cluster-name", name, "--engine", "python")
-    owner = await ServerProcess.start(database, *flags)  # type: ignore[arg-type]
-    survivor = await ServerProcess.start(database, *flags)  # type: ignore[arg-type]
+    first = await ServerProcess.start(database, *flags)  # type: ignore[arg-type]
+    second = await ServerProcess.start(database, *flags)  # type: ignore[arg-type]
     try:
+        yield first, second
+    finally:
+        for process in (first, second):
+            await process.stop(signal.SIGKILL)
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["killed", "stopped"])
+async def test_a_dead_process_s_rooms_come_back_in_the_other(
+    redis_server: RedisServer, postgres_server: PostgresServer, how: signal.Signals
+) -> None:
+    """The process holding a game in play is killed (SIGKILL) or stopped
+    (SIGTERM). The other one takes its room over from the store within
+    seconds: a player who was connected to the dead process resumes through
+    the live one with his token, one who was connected to the live one is
+    re-attached by it, and the game ends with every move made before."""
+    async with two_processes(redis_server, postgres_server) as (owner, survivor):
         ann = await Player.join_server(owner.ws_url, "ann")
         code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
         bob = await Player.join_server(survivor.ws_url, "bob")
@@ -190,10 +203,11 @@ async def test_a_killed_process_s_rooms_come_back_in_the_other(
         await play((ann, bob), code, LINE_GAME[:3])
 
         killed_at = time.monotonic()
-        assert await owner.stop(signal.SIGKILL) == -signal.SIGKILL
+        await owner.stop(how)
         state = await bob.expect("state", timeout=20)  # re-attached to the new owner
-        # Seen with pytest -s: the takeover's delay (the heartbeat's TTL, 3 s, and a beat).
-        print(f"room back {time.monotonic() - killed_at:.1f} s after the SIGKILL")
+        # Seen with pytest -s: the takeover's delay (at most the heartbeat's TTL, 3 s,
+        # and a beat after a SIGKILL; a beat after a SIGTERM).
+        print(f"room back {time.monotonic() - killed_at:.1f} s after {how.name}")
         assert state["room"]["moves"] == " ".join(LINE_GAME[:3])
 
         back = await Player.connect(survivor.ws_url)
@@ -205,9 +219,30 @@ async def test_a_killed_process_s_rooms_come_back_in_the_other(
         await play((bob, back), code, LINE_GAME[3:])  # bob's move, then ann's
         over = await bob.expect("game_over")
         assert over["moves"] == " ".join(LINE_GAME)
-    finally:
-        for process in (owner, survivor):
-            await process.stop(signal.SIGKILL)
+
+
+async def test_when_a_gateway_dies_its_players_are_away_in_the_other_s_rooms(
+    redis_server: RedisServer, postgres_server: PostgresServer
+) -> None:
+    """Bob plays in A's room through B, and B is killed: A holds his seat as for
+    any dropped player (Ann is told), and Bob comes back through A and plays on."""
+    async with two_processes(redis_server, postgres_server) as (owner, gateway):
+        ann = await Player.join_server(owner.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        bob = await Player.join_server(gateway.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        await play((ann, bob), code, LINE_GAME[:2])
+        await gateway.stop(signal.SIGKILL)
+        away = await ann.expect("player_status", timeout=20, connected=False)
+        assert away["side"] == "second"
+        back = await Player.connect(owner.ws_url)
+        welcome = await back.request(
+            {"type": "hello", "name": "bob", "version": 1, "resume_token": bob.token}
+        )
+        assert welcome["resumed_rooms"] == [code], welcome
+        await ann.expect("player_status", connected=True)
+        await play((ann, back), code, LINE_GAME[2:])
+        assert (await back.expect("game_over"))["result"]["winner"] == "first"
 
 
 async def test_a_cluster_needs_postgresql_and_redis(tmp_path: Path) -> None:
