@@ -39,6 +39,8 @@ from server.classroom.admin_routes import add_admin_routes
 from server.classroom.admin_token import bearer_matches
 from server.classroom.class_mode import teacher_token
 from server.classroom.tournament_routes import add_tournament_routes
+from server.cluster.node import CLOSE_TRY_AGAIN, CLUSTER, Route
+from server.cluster.proxy import class_home_middleware
 from server.config import ServerConfig
 from server.connection import Connection
 from server.core.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, RateLimiter
@@ -84,6 +86,8 @@ def create_app(config: ServerConfig) -> web.Application:
     )
     if limit is not None:
         app.middlewares.append(limit)  # server/http_limits.py: 429 over the API's rate
+    if config.cluster:
+        app.middlewares.append(class_home_middleware)  # a class's HTTP is its home's
     add_admission(
         app,
         limit=config.max_connections_per_address,
@@ -147,6 +151,15 @@ async def _serve(
     config, metrics, hub = app[CONFIG], app[METRICS], app[HUB]
     connection = Connection(ws, address, transport)
     peer = Peer(connection)
+    node = app.get(CLUSTER)
+    route = Route.HERE if node is None else node.route()
+    if route is Route.NOWHERE:
+        connection.close(CLOSE_TRY_AGAIN, "the class's server is restarting: try again")
+        await connection.wait_closed()
+        return
+    # A cluster running a class: the class lives in its home; this process carries
+    # the connection's frames there, whole (server.cluster.node.Route).
+    carried = node.carry(connection) if node is not None and route is Route.HOME else None
     limiter = RateLimiter(
         config.rate,
         config.burst,
@@ -178,6 +191,10 @@ async def _serve(
                     peer, ErrorCode.BINARY_FRAME, "binary frames are not read: send JSON as text"
                 )
                 continue
+            if carried is not None:
+                assert node is not None
+                node.carry_frame(carried, frame.data)  # read, checked and answered there
+                continue
             try:
                 message = decode_client_message(frame.data)
             except ProtocolError as refusal:
@@ -187,7 +204,11 @@ async def _serve(
     finally:
         app[CONNECTIONS].discard(connection)
         metrics.connection_closed()
-        await hub.disconnected(peer)
+        if carried is not None:
+            assert node is not None
+            node.hang_up(carried)
+        else:
+            await hub.disconnected(peer)
         connection.close()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(connection.wait_closed(), SHUTDOWN_GRACE_SECONDS)

@@ -28,6 +28,7 @@ from server.admission import AdmittingRunner
 from server.app import create_app
 from server.classroom.admin_token import teacher_link
 from server.classroom.class_mode import teacher_token
+from server.cluster.node import CLUSTER, ClusterError
 from server.config import ServerConfig, add_arguments, config_from
 from server.event_loop import loop_factory
 from server.logs import configure_logging
@@ -69,7 +70,7 @@ def _serve_command(args: argparse.Namespace) -> int:
     try:
         with asyncio.Runner(loop_factory=factory) as runner:
             runner.run(serve(config, ssl_context))
-    except DatabaseInUseError as error:
+    except (DatabaseInUseError, ClusterError) as error:
         print(f"boardroom serve: {error}", file=sys.stderr)
         return 1
     except OSError as error:
@@ -116,6 +117,11 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
             print(
                 f"  {web_scheme}://{shown}:{port}/    {ws_scheme}://{shown}:{port}/ws", flush=True
             )
+        node = runner.app.get(CLUSTER)
+        if node is not None:
+            # The class's home tells the others where to send the class's HTTP requests.
+            shown = f"[{hosts[0]}]" if ":" in hosts[0] else hosts[0]
+            await node.advertise(f"{web_scheme}://{shown}:{port}")
         token = teacher_token(runner.app)
         if token is not None:
             print(

@@ -180,8 +180,6 @@ class ServerConfig:
             # Every process of a cluster writes every game: one SQLite file cannot
             # be shared by processes on several machines (docs/operations.md).
             problems.append("cluster: give a PostgreSQL --database (postgresql://...)")
-        if self.class_mode:
-            problems.append("cluster: class mode runs on one process (no --class with --cluster)")
         if not self.cluster_name or not self.cluster_name.replace("-", "").isalnum():
             problems.append(f"cluster_name={self.cluster_name!r}: use letters, digits and -")
         return problems

@@ -32,7 +32,7 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from server.cluster.node import ClusterNode
+from server.cluster.node import CLUSTER, ClusterNode
 from server.config import ServerConfig
 from server.engine_pool import EnginePool
 from server.gc_tuning import tune_for_serving
@@ -125,9 +125,11 @@ async def _hub(app: web.Application) -> AsyncIterator[None]:
     )
     node: ClusterNode | None = None
     if app[CONFIG].cluster:
-        node = ClusterNode(app[CONFIG].cluster, app[CONFIG].cluster_name)
-        await node.connect()  # Redis unreachable: the start fails here
+        config = app[CONFIG]
+        node = ClusterNode(config.cluster, config.cluster_name, class_name=config.class_name)
+        await node.connect()  # Redis unreachable, or another class's home: the start fails
         hub.elsewhere = node
+        app[CLUSTER] = node
     try:
         app[_RESTORED_ROOMS] = await hub.start(restore=None if node is None else node.claim_room)
         if node is not None:

@@ -33,6 +33,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server.admission import AdmittingRunner
 from server.app import create_app
+from server.cluster.node import CLUSTER
 from server.config import ServerConfig
 from server.tls import server_ssl_context
 
@@ -165,6 +166,9 @@ async def running_server(database: Path, **overrides: Any) -> AsyncIterator[Runn
         site = web.TCPSite(runner, config.host, 0, ssl_context=server_ssl_context(config))
         await site.start()
         port = next(a[1] for a in runner.addresses if isinstance(a, tuple))
+        node = app.get(CLUSTER)
+        if node is not None:  # as boardroom serve does once it listens
+            await node.advertise(f"http://127.0.0.1:{port}")
         yield RunningServer(config, port, app)
     finally:
         await runner.cleanup()

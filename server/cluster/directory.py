@@ -19,6 +19,10 @@ clusters may share one Redis); ``ROOM`` is a room code::
     {name}:session:{id}       a session's identity (JSON SessionRecord), for a
                               resume on another process; kept SESSION_TTL_S
     {name}:takeover:{node}    the process taking a dead process's rooms over
+    {name}:class              the class a cluster in class mode runs (kept while its
+                              home lives or is away; gone once the home stops cleanly)
+    {name}:home               the class's home process (as long-lived as a heartbeat)
+    {name}:home:http          the home's HTTP address, for the others' HTTP requests
 
 Every change that must be all-or-nothing is one Lua script, so Redis runs it
 atomically: two processes can never both claim a code or a room. The scripts
@@ -140,6 +144,26 @@ return 1
 def _text(value: object) -> str:
     """A value as Redis gives it (bytes), as text."""
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+_CLAIM_HOME = """
+local p, node, class, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local home = redis.call('GET', p .. ':home')
+if home and home ~= node then return 'home:' .. home end
+local running = redis.call('GET', p .. ':class')
+if running and running ~= class then return 'class:' .. running end
+redis.call('SET', p .. ':home', node, 'PX', ttl)
+redis.call('SET', p .. ':class', class)
+return ''
+"""
+
+_LEAVE_HOME = """
+local p, node = ARGV[1], ARGV[2]
+if redis.call('GET', p .. ':home') == node then
+  redis.call('DEL', p .. ':home', p .. ':home:http', p .. ':class')
+end
+return 1
+"""
 
 
 class Directory:
@@ -281,6 +305,31 @@ class Directory:
     async def recall(self, session_id: str) -> SessionRecord | None:
         value = await self.redis.get(self._key("session", session_id))
         return None if value is None else _session_decoder.decode(value)
+
+    # -- a class's home ------------------------------------------------------------------
+
+    async def claim_home(self, node: str, class_name: str) -> str:
+        """Make ``node`` the home of the class ``class_name`` for the next
+        :data:`HEARTBEAT_TTL_S` (renewed by calling again); "" if it is, else
+        what stands in the way: ``home:NODE`` (another live home) or
+        ``class:NAME`` (the cluster runs another class)."""
+        ttl = str(int(HEARTBEAT_TTL_S * 1000))
+        return _text(await self.redis.eval(_CLAIM_HOME, 0, self.name, node, class_name, ttl))
+
+    async def advertise_home(self, url: str) -> None:
+        await self.redis.set(self._key("home", "http"), url)
+
+    async def class_home(self) -> tuple[str | None, str | None, str | None]:
+        """(the class the cluster runs, its live home process, the home's HTTP
+        address); each None when there is none."""
+        running, home, http = await self.redis.mget(
+            [self._key("class"), self._key("home"), self._key("home", "http")]
+        )
+        return tuple(None if v is None else _text(v) for v in (running, home, http))  # type: ignore[return-value]
+
+    async def leave_home(self, node: str) -> None:
+        """The home stops cleanly: the cluster runs no class any more."""
+        await self.redis.eval(_LEAVE_HOME, 0, self.name, node)
 
     # -- takeovers ----------------------------------------------------------------------
 

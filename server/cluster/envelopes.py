@@ -25,7 +25,9 @@ class Forward(msgspec.Struct, tag="forward", frozen=True):
 
 
 class Deliver(msgspec.Struct, tag="deliver", frozen=True):
-    """Owner → gateway: send ``text`` (a server message) to the session's connection."""
+    """Owner → gateway: send ``text`` (a server message) to the session's
+    connection (for a connection carried whole to a class's home, ``session``
+    names the connection)."""
 
     sender: str
     session: str
@@ -85,7 +87,24 @@ class RoomsMoved(msgspec.Struct, tag="moved", frozen=True):
     rooms: list[str]
 
 
-Envelope = Forward | Deliver | Close | Gone | Ask | Answer | Attach | RoomsMoved
+class Frame(msgspec.Struct, tag="frame", frozen=True):
+    """Gateway → the class's home: ``text``, a frame of the connection
+    ``connection`` (from ``address``), all of whose frames go to the home."""
+
+    sender: str
+    connection: str
+    address: str
+    text: str
+
+
+class Hangup(msgspec.Struct, tag="hangup", frozen=True):
+    """Gateway → the class's home: the connection ``connection`` closed."""
+
+    sender: str
+    connection: str
+
+
+Envelope = Forward | Deliver | Close | Gone | Ask | Answer | Attach | RoomsMoved | Frame | Hangup
 
 _encoder = msgspec.json.Encoder()
 _decoder: msgspec.json.Decoder[Envelope] = msgspec.json.Decoder(Envelope)

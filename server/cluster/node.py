@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import functools
 import itertools
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
 
+import aiohttp
 import msgspec
+from aiohttp import web
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
@@ -39,7 +42,9 @@ from server.cluster.envelopes import (
     Deliver,
     Envelope,
     Forward,
+    Frame,
     Gone,
+    Hangup,
     RoomsMoved,
     decode,
 )
@@ -48,7 +53,7 @@ from server.connection import Connection
 from server.core.lobby import RoomCodes, RoomPage, normalise_code
 from server.core.room_output import ClientId
 from server.core.sessions import Session, session_id_for
-from server.hub import GameServer, resolve_game
+from server.hub import GameServer, Peer, resolve_game
 from server.hub_boundary import SessionRecord
 from shared.protocol.codec import decode_client_message, encode_message
 from shared.protocol.errors import ProtocolError
@@ -56,6 +61,29 @@ from shared.protocol.messages import ClientMessage, Join, QuickMatch, RoomSummar
 
 logger = logging.getLogger(__name__)
 
+
+class ClusterError(Exception):
+    """This process cannot join the cluster as asked (the message says why)."""
+
+
+class Route(enum.Enum):
+    """Where a new connection's messages go (:meth:`ClusterNode.route`)."""
+
+    HERE = "here"
+    """This process's hub: no class runs, or this process is the class's home."""
+    HOME = "home"
+    """Every frame to the class's home, which runs the class (a gateway)."""
+    NOWHERE = "nowhere"
+    """The cluster runs a class whose home is away (restarting): try again soon."""
+
+
+CLOSE_TRY_AGAIN = 1013
+"""WebSocket "try again later": the class's home is away (clients retry)."""
+CLOSE_HOME_GONE = 1012
+"""WebSocket "service restart": the home this connection was carried to died."""
+
+HTTP_TIMEOUT_S = 30.0
+"""How long a class's HTTP request passed on to its home may take."""
 ASK_TIMEOUT_S = 2.0
 """How long a gateway waits for the other processes to say where a resuming
 session holds seats: a live process answers in a millisecond; a process that
@@ -65,8 +93,12 @@ died a moment ago never does."""
 class ClusterNode:
     """This process in the cluster (see the module docstring)."""
 
-    def __init__(self, url: str, name: str, *, node: str | None = None) -> None:
+    def __init__(
+        self, url: str, name: str, *, class_name: str = "", node: str | None = None
+    ) -> None:
         self.url = url
+        self.class_name = class_name
+        """The class this process is the home of ("": none)."""
         self.node = node or f"n{secrets.token_hex(4)}"
         """This process's id in the cluster: new at every start."""
         self._redis: Redis = Redis.from_url(url)
@@ -84,6 +116,14 @@ class ClusterNode:
         self._questions = itertools.count(1)
         self._answers: dict[int, asyncio.Queue[Answer]] = {}
         self._attach_to: dict[str, set[str]] = {}
+        self._class: tuple[str | None, str | None, str | None] = (None, None, None)
+        """What the directory last said of the cluster's class: (class, home, HTTP)."""
+        self._carried: dict[str, Connection] = {}
+        """Gateway: the connections carried whole to the class's home, by id."""
+        self._carried_ids = itertools.count(1)
+        self._http: aiohttp.ClientSession | None = None
+        self._carried_peers: dict[tuple[str, str], Peer] = {}
+        """Home: the peers of connections carried here whole, by (gateway, connection)."""
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -92,10 +132,76 @@ class ClusterNode:
         try:
             await self._redis.ping()
             await self.directory.beat(self.node)
+            if self.class_name:
+                await self._claim_home()
+            self._class = await self.directory.class_home()
         except BaseException:
             await self._redis.aclose()
             raise
         self.publisher.start()
+
+    async def _claim_home(self) -> None:
+        refused = await self.directory.claim_home(self.node, self.class_name)
+        if refused.startswith("home:"):
+            raise ClusterError(
+                f"another process of the cluster ({refused[5:]}) is its class's home: "
+                "start the others without --class"
+            )
+        if refused.startswith("class:"):
+            raise ClusterError(
+                f"the cluster runs the class {refused[6:]!r}: give the same --class, or "
+                "another --cluster-name"
+            )
+
+    def http_session(self) -> aiohttp.ClientSession:
+        """The HTTP client that passes a class's requests on to its home (server.cluster.proxy)."""
+        if self._http is None:
+            self._http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=HTTP_TIMEOUT_S))
+        return self._http
+
+    async def advertise(self, url: str) -> None:
+        """The class's home serves HTTP at ``url``: the others send it their HTTP requests."""
+        if self.class_name:
+            await self.directory.advertise_home(url)
+            self._class = await self.directory.class_home()
+
+    def route(self) -> Route:
+        """Where a new connection's messages go, as the directory said at the last beat."""
+        running, home, _ = self._class
+        if running is None or home == self.node:
+            return Route.HERE
+        return Route.NOWHERE if home is None else Route.HOME
+
+    @property
+    def home_http(self) -> str | None:
+        """The class's home's HTTP address, when another process is the home."""
+        _, home, http = self._class
+        return http if home is not None and home != self.node else None
+
+    def carry(self, connection: Connection) -> str:
+        """Carry ``connection`` whole to the class's home; its id for :meth:`carry_frame`."""
+        carried = f"c{next(self._carried_ids)}"
+        self._carried[carried] = connection
+        return carried
+
+    def carry_frame(self, carried: str, text: str) -> None:
+        """Send one frame of a carried connection to the home."""
+        connection = self._carried.get(carried)
+        _, home, _ = self._class
+        if connection is None:
+            return
+        if home is None or home == self.node:
+            connection.close(CLOSE_HOME_GONE, "the class's server restarted: reconnect")
+            return
+        self.publisher.send(home, Frame(self.node, carried, connection.address, text))
+
+    def hang_up(self, carried: str) -> None:
+        """A carried connection closed."""
+        if self._carried.pop(carried, None) is None:
+            return
+        _, home, _ = self._class
+        if home is not None and home != self.node:
+            self.publisher.send(home, Hangup(self.node, carried))
 
     async def claim_room(self, code: str) -> bool:
         """Whether this process takes a stored room back at its start: no live
@@ -124,8 +230,12 @@ class ClusterNode:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.publisher.close()
+        if self._http is not None:
+            await self._http.close()
         with contextlib.suppress(RedisError):
             await self.directory.leave(self.node)
+            if self.class_name:
+                await self.directory.leave_home(self.node)
         if self._pubsub is not None:
             with contextlib.suppress(RedisError):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -257,6 +367,16 @@ class ClusterNode:
         in its session's order (messages of one session never overtake each other)."""
         hub = self.hub
         match envelope:
+            case Deliver(session=session, text=text) if session in self._carried:
+                self._carried[session].send_text(text)
+            case Close(session=session, code=code, reason=reason) if session in self._carried:
+                self._carried[session].close(code, reason)
+            case Frame():
+                key = f"{envelope.sender}/{envelope.connection}"
+                self._in_order(key, lambda: self._carried_frame(envelope))
+            case Hangup(sender=sender, connection=connection):
+                key = f"{sender}/{connection}"
+                self._in_order(key, lambda: self._carried_hangup(sender, connection))
             case Deliver(session=session, text=text):
                 outbox = hub.outbox_of(ClientId(session))
                 if isinstance(outbox, Connection):
@@ -320,6 +440,26 @@ class ClusterNode:
             return
         await self.hub.handle_for(forward.session, outbox, forward.token, message)
 
+    async def _carried_frame(self, frame: Frame) -> None:
+        key = (frame.sender, frame.connection)
+        peer = self._carried_peers.get(key)
+        if peer is None:
+            outbox = RemoteOutbox(
+                self.publisher, self.node, frame.sender, frame.connection, frame.address
+            )
+            peer = self._carried_peers[key] = Peer(outbox)
+        try:
+            message = decode_client_message(frame.text)
+        except ProtocolError as refusal:
+            self.hub.refuse(peer, refusal.code, refusal.message, refusal.request_id)
+            return
+        await self.hub.handle(peer, message)
+
+    async def _carried_hangup(self, gateway: str, connection: str) -> None:
+        peer = self._carried_peers.pop((gateway, connection), None)
+        if peer is not None:
+            await self.hub.disconnected(peer)
+
     async def _gone(self, gateway: str, session: str) -> None:
         outbox = self._outboxes.pop((gateway, session), None)
         if outbox is not None:
@@ -357,6 +497,8 @@ class ClusterNode:
             if via == gateway:
                 del self._outboxes[via, session]
                 await self.hub.detach(ClientId(session), outbox)
+        for via, connection in [key for key in self._carried_peers if key[0] == gateway]:
+            await self._carried_hangup(via, connection)
 
     async def _rejoin_here(self, record: SessionRecord, outbox: Connection) -> None:
         await self.hub.attach(record, outbox, rejoin=True)
@@ -377,13 +519,32 @@ class ClusterNode:
             self._prune()
             try:
                 await self.directory.beat(self.node)
+                if self.class_name:
+                    await self._claim_home()
+                self._follow_home(await self.directory.class_home())
                 _, dead = await self.directory.nodes()
                 for node in dead:
+                    # A class's rooms all live in its home: no other process takes them.
+                    if self.route() is not Route.HERE:
+                        break
                     if await self.directory.start_takeover(node, self.node):
                         await self._take_over(node)
             except RedisError:
                 logger.exception("the cluster's heartbeat failed; retrying")
+            except ClusterError:
+                # Another process took the class's home while this one missed its
+                # beats: the two would both run the class. Say it loudly.
+                logger.exception("this process is no longer its class's home")
             await asyncio.sleep(HEARTBEAT_S)
+
+    def _follow_home(self, now: tuple[str | None, str | None, str | None]) -> None:
+        """The directory's word on the class, at this beat: connections carried
+        to a home that is no longer it are closed (their clients reconnect)."""
+        before, self._class = self._class[1], now
+        if before is not None and before != now[1] and self._carried:
+            for connection in list(self._carried.values()):
+                connection.close(CLOSE_HOME_GONE, "the class's server restarted: reconnect")
+            self._carried.clear()
 
     async def _take_over(self, dead: str) -> None:
         """Restore the dead process's rooms that have a game in play from the
@@ -407,3 +568,8 @@ class ClusterNode:
 
     def _broadcast(self, envelope: Envelope) -> None:
         self.publisher.send("*", envelope)
+
+
+CLUSTER = web.AppKey("cluster", ClusterNode)
+"""This process in its cluster (``--cluster``), set by server.lifecycle from the
+hub's entry on; unset for a server alone."""

@@ -19,9 +19,22 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
-from harness import Player, RunningServer, ServerProcess, running_server
+from classroom_helpers import Teacher
+from harness import Player, RunningServer, ServerProcess, running_server, wait_until
 from services import PostgresServer, RedisServer
+from tournament_helpers import (
+    WAIT,
+    check_standings,
+    every_pair,
+    in_process_bots,
+    meetings,
+    results_from_records,
+    tournament,
+)
+
+from server.classroom.class_mode import teacher_token
 
 LINE_GAME = ("a1", "a2", "b1", "b2", "c1")
 """X wins along the bottom row."""
@@ -258,3 +271,107 @@ async def test_a_cluster_needs_postgresql_and_redis(tmp_path: Path) -> None:
         ):
             pass
     await asyncio.sleep(0)
+
+
+# -- a class on a cluster ------------------------------------------------------------------
+
+BOTS = ["ada", "bob", "cy", "dan", "eve", "fay"]
+
+
+async def test_a_class_runs_a_tournament_on_a_two_process_cluster(
+    redis_server: RedisServer, postgres_server: PostgresServer
+) -> None:
+    """A class whose home is one process, half its students (bots) connected to
+    the other: the teacher, also through the other process, sees the whole
+    roster, runs a round robin to the end, and the standings are those of the
+    stored games."""
+    settings: dict[str, Any] = {
+        "cluster": redis_server.url,
+        "cluster_name": f"test-{secrets.token_hex(4)}",
+    }
+    database = postgres_server.new_database()
+    async with (
+        running_server(database, class_name="7B", **settings) as home,  # type: ignore[arg-type]
+        running_server(database, **settings) as other,  # type: ignore[arg-type]
+        in_process_bots(home.ws_url, BOTS[:3]),
+        in_process_bots(other.ws_url, BOTS[3:]),
+    ):
+        teacher = Teacher(other, token=teacher_token(home.app))
+        roster = await wait_until(
+            lambda: teacher.get("/api/admin/roster"),
+            lambda body: {s["name"] for s in body["students"]} == set(BOTS),
+            timeout=WAIT,
+        )
+        entrants = [f"student:{s['id']}" for s in roster["students"]]
+        status, answer, _ = await teacher.call(
+            "POST",
+            "/api/admin/tournaments",
+            {"name": "Cluster cup", "game": "tictactoe", "format": "round_robin",
+             "entrants": entrants},
+        )  # fmt: skip
+        assert status == 201, answer
+        base = other.http_url("")
+        shown = await wait_until(
+            lambda: tournament(base, answer["tournament"]["id"]),
+            lambda t: t["status"] == "finished",
+            timeout=WAIT * 2,
+        )
+        assert sorted(meetings(shown), key=sorted) == sorted(every_pair(entrants), key=sorted)
+        check_standings(shown, await results_from_records(base, shown))
+        # The other process's own health is its own; the class's pages are the home's.
+        assert (await other.get_json("/healthz"))["status"] == "ok"
+
+
+async def test_with_its_home_away_a_class_s_cluster_refuses_rather_than_serve_outside_it(
+    redis_server: RedisServer, postgres_server: PostgresServer
+) -> None:
+    """The home is killed: the other process closes the connections it carried
+    there (1012, clients reconnect), refuses new ones (1013: try again) and the
+    class's HTTP (503 with Retry-After) instead of serving play outside the
+    class; once a home is back, a student comes back to her seat through it."""
+    name = f"test-{secrets.token_hex(4)}"
+    database = postgres_server.new_database()
+    flags = ("--cluster", redis_server.url, "--cluster-name", name, "--engine", "python")
+    home = await ServerProcess.start(database, *flags, "--class", "7B")  # type: ignore[arg-type]
+    other = await ServerProcess.start(database, *flags)  # type: ignore[arg-type]
+    try:
+        ann = await Player.join_server(other.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        bob = await Player.join_server(home.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        await play((ann, bob), code, LINE_GAME[:2])
+
+        await home.stop(signal.SIGKILL)
+        assert await ann.closed(timeout=20) == 1012
+        refused = await Player.connect(other.ws_url)
+        assert await refused.closed() == 1013
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(f"http://127.0.0.1:{other.port}/api/rooms") as response,
+        ):
+            assert response.status == 503
+            assert response.headers["Retry-After"] == "2"
+
+        home = await ServerProcess.start(database, *flags, "--class", "7B")  # type: ignore[arg-type]
+        back = await wait_until(
+            lambda: _hello_again(other.ws_url, "ann", ann.token), lambda p: p is not None
+        )
+        assert back is not None
+        welcome_rooms = back.seen[-1]
+        assert welcome_rooms["resumed_rooms"] == [code], welcome_rooms
+        await back.expect("state")
+    finally:
+        for process in (home, other):
+            await process.stop(signal.SIGKILL)
+
+
+async def _hello_again(url: str, name: str, token: str | None) -> Player | None:
+    """A player resuming with ``token``, or None while the cluster refuses connections."""
+    try:
+        player = await Player.connect(url)
+        welcome = await player.request(
+            {"type": "hello", "name": name, "version": 1, "resume_token": token}
+        )
+    except Exception:
+        return None
+    return player if welcome.get("type") == "welcome" else None
