@@ -29,10 +29,10 @@ import aiohttp
 import pytest
 from harness import play_out, run_boardroom, running_server, wait_until
 from repo_paths import REPO_ROOT
+from services import free_port, require
 
 from client.cli import build_parser
 from server.config import ServerConfig, config_from
-from tests.services import free_port, require
 
 GUIDE = REPO_ROOT / "docs" / "internet.md"
 GUIDE_NAME = "boardroom.example.org"
