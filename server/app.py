@@ -41,6 +41,7 @@ from server.classroom.class_mode import teacher_token
 from server.classroom.tournament_routes import add_tournament_routes
 from server.config import ServerConfig
 from server.connection import Connection
+from server.core.client_address import TrustedProxies
 from server.core.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, RateLimiter
 from server.core.path_ids import MAX_ID, parse_id
 from server.core.record_access import may_read
@@ -89,6 +90,7 @@ def create_app(config: ServerConfig) -> web.Application:
         limit=config.max_connections_per_address,
         handshake_seconds=config.handshake_seconds,
         metrics=metrics,
+        trusted=TrustedProxies.parse(config.trusted_proxies),
     )
     app[CONNECTIONS] = set()
     app.on_shutdown.append(_close_connections)
@@ -126,7 +128,9 @@ async def _close_connections(app: web.Application) -> None:
 
 
 async def _websocket(request: web.Request) -> web.StreamResponse:
-    # Its address's cap is checked at the door (server/admission.py), on accept.
+    # Its address's cap is checked at the door (server/admission.py), on accept or,
+    # behind a trusted proxy, as the request came; `remote` is the client's
+    # address, the one the door counted (X-Forwarded-For from a trusted proxy).
     address = request.remote or "unknown"
     ws = web.WebSocketResponse(
         heartbeat=request.app[CONFIG].heartbeat_seconds,
