@@ -9,6 +9,7 @@ real Caddy.)
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 import aiohttp
 import pytest
 from harness import (
+    TIMEOUT,
     Player,
     RunningServer,
     assert_alive,
@@ -44,6 +46,15 @@ async def api_get(
         session.get(server.http_url("/api/rooms"), headers=headers) as response,
     ):
         return response.status, json.loads(await response.text())
+
+
+async def proxied_get(
+    session: aiohttp.ClientSession, server: RunningServer, client: str
+) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """GET /api/rooms on ``session`` for ``client``: (status, headers, JSON body)."""
+    headers = {"X-Forwarded-For": client}
+    async with session.get(server.http_url("/api/rooms"), headers=headers) as response:
+        return response.status, dict(response.headers), await response.json()
 
 
 async def forwarded_player(server: RunningServer, client: str, name: str | None = None) -> Player:
@@ -163,3 +174,37 @@ async def test_room_caps_and_the_token_budget_count_the_forwarded_client(tmp_pat
         assert reply["code"] == "bad_player_token", reply
         for player in (ann, ann_again, bob, guesser, honest):
             await player.close()
+
+
+async def test_with_one_being_told_the_next_request_gets_the_503_and_the_proxy_keeps_its_line(
+    tmp_path: Path,
+) -> None:
+    """Ann holds her one connection; her second WebSocket is being told why (its
+    close not yet answered, so it stays the one being told). A third request for
+    her gets the 503 ``too_many_connections`` at once, on the proxy's connection,
+    which stays open: Bob's request on it next is served."""
+    async with running_server(
+        tmp_path / "games.db", trusted_proxies=PROXY, max_connections_per_address=1
+    ) as server:
+        ann = await forwarded_player(server, ANN, "ann")
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        upgrade = (
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Forwarded-For: {ANN}\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        )
+        writer.write(upgrade.encode())
+        told = b""
+        while b"too_many_connections" not in told:  # the 101, then the error frame
+            told += await asyncio.wait_for(reader.read(4096), TIMEOUT)
+        assert told.startswith(b"HTTP/1.1 101 "), told
+
+        async with aiohttp.ClientSession() as proxy:  # one connection, kept alive
+            status, headers, body = await proxied_get(proxy, server, ANN)
+            assert status == 503 and body["error"] == "too_many_connections", body
+            assert f"{ANN} already has 1" in body["message"], body
+            assert headers.get("Connection", "").lower() != "close", headers
+            status, _, body = await proxied_get(proxy, server, BOB)
+            assert status == 200 and body["total"] == 0, body
+        writer.close()
+        await ann.close()
