@@ -23,6 +23,27 @@ every file descriptor the server had and locked everyone else out (issue 13).
   before any request are logged as ``connections sent no request in time``
   (INFO, as sparingly).
 
+Behind a trusted reverse proxy (``--trusted-proxy``) the door tells the clients
+apart by ``X-Forwarded-For`` (:mod:`server.core.client_address`), and counts
+differently, because the proxy's connections are not its clients':
+
+- A connection accepted from a trusted proxy is not counted against any
+  address's cap at accept: all of them come from the proxy, and it keeps idle
+  ones open for later requests (Caddy's ``keepalive``), so counting them would
+  cap all the players together again, or, with a cap raised to fit, nobody.
+  The handshake deadline still applies to it.
+- Each request on it is counted against its *client's* cap while it is served:
+  a WebSocket for its whole life, an HTTP request until it is answered. A proxy
+  passes one connection from client to client between requests, so the request,
+  not the connection, is what belongs to a client. Over the cap, the request is
+  answered as above (one at a time told why, a WebSocket with
+  ``too_many_connections``; the others a 503 at once), but the proxy's
+  connection is left open for its other clients.
+- The request goes on to the application with ``request.remote`` set to the
+  client's address, resolved here, once: the HTTP rate limit, the WebSocket's
+  address (its room caps and refused-token budget) and the log lines all see
+  the same address.
+
 :class:`AdmittingRunner` runs the application with its door: ``boardroom serve``
 and the tests' server use it where aiohttp's examples use ``web.AppRunner``.
 """
@@ -36,9 +57,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from aiohttp import WSCloseCode, web
+from aiohttp import WSCloseCode, hdrs, web
 from aiohttp.web_protocol import RequestHandler
 
+from server.core.client_address import TrustedProxies, client_address
 from server.core.gate import AddressGate, ReportThrottle, Verdict
 from server.metrics import ServerMetrics
 from shared.protocol.codec import encode_message
@@ -63,8 +85,12 @@ class _Entry:
     """One accepted connection, as the door knows it."""
 
     address: str
+    """The TCP peer's address."""
     verdict: Verdict
     accepted_at: float
+    proxied: bool = False
+    """From a trusted proxy: not counted itself, each of its requests is (see
+    the module docstring); ``verdict`` is then ADMIT, unused."""
     deadline: asyncio.TimerHandle | None = None
     """Closes the connection unless a request starts first; None once one has."""
     requested: bool = False
@@ -79,11 +105,19 @@ class Admission:
     :meth:`serve`. :class:`AdmittingServer` does all three.
     """
 
-    def __init__(self, limit: int, handshake_seconds: float, metrics: ServerMetrics) -> None:
-        """Raise ValueError unless ``limit`` >= 1 and ``handshake_seconds`` > 0."""
+    def __init__(
+        self,
+        limit: int,
+        handshake_seconds: float,
+        metrics: ServerMetrics,
+        trusted: TrustedProxies | None = None,
+    ) -> None:
+        """Raise ValueError unless ``limit`` >= 1 and ``handshake_seconds`` > 0.
+        ``trusted``: the proxies whose ``X-Forwarded-For`` is read (None: none)."""
         if not handshake_seconds > 0:
             raise ValueError(f"handshake_seconds must be more than 0, got {handshake_seconds!r}")
         self.handshake_seconds = handshake_seconds
+        self._trusted = TrustedProxies() if trusted is None else trusted
         self._gate = AddressGate(limit)
         self._metrics = metrics
         self._refusals = ReportThrottle(REPORT_WINDOW)
@@ -98,23 +132,15 @@ class Admission:
         """A connection was accepted: count it, or refuse it (see the module docstring)."""
         loop = asyncio.get_running_loop()
         address = _peer_address(transport)
-        entry = _Entry(address, self._gate.enter(address), loop.time())
+        if self._trusted.trusts(address):
+            entry = _Entry(address, Verdict.ADMIT, loop.time(), proxied=True)
+        else:
+            entry = _Entry(address, self._gate.enter(address), loop.time())
         self._open[handler] = entry
         if entry.verdict is Verdict.ADMIT:
             entry.deadline = loop.call_later(self.handshake_seconds, self._time_out, handler)
             return
-        self._metrics.connection_refused(ErrorCode.TOO_MANY_CONNECTIONS)
-        refused = self._refusals.note(address, entry.accepted_at)
-        if refused is not None:
-            logger.warning(
-                "connections refused",
-                extra={
-                    "address": address,
-                    "reason": ErrorCode.TOO_MANY_CONNECTIONS.value,
-                    "cap": self._gate.limit,
-                    "refused": refused,
-                },
-            )
+        self._refused(address, entry.accepted_at)
         if entry.verdict is Verdict.TELL:
             # Served, to be told why; but it must ask in time like any other.
             entry.deadline = loop.call_later(self.handshake_seconds, self._time_out, handler)
@@ -132,7 +158,8 @@ class Admission:
             return
         if entry.deadline is not None:
             entry.deadline.cancel()
-        self._gate.leave(entry.address, entry.verdict)
+        if not entry.proxied:
+            self._gate.leave(entry.address, entry.verdict)
         if entry.timed_out:
             self._metrics.connection_refused(HANDSHAKE_TIMEOUT)
             closed = self._timeouts.note(entry.address, asyncio.get_running_loop().time())
@@ -156,9 +183,52 @@ class Admission:
             entry.deadline.cancel()
             entry.deadline = None
         entry.requested = True
+        if entry.proxied:
+            return await self._serve_proxied(request, entry.address, app_handler)
         if entry.verdict is Verdict.TELL:
             return await self._tell(request, entry.address)
         return await app_handler(request)
+
+    async def _serve_proxied(
+        self, request: web.BaseRequest, proxy: str, app_handler: AppHandler
+    ) -> web.StreamResponse:
+        """Serve a request that came through trusted proxy ``proxy``, counted
+        against its client's cap while it is served (see the module docstring)."""
+        # Several such headers are one list, in order (RFC 9110, 5.3).
+        forwarded = ",".join(request.headers.getall(hdrs.X_FORWARDED_FOR, ()))
+        client = client_address(proxy, forwarded, self._trusted)
+        if client != request.remote:
+            request = request.clone(remote=client)
+        verdict = self._gate.enter(client)
+        try:
+            if verdict is Verdict.ADMIT:
+                return await app_handler(request)
+            self._refused(client, asyncio.get_running_loop().time())
+            if verdict is Verdict.TELL:
+                return await self._tell(request, client, keep_open=True)
+            # Already read, unlike a refusal at accept; answered without the
+            # WebSocket, and the proxy's connection kept for its other clients.
+            text = self._refusal_text(client)
+            return web.Response(
+                status=503, body=_json_refusal(text), content_type="application/json"
+            )
+        finally:
+            self._gate.leave(client, verdict)
+
+    def _refused(self, address: str, now: float) -> None:
+        """Count and (sparingly) log a connection or request refused for ``address``'s cap."""
+        self._metrics.connection_refused(ErrorCode.TOO_MANY_CONNECTIONS)
+        refused = self._refusals.note(address, now)
+        if refused is not None:
+            logger.warning(
+                "connections refused",
+                extra={
+                    "address": address,
+                    "reason": ErrorCode.TOO_MANY_CONNECTIONS.value,
+                    "cap": self._gate.limit,
+                    "refused": refused,
+                },
+            )
 
     def _time_out(self, handler: RequestHandler) -> None:
         entry = self._open.get(handler)
@@ -166,7 +236,11 @@ class Admission:
             entry.timed_out = True
             handler.force_close()
 
-    async def _tell(self, request: web.BaseRequest, address: str) -> web.StreamResponse:
+    async def _tell(
+        self, request: web.BaseRequest, address: str, *, keep_open: bool = False
+    ) -> web.StreamResponse:
+        """Answer ``request`` with the refusal; an HTTP one closes the connection
+        unless ``keep_open`` (a proxy's, which serves other clients too)."""
         text = self._refusal_text(address)
         ws = web.WebSocketResponse(compress=False)
         if ws.can_prepare(request).ok:
@@ -178,7 +252,8 @@ class Admission:
         response = web.Response(
             status=503, body=_json_refusal(text), content_type="application/json"
         )
-        response.force_close()
+        if not keep_open:
+            response.force_close()
         return response
 
     def _refusal_text(self, address: str) -> str:
@@ -244,10 +319,15 @@ ADMISSION = web.AppKey("admission", Admission)
 
 
 def add_admission(
-    app: web.Application, *, limit: int, handshake_seconds: float, metrics: ServerMetrics
+    app: web.Application,
+    *,
+    limit: int,
+    handshake_seconds: float,
+    metrics: ServerMetrics,
+    trusted: TrustedProxies | None = None,
 ) -> None:
     """Give ``app`` its door, which :class:`AdmittingRunner` puts in front of it."""
-    app[ADMISSION] = Admission(limit, handshake_seconds, metrics)
+    app[ADMISSION] = Admission(limit, handshake_seconds, metrics, trusted)
 
 
 def _peer_address(transport: asyncio.BaseTransport) -> str:

@@ -43,6 +43,7 @@ from server.cluster.node import CLOSE_TRY_AGAIN, CLUSTER, Route
 from server.cluster.proxy import class_home_middleware
 from server.config import ServerConfig
 from server.connection import Connection
+from server.core.client_address import TrustedProxies
 from server.core.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, RateLimiter
 from server.core.path_ids import MAX_ID, parse_id
 from server.core.record_access import may_read
@@ -93,6 +94,7 @@ def create_app(config: ServerConfig) -> web.Application:
         limit=config.max_connections_per_address,
         handshake_seconds=config.handshake_seconds,
         metrics=metrics,
+        trusted=TrustedProxies.parse(config.trusted_proxies),
     )
     app[CONNECTIONS] = set()
     app.on_shutdown.append(_close_connections)
@@ -130,7 +132,9 @@ async def _close_connections(app: web.Application) -> None:
 
 
 async def _websocket(request: web.Request) -> web.StreamResponse:
-    # Its address's cap is checked at the door (server/admission.py), on accept.
+    # Its address's cap is checked at the door (server/admission.py), on accept or,
+    # behind a trusted proxy, as the request came; `remote` is the client's
+    # address, the one the door counted (X-Forwarded-For from a trusted proxy).
     address = request.remote or "unknown"
     ws = web.WebSocketResponse(
         heartbeat=request.app[CONFIG].heartbeat_seconds,

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
+from server.core.client_address import TrustedProxies
 from server.core.limits import (
     DEFAULT_CONNECTIONS_PER_ADDRESS,
     DEFAULT_HANDSHAKE_SECONDS,
@@ -102,6 +103,14 @@ class ServerConfig:
     http_burst: int = _setting(
         DEFAULT_HTTP_BURST, "HTTP API requests one address may make at once before the rate applies"
     )
+    # Behind a reverse proxy every connection comes from the proxy: its
+    # X-Forwarded-For names the client (server/core/client_address.py).
+    trusted_proxies: str = _setting(
+        "",
+        "reverse proxies whose X-Forwarded-For names the client, for every per-address "
+        "limit: a comma list of addresses and networks (127.0.0.1,::1 or 10.0.0.0/8)",
+        stem="trusted_proxy",
+    )
     heartbeat_seconds: float = _setting(20.0, "interval of WebSocket pings")
     # auto: uvloop where it is installed (everywhere but Windows). Same moves a
     # second at 100 paced rooms, with a quarter less server CPU and a fifth of the
@@ -153,6 +162,10 @@ class ServerConfig:
             )
         if not (0 <= self.http_rate < math.inf) or self.http_burst < 1:
             problems.append("http_rate must be 0 (no limit) or more and http_burst 1 or more")
+        try:
+            TrustedProxies.parse(self.trusted_proxies)
+        except ValueError as error:
+            problems.append(f"trusted_proxy: {error}")
         if not self.heartbeat_seconds > 0:
             problems.append("heartbeat_seconds must be more than 0")
         if self.event_loop not in EVENT_LOOPS:

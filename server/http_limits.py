@@ -5,8 +5,15 @@ over its requests to the API: ``--http-rate`` requests a second, bursts of
 ``--http-burst``. A request over it is answered at once with 429, the API's
 JSON error ``{"error": "rate_limited", "message": ..., "retry_after": SECONDS}``
 and a ``Retry-After`` header (whole seconds, at least 1, as HTTP has it); the
-handler does not run. ``--http-rate 0`` turns the limit off (behind a reverse
-proxy every client has the proxy's address: limit there instead).
+handler does not run. ``--http-rate 0`` turns the limit off.
+
+The address is ``request.remote``. Behind a reverse proxy named by
+``--trusted-proxy`` that is the client's own address, read from the proxy's
+``X-Forwarded-For`` by the door (:mod:`server.admission`, once per request), so
+each player behind the proxy has a budget of their own. (Until issue 18 this
+module saw only the proxy's address there, one budget for everyone, and the
+guide said to turn the limit off behind a proxy.) Without the flag, a proxy's
+clients still share its address and its budget.
 
 What is limited: ``/api/...`` (rooms, game records, the leaderboard, the admin
 and tournament API) and ``/metrics`` (each scrape reads the database). Not

@@ -188,11 +188,21 @@ class Player:
         self.name: str | None = None
 
     @classmethod
-    async def connect(cls, url: str, *, source: str | None = None) -> Player:
+    async def connect(
+        cls, url: str, *, source: str | None = None, headers: dict[str, str] | None = None
+    ) -> Player:
         """Open a connection without saying hello (from local address ``source``
-        if given: see :func:`source_connector`)."""
+        if given: see :func:`source_connector`; with ``headers`` in the upgrade
+        request, such as a proxy's ``X-Forwarded-For``)."""
         local = {} if source is None else {"local_addr": (source, 0)}
-        ws = await connect(url, compression=None, max_size=2**22, open_timeout=TIMEOUT, **local)
+        ws = await connect(
+            url,
+            compression=None,
+            max_size=2**22,
+            open_timeout=TIMEOUT,
+            additional_headers=headers,
+            **local,
+        )
         return cls(ws)
 
     @classmethod

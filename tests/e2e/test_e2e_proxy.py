@@ -27,7 +27,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from harness import play_out, run_boardroom, running_server, wait_until
+from harness import Player, assert_alive, play_out, run_boardroom, running_server, wait_until
 from repo_paths import REPO_ROOT
 from services import free_port, require
 
@@ -161,15 +161,21 @@ async def running_caddy(upstream_port: int, folder: Path) -> AsyncIterator[Runni
 
 
 async def https_get(
-    caddy: RunningCaddy, path: str, *, scheme: str = "https", source: str | None = None
+    caddy: RunningCaddy,
+    path: str,
+    *,
+    scheme: str = "https",
+    source: str | None = None,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, dict[str, str], str]:
-    """GET ``path`` through Caddy (from local address ``source`` if given), trusting
-    its authority, not following redirects: (status, headers, body)."""
+    """GET ``path`` through Caddy (from local address ``source`` if given, with
+    ``headers``), trusting its authority, not following redirects: (status,
+    headers, body)."""
     local = {} if source is None else {"local_addr": (source, 0)}
     connector = aiohttp.TCPConnector(ssl=caddy.trusting(), **local)
     async with (
         aiohttp.ClientSession(connector=connector) as session,
-        session.get(caddy.url(path, scheme), allow_redirects=False) as response,
+        session.get(caddy.url(path, scheme), allow_redirects=False, headers=headers) as response,
     ):
         return response.status, dict(response.headers), await response.text()
 
@@ -210,8 +216,48 @@ async def test_games_are_played_over_wss_through_caddy_and_the_page_comes_over_h
     assert "1 game" in bot.out + bot.err, bot
 
 
-async def test_behind_caddy_every_client_has_the_proxys_address(tmp_path: Path) -> None:
-    """What the guide's table says: the server reads no forwarded header, so two
+async def test_behind_caddy_each_player_has_a_budget_of_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the guide's ``--trusted-proxy 127.0.0.1``, two clients that Caddy
+    forwards from different addresses (127.0.0.2 and 127.0.0.3) get separate
+    budgets: one request each to the API (``--http-burst 1``), so the first
+    client's second is 429 naming its own address, forged X-Forwarded-For or
+    not, while the other is served; and one connection each
+    (``--max-connections-per-address 1``), so the first client's second
+    WebSocket is told ``too_many_connections`` while the other's is welcomed."""
+    settings = guide_serve_settings()
+    assert settings["trusted_proxies"] == "127.0.0.1", settings
+    limits = {"http_rate": 0.001, "http_burst": 1, "max_connections_per_address": 1}
+    async with (
+        running_server(tmp_path / "games.db", **{**settings, **limits}) as srv,
+        running_caddy(srv.port, tmp_path) as caddy,
+    ):
+        status, _, body = await https_get(caddy, "/api/rooms", source="127.0.0.2")
+        assert status == 200, body
+        forged = {"X-Forwarded-For": "127.0.0.9"}
+        status, _, body = await https_get(caddy, "/api/rooms", source="127.0.0.2", headers=forged)
+        assert status == 429 and "too many requests from 127.0.0.2:" in body, body
+        status, _, body = await https_get(caddy, "/api/rooms", source="127.0.0.3")
+        assert status == 200, body
+
+        monkeypatch.setenv("SSL_CERT_FILE", str(caddy.root_certificate))
+        url = caddy.url("/ws", "wss")
+        ann = await Player.join_server(url, "ann", source="127.0.0.2")
+        second = await Player.connect(url, source="127.0.0.2")
+        refusal = await second.expect("error", code="too_many_connections")
+        assert "127.0.0.2 already has 1 connections open" in refusal["message"], refusal
+        bob = await Player.join_server(url, "bob", source="127.0.0.3")
+        await assert_alive(ann)
+        await assert_alive(bob)
+        for player in (ann, second, bob):
+            await player.close()
+
+
+async def test_behind_caddy_without_trusted_proxy_every_client_has_the_proxys_address(
+    tmp_path: Path,
+) -> None:
+    """Without ``--trusted-proxy`` the server reads no forwarded header, so two
     clients of different addresses share one per-address budget, named after
     127.0.0.1 (here the HTTP API's, one request and no more)."""
     async with (

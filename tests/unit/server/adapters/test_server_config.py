@@ -45,6 +45,14 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
     assert config_from(parse(), {"BOARDROOM_ENGINE": "python"}).engine == "python"
     assert config_from(parse("--engine", "python"), {}).engine == "python"
     assert config_from(parse(), {}).engine == "auto"
+    # The flag and variable are singular (--trusted-proxy), the field plural: a list.
+    assert config_from(parse("--trusted-proxy", "127.0.0.1,::1"), {}).trusted_proxies == (
+        "127.0.0.1,::1"
+    )
+    assert config_from(parse(), {"BOARDROOM_TRUSTED_PROXY": "10.0.0.0/8"}).trusted_proxies == (
+        "10.0.0.0/8"
+    )
+    assert config_from(parse(), {}).trusted_proxies == ""
 
 
 @pytest.mark.parametrize(
@@ -62,6 +70,8 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
         ({"BOARDROOM_HTTP_RATE": "nan"}, "http_rate"),
         ({"BOARDROOM_HTTP_BURST": "0"}, "http_burst"),
         ({"BOARDROOM_ENGINE": "fortran"}, "engine='fortran'"),
+        ({"BOARDROOM_TRUSTED_PROXY": "127.0.0.1,caddy"}, "trusted_proxy: 'caddy'"),
+        ({"BOARDROOM_TRUSTED_PROXY": "10.0.0.1/8"}, "trusted_proxy: '10.0.0.1/8'"),
     ],
 )
 def test_a_bad_setting_is_refused_with_its_name(environ: dict[str, str], named: str) -> None:
