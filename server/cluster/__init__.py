@@ -32,10 +32,22 @@ every process. Clients that were connected to the dead process reconnect to
 any other with their resume token; clients connected elsewhere are re-attached
 by their gateway.
 
+A class on a cluster: one process, started with ``--class``, is the class's
+*home*, and the class lives there whole (roster, teacher's controls,
+tournaments, every room), so that it keeps one view of everyone. Every other
+process carries its connections to the home frame for frame (``Frame`` and
+``Hangup`` envelopes) and passes the class's HTTP requests on to the home's
+address (:mod:`server.cluster.proxy`). With the home away they refuse rather
+than serve play outside the class. A class thus runs its games on one core;
+spreading a class's rooms over processes would need its roster, controls and
+tournaments to act across processes, which they do not yet.
+
 The package, a module per job::
 
     envelopes   what processes send each other (typed, msgspec)
     directory   the Redis keys: rooms, codes, lobby, quick matches, sessions, nodes
     relay       one ordered publisher per process, and a remote client's outbox
-    node        ClusterNode: the hub's RoomsElsewhere, the inbox, heartbeats, takeovers
+    node        ClusterNode: the hub's RoomsElsewhere, the inbox, heartbeats, takeovers,
+                a class's home and the connections carried to it
+    proxy       a class's HTTP requests passed on to its home
 """
