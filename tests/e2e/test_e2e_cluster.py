@@ -35,6 +35,7 @@ from tournament_helpers import (
 )
 
 from server.classroom.class_mode import teacher_token
+from shared.protocol.messages import Announcement
 
 LINE_GAME = ("a1", "a2", "b1", "b2", "c1")
 """X wins along the bottom row."""
@@ -293,8 +294,8 @@ async def test_a_class_runs_a_tournament_on_a_two_process_cluster(
     async with (
         running_server(database, class_name="7B", **settings) as home,  # type: ignore[arg-type]
         running_server(database, **settings) as other,  # type: ignore[arg-type]
-        in_process_bots(home.ws_url, BOTS[:3]),
-        in_process_bots(other.ws_url, BOTS[3:]),
+        in_process_bots(home.ws_url, BOTS[:3]) as at_home,
+        in_process_bots(other.ws_url, BOTS[3:]) as carried,
     ):
         teacher = Teacher(other, token=teacher_token(home.app))
         roster = await wait_until(
@@ -318,6 +319,13 @@ async def test_a_class_runs_a_tournament_on_a_two_process_cluster(
         )
         assert sorted(meetings(shown), key=sorted) == sorted(every_pair(entrants), key=sorted)
         check_standings(shown, await results_from_records(base, shown))
+        # The winner is announced to the whole class, on both processes.
+        for bot in (at_home[0], carried[0]):
+            said = await wait_until(lambda bot=bot: bot.received(Announcement), bool, timeout=WAIT)
+            assert "Cluster cup" in said[-1].text
+        status, csv, _ = await teacher.call("GET", "/api/admin/export/results.csv")
+        # One line a game, every game of the tournament among them.
+        assert status == 200 and len(csv.decode().strip().splitlines()) == 1 + len(meetings(shown))
         # The other process's own health is its own; the class's pages are the home's.
         assert (await other.get_json("/healthz"))["status"] == "ok"
 
