@@ -246,8 +246,9 @@ def render(results: list[Measured]) -> str:
         "",
         "Per move (the setup's whole load, its rooms' set-up included, over its moves):",
         "| setup | moves | Redis commands | publishes | Lua scripts | Redis bytes in / out "
-        "| PostgreSQL commits | rows inserted | WAL fsyncs |",
-        "|---|---:|---:|---:|---:|---|---:|---:|---:|",
+        "| PostgreSQL commits | rows inserted | WAL fsyncs "
+        "| CPU µs: servers / Redis / PostgreSQL |",
+        "|---|---:|---:|---:|---:|---|---:|---:|---:|---|",
     ]
     for measured in results:
         moves = measured.data["result"]["moves"]["total"] or 1
@@ -266,13 +267,34 @@ def render(results: list[Measured]) -> str:
             f"| {per(redis.get('total_commands_processed'))} "
             f"| {per(redis.get('calls:publish'))} | {per(scripts) if redis else ''} | {bytes_io} "
             f"| {per(pg.get('xact_commit'))} | {per(pg.get('tup_inserted'))} "
-            f"| {per(pg.get('wal_sync'))} |"
+            f"| {per(pg.get('wal_sync'))} | {_cpu_per_move(measured)} |"
         )
+    for measured in results:
+        if measured.redis:
+            moves = measured.data["result"]["moves"]["total"] or 1
+            calls = sorted(
+                (
+                    (count, name.removeprefix("calls:"))
+                    for name, count in measured.redis.items()
+                    if name.startswith("calls:")
+                ),
+                reverse=True,
+            )
+            shown = ", ".join(f"{name} {count / moves:.2f}" for count, name in calls[:8])
+            lines.append(f"Redis calls per move, {measured.setup.name}: {shown}")
     return "\n".join(lines)
 
 
 def _per(count: int | None, moves: int) -> str:
     return "" if count is None else f"{count / moves:.2f}"
+
+
+def _cpu_per_move(measured: Measured) -> str:
+    """CPU time per move in the window, in µs: the servers', Redis's, PostgreSQL's."""
+    rate = _moves_per_second(measured)
+    share = (measured.data["result"].get("server") or {}).get("cpu_share")
+    shares = (share, measured.redis_cpu, measured.postgres_cpu)
+    return " / ".join("-" if s is None or not rate else f"{s / rate * 1e6:.0f}" for s in shares)
 
 
 def _moves_per_second(measured: Measured) -> float:
