@@ -34,7 +34,6 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from client.bench.conditions import condition_lines
 from client.bench.services import (
     INSTALL_HINT,
     PostgresServer,
@@ -44,6 +43,7 @@ from client.bench.services import (
     start_postgres,
     start_redis,
 )
+from client.conditions import condition_lines
 from client.loadtest.errors import CannotRunError
 from client.loadtest.options import DEFAULT_CONNECT_RATE, LoadOptions
 from client.loadtest.progress import Progress

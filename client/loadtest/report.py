@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from client.bench.conditions import cpu_model, load_average, usable_cores
+from client.conditions import cpu_model, load_average, usable_cores
 from client.loadtest.frames import move_frame, moved_frame
 from client.loadtest.metrics_probe import cpu_share, lag_between
 from client.loadtest.options import LoadOptions
