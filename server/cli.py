@@ -86,7 +86,7 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
     """Run the server for ``config`` until SIGTERM or SIGINT (over TLS with
     ``ssl_context``: :func:`server.tls.server_ssl_context`)."""
     # Bind first: a port in use must stop the start before the database is touched.
-    listener = _listen(config.host, config.port)
+    listener = _listen(config.host, config.port, reuse_port=config.reuse_port)
     runner = AdmittingRunner(
         create_app(config), handle_signals=False, access_log=None, shutdown_timeout=5.0
     )
@@ -143,10 +143,16 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
         await runner.cleanup()
 
 
-def _listen(host: str, port: int) -> socket.socket:
-    """A listening TCP socket on ``host``:``port`` (IPv4 or IPv6, as the host is)."""
+def _listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (IPv4 or IPv6, as the host is).
+
+    With ``reuse_port`` (SO_REUSEPORT) other processes that ask the same may listen
+    on the same port, and the kernel gives each new connection to one of them
+    (Linux: by a hash of the connection's addresses; ``--cluster`` makes them one
+    server). A port held by a process that did not ask stays refused, as without it.
+    """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    return socket.create_server((host, port), family=family, backlog=1024)
+    return socket.create_server((host, port), family=family, backlog=1024, reuse_port=reuse_port)
 
 
 def _bound_port(runner: web.AppRunner) -> int:

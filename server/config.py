@@ -4,7 +4,9 @@ Every setting has a flag (``--port``) and an environment variable (``BOARDROOM_P
 a flag beats the variable, which beats the default. ``docs/operations.md`` lists
 them for people running a server. A setting whose field name is not its flag's
 (``class_name`` is ``--class``, since ``class`` is a Python keyword) says so in
-its metadata.
+its metadata. A switch (a ``bool`` field: ``--reuse-port``) takes no value,
+``--no-reuse-port`` turns it off again, and its variable takes 1 or 0
+(:func:`parse_switch`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
@@ -135,6 +137,13 @@ class ServerConfig:
     cluster_name: str = _setting(
         "boardroom", "the cluster's name: its keys in Redis (clusters sharing a Redis differ)"
     )
+    # SO_REUSEPORT: the kernel spreads new connections over every process that
+    # listens on the port, so one machine's cores serve one address.
+    reuse_port: bool = _setting(
+        False,
+        "let several processes of one --cluster listen on the same --port, the kernel "
+        "spreading connections over them (every core of one machine behind one port)",
+    )
 
     def __post_init__(self) -> None:
         # Frozen, but a name given with spaces around it is the same class.
@@ -182,6 +191,14 @@ class ServerConfig:
             problems.append("tls_cert and tls_key: give both (TLS) or neither")
         if self.cluster:
             problems.extend(self._cluster_problems())
+        elif self.reuse_port:
+            # Processes that are not one cluster do not share rooms: each would hold
+            # the rooms of the clients the kernel happened to give it, invisible to
+            # the others' (and the second would refuse a SQLite file in use anyway).
+            problems.append(
+                "reuse_port: only for the processes of one cluster (give --cluster "
+                "redis://...): processes without one would each hold a part of the rooms"
+            )
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -219,6 +236,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         flag = "--" + _stem(setting).replace("_", "-")
         env = ENV_PREFIX + _stem(setting).upper()
         kind = _field_type(setting.name)
+        if kind is parse_switch:
+            # --reuse-port / --no-reuse-port: a switch takes no value; "not given"
+            # (None) lets the environment decide.
+            parser.add_argument(
+                flag,
+                dest=setting.name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=f"{setting.metadata['help']} [env {env}=1 or 0; default off]",
+            )
+            continue
         parser.add_argument(
             flag,
             dest=setting.name,
@@ -251,8 +279,26 @@ def config_from(args: argparse.Namespace, environ: Mapping[str, str] | None = No
     return ServerConfig(**values)
 
 
-def _field_type(name: str) -> type:
-    return type(getattr(_DEFAULTS, name))
+def _field_type(name: str) -> Callable[[str], Any]:
+    kind = type(getattr(_DEFAULTS, name))
+    return parse_switch if kind is bool else kind
+
+
+SWITCH_WORDS = {"1": True, "true": True, "yes": True, "on": True}
+SWITCH_WORDS |= {"0": False, "false": False, "no": False, "off": False, "": False}
+
+
+def parse_switch(text: str) -> bool:
+    """A switch's environment variable: 1/true/yes/on or 0/false/no/off (any case;
+    empty is off). ``bool("0")`` would be True, hence the words. ValueError else.
+
+    >>> parse_switch("Yes"), parse_switch("0")
+    (True, False)
+    """
+    try:
+        return SWITCH_WORDS[text.strip().lower()]
+    except KeyError:
+        raise ValueError(f"{text!r} is not a switch: use 1 or 0 (true/false, yes/no)") from None
 
 
 _DEFAULTS = ServerConfig()

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from client.bench.conditions import condition_lines
+from client.conditions import condition_lines
 from shared.engine.analysis import DEFAULT_SECONDS_PER_POSITION, analyse_game
 from shared.engine.solvers import ENGINE_ENV
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 
@@ -76,6 +77,36 @@ def register(subparsers: Any) -> None:
         "--budget", type=float, default=0.2, help="seconds a position (default 0.2, the server's)"
     )
     analysis.set_defaults(handler=run_analysis_bench)
+    cluster = targets.add_parser(
+        "cluster",
+        help="the same load on one process and on clusters of several (Redis, PostgreSQL)",
+        description="Start a private Redis and PostgreSQL, then measure the same rooms "
+        "against 1 process on SQLite (the baseline), 1 on PostgreSQL, and clusters of "
+        "each --processes size; print moves a second, latency, CPU, and what a move "
+        "costs Redis and PostgreSQL.",
+    )
+    cluster.add_argument(
+        "--processes",
+        type=int,
+        nargs="+",
+        default=[2, 4],
+        metavar="N",
+        help="cluster sizes to measure (default 2 4)",
+    )
+    cluster.add_argument(
+        "--rooms", type=int, default=100, help="rooms of two players (default 100)"
+    )
+    cluster.add_argument(
+        "--duration", type=float, default=10.0, help="measured seconds per setup (default 10)"
+    )
+    cluster.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds before each move, 0.5x to 1.5x (default 0: flat out)",
+    )
+    cluster.add_argument("--workers", type=int, default=2, help="load worker processes (default 2)")
+    cluster.set_defaults(handler=run_cluster_bench)
 
 
 def run_analysis_bench(args: argparse.Namespace) -> int:
@@ -94,3 +125,22 @@ def run_engine_bench(args: argparse.Namespace) -> int:
     from client.bench.engine import main
 
     return main(sample=args.sample, peer_sample=args.peer_sample, pure_sample=args.pure_sample)
+
+
+def run_cluster_bench(args: argparse.Namespace) -> int:
+    from client.bench.cluster import main
+
+    if args.rooms < 1 or args.duration <= 0 or args.think < 0 or args.workers < 1:
+        print(
+            "bench cluster: give --rooms and --workers 1 or more, --duration more than 0 "
+            "and --think 0 or more",
+            file=sys.stderr,
+        )
+        return 2
+    return main(
+        sizes=args.processes,
+        rooms=args.rooms,
+        duration=args.duration,
+        think=args.think,
+        workers=args.workers,
+    )

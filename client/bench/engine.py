@@ -41,7 +41,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from client.bench.conditions import condition_lines, load_average
+from client.conditions import condition_lines, load_average
 from shared.engine import minimax, solve_move, solvers
 from shared.engine.kernel import SearchKernel, kernel_for
 from shared.engine.negamax import Searcher

@@ -25,7 +25,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from client.bench.conditions import condition_lines
+from client.conditions import condition_lines
 from shared.engine import Level, parse_level, plan_search, search
 from shared.games import Game, Player, Position, get_game
 

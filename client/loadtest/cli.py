@@ -40,6 +40,8 @@ examples:
       the server's memory per idle connection
   boardroom loadtest --start-server --compare-echo --rooms 100 --duration 15
       the relay's moves a second against a bare echo server's round trips, and the ratio
+  boardroom loadtest --server host:8001,host:8002 --rooms 100 --duration 15
+      the processes of one cluster: a room's players on different ones half the time
 
 A running server must allow the run's connections and rooms from one address: start
 it with --max-connections-per-address N (the default, 32, is for real classes) and

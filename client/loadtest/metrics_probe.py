@@ -26,10 +26,10 @@ import os
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from client.loadtest.errors import ProbeError
@@ -120,6 +120,7 @@ def _parse_value(text: str) -> float:
 
 
 Buckets = tuple[tuple[float, float], ...]
+_T = TypeVar("_T")
 """A histogram's cumulative buckets: ``(upper bound, samples at or under it)``,
 by increasing bound, the last one ``+Inf``."""
 
@@ -134,6 +135,28 @@ class ServerReading:
     lag_buckets: Buckets
     lag_count: float
     lag_sum: float
+
+    @classmethod
+    def summed(cls, readings: Sequence[ServerReading]) -> ServerReading:
+        """Several processes' readings as one server's: memory, CPU time and the lag
+        histogram's counts added up (a figure one of them lacks is None); the time
+        of the last. One reading is returned as it is."""
+        if len(readings) == 1:
+            return readings[0]
+        bounds: dict[float, float] = {}
+        for reading in readings:
+            for bound, count in reading.lag_buckets:
+                bounds[bound] = bounds.get(bound, 0.0) + count
+        rss = [reading.rss_bytes for reading in readings]
+        cpu = [reading.cpu_seconds for reading in readings]
+        return cls(
+            at=max(reading.at for reading in readings),
+            rss_bytes=None if None in rss else sum(value or 0.0 for value in rss),
+            cpu_seconds=None if None in cpu else sum(value or 0.0 for value in cpu),
+            lag_buckets=tuple(sorted(bounds.items())),
+            lag_count=sum(reading.lag_count for reading in readings),
+            lag_sum=sum(reading.lag_sum for reading in readings),
+        )
 
     @classmethod
     def from_samples(cls, samples: Sequence[Sample], at: float) -> ServerReading:
@@ -296,3 +319,44 @@ class ServerProbe:
         except (urllib.error.URLError, OSError, TimeoutError) as error:
             reason = getattr(error, "reason", None) or error
             raise ProbeError(f"cannot read {url}: {reason}") from None
+
+
+HEALTH_SUMS = ("connections", "rooms", "sessions")
+"""The ``/healthz`` figures that add up over a cluster's processes."""
+
+
+@dataclass(frozen=True)
+class ServersProbe:
+    """Reads several servers (the processes of one cluster) as one: their memory,
+    CPU time and loop-lag histograms added up, and their ``/healthz`` counts."""
+
+    probes: Sequence[ServerProbe]
+
+    def read(self) -> ServerReading:
+        """Every server's ``/metrics`` now, summed. Raises :class:`ProbeError`."""
+        return ServerReading.summed([self._each(probe, probe.read) for probe in self.probes])
+
+    def health(self) -> dict[str, Any]:
+        """The first server's ``/healthz`` (its event loop, its lag), with the counts
+        of all of them (``per_server``: each one's). Raises :class:`ProbeError`."""
+        bodies = [self._each(probe, probe.health) for probe in self.probes]
+        if len(bodies) == 1:
+            return bodies[0]
+        merged = dict(bodies[0])
+        for name in HEALTH_SUMS:
+            counts = [body.get(name) for body in bodies]
+            if all(isinstance(count, int) for count in counts):
+                merged[name] = sum(count for count in counts if isinstance(count, int))
+        lags = [body.get("event_loop_lag_p99_ms") for body in bodies]
+        if all(isinstance(lag, int | float) for lag in lags):
+            merged["event_loop_lag_p99_ms"] = max(lag for lag in lags if lag is not None)
+        merged["per_server"] = bodies
+        return merged
+
+    def _each(self, probe: ServerProbe, read: Callable[[], _T]) -> _T:
+        if len(self.probes) == 1:
+            return read()
+        try:
+            return read()
+        except ProbeError as error:
+            raise ProbeError(f"{probe.ws_url}: {error}") from None

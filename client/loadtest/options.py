@@ -38,8 +38,10 @@ class LoadOptions:
     mode: Mode
     """``rooms``: players play games; ``idle``: connections say hello and hold;
     ``echo``: players bounce move-sized frames off an echo server."""
-    server_url: str | None
-    """The server to drive; None when the tool starts its own."""
+    server_urls: tuple[str, ...]
+    """The servers to drive (several: the processes of one cluster, each client
+    on one of them, see :func:`client.loadtest.rooms.server_for`); empty when the
+    tool starts its own."""
     start_server: bool
     compare_echo: bool
     """Run the echo baseline first, then the real server, and give the ratio."""
@@ -95,11 +97,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--server",
         metavar="URL",
+        action="append",
         help="drive this running server: ws://HOST:PORT/ws, or HOST or HOST:PORT "
         f"[env {SERVER_ENV}; default {DEFAULT_SERVER_URL}]. It must allow as many "
         f"connections per address as the run opens (the default cap is "
         f"{SERVER_DEFAULT_CONNECTIONS_PER_ADDRESS}): start it with "
-        "--max-connections-per-address N",
+        "--max-connections-per-address N. Several (--server A --server B, or A,B): "
+        "the processes of one cluster; the clients are spread over them as a shared "
+        "port would, so the two players of a room are on different processes in "
+        "most rooms (half of them, for two), and their figures are added up",
     )
     where.add_argument(
         "--start-server",
@@ -239,12 +245,13 @@ def options_from(args: argparse.Namespace) -> LoadOptions:
         args.start_server or (args.compare_echo and args.echo_server is None)
     ):
         raise UsageError("--server-loop is for servers the tool starts: add --start-server")
-    server_url = None
+    server_urls: tuple[str, ...] = ()
     if not args.start_server:
-        server_url = _url("--server", args.server or os.environ.get(SERVER_ENV, DEFAULT_SERVER_URL))
+        given = args.server or [os.environ.get(SERVER_ENV, DEFAULT_SERVER_URL)]
+        server_urls = _urls("--server", given)
     return LoadOptions(
         mode=mode,
-        server_url=server_url,
+        server_urls=server_urls,
         start_server=args.start_server,
         compare_echo=args.compare_echo,
         echo_url=None if args.echo_server is None else _url("--echo-server", args.echo_server),
@@ -348,6 +355,17 @@ def _ai_rooms(text: str, rooms: int) -> int:
     if count > rooms:
         raise UsageError(f"--ai-rooms {count}: more than the {rooms} rooms of --rooms")
     return count
+
+
+def _urls(flag: str, given: list[str]) -> tuple[str, ...]:
+    """Every server of the repeated and comma-separated ``flag``, each once."""
+    texts = [text.strip() for value in given for text in value.split(",")]
+    if not all(texts):
+        raise UsageError(f"{flag} {','.join(given)!r}: an empty address in the list")
+    urls = tuple(dict.fromkeys(_url(flag, text) for text in texts))
+    if len(urls) < len(texts):
+        raise UsageError(f"{flag}: a server given twice would take twice its share of clients")
+    return urls
 
 
 def _url(flag: str, text: str) -> str:

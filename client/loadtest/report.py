@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from client.bench.conditions import cpu_model, load_average, usable_cores
+from client.conditions import cpu_model, load_average, usable_cores
 from client.loadtest.frames import move_frame, moved_frame
 from client.loadtest.metrics_probe import cpu_share, lag_between
 from client.loadtest.options import LoadOptions
@@ -92,6 +92,7 @@ def _conditions(report: LoadReport, machine: dict[str, Any]) -> dict[str, Any]:
             "workers": workers,
             "client_event_loop": ", ".join(main.client_loops) or None,
             "server_url": main.url,
+            "server_urls": list(main.urls or (main.url,)),
             "server_started_by_tool": main.started,
             "server_flags": list(main.server_flags),
             "server_event_loop": main.event_loop,
@@ -380,10 +381,13 @@ def _title(conditions: dict[str, Any]) -> str:
         what = f"{conditions['idle_connections']:,} idle connections"
     else:
         what = f"{conditions['rooms']:,} rooms of {conditions['game']}"
+    servers = conditions.get("server_urls") or [conditions["server_url"]]
     where = (
         "a server started by the tool"
         if conditions["server_started_by_tool"]
-        else (conditions["server_url"])
+        else servers[0]
+        if len(servers) == 1
+        else f"a cluster of {len(servers)} processes"
     )
     extra = " (echo baseline, then the server)" if mode == "compare-echo" else ""
     if mode == "echo":
@@ -402,6 +406,9 @@ def _condition_rows(conditions: dict[str, Any], result: dict[str, Any]) -> list[
         ("load average", f"{conditions['load_average_at_start']} (1, 5, 15 min) at start"),
     ]
     server = conditions["server_url"]
+    servers = conditions.get("server_urls") or [server]
+    if len(servers) > 1:
+        server = f"{len(servers)} processes of one cluster, figures added up: " + ", ".join(servers)
     if conditions["server_started_by_tool"]:
         flags = " ".join(conditions["server_flags"])
         server += ", started by the tool" + (f" ({flags})" if flags else "")

@@ -74,7 +74,8 @@ REFUSED_FOR_GOOD = "too_many_connections"
 class RoomSetting:
     """What every room of one worker shares."""
 
-    url: str
+    urls: tuple[str, ...]
+    """The servers (one, or a cluster's processes): :func:`server_for`."""
     game: str
     stats: WorkerStats
     clock: RunClock
@@ -87,6 +88,25 @@ class RoomSetting:
     rng: random.Random = field(default_factory=random.Random)
     handshakes: asyncio.Semaphore | None = None
     """Held while a client connects: bounds the handshakes in flight."""
+
+
+def server_for(urls: tuple[str, ...], room: int, seat: int) -> str:
+    """The server of the ``seat``-th client (0: the room's opener, 1: its
+    opponent, then the spectators) of room number ``room``, out of ``urls``.
+
+    As a port shared by a cluster's processes would, every client lands on any
+    server alike, independently of the others: the seat's digit in the room's
+    number written in base ``len(urls)``. So over every ``len(urls)**2`` rooms
+    each server opens as many rooms, and the two players sit on different
+    servers in all but one in ``len(urls)`` of them (half, for two servers;
+    three quarters, for four): most moves go through the cluster's relay, as
+    they do in production.
+
+    >>> [server_for(("A", "B"), room, 0) + server_for(("A", "B"), room, 1) for room in range(4)]
+    ['AA', 'BA', 'AB', 'BB']
+    """
+    place: int = len(urls) ** seat
+    return urls[room // place % len(urls)]
 
 
 Arrival = tuple[LoadClient, object, float]
@@ -108,11 +128,13 @@ class _Ended:
 class RoomBase:
     """A room's clients and the inbox their frames arrive in."""
 
-    def __init__(self, setting: RoomSetting, label: str) -> None:
+    def __init__(self, setting: RoomSetting, number: int) -> None:
         self.setting = setting
         self.stats = setting.stats
         self.clock = setting.clock
-        self.label = label
+        self.number = number
+        """The room's number in the run (from 0), which places its clients."""
+        self.label = f"lt{number}"
         self.in_game = False
         """True from asking for a game (join, rematch) until it ends: a failure
         meanwhile loses the game."""
@@ -163,8 +185,9 @@ class RoomBase:
             # of every client are spent during the first seconds of the window, and
             # its rate is above what the pacing sustains.
             pacer = Pacer(setting.rate, setting.burst, initial_tokens=1.0)
+        seat = len(self._clients)
         client = LoadClient(
-            f"{self.label}{role[0]}{len(self._clients)}",
+            f"{self.label}{role[0]}{seat}",
             role,
             self.stats,
             on_frame=self._arrived,
@@ -173,7 +196,7 @@ class RoomBase:
             raw=raw,
         )
         self._clients.append(client)
-        await client.open(setting.url, setting.handshakes)
+        await client.open(server_for(setting.urls, self.number, seat), setting.handshakes)
         return client
 
     async def send(self, client: LoadClient, text: str) -> float:
@@ -298,8 +321,8 @@ def _game_over(client: LoadClient) -> Wanted:
 class _GameRoom(RoomBase):
     """What the rooms that play games share: the rules, the moves, the think time."""
 
-    def __init__(self, setting: RoomSetting, label: str) -> None:
-        super().__init__(setting, label)
+    def __init__(self, setting: RoomSetting, number: int) -> None:
+        super().__init__(setting, number)
         self.game: Game = get_game(setting.game)
         self.code = ""
 

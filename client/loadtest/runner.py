@@ -37,7 +37,13 @@ from websockets.exceptions import InvalidHandshake, InvalidURI
 
 from client.loadtest.errors import CannotRunError, ProbeError, RunAbandonedError
 from client.loadtest.frames import move_frame
-from client.loadtest.metrics_probe import Probe, ProcessProbe, ServerProbe, ServerReading
+from client.loadtest.metrics_probe import (
+    Probe,
+    ProcessProbe,
+    ServerProbe,
+    ServerReading,
+    ServersProbe,
+)
 from client.loadtest.options import LoadOptions, Mode
 from client.loadtest.pool import WorkerPool
 from client.loadtest.progress import Progress
@@ -72,6 +78,7 @@ class PhaseResult:
     """``server`` (the game server, rooms or idle) or ``echo``."""
     mode: Mode
     url: str
+    """The (first) server's WebSocket address."""
     started: bool
     """Whether the tool started this server."""
     event_loop: str | None
@@ -90,6 +97,8 @@ class PhaseResult:
     server_flags: tuple[str, ...] = ()
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
+    urls: tuple[str, ...] = ()
+    """Every server of the phase (several: a cluster's processes, figures summed)."""
 
 
 @dataclass
@@ -130,13 +139,13 @@ async def _run_phases(
     if options.compare_echo:
         async with _echo_server(options) as (url, pid):
             report.phases.append(
-                await _run_phase(options, "echo", url, pid, seed, progress, interrupts)
+                await _run_phase(options, "echo", (url,), pid, seed, progress, interrupts)
             )
         if interrupts.count:
             return
     mode: Mode = "rooms" if options.compare_echo else options.mode
-    async with _target(options) as (url, pid, flags):
-        phase = await _run_phase(options, mode, url, pid, seed, progress, interrupts)
+    async with _target(options) as (urls, pid, flags):
+        phase = await _run_phase(options, mode, urls, pid, seed, progress, interrupts)
         phase.server_flags = flags
         report.phases.append(phase)
 
@@ -155,23 +164,23 @@ async def _echo_server(options: LoadOptions) -> AsyncIterator[tuple[str, int | N
 @contextlib.asynccontextmanager
 async def _target(
     options: LoadOptions,
-) -> AsyncIterator[tuple[str, int | None, tuple[str, ...]]]:
-    """The server of the main phase: its URL, its process id if we started it, and
-    the flags we started it with."""
+) -> AsyncIterator[tuple[tuple[str, ...], int | None, tuple[str, ...]]]:
+    """The servers of the main phase: their URLs, the process id if we started
+    it, and the flags we started it with."""
     if not options.start_server:
-        assert options.server_url is not None
-        yield options.server_url, None, ()
+        assert options.server_urls
+        yield options.server_urls, None, ()
         return
     if options.mode == "echo":
         async with _started_echo_server(options) as (url, pid):
-            yield url, pid, ()
+            yield (url,), pid, ()
         return
     flags = _server_flags(options)
     try:
         async with local_process(
             "server", flags, database=True, own_session=True, label="the load test's server"
         ) as started:
-            yield f"ws://127.0.0.1:{started.port}/ws", started.pid, flags
+            yield (f"ws://127.0.0.1:{started.port}/ws",), started.pid, flags
     except LocalServerError as error:
         raise CannotRunError(str(error)) from None
 
@@ -207,22 +216,22 @@ async def _started_echo_server(options: LoadOptions) -> AsyncIterator[tuple[str,
 async def _run_phase(
     options: LoadOptions,
     mode: Mode,
-    url: str,
+    urls: tuple[str, ...],
     pid: int | None,
     seed: int,
     progress: Progress,
     interrupts: _Interrupts,
 ) -> PhaseResult:
-    """One phase against the server at ``url`` (``pid``: its process, if we
+    """One phase against the servers at ``urls`` (``pid``: the process, if we
     started it)."""
     kind = "echo" if mode == "echo" else "server"
     started = pid is not None
-    server_probe = None if kind == "echo" else ServerProbe(url)
+    server_probe = None if kind == "echo" else ServersProbe([ServerProbe(url) for url in urls])
     # An echo server has no /metrics: its process is read from /proc if it is ours.
     probe: Probe | None = server_probe or (None if pid is None else ProcessProbe(pid))
-    health = await _check_reachable(url, server_probe)
+    health = await _check_reachable(urls, server_probe)
     before = await _read(probe)
-    plans = _plans(options, mode, url, seed)
+    plans = _plans(options, mode, urls, seed)
     connections = _connections(options, mode)
     ramp = connections / options.connect_rate
     pool = WorkerPool(plans)
@@ -273,7 +282,8 @@ async def _run_phase(
     return PhaseResult(
         kind=kind,
         mode=mode,
-        url=url,
+        url=urls[0],
+        urls=urls,
         started=started,
         event_loop=event_loop,
         planned_connections=connections,
@@ -291,17 +301,21 @@ async def _run_phase(
     )
 
 
-async def _check_reachable(url: str, probe: ServerProbe | None) -> dict[str, Any] | None:
-    """Make sure a server answers before starting workers; its ``/healthz`` (None
-    for an echo server, which is checked with one WebSocket connection)."""
+async def _check_reachable(
+    urls: tuple[str, ...], probe: ServersProbe | None
+) -> dict[str, Any] | None:
+    """Make sure every server answers before starting workers; their ``/healthz``
+    (None for an echo server, which is checked with one WebSocket connection)."""
     if probe is not None:
         try:
             return await asyncio.to_thread(probe.health)
         except ProbeError as error:
+            where = urls[0] if len(urls) == 1 else "one of the --server addresses"
             raise CannotRunError(
-                f"no Boardroom server answers at {url} ({error}): start one "
+                f"no Boardroom server answers at {where} ({error}): start one "
                 "(boardroom serve), give its address with --server, or use --start-server"
             ) from None
+    (url,) = urls
     try:
         async with connect(url, compression=None, open_timeout=10):
             return None
@@ -318,7 +332,7 @@ async def _read(probe: Probe | None) -> ServerReading | None:
         return None  # a server too busy to answer: that reading is missing, not fatal
 
 
-async def _health(probe: ServerProbe | None) -> dict[str, Any] | None:
+async def _health(probe: ServersProbe | None) -> dict[str, Any] | None:
     if probe is None:
         return None
     try:
@@ -390,7 +404,7 @@ def _connections(options: LoadOptions, mode: Mode) -> int:
     return options.connections
 
 
-def _plans(options: LoadOptions, mode: Mode, url: str, seed: int) -> list[WorkerPlan]:
+def _plans(options: LoadOptions, mode: Mode, urls: tuple[str, ...], seed: int) -> list[WorkerPlan]:
     """Share the rooms (or idle connections) among the workers, round robin; the
     AI rooms spread evenly through the rooms."""
     workers = options.worker_count
@@ -403,7 +417,7 @@ def _plans(options: LoadOptions, mode: Mode, url: str, seed: int) -> list[Worker
         WorkerPlan(
             index=index,
             mode=mode,
-            url=url,
+            urls=urls,
             game=options.game,
             rooms=tuple(range(index, rooms, workers)) if mode != "idle" else (),
             ai_rooms=ai_rooms,

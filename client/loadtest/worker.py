@@ -52,7 +52,8 @@ class WorkerPlan:
 
     index: int
     mode: Mode
-    url: str
+    urls: tuple[str, ...]
+    """The servers; each client goes to one (:func:`client.loadtest.rooms.server_for`)."""
     game: str
     rooms: tuple[int, ...]
     """The numbers of this worker's rooms (out of all the run's)."""
@@ -159,7 +160,7 @@ async def _work(
 
 async def _run_rooms(plan: WorkerPlan, stats: WorkerStats, clock: RunClock) -> None:
     setting = RoomSetting(
-        url=plan.url,
+        urls=plan.urls,
         game=plan.game,
         stats=stats,
         clock=clock,
@@ -175,14 +176,13 @@ async def _run_rooms(plan: WorkerPlan, stats: WorkerStats, clock: RunClock) -> N
     rooms: list[tuple[float, RoomBase]] = []
     opened = 0.0
     for number in plan.rooms:
-        label = f"lt{number}"
         room: RoomBase
         if plan.mode == "echo":
-            room, connections = EchoRoom(setting, label), 2
+            room, connections = EchoRoom(setting, number), 2
         elif number in plan.ai_rooms:
-            room, connections = AiRoom(setting, label), 1 + plan.spectators
+            room, connections = AiRoom(setting, number), 1 + plan.spectators
         else:
-            room, connections = PairRoom(setting, label), 2 + plan.spectators
+            room, connections = PairRoom(setting, number), 2 + plan.spectators
         rooms.append((clock.start + opened / plan.connect_rate, room))
         opened += connections
     async with asyncio.TaskGroup() as group:
@@ -198,7 +198,13 @@ async def _start_at(clock: RunClock, slot: float, room: RoomBase) -> None:
 async def _hold_idle(plan: WorkerPlan, stats: WorkerStats, clock: RunClock) -> None:
     handshakes = asyncio.Semaphore(HANDSHAKES_IN_FLIGHT)
     held = [
-        IdleConnection(plan.url, f"idle{plan.index}-{number}", stats, clock, handshakes)
+        IdleConnection(
+            plan.urls[number % len(plan.urls)],
+            f"idle{plan.index}-{number}",
+            stats,
+            clock,
+            handshakes,
+        )
         for number in range(plan.idle)
     ]
     try:

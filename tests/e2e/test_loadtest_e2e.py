@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import secrets
 import signal
 import socket
 import sys
@@ -22,6 +23,7 @@ from typing import Any
 
 from harness import running_server
 from repo_paths import REPO_ROOT
+from services import PostgresServer, RedisServer
 
 RUN_TIMEOUT = 90.0
 """Seconds a whole load test may take here: generous, for a loaded CI machine."""
@@ -131,6 +133,49 @@ async def test_rooms_play_whole_games_against_a_running_server(tmp_path: Path) -
     assert "Results: server" in run.out and "move latency" in run.out
     assert "[server]" in run.err  # the progress lines
     assert health["status"] == "ok"  # the server took it in its stride
+
+
+ACCEPTED = re.compile(r"^boardroom_connections_total ([0-9.e+]+)$", re.MULTILINE)
+
+
+async def test_rooms_spread_over_a_cluster_s_processes_play_through_the_relay(
+    tmp_path: Path, redis_server: RedisServer, postgres_server: PostgresServer
+) -> None:
+    """``--server A --server B``: the clients of four rooms are spread over the two
+    processes of a cluster (two rooms with both players on one process, two with
+    one on each, whose moves go through Redis); every game finishes, and the
+    report adds both processes' figures up."""
+    settings: dict[str, Any] = {
+        "cluster": redis_server.url,
+        "cluster_name": f"test-{secrets.token_hex(4)}",
+    }
+    database: Any = postgres_server.new_database()  # a URL, where a Path is typed
+    async with (
+        running_server(database, **settings) as a,
+        running_server(database, **settings) as b,
+    ):
+        run = await run_loadtest(
+            tmp_path,
+            *("--server", f"{a.ws_url},{b.ws_url}", "--rooms", "4", "--spectators", "1"),
+            *("--duration", "2", "--workers", "1"),
+        )
+        accepted = []
+        for server in (a, b):
+            _, _, metrics = await server.get("/metrics")
+            match = ACCEPTED.search(metrics)
+            assert match is not None
+            accepted.append(float(match.group(1)))
+    assert run.status == 0, run.err
+    assert run.report is not None
+    conditions, result = run.report["conditions"], run.report["result"]
+    assert conditions["server_urls"] == [a.ws_url, b.ws_url]
+    assert "2 processes of one cluster" in run.out
+    assert sum(accepted) == conditions["clients"] == 12 and min(accepted) > 0, accepted
+    games = result["games"]
+    assert games["finished"] >= 4 and games["lost"] == 0, (result, run.err[-2000:])
+    assert result["errors"] == {} and result["room_failures"] == {}
+    assert_latency(result["move_latency_ms"])
+    assert_latency(result["spectator_latency_ms"])
 
 
 async def test_a_server_whose_per_address_cap_is_too_low_is_named_with_the_cure(

@@ -70,6 +70,19 @@ def test_a_reading_picks_memory_cpu_and_the_lag_histogram() -> None:
     assert (reading.lag_count, reading.lag_sum) == (100.0, 0.15)
 
 
+def test_a_cluster_s_readings_add_up_to_one_server_s() -> None:
+    """Memory, CPU time and the lag histogram of several processes are summed, so
+    the CPU share is in cores (2.0: two busy) and the lag's p99 is over every
+    process's samples; a figure one process lacks is missing for all."""
+    one = ServerReading.from_samples(parse_prometheus_text(EXPOSITION), at=5.0)
+    both = ServerReading.summed([one, one])
+    assert (both.rss_bytes, both.cpu_seconds, both.lag_count) == (98_304_000, 25.0, 200.0)
+    assert both.lag_buckets == ((0.001, 180.0), (0.005, 198.0), (0.01, 200.0), (math.inf, 200.0))
+    bare = ServerReading.from_samples(parse_prometheus_text("something_else 1\n"), at=5.0)
+    assert ServerReading.summed([one, bare]).cpu_seconds is None
+    assert ServerReading.summed([one]) is one
+
+
 def test_a_server_without_process_metrics_gives_none_for_them() -> None:
     reading = ServerReading.from_samples(parse_prometheus_text("something_else 1\n"), at=0.0)
     assert reading.rss_bytes is None and reading.cpu_seconds is None

@@ -13,6 +13,7 @@ from repo_paths import REPO_ROOT
 
 from client.loadtest.errors import UsageError
 from client.loadtest.options import LoadOptions, add_arguments, options_from
+from client.loadtest.rooms import server_for
 
 
 @pytest.fixture(autouse=True)
@@ -30,7 +31,7 @@ def test_by_default_ten_paced_rooms_of_tictactoe_play_the_local_server() -> None
     options = parse()
     assert options.mode == "rooms"
     assert (options.rooms, options.game, options.think) == (10, "tictactoe", 0.0)
-    assert options.server_url == "ws://127.0.0.1:8765/ws"
+    assert options.server_urls == ("ws://127.0.0.1:8765/ws",)
     assert (options.rate, options.burst) == (18.0, 30)  # under the server's 20/s, 40
     assert options.connections == 20
 
@@ -46,8 +47,29 @@ def test_ai_rooms_are_a_count_or_a_share_of_the_rooms(given: str, rooms: int) ->
 
 
 def test_a_server_is_given_as_a_person_types_it() -> None:
-    assert parse("--server", "192.168.1.20").server_url == "ws://192.168.1.20:8765/ws"
-    assert parse("--start-server").server_url is None
+    assert parse("--server", "192.168.1.20").server_urls == ("ws://192.168.1.20:8765/ws",)
+    assert parse("--start-server").server_urls == ()
+
+
+def test_a_cluster_s_processes_are_given_by_repeating_server_or_in_a_comma_list() -> None:
+    expected = ("ws://h:8001/ws", "ws://h:8002/ws", "ws://h:8003/ws")
+    assert parse("--server", "h:8001", "--server", "h:8002,h:8003").server_urls == expected
+    with pytest.raises(UsageError, match="given twice"):
+        parse("--server", "h:8001,ws://h:8001/ws")
+    with pytest.raises(UsageError, match="empty address"):
+        parse("--server", "h:8001,")
+
+
+def test_clients_spread_over_servers_as_a_shared_port_spreads_them() -> None:
+    """Each server opens as many rooms, and a room's two players are on different
+    servers in all but one in N of the rooms: half for two, three quarters for four."""
+    for servers in (("A", "B"), ("A", "B", "C", "D")):
+        rooms = range(len(servers) ** 2 * 5)
+        openers = [server_for(servers, room, 0) for room in rooms]
+        assert {openers.count(server) for server in servers} == {len(rooms) // len(servers)}
+        apart = sum(server_for(servers, room, 0) != server_for(servers, room, 1) for room in rooms)
+        assert apart * len(servers) == len(rooms) * (len(servers) - 1)
+    assert {server_for(("A",), room, seat) for room in range(9) for seat in range(4)} == {"A"}
 
 
 def test_the_game_name_is_canonical() -> None:

@@ -72,11 +72,39 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
         ({"BOARDROOM_ENGINE": "fortran"}, "engine='fortran'"),
         ({"BOARDROOM_TRUSTED_PROXY": "127.0.0.1,caddy"}, "trusted_proxy: 'caddy'"),
         ({"BOARDROOM_TRUSTED_PROXY": "10.0.0.1/8"}, "trusted_proxy: '10.0.0.1/8'"),
+        ({"BOARDROOM_REUSE_PORT": "maybe"}, "BOARDROOM_REUSE_PORT='maybe'"),
     ],
 )
 def test_a_bad_setting_is_refused_with_its_name(environ: dict[str, str], named: str) -> None:
     with pytest.raises(ValueError, match=named):
         config_from(parse(), environ)
+
+
+CLUSTER = ("--cluster", "redis://127.0.0.1:6379/0", "--database", "postgresql://u@h/db")
+
+
+def test_reuse_port_is_a_switch_without_a_value() -> None:
+    """``--reuse-port`` takes no value and ``--no-reuse-port`` beats the variable;
+    the variable takes 1/0, true/false, yes/no, on/off in any case (not Python's
+    ``bool(text)``, for which "0" is true)."""
+    assert config_from(parse(*CLUSTER), {}).reuse_port is False
+    assert config_from(parse(*CLUSTER, "--reuse-port"), {}).reuse_port is True
+    for word, meant in (("1", True), ("TRUE", True), ("yes", True), ("0", False), ("off", False)):
+        config = config_from(parse(*CLUSTER), {"BOARDROOM_REUSE_PORT": word})
+        assert config.reuse_port is meant, word
+    config = config_from(parse(*CLUSTER, "--no-reuse-port"), {"BOARDROOM_REUSE_PORT": "1"})
+    assert config.reuse_port is False
+    with pytest.raises(SystemExit):
+        parse("--reuse-port", "1")  # a value after a switch is a stray argument
+
+
+def test_reuse_port_without_a_cluster_is_refused_saying_why() -> None:
+    """Processes sharing a port without a cluster would split the rooms between
+    them; the refusal names the cure."""
+    with pytest.raises(ValueError, match=r"reuse_port: only for the processes of one cluster"):
+        config_from(parse("--reuse-port"), {})
+    with pytest.raises(ValueError, match="--cluster"):
+        config_from(parse(), {"BOARDROOM_REUSE_PORT": "1"})
 
 
 def record(message: str, **extra: object) -> logging.LogRecord:

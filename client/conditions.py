@@ -1,4 +1,4 @@
-"""The conditions a benchmark ran under, printed above its numbers.
+"""The conditions a benchmark or a load test ran under, printed above its numbers.
 
 Timings mean little without the machine beside them: the Python version and
 implementation (the engine is pure Python, so CPython's version matters), the
