@@ -82,6 +82,8 @@ CLOSE_TRY_AGAIN = 1013
 CLOSE_HOME_GONE = 1012
 """WebSocket "service restart": the home this connection was carried to died."""
 
+OWNERS_KEPT = 100_000
+"""Room owners a gateway keeps in memory before it starts over (a few MB at most)."""
 HTTP_TIMEOUT_S = 30.0
 """How long a class's HTTP request passed on to its home may take."""
 ASK_TIMEOUT_S = 2.0
@@ -116,6 +118,10 @@ class ClusterNode:
         self._questions = itertools.count(1)
         self._answers: dict[int, asyncio.Queue[Answer]] = {}
         self._attach_to: dict[str, set[str]] = {}
+        self._owners: dict[str, str] = {}
+        """Gateway: the owner of each room a message was sent on to (see _live_owner)."""
+        self._live: set[str] = set()
+        """The processes alive at the last beat."""
         self._class: tuple[str | None, str | None, str | None] = (None, None, None)
         """What the directory last said of the cluster's class: (class, home, HTTP)."""
         self._carried: dict[str, Connection] = {}
@@ -135,6 +141,7 @@ class ClusterNode:
             if self.class_name:
                 await self._claim_home()
             self._class = await self.directory.class_home()
+            self._live = set((await self.directory.nodes())[0])
         except BaseException:
             await self._redis.aclose()
             raise
@@ -280,8 +287,18 @@ class ClusterNode:
         return None if room is None else await self._live_owner(room)
 
     async def _live_owner(self, room: str) -> str | None:
-        owner = await self.directory.owner(room)
-        if owner is None or owner == self.node or not await self.directory.alive(owner):
+        """The room's owner if it is another live process. Owners are kept once
+        read: a room changes owner only when its owner dies, and the new owner
+        says so to every process (RoomsMoved); liveness is as of the last beat."""
+        owner = self._owners.get(room)
+        if owner is None:
+            owner = await self.directory.owner(room)
+            if owner is None:
+                return None
+            if len(self._owners) >= OWNERS_KEPT:
+                self._owners.clear()
+            self._owners[room] = owner
+        if owner == self.node or owner not in self._live:
             return None
         return owner
 
@@ -400,6 +417,8 @@ class ClusterNode:
             case Attach():
                 self._in_order(envelope.session.id, lambda: self._attach(envelope))
             case RoomsMoved():
+                self._owners.update(dict.fromkeys(envelope.rooms, envelope.sender))
+                self._live.add(envelope.sender)
                 if envelope.previous:
                     self._in_order("", lambda: self._gateway_gone(envelope.previous))
                 self._reattach(envelope.sender)
@@ -522,7 +541,8 @@ class ClusterNode:
                 if self.class_name:
                     await self._claim_home()
                 self._follow_home(await self.directory.class_home())
-                _, dead = await self.directory.nodes()
+                live, dead = await self.directory.nodes()
+                self._live = set(live)
                 for node in dead:
                     # A class's rooms all live in its home: no other process takes them.
                     if self.route() is not Route.HERE:
