@@ -282,6 +282,12 @@ def render(results: list[Measured]) -> str:
             )
             shown = ", ".join(f"{name} {count / moves:.2f}" for count, name in calls[:8])
             lines.append(f"Redis calls per move, {measured.setup.name}: {shown}")
+    for measured in results:
+        result = measured.data["result"]
+        failed = {**result["errors"], **result["room_failures"]}
+        if failed:  # a run is read with its failures, never without them
+            shown = ", ".join(f"{reason} {count}" for reason, count in sorted(failed.items()))
+            lines.append(f"Errors and room failures, {measured.setup.name}: {shown}")
     return "\n".join(lines)
 
 

@@ -6,10 +6,13 @@ clusters may share one Redis); ``ROOM`` is a room code::
     {name}:node:{node}        a live process: renewed every HEARTBEAT_S, gone
                               HEARTBEAT_TTL_S after its last renewal
     {name}:nodes              every process that has started and not been taken over
-    {name}:code:{CODE}        what a code opens: "room:ROOM" (the room code itself),
-                              "seat:ROOM" (a private room's join code) or
-                              "watch:ROOM" (its watch code); one key space for all
-                              three, so no code is ever two things
+    {name}:code:{CODE}        what a code opens: "room:ROOM" (a public room's own
+                              code), "private:ROOM" (a private room's own code),
+                              "seat:ROOM" (its join code) or "watch:ROOM" (its
+                              watch code); one key space for all, so no code is
+                              ever two things. Written with the room's owner before
+                              the room opens, so a code is found the moment its
+                              creator can hand it out.
     {name}:room:{ROOM}        hash: owner, join, watch, game
     {name}:owned:{node}       the rooms a process owns
     {name}:lobby              hash ROOM -> the public room's line (JSON)
@@ -82,7 +85,8 @@ if force ~= '1' then
     if redis.call('EXISTS', p .. ':code:' .. code) == 1 then return 0 end
   end
 end
-redis.call('SET', p .. ':code:' .. room, 'room:' .. room)
+-- A private room has a join code; its own code lets only its members in.
+redis.call('SET', p .. ':code:' .. room, (join == '' and 'room:' or 'private:') .. room)
 if join ~= '' then redis.call('SET', p .. ':code:' .. join, 'seat:' .. room) end
 if watch ~= '' then redis.call('SET', p .. ':code:' .. watch, 'watch:' .. room) end
 local old = redis.call('HGET', p .. ':room:' .. room, 'owner')
@@ -259,11 +263,8 @@ class Directory:
         if value is None:
             return None
         kind, _, room = _text(value).partition(":")
-        if kind == "room":
-            if access == "member":
-                return room
-            public = await self.redis.hexists(self._key("lobby"), room)
-            return room if public else None
+        if kind == "room" or (kind == "private" and access == "member"):
+            return room
         if kind == "seat" and access != "member":
             return room
         if kind == "watch" and access == "watch":

@@ -298,8 +298,13 @@ class ClusterNode:
             if len(self._owners) >= OWNERS_KEPT:
                 self._owners.clear()
             self._owners[room] = owner
-        if owner == self.node or owner not in self._live:
+        if owner == self.node:
             return None
+        if owner not in self._live:
+            # Started since the last beat, or dead: ask (a miss, so rare).
+            if not await self.directory.alive(owner):
+                return None
+            self._live.add(owner)
         return owner
 
     async def public_page(self, game: str | None, offset: int, limit: int) -> RoomPage:

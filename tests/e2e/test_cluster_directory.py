@@ -65,7 +65,8 @@ async def test_codes_are_claimed_by_one_process_all_or_none(directory: Directory
 async def test_a_code_opens_what_it_is_for(directory: Directory) -> None:
     await directory.claim_codes(RoomCodes("PUBLIC", None, None), "n1")
     await directory.claim_codes(RoomCodes("SECRET", "JOINCODE", "WATCHCOD"), "n1")
-    await write(directory, directory.list_room("PUBLIC", summary("PUBLIC", ["ann"]), False))
+    # Found from the claim on, before its lobby line is written: the creator may
+    # hand the code out the moment the room opens (a bug found under load).
     assert await directory.locate("public", "seat") == "PUBLIC"  # read as codes are typed
     assert await directory.locate("PUBLIC", "watch") == "PUBLIC"
     assert await directory.locate("SECRET", "seat") is None  # a private room's own code
