@@ -188,8 +188,13 @@ async def test_a_server_whose_per_address_cap_is_too_low_is_named_with_the_cure(
     assert run.status == 0, run.err
     assert run.report is not None
     result = run.report["result"]
-    assert result["connections"]["connect_errors"] == {"too_many_connections": 1}
-    assert result["errors"] == {"too_many_connections": 1}
+    # The third room is refused at the cap; within the run it may try again, and a
+    # refusal that lands while the client is still in its handshake reads as
+    # "closed during handshake". Both are the cap, and nothing else may fail.
+    refused = result["connections"]["connect_errors"]
+    assert set(refused) <= {"too_many_connections", "closed during handshake"}, refused
+    assert refused.get("too_many_connections", 0) >= 1, refused
+    assert set(result["errors"]) == {"too_many_connections"}, result["errors"]
     assert result["connections"]["held_at_end"] == 4  # the two rooms that got in play on
     assert result["games"]["finished"] > 0
     assert any("--max-connections-per-address" in note for note in run.report["notes"])
