@@ -78,7 +78,7 @@ services: $(REDIS) $(POSTGRES) $(CADDY)
 
 # Every test, in JOBS processes (pytest-xdist), a test file to each at a time:
 # module-level caches are built once, and no test uses a fixed port or shared
-# file, so files run side by side. On two cores: about 6-7 minutes instead of 12
+# file, so files run side by side. On two cores: about 6-7 minutes (docs/benchmarks.md)
 # in one process (docs/benchmarks.md, "The test suite").
 JOBS ?= 2
 test: lint browser services
