@@ -44,8 +44,14 @@ async def test_two_ais_play_for_the_creator_who_starts_the_next_game(db_path: Pa
         await expect(vi.page.locator(".room-meta")).to_contain_text("AI match, 0.5 s a move")
         await expect(vi.page.locator(".room-meta")).to_contain_text("you are watching")
         # The moves come one at a time, at the pace: the first, then a second.
-        await expect(vi.room).to_have_attribute("data-ply", "1")
-        await expect(vi.room).to_have_attribute("data-ply", "2")
+        # Watched at every frame: expect() polls ever more slowly (up to 1 s
+        # apart), so on a loaded machine it could miss a ply shown for 0.5 s.
+        for ply in ("1", "2"):
+            await vi.page.wait_for_function(
+                f"document.querySelector('.room-view').dataset.ply === '{ply}'",
+                polling="raf",
+                timeout=10_000,
+            )
         await expect(vi.page.locator(".hint-bar")).to_be_hidden()
         await expect(vi.room).to_have_attribute("data-status", "finished")
         first_moves = await vi.data("moves")
