@@ -48,7 +48,8 @@ async def test_two_ais_play_for_the_creator_who_starts_the_next_game(db_path: Pa
         # apart), so on a loaded machine it could miss a ply shown for 0.5 s.
         for ply in ("1", "2"):
             await vi.page.wait_for_function(
-                f"document.querySelector('.room-view').dataset.ply === '{ply}'",
+                "(ply) => document.querySelector('.room-view').dataset.ply === ply",
+                arg=ply,
                 polling="raf",
                 timeout=10_000,
             )
