@@ -37,6 +37,8 @@ POSTGRES_BIN = Path("/usr/lib/postgresql")
 """Debian keeps each major version's programs in /usr/lib/postgresql/VERSION/bin."""
 
 START_TIMEOUT_S = 30.0
+SHARED_DATABASE = "boardroom_tests"
+"""The one database of a test PostgreSQL server; each test has a schema of it."""
 
 
 def free_port() -> int:
@@ -130,20 +132,37 @@ class PostgresServer:
     port: int
     process: subprocess.Popen[bytes]
     user: str
+    _shared_made: bool = False
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
 
     def new_database(self) -> str:
-        """Create a new empty database and return its address."""
+        """An empty database of the caller's own, as a URL: a new schema of the
+        server's one test database, named by ``search_path`` in the URL (a
+        schema costs nothing; a ``CREATE DATABASE`` copies a template, about
+        0.25 s a test). Tables the store makes go into that schema."""
+        schema = f"t{os.urandom(6).hex()}"
+        programs = postgres_bin()
+        assert programs is not None
+        psql = [str(programs / "psql"), "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user]
+        if not self._shared_made:
+            subprocess.run([str(programs / "createdb"), *psql[1:], SHARED_DATABASE],
+                           check=True, capture_output=True)  # fmt: skip
+            object.__setattr__(self, "_shared_made", True)
+        subprocess.run([*psql, "-d", SHARED_DATABASE, "-q", "-c", f"CREATE SCHEMA {schema}"],
+                       check=True, capture_output=True)  # fmt: skip
+        return f"{self.url(SHARED_DATABASE)}?search_path={schema}"
+
+    def new_whole_database(self) -> str:
+        """A new empty database of its own (``CREATE DATABASE``), for a test that
+        changes a database-wide setting; its address."""
         name = f"boardroom_{os.urandom(6).hex()}"
-        createdb = postgres_bin()
-        assert createdb is not None
+        programs = postgres_bin()
+        assert programs is not None
         subprocess.run(
-            [
-                str(createdb / "createdb"),
-                "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user, name,
-            ],
+            [str(programs / "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
+             "-U", self.user, name],
             check=True,
             capture_output=True,
         )  # fmt: skip

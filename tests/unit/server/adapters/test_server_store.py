@@ -327,10 +327,13 @@ async def test_postgres_commits_are_durable_and_the_schema_is_current(
     assert "secret" not in hidden.path and ":***@" in hidden.path
 
 
-async def test_a_postgres_that_can_lose_commits_is_refused(postgres_database: str) -> None:
+async def test_a_postgres_that_can_lose_commits_is_refused(
+    postgres_server: PostgresServer,
+) -> None:
     """With synchronous_commit off (here for the database; the server's setting is
     read the same way) a commit returns before it is on disk: the store refuses to
     open, names the setting, and creates nothing."""
+    postgres_database = postgres_server.new_whole_database()  # its setting is changed
     name = postgres_database.rsplit("/", 1)[1]
     other = await asyncpg.connect(postgres_database)
     try:
