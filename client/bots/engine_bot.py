@@ -80,10 +80,13 @@ class EngineBrains(BrainSource):
         return EngineBrain(self)
 
     async def close(self) -> None:
-        if self._pool is not None:
-            # A search in progress ends within its time limit; nobody waits for it.
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            # Waited for (off the loop): a search in progress ends within its time
+            # limit. Left running, the pool's own thread could still be writing to
+            # its wake-up pipe when the interpreter closed it at exit, which printed
+            # a traceback after the bot's one-line error (seen under load).
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
 
     async def search(self, request: SearchRequest) -> str:
         """The engine's move for ``request``, from a worker; a worker that died is
