@@ -33,28 +33,12 @@ from pathlib import Path
 
 import pytest
 
-POSTGRES_BIN = Path("/usr/lib/postgresql")
-"""Debian keeps each major version's programs in /usr/lib/postgresql/VERSION/bin."""
+# The benchmark starts the same programs; what both need is written once, there.
+from client.bench.services import free_port, postgres_bin, stop_process
 
 START_TIMEOUT_S = 30.0
 SHARED_DATABASE = "boardroom_tests"
 """The one database of a test PostgreSQL server; each test has a schema of it."""
-
-
-def free_port() -> int:
-    """A TCP port of 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def postgres_bin() -> Path | None:
-    """The folder of the newest PostgreSQL installed by Debian's packages; None if none."""
-    versions = sorted(
-        (path for path in POSTGRES_BIN.glob("*/bin") if (path / "postgres").exists()),
-        key=lambda path: int(path.parent.name) if path.parent.name.isdigit() else 0,
-    )
-    return versions[-1] if versions else None
 
 
 def require(program: str) -> None:
@@ -77,16 +61,6 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> No
         time.sleep(0.05)
     process.kill()
     raise RuntimeError(f"the server did not listen on {port} in {START_TIMEOUT_S} s")
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @dataclass(frozen=True)
@@ -122,7 +96,7 @@ def start_redis() -> Iterator[RedisServer]:
             _wait_for_port(port, process, log)
             yield RedisServer(port, process)
         finally:
-            _stop(process)
+            stop_process(process)
 
 
 @dataclass(frozen=True)
@@ -228,4 +202,4 @@ def start_postgres() -> Iterator[PostgresServer]:
             _wait_until_ready(programs, port, user, process, log)
             yield PostgresServer(port, process, user)
         finally:
-            _stop(process)
+            stop_process(process)

@@ -69,7 +69,8 @@ def _wait_for(ready: Iterator[bool], process: subprocess.Popen[bytes], what: str
         time.sleep(0.05)
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
+def stop_process(process: subprocess.Popen[bytes]) -> None:
+    """Stop a server started here: SIGTERM, then SIGKILL after 10 s."""
     if process.poll() is None:
         process.terminate()
         try:
@@ -142,7 +143,7 @@ def start_redis() -> Iterator[RedisServer]:
             _wait_for(pings(), process, "redis-server")
             yield server
         finally:
-            _stop(process)
+            stop_process(process)
 
 
 @dataclass(frozen=True)
@@ -249,4 +250,4 @@ def start_postgres(max_connections: int = 200) -> Iterator[PostgresServer]:
             _wait_for(answers(), process, "PostgreSQL")
             yield PostgresServer(port, user, programs, _postmaster(data, process))
         finally:
-            _stop(process)
+            stop_process(process)
