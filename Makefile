@@ -78,11 +78,13 @@ services: $(REDIS) $(POSTGRES) $(CADDY)
 
 # Every test, in JOBS processes (pytest-xdist), a test file to each at a time:
 # module-level caches are built once, and no test uses a fixed port or shared
-# file, so files run side by side. On two cores: about 6-7 minutes (docs/benchmarks.md)
-# in one process (docs/benchmarks.md, "The test suite").
+# file, so files run side by side. On two cores: about 6-7 minutes
+# (docs/benchmarks.md, "The test suite"). BOARDROOM_REQUIRE_SERVICES=1: a test
+# whose Redis, PostgreSQL or Caddy is missing fails rather than skips, since
+# `services` has just installed them (tests/services.py).
 JOBS ?= 2
 test: lint browser services
-	$(BIN)/pytest -n $(JOBS) --dist loadfile
+	BOARDROOM_REQUIRE_SERVICES=1 $(BIN)/pytest -n $(JOBS) --dist loadfile
 
 # The markers come from tests/conftest.py (by folder) and from the tests marked
 # one by one; the two folders are not even collected, which saves a few seconds.
