@@ -55,6 +55,7 @@ from server.core.room_output import ClientId
 from server.core.sessions import Session, session_id_for
 from server.hub import GameServer, Peer, resolve_game
 from server.hub_boundary import SessionRecord
+from shared.protocol.close_codes import CLOSE_SERVICE_RESTART, CLOSE_TRY_AGAIN_LATER
 from shared.protocol.codec import decode_client_message, encode_message
 from shared.protocol.errors import ProtocolError
 from shared.protocol.messages import ClientMessage, Join, QuickMatch, RoomSummary, Watch
@@ -77,10 +78,10 @@ class Route(enum.Enum):
     """The cluster runs a class whose home is away (restarting): try again soon."""
 
 
-CLOSE_TRY_AGAIN = 1013
-"""WebSocket "try again later": the class's home is away (clients retry)."""
-CLOSE_HOME_GONE = 1012
-"""WebSocket "service restart": the home this connection was carried to died."""
+CLOSE_TRY_AGAIN = CLOSE_TRY_AGAIN_LATER
+"""1013: the class's home is away (clients retry)."""
+CLOSE_HOME_GONE = CLOSE_SERVICE_RESTART
+"""1012: the home this connection was carried to died."""
 
 OWNERS_KEPT = 100_000
 """Room owners a gateway keeps in memory before it starts over (a few MB at most)."""
