@@ -195,7 +195,9 @@ async def test_a_server_whose_per_address_cap_is_too_low_is_named_with_the_cure(
     assert set(refused) <= {"too_many_connections", "closed during handshake"}, refused
     assert refused.get("too_many_connections", 0) >= 1, refused
     assert set(result["errors"]) == {"too_many_connections"}, result["errors"]
-    assert result["connections"]["held_at_end"] == 4  # the two rooms that got in play on
+    # Rooms that got both their clients in play on: two, unless the rooms' clients
+    # reached the cap interleaved (a room with one in, one refused, retries).
+    assert result["connections"]["held_at_end"] in (2, 4), result["connections"]
     assert result["games"]["finished"] > 0
     assert any("--max-connections-per-address" in note for note in run.report["notes"])
 
