@@ -79,17 +79,16 @@ services: $(REDIS) $(POSTGRES) $(CADDY)
 # Every test, in JOBS processes (pytest-xdist), a test file to each at a time:
 # module-level caches are built once, and no test uses a fixed port or shared
 # file, so files run side by side. On two cores: about 6-7 minutes
-# (docs/benchmarks.md, "The test suite"). BOARDROOM_REQUIRE_SERVICES=1: a test
-# whose Redis, PostgreSQL or Caddy is missing fails rather than skips, since
-# `services` has just installed them (tests/services.py).
+# (docs/benchmarks.md, "The test suite"). A test whose Redis, PostgreSQL or
+# Caddy is missing fails, naming the package: `services` installs them first.
 JOBS ?= 2
 test: lint browser services
-	BOARDROOM_REQUIRE_SERVICES=1 $(BIN)/pytest -n $(JOBS) --dist loadfile
+	$(BIN)/pytest -n $(JOBS) --dist loadfile
 
 # The markers come from tests/conftest.py (by folder) and from the tests marked
 # one by one; the two folders are not even collected, which saves a few seconds.
 # The unit tests are CPU-bound: 30-40 s on two cores instead of 45-50 s in one.
-test-fast: install
+test-fast: install services
 	$(BIN)/pytest -m "not e2e and not browser" --ignore=tests/e2e --ignore=tests/browser \
 		-n $(JOBS) --dist loadfile
 

@@ -13,8 +13,8 @@ server the machine may already have.
   to run as root; as root (CI) the server runs as the ``postgres`` user that
   Debian's package makes.
 
-Where a program is missing, :func:`require` skips the test with the command that
-installs it, so a machine without the packages says why rather than failing.
+Where a program is missing, :func:`require` fails the test with the command
+that installs it.
 """
 
 from __future__ import annotations
@@ -50,20 +50,15 @@ INSTALLED_BY = {
 
 
 def require(program: str) -> None:
-    """Stop the calling test, saying how to install ``program``, if it is missing.
+    """Fail the calling test, saying how to install ``program``, if it is missing.
 
-    Under ``make test``, which installs the packages first, a missing program
-    fails the test (``BOARDROOM_REQUIRE_SERVICES=1``): CI must never pass by
-    leaving the cluster out. Run by hand without the packages, the test is
-    skipped with the same message."""
+    A failure, not a skip: ``make test`` and ``make test-fast`` install the
+    packages first (``make services``), so a missing program is a broken set-up,
+    and a suite that skipped the cluster would pass without testing it."""
     name, package = INSTALLED_BY[program]
     found = postgres_bin() is not None if program == "postgres" else shutil.which(name)
-    if found:
-        return
-    message = f"{name} is not installed: `make services` ({package})"
-    if os.environ.get("BOARDROOM_REQUIRE_SERVICES") == "1":
-        pytest.fail(message)
-    pytest.skip(message)
+    if not found:
+        pytest.fail(f"{name} is not installed: `make services` ({package})")
 
 
 def _wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
