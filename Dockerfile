@@ -44,4 +44,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('BOARDROOM_PORT', '8765') + '/healthz', timeout=4)"]
 
 # SIGTERM (docker stop) shuts the server down gracefully: clients told, games saved.
+# The stop may take up to 20 s (docs/operations.md, "Stopping"): `docker stop -t 30`.
 ENTRYPOINT ["boardroom", "serve"]

@@ -9,6 +9,7 @@ in class mode (``--class NAME``), the teacher's link at each, then logs.
 SIGTERM and SIGINT shut it down gracefully: it stops accepting, tells every
 client (close code 1001), stops the rooms' timers and searches, and closes the
 database after its last write. Games in progress are restored on the next start.
+The stop has a deadline, and a second signal cuts it short (server.stop_deadline).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import signal
 import socket
 import ssl
@@ -33,7 +35,10 @@ from server.config import ServerConfig, add_arguments, config_from
 from server.event_loop import loop_factory
 from server.logs import configure_logging
 from server.single_server import DatabaseInUseError
+from server.stop_deadline import StopWatchdog, exit_at_once
 from server.tls import server_ssl_context
+
+logger = logging.getLogger("server.app")
 
 
 def register(subparsers: Any) -> None:
@@ -138,9 +143,22 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop.set)
         await stop.wait()
-        print("Shutting down: telling clients, saving games.", flush=True)
+        # From here the process ends within the deadline, cleanly or not (server.stop_deadline).
+        StopWatchdog(loop).start()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, _stop_at_once)
+        print(
+            "Shutting down: telling clients, saving games (Ctrl-C again to stop at once).",
+            flush=True,
+        )
     finally:
         await runner.cleanup()
+
+
+def _stop_at_once() -> None:
+    """A second SIGTERM or Ctrl-C while stopping (server.stop_deadline)."""
+    logger.warning("a second signal while stopping: exiting without finishing the stop")
+    exit_at_once()
 
 
 def _listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:

@@ -19,6 +19,7 @@ import os
 import re
 import signal
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -350,11 +351,15 @@ def _matches(message: dict[str, Any], kind: str, fields: dict[str, Any]) -> bool
 class ServerProcess:
     """``python -m server`` in a child process, for what needs a real process:
     SIGKILL, SIGTERM, restarts. Start with :meth:`start`; the port is read from
-    the line the server prints."""
+    the line the server prints. Its log (stderr) goes to a temporary file, shown
+    when it fails to stop in time."""
 
-    def __init__(self, process: asyncio.subprocess.Process, port: int) -> None:
+    def __init__(self, process: asyncio.subprocess.Process, port: int, log: Path) -> None:
         self.process = process
         self.port = port
+        self.log = log
+        self.last_log = ""
+        """The whole log, once :meth:`stop` has returned."""
 
     @property
     def ws_url(self) -> str:
@@ -362,6 +367,8 @@ class ServerProcess:
 
     @classmethod
     async def start(cls, database: Path | str, *flags: str) -> ServerProcess:
+        handle, name = tempfile.mkstemp(prefix="boardroom-server-", suffix=".log")
+        log = Path(name)
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -376,21 +383,38 @@ class ServerProcess:
             str(database),
             *flags,
             stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
+            stderr=handle,
         )
+        os.close(handle)  # the child holds its own copy
         assert process.stdout is not None
         while True:
             line = await asyncio.wait_for(process.stdout.readline(), 30)
             if not line:
-                raise RuntimeError(f"the server exited with {await process.wait()}")
+                status, told = await process.wait(), log.read_text()[-4000:]
+                log.unlink()
+                raise RuntimeError(f"the server exited with {status}:\n{told}")
             if match := re.search(rb"serving on port (\d+)", line):
-                return cls(process, int(match.group(1)))
+                return cls(process, int(match.group(1)), log)
 
     async def stop(self, signum: int = signal.SIGTERM) -> int:
-        """Send ``signum`` and wait for the exit status."""
+        """Send ``signum`` and wait for the exit status; the log is then read into
+        :attr:`last_log` and its file removed.
+        A server still running 30 s later is killed, and the test fails with the
+        end of its log."""
         if self.process.returncode is None:
             self.process.send_signal(signum)
-        return await asyncio.wait_for(self.process.wait(), 30)
+        try:
+            status = await asyncio.wait_for(self.process.wait(), 30)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+            raise AssertionError(
+                f"the server did not stop within 30 s of {signal.Signals(signum).name}; "
+                f"its log ends:\n{self.log.read_text()[-6000:]}"
+            ) from None
+        self.last_log = self.log.read_text() if self.log.exists() else ""
+        self.log.unlink(missing_ok=True)
+        return status
 
 
 class CuttableProxy:

@@ -85,6 +85,15 @@ CLOSE_HOME_GONE = CLOSE_SERVICE_RESTART
 
 OWNERS_KEPT = 100_000
 """Room owners a gateway keeps in memory before it starts over (a few MB at most)."""
+REDIS_CONNECT_TIMEOUT_S = 5.0
+"""How long connecting to Redis, or closing a connection to it, may take."""
+REDIS_TIMEOUT_S = 5.0
+"""How long one Redis command may wait for its answer (the inbox's read waits
+for messages without it): a Redis that stops answering is a RedisError, logged
+and retried, never a process stuck for good (at its stop above all). redis-py 8
+has these two by default; said here, they hold whatever its defaults become."""
+LEAVE_TIMEOUT_S = 2.0
+"""How long a stopping process tries to tell the directory it is leaving."""
 HTTP_TIMEOUT_S = 30.0
 """How long a class's HTTP request passed on to its home may take."""
 ASK_TIMEOUT_S = 2.0
@@ -104,7 +113,9 @@ class ClusterNode:
         """The class this process is the home of ("": none)."""
         self.node = node or f"n{secrets.token_hex(4)}"
         """This process's id in the cluster: new at every start."""
-        self._redis: Redis = Redis.from_url(url)
+        self._redis: Redis = Redis.from_url(
+            url, socket_connect_timeout=REDIS_CONNECT_TIMEOUT_S, socket_timeout=REDIS_TIMEOUT_S
+        )
         self.directory = Directory(self._redis, name)
         self.publisher = Publisher(self._redis, self.directory)
         self._hub: GameServer | None = None
@@ -240,14 +251,18 @@ class ClusterNode:
         await self.publisher.close()
         if self._http is not None:
             await self._http.close()
-        with contextlib.suppress(RedisError):
-            await self.directory.leave(self.node)
-            if self.class_name:
-                await self.directory.leave_home(self.node)
-        if self._pubsub is not None:
-            with contextlib.suppress(RedisError):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
-        await self._redis.aclose()
+        # Leaving is a courtesy: the others see this process dead at its TTL anyway.
+        with contextlib.suppress(RedisError, TimeoutError):
+            await asyncio.wait_for(self._leave(), LEAVE_TIMEOUT_S)
+        with contextlib.suppress(RedisError, TimeoutError):
+            if self._pubsub is not None:
+                await asyncio.wait_for(self._pubsub.aclose(), LEAVE_TIMEOUT_S)  # type: ignore[no-untyped-call]
+            await self._redis.aclose()  # each connection's close is bounded by its timeout
+
+    async def _leave(self) -> None:
+        await self.directory.leave(self.node)
+        if self.class_name:
+            await self.directory.leave_home(self.node)
 
     @property
     def hub(self) -> GameServer:

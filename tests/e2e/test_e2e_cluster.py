@@ -23,7 +23,7 @@ import aiohttp
 import pytest
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, ServerProcess, running_server, wait_until
-from services import PostgresServer, RedisServer
+from services import PostgresServer, RedisServer, start_redis
 from tournament_helpers import (
     WAIT,
     check_standings,
@@ -35,6 +35,7 @@ from tournament_helpers import (
 )
 
 from server.classroom.class_mode import teacher_token
+from server.store import open_store
 from shared.protocol.messages import Announcement
 
 LINE_GAME = ("a1", "a2", "b1", "b2", "c1")
@@ -217,7 +218,9 @@ async def test_a_dead_process_s_rooms_come_back_in_the_other(
         await play((ann, bob), code, LINE_GAME[:3])
 
         killed_at = time.monotonic()
-        await owner.stop(how)
+        status = await owner.stop(how)
+        if how is signal.SIGTERM:  # a clean stop: Redis and PostgreSQL let go in time
+            assert status == 0, owner.last_log[-6000:]
         state = await bob.expect("state", timeout=20)  # re-attached to the new owner
         # Seen with pytest -s: the takeover's delay (at most the heartbeat's TTL, 3 s,
         # and a beat after a SIGKILL; a beat after a SIGTERM).
@@ -257,6 +260,35 @@ async def test_when_a_gateway_dies_its_players_are_away_in_the_other_s_rooms(
         await ann.expect("player_status", connected=True)
         await play((ann, back), code, LINE_GAME[2:])
         assert (await back.expect("game_over"))["result"]["winner"] == "first"
+
+
+async def test_a_process_whose_redis_stops_answering_still_stops_cleanly(
+    postgres_server: PostgresServer,
+) -> None:
+    """Redis freezes (SIGSTOP: connections stay open, nothing answers) while a
+    process serves a game; SIGTERM stops it all the same, within its deadline
+    and with status 0 (leaving the directory is given up on after 2 s), and the
+    game is in PostgreSQL for the next start."""
+    with start_redis() as frozen:
+        database = postgres_server.new_database()
+        flags = ("--cluster", frozen.url, "--cluster-name", "frozen", "--engine", "python")
+        server = await ServerProcess.start(database, *flags)  # type: ignore[arg-type]
+        try:
+            ann = await Player.join_server(server.ws_url, "ann")
+            code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+            bob = await Player.join_server(server.ws_url, "bob")
+            await bob.request({"type": "join", "code": code})
+            await play((ann, bob), code, LINE_GAME[:2])
+            frozen.process.send_signal(signal.SIGSTOP)
+            try:
+                assert await server.stop(signal.SIGTERM) == 0, server.last_log[-6000:]
+            finally:
+                frozen.process.send_signal(signal.SIGCONT)
+        finally:
+            await server.stop(signal.SIGKILL)
+    async with open_store(database) as store:
+        (unfinished,) = await store.unfinished_games()
+    assert [m.move for m in unfinished.moves] == list(LINE_GAME[:2])
 
 
 async def test_a_cluster_needs_postgresql_and_redis(tmp_path: Path) -> None:

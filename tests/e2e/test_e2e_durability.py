@@ -20,6 +20,7 @@ from harness import Player, ServerProcess, running_server
 from websockets.exceptions import ConnectionClosed
 
 from server.core.records import GameState
+from server.stop_deadline import EXIT_STOP_OVERRAN
 from server.store import GameStore, open_store
 
 
@@ -182,6 +183,34 @@ async def test_sigterm_tells_clients_and_exits_cleanly(tmp_path: Path) -> None:
             while True:
                 await asyncio.wait_for(player.ws.recv(), 10)
         assert player.ws.close_code == 1001
+    async with GameStore(database) as store:
+        (unfinished,) = await store.unfinished_games()
+    assert [m.move for m in unfinished.moves] == ["b2"]
+
+
+async def test_a_second_signal_while_stopping_exits_at_once(tmp_path: Path) -> None:
+    """A client that never answers the close holds the graceful stop for its
+    grace (3 s); Ctrl-C during it exits at once, with status 70 and a log line
+    saying so, and the game is still in the database for the next start."""
+    database = tmp_path / "games.db"
+    server = await ServerProcess.start(database)
+    ann, bob, code = await start_game(server.ws_url)
+    await play(ann, bob, code, "b2")
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode()
+    )
+    assert (await asyncio.wait_for(reader.read(4096), 10)).startswith(b"HTTP/1.1 101 ")
+
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.stdout is not None
+    while b"Shutting down" not in await asyncio.wait_for(server.process.stdout.readline(), 10):
+        pass
+    assert await server.stop(signal.SIGINT) == EXIT_STOP_OVERRAN
+    assert "a second signal while stopping" in server.last_log, server.last_log
+    writer.close()
     async with GameStore(database) as store:
         (unfinished,) = await store.unfinished_games()
     assert [m.move for m in unfinished.moves] == ["b2"]

@@ -24,6 +24,7 @@ or ROLLBACK; :meth:`PostgresBase.close` waits for every one under way.
 from __future__ import annotations
 
 import asyncio
+import logging
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from types import TracebackType
@@ -36,6 +37,8 @@ from server.store.postgres.schema import migrate, schema_version
 from server.store.rows import StoreInfo
 
 __all__ = ["DRIVER_ERRORS", "SCHEMA_REFUSALS", "Connection", "PostgresBase", "redacted"]
+
+logger = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
@@ -56,6 +59,9 @@ _POOL_SIZE = 8
 for reads side by side; a cluster of N processes holds N times this, well under
 PostgreSQL's default max_connections of 100 for the few processes a machine runs."""
 
+_CLOSE_TIMEOUT_S = 5.0
+"""How long closing the pool may take once no transaction of this store is under
+way: a connection given back closes in a round trip; one never given back is cut."""
 _CONNECT_TIMEOUT_S = 10.0
 """How long to wait for the server at open: a server that is down fails the
 start-up with a clear error rather than hanging it."""
@@ -159,7 +165,12 @@ class PostgresBase:
         # Let every started transaction finish (they are never cancelled midway).
         await asyncio.gather(*self._inflight, return_exceptions=True)
         self._last_write = None
-        await pool.close()
+        try:
+            # asyncpg's close waits for every connection to be given back, without end.
+            await asyncio.wait_for(pool.close(), _CLOSE_TIMEOUT_S)
+        except TimeoutError:
+            logger.warning("the database's connections did not close in time: cut off")
+            pool.terminate()
 
     async def __aenter__(self) -> Self:
         await self.open()

@@ -386,6 +386,27 @@ async def test_a_postgres_database_from_a_newer_schema_is_refused_and_left_alone
         await store.get_game(1)
 
 
+async def test_a_postgres_connection_never_given_back_is_cut_at_close(
+    postgres_database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """asyncpg's pool waits without end for every connection to be given back;
+    the store's close waits 5 s, then cuts such a connection off (logged), so a
+    stopping server never hangs on one. What was written before stays written."""
+    store = PostgresGameStore(postgres_database)
+    await store.open()
+    game_id = await started_game(store)
+    await store.append_move(game_id, 0, "b2", T0 + 2)
+    assert store._pool is not None
+    held = await store._pool.acquire()  # as a leak would hold it (a private handle, on purpose)
+    await store.close()
+    assert "did not close in time" in caplog.text
+    with pytest.raises(asyncpg.InterfaceError):  # cut off from its server
+        await held.fetchval("SELECT 1")
+    async with PostgresGameStore(postgres_database) as again:
+        (unfinished,) = await again.unfinished_games()
+    assert [m.move for m in unfinished.moves] == ["b2"]
+
+
 async def test_two_stores_opening_one_new_postgres_database_at_once_both_work(
     postgres_database: str,
 ) -> None:
