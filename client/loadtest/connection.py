@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import json
 import time
 from collections.abc import Callable
 
@@ -107,6 +108,11 @@ class LoadClient:
                 max_size=2**20,
             )
         except InvalidStatus as error:
+            if _refusal_code(error.response.body) == "too_many_connections":
+                # The cap, refused at the HTTP request (a 503 with the code in its
+                # JSON): the same refusal as the close 1013 after the upgrade.
+                self._stats.errors["too_many_connections"] += 1
+                raise ConnectFailedError("too_many_connections", "http 503") from None
             raise ConnectFailedError(f"http {error.response.status_code}") from None
         except (InvalidURI, InvalidHandshake) as error:
             raise ConnectFailedError("bad handshake", str(error)) from None
@@ -214,3 +220,14 @@ def _os_reason(error: OSError) -> str:
         return "out of local ports (client)"
     name = errno.errorcode.get(error.errno or 0)
     return f"os error {name}" if name else "os error"
+
+
+def _refusal_code(body: bytes | None) -> str | None:
+    """The ``error`` code of an HTTP refusal's JSON body (the server's errors are
+    ``{"error": code, "message": ...}``), or None for any other body."""
+    try:
+        decoded = json.loads(body or b"")
+    except ValueError:
+        return None
+    code = decoded.get("error") if isinstance(decoded, dict) else None
+    return code if isinstance(code, str) else None

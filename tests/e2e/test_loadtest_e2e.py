@@ -21,9 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness import running_server
+import pytest
+from harness import Player, running_server
 from repo_paths import REPO_ROOT
 from services import PostgresServer, RedisServer
+
+from client.loadtest.connection import LoadClient
+from client.loadtest.errors import ConnectFailedError
+from client.loadtest.stats import WorkerStats
 
 RUN_TIMEOUT = 90.0
 """Seconds a whole load test may take here: generous, for a loaded CI machine."""
@@ -200,6 +205,34 @@ async def test_a_server_whose_per_address_cap_is_too_low_is_named_with_the_cure(
     assert result["connections"]["held_at_end"] in (2, 4), result["connections"]
     assert result["games"]["finished"] > 0
     assert any("--max-connections-per-address" in note for note in run.report["notes"])
+
+
+async def test_a_503_at_the_cap_counts_as_the_cap(tmp_path: Path) -> None:
+    """Over the per-address cap while another refusal is still being told (its
+    close unanswered), the server refuses the next upgrade with an HTTP 503
+    whose JSON says ``too_many_connections``: the load client counts it as that
+    refusal, as it does the close 1013, not as an unexplained ``http 503``."""
+    async with running_server(tmp_path / "games.db", max_connections_per_address=1) as server:
+        held = await Player.join_server(server.ws_url, "ann")
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode()
+        )
+        told = b""
+        while b"too_many_connections" not in told:  # the 101, then the refusal, unanswered
+            told += await asyncio.wait_for(reader.read(4096), 10)
+        stats = WorkerStats()
+        client = LoadClient(
+            "bob", "first", stats, on_frame=lambda *_: None, on_end=lambda *_: None, pacer=None
+        )
+        with pytest.raises(ConnectFailedError) as refused:
+            await client.open(server.ws_url)
+        assert refused.value.reason == "too_many_connections", refused.value
+        assert stats.errors == {"too_many_connections": 1}, stats.errors
+        writer.close()
+        await held.close()
 
 
 async def test_idle_connections_give_the_servers_memory_per_connection(tmp_path: Path) -> None:
