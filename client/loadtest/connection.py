@@ -222,7 +222,7 @@ def _os_reason(error: OSError) -> str:
     return f"os error {name}" if name else "os error"
 
 
-def _refusal_code(body: bytes | None) -> str | None:
+def _refusal_code(body: bytes | bytearray | None) -> str | None:
     """The ``error`` code of an HTTP refusal's JSON body (the server's errors are
     ``{"error": code, "message": ...}``), or None for any other body."""
     try:
