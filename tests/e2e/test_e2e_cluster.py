@@ -77,6 +77,19 @@ async def play(players: tuple[Player, Player], code: str, moves: tuple[str, ...]
         assert reply["type"] == "moved", reply
 
 
+async def seated(
+    ann_url: str, bob_url: str, moves: tuple[str, ...] = ()
+) -> tuple[Player, Player, str]:
+    """Ann opens a tic-tac-toe room through ``ann_url``, Bob joins it through
+    ``bob_url`` and they play ``moves``: (ann, bob, the room's code)."""
+    ann = await Player.join_server(ann_url, "ann")
+    code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+    bob = await Player.join_server(bob_url, "bob")
+    await bob.request({"type": "join", "code": code})
+    await play((ann, bob), code, moves)
+    return ann, bob, code
+
+
 async def test_two_players_on_two_processes_play_a_whole_game(pair: list[RunningServer]) -> None:
     """Ann's room lives in process A; Bob, connected to B, finds it in the lobby,
     joins it, and they play to the end; a spectator on B sees every move."""
@@ -163,11 +176,7 @@ async def test_a_player_resumes_through_the_other_process(pair: list[RunningServ
     """Bob, seated in A's room through B, drops and comes back through A with his
     token: the welcome names the room, its state follows, and the game goes on."""
     a, b = pair
-    ann = await Player.join_server(a.ws_url, "ann")
-    code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
-    bob = await Player.join_server(b.ws_url, "bob")
-    await bob.request({"type": "join", "code": code})
-    await play((ann, bob), code, LINE_GAME[:2])
+    ann, bob, code = await seated(a.ws_url, b.ws_url, LINE_GAME[:2])
     token = bob.token
     await bob.close()
     await ann.expect("player_status", timeout=10, connected=False)
@@ -211,11 +220,7 @@ async def test_a_dead_process_s_rooms_come_back_in_the_other(
     the live one with his token, one who was connected to the live one is
     re-attached by it, and the game ends with every move made before."""
     async with two_processes(redis_server, postgres_server) as (owner, survivor):
-        ann = await Player.join_server(owner.ws_url, "ann")
-        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
-        bob = await Player.join_server(survivor.ws_url, "bob")
-        await bob.request({"type": "join", "code": code})
-        await play((ann, bob), code, LINE_GAME[:3])
+        ann, bob, code = await seated(owner.ws_url, survivor.ws_url, LINE_GAME[:3])
 
         killed_at = time.monotonic()
         status = await owner.stop(how)
@@ -244,11 +249,7 @@ async def test_when_a_gateway_dies_its_players_are_away_in_the_other_s_rooms(
     """Bob plays in A's room through B, and B is killed: A holds his seat as for
     any dropped player (Ann is told), and Bob comes back through A and plays on."""
     async with two_processes(redis_server, postgres_server) as (owner, gateway):
-        ann = await Player.join_server(owner.ws_url, "ann")
-        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
-        bob = await Player.join_server(gateway.ws_url, "bob")
-        await bob.request({"type": "join", "code": code})
-        await play((ann, bob), code, LINE_GAME[:2])
+        ann, bob, code = await seated(owner.ws_url, gateway.ws_url, LINE_GAME[:2])
         await gateway.stop(signal.SIGKILL)
         away = await ann.expect("player_status", timeout=20, connected=False)
         assert away["side"] == "second"
@@ -274,11 +275,7 @@ async def test_a_process_whose_redis_stops_answering_still_stops_cleanly(
         flags = ("--cluster", frozen.url, "--cluster-name", "frozen", "--engine", "python")
         server = await ServerProcess.start(database, *flags)  # type: ignore[arg-type]
         try:
-            ann = await Player.join_server(server.ws_url, "ann")
-            code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
-            bob = await Player.join_server(server.ws_url, "bob")
-            await bob.request({"type": "join", "code": code})
-            await play((ann, bob), code, LINE_GAME[:2])
+            await seated(server.ws_url, server.ws_url, LINE_GAME[:2])
             frozen.process.send_signal(signal.SIGSTOP)
             try:
                 assert await server.stop(signal.SIGTERM) == 0, server.last_log[-6000:]
@@ -375,11 +372,7 @@ async def test_with_its_home_away_a_class_s_cluster_refuses_rather_than_serve_ou
     home = await ServerProcess.start(database, *flags, "--class", "7B")  # type: ignore[arg-type]
     other = await ServerProcess.start(database, *flags)  # type: ignore[arg-type]
     try:
-        ann = await Player.join_server(other.ws_url, "ann")
-        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
-        bob = await Player.join_server(home.ws_url, "bob")
-        await bob.request({"type": "join", "code": code})
-        await play((ann, bob), code, LINE_GAME[:2])
+        ann, _, code = await seated(other.ws_url, home.ws_url, LINE_GAME[:2])
 
         await home.stop(signal.SIGKILL)
         assert await ann.closed(timeout=20) == 1012
