@@ -254,9 +254,10 @@ class ClusterNode:
         # Leaving is a courtesy: the others see this process dead at its TTL anyway.
         with contextlib.suppress(RedisError, TimeoutError):
             await asyncio.wait_for(self._leave(), LEAVE_TIMEOUT_S)
-        with contextlib.suppress(RedisError, TimeoutError):
-            if self._pubsub is not None:
+        if self._pubsub is not None:
+            with contextlib.suppress(RedisError, TimeoutError):
                 await asyncio.wait_for(self._pubsub.aclose(), LEAVE_TIMEOUT_S)  # type: ignore[no-untyped-call]
+        with contextlib.suppress(RedisError):
             await self._redis.aclose()  # each connection's close is bounded by its timeout
 
     async def _leave(self) -> None:
