@@ -30,6 +30,7 @@ import logging
 import os
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from types import CoroutineType, GeneratorType
@@ -70,20 +71,15 @@ class StopWatchdog:
         self._loop = loop
         self._seconds = seconds
         self._exit_process = exit_process
-        self._cancelled = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="stop-watchdog", daemon=True)
 
     def start(self) -> None:
-        """Start counting (once). A daemon thread: it never keeps a process alive."""
+        """Start counting (once). A daemon thread: it never keeps a process alive,
+        and ends with it, so a stop that finishes in time is never cut."""
         self._thread.start()
 
-    def cancel(self) -> None:
-        """Stop counting: the process has stopped, or is not stopping after all."""
-        self._cancelled.set()
-
     def _watch(self) -> None:
-        if self._cancelled.wait(self._seconds):
-            return
+        time.sleep(self._seconds)
         logger.error(
             "the stop did not finish in time: exiting without it",
             extra={

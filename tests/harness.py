@@ -338,6 +338,27 @@ async def play_out(url: str, game: str, moves: list[str]) -> int:
     return int(over["game_id"])
 
 
+async def raw_upgrade(
+    port: int, *headers: str
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TCP connection to the server on ``port`` that has sent a WebSocket
+    upgrade request for /ws (with ``headers``, each ``"Name: value"``) and does
+    nothing more: the test reads the answer and decides whether to answer back,
+    as a client that stalls or never answers a close would not."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    lines = [
+        "GET /ws HTTP/1.1",
+        f"Host: 127.0.0.1:{port}",
+        *headers,
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        "Sec-WebSocket-Version: 13",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    ]
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+    return reader, writer
+
+
 async def assert_alive(player: Player) -> None:
     """The connection still works: a ping gets the pong echoing its id."""
     reply = await player.request({"type": "ping"})

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Player, ServerProcess, running_server
+from harness import Player, ServerProcess, raw_upgrade, running_server
 from websockets.exceptions import ConnectionClosed
 
 from server.core.records import GameState
@@ -196,12 +196,7 @@ async def test_a_second_signal_while_stopping_exits_at_once(tmp_path: Path) -> N
     server = await ServerProcess.start(database)
     ann, bob, code = await start_game(server.ws_url)
     await play(ann, bob, code, "b2")
-    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    writer.write(
-        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
-        "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode()
-    )
+    reader, writer = await raw_upgrade(server.port)
     assert (await asyncio.wait_for(reader.read(4096), 10)).startswith(b"HTTP/1.1 101 ")
 
     server.process.send_signal(signal.SIGTERM)

@@ -22,6 +22,7 @@ from harness import (
     Player,
     RunningServer,
     assert_alive,
+    raw_upgrade,
     running_server,
     source_connector,
     wait_until,
@@ -187,13 +188,7 @@ async def test_with_one_being_told_the_next_request_gets_the_503_and_the_proxy_k
         tmp_path / "games.db", trusted_proxies=PROXY, max_connections_per_address=1
     ) as server:
         ann = await forwarded_player(server, ANN, "ann")
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        upgrade = (
-            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Forwarded-For: {ANN}\r\n"
-            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-        )
-        writer.write(upgrade.encode())
+        reader, writer = await raw_upgrade(server.port, f"X-Forwarded-For: {ANN}")
         told = b""
         while b"too_many_connections" not in told:  # the 101, then the error frame
             told += await asyncio.wait_for(reader.read(4096), TIMEOUT)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Player, running_server
+from harness import Player, raw_upgrade, running_server
 from repo_paths import REPO_ROOT
 from services import PostgresServer, RedisServer
 
@@ -214,12 +214,7 @@ async def test_a_503_at_the_cap_counts_as_the_cap(tmp_path: Path) -> None:
     refusal, as it does the close 1013, not as an unexplained ``http 503``."""
     async with running_server(tmp_path / "games.db", max_connections_per_address=1) as server:
         held = await Player.join_server(server.ws_url, "ann")
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        writer.write(
-            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
-            "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode()
-        )
+        reader, writer = await raw_upgrade(server.port)
         told = b""
         while b"too_many_connections" not in told:  # the 101, then the refusal, unanswered
             told += await asyncio.wait_for(reader.read(4096), 10)
