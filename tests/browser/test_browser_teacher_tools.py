@@ -65,11 +65,13 @@ async def test_watch_opens_a_room_in_a_tab_that_only_watches_and_finished_rooms_
         await expect(tab.room).to_have_attribute("data-status", "playing")
         assert await tab.data("you") == ""  # watching, no seat
         await expect(tab.page.locator(".name-view")).to_have_count(0)  # no name was asked
+        await expect(tab.page.locator("#you")).to_contain_text("Watching as Teacher")
         await expect(page.locator(f".rooms tr[data-room='{public}']")).to_contain_text("1 watching")
         kept = await tab.page.evaluate("localStorage.getItem('boardroom.playerToken')")
         assert kept is None
         await tab.page.reload()  # still a spectator's tab
         await expect(tab.room).to_have_attribute("data-status", "playing")
+        await shot(tab, "teacher-watch-tab")
         names = [s["name"] for s in (await teacher.get("/api/admin/roster"))["students"]]
         assert names == ["ann", "bob", "cy"]
 

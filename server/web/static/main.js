@@ -36,12 +36,14 @@ import {
   savedToken,
   saveToken,
 } from "./storage.js";
-import { SPECTATOR_NAME, refusalText, rematchText } from "./words.js";
+import { SPECTATOR_NAME, WATCHING_AS, refusalText, rematchText } from "./words.js";
 
 class App {
   constructor() {
     this.view = document.getElementById("view");
     this.you = document.getElementById("you");
+    this.youLabel = this.you.firstChild; // "Playing as", or WATCHING_AS in a tab that only watches
+    this.playingAs = this.youLabel.nodeValue;
     this.playerName = document.getElementById("player-name");
     const element = (id) => document.getElementById(id);
     this.notices = new Notices(element("banner"), element("notices"), element("pinned"), {
@@ -158,6 +160,7 @@ class App {
       playerToken: spectator ? null : savedPlayerToken(),
       client: spectator ? "spectator" : "human",
     });
+    this.youLabel.nodeValue = spectator ? ` ${WATCHING_AS} ` : this.playingAs;
     this.session = new Session(this.connection);
     this.lobby = new LobbyView(this);
     this.connection.addEventListener("status", (event) => this.statusChanged(event.detail));
