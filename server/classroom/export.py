@@ -13,7 +13,8 @@ server AI keeps the name it played under.
 games finished::
 
     id              the game's id (its record: GET /api/games/{id})
-    finished_at     ISO 8601 UTC, to the second ("2026-11-22T11:08:07Z")
+    finished_at     ISO 8601 in the server's time zone with its offset, to the
+                    second ("2026-11-22T12:08:07+01:00")
     game            short name ("connect4", "mnk-5-5-4")
     room            the room code
     first_player    X, who moved first; second_player: O
@@ -37,7 +38,10 @@ games finished::
 ``students.csv`` has one row per student (removed ones last, marked), with their
 finished games, wins, draws and losses. ``games.zip`` holds both and a folder
 per student, ``students/NAME-ID/``, with the text record of each of their games
-(``game-00012.txt``, as ``GET /api/games/12?format=text`` shows it, roster names in),
+(``game-00012.txt``, as ``GET /api/games/12?format=text`` shows it, roster names in,
+its times as ``finished_at`` is written, and each move played after a hint
+marked with the hinted move: ``c3 (2.9s, hint c3)``, the header counting each
+side's hints),
 and a folder per tournament of the class, ``tournaments/NAME-ID/``, with:
 
 - ``standings.csv``: ``rank, place, player, points, played, wins, draws,
@@ -52,6 +56,11 @@ and a folder per tournament of the class, ``tournaments/NAME-ID/``, with:
 
 Tournament players are shown by their roster names too (the AI by its level's
 name); two players of the same name are told apart by their roster id.
+
+Times are written in the server's local time zone (``TZ``, else the system's),
+each with the offset in force at that time, so that a teacher's spreadsheet
+shows the lesson's hours; the functions take a ``zone`` to write them in
+another (the tests' fixed zones).
 
 The CSV files are UTF-8 with a byte order mark, so that spreadsheet programs
 read names in any script (and ``½``) correctly; a name that a spreadsheet would
@@ -68,7 +77,8 @@ import zipfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
+from functools import partial
 
 from server.core.records import GameRecord, GameState, PgnResult, SeatRecord, record_to_text
 from server.store import StudentRecord, StudentResults, TournamentRecord
@@ -148,10 +158,12 @@ def results_csv(
     students: Iterable[StudentRecord],
     tournaments: Iterable[TournamentRecord] = (),
     analyses: Mapping[int, GameAnalysisSummary] | None = None,
+    zone: tzinfo | None = None,
 ) -> bytes:
     """``results.csv`` for the finished games among ``records`` (see the module
     docstring); ``tournaments`` say which of them were tournament games,
-    ``analyses`` what their analyses found (by game id; none: empty columns)."""
+    ``analyses`` what their analyses found (by game id; none: empty columns);
+    times in ``zone`` (None: the server's, :func:`iso_time`)."""
     analyses = {} if analyses is None else analyses
     by_player = students_by_player(students)
     played_in = {
@@ -172,7 +184,7 @@ def results_csv(
         rows.append(
             (
                 record.id,
-                _iso(record.finished_at),
+                iso_time(record.finished_at, zone),
                 record.game,
                 record.room,
                 _cell(_name(first, by_player)),
@@ -217,10 +229,13 @@ def games_zip(
     results: Mapping[str, StudentResults],
     tournaments: Sequence[TournamentRecord] = (),
     analyses: Mapping[int, GameAnalysisSummary] | None = None,
+    zone: tzinfo | None = None,
 ) -> bytes:
     """``games.zip``: both CSV files, a folder of game records per student
     (every student on the roster, and removed ones who played) and a folder
-    per tournament."""
+    per tournament; times in ``zone`` (None: the server's, :func:`iso_time`)."""
+    analyses = {} if analyses is None else analyses
+    time_text = partial(iso_time, zone=zone)
     by_player = students_by_player(students)
     games_of: dict[str, list[GameRecord]] = {student.id: [] for student in _entries(students)}
     for record in records:
@@ -230,7 +245,7 @@ def games_zip(
                 games_of[student.id].append(record)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("results.csv", results_csv(records, students, tournaments, analyses))
+        archive.writestr("results.csv", results_csv(records, students, tournaments, analyses, zone))
         archive.writestr("students.csv", students_csv(students, results))
         for student in _entries(students):
             games = games_of[student.id]
@@ -239,7 +254,10 @@ def games_zip(
             folder = f"students/{student_folder(student)}/"
             archive.writestr(folder, b"")  # the folder, even with no game in it yet
             for record in games:
-                text = record_to_text(_with_roster_names(record, by_player))
+                hints = analyses.get(record.id, GameAnalysisSummary()).hints
+                text = record_to_text(
+                    _with_roster_names(record, by_player), time_text=time_text, hints=hints
+                )
                 archive.writestr(f"{folder}game-{record.id:05d}.txt", text)
         for tournament in tournaments:
             folder = f"tournaments/{_folder_name(tournament.name, tournament.id)}/"
@@ -390,5 +408,15 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
     return text.getvalue().encode("utf-8-sig")
 
 
-def _iso(at: float) -> str:
-    return datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+def iso_time(at: float, zone: tzinfo | None = None) -> str:
+    """The POSIX time ``at`` in ISO 8601, to the second, in ``zone`` with its
+    offset; None: the server's local time zone, with the offset in force at
+    ``at`` (daylight saving time included).
+
+    >>> from datetime import timedelta, timezone
+    >>> iso_time(1_795_770_300, timezone(timedelta(hours=1)))
+    '2026-11-27T10:05:00+01:00'
+    >>> iso_time(1_795_770_300, UTC)
+    '2026-11-27T09:05:00+00:00'
+    """
+    return datetime.fromtimestamp(at, UTC).astimezone(zone).isoformat(timespec="seconds")

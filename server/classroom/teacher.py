@@ -171,6 +171,9 @@ class RoomView(msgspec.Struct, frozen=True, kw_only=True):
     (empty before the first game): still there once they have left their seats."""
     game_id: int | None = None
     """The stored id of that game (its record and its review), once stored."""
+    watch_by: str = ""
+    """The code that lets anyone watch the room (``watch``): a public room's
+    room code, a private room's join code (the teacher's Watch link)."""
 
 
 # -- the controls ------------------------------------------------------------------------
@@ -294,6 +297,7 @@ class Classroom:
             result=state.result,
             game_players=dict(room.game_players),
             game_id=state.game_id,
+            watch_by=room.code if state.public or room.join_code is None else room.join_code,
         )
 
     def students(self) -> list[StudentRecord]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -354,7 +354,12 @@ def _iso(at: float | None) -> str | None:
 # -- text ------------------------------------------------------------------------------
 
 
-def record_to_text(record: GameRecord) -> str:
+def record_to_text(
+    record: GameRecord,
+    *,
+    time_text: Callable[[float], str] | None = None,
+    hints: Mapping[int, str] | None = None,
+) -> str:
     """The record as a person reads it: a header (game, players, times, result and
     how it ended), the board after the last move, and the numbered move list with
     the time each move took and, with a clock, the mover's time left::
@@ -379,21 +384,37 @@ def record_to_text(record: GameRecord) -> str:
 
     With a clock, each move also shows the mover's time left when it moved:
     ``b2 (5.0s, 4m58s left)``. Private room codes and seats' sessions are left out.
+
+    ``time_text`` writes the header's times (a POSIX time in); by default UTC,
+    as above (the class's export writes them in the server's time zone). With
+    ``hints`` (the engine's hinted move by ply, as the store keeps them), a
+    header line counts each side's hints (``Hints     X (ada) 2, O (bob) 0``)
+    and each move played after a hint says what the hint was:
+    ``c3 (2.9s, hint c3)``.
     """
     game = get_game(record.game)
     position = replay(record)
+    when = _clock_time if time_text is None else time_text
+    hints = {} if hints is None else hints
     header = [
         f"{game.title} ({record.game}), game {record.id} in room {record.room}",
         *(f"{side.symbol:<9} {_seat_text(record.seats[side])}" for side in Player),
         f"{'Options':<9} {json.dumps(public_options(record.options), sort_keys=True)}",
-        f"{'Created':<9} {_clock_time(record.created_at)}",
+        f"{'Created':<9} {when(record.created_at)}",
     ]
     if record.started_at is not None:
-        header.append(f"{'Started':<9} {_clock_time(record.started_at)}")
+        header.append(f"{'Started':<9} {when(record.started_at)}")
     if record.finished_at is not None:
-        header.append(f"{'Finished':<9} {_clock_time(record.finished_at)}")
+        header.append(f"{'Finished':<9} {when(record.finished_at)}")
     header.append(f"{'Result':<9} {record.result}, {_ending_text(record, game, position)}")
-    return "\n".join([*header, "", game.render(position), "", *_move_lines(record)]) + "\n"
+    if hints:
+        counts = (
+            f"{_player_text(record, side)} {sum(ply % 2 == side for ply in hints)}"
+            for side in Player
+        )
+        header.append(f"{'Hints':<9} {', '.join(counts)}")
+    moves = _move_lines(record, hints)
+    return "\n".join([*header, "", game.render(position), "", *moves]) + "\n"
 
 
 def _seat_text(seat: SeatRecord | None) -> str:
@@ -431,17 +452,19 @@ def _ending_text(record: GameRecord, game: Game, position: Position) -> str:
     return f"{_player_text(record, winner)} wins {reason}"
 
 
-def _move_lines(record: GameRecord) -> list[str]:
+def _move_lines(record: GameRecord, hints: Mapping[int, str]) -> list[str]:
     if not record.moves:
         return ["(no moves)"]
     shown = []
     previous = record.started_at
-    for move in record.moves:
+    for ply, move in enumerate(record.moves):
         details = []
         if previous is not None:
             details.append(_duration(move.at - previous))
         if move.clock_ms is not None:
             details.append(f"{_duration(move.clock_ms / 1000)} left")
+        if ply in hints:
+            details.append(f"hint {hints[ply]}")
         shown.append(f"{move.move} ({', '.join(details)})" if details else move.move)
         previous = move.at
     width = len(str((len(shown) + 1) // 2))

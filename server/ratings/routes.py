@@ -7,7 +7,11 @@ none of its games is rated yet; without it, every game type with rated games::
     {"games": [{"game": "connect4", "title": "Connect Four",
                 "rows": [{"rank": 1, "player": "Ada", "rating": 1668, "deviation": 184,
                           "provisional": true, "games": 3, "wins": 2, "draws": 1,
-                          "losses": 0, "player_id": "p3f2a9c01d4e5b6a7"}]}]}
+                          "losses": 0, "player_id": "p3f2a9c01d4e5b6a7"}],
+                "played": 2}]}
+
+``played`` is how many rated games of that type there are (the page opens on
+the game played most).
 
 An unknown game is a 400, ``{"error": "unknown_game", "message": ...}``, as for
 ``/api/rooms``. What is rated and who a player is: :mod:`server.ratings.service`.

@@ -81,6 +81,9 @@ class GameLeaderboard(msgspec.Struct, frozen=True):
     game: str
     title: str
     rows: list[LeaderboardRow]
+    played: int = 0
+    """How many rated games of this type were played (the page opens on the
+    game played most)."""
 
 
 def player_id(seat: SeatRecord, merged: Mapping[str, str]) -> str:
@@ -159,7 +162,12 @@ class Leaderboards:
             history.spellings,
         )
         return [
-            GameLeaderboard(name, _title(name), _shown(history.ratings.get(name, {}), shown))
+            GameLeaderboard(
+                name,
+                _title(name),
+                _shown(history.ratings.get(name, {}), shown),
+                _played(history.ratings.get(name, {})),
+            )
             for name in names
         ]
 
@@ -187,6 +195,13 @@ class Leaderboards:
             ratings, spellings = await asyncio.to_thread(_replay, games, merged)
             self._history = _History(finished, len(students), merged, ratings, spellings)
             return self._history
+
+
+def _played(ratings: Mapping[str, PlayerRating]) -> int:
+    """How many rated games the ratings of one game type come from: each counts
+    once for each of its two players (never one player twice: such a game is
+    not rated)."""
+    return sum(rating.games for rating in ratings.values()) // 2
 
 
 def _replay(

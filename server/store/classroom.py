@@ -152,12 +152,13 @@ class ClassroomStorage(StoreBase):
 
     async def students(self, class_name: str) -> list[StudentRecord]:
         """Every student of ``class_name``, removed and merged ones included,
-        first seen first."""
+        first seen first; students seen at the same time by name (then id), so
+        the order is the same on every read, restarts included."""
 
         def body(db: sqlite3.Connection) -> list[StudentRecord]:
             rows = db.execute(
                 f"SELECT {STUDENT_COLUMNS} FROM students"  # noqa: S608
-                " WHERE class = ? ORDER BY first_seen, id",
+                " WHERE class = ? ORDER BY first_seen, name, id",
                 (class_name,),
             )
             return [student_record(row) for row in rows]

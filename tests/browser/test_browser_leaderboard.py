@@ -128,3 +128,28 @@ async def test_two_players_under_one_name_show_the_start_of_their_ids(db_path: P
             for row in await page.locator("#rows tr").all()
         ]
         assert shown_ids == [row["player_id"] for row in board["rows"]]
+
+
+async def test_the_page_opens_on_the_game_the_class_played_most(db_path: Path) -> None:
+    """A class plays one game of tic-tac-toe (first in the tabs' order) and two of
+    Connect Four: the page opens on Connect Four, the API saying how many of
+    each were played; an address naming a game still opens on that one."""
+    async with web_session(db_path, class_name="7B") as web:
+        ann, bob = [await Player.join_server(web.server.ws_url, n) for n in ("ann", "bob")]
+        await resign_after_a_move("tictactoe", ann, bob)
+        await resign_after_a_move("connect4", ann, bob)
+        await lose_to_the_ai(bob, "connect4", "easy")
+        api = (await web.server.get_json("/api/leaderboard"))["games"]
+        assert [(g["game"], g["played"]) for g in api] == [("tictactoe", 1), ("connect4", 2)]
+
+        page = await open_leaderboard(web)
+        tabs = page.get_by_role("tab")
+        await expect(tabs).to_have_text(["Tic-tac-toe", "Connect Four"])
+        await expect(page.get_by_role("tab", selected=True)).to_have_text("Connect Four")
+        await expect(page.locator("#rows tr")).to_have_count(3)  # ann, bob and the AI
+        assert page.url.endswith("/leaderboard")  # nothing chosen: the address stays bare
+
+        await page.goto("/leaderboard#tictactoe")
+        await page.reload()
+        await expect(page.get_by_role("tab", selected=True)).to_have_text("Tic-tac-toe")
+        await expect(page.locator("#rows tr")).to_have_count(2)

@@ -229,7 +229,8 @@ async def test_a_wrong_or_missing_token_shows_only_what_to_do(db_path: Path) -> 
 
 async def test_a_finished_game_has_a_review_link_for_the_projector(db_path: Path) -> None:
     """Ann and Bob finish a game and stay in their room: its row on the teacher's
-    page links the game's review (opening in a new tab, for the projector)."""
+    page, under "Finished", links the game's review (opening in a new tab, for
+    the projector)."""
     async with web_session(db_path, class_name="7B") as web:
         teacher = Teacher(web.server)
         ann = await Player.join_server(web.server.ws_url, "ann")
@@ -245,5 +246,6 @@ async def test_a_finished_game_has_a_review_link_for_the_projector(db_path: Path
             await (ann, bob)[ply % 2].request({"type": "move", "room": code, "move": cell})
         over = await ann.expect("game_over")
         await expect(row).to_have_attribute("data-status", "finished")
+        await desk.page.locator(".finished-rooms summary").click()  # finished rooms are folded
         await expect(review).to_have_attribute("href", f"/#/review/{over['game_id']}")
         await expect(review).to_have_attribute("target", "_blank")

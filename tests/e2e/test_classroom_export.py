@@ -11,13 +11,34 @@ from __future__ import annotations
 import csv
 import io
 import re
+import time
 import zipfile
+from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
+import pytest
 from classroom_helpers import Teacher
 from harness import Player, running_server, wait_until
 
 from shared.engine.analysis import accuracy, analyse_game
+
+ISO_WITH_OFFSET = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d"
+"""A time as the export writes it: ISO 8601, to the second, with the zone's offset."""
+
+PARIS = "Europe/Paris"
+
+
+@pytest.fixture
+def paris_time(monkeypatch: pytest.MonkeyPatch) -> Iterator[ZoneInfo]:
+    """The test process (and so its server) in Paris's time zone: +01:00 in
+    winter, +02:00 in summer; back to the usual zone after the test."""
+    monkeypatch.setenv("TZ", PARIS)
+    time.tzset()
+    yield ZoneInfo(PARIS)
+    monkeypatch.undo()
+    time.tzset()
 
 
 async def test_results_csv_and_games_zip_hold_the_games_played(tmp_path: Path) -> None:
@@ -98,7 +119,7 @@ async def test_results_csv_and_games_zip_hold_the_games_played(tmp_path: Path) -
         assert {row["game"] for row in rows} == {"tictactoe"}
         assert {(row["tournament"], row["round"]) for row in rows} == {("", "")}  # casual games
         for row in rows:
-            assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", row["finished_at"])
+            assert re.fullmatch(ISO_WITH_OFFSET, row["finished_at"])
 
         status, archive_bytes, headers = await teacher.call("GET", "/api/admin/export/games.zip")
         assert status == 200 and headers["Content-Type"] == "application/zip"
@@ -146,3 +167,55 @@ def _export_columns(moves: str) -> tuple[str, str, str, str]:
     first, second = (f"{round(accuracy(reviews, side), 1)}" for side in "XO")
     blunders = [str(sum(r.side == s and r.judgement == "blunder" for r in reviews)) for s in "XO"]
     return first, second, blunders[0], blunders[1]
+
+
+async def test_the_export_writes_the_servers_time_zone_and_marks_hinted_moves(
+    tmp_path: Path, paris_time: ZoneInfo
+) -> None:
+    """On a server whose local zone is Paris, ``results.csv`` and the game's
+    text file write each time with Paris's offset at that time (ISO 8601); the
+    text file marks the moves played after a hint with the hinted move, and
+    counts each side's hints."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        await teacher.post("/api/admin/hints", {"allowed": True})
+        ann = await Player.join_server(server.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        hinted = {}
+        # X's diagonal a3-b2-c1; ann asks a hint before her first two moves.
+        for ply, cell in enumerate(["b2", "a1", "a3", "b1", "c1"]):
+            mover = (ann, bob)[ply % 2]
+            if ply in (0, 2):
+                hint = await mover.request({"type": "hint", "room": code})
+                assert hint["type"] == "hint", hint
+                hinted[ply] = hint["move"]
+            moved = await mover.request({"type": "move", "room": code, "move": cell})
+            assert moved["type"] == "moved", moved
+        await bob.expect("game_over")
+
+        status, body, _ = await teacher.call("GET", "/api/admin/export/results.csv")
+        assert status == 200
+        (row,) = csv.DictReader(io.StringIO(body.decode("utf-8-sig")))
+        record = await server.get_json("/api/games/1")
+        finished = datetime.fromisoformat(record["finished_at"]).astimezone(paris_time)
+        assert row["finished_at"] == finished.isoformat(timespec="seconds")
+        assert re.fullmatch(ISO_WITH_OFFSET, row["finished_at"])
+        assert row["finished_at"].endswith(("+01:00", "+02:00"))
+        assert (row["first_hints"], row["second_hints"]) == ("2", "0")
+
+        status, archive_bytes, _ = await teacher.call("GET", "/api/admin/export/games.zip")
+        with zipfile.ZipFile(io.BytesIO(archive_bytes)) as archive:
+            ann_id = await teacher.student_id("ann")
+            text = archive.read(f"students/ann-{ann_id}/game-00001.txt").decode()
+        lines = text.splitlines()
+        assert f"Finished  {row['finished_at']}" in lines
+        created = datetime.fromisoformat(record["created_at"]).astimezone(paris_time)
+        assert f"Created   {created.isoformat(timespec='seconds')}" in lines
+        assert "Hints     X (ann) 2, O (bob) 0" in lines
+        moves = [line for line in lines if re.match(r"\d\. ", line)]
+        assert f"hint {hinted[0]})" in moves[0].split("  ")[0]  # 1. b2 (…, hint …)
+        assert "hint" not in moves[0].split("  ")[1]  # bob's a1: no hint
+        assert f"hint {hinted[2]})" in moves[1].split("  ")[0]
+        assert "hint" not in moves[2]

@@ -334,7 +334,7 @@ async def test_aborted_and_closed_games_are_not_rated(tmp_path: Path) -> None:
 
         assert await server.get_json("/api/leaderboard") == {"games": []}
         assert await server.get_json("/api/leaderboard?game=tictactoe") == {
-            "games": [{"game": "tictactoe", "title": "Tic-tac-toe", "rows": []}]
+            "games": [{"game": "tictactoe", "title": "Tic-tac-toe", "rows": [], "played": 0}]
         }
 
 
@@ -416,4 +416,6 @@ async def test_an_unknown_game_is_a_400_that_names_it(tmp_path: Path) -> None:
             refusal = json.loads(body)
             assert refusal["error"] == "unknown_game" and named in refusal["message"], refusal
         same = await server.get_json("/api/leaderboard?game=mnk-3-3-3")
-        assert same == {"games": [{"game": "tictactoe", "title": "Tic-tac-toe", "rows": []}]}
+        assert same == {
+            "games": [{"game": "tictactoe", "title": "Tic-tac-toe", "rows": [], "played": 0}]
+        }

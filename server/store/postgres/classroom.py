@@ -129,12 +129,14 @@ class PostgresClassroom(PostgresBase):
 
     async def students(self, class_name: str) -> list[StudentRecord]:
         """Every student of ``class_name``, removed and merged ones included,
-        first seen first."""
+        first seen first; students seen at the same time by name (then id), so
+        the order is the same on every read, restarts included. Names compare
+        by code point (``COLLATE "C"``), as SQLite's do."""
 
         async def body(db: Connection) -> list[StudentRecord]:
             rows = await db.fetch(
                 f"SELECT {STUDENT_COLUMNS} FROM students"  # noqa: S608
-                " WHERE class = $1 ORDER BY first_seen, id",
+                ' WHERE class = $1 ORDER BY first_seen, name COLLATE "C", id',
                 class_name,
             )
             return [student_record(row) for row in rows]

@@ -76,10 +76,11 @@ export function serverUrl(location = window.location) {
 }
 
 export class Connection extends EventTarget {
-  constructor(url, { name, token = null, playerToken = null }) {
+  constructor(url, { name, token = null, playerToken = null, client = "human" }) {
     super();
     this.url = url;
     this.name = name;
+    this.client = client; // "human", or "spectator" for a tab that only watches
     this.token = token;
     this.playerToken = playerToken; // said in every hello; set by a welcome that makes a player
     this.playerId = null; // the player's public id, from the welcome
@@ -154,7 +155,7 @@ export class Connection extends EventTarget {
   }
 
   hello(ws, token) {
-    const hello = { type: "hello", name: this.name, version: PROTOCOL_VERSION, client: "human" };
+    const hello = { type: "hello", name: this.name, version: PROTOCOL_VERSION, client: this.client };
     // The AI's moves come with how it searched ("How did the AI think?" under the board).
     hello.search_info = true;
     if (token) hello.resume_token = token;

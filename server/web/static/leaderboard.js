@@ -1,6 +1,7 @@
 // leaderboard.js: the /leaderboard page. It reads GET /api/leaderboard every 10
-// seconds and shows one game's table at a time, a tab per game. The game shown
-// is kept in the address (#connect4), so a projector stays on it across reloads.
+// seconds and shows one game's table at a time, a tab per game. It opens on the
+// game played most (each board's `played`); a game chosen is kept in the
+// address (#connect4), so a projector stays on it across reloads.
 
 import { h, setText, show } from "./dom.js";
 
@@ -38,15 +39,19 @@ class LeaderboardPage {
     }
   }
 
-  /** The game the address names, or the first one with ratings. */
+  /** The game the address names, or else the one played most (the first of those tied). */
   chosen() {
     let wanted = location.hash.slice(1);
     try {
       wanted = decodeURIComponent(wanted);
     } catch {
-      // A hand-typed "#%" is no game: show the first.
+      // A hand-typed "#%" is no game: show the one played most.
     }
-    return this.games.find((board) => board.game === wanted) ?? this.games[0] ?? null;
+    const named = this.games.find((board) => board.game === wanted);
+    if (named) return named;
+    let most = null;
+    for (const board of this.games) if (most === null || (board.played ?? 0) > (most.played ?? 0)) most = board;
+    return most;
   }
 
   render() {

@@ -4,6 +4,8 @@
 //   #/room/CODE     a room this tab sits in or watches
 //   #/join/CODE     join by a code (an invitation link), then show the room
 //   #/watch/CODE    watch by a code, then show the room
+//   #/watch/CODE?spectator   the same in a tab that only watches (the teacher's
+//                   Watch link): no name asked, no player kept, not on the roster
 //   #/review/ID     the engine's review of finished game ID (review-view.js): it
 //                   needs no session, so it shows before a name is asked
 //   #/account/TOKEN?name=NAME   a class account's join link (account-link.js): this
@@ -24,13 +26,24 @@ import { Notices } from "./notices.js";
 import { SYMBOLS } from "./room-state.js";
 import { RoomView } from "./room-view.js";
 import { Session } from "./session.js";
-import { saveName, savedName, savedPlayerToken, savePlayerToken, savedToken, saveToken } from "./storage.js";
-import { refusalText, rematchText } from "./words.js";
+import {
+  saveName,
+  savedName,
+  savedPlayerToken,
+  savePlayerToken,
+  saveSpectator,
+  savedSpectator,
+  savedToken,
+  saveToken,
+} from "./storage.js";
+import { SPECTATOR_NAME, WATCHING_AS, refusalText, rematchText } from "./words.js";
 
 class App {
   constructor() {
     this.view = document.getElementById("view");
     this.you = document.getElementById("you");
+    this.youLabel = this.you.firstChild; // "Playing as", or WATCHING_AS in a tab that only watches
+    this.playingAs = this.youLabel.nodeValue;
     this.playerName = document.getElementById("player-name");
     const element = (id) => document.getElementById(id);
     this.notices = new Notices(element("banner"), element("notices"), element("pinned"), {
@@ -59,12 +72,19 @@ class App {
   }
 
   boot() {
+    // The teacher's Watch link: this tab watches from now on, reloads included.
+    if (/^#\/?watch\/[A-Za-z0-9]+\?spectator$/.test(location.hash)) saveSpectator(true);
     this.followAccountLink();
     this.start();
   }
 
-  /** Connect under the name this browser keeps, or ask it first. */
+  /** Connect under the name this browser keeps, or ask it first; a tab that only
+   * watches connects as a spectator, under no name of the browser's. */
   start() {
+    if (savedSpectator()) {
+      this.connect(SPECTATOR_NAME, { spectator: true });
+      return;
+    }
     const name = savedName();
     if (name) this.connect(name);
     else if (reviewId() !== null) this.route(); // a review needs no name: asked when the player goes on
@@ -127,17 +147,20 @@ class App {
     }
     saveName(name);
     if (this.session) saveToken(null); // a new name is a new session
+    saveSpectator(false); // a name given: this tab plays as the browser's player
     this.connect(name);
   }
 
-  connect(name) {
+  connect(name, { spectator = false } = {}) {
     this.connection?.close();
     this.lobby?.hidden();
     this.connection = new Connection(serverUrl(), {
       name,
       token: savedToken(),
-      playerToken: savedPlayerToken(),
+      playerToken: spectator ? null : savedPlayerToken(),
+      client: spectator ? "spectator" : "human",
     });
+    this.youLabel.nodeValue = spectator ? ` ${WATCHING_AS} ` : this.playingAs;
     this.session = new Session(this.connection);
     this.lobby = new LobbyView(this);
     this.connection.addEventListener("status", (event) => this.statusChanged(event.detail));

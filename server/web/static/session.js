@@ -76,8 +76,8 @@ export class Session extends EventTarget {
   async welcomed({ welcome, resumed, unknownPlayer }) {
     saveToken(welcome.resume_token);
     // A new player's token comes in this one welcome only: keep it for every tab
-    // and every later visit.
-    if (welcome.player_token) savePlayerToken(welcome.player_token);
+    // and every later visit; but not a spectator's, who is nobody to come back as.
+    if (welcome.player_token && this.connection.client !== "spectator") savePlayerToken(welcome.player_token);
     if (unknownPlayer) {
       const text = "The server did not know the player this browser kept: you play as a new player";
       this.dispatchEvent(new CustomEvent("notice", { detail: { text } }));

@@ -9,6 +9,7 @@ const NAME = "boardroom.name";
 const PLAYER = "boardroom.playerToken";
 const TOKEN = "boardroom.resumeToken";
 const WATCHING = "boardroom.watching";
+const SPECTATOR = "boardroom.spectator";
 
 export const savedName = () => read(localStorage, NAME) ?? "";
 export const saveName = (name) => write(localStorage, NAME, name);
@@ -31,6 +32,10 @@ export function savedWatching() {
 }
 export const saveWatching = (watching) =>
   write(sessionStorage, WATCHING, JSON.stringify(watching));
+
+/** Whether this tab only watches (opened by the teacher's Watch link: main.js). */
+export const savedSpectator = () => read(sessionStorage, SPECTATOR) === "yes";
+export const saveSpectator = (spectator) => write(sessionStorage, SPECTATOR, spectator ? "yes" : null);
 
 // Storage can throw (disabled, full, a sandboxed frame): the page then simply
 // forgets, as if in a private window.

@@ -1,8 +1,10 @@
 // teacher-rooms.js: every room of the class on the teacher's page, private
-// ones too: the game, who sits where, how far the game is, and a Close button
-// (a second click confirms; closing ends the game with no result). Rows are
-// kept per room across the page's polls, so that a Close waiting for its
-// second click is not lost to a refresh.
+// ones too: the game, who sits where, how far the game is, a Watch link (the
+// room in a new tab, as a spectator) and a Close button (a second click
+// confirms; closing ends the game with no result). Rooms whose game is over
+// go under a "Finished" heading, folded, so the list shows what is going on.
+// Rows are kept per room across the page's polls, so that a Close waiting for
+// its second click is not lost to a refresh.
 
 import { confirming, h, placeInOrder, setText, show } from "./dom.js";
 import { boardShape, Position } from "./games.js";
@@ -17,32 +19,25 @@ export class RoomsPanel {
     this.changed = changed;
     this.rows = new Map(); // room code -> RoomRow
     this.body = h("tbody");
+    this.finishedBody = h("tbody");
     this.count = h("span", { class: "updated" });
     this.empty = h("p", { class: "empty" }, "No rooms open.");
-    const column = (text) => h("th", { scope: "col" }, text);
+    this.finishedTitle = h("summary", {});
+    // Folded at first; the teacher's unfolding is kept across polls (the element stays).
+    this.finished = h(
+      "details",
+      { class: "finished-rooms", hidden: true },
+      this.finishedTitle,
+      roomsTable(this.finishedBody),
+    );
+    this.table = roomsTable(this.body);
     this.element = h(
       "section",
       { class: "panel rooms-panel", "aria-labelledby": "rooms-title" },
       h("div", { class: "panel-head" }, h("h2", { id: "rooms-title" }, "Rooms"), this.count),
-      h(
-        "table",
-        { class: "rooms" },
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            column("Room"),
-            column("Game"),
-            column("Players"),
-            column("Status"),
-            column(h("span", { class: "offscreen" }, "Actions")),
-          ),
-        ),
-        this.body,
-      ),
+      this.table,
       this.empty,
+      this.finished,
     );
   }
 
@@ -63,11 +58,40 @@ export class RoomsPanel {
       }
       row.update(room);
     }
-    placeInOrder(this.body, rooms.map((room) => this.rows.get(room.code).element));
+    const over = rooms.filter((room) => room.status === "finished");
+    const going = rooms.filter((room) => room.status !== "finished");
+    placeInOrder(this.body, going.map((room) => this.rows.get(room.code).element));
+    placeInOrder(this.finishedBody, over.map((room) => this.rows.get(room.code).element));
     const playing = rooms.filter((room) => room.status === "playing").length;
     setText(this.count, `${rooms.length} open, ${playing} playing`);
-    show(this.empty, rooms.length === 0);
+    show(this.table, going.length > 0);
+    show(this.empty, going.length === 0);
+    setText(this.finishedTitle, `Finished (${over.length})`);
+    show(this.finished, over.length > 0);
   }
+}
+
+/** A table of rooms with its column heads, around `body`. */
+function roomsTable(body) {
+  const column = (text) => h("th", { scope: "col" }, text);
+  return h(
+    "table",
+    { class: "rooms" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        column("Room"),
+        column("Game"),
+        column("Players"),
+        column("Status"),
+        column(h("span", { class: "offscreen" }, "Actions")),
+      ),
+    ),
+    body,
+  );
 }
 
 class RoomRow {
@@ -84,6 +108,12 @@ class RoomRow {
     });
     // The last game's review, for the projector: shown once a game is over.
     this.review = h("a", { class: "review-link", target: "_blank", hidden: true }, "Review");
+    // The room in a new tab that only watches (main.js: "?spectator"): the teacher is no player.
+    this.watch = h(
+      "a",
+      { class: "watch-link", target: "_blank", rel: "noopener", "aria-label": `Watch room ${code}` },
+      "Watch",
+    );
     this.element = h(
       "tr",
       { dataset: { room: code } },
@@ -91,12 +121,14 @@ class RoomRow {
       this.game,
       this.players,
       h("td", {}, this.status, " ", this.review),
-      h("td", { class: "actions" }, this.close, this.error),
+      h("td", { class: "actions" }, this.watch, this.close, this.error),
     );
   }
 
   update(room) {
     this.element.dataset.status = room.status;
+    const watch = `/#/watch/${encodeURIComponent(room.watch_by ?? room.code)}?spectator`;
+    if (this.watch.getAttribute("href") !== watch) this.watch.setAttribute("href", watch);
     setText(this.game, room.public ? room.title : `${room.title} (private)`);
     const seats = room.players.map((player) => {
       const name = player.name ?? "empty seat";

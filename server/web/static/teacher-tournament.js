@@ -4,6 +4,9 @@
 // levels); below it, the newest tournament: its round, the standings, the
 // crosstable, each round's pairings with their results, and Cancel while it
 // runs. One tournament runs at a time, so the form waits while one does.
+// The form ticks every student at once ("All students") and says how many
+// rounds the players ticked make: the recommended number for a Swiss
+// (recommendedSwissRounds), the number a round robin needs.
 
 import { confirming, formValues, h, setText, show } from "./dom.js";
 import {
@@ -79,11 +82,15 @@ export class TournamentPanel {
       autocomplete: "off",
       placeholder: "e.g. Friday Connect Four",
     });
+    this.swissHint = h("p", { class: "form-note rounds-hint", id: "swiss-rounds-hint", "aria-live": "polite" });
+    this.robinHint = h("p", { class: "form-note rounds-hint", id: "robin-rounds-hint", "aria-live": "polite" });
     const rounds = h(
       "fieldset",
       { class: "swiss-fields" },
       numberField("rounds", "Rounds (blank: as many as recommended)", "", 1, 63, 1, { required: false }),
+      this.swissHint,
     );
+    rounds.querySelector("input").setAttribute("aria-describedby", "swiss-rounds-hint");
     const double = h(
       "fieldset",
       { class: "round-robin-fields" },
@@ -93,7 +100,11 @@ export class TournamentPanel {
         h("input", { type: "checkbox", name: "double" }),
         " Double: every pair plays twice, sides swapped",
       ),
+      this.robinHint,
     );
+    // Not an entrant itself (no name="entrant"): ticks or clears every student's box.
+    this.allStudents = h("input", { type: "checkbox", id: "all-students", onchange: () => this.tickAll() });
+    this.allStudentsLabel = h("label", { class: "check all-students" }, this.allStudents, " All students");
     this.studentBoxes = h("div", { class: "entrant-list", "aria-label": "Students" });
     this.noStudents = h("p", { class: "empty" }, "No students on the roster yet.");
     const aiBoxes = h(
@@ -134,6 +145,7 @@ export class TournamentPanel {
         { class: "entrants" },
         h("legend", {}, "Players"),
         h("p", { class: "form-note" }, "Students"),
+        this.allStudentsLabel,
         this.studentBoxes,
         this.noStudents,
         h("p", { class: "form-note" }, "The AI, at each level chosen"),
@@ -142,16 +154,35 @@ export class TournamentPanel {
       h("button", { type: "submit", class: "primary" }, "Start the tournament"),
       this.formError,
     );
-    const sync = () => {
+    this.sync = () => {
       const values = formValues(form);
       toggleFieldset(mnk, values.game === "mnk");
       toggleFieldset(rounds, values.format === "swiss");
       toggleFieldset(double, values.format === "round_robin");
       clock.sync(values);
+      this.syncEntrants(form, values);
     };
-    form.addEventListener("change", sync);
-    sync();
+    form.addEventListener("change", this.sync);
+    this.sync();
     return form;
+  }
+
+  /** Tick every student's box, or clear them all (the "All students" box). */
+  tickAll() {
+    for (const box of this.studentBoxes.querySelectorAll("input[name=entrant]")) box.checked = this.allStudents.checked;
+    this.sync();
+  }
+
+  /** The "All students" box and the rounds hints, for the players ticked now. */
+  syncEntrants(form, values) {
+    const students = [...this.studentBoxes.querySelectorAll("input[name=entrant]")];
+    const ticked = students.filter((box) => box.checked).length;
+    this.allStudents.checked = students.length > 0 && ticked === students.length;
+    this.allStudents.indeterminate = ticked > 0 && ticked < students.length;
+    show(this.allStudentsLabel, students.length > 0);
+    const players = form.querySelectorAll("input[name=entrant]:checked").length;
+    setText(this.swissHint, swissHint(players));
+    setText(this.robinHint, roundRobinHint(players, Boolean(values.double)));
   }
 
   /** Offer the roster's students as entrants (a box ticked stays ticked). */
@@ -173,6 +204,7 @@ export class TournamentPanel {
       this.studentBoxes.append(label);
     }
     show(this.noStudents, students.length === 0);
+    this.sync();
   }
 
   async create(event, form) {
@@ -260,6 +292,36 @@ export class TournamentPanel {
       show(this.cancelError, true);
     }
   }
+}
+
+/**
+ * The usual number of rounds for a Swiss of `players`: ceil(log2 N), after which
+ * normally no more than one player has won every game (the server's
+ * recommended_swiss_rounds, used when the field is left blank).
+ */
+export function recommendedSwissRounds(players) {
+  return players >= 2 ? Math.ceil(Math.log2(players)) : 0;
+}
+
+/** The rounds of a round robin of `players`: N-1, N when N is odd (one sits out each round); twice if double. */
+export function roundRobinRounds(players, double) {
+  if (players < 2) return 0;
+  return (players % 2 ? players : players - 1) * (double ? 2 : 1);
+}
+
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+function swissHint(players) {
+  if (players < 2) return "Tick the players to see the recommended number of rounds.";
+  const rounds = recommendedSwissRounds(players);
+  return `Recommended for ${plural(players, "player")}: ${plural(rounds, "round")} (enough to find a winner).`;
+}
+
+function roundRobinHint(players, double) {
+  if (players < 2) return "Tick the players to see how many rounds they make.";
+  const rounds = roundRobinRounds(players, double);
+  const bye = players % 2 ? ", one player sits out each round" : "";
+  return `${plural(players, "player")}: ${plural(rounds, "round")}${bye}.`;
 }
 
 /** A checkbox for one entrant: `value` is its entrant id ("student:19ac7041", "ai:easy"). */

@@ -9,6 +9,7 @@
 import { button, h, setText, show } from "./dom.js";
 import { AccountsPanel } from "./teacher-accounts.js";
 import { AdminApi, errorText, tokenFromFragment } from "./teacher-api.js";
+import { BotsPanel } from "./teacher-bots.js";
 import { RoomsPanel } from "./teacher-rooms.js";
 import { RosterPanel } from "./teacher-roster.js";
 import { TournamentPanel } from "./teacher-tournament.js";
@@ -67,6 +68,7 @@ class TeacherPage {
     this.roster = new RosterPanel(this.api, again, (entry) => this.accounts.addCards([entry]));
     this.rooms = new RoomsPanel(this.api, again);
     this.tournament = new TournamentPanel(this.api, again);
+    this.bots = new BotsPanel(this.api, again);
     const links = document.getElementById("links");
     const wall = `/wall#token=${encodeURIComponent(this.token)}`;
     links.replaceChildren(
@@ -86,6 +88,7 @@ class TeacherPage {
           this.rooms.element,
           this.roster.element,
           this.accounts.element,
+          this.bots.element,
         ),
         h("div", { class: "teacher-column" }, this.tournament.element),
       ),

@@ -9,6 +9,11 @@ const NUMBER_WORDS = { 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven" };
 
 export const LEVELS = ["random", "easy", "medium", "hard", "perfect"];
 
+/** The name a tab that only watches says hello with (the teacher's Watch link). */
+export const SPECTATOR_NAME = "Teacher";
+/** What the header says before that name, in place of "Playing as". */
+export const WATCHING_AS = "Watching as";
+
 /** A side as a player reads it: "You" for your own seat, else "O bob". */
 export function who(room, side, { capital = true } = {}) {
   if (side === room.you) return capital ? "You" : "you";

@@ -13,6 +13,7 @@ import sqlite3
 import sys
 import time
 from contextlib import closing
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import asyncpg
@@ -171,6 +172,30 @@ async def test_the_text_export_reads_as_header_board_and_numbered_moves(store: G
         "1. b2 (2.5s)  a1 (0.3s)\n"
         "2. c3 (1m02s)  a3 (1.0s, 4.0s left)\n"
     )
+
+
+async def test_the_text_export_writes_times_as_told_and_marks_hinted_moves(
+    store: GameStore,
+) -> None:
+    """With a ``time_text`` (the class export's: ISO 8601 in the server's zone)
+    the header's times are written by it; with ``hints`` the header counts each
+    side's and each move played after one says what it was."""
+    game_id = await store.create_game(
+        "K3F9", "tictactoe", (ADA, AI), options={"public": True}, at=T0
+    )
+    await store.start_game(game_id, T0 + 5)
+    for ply, (move, offset) in enumerate([("b2", 7.5), ("a1", 7.8), ("c3", 70)]):
+        await store.append_move(game_id, ply, move, T0 + offset)
+    zone = timezone(timedelta(hours=2))
+    text = record_to_text(
+        await store.get_game(game_id),
+        time_text=lambda at: datetime.fromtimestamp(at, zone).isoformat(timespec="seconds"),
+        hints={0: "b2", 2: "a3"},
+    )
+    assert "Created   2025-05-01T14:00:00+02:00\n" in text
+    assert "Started   2025-05-01T14:00:05+02:00\n" in text
+    assert "Hints     X (ada) 2, O (Boardroom AI) 0\n" in text
+    assert text.endswith("1. b2 (2.5s, hint b2)  a1 (0.3s)\n2. c3 (1m02s, hint a3)\n")
 
 
 async def test_the_text_export_of_a_game_in_progress_says_who_is_to_move(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -78,13 +79,26 @@ async def test_students_are_stored_changed_and_read_back_by_class(store: GameSto
     await store.add_student(student("c3", "ann", "ann", class_name="8C"))  # another class
     await store.update_student("b2", name="Robert", kind=PlayerKind.BOT, removed=True)
     seven_b = await store.students("7B")
+    # Both first seen at T0: by name, "R" before "a".
     assert [(s.id, s.player, s.name, s.kind, s.removed) for s in seven_b] == [
-        ("a1", player_id("ann"), "ann", PlayerKind.HUMAN, False),
         ("b2", player_id("bob"), "Robert", PlayerKind.BOT, True),
+        ("a1", player_id("ann"), "ann", PlayerKind.HUMAN, False),
     ]
-    assert seven_b[0].session == "s-ann"
-    assert "s-ann" not in repr(seven_b[0])  # the session is private
+    assert seven_b[1].session == "s-ann"
+    assert "s-ann" not in repr(seven_b[1])  # the session is private
     assert [s.id for s in await store.students("8C")] == ["c3"]
+
+
+@pytest.mark.usefixtures("players")
+async def test_students_come_back_first_seen_first_then_by_name(store: GameStore) -> None:
+    """The order is the same on every read: by first-seen time, and students
+    seen at the same time by name (code point order, on both backends), never
+    by their random ids."""
+    later = replace(student("a1", "ann", "Ann"), first_seen=T0 + 1)
+    await store.add_student(later)
+    for student_id, tag, name in [("f9", "bob", "Zoë"), ("e0", "cy", "Zoe"), ("0d", "dan", "bob")]:
+        await store.add_student(student(student_id, tag, name))  # all at T0
+    assert [s.name for s in await store.students("7B")] == ["Zoe", "Zoë", "bob", "Ann"]
 
 
 @pytest.mark.usefixtures("players")
