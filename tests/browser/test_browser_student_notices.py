@@ -3,7 +3,8 @@
 On a phone the teacher's message must read as written (whole words, wrapped
 where a line ends), stand above the board and leave the whole board on screen;
 the "Reconnecting…" banner must not cover it; a message from the server (a
-tournament's end) says it is from the server, not from the teacher.
+tournament's end) says it is from the server, not from the teacher, and the
+tournament's players are shown its final standings.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from browser import WebPlayer, web_session
 from classroom_helpers import Teacher
+from harness import Player
 from playwright.async_api import WebSocketRoute, expect
 
 PHONES = ((390, 844), (360, 640))
@@ -159,3 +161,69 @@ async def test_the_reconnecting_banner_does_not_cover_the_teacher_s_message(
             assert banner["y"] + banner["height"] <= shown["y"], where
             assert inside(await box(lee, ".board"), width, height), where
         await asyncio.gather(*refused)
+
+
+async def test_a_tournament_s_end_is_the_server_s_word_and_shows_its_standings(
+    db_path: Path,
+) -> None:
+    """Ann (a phone) plays Bob (a protocol client) in a one-game tournament while
+    Cat, who is not in it, waits in the lobby. When it ends, both pages say so
+    "From the server", not "From the teacher"; Ann's page shows the final
+    standings at once (her row marked, the table within the phone's width),
+    Cat's offers them with a button, and the teacher's own message that follows
+    is still "From the teacher"."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ann = await web.person("ann", viewport={"width": 390, "height": 844})
+        cat = await web.person("cat", viewport={"width": 360, "height": 640})
+        bob = await Player.join_server(web.server.ws_url, "bob")
+        entrants = [f"student:{await teacher.student_id(name)}" for name in ("ann", "bob")]
+        status, answer, _ = await teacher.call(
+            "POST",
+            "/api/admin/tournaments",
+            {"name": "Cup", "game": "tictactoe", "format": "round_robin", "entrants": entrants},
+        )
+        assert status == 201, answer
+        match = await bob.expect("match", round=1)
+        await bob.request({"type": "join", "code": match["code"]})
+        await expect(ann.room).to_have_attribute("data-room", match["room"])
+        await expect(ann.room).to_have_attribute("data-status", "playing")
+        if match["side"] == "first":
+            await bob.request({"type": "move", "room": match["room"], "move": "a1", "ply": 0})
+        await ann.wait_turn()
+        await ann.play("b2")
+        await bob.request({"type": "resign", "room": match["room"]})
+
+        over = 'Tournament "Cup" is over: ann wins with 1 point.'
+        for person in (ann, cat):
+            notice = person.page.locator("#pinned .pinned.server")
+            await expect(notice.locator(".pinned-label")).to_have_text("From the server")
+            await expect(notice.locator(".pinned-text")).to_have_text(over)
+            await expect(person.page.locator("#pinned .pinned.announcement")).to_have_count(0)
+
+        view = ann.page.locator(".standings-view")
+        await expect(view).to_have_attribute("data-status", "finished")
+        await expect(view.locator("h2")).to_have_text("Final standings: Cup")
+        rows = view.locator(".standings tbody tr")
+        await expect(rows.locator(".name")).to_have_text(["ann", "bob"])
+        await expect(rows.locator(".points")).to_have_text(["1", "0"])
+        await expect(view.locator(".standings tr.you .name")).to_have_text("ann")
+        table = await box(ann, ".standings-view .standings")
+        assert inside(table, 390, 844), table
+        assert await ann.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+        # Cat did not play: her lobby stays, and the notice's button opens the standings.
+        await expect(cat.page.locator(".lobby-view")).to_be_visible()
+        await (
+            cat.page.locator("#pinned .pinned.server")
+            .get_by_role("button", name="Standings")
+            .click()
+        )
+        await expect(cat.page.locator(".standings-view .standings tbody tr")).to_have_count(2)
+        await expect(cat.page.locator(".standings-view tr.you")).to_have_count(0)
+        assert await cat.page.evaluate("document.documentElement.scrollWidth") <= 360
+
+        await teacher.post("/api/admin/broadcast", {"text": "Well played, everyone."})
+        said = cat.page.locator("#pinned .pinned.announcement")
+        await expect(said.locator(".pinned-label")).to_have_text("From the teacher")
+        await bob.close()
