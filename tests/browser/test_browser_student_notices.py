@@ -167,7 +167,8 @@ async def test_a_tournament_s_end_is_the_server_s_word_and_shows_its_standings(
     db_path: Path,
 ) -> None:
     """Ann (a phone) plays Bob (a protocol client) in a one-game tournament while
-    Cat, who is not in it, waits in the lobby. When it ends, both pages say so
+    Cat, who is not in it, waits in the lobby; Ann reloads her page during the
+    game. When it ends, both pages say so
     "From the server", not "From the teacher"; Ann's page shows the final
     standings at once (her row marked, the table within the phone's width),
     Cat's offers them with a button, and the teacher's own message that follows
@@ -192,6 +193,11 @@ async def test_a_tournament_s_end_is_the_server_s_word_and_shows_its_standings(
             await bob.request({"type": "move", "room": match["room"], "move": "a1", "ply": 0})
         await ann.wait_turn()
         await ann.play("b2")
+        # A reload forgets the match (not sent again for a game started): the
+        # tournament room Ann sits in still says she plays in it.
+        await ann.page.reload()
+        await expect(ann.room).to_have_attribute("data-room", match["room"])
+        await expect(ann.page.locator("body")).to_have_attribute("data-connection", "open")
         await bob.request({"type": "resign", "room": match["room"]})
 
         over = 'Tournament "Cup" is over: ann wins with 1 point.'

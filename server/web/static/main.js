@@ -241,8 +241,11 @@ class App {
     this.notices.pin("server", message.text, `tournament-end/${id}`, {
       action: { label: "Standings", run: () => this.go(hash) },
     });
-    const playing = this.session.seatedFirst.some((room) => room.you !== null && room.playing);
-    if (this.tournamentsPlayed.has(id) && !playing && !this.askingName) this.go(hash);
+    const seated = this.session.seatedFirst.filter((room) => room.you !== null);
+    // Called to it in this page, or (after a reload) seated in a tournament room now.
+    const played = this.tournamentsPlayed.has(id) || seated.some((room) => room.state.tournament);
+    const playing = seated.some((room) => room.playing);
+    if (played && !playing && !this.askingName) this.go(hash);
   }
 
   /**
