@@ -27,7 +27,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 import msgspec
 
@@ -845,10 +845,16 @@ class GameServer:
         for session in self._sessions:
             session.rooms.discard(host.code)
 
-    def announce(self, text: str) -> int:
-        """Send ``announcement`` with ``text`` to every session connected now;
-        returns how many got it."""
-        message = Announcement(text=text)
+    def announce(
+        self,
+        text: str,
+        *,
+        source: Literal["teacher", "server"] = "teacher",
+        tournament: int | None = None,
+    ) -> int:
+        """Send ``announcement`` with ``text`` to every session connected now, as
+        from ``source`` (about ``tournament``, if given); returns how many got it."""
+        message = Announcement(text=text, source=source, tournament=tournament)
         encoded = encode_message(message)
         reached = 0
         for session in self._sessions:

@@ -15,6 +15,8 @@ what Chromium shows (``docs/images/`` by default):
 - ``teacher.png``: the teacher's page, the roster and the running tournament;
 - ``wall.png``: the wall on a 1920x1080 projector, live games and standings;
 - ``student.png``: the student's game with the teacher's announcement;
+- ``phone-notice.png``: the same on a 390x844 phone: the message above the
+  whole board;
 - ``leaderboard.png``: the ratings after those games;
 - ``review.png``: the review of a whole Connect Four game (two ``medium`` AIs'
   moves, played by two students), shown at its first turning point;
@@ -65,6 +67,10 @@ CASUAL = (
 """(first player, second player or the AI, game, how many moves to play)."""
 TOURNAMENT_PLAYERS = ("Ivo", "Jun", "Kai", "Lea")
 ANNOUNCEMENT = "Ten minutes left: finish your game, then look at the wall."
+PHONE = {"width": 390, "height": 844}
+PHONE_ANNOUNCEMENT = (
+    "Hands off the keyboards for a minute: look at the wall, then finish your game."
+)
 
 chooser = random.Random(7)
 SAVED: list[str] = []
@@ -86,6 +92,7 @@ async def main(folder: Path) -> None:
                 try:
                     await start_tournament(server, teacher, browser, folder)
                     await student_page(server, teacher, browser, folder / "student.png")
+                    await phone_notice_page(server, teacher, browser, folder / "phone-notice.png")
                     await teacher_page(server, teacher, browser, folder / "teacher.png")
                     await wall_page(server, teacher, browser, folder / "wall.png")
                     await leaderboard_page(server, browser, folder / "leaderboard.png")
@@ -210,6 +217,33 @@ async def student_page(
     await page.locator(".room-view.your-turn").wait_for()
     await teacher.post("/api/admin/broadcast", {"text": ANNOUNCEMENT})
     await expect(page.locator(".pinned.announcement")).to_be_visible()
+    await page.screenshot(path=path)
+    SAVED.append(path.name)
+
+
+async def phone_notice_page(
+    server: RunningServer, teacher: Teacher, browser: Browser, path: Path
+) -> None:
+    """Noa plays the AI at Connect Four on a 390x844 phone when the teacher's
+    message comes: it stands above the board, which stays whole on screen."""
+    context = await browser.new_context(viewport=PHONE, base_url=server.http_url(""))
+    page = await context.new_page()
+    await page.goto("/")
+    await page.get_by_label("Your name").fill("Noa")
+    await page.get_by_role("button", name="Enter").click()
+    await page.locator("#new-game").select_option("connect4")
+    await page.get_by_label("The AI").check()
+    await page.locator("#new-level").select_option("easy")
+    await page.get_by_role("button", name="Create room").click()
+    room = page.locator(".room-view")
+    for column in ("4", "4", "3"):
+        await page.locator(".room-view.your-turn").wait_for()
+        ply = await room.get_attribute("data-ply")
+        await page.locator(f".column[data-column='{column}']").click()
+        await expect(room).not_to_have_attribute("data-ply", ply or "")
+    await page.locator(".room-view.your-turn").wait_for()
+    await teacher.post("/api/admin/broadcast", {"text": PHONE_ANNOUNCEMENT})
+    await expect(page.locator(".pinned.announcement").last).to_contain_text(PHONE_ANNOUNCEMENT)
     await page.screenshot(path=path)
     SAVED.append(path.name)
 

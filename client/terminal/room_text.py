@@ -161,8 +161,9 @@ def status_line(
 
 
 def result_text(room: TrackedRoom) -> str:
-    """How the last game ended, in words ("You win: three in a row a1-a2-a3"), or
-    an empty string while no result is known."""
+    """How the last game ended, in words ("You win: three in a row a1-a2-a3", in
+    Connect Four "You win: four in a row up column 4": the line as the game's
+    board names it), or an empty string while no result is known."""
     result = room.state.result
     if result is None:
         return ""
@@ -179,7 +180,7 @@ def result_text(room: TrackedRoom) -> str:
     loser_name = who(room, other_side(winner), capital=False)
     if result.reason == "line":
         count = _NUMBER_WORDS.get(len(result.line), str(len(result.line)))
-        return f"{wins}: {count} in a row {'-'.join(result.line)}"
+        return f"{wins}: {count} in a row {room.game.line_text(result.line)}"
     if result.reason == "resignation":
         return f"{wins}: {loser_name} resigned"
     if result.reason == "timeout":

@@ -5,7 +5,7 @@ it; ask again to see it fill in), with the same body::
 
     {"game_id": 12, "game": "connect4", "title": "Connect Four", "moves": "4453...",
      "players": {"first": "ann", "second": "AI (perfect)"},
-     "result": {"winner": "first", "reason": "line"},
+     "result": {"winner": "first", "reason": "line", "line": ["d1", "d2", "d3", "d4"]},
      "complete": false, "total": 42,
      "reviews": [{"ply": 0, "side": "first", "move": "4", "best": "4", "line": [],
                   "value_before": "win in 21", "value_after": "win in 21",
@@ -21,9 +21,10 @@ Refusals, as JSON ``{"error", "message"}``: 404 ``unknown_game_record`` (as
 word), 409 ``game_in_progress`` (no analysis while a game is played), 503
 ``engine_busy`` with ``retry_after`` (seconds, also as a ``Retry-After`` header:
 too many
-analyses running). ``hint`` is the move the engine gave the mover as a hint
-before that move (null if none), and ``hints`` counts them per player. What is
-judged and how: :mod:`shared.engine.analysis`.
+analyses running). ``result.line`` is the winning line's cells as
+``game_over`` names them (empty without a line). ``hint`` is the move the
+engine gave the mover as a hint before that move (null if none), and ``hints``
+counts them per player. What is judged and how: :mod:`shared.engine.analysis`.
 """
 
 from __future__ import annotations
@@ -114,11 +115,15 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
     game = get_game(record.game)
     by_symbol = dict(zip("XO", SIDES, strict=True))
     winner = None if record.winner is None else SIDES[record.winner]
+    final = game.from_moves(" ".join(m.move for m in record.moves))
+    # The winning line's cells, named as the wire names them (``result.line``):
+    # the page rings them and writes the line in the game's notation.
+    line = [game.cell_name(cell) for cell in game.outcome(final).line]
     return {
         "game_id": record.id,
         "game": record.game,
         "title": game.title,
-        "moves": game.move_string(game.from_moves(" ".join(m.move for m in record.moves))),
+        "moves": game.move_string(final),
         "players": {
             side: seat.name if seat is not None else None
             for side, seat in zip(SIDES, record.seats, strict=True)
@@ -126,6 +131,7 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
         "result": {
             "winner": winner,
             "reason": record.termination.value if record.termination else None,
+            "line": line,
         },
         "complete": view.complete,
         "total": len(record.moves),

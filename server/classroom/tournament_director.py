@@ -27,7 +27,8 @@ the store before it acts on it or tells anyone, and drives the hub:
   winner), is a double forfeit: neither played it out.
 - **A round is complete** when all its games have a result; the next is paired
   then, and after the last the tournament is finished and everyone connected
-  gets an ``announcement`` with the winner.
+  gets an ``announcement`` from the server (``source`` ``server``, naming the
+  ``tournament``) with the winner.
 - **A student removed from the class** (or whose token is revoked)
   withdraws: a game of theirs not yet started is forfeited (their opponent
   wins it) and its room closed; a game in progress was resigned by the
@@ -35,7 +36,7 @@ the store before it acts on it or tells anyone, and drives the hub:
   them no more.
 - **Cancel** closes the rooms of the games not yet decided (a game in progress
   ends with no result), marks the tournament cancelled, and tells everyone
-  connected (an ``announcement`` naming it).
+  connected (an ``announcement`` from the server naming it).
 - **Restart**: the running tournament carries on. A game the server restored
   (its room keeps its code) is matched back to its pairing; a game that ended
   before the crash gets its result from the store; a pairing whose room did not
@@ -382,12 +383,12 @@ class TournamentDirector:
         for entrant in progress.entrants:
             self._release_session(entrant)
         logger.info("tournament ended", extra={"tournament": progress.id, "status": status})
+        # The server's words, not the teacher's: the page labels them so.
         if status == "finished":
-            self._hub.announce(self._winner_text(progress))
+            text = self._winner_text(progress)
         else:
-            self._hub.announce(
-                f"The tournament {progress.record.name} was cancelled by the teacher."
-            )
+            text = f"The tournament {progress.record.name} was cancelled by the teacher."
+        self._hub.announce(text, source="server", tournament=progress.id)
 
     def _winner_text(self, progress: TournamentProgress) -> str:
         standings = progress.standings()

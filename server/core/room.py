@@ -159,7 +159,6 @@ from server.core.room_output import (
 )
 from shared.errors import IllegalMoveError
 from shared.games import Game, Move, Player, Status, get_game
-from shared.games.base import column_letter
 from shared.protocol.codec import check_chat_text
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
@@ -1580,7 +1579,7 @@ class Room:
             out.send(client, State(room=self.state_for(client, now=now), id=reply_id))
 
     def _line_names(self, line: Sequence[tuple[int, int]]) -> tuple[str, ...]:
-        return tuple(f"{column_letter(column)}{row + 1}" for column, row in line)
+        return tuple(self.game.cell_name(cell) for cell in line)
 
     def _output(self, out: _Builder) -> Output:
         return Output(

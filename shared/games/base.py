@@ -17,7 +17,9 @@ Two paths into the rules:
 from __future__ import annotations
 
 import enum
+import re
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shared.errors import IllegalMoveError, IllegalMoveReason
@@ -30,6 +32,10 @@ Connect Four: the column, 0-based (shown to people 1-based). Grid boards: the
 cell ``row * width + column``, 0-based from a1. Use :meth:`Game.format_move` and
 :meth:`Game.parse_move` to go to and from the notation people read.
 """
+
+
+Cell = tuple[int, int]
+"""A cell as ``(column, row)``, 0-based, row 0 at the bottom."""
 
 
 class Player(enum.IntEnum):
@@ -94,7 +100,7 @@ class Outcome:
 
     status: Status
     winner: Player | None = None
-    line: tuple[tuple[int, int], ...] = ()
+    line: tuple[Cell, ...] = ()
 
     @property
     def is_over(self) -> bool:
@@ -163,6 +169,32 @@ class Game(ABC):
     @abstractmethod
     def format_move(self, move: Move) -> str:
         """The notation of ``move`` (``"4"``, ``"b2"``)."""
+
+    def cell_name(self, cell: Cell) -> str:
+        """The name of a ``(column, row)`` cell (0-based, row 0 at the bottom) in a
+        winning line as the wire gives it (``result.line``): a grid cell name,
+        ``"d1"``, in every game. People read lines as :meth:`line_text` writes them."""
+        column, row = cell
+        return f"{column_letter(column)}{row + 1}"
+
+    def parse_cell_name(self, name: str) -> Cell | None:
+        """The ``(column, row)`` that :meth:`cell_name` named; None for anything else.
+
+        >>> from shared.games import get_game
+        >>> game = get_game("connect4")
+        >>> game.parse_cell_name("d1"), game.parse_cell_name("c10"), game.parse_cell_name("4")
+        ((3, 0), (2, 9), None)
+        """
+        match = _CELL_NAME.fullmatch(name.strip().lower()) if name.isascii() else None
+        if match is None:
+            return None
+        return ord(match.group(1)) - ord("a"), int(match.group(2)) - 1
+
+    def line_text(self, cell_names: Sequence[str]) -> str:
+        """A winning line for people, in the notation of the game's board: the
+        names of its cells (``result.line``) on a grid, ``"a1-b2-c3"``. A game
+        whose board names things otherwise (Connect Four: columns) says so here."""
+        return "-".join(cell_names)
 
     @abstractmethod
     def render(self, position: Position) -> str:
@@ -324,6 +356,10 @@ class GridGame(Game):
     @abstractmethod
     def _check_placeable(self, position: Position, move: Move, shown: str) -> None:
         """Raise :class:`IllegalMoveError` unless ``move`` fits on the board now."""
+
+
+_CELL_NAME = re.compile(r"([a-z])([1-9][0-9]?)")
+"""A grid cell's name: a column letter and a row number from 1."""
 
 
 def column_letter(column: int) -> str:

@@ -1,14 +1,17 @@
 """Connect Four: 7 columns by 6 rows, stones fall to the lowest free cell, four in a row wins.
 
-Notation: a move is its column, 1 to 7 from the left; a position is the string of
-columns played, as in the standard solver test sets (``"4453"``). Cells in a
-winning line are named like grid cells, column letter and row from the bottom
-(``d1``), but moves never are.
+Notation: a move is its column, 1 to 7 from the left, as the board labels them;
+a position is the string of columns played, as in the standard solver test sets
+(``"4453"``). A winning line is written for people by its columns too ("up
+column 4", "across columns 3 to 6": :meth:`ConnectFour.line_text`); only the
+wire names its cells like grid cells (``result.line``: ``d1``, column letter
+and row from the bottom), for clients to find them on the board.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from shared.errors import IllegalMoveError, IllegalMoveReason
 from shared.games.base import GridGame, Move, Position
@@ -41,6 +44,28 @@ class ConnectFour(GridGame):
 
     def move_string(self, position: Position) -> str:
         return "".join(self.format_move(move) for move in position.moves)
+
+    def line_text(self, cell_names: Sequence[str]) -> str:
+        """A winning line by the board's column numbers: "up column 4" (a
+        vertical line), "across columns 3 to 6" (a horizontal one), "diagonally
+        across columns 1 to 4". Names that are not cells are written as given.
+
+        >>> game = ConnectFour()
+        >>> game.line_text(["d1", "d2", "d3", "d4"])
+        'up column 4'
+        >>> game.line_text(["c2", "d2", "e2", "f2"]), game.line_text(["a1", "b2", "c3", "d4"])
+        ('across columns 3 to 6', 'diagonally across columns 1 to 4')
+        """
+        cells = [self.parse_cell_name(name) for name in cell_names]
+        known = [cell for cell in cells if cell is not None]
+        if not known or len(known) != len(cells):
+            return super().line_text(cell_names)
+        columns = sorted({column + 1 for column, _ in known})
+        rows = {row for _, row in known}
+        if len(columns) == 1:
+            return f"up column {columns[0]}"
+        span = f"columns {columns[0]} to {columns[-1]}"
+        return f"across {span}" if len(rows) == 1 else f"diagonally across {span}"
 
     def _parse_token(self, text: str) -> Move:
         token = text.strip()

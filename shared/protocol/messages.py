@@ -525,9 +525,13 @@ class RoomClosed(_Message, tag="room_closed", frozen=True):
 
 
 class Announcement(_Message, tag="announcement", frozen=True):
-    """A message from the teacher to everyone connected (class mode)."""
+    """A message to everyone connected (class mode): the teacher's (``source``
+    ``teacher``, left out) or the server's own (``server``: a tournament's end,
+    which names it in ``tournament``, the id of ``GET /api/tournaments/{id}``)."""
 
     text: str
+    source: Literal["teacher", "server"] = "teacher"
+    tournament: int | None = None
 
 
 class Match(_Message, tag="match", frozen=True):

@@ -60,7 +60,7 @@ async def test_a_finished_game_is_judged_move_by_move_and_kept(tmp_path: Path) -
         assert (status, first["complete"], first["total"]) == (202, False, 7)
         final = await completed(server, game_id)
     assert final["players"] == {"first": "ann", "second": "bob"}
-    assert final["result"] == {"winner": "first", "reason": "line"}
+    assert final["result"] == {"winner": "first", "reason": "line", "line": ["a3", "b2", "c1"]}
     assert final["moves"] == BLUNDER and final["game"] == "tictactoe"
     judged = [(r["side"], r["move"], r["judgement"]) for r in final["reviews"]]
     assert judged[1] == ("second", "a2", "blunder")

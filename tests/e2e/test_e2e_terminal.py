@@ -395,7 +395,7 @@ async def test_a_spectator_sees_moves_made_by_protocol_clients(
 
     assert chat["name"] == "cat" and chat["text"] == "hello players"
     assert "X ann played 4" in cat.lines
-    assert "Result: X ann wins: four in a row d1-d2-d3-d4" in cat.lines
+    assert "Result: X ann wins: four in a row up column 4" in cat.lines
     # Connect Four: columns labelled 1 to 7, the winning line in brackets without colour.
     assert " 1  2  3  4  5  6  7" in cat.lines
     assert " .  .  . [X] .  .  ." in cat.lines

@@ -75,6 +75,8 @@ async def test_the_terminal_client_follows_its_matches(tmp_path: Path) -> None:
         await bob.request({"type": "resign", "room": match["room"]})
         await ann.expect(r"Result: ")
         await ann.expect(r'Announcement: Tournament "Cup" is over: ann wins with 2 points\.')
+        # From the server, not the teacher, naming the tournament for its standings.
+        await bob.expect("announcement", source="server", tournament=answer["tournament"]["id"])
         ann.close_input()
         assert await ann.finish() == 0
         assert "rematch" not in ann.transcript  # a tournament game has none

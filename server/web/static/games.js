@@ -1,8 +1,10 @@
 // games.js: the games' boards and notation (docs/engine.md). The shape of a
 // game's board from its name, cell names ("b2": column letter and row number,
 // a1 at the bottom left), and the stones a move string puts on the board.
-// Connect Four moves are columns "1" to "7"; its cells are still named as grid
-// cells ("d1" is the bottom of column 4), as the server names a winning line.
+// Connect Four moves are columns "1" to "7", as its board labels them, and a
+// winning line is written by them too ("up column 4"); only the server names a
+// line's cells as grid cells ("d1" is the bottom of column 4), for the board
+// to find them. shared/games (Game.line_text) writes lines the same way.
 
 const PRESETS = {
   tictactoe: { columns: 3, rows: 3, line: 3, gravity: false },
@@ -47,6 +49,21 @@ export function parseCell(name) {
   const match = /^([a-z])(\d+)$/.exec(name.trim().toLowerCase());
   if (!match) return null;
   return { column: match[1].charCodeAt(0) - 97, row: Number(match[2]) - 1 };
+}
+
+/**
+ * A winning line (the server's cell names, `result.line`) in the notation of the
+ * game's board: the cells on a grid, "a1-b2-c3"; in Connect Four the columns,
+ * "up column 4", "across columns 3 to 6", "diagonally across columns 1 to 4".
+ */
+export function lineText(shape, cellNames) {
+  const cells = cellNames.map(parseCell);
+  if (!shape?.gravity || !cells.length || cells.includes(null)) return cellNames.join("-");
+  const columns = [...new Set(cells.map((cell) => cell.column + 1))].sort((a, b) => a - b);
+  const rows = new Set(cells.map((cell) => cell.row));
+  if (columns.length === 1) return `up column ${columns[0]}`;
+  const span = `columns ${columns[0]} to ${columns.at(-1)}`;
+  return rows.size === 1 ? `across ${span}` : `diagonally across ${span}`;
 }
 
 /**

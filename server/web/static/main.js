@@ -8,11 +8,14 @@
 //                   Watch link): no name asked, no player kept, not on the roster
 //   #/review/ID     the engine's review of finished game ID (review-view.js): it
 //                   needs no session, so it shows before a name is asked
+//   #/tournament/ID a tournament's standings (standings-view.js)
 //   #/account/TOKEN?name=NAME   a class account's join link (account-link.js): this
 //                   browser becomes that student; the address is cleaned at once
-// In class mode it also shows the teacher's announcements, takes the player to
-// each tournament game as the server calls them to it (`match`; one playing
-// another game is offered to go instead), and stops for good when the teacher
+// In class mode it also shows the teacher's announcements and the server's
+// (labelled as such), takes the player to each tournament game as the server
+// calls them to it (`match`; one playing another game is offered to go
+// instead), shows the standings when a tournament they played in ends (the
+// server's announcement names it), and stops for good when the teacher
 // removes the player (close code 4003) or the player's token is revoked (4004).
 
 import { parseAccountLink } from "./account-link.js";
@@ -26,6 +29,7 @@ import { Notices } from "./notices.js";
 import { SYMBOLS } from "./room-state.js";
 import { RoomView } from "./room-view.js";
 import { Session } from "./session.js";
+import { StandingsView } from "./standings-view.js";
 import {
   saveName,
   savedName,
@@ -57,10 +61,12 @@ class App {
     this.lobby = null;
     this.roomView = null;
     this.reviewView = null;
+    this.standingsView = null;
     this.stopTicking = null;
     this.following = null; // the invitation link being followed
     this.matching = null; // the tournament game being joined
     this.matchShown = null; // { key, room } of the tournament game's pinned notice
+    this.tournamentsPlayed = new Set(); // the ids of the tournaments this page was called to play in
     this.askingName = false; // the name form is up: the session's events leave it there
     document.getElementById("change-name").addEventListener("click", () => this.askName());
     window.addEventListener("hashchange", () => {
@@ -179,9 +185,7 @@ class App {
     this.session.addEventListener("room", (event) => this.roomChanged(event.detail));
     this.session.addEventListener("notice", (event) => this.say(event.detail.text));
     this.session.addEventListener("ready", () => this.route());
-    this.session.addEventListener("announcement", (event) => {
-      this.notices.pin("announcement", event.detail.text);
-    });
+    this.session.addEventListener("announcement", (event) => this.announcement(event.detail));
     this.session.addEventListener("match", (event) => this.match(event.detail));
     setText(this.playerName, name);
     show(this.you, true);
@@ -242,6 +246,32 @@ class App {
   }
 
   /**
+   * A message to everyone: the teacher's, or the server's own (a tournament's
+   * end, naming it: its standings are offered, and shown at once to a player of
+   * that tournament who is not in the middle of another game).
+   */
+  announcement(message) {
+    if (message.source !== "server") {
+      this.notices.pin("announcement", message.text);
+      return;
+    }
+    const id = message.tournament;
+    if (id == null) {
+      this.notices.pin("server", message.text);
+      return;
+    }
+    const hash = `#/tournament/${id}`;
+    this.notices.pin("server", message.text, `tournament-end/${id}`, {
+      action: { label: "Standings", run: () => this.go(hash) },
+    });
+    const seated = this.session.seatedFirst.filter((room) => room.you !== null);
+    // Called to it in this page, or (after a reload) seated in a tournament room now.
+    const played = this.tournamentsPlayed.has(id) || seated.some((room) => room.state.tournament);
+    const playing = seated.some((room) => room.playing);
+    if (played && !playing && !this.askingName) this.go(hash);
+  }
+
+  /**
    * A tournament game is ready for this player: say which, and go to it at once;
    * but not out of another game in progress (that would leave it hanging): then
    * the notice offers to go, and says how long is left to sit down.
@@ -253,6 +283,7 @@ class App {
     if (!session.ready) await new Promise((ready) => session.addEventListener("ready", ready, { once: true }));
     if (session !== this.session) return;
     const key = `${match.tournament}/${match.round}/${match.board}`;
+    this.tournamentsPlayed.add(match.tournament);
     const busy = session.seatedFirst.some(
       (room) => room.you !== null && room.playing && room.code !== match.room,
     );
@@ -362,6 +393,7 @@ class App {
     const [, view = "", code = ""] = /^#\/?([a-z]*)\/?([A-Za-z0-9]*)/.exec(location.hash) ?? [];
     if ((view === "join" || view === "watch") && code) this.follow(view, code.toUpperCase());
     else if (view === "room" && code) this.showRoom(code.toUpperCase());
+    else if (view === "tournament" && code) this.showStandings(code);
     else this.showLobbyView();
   }
 
@@ -392,6 +424,14 @@ class App {
     this.view.replaceChildren(this.roomView.element);
     this.stopTicking = startTicking(() => this.roomView?.tick());
     this.roomView.focus();
+  }
+
+  showStandings(id) {
+    if (this.standingsView?.id === id && this.view.contains(this.standingsView.element)) return;
+    this.leaveView();
+    this.standingsView = new StandingsView(id, this.playerName.textContent);
+    this.view.replaceChildren(this.standingsView.element);
+    this.standingsView.focus();
   }
 
   showReview(id) {
@@ -434,6 +474,8 @@ class App {
     this.roomView = null;
     this.reviewView?.destroy();
     this.reviewView = null;
+    this.standingsView?.destroy();
+    this.standingsView = null;
   }
 }
 

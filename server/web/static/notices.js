@@ -1,14 +1,23 @@
 // notices.js: what the page says outside the views: the connection banner
 // ("Reconnecting…", with a button to try at once), short notices that come
 // and go (a seat not kept, a code copied, a game that started elsewhere), and
-// in class mode the teacher's messages and tournament games, which stay at the
-// top of the page until dismissed.
+// in class mode the teacher's messages, the server's (a tournament's end) and
+// tournament games, which stay at the top of the page until dismissed. What
+// stands above the view (the banner and the pinned notices) is measured into
+// the CSS variable --above-view, so that a phone's board takes the height left.
 
 import { button, h, setText, show } from "./dom.js";
 
 const NOTICE_MS = 8000;
 const SLOW_START_MS = 1000;
 const ANNOUNCEMENTS_KEPT = 2; // older teacher's messages give way: the board keeps its room
+
+/** Each pinned notice's label, by kind (see `pin`). */
+const PIN_LABELS = {
+  announcement: "From the teacher",
+  server: "From the server",
+  match: "Tournament",
+};
 
 export class Notices {
   /** `banner`, `list` and `pinned` are elements of the page; `onRetry` and `onTakeBack`
@@ -24,6 +33,13 @@ export class Notices {
     this.takeBack = button("Play here", onTakeBack);
     banner.append(this.bannerText, this.retry, this.takeBack);
     show(banner, false);
+    const measure = () => {
+      const above = banner.offsetHeight + pinned.offsetHeight;
+      document.documentElement.style.setProperty("--above-view", `${above}px`);
+    };
+    const observer = new ResizeObserver(measure);
+    observer.observe(banner);
+    observer.observe(pinned);
   }
 
   /** Show what the connection is doing (a Connection "status" event's detail). */
@@ -69,10 +85,11 @@ export class Notices {
 
   /**
    * A notice that stays at the top of the page until dismissed: `kind` is
-   * "announcement" (the teacher's message) or "match" (a tournament game). A
+   * "announcement" (the teacher's message), "server" (the server's: a
+   * tournament's end) or "match" (a tournament game). A
    * `key` already shown is not shown twice (a `match` comes again after each
    * reconnection). One match notice at a time (a new one replaces the last),
-   * and the newest ANNOUNCEMENTS_KEPT announcements. `action` ({ label, run })
+   * and the newest ANNOUNCEMENTS_KEPT of each other kind. `action` ({ label, run })
    * adds a button; `countdown` ({ until, hidden }) adds the time left until
    * `until` (Unix seconds), shown while `hidden()` is false. Returns the notice.
    */
@@ -80,7 +97,7 @@ export class Notices {
     const shown = [...this.pinned.children];
     const same = key && shown.find((item) => item.dataset.key === key);
     if (same) return same;
-    const label = kind === "announcement" ? "From the teacher" : "Tournament";
+    const label = PIN_LABELS[kind];
     const item = h(
       "li",
       { class: `pinned ${kind}`, dataset: { key: key ?? "" } },
@@ -106,11 +123,13 @@ export class Notices {
       timer = setInterval(tick, 1000);
     }
     if (action) item.append(button(action.label, () => action.run(), { class: "primary" }));
-    item.append(button("Dismiss", dismiss, { class: "quiet" }));
+    item.append(button("Dismiss", dismiss, { class: "quiet pinned-dismiss" }));
     const sameKind = shown.filter((other) => other.classList.contains(kind));
     const keep = kind === "match" ? 0 : ANNOUNCEMENTS_KEPT - 1;
     for (const other of sameKind.slice(0, Math.max(0, sameKind.length - keep))) other.dismiss();
     this.pinned.append(item);
+    // The list scrolls when long notices fill it (style.css): the newest in sight.
+    this.pinned.scrollTop = this.pinned.scrollHeight;
     return item;
   }
 

@@ -3,6 +3,7 @@
 // refused. Pure functions of a Room (room-state.js), like the terminal client's
 // client/terminal/room_text.py.
 
+import { lineText } from "./games.js";
 import { otherSide, SYMBOLS } from "./room-state.js";
 
 const NUMBER_WORDS = { 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven" };
@@ -48,7 +49,14 @@ export function turnText(room) {
   return text;
 }
 
-/** How the last game ended ("You win: four in a row d1-d2-d3-d4"); "" before the end. */
+/** A winning line in words, in the notation of the game's board (games.js
+ * lineText): "three in a row, a1-b2-c3", "four in a row, up column 4". */
+export function lineWords(shape, line) {
+  const count = NUMBER_WORDS[line.length] ?? String(line.length);
+  return `${count} in a row, ${lineText(shape, line)}`;
+}
+
+/** How the last game ended ("You win: four in a row, up column 4"); "" before the end. */
 export function resultText(room) {
   const result = room.state.result;
   if (!result) return "";
@@ -66,10 +74,8 @@ export function resultText(room) {
   const wins = `${who(room, winner)} ${winner === room.you ? "win" : "wins"}`;
   const loser = who(room, otherSide(winner), { capital: false });
   switch (result.reason) {
-    case "line": {
-      const count = NUMBER_WORDS[result.line.length] ?? String(result.line.length);
-      return `${wins}: ${count} in a row, ${result.line.join("-")}`;
-    }
+    case "line":
+      return `${wins}: ${lineWords(room.shape, result.line)}`;
     case "resignation":
       return `${wins}: ${loser} resigned`;
     case "timeout":

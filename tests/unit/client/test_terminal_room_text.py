@@ -145,6 +145,27 @@ def test_a_gomoku_overline_counts_the_stones_in_it() -> None:
     assert result_text(over) == "You win: six in a row a1-b1-c1-d1-e1-f1"
 
 
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        (["d1", "d2", "d3", "d4"], "four in a row up column 4"),
+        (["c2", "d2", "e2", "f2"], "four in a row across columns 3 to 6"),
+        (["a1", "b2", "c3", "d4"], "four in a row diagonally across columns 1 to 4"),
+        (["g1", "f2", "e3", "d4"], "four in a row diagonally across columns 4 to 7"),
+        (["b1", "c1", "d1", "e1", "f1"], "five in a row across columns 2 to 6"),
+    ],
+)
+def test_a_connect_four_line_is_written_by_the_board_s_column_numbers(
+    line: list[str], text: str
+) -> None:
+    """Connect Four's board labels its columns 1 to 7 and moves are columns: its
+    winning line is written by them too, never as grid cells ("d1-d2-d3-d4")."""
+    over = finished(
+        ResultInfo(winner="first", reason="line", line=line), game="connect4", title="Connect Four"
+    )
+    assert result_text(over) == f"You win: {text}"
+
+
 def test_no_result_yet_is_an_empty_text_and_a_finished_room_says_what_next() -> None:
     assert result_text(room()) == ""
     over = finished(ResultInfo(winner=None, reason="full_board"))

@@ -804,3 +804,37 @@ def test_random_games_agree_with_a_referee_counting_by_coordinates(name: str, ga
         assert game.outcome(position).is_over
     if name != "gomoku":
         assert len(directions_seen) == 4, "the random games should win every way"
+
+
+# -- a winning line in words -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ALL_GAMES)
+def test_every_game_names_each_cell_of_a_line_and_reads_the_name_back(name: str) -> None:
+    """``result.line`` names cells as grid cells in every game (the wire's form):
+    each name reads back as its cell, and nothing else reads as a cell."""
+    game = get_game(name)
+    for column in range(game.grid.width):
+        for row in range(game.grid.height):
+            assert game.parse_cell_name(game.cell_name((column, row))) == (column, row)
+    for not_a_cell in ("4", "", "d", "1d", "d0", "dd1", "d1 d2", "\u212a1"):
+        assert game.parse_cell_name(not_a_cell) is None, not_a_cell
+
+
+def test_a_line_is_written_in_the_notation_of_the_game_s_board() -> None:
+    """Grids write a line by its cells, as their moves; Connect Four by the
+    column numbers its board shows and its moves use, whatever the direction
+    of the line, from the outcome itself."""
+    assert get_game("tictactoe").line_text(["a1", "b2", "c3"]) == "a1-b2-c3"
+    connect4 = get_game("connect4")
+    position = connect4.from_moves("1213141")  # X up column 1
+    names = [connect4.cell_name(cell) for cell in connect4.outcome(position).line]
+    assert connect4.line_text(names) == "up column 1"
+    position = connect4.from_moves("4455667")  # X along the floor, columns 4 to 7
+    names = [connect4.cell_name(cell) for cell in connect4.outcome(position).line]
+    assert connect4.line_text(names) == "across columns 4 to 7"
+    position = connect4.from_moves("12233434474")  # X on a1 b2 c3 d4
+    names = [connect4.cell_name(cell) for cell in connect4.outcome(position).line]
+    assert connect4.line_text(names) == "diagonally across columns 1 to 4"
+    # What is not a cell name is written as given, never dropped.
+    assert connect4.line_text(["d1", "x"]) == "d1-x"

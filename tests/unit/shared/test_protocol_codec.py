@@ -141,6 +141,7 @@ SERVER_EXAMPLES = [
     m.Pong(id=99),
     m.RoomClosed(room="K7Q2", reason="closed by the teacher"),
     m.Announcement(text="Pens down: the games resume in five minutes."),
+    m.Announcement(text='Tournament "Cup" is over: Ann wins.', source="server", tournament=3),
     m.Match(
         tournament=3,
         tournament_name="Friday Connect Four",
