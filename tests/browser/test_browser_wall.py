@@ -37,9 +37,7 @@ async def test_the_wall_shows_a_live_game_move_by_move_and_its_result(db_path: P
         code = created["room"]["code"]
         await bob.request({"type": "join", "code": code})
 
-        wall = await web.open(
-            f"/wall#token={teacher.token}", viewport=PROJECTOR, allowed_statuses=(404,)
-        )
+        wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
         tile = wall.page.locator(f".tile[data-room='{code}']")
         await expect(tile).to_have_attribute("data-status", "playing")
         await expect(wall.page.locator("#wall-title")).to_have_text("Class 7B")
@@ -76,9 +74,7 @@ async def test_the_wall_shows_a_live_game_move_by_move_and_its_result(db_path: P
         live = waiting["room"]["code"]
         await expect(wall.page.locator(".tile").first).to_have_attribute("data-room", live)
         await expect(tile).to_have_count(1)
-        brief = await web.open(
-            f"/wall#token={teacher.token}&finished=1", viewport=PROJECTOR, allowed_statuses=(404,)
-        )
+        brief = await web.open(f"/wall#token={teacher.token}&finished=1", viewport=PROJECTOR)
         await expect(brief.page.locator(f".tile[data-room='{live}']")).to_have_count(1)
         await expect(brief.page.locator(f".tile[data-room='{code}']")).to_have_count(0)
 
@@ -170,9 +166,7 @@ async def test_each_side_has_one_colour_on_every_page(db_path: Path) -> None:
                 )
 
         colours: dict[str, set[str]] = {"first": set(), "second": set()}
-        wall = await web.open(
-            f"/wall#token={teacher.token}", viewport=PROJECTOR, allowed_statuses=(404,)
-        )
+        wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
         await expect(wall.page.locator(".tile[data-moves='12']")).to_have_count(1)
         desk = await open_teacher(web, teacher)
         dee = await web.person("dee")
@@ -214,9 +208,7 @@ async def test_a_connect_four_win_stands_out(db_path: Path) -> None:
         for ply, move in enumerate("1212121"):
             player = ann if ply % 2 == 0 else bob
             await player.request({"type": "move", "room": code, "move": move, "ply": ply})
-        wall = await web.open(
-            f"/wall#token={teacher.token}", viewport=PROJECTOR, allowed_statuses=(404,)
-        )
+        wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
         for board in (
             wall.page.locator(f".tile[data-room='{code}'] .board"),
             dee.page.locator(".board"),
@@ -256,9 +248,7 @@ async def test_a_finished_room_its_players_left_still_names_them(db_path: Path) 
         (room,) = (await teacher.get("/api/admin/rooms"))["rooms"]
         assert [seat["name"] for seat in room["players"]] == [None, None]
 
-        wall = await web.open(
-            f"/wall#token={teacher.token}", viewport=PROJECTOR, allowed_statuses=(404,)
-        )
+        wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
         tile = wall.page.locator(f".tile[data-room='{code}']")
         await expect(tile).to_have_attribute("data-status", "finished")
         await expect(tile.locator(".tile-seat.first")).to_have_text("Xann")
