@@ -101,7 +101,7 @@ async def test_the_standings_keep_each_figure_on_one_line(db_path: Path) -> None
     """Six students, some with long names, in a round robin: on a 1920x1080
     projector and on a 1366x768 laptop screen, every cell of the wall's
     standings (place, points, W-D-L, forfeits, the names cut short) takes one line,
-    and the table stays inside its panel."""
+    and the table stays inside its panel; on 1024x768 and 1280x720 projectors too."""
     names = ["Alexandra Kowalczyk", "Bo", "Maximilian Oberhauser", "Dee", "Evangeline", "Fox"]
     async with web_session(db_path, class_name="7B") as web:
         teacher = Teacher(web.server)
@@ -114,7 +114,7 @@ async def test_the_standings_keep_each_figure_on_one_line(db_path: Path) -> None
         panel = wall.page.locator("#wall-tournament")
         table = panel.locator(".standings")
         await expect(table.locator("tbody tr")).to_have_count(len(names))
-        for screen in (PROJECTOR, LAPTOP_PROJECTOR):
+        for screen in (PROJECTOR, LAPTOP_PROJECTOR, *SCREENS[:2]):
             await wall.page.set_viewport_size(screen)
             lines = await table.evaluate(LINES_OF_EACH_CELL)
             assert {text for text, _ in lines} >= {"0-0-0", "W-D-L", "+/\u2212"}, lines
