@@ -13,6 +13,8 @@ import { otherSide, Room, SIDES, SYMBOLS } from "./room-state.js";
 import { secondsLeft } from "./tournament-tables.js";
 import { turnText } from "./words.js";
 
+const SMALL_CELLS_FROM = 8; // more columns than this: cells of a few pixels on a wall tile
+
 export class WallTile {
   /** `view` is a room of GET /api/admin/rooms; `pairing` its tournament game (see `update`). */
   constructor(view, pairing = null) {
@@ -44,7 +46,12 @@ export class WallTile {
         { class: "tile-board" },
         h(
           "div",
-          { class: "wall-frame", style: { "--columns": this.room.shape.columns, "--rows": this.room.shape.rows } },
+          {
+            class: "wall-frame",
+            style: { "--columns": this.room.shape.columns, "--rows": this.room.shape.rows },
+            // Small cells (Gomoku's 15x15 on a small tile): their marks fill them.
+            dataset: { cells: this.room.shape.columns > SMALL_CELLS_FROM ? "small" : "" },
+          },
           this.board.element,
         ),
       );
