@@ -340,11 +340,11 @@ SCREENS = (
 """An old projector, a common one, a laptop's screen mirrored, a full-HD one."""
 
 STUDENTS = (
-    "Alexandra", "Bo", "Chloe", "Dmitri", "Ema", "Finn", "Gus", "Hana",
-    "Ivo", "Jun", "Kai", "Lea", "Maximilian", "Nia", "Omar", "Pia",
-    "Quinn", "Rosa", "Sam", "Tom", "Uma", "Vic", "Evangeline", "Xia",
+    "Maximilian", "Evangeline", "Alexandra", "Bo", "Chloe", "Dmitri", "Ema", "Finn",
+    "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Nia", "Omar",
+    "Pia", "Quinn", "Rosa", "Sam", "Tom", "Uma", "Vic", "Xia",
 )  # fmt: skip
-"""Names a class has, the longest of ten letters."""
+"""Names a class has, the longest of ten letters (those play the first games)."""
 
 OPENINGS = (
     ("tictactoe", ("b2", "a1", "c3")),
@@ -353,6 +353,12 @@ OPENINGS = (
     ("gomoku", ("h8", "g7", "h9")),
 )
 """A game of each kind on the wall, and a few moves of it."""
+
+RESULTS = {
+    "X Maximilian wins: three in a row, b1-b2-b3",
+    "O Alexandra wins: X Evangeline resigned",
+}
+"""The two games over on the wall in the test of its sizes, as their tiles say."""
 
 MIN_BOARD_PX = 120
 """The least a board may be tall on the wall: its stones still read at the back."""
@@ -382,16 +388,18 @@ LOOK_AT_THE_PAGE = """(rooms, least) => {
     }
   }
   return { page: rooms.dataset.page, pages: rooms.dataset.pages,
-           codes: tiles.map(tile => tile.dataset.room), problems };
+           codes: tiles.map(tile => tile.dataset.room), problems,
+           lines: tiles.map(tile => tile.querySelector(".tile-turn").textContent) };
 }"""
 """The page of boards on screen, looked at in one go (a page cannot turn meanwhile):
-its number, how many there are, its rooms, and what is wrong with its tiles
-(``least``: the least height of a board)."""
+its number, how many there are, its rooms, the line under each board, and what
+is wrong with its tiles (``least``: the least height of a board)."""
 
 
-async def open_games(web: WebSession, count: int) -> list[str]:
+async def open_games(web: WebSession, count: int) -> tuple[list[Player], list[str]]:
     """``count`` games in progress between :data:`STUDENTS`, each of whom plays
-    two (the one they open, the next one's), a few moves into each: their room codes."""
+    two (the one they open, the next one's), a few moves into each: the
+    players, and the rooms' codes (the first player opened the first room)."""
     players = await class_of(web, list(STUDENTS[:count]))
     codes = []
     opponents = players[1:] + players[:1]
@@ -404,7 +412,7 @@ async def open_games(web: WebSession, count: int) -> list[str]:
             mover = (player, opponent)[ply % 2]
             await mover.request({"type": "move", "room": code, "move": move, "ply": ply})
         codes.append(code)
-    return codes
+    return players, codes
 
 
 async def every_page(wall: Page) -> list[dict[str, Any]]:
@@ -421,25 +429,34 @@ async def every_page(wall: Page) -> list[dict[str, Any]]:
 async def test_every_board_stays_legible_at_projector_sizes_and_the_pages_turn(
     db_path: Path,
 ) -> None:
-    """24, then 12, then 4 games in progress (the teacher closes the others),
-    each on the wall at 1024x768, 1280x720, 1366x768 and 1920x1080: every board
-    on screen is 120 px tall or more, no name, title or line is cut or leaves
-    its tile, and no tile leaves the screen. What does not fit is on further
-    pages, which turn by themselves under a "Page 1/3" mark, and every game is
-    on one of them. 24 games take more than a page everywhere; 4 fit one."""
+    """24, then 12, then 4 games (the teacher closes the others), two of them
+    over with the longest results (Maximilian's line, Evangeline's
+    resignation), each on the wall at 1024x768, 1280x720, 1366x768 and
+    1920x1080: every board on screen is 120 px tall or more, no name, title or
+    line is cut or leaves its tile, and no tile leaves the screen. What does
+    not fit is on further pages, which turn by themselves under a "Page 1/3"
+    mark, and every game is on one of them. 24 games take more than a page
+    everywhere; 4 fit one."""
     async with web_session(
         db_path, class_name="7B", max_connections_per_address=64, max_rooms_per_address=0
     ) as web:
         teacher = Teacher(web.server)
-        codes = await open_games(web, len(STUDENTS))
-        wall = await web.open(f"/wall#token={teacher.token}&page={PAGE_SECONDS}")
+        players, codes = await open_games(web, len(STUDENTS))
+        maximilian, evangeline = players[:2]
+        for ply, move in enumerate(("a1", "b1", "a2", "b3"), start=1):  # X: b1-b2-b3
+            mover = (maximilian, evangeline)[ply % 2]
+            await mover.request({"type": "move", "room": codes[0], "move": move, "ply": ply})
+        await evangeline.request({"type": "resign", "room": codes[1]})
+        # Finished games stay as long as the test looks (30 s in class).
+        wall = await web.open(f"/wall#token={teacher.token}&page={PAGE_SECONDS}&finished=600")
         page = wall.page
         mark = page.locator("#wall-page")
         for count in (24, 12, 4):
             for code in codes[count:]:
                 await teacher.post(f"/api/admin/rooms/{code}/close")
             codes = codes[:count]
-            await expect(page.locator("#wall-counts")).to_have_text(f"{count} games in progress")
+            playing = f"{count - 2} games in progress"
+            await expect(page.locator("#wall-counts")).to_have_text(playing)
             for screen in SCREENS:
                 await page.set_viewport_size(screen)
                 shown = await every_page(page)
@@ -448,6 +465,8 @@ async def test_every_board_stays_legible_at_projector_sizes_and_the_pages_turn(
                 pages = len(shown)
                 assert sorted(code for look in shown for code in look["codes"]) == sorted(codes)
                 assert sorted(int(look["page"]) for look in shown) == list(range(1, pages + 1))
+                lines = {line for look in shown for line in look["lines"]}
+                assert lines >= RESULTS, (where, lines)
                 if pages > 1:
                     await expect(mark).to_have_text(re.compile(rf"^Page [1-9]/{pages}$"))
                 else:

@@ -111,6 +111,8 @@ export class WallTile {
     } else {
       setText(this.turn, turnText(room));
     }
+    // A result or a wait names players and a reason: a line more (wall.css).
+    this.element.classList.toggle("long-line", state.status === "finished" || absent.length > 0);
     show(this.pausedMark, Boolean(state.paused) && state.status !== "finished");
     this.element.classList.toggle("paused", Boolean(state.paused));
   }

@@ -168,7 +168,7 @@ class Wall {
     }
     // A tile on the wall to measure what its names and lines take.
     if (!this.rooms.contains(this.shown[0])) placeInOrder(this.rooms, [this.shown[0]]);
-    const { columns, rows, perPage, pages } = plan(count, this.rooms, this.shown[0]);
+    const { columns, rows, perPage, pages } = plan(this.shown, this.rooms);
     this.page = Math.min(this.page, pages - 1);
     placeInOrder(this.rooms, this.shown.slice(this.page * perPage, (this.page + 1) * perPage));
     this.rooms.style.setProperty("--wall-columns", columns);
@@ -209,13 +209,15 @@ class Wall {
 }
 
 /**
- * The grid for `count` tiles in the element `rooms`, `tile` one of them on
- * screen: `{ columns, rows, perPage, pages }`. The fewest pages whose tiles
+ * The grid for the elements `tiles` in the element `rooms`, the first of
+ * them on screen: `{ columns, rows, perPage, pages }`. The fewest pages whose tiles
  * keep MIN_TILE_WIDTH_PX and boards of MIN_BOARD_PX (one tile a page at the
  * least), the tiles shared evenly among them (24 games in 3 pages of 8, not
  * 10, 10 and 4), then the grid that gives those boards the most room.
  */
-function plan(count, rooms, tile) {
+function plan(tiles, rooms) {
+  const count = tiles.length;
+  const tile = tiles[0];
   const area = rooms.getBoundingClientRect();
   const style = getComputedStyle(rooms);
   const gaps = { x: parseFloat(style.columnGap) || 0, y: parseFloat(style.rowGap) || 0 };
@@ -225,6 +227,11 @@ function plan(count, rooms, tile) {
   const board = tile.querySelector(".tile-board")?.getBoundingClientRect() ?? { width: 0, height: 0 };
   const borders = tile.offsetHeight - tile.clientHeight;
   const around = { x: outer.width - board.width, y: tile.scrollHeight + borders - board.height };
+  // A result takes a line more than whose move (wall.css): room for it on every page.
+  const longer = (element) => element.classList.contains("long-line");
+  if (!longer(tile) && tiles.some(longer)) {
+    around.y += parseFloat(getComputedStyle(tile.querySelector(".tile-turn")).lineHeight) || 0;
+  }
   const grids = [];
   for (let columns = 1; columns <= count; columns += 1) {
     const width = (area.width - gaps.x * (columns - 1)) / columns;
