@@ -63,7 +63,7 @@ class Wall {
     this.polls = 0;
     this.polling = false;
     this.tournamentShown = null;
-    this.shown = []; // the tiles' elements to show, in order, over every page
+    this.shown = null; // the tiles' elements to show, in order, over every page (null: not polled yet)
     this.page = 0; // the page on screen, from 0
     this.empty = h("p", { class: "wall-message" }, WORDS.noGames);
     // The room the boards have changes with the window, the message line and
@@ -159,6 +159,7 @@ class Wall {
    * the most room (see `plan`), and say which page it is.
    */
   render() {
+    if (!this.shown) return; // "Loading…" until the first answer
     const count = this.shown.length;
     if (!count) {
       placeInOrder(this.rooms, [this.empty]);
