@@ -100,7 +100,7 @@ class WebSession:
     ) -> WebPlayer:
         """A new person opening ``path`` (``/teacher#token=...``). Chromium logs each
         HTTP error answer as a console error: those with ``allowed_statuses`` are
-        expected by the page (the wall's 404 while there is no tournament)."""
+        expected by the page (a review of a game that does not exist)."""
         context = await self.browser.new_context(viewport=viewport, base_url=self.base_url)
         page = await context.new_page()
         page.set_default_timeout(TIMEOUT_MS)

@@ -14,6 +14,9 @@ what Chromium shows (``docs/images/`` by default):
   tournament is then started by clicking its button);
 - ``teacher.png``: the teacher's page, the roster and the running tournament;
 - ``wall.png``: the wall on a 1920x1080 projector, live games and standings;
+- ``wall-1280x720.png``: the wall on a 1280x720 projector with 20 games in
+  progress (a class of its own, on a server of its own) and the teacher's
+  message: the first of its pages of boards;
 - ``student.png``: the student's game with the teacher's announcement;
 - ``phone-notice.png``: the same on a 390x844 phone: the message above the
   whole board;
@@ -95,6 +98,7 @@ async def main(folder: Path) -> None:
                     await phone_notice_page(server, teacher, browser, folder / "phone-notice.png")
                     await teacher_page(server, teacher, browser, folder / "teacher.png")
                     await wall_page(server, teacher, browser, folder / "wall.png")
+                    await projector_wall_page(browser, folder / "wall-1280x720.png")
                     await leaderboard_page(server, browser, folder / "leaderboard.png")
                     await review_page(server, browser, folder / "review.png")
                     await teacher.post("/api/admin/hints", {"allowed": True})
@@ -272,6 +276,49 @@ async def wall_page(server: RunningServer, teacher: Teacher, browser: Browser, p
     # third poll (a poll a second), so the standings shown are as fresh as the boards.
     await asyncio.sleep(3.5)
     await page.screenshot(path=path)
+    SAVED.append(path.name)
+
+
+PROJECTOR_CLASS = (
+    "Alexandra", "Ben", "Chloe", "Dmitri", "Ema", "Finn", "Gus", "Hana", "Ivo", "Jun",
+    "Kai", "Lea", "Maximilian", "Nia", "Omar", "Pia", "Quinn", "Rosa", "Sam", "Tom",
+)  # fmt: skip
+PROJECTOR_GAMES = ("tictactoe", "connect4", "tictactoe4", "connect4", "gomoku")
+
+
+async def projector_wall_page(browser: Browser, path: Path) -> None:
+    """A class of 20 on a server of its own, each student playing the next one
+    (and the last the first), a few moves into each game, and the teacher's
+    message: the wall on a 1280x720 projector, its first page of boards."""
+    with tempfile.TemporaryDirectory() as scratch:
+        # Twenty students on one machine: more connections than one address may
+        # hold by default, as for a class behind one address (docs/classroom.md).
+        async with running_server(
+            Path(scratch) / "wall.db", class_name="7B", max_connections_per_address=64
+        ) as server:
+            students = [await Player.join_server(server.ws_url, name) for name in PROJECTOR_CLASS]
+            for index, (first, second) in enumerate(
+                zip(students, students[1:] + students[:1], strict=True)
+            ):
+                game = PROJECTOR_GAMES[index % len(PROJECTOR_GAMES)]
+                created = await first.request({"type": "create_room", "game": game, "public": True})
+                room = created["room"]["code"]
+                await second.request({"type": "join", "code": room})
+                for ply in range(2 + index % 4):
+                    mover, side = (first, "first") if ply % 2 == 0 else (second, "second")
+                    await play_moves(mover, room, side, 1)
+            teacher = Teacher(server)
+            await teacher.post("/api/admin/broadcast", {"text": ANNOUNCEMENT})
+            context = await browser.new_context(
+                viewport={"width": 1280, "height": 720}, base_url=server.http_url("")
+            )
+            page = await context.new_page()
+            await page.goto(f"/wall#token={teacher.token}")
+            await expect(page.locator("#wall-counts")).to_have_text("20 games in progress")
+            await expect(page.locator("#wall-announcement")).to_be_visible()
+            await expect(page.locator("#wall-page")).to_have_text("Page 1/2")
+            await page.screenshot(path=path)
+            await context.close()
     SAVED.append(path.name)
 
 

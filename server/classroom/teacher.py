@@ -37,7 +37,8 @@ What each control does, in the order it does it:
   pause is not stored: a restart ends it.
 - **close a room**: its game ends with no result, its members get
   ``room_closed``, and it is gone from the lobby.
-- **announce**: ``announcement`` to every connected session.
+- **announce**: ``announcement`` to every connected session; the class's
+  summary (the wall reads it) carries it for :data:`ANNOUNCEMENT_SHOWN_SECONDS`.
 
 A room whose game ended by play and that everyone then left (bots leave a
 finished game at once) is gone from the hub, but :meth:`Classroom.ended_rooms`
@@ -75,6 +76,11 @@ ENDED_SHOWN_SECONDS = 30.0
 as long as the wall shows a finished game (``FINISHED_SHOWN_S`` in wall.js)."""
 
 
+ANNOUNCEMENT_SHOWN_SECONDS = 600.0
+"""How long the teacher's last message stays in :meth:`Classroom.summary`, so
+on the wall: "Ten minutes left" is stale after ten minutes."""
+
+
 class ClassroomError(Exception):
     """Root of the errors a control raises on purpose::
 
@@ -110,8 +116,17 @@ class AlreadyRevokedError(ClassroomError):
 # -- what the API shows -----------------------------------------------------------------
 
 
+class AnnouncementView(msgspec.Struct, frozen=True, kw_only=True):
+    """The teacher's last message: its text, and when it was sent (Unix seconds)."""
+
+    text: str
+    sent_at: float
+
+
 class ClassSummary(msgspec.Struct, frozen=True, kw_only=True):
-    """The class at a glance (``GET /api/admin/class``)."""
+    """The class at a glance (``GET /api/admin/class``). ``announcement``: the
+    teacher's last message while it is recent (:data:`ANNOUNCEMENT_SHOWN_SECONDS`),
+    else null."""
 
     class_name: str = msgspec.field(name="class")
     paused: bool
@@ -121,6 +136,7 @@ class ClassSummary(msgspec.Struct, frozen=True, kw_only=True):
     connected: int
     rooms: int
     games_in_progress: int
+    announcement: AnnouncementView | None = None
 
 
 class StudentView(msgspec.Struct, frozen=True, kw_only=True):
@@ -196,6 +212,8 @@ class Classroom:
         self._roster = roster
         self._ended: dict[str, tuple[float, RoomView]] = {}
         """Rooms that ended and emptied, by code: when the hub let them go, and their last view."""
+        self._announcement: AnnouncementView | None = None
+        """The teacher's last message (not stored: a restart forgets it, as the sessions do)."""
 
     async def start(self) -> None:
         """Load the roster and hook it to the hub's hellos. Rooms restored after
@@ -222,8 +240,14 @@ class Classroom:
 
     # -- reading ------------------------------------------------------------------------
 
-    def summary(self) -> ClassSummary:
-        """How many students, connections and rooms, and whether paused."""
+    def summary(self, now: float | None = None) -> ClassSummary:
+        """How many students, connections and rooms, whether paused, and the
+        teacher's message if it was sent less than
+        :data:`ANNOUNCEMENT_SHOWN_SECONDS` before ``now``."""
+        now = time.time() if now is None else now
+        announcement = self._announcement
+        if announcement is not None and now - announcement.sent_at >= ANNOUNCEMENT_SHOWN_SECONDS:
+            announcement = None
         students = self._roster.students()
         rooms = self._hub.room_counts()
         return ClassSummary(
@@ -234,6 +258,7 @@ class Classroom:
             connected=sum(self._connected(student) for student in students),
             rooms=sum(rooms.values()),
             games_in_progress=rooms["playing"],
+            announcement=announcement,
         )
 
     async def roster(self) -> list[StudentView]:
@@ -435,8 +460,11 @@ class Classroom:
         if not await self._hub.close_room(code, CLOSE_REASON):
             raise UnknownRoomError(f"no room {code!r}: GET /api/admin/rooms lists them")
 
-    def announce(self, text: str) -> int:
-        """Send ``text`` to everyone connected; returns how many got it."""
+    def announce(self, text: str, now: float | None = None) -> int:
+        """Send ``text`` to everyone connected, and keep it for the summary (the
+        wall shows it); returns how many got it."""
+        sent_at = time.time() if now is None else now
+        self._announcement = AnnouncementView(text=text, sent_at=sent_at)
         return self._hub.announce(text)
 
     # -- the export -------------------------------------------------------------------------

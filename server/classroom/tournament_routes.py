@@ -11,7 +11,8 @@ and the public ones, for the wall and the students (no token; 404
 ``class_mode_off`` without ``--class``)::
 
     GET  /api/tournaments                    every tournament, newest first
-    GET  /api/tournaments/current            the running one, else the latest finished
+    GET  /api/tournaments/current            the running one, else the latest finished;
+                                             {"tournament": null} if there is neither
     GET  /api/tournaments/{id}               one
 
 Refusals: 400 ``malformed_json``, ``invalid_field`` (naming the field) or
@@ -152,7 +153,13 @@ async def _cancel(request: web.Request, director: TournamentDirector) -> web.Str
 
 
 async def _current(request: web.Request, director: TournamentDirector) -> web.StreamResponse:
-    return json_response({"tournament": await director.current()})
+    # No tournament yet is the usual state of a class, not a missing resource: a
+    # 404 here would be logged as an error by the wall's browser every few seconds.
+    try:
+        current = await director.current()
+    except UnknownTournamentError:
+        return json_response({"tournament": None})
+    return json_response({"tournament": current})
 
 
 async def _one(request: web.Request, director: TournamentDirector) -> web.StreamResponse:

@@ -51,7 +51,7 @@ async def test_pause_and_resume_reach_the_students_page_and_the_wall(db_path: Pa
         await expect(sam.room).to_have_attribute("data-status", "playing")
         assert await sam.data("you") == "first"
         desk = await open_teacher(web, teacher)
-        wall = await web.open(f"/wall#token={teacher.token}", allowed_statuses=(404,))
+        wall = await web.open(f"/wall#token={teacher.token}")
         await expect(wall.page.locator(".tile")).to_have_count(1)
         await expect(wall.page.locator("#wall-paused")).to_be_hidden()
 

@@ -137,8 +137,9 @@ async def test_a_match_waits_for_a_student_in_another_game_and_a_no_show_forfeit
     the time left; the teacher's page says whom the room waits for. She goes:
     the tournament room offers no codes to share and no AI. Bob never sits
     down: the room closes with the server's reason, the match notice goes, and
-    both pages show the forfeit in the standings (+1 for Ann, minus 1 for Bob) with
-    the legend that explains it."""
+    the teacher's page shows the forfeit in the standings (+1 for Ann, minus 1 for
+    Bob) with the legend that explains it; the wall, the finished tournament's
+    podium in a strip."""
     async with web_session(db_path, class_name="7B") as web:
         teacher = Teacher(web.server)
         ann = await web.person("ann")
@@ -181,12 +182,17 @@ async def test_a_match_waits_for_a_student_in_another_game_and_a_no_show_forfeit
         tournament = (await web.server.get_json("/api/tournaments/current"))["tournament"]
         forfeits = {row["name"]: row["forfeit_wins"] for row in tournament["standings"]}
         assert forfeits == {"ann": 1, "bob": 0}
+        standings = desk.page.locator(".tournament")
+        rows = standings.locator(".standings tbody tr")
+        await expect(rows.filter(has_text="ann").locator(".unplayed")).to_have_text("+1")
+        minus = "\u2212"  # as the page writes it: a minus sign
+        await expect(rows.filter(has_text="bob").locator(".unplayed")).to_have_text(f"{minus}1")
+        await expect(standings.locator(".legend")).to_contain_text(
+            f"won (+) or lost ({minus}) by forfeit"
+        )
+        # The tournament is over (one round): the wall gives it a strip, not a column.
         wall = await web.open(f"/wall#token={teacher.token}")
-        for standings in (desk.page.locator(".tournament"), wall.page.locator("#wall-tournament")):
-            rows = standings.locator(".standings tbody tr")
-            await expect(rows.filter(has_text="ann").locator(".unplayed")).to_have_text("+1")
-            minus = "\u2212"  # as the page writes it: a minus sign
-            await expect(rows.filter(has_text="bob").locator(".unplayed")).to_have_text(f"{minus}1")
-            await expect(standings.locator(".legend")).to_contain_text(
-                f"won (+) or lost ({minus}) by forfeit"
-            )
+        await expect(wall.page.locator("#wall-tournament-strip")).to_have_text(
+            "Cup, finished: 1. ann 1 pt \u00b7 2. bob 0 pts"
+        )
+        await expect(wall.page.locator("#wall-tournament")).to_be_hidden()

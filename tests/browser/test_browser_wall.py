@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from browser import WebSession, web_session
 from classroom_helpers import Teacher
@@ -37,9 +38,7 @@ async def test_the_wall_shows_a_live_game_move_by_move_and_its_result(db_path: P
         code = created["room"]["code"]
         await bob.request({"type": "join", "code": code})
 
-        wall = await web.open(
-            f"/wall#token={teacher.token}", viewport=PROJECTOR, allowed_statuses=(404,)
-        )
+        wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
         tile = wall.page.locator(f".tile[data-room='{code}']")
         await expect(tile).to_have_attribute("data-status", "playing")
         await expect(wall.page.locator("#wall-title")).to_have_text("Class 7B")
@@ -76,9 +75,7 @@ async def test_the_wall_shows_a_live_game_move_by_move_and_its_result(db_path: P
         live = waiting["room"]["code"]
         await expect(wall.page.locator(".tile").first).to_have_attribute("data-room", live)
         await expect(tile).to_have_count(1)
-        brief = await web.open(
-            f"/wall#token={teacher.token}&finished=1", viewport=PROJECTOR, allowed_statuses=(404,)
-        )
+        brief = await web.open(f"/wall#token={teacher.token}&finished=1", viewport=PROJECTOR)
         await expect(brief.page.locator(f".tile[data-room='{live}']")).to_have_count(1)
         await expect(brief.page.locator(f".tile[data-room='{code}']")).to_have_count(0)
 
@@ -104,7 +101,7 @@ async def test_the_standings_keep_each_figure_on_one_line(db_path: Path) -> None
     """Six students, some with long names, in a round robin: on a 1920x1080
     projector and on a 1366x768 laptop screen, every cell of the wall's
     standings (place, points, W-D-L, forfeits, the names cut short) takes one line,
-    and the table stays inside its panel."""
+    and the table stays inside its panel; on 1024x768 and 1280x720 projectors too."""
     names = ["Alexandra Kowalczyk", "Bo", "Maximilian Oberhauser", "Dee", "Evangeline", "Fox"]
     async with web_session(db_path, class_name="7B") as web:
         teacher = Teacher(web.server)
@@ -117,7 +114,7 @@ async def test_the_standings_keep_each_figure_on_one_line(db_path: Path) -> None
         panel = wall.page.locator("#wall-tournament")
         table = panel.locator(".standings")
         await expect(table.locator("tbody tr")).to_have_count(len(names))
-        for screen in (PROJECTOR, LAPTOP_PROJECTOR):
+        for screen in (PROJECTOR, LAPTOP_PROJECTOR, *SCREENS[:2]):
             await wall.page.set_viewport_size(screen)
             lines = await table.evaluate(LINES_OF_EACH_CELL)
             assert {text for text, _ in lines} >= {"0-0-0", "W-D-L", "+/\u2212"}, lines
@@ -170,9 +167,7 @@ async def test_each_side_has_one_colour_on_every_page(db_path: Path) -> None:
                 )
 
         colours: dict[str, set[str]] = {"first": set(), "second": set()}
-        wall = await web.open(
-            f"/wall#token={teacher.token}", viewport=PROJECTOR, allowed_statuses=(404,)
-        )
+        wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
         await expect(wall.page.locator(".tile[data-moves='12']")).to_have_count(1)
         desk = await open_teacher(web, teacher)
         dee = await web.person("dee")
@@ -214,9 +209,7 @@ async def test_a_connect_four_win_stands_out(db_path: Path) -> None:
         for ply, move in enumerate("1212121"):
             player = ann if ply % 2 == 0 else bob
             await player.request({"type": "move", "room": code, "move": move, "ply": ply})
-        wall = await web.open(
-            f"/wall#token={teacher.token}", viewport=PROJECTOR, allowed_statuses=(404,)
-        )
+        wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
         for board in (
             wall.page.locator(f".tile[data-room='{code}'] .board"),
             dee.page.locator(".board"),
@@ -256,9 +249,7 @@ async def test_a_finished_room_its_players_left_still_names_them(db_path: Path) 
         (room,) = (await teacher.get("/api/admin/rooms"))["rooms"]
         assert [seat["name"] for seat in room["players"]] == [None, None]
 
-        wall = await web.open(
-            f"/wall#token={teacher.token}", viewport=PROJECTOR, allowed_statuses=(404,)
-        )
+        wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
         tile = wall.page.locator(f".tile[data-room='{code}']")
         await expect(tile).to_have_attribute("data-status", "finished")
         await expect(tile.locator(".tile-seat.first")).to_have_text("Xann")
@@ -275,7 +266,9 @@ async def test_a_tournament_game_names_who_is_missing_and_stays_once_over(
     names who has not sat down, with the seconds left (their names greyed on
     their seats). Both sit down and play; the winner and the loser leave the
     room as soon as the game ends, as bots do, so the server drops the room:
-    the wall keeps showing the game, its players and its result."""
+    the wall keeps showing the game, its players and its result. The standings
+    beside the boards while the tournament runs shrink to a strip of its podium
+    at the bottom once it is over."""
     async with web_session(db_path, class_name="7B") as web:
         teacher = Teacher(web.server)
         ann, bob = await class_of(web, ["ann", "bob"])
@@ -293,6 +286,10 @@ async def test_a_tournament_game_names_who_is_missing_and_stays_once_over(
         wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
         tile = wall.page.locator(f".tile[data-room='{code}']")
         turn = tile.locator(".tile-turn")
+        column = wall.page.locator("#wall-tournament")
+        strip = wall.page.locator("#wall-tournament-strip")
+        await expect(column.locator(".standings tbody tr")).to_have_count(2)
+        await expect(strip).to_be_hidden()
         both = f"{by_side['first']} and {by_side['second']}"
         await expect(turn).to_have_text(
             re.compile(rf"^Waiting for {both} to sit down \(\d+ s left\)$")
@@ -319,3 +316,209 @@ async def test_a_tournament_game_names_who_is_missing_and_stays_once_over(
         await expect(tile.locator(".tile-seat.first")).to_have_text(f"X{by_side['first']}")
         await expect(tile.locator(".tile-seat.second")).to_have_text(f"O{by_side['second']}")
         await expect(turn).to_have_text(f"X {by_side['first']} wins: three in a row, a1-b2-c3")
+
+        # One game was the whole tournament: its standings leave the boards' side
+        # for a strip at the bottom, which names the winner first.
+        await expect(strip).to_have_text(
+            f"Cup, finished: 1. {by_side['first']} 1 pt \u00b7 2. {by_side['second']} 0 pts"
+        )
+        await expect(column).to_be_hidden()
+        rooms, screen = wall.page.locator("#wall-rooms"), wall.page.viewport_size
+        box = await rooms.bounding_box()
+        assert box is not None and screen is not None
+        assert box["width"] > screen["width"] - 100, box  # the boards have the width back
+
+
+# -- the wall at the sizes projectors have ------------------------------------------------
+
+SCREENS = (
+    {"width": 1024, "height": 768},
+    {"width": 1280, "height": 720},
+    {"width": 1366, "height": 768},
+    {"width": 1920, "height": 1080},
+)
+"""An old projector, a common one, a laptop's screen mirrored, a full-HD one."""
+
+STUDENTS = (
+    "Maximilian", "Evangeline", "Alexandra", "Bo", "Chloe", "Dmitri", "Ema", "Finn",
+    "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Nia", "Omar",
+    "Pia", "Quinn", "Rosa", "Sam", "Tom", "Uma", "Vic", "Xia",
+)  # fmt: skip
+"""Names a class has, the longest of ten letters (those play the first games)."""
+
+OPENINGS = (
+    ("tictactoe", ("b2", "a1", "c3")),
+    ("connect4", ("4", "3", "4", "5")),
+    ("tictactoe4", ("b2", "c3")),
+    ("gomoku", ("h8", "g7", "h9")),
+)
+"""A game of each kind on the wall, and a few moves of it."""
+
+RESULTS = {
+    "X Maximilian wins: three in a row, b1-b2-b3",
+    "O Alexandra wins: X Evangeline resigned",
+}
+"""The two games over on the wall in the test of its sizes, as their tiles say."""
+
+MIN_BOARD_PX = 120
+"""The least a board may be tall on the wall: its stones still read at the back."""
+
+PAGE_SECONDS = 2
+"""The wall's pages turn this often in these tests (``&page=``), 12 s in class."""
+
+LOOK_AT_THE_PAGE = """(rooms, least) => {
+  const tiles = [...rooms.querySelectorAll(".tile")];
+  const problems = [];
+  const inside = (inner, outer) =>
+    inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5
+    && inner.top >= outer.top - 0.5 && inner.bottom <= outer.bottom + 0.5;
+  const screen = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
+  for (const tile of tiles) {
+    const code = tile.dataset.room;
+    const box = tile.getBoundingClientRect();
+    if (!inside(box, screen)) problems.push(`${code}: the tile goes off the screen`);
+    const board = tile.querySelector(".board").getBoundingClientRect();
+    if (board.height < least) problems.push(`${code}: its board is ${board.height} px tall`);
+    if (!inside(board, box)) problems.push(`${code}: its board goes out of the tile`);
+    for (const text of tile.querySelectorAll(".tile-title, .tile-code, .tile-name, .tile-turn")) {
+      const name = `${code} ${text.className} "${text.textContent}"`;
+      if (text.scrollWidth > text.clientWidth) problems.push(`${name} is cut (width)`);
+      if (text.scrollHeight > text.clientHeight) problems.push(`${name} is cut (height)`);
+      if (!inside(text.getBoundingClientRect(), box)) problems.push(`${name} goes out of the tile`);
+    }
+  }
+  return { page: rooms.dataset.page, pages: rooms.dataset.pages,
+           codes: tiles.map(tile => tile.dataset.room), problems,
+           lines: tiles.map(tile => tile.querySelector(".tile-turn").textContent) };
+}"""
+"""The page of boards on screen, looked at in one go (a page cannot turn meanwhile):
+its number, how many there are, its rooms, the line under each board, and what
+is wrong with its tiles (``least``: the least height of a board)."""
+
+
+async def open_games(web: WebSession, count: int) -> tuple[list[Player], list[str]]:
+    """``count`` games in progress between :data:`STUDENTS`, each of whom plays
+    two (the one they open, the next one's), a few moves into each: the
+    players, and the rooms' codes (the first player opened the first room)."""
+    players = await class_of(web, list(STUDENTS[:count]))
+    codes = []
+    opponents = players[1:] + players[:1]
+    for index, (player, opponent) in enumerate(zip(players, opponents, strict=True)):
+        game, moves = OPENINGS[index % len(OPENINGS)]
+        created = await player.request({"type": "create_room", "game": game, "public": True})
+        code = created["room"]["code"]
+        await opponent.request({"type": "join", "code": code})
+        for ply, move in enumerate(moves[: 1 + index % len(moves)]):
+            mover = (player, opponent)[ply % 2]
+            await mover.request({"type": "move", "room": code, "move": move, "ply": ply})
+        codes.append(code)
+    return players, codes
+
+
+async def every_page(wall: Page) -> list[dict[str, Any]]:
+    """What each page of the wall shows, from the one on screen until the pages
+    have come round to it again (one look when there is a single page)."""
+    rooms = wall.locator("#wall-rooms")
+    pages = [await rooms.evaluate(LOOK_AT_THE_PAGE, MIN_BOARD_PX)]
+    while len(pages) < int(pages[0]["pages"]):
+        await expect(rooms).not_to_have_attribute("data-page", pages[-1]["page"])
+        pages.append(await rooms.evaluate(LOOK_AT_THE_PAGE, MIN_BOARD_PX))
+    return pages
+
+
+async def test_every_board_stays_legible_at_projector_sizes_and_the_pages_turn(
+    db_path: Path,
+) -> None:
+    """24, then 12, then 4 games (the teacher closes the others), two of them
+    over with the longest results (Maximilian's line, Evangeline's
+    resignation), each on the wall at 1024x768, 1280x720, 1366x768 and
+    1920x1080: every board on screen is 120 px tall or more, no name, title or
+    line is cut or leaves its tile, and no tile leaves the screen. What does
+    not fit is on further pages, which turn by themselves under a "Page 1/3"
+    mark, and every game is on one of them. 24 games take more than a page
+    everywhere; 4 fit one."""
+    async with web_session(
+        db_path, class_name="7B", max_connections_per_address=64, max_rooms_per_address=0
+    ) as web:
+        teacher = Teacher(web.server)
+        players, codes = await open_games(web, len(STUDENTS))
+        maximilian, evangeline = players[:2]
+        for ply, move in enumerate(("a1", "b1", "a2", "b3"), start=1):  # X: b1-b2-b3
+            mover = (maximilian, evangeline)[ply % 2]
+            await mover.request({"type": "move", "room": codes[0], "move": move, "ply": ply})
+        await evangeline.request({"type": "resign", "room": codes[1]})
+        # Finished games stay as long as the test looks (30 s in class).
+        wall = await web.open(f"/wall#token={teacher.token}&page={PAGE_SECONDS}&finished=600")
+        page = wall.page
+        mark = page.locator("#wall-page")
+        for count in (24, 12, 4):
+            for code in codes[count:]:
+                await teacher.post(f"/api/admin/rooms/{code}/close")
+            codes = codes[:count]
+            playing = f"{count - 2} games in progress"
+            await expect(page.locator("#wall-counts")).to_have_text(playing)
+            for screen in SCREENS:
+                await page.set_viewport_size(screen)
+                shown = await every_page(page)
+                where = f"{count} games at {screen['width']}x{screen['height']}"
+                assert [problem for look in shown for problem in look["problems"]] == [], where
+                pages = len(shown)
+                assert sorted(code for look in shown for code in look["codes"]) == sorted(codes)
+                assert sorted(int(look["page"]) for look in shown) == list(range(1, pages + 1))
+                lines = {line for look in shown for line in look["lines"]}
+                assert lines >= RESULTS, (where, lines)
+                if pages > 1:
+                    await expect(mark).to_have_text(re.compile(rf"^Page [1-9]/{pages}$"))
+                else:
+                    await expect(mark).to_be_hidden()
+                if count == 24:
+                    assert pages > 1, where
+                if count == 4:
+                    assert pages == 1, where
+                print(f"{where}: {pages} pages of {[len(look['codes']) for look in shown]}")
+
+
+async def test_the_teachers_message_shows_on_the_wall_and_no_request_fails(db_path: Path) -> None:
+    """Ten games on a 1280x720 projector, and no tournament: none of the wall's
+    requests fails (no 404 while it looks for a tournament) and it shows no
+    standings. The teacher sends a message: it shows under the title, above
+    the boards, which keep their legible size and stay on the screen."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        await open_games(web, 10)
+        failed: list[str] = []
+        wall = await web.open(
+            f"/wall#token={teacher.token}&page={PAGE_SECONDS}",
+            viewport={"width": 1280, "height": 720},
+        )
+        page = wall.page
+        page.on("requestfailed", lambda request: failed.append(f"{request.url} failed"))
+        page.on(
+            "response",
+            lambda answer: (
+                failed.append(f"{answer.url}: {answer.status}") if answer.status >= 400 else None
+            ),
+        )
+        for _ in range(2):  # the wall looks for a tournament on its first poll, then every third
+            async with page.expect_response(
+                lambda answer: "/api/tournaments/current" in answer.url
+            ) as looked:
+                pass
+            assert await (await looked.value).json() == {"tournament": None}
+        await expect(page.locator("#wall-tournament")).to_be_hidden()
+        await expect(page.locator("#wall-tournament-strip")).to_be_hidden()
+        await expect(page.locator("#wall-announcement")).to_be_hidden()
+
+        text = "Ten minutes left: finish your game, then look at the wall."
+        await teacher.post("/api/admin/broadcast", {"text": text})
+        message = page.locator("#wall-announcement")
+        await expect(message).to_have_text(f"From the teacher {text}")
+        shown = await message.bounding_box()
+        assert shown is not None
+        for look in await every_page(page):
+            assert look["problems"] == [], look
+        tops = await page.locator(".tile").evaluate_all(
+            "tiles => tiles.map(tile => tile.getBoundingClientRect().top)"
+        )
+        assert min(tops) >= shown["y"] + shown["height"], (shown, tops)
+        assert failed == []

@@ -18,7 +18,7 @@ from classroom_helpers import Teacher
 from harness import TIMEOUT, Player, RunningServer, running_server, wait_until
 
 from server.classroom.class_mode import CLASSROOM
-from server.classroom.teacher import ENDED_SHOWN_SECONDS
+from server.classroom.teacher import ANNOUNCEMENT_SHOWN_SECONDS, ENDED_SHOWN_SECONDS
 
 CELLS = tuple(f"{column}{row}" for row in "123" for column in "abc")
 GAME = ("a1", "a3", "b2", "b3", "c3")
@@ -324,6 +324,29 @@ async def test_a_broadcast_reaches_every_connected_client(tmp_path: Path) -> Non
         assert "control character" in refused["message"], refused
         assert (await ann.request({"type": "ping"}))["type"] == "pong"
         assert [m["text"] for m in ann.seen if m["type"] == "announcement"] == [text]
+
+
+async def test_the_class_summary_carries_the_last_message_for_ten_minutes(
+    tmp_path: Path,
+) -> None:
+    """The wall reads the teacher's message from ``GET /api/admin/class``: none
+    before the first, then the latest (a refused one changes nothing), until
+    ANNOUNCEMENT_SHOWN_SECONDS after it was sent."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        assert (await teacher.get("/api/admin/class"))["announcement"] is None
+        before = time.time()
+        for text in ("Pens down", "Ten minutes left"):
+            await teacher.post("/api/admin/broadcast", {"text": text})
+        status, _, _ = await teacher.call("POST", "/api/admin/broadcast", {"text": " "})
+        assert status == 400
+        shown = (await teacher.get("/api/admin/class"))["announcement"]
+        assert shown["text"] == "Ten minutes left"
+        assert before <= shown["sent_at"] <= time.time()
+        classroom = server.app[CLASSROOM]
+        later = shown["sent_at"] + ANNOUNCEMENT_SHOWN_SECONDS
+        assert classroom.summary(later - 1).announcement is not None
+        assert classroom.summary(later).announcement is None
 
 
 async def test_the_admin_views_are_json_for_the_teachers_page(tmp_path: Path) -> None:

@@ -101,9 +101,7 @@ async def test_the_teacher_the_wall_and_a_class_opening_pages_stay_under_the_def
             polls = [fetch(session, server, path, **auth) for _ in range(10) for path in wall[:2]]
             answers += await asyncio.gather(*polls)
         statuses = [status for status, _, _ in answers]
-        assert 429 not in statuses, statuses
-        assert set(statuses) <= {200, 404}, statuses  # 404: no tournament yet
-        assert statuses.count(200) == len(statuses) - 1
+        assert set(statuses) == {200}, statuses  # no tournament yet is a null one, not a 404
 
 
 async def test_http_rate_zero_turns_the_limit_off(tmp_path: Path) -> None:

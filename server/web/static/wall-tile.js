@@ -13,6 +13,8 @@ import { otherSide, Room, SIDES, SYMBOLS } from "./room-state.js";
 import { secondsLeft } from "./tournament-tables.js";
 import { turnText } from "./words.js";
 
+const SMALL_CELLS_FROM = 8; // more columns than this: cells of a few pixels on a wall tile
+
 export class WallTile {
   /** `view` is a room of GET /api/admin/rooms; `pairing` its tournament game (see `update`). */
   constructor(view, pairing = null) {
@@ -44,7 +46,12 @@ export class WallTile {
         { class: "tile-board" },
         h(
           "div",
-          { class: "wall-frame", style: { "--columns": this.room.shape.columns, "--rows": this.room.shape.rows } },
+          {
+            class: "wall-frame",
+            style: { "--columns": this.room.shape.columns, "--rows": this.room.shape.rows },
+            // Small cells (Gomoku's 15x15 on a small tile): their marks fill them.
+            dataset: { cells: this.room.shape.columns > SMALL_CELLS_FROM ? "small" : "" },
+          },
           this.board.element,
         ),
       );
@@ -104,6 +111,8 @@ export class WallTile {
     } else {
       setText(this.turn, turnText(room));
     }
+    // A result or a wait names players and a reason: a line more (wall.css).
+    this.element.classList.toggle("long-line", state.status === "finished" || absent.length > 0);
     show(this.pausedMark, Boolean(state.paused) && state.status !== "finished");
     this.element.classList.toggle("paused", Boolean(state.paused));
   }
