@@ -2,7 +2,7 @@
 
 Routes (``docs/operations.md``, "Class mode", says the same for people)::
 
-    GET  /api/admin/class                      the class at a glance
+    GET  /api/admin/class                      the class at a glance, and where join links lead
     GET  /api/admin/roster                     the students, with their results
     GET  /api/admin/rooms                      every room, public and private; those ended lately
     POST /api/admin/students                   {"names": [...]}: class accounts, join links once
@@ -36,12 +36,14 @@ import msgspec
 from aiohttp import web
 
 from server.classroom.class_mode import (
+    JOIN_ADDRESS,
     AdminError,
     RefusedError,
     add_class_mode,
     admin_only,
     read_body,
 )
+from server.classroom.join_address import reachable
 from server.classroom.teacher import Classroom
 from server.core.records import PlayerKind
 from server.http_api import json_response
@@ -132,7 +134,15 @@ def add_admin_routes(app: web.Application) -> None:
 
 
 async def _class(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    return json_response(classroom.summary())
+    # Where the join links lead, for the page's notice when it is itself on loopback.
+    base = _base_link(request)
+    return json_response(
+        {
+            **msgspec.to_builtins(classroom.summary()),
+            "join_base": base,
+            "join_reachable": reachable(base),
+        }
+    )
 
 
 async def _roster(request: web.Request, classroom: Classroom) -> web.StreamResponse:
@@ -221,8 +231,9 @@ async def _new_link(request: web.Request, classroom: Classroom) -> web.StreamRes
 
 
 def _base_link(request: web.Request) -> str:
-    """The page's address as the teacher reached the server (the join links')."""
-    return f"{request.scheme}://{request.host}/"
+    """The join links' base: an address the students' machines reach
+    (:mod:`server.classroom.join_address`), never the teacher's loopback one."""
+    return request.app[JOIN_ADDRESS].base(request.scheme, request.host)
 
 
 async def _merge(request: web.Request, classroom: Classroom) -> web.StreamResponse:

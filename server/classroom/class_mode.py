@@ -28,6 +28,7 @@ code of :class:`AdminError`.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -37,6 +38,7 @@ import msgspec
 from aiohttp import web
 
 from server.classroom.admin_token import bearer_matches, load_or_make_token
+from server.classroom.join_address import JoinAddress
 from server.classroom.roster import MergeRefusedError, Roster
 from server.classroom.teacher import (
     AlreadyRevokedError,
@@ -48,11 +50,14 @@ from server.classroom.teacher import (
 )
 from server.http_api import error_response
 from server.lifecycle import CONFIG, HUB, STORE
+from server.net_addresses import reachable_hosts
 
 logger = logging.getLogger(__name__)
 
 CLASSROOM = web.AppKey("classroom", Classroom)
 """The running class's controls; absent when class mode is off."""
+JOIN_ADDRESS = web.AppKey("join_address", JoinAddress)
+"""How the students' join links are addressed; set with :data:`CLASSROOM`."""
 
 _Body = TypeVar("_Body", bound=msgspec.Struct)
 Handler = Callable[[web.Request, Classroom], Awaitable[web.StreamResponse]]
@@ -127,6 +132,9 @@ async def _classroom(app: web.Application) -> AsyncIterator[None]:
         token=token, hub=hub, store=store, roster=Roster(store, config.class_name)
     )
     await classroom.start()
+    # Off the loop: looking up this machine's own name may wait on DNS.
+    hosts = [] if config.public_url else await asyncio.to_thread(reachable_hosts, config.host)
+    app[JOIN_ADDRESS] = JoinAddress(config.public_url, hosts)
     app[CLASSROOM] = classroom
     logger.info("class mode", extra={"class": config.class_name})
     try:

@@ -7,6 +7,7 @@
 // this one fetches and hands out what they show.
 
 import { button, h, setText, show } from "./dom.js";
+import { addressNotice } from "./class-words.js";
 import { AccountsPanel } from "./teacher-accounts.js";
 import { AdminApi, errorText, tokenFromFragment } from "./teacher-api.js";
 import { RoomsPanel } from "./teacher-rooms.js";
@@ -74,7 +75,10 @@ class TeacherPage {
       h("a", { href: "/leaderboard", target: "_blank", rel: "noopener" }, "Leaderboard"),
     );
     show(links, true);
+    // Where students must go, when the page itself is open at an address they cannot use.
+    this.addressNotice = h("p", { id: "address-notice", class: "address-notice", role: "note", hidden: true });
     this.main.replaceChildren(
+      this.addressNotice,
       this.buildClass(),
       this.accounts.sheet,
       h(
@@ -209,6 +213,9 @@ class TeacherPage {
     setText(this.hintsButton, hints ? "Hints: on" : "Hints: off");
     this.hintsButton.setAttribute("aria-checked", String(hints));
     this.hintsButton.classList.toggle("on", hints);
+    const notice = addressNotice(summary);
+    if (this.addressNotice.textContent !== notice) setText(this.addressNotice, notice);
+    show(this.addressNotice, Boolean(notice));
   }
 
   // -- acting ---------------------------------------------------------------------------

@@ -1,0 +1,61 @@
+"""The class's join cards in Chromium, on a real server in class mode: the
+teacher's page says which address students use when it is itself open on
+loopback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from browser import LAPTOP, web_session
+from classroom_helpers import Teacher
+from playwright.async_api import expect
+from test_browser_teacher import open_teacher
+
+from server.net_addresses import is_loopback, reachable_hosts
+
+SCREENSHOTS = Path("/tmp/boardroom-cards")
+
+
+async def test_the_teacher_page_on_loopback_says_which_address_students_use(
+    db_path: Path,
+) -> None:
+    """A server on every interface, the teacher's page opened at 127.0.0.1 (the
+    first link ``serve`` prints): a notice above the class says students cannot
+    use 127.0.0.1 and gives the network address their cards carry. Opened at
+    that network address, the page shows no notice."""
+    outward = [host for host in reachable_hosts("0.0.0.0") if not is_loopback(host)]
+    if not outward:
+        pytest.skip("this machine has no network address but loopback")
+    async with web_session(db_path, class_name="7B", host="0.0.0.0") as web:
+        teacher = Teacher(web.server)
+        desk = await open_teacher(web, teacher)
+        notice = desk.page.locator("#address-notice")
+        lan = f"http://{outward[0]}:{web.server.port}/"
+        await expect(notice).to_be_visible()
+        await expect(notice).to_contain_text("This page is open at 127.0.0.1")
+        await expect(notice).to_contain_text("students cannot use it")
+        await expect(notice).to_contain_text(f"Give them {lan}")
+        box = await notice.bounding_box()
+        assert box is not None and box["y"] < 200  # above the class, seen at once
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await desk.page.screenshot(path=str(SCREENSHOTS / "loopback-notice.png"))
+
+        # Not one of web.people, whose pages must all stay on 127.0.0.1.
+        context = await web.browser.new_context(viewport=LAPTOP)
+        there = await context.new_page()
+        await there.goto(f"{lan}teacher#token={teacher.token}")
+        await expect(there.locator(".class-name")).to_have_text("Class 7B")
+        await expect(there.locator("#address-notice")).to_be_hidden()
+        await context.close()
+
+
+async def test_a_server_on_loopback_only_is_told_on_the_teacher_page(db_path: Path) -> None:
+    """Bound to 127.0.0.1 only, no student's machine reaches the server: the
+    notice says so and how to start it so that they can."""
+    async with web_session(db_path, class_name="7B") as web:
+        desk = await open_teacher(web, Teacher(web.server))
+        notice = desk.page.locator("#address-notice")
+        await expect(notice).to_be_visible()
+        await expect(notice).to_contain_text("listens on this computer only")
+        await expect(notice).to_contain_text("--host 0.0.0.0")
