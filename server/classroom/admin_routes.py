@@ -29,6 +29,7 @@ exports.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Annotated, Literal
 
@@ -44,7 +45,8 @@ from server.classroom.class_mode import (
     read_body,
 )
 from server.classroom.join_address import reachable
-from server.classroom.teacher import Classroom
+from server.classroom.qr_codes import qr_data_uri
+from server.classroom.teacher import Classroom, NewAccount
 from server.core.records import PlayerKind
 from server.http_api import json_response
 from shared.protocol.codec import check_chat_text, check_player_name
@@ -176,17 +178,11 @@ async def _new_students(request: web.Request, classroom: Classroom) -> web.Strea
     body = await read_body(request, NewStudentsBody, hint=f" (1 to {MAX_NEW_STUDENTS} names)")
     names = _new_student_names(body.names, classroom)
     accounts = await classroom.add_students(names, _base_link(request))
-    # The tokens are in this answer only (in the links): the server keeps their hashes.
+    # The tokens and codes are in this answer only (in the links and cards): the
+    # server keeps their hashes. The QR codes, made off the event loop.
+    cards = await asyncio.to_thread(lambda: [_card(account) for account in accounts])
     logger.info("the teacher added students", extra={"students": len(accounts)})
-    response = json_response(
-        {
-            "class": classroom.name,
-            "students": [
-                {"id": view.id, "name": view.name, "player_id": player.id, "join_link": link}
-                for view, player, link in accounts
-            ],
-        }
-    )
+    response = json_response({"class": classroom.name, "students": cards})
     response.set_status(201)
     return response
 
@@ -214,20 +210,26 @@ def _new_student_names(said: list[str], classroom: Classroom) -> list[str]:
 
 
 async def _new_link(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    view, link, ended = await classroom.new_link(request.match_info["id"], _base_link(request))
+    account, ended = await classroom.new_link(request.match_info["id"], _base_link(request))
     logger.info(
         "the teacher gave a student a new link",
-        extra={"student": view.id, "player": view.player_id, "sessions_ended": ended},
+        extra={"student": account.view.id, "player": account.player.id, "sessions_ended": ended},
     )
-    return json_response(
-        {
-            "id": view.id,
-            "name": view.name,
-            "player_id": view.player_id,
-            "join_link": link,
-            "sessions_ended": ended,
-        }
-    )
+    card = await asyncio.to_thread(_card, account)
+    return json_response({**card, "sessions_ended": ended})
+
+
+def _card(account: NewAccount) -> dict[str, str]:
+    """A student's card as the API answers it: who, the join link, the class
+    code, and the link as a QR code (an SVG ``data:`` address for an ``<img>``)."""
+    return {
+        "id": account.view.id,
+        "name": account.view.name,
+        "player_id": account.player.id,
+        "join_link": account.join_link,
+        "code": account.code,
+        "qr": qr_data_uri(account.join_link),
+    }
 
 
 def _base_link(request: web.Request) -> str:

@@ -30,10 +30,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from server.classroom.class_codes import SealedCode
 from server.core.players import PlayerId, PlayerRecord
 from server.core.records import PlayerKind
 from server.core.sessions import Session
-from server.store import Store, StudentRecord
+from server.store import ClassCodeRecord, Store, StudentRecord
 
 MergeCheck = Callable[[StudentRecord, StudentRecord], None]
 """Asked before a merge (:meth:`Roster.merge`): raises :class:`MergeRefusedError`
@@ -148,12 +149,16 @@ class Roster:
             raise
 
     async def enrol(
-        self, accounts: Sequence[tuple[PlayerRecord, str]], now: float
+        self,
+        accounts: Sequence[tuple[PlayerRecord, str]],
+        now: float,
+        codes: Sequence[SealedCode] = (),
     ) -> list[StudentRecord]:
         """Make each new player (with the hash of its token, not yet stored) a
-        student of the class under its name, at ``now``, in one transaction;
-        return the students in the order given. Nothing is stored if any is
-        refused (``InvalidRecordError``)."""
+        student of the class under its name, at ``now``, with its class code
+        (``codes``, in the same order, if given), in one transaction; return the
+        students in the order given. Nothing is stored if any is refused
+        (``InvalidRecordError``; ``ClassCodeTakenError`` for a code taken)."""
         taken = set(self._by_id)
         students = []
         for player, _ in accounts:
@@ -173,7 +178,11 @@ class Roster:
             [
                 (player, token_hash, student)
                 for (player, token_hash), student in zip(accounts, students, strict=True)
-            ]
+            ],
+            [
+                ClassCodeRecord(student.id, code.lookup, code.sealed)
+                for student, code in zip(students, codes, strict=False)
+            ],
         )
         return [self._keep(student) for student in students]
 

@@ -10,11 +10,13 @@ import pytest
 from browser import LAPTOP, web_session
 from classroom_helpers import Teacher
 from playwright.async_api import expect
+from test_browser_players import player_id, stored_player_token
 from test_browser_teacher import open_teacher
 
 from server.net_addresses import is_loopback, reachable_hosts
 
 SCREENSHOTS = Path("/tmp/boardroom-cards")
+PHONE = {"width": 390, "height": 844}
 
 
 async def test_the_teacher_page_on_loopback_says_which_address_students_use(
@@ -59,3 +61,50 @@ async def test_a_server_on_loopback_only_is_told_on_the_teacher_page(db_path: Pa
         await expect(notice).to_be_visible()
         await expect(notice).to_contain_text("listens on this computer only")
         await expect(notice).to_contain_text("--host 0.0.0.0")
+
+
+async def test_a_student_types_their_class_code_on_the_start_page(db_path: Path) -> None:
+    """On a class's server the start page asks "Have a class code?" under the
+    name. A mistyped code says "This code is not valid: ask your teacher for
+    your card" and makes nobody; Ann's code, typed in small letters, signs the
+    browser in as Ann, exactly as her join link does (her token kept, no name
+    asked), and a reload is still Ann."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        status, made, _ = await teacher.call("POST", "/api/admin/students", {"names": ["Ann"]})
+        assert status == 201, made
+        (ann,) = made["students"]
+        token = ann["join_link"].split("/#/account/")[1].split("?")[0]
+
+        kid = await web.open("/", viewport=PHONE, allowed_statuses=(404,))
+        field = kid.page.get_by_label("Have a class code?")
+        await expect(field).to_be_visible()
+        wrong = "".join("2" if c != "2" else "3" for c in ann["code"])
+        await field.fill(wrong)
+        await kid.page.get_by_role("button", name="Join with code").click()
+        await expect(kid.page.locator(".class-code .form-error")).to_have_text(
+            "This code is not valid: ask your teacher for your card."
+        )
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await kid.page.screenshot(path=str(SCREENSHOTS / "code-refused.png"))
+        roster = (await teacher.get("/api/admin/roster"))["students"]
+        assert [s["name"] for s in roster] == ["Ann"]
+
+        await field.fill(ann["code"].lower())
+        await kid.page.get_by_role("button", name="Join with code").click()
+        await expect(kid.page.locator(".lobby-view")).to_be_visible()
+        await expect(kid.page.locator("#player-name")).to_have_text("Ann")
+        assert await stored_player_token(kid.page) == token
+        assert await player_id(kid.page) == ann["player_id"]
+        await kid.page.reload()
+        await expect(kid.page.locator(".lobby-view")).to_be_visible()
+        assert await player_id(kid.page) == ann["player_id"]
+        roster = (await teacher.get("/api/admin/roster"))["students"]
+        assert [(s["name"], s["connected"]) for s in roster] == [("Ann", True)]
+
+
+async def test_without_a_class_the_start_page_asks_only_the_name(db_path: Path) -> None:
+    async with web_session(db_path) as web:
+        someone = await web.open("/")
+        await expect(someone.page.locator("#name-input")).to_be_visible()
+        await expect(someone.page.locator("form.class-code")).to_be_hidden()

@@ -1,16 +1,25 @@
 """The class's join cards, end to end on a real class server: the address on
 the join links is one the students' machines reach, whatever address the
-teacher's page was opened at (:mod:`server.classroom.join_address`)."""
+teacher's page was opened at (:mod:`server.classroom.join_address`); each card's
+short class code signs a browser in as its student, and a wrong one makes
+nobody (:mod:`server.classroom.code_routes`)."""
 
 from __future__ import annotations
 
+import itertools
+import re
+import sqlite3
+from contextlib import closing
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
+import aiohttp
 import pytest
 from classroom_helpers import Teacher
-from harness import running_server
+from harness import Player, RunningServer, running_server, source_connector
 
+from server.classroom.class_codes import ALPHABET
 from server.net_addresses import is_loopback, reachable_hosts
 
 
@@ -55,3 +64,145 @@ async def test_a_server_on_loopback_only_says_its_links_reach_nobody(tmp_path: P
         assert summary["join_base"] == f"http://127.0.0.1:{server.port}/"
         assert summary["join_reachable"] is False
         assert urlsplit(summary["join_base"]).hostname == "127.0.0.1"
+
+
+# -- class codes ----------------------------------------------------------------------
+
+
+async def code_call(
+    server: RunningServer, code: object, *, source: str | None = None
+) -> tuple[int, dict[str, Any]]:
+    """``POST /api/class/code`` with ``{"code": code}`` from local address ``source``."""
+    async with (
+        aiohttp.ClientSession(connector=source_connector(source)) as session,
+        session.post(server.http_url("/api/class/code"), json={"code": code}) as response,
+    ):
+        return response.status, await response.json()
+
+
+def counts(server: RunningServer) -> tuple[int, int]:
+    """(players, students) stored."""
+    with closing(sqlite3.connect(server.config.database)) as db:
+        players = db.execute("SELECT count(*) FROM players").fetchone()[0]
+        students = db.execute("SELECT count(*) FROM students").fetchone()[0]
+    return players, students
+
+
+async def add(teacher: Teacher, *names: str) -> list[dict[str, Any]]:
+    status, made, _ = await teacher.call("POST", "/api/admin/students", {"names": list(names)})
+    assert status == 201, made
+    accounts: list[dict[str, Any]] = made["students"]
+    return accounts
+
+
+async def test_a_class_code_signs_in_as_its_student_and_a_wrong_one_creates_nobody(
+    tmp_path: Path,
+) -> None:
+    """Each class account has a code of six characters without look-alikes and a
+    QR code of its join link. The code typed in any case, with a space or a
+    dash, answers the student's token, as their link holds it: a hello with it
+    is that student (no new player, no new roster row). A mistyped code, one
+    that is no code at all, and one not of this class are refused
+    (``bad_class_code``, "This code is not valid: ask your teacher for your
+    card"), and none makes anyone. The database holds neither the codes nor
+    the tokens."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        ann, bob = await add(teacher, "Ann", "Bob")
+        for account in (ann, bob):
+            assert re.fullmatch(f"[{ALPHABET}]{{6}}", account["code"]), account
+            assert account["qr"].startswith("data:image/svg+xml"), account["qr"][:40]
+        assert ann["code"] != bob["code"]
+        before = counts(server)
+
+        typed = f"{ann['code'][:3].lower()}-{ann['code'][3:]} "
+        status, answer = await code_call(server, typed)
+        assert status == 200, answer
+        token = ann["join_link"].split("/#/account/")[1].split("?")[0]
+        assert answer == {"player_token": token, "name": "Ann", "player_id": ann["player_id"]}
+        player = await Player.connect(server.ws_url)
+        welcome = await player.request(
+            {"type": "hello", "name": "Ann", "version": 2, "player_token": token}
+        )
+        assert welcome["player_id"] == ann["player_id"], welcome
+        await player.close()
+
+        wrong = ann["code"][:5] + next(c for c in ALPHABET if c != ann["code"][5])
+        for mistyped in (wrong, "O0I1L2", "K7P2", "", 12):
+            status, refusal = await code_call(server, mistyped)
+            if mistyped == 12:
+                assert (status, refusal["error"]) == (400, "invalid_field"), refusal
+                continue
+            assert (status, refusal["error"]) == (404, "bad_class_code"), (mistyped, refusal)
+            assert refusal["message"].startswith(
+                "This code is not valid: ask your teacher for your card"
+            )
+        assert counts(server) == before
+        roster = (await teacher.get("/api/admin/roster"))["students"]
+        assert [s["name"] for s in roster] == ["Ann", "Bob"]
+
+        with closing(sqlite3.connect(server.config.database)) as db:
+            kept = " ".join(str(v) for row in db.execute("SELECT * FROM class_codes") for v in row)
+        assert kept.count(" ") >= 5  # two rows of three
+        for account in (ann, bob):
+            assert account["code"] not in kept.upper()
+            assert account["join_link"].split("/#/account/")[1][:46] not in kept
+
+
+async def test_a_new_link_renews_the_code(tmp_path: Path) -> None:
+    """ "New link" gives a new code with the new link: the old code opens nothing,
+    the new one answers the new link's token."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        (ann,) = await add(teacher, "Ann")
+        renewed = await teacher.post(f"/api/admin/students/{ann['id']}/new-link")
+        assert renewed["code"] != ann["code"] and renewed["qr"].startswith("data:image/svg")
+        assert (await code_call(server, ann["code"]))[0] == 404
+        status, answer = await code_call(server, renewed["code"])
+        assert status == 200, answer
+        assert renewed["join_link"].split("/#/account/")[1].startswith(answer["player_token"])
+
+
+async def test_guessing_codes_is_limited_per_address(tmp_path: Path) -> None:
+    """After 20 unknown codes from one address, the next is refused with
+    ``rate_limited`` before it is looked up, even a right one; another address
+    is not held up. Codes that are no code at all do not count."""
+    async with running_server(tmp_path / "games.db", class_name="7B", http_rate=0) as server:
+        (ann,) = await add(Teacher(server), "Ann")
+        others = (c for c in itertools.product(ALPHABET, repeat=6))
+        guesses = 0
+        for letters in others:
+            guess = "".join(letters)
+            if guess == ann["code"]:
+                continue
+            status, refusal = await code_call(server, guess, source="127.0.0.3")
+            assert (status, refusal["error"]) == (404, "bad_class_code"), refusal
+            guesses += 1
+            if guesses == 20:
+                break
+        for _ in range(3):
+            assert (await code_call(server, "not a code", source="127.0.0.3"))[0] == 404
+        status, refusal = await code_call(server, ann["code"], source="127.0.0.3")
+        assert (status, refusal["error"]) == (429, "rate_limited"), refusal
+        assert refusal["retry_after"] > 0
+        status, answer = await code_call(server, ann["code"], source="127.0.0.4")
+        assert status == 200 and answer["name"] == "Ann", answer
+
+
+async def test_without_a_class_there_are_no_codes(tmp_path: Path) -> None:
+    """Without ``--class``: ``GET /api/class`` says so (the start page offers no
+    code field) and a code is refused with ``class_mode_off``."""
+    async with running_server(tmp_path / "games.db") as server:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(server.http_url("/api/class")) as response,
+        ):
+            assert (response.status, await response.json()) == (200, {"class": None})
+        status, refusal = await code_call(server, "K7P2QX")
+        assert (status, refusal["error"]) == (404, "class_mode_off")
+    async with (
+        running_server(tmp_path / "class.db", class_name="7B") as server,
+        aiohttp.ClientSession() as session,
+        session.get(server.http_url("/api/class")) as response,
+    ):
+        assert await response.json() == {"class": "7B"}

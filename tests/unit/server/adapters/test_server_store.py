@@ -252,7 +252,7 @@ async def test_the_database_runs_in_wal_mode_with_full_sync(
     info = await sqlite_store.info()
 
     assert (info.journal_mode, info.synchronous) == ("wal", "FULL")
-    assert info.schema_version == SCHEMA_VERSION == 7
+    assert info.schema_version == SCHEMA_VERSION == 8
     with closing(sqlite3.connect(db_path)) as other:
         assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
