@@ -4,6 +4,7 @@ loopback."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from playwright.async_api import expect
 from test_browser_players import player_id, stored_player_token
 from test_browser_teacher import open_teacher
 
+from server.classroom.class_codes import ALPHABET
+from server.classroom.qr_codes import qr_data_uri
 from server.net_addresses import is_loopback, reachable_hosts
 
 SCREENSHOTS = Path("/tmp/boardroom-cards")
@@ -108,3 +111,58 @@ async def test_without_a_class_the_start_page_asks_only_the_name(db_path: Path) 
         someone = await web.open("/")
         await expect(someone.page.locator("#name-input")).to_be_visible()
         await expect(someone.page.locator("form.class-code")).to_be_hidden()
+
+
+def pdf_pages(pdf: bytes) -> int:
+    """The pages of a PDF that Chromium printed (each a ``/Type /Page`` object)."""
+    return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
+
+
+async def test_the_printed_sheet_fits_eight_cards_a_page_with_qr_and_code(db_path: Path) -> None:
+    """The teacher adds 16 students: each card shows the name, a QR code of the
+    join link, the class code and the link in full. Printed (print media, A4
+    and Letter) the sheet is the cards alone, eight a page: 16 cards make two
+    pages; a 17th (a new link from the roster) a third. The QR code read back
+    from the page's image is the card's link."""
+    names = [f"Student {n:02d}" for n in range(1, 17)]
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        desk = await open_teacher(web, teacher)
+        await desk.page.get_by_label("Names, one per line").fill("\n".join(names))
+        await desk.page.get_by_role("button", name="Add students").click()
+        cards = desk.page.locator(".account-card")
+        await expect(cards).to_have_count(16)
+        first = cards.first
+        await expect(first.locator(".card-name")).to_have_text("Student 01")
+        code = await first.locator(".card-code").inner_text()
+        assert re.fullmatch(f"[{ALPHABET}]{{6}}", code), code
+        link = await first.locator(".card-link").inner_text()
+        assert "/#/account/bp_" in link
+        qr = first.locator("img.card-qr")
+        await expect(qr).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
+        assert await qr.evaluate("(img) => img.complete && img.naturalWidth > 0")
+        assert (await qr.get_attribute("src") or "") == qr_data_uri(link)
+
+        await desk.page.emulate_media(media="print")
+        await expect(desk.page.locator(".class-panel")).to_be_hidden()
+        await expect(desk.page.locator(".account-sheet .panel-head")).to_be_hidden()
+        for paper in ("A4", "Letter"):
+            pages = pdf_pages(await desk.page.pdf(format=paper))
+            assert pages == 2, (paper, pages)
+        boxes = [await card.bounding_box() for card in await cards.all()]
+        assert all(box is not None for box in boxes)
+        columns = sorted({round(box["x"]) for box in boxes if box is not None})
+        assert len(columns) == 2, columns  # two cards side by side
+        await desk.page.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
+        await desk.page.evaluate("window.scrollTo(0, 0)")
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await desk.page.screenshot(path=str(SCREENSHOTS / "printed-sheet.png"))
+        await desk.page.emulate_media(media="screen")
+
+        renew = desk.page.get_by_role("button", name="New link for Student 16")
+        await renew.click()
+        await expect(renew).to_have_text("Click again")
+        await renew.click()
+        await expect(cards).to_have_count(17)
+        await desk.page.emulate_media(media="print")
+        assert pdf_pages(await desk.page.pdf(format="A4")) == 3

@@ -87,6 +87,8 @@ class Class:
             "connected": 2,
             "rooms": 1,
             "games_in_progress": 1,
+            "join_base": self.server.http_url("/"),
+            "join_reachable": False,  # the tests' server listens on 127.0.0.1 only
         }
         roster = await self.teacher.get("/api/admin/roster")
         shown = [(s["name"], s["kind"], s["connected"], s["rooms"]) for s in roster["students"]]

@@ -3,17 +3,17 @@
 // /api/admin/students). Each new student's join link carries their token, and
 // the answer is the only place it ever shows (the server keeps the token's hash),
 // so the links go on a printable sheet at once: one card per student with the
-// name, the link in full and what to do with it. The sheet says that it is shown
-// only now; the page asks before it is left while a sheet is up, and printing
-// shows the sheet alone (teacher.css, @media print).
+// name, the link as a QR code, the short class code to type instead, the link in
+// full and what to do with it. The sheet says that it is shown only now; the page
+// asks before it is left while a sheet is up, and printing shows the sheet alone,
+// eight cards to an A4 or Letter page (teacher.css, @media print).
 
+import { CARD_NOTE } from "./class-words.js";
 import { button, confirming, h, setText, show } from "./dom.js";
 import { formError } from "./forms.js";
 import { errorText } from "./teacher-api.js";
 
 const NAMES_MAX = 200; // the API's limit for one request
-
-const CARD_NOTE = "Open this link in your browser. It is your key: keep it to yourself.";
 
 /**
  * The names in `text` as the textarea holds them: one a line, each trimmed,
@@ -125,10 +125,10 @@ export class AccountsPanel {
       h(
         "p",
         { class: "sheet-warning", role: "note" },
-        h("strong", {}, "These links are shown only now. "),
-        "The server keeps no copy of them: print this sheet (or save it as a PDF " +
-          "from the print dialog) before you leave or reload this page. Cut out the " +
-          "cards and hand each student their own.",
+        h("strong", {}, "These links and codes are shown only now. "),
+        "The server keeps no copy of them: print this sheet (eight cards a page, or " +
+          "save it as a PDF from the print dialog) before you leave or reload this " +
+          "page. Cut out the cards and hand each student their own.",
       ),
       this.cards,
     );
@@ -144,8 +144,19 @@ export class AccountsPanel {
           { class: "account-card", dataset: { student: student.id, name: student.name } },
           h("p", { class: "card-class" }, `Boardroom · class ${className}`),
           h("h3", { class: "card-name" }, student.name),
+          h(
+            "div",
+            { class: "card-body" },
+            h("img", { class: "card-qr", src: student.qr, alt: `QR code of ${student.name}'s join link` }),
+            h(
+              "div",
+              { class: "card-keys" },
+              h("p", { class: "card-code-label" }, "Class code"),
+              h("p", { class: "card-code" }, student.code),
+              h("p", { class: "card-note" }, CARD_NOTE),
+            ),
+          ),
           h("p", { class: "card-link" }, h("code", {}, student.join_link)),
-          h("p", { class: "card-note" }, CARD_NOTE),
         ),
       );
     }
