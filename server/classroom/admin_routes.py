@@ -5,7 +5,8 @@ Routes (``docs/operations.md``, "Class mode", says the same for people)::
     GET  /api/admin/class                      the class at a glance, and where join links lead
     GET  /api/admin/roster                     the students, with their results
     GET  /api/admin/rooms                      every room, public and private; those ended lately
-    POST /api/admin/students                   {"names": [...]}: class accounts, join links once
+    POST /api/admin/students                   {"names": [...]}: class accounts, join links and
+                                               codes once; every bad line at once (bad_names)
     POST /api/admin/students/{id}/rename       {"name": "..."}
     POST /api/admin/students/{id}/kind         {"kind": "human" | "bot"}
     POST /api/admin/students/{id}/remove
@@ -187,23 +188,51 @@ async def _new_students(request: web.Request, classroom: Classroom) -> web.Strea
     return response
 
 
+class NameProblem(msgspec.Struct, frozen=True):
+    """One line of ``POST /api/admin/students`` that cannot be added: its number
+    (from 1, blank lines counted, as the teacher's text box numbers them), the
+    name as given (trimmed) and what is wrong with it."""
+
+    line: int
+    name: str
+    problem: str
+
+
 def _new_student_names(said: list[str], classroom: Classroom) -> list[str]:
     """The names of new students, checked: each a valid player name, none said
     twice nor on the roster already (case-folded, as names are compared on the
-    server). Blank lines (empty after trimming) are left out."""
+    server). Blank lines (empty after trimming) are left out. Every line at
+    fault is reported at once (``bad_names``, with a :class:`NameProblem` each)."""
     names: list[str] = []
-    seen = {student.name.casefold(): "on the roster" for student in classroom.students()}
-    for raw in said:
-        if not raw.strip():
+    problems: list[NameProblem] = []
+    on_roster = {student.name.casefold() for student in classroom.students()}
+    first_line: dict[str, int] = {}
+    for line, raw in enumerate(said, start=1):
+        given = raw.strip()
+        if not given:
             continue
-        name = _checked_name(raw)
-        where = seen.get(name.casefold())
-        if where is not None:
-            raise RefusedError(
-                AdminError.INVALID_FIELD, f"names: {name!r} is {where} already: give each one name"
-            )
-        seen[name.casefold()] = "in the list"
-        names.append(name)
+        try:
+            name = check_player_name(raw)
+        except ProtocolError as refusal:
+            problems.append(NameProblem(line, given, refusal.message))
+            continue
+        folded = name.casefold()
+        if folded in on_roster:
+            problems.append(NameProblem(line, name, "on the roster already: give each one name"))
+        elif folded in first_line:
+            twice = f"on line {first_line[folded]} already: give each one name"
+            problems.append(NameProblem(line, name, twice))
+        else:
+            first_line[folded] = line
+            names.append(name)
+    if problems:
+        listed = "; ".join(f"line {p.line} ({p.name!r}): {p.problem}" for p in problems)
+        count = "1 line" if len(problems) == 1 else f"{len(problems)} lines"
+        raise RefusedError(
+            AdminError.BAD_NAMES,
+            f"nobody was added: {count} cannot be: {listed}",
+            extra={"problems": msgspec.to_builtins(problems)},
+        )
     if not names:
         raise RefusedError(AdminError.INVALID_FIELD, "names: every name is blank")
     return names

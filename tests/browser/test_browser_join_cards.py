@@ -166,3 +166,40 @@ async def test_the_printed_sheet_fits_eight_cards_a_page_with_qr_and_code(db_pat
         await expect(cards).to_have_count(17)
         await desk.page.emulate_media(media="print")
         assert pdf_pages(await desk.page.pdf(format="A4")) == 3
+
+
+async def test_add_students_lists_every_bad_line_at_once(db_path: Path) -> None:
+    """Ann is on the roster. The teacher pastes seven lines (one blank) of which
+    four cannot be added: the page lists all four under the box, each with its
+    line number as the box counts them, the name and the problem; nobody is
+    added and no sheet shows. Fixed, the same box adds everyone."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        status, made, _ = await teacher.call("POST", "/api/admin/students", {"names": ["Ann"]})
+        assert status == 201, made
+        desk = await open_teacher(web, teacher, refusals=(400,))
+        long_name = "Bartholomew Maximilian Fitzgerald"
+        box = desk.page.get_by_label("Names, one per line")
+        await box.fill("\n".join(["Bob", "ann", "", "Cy", "bob", long_name, "Dee", "Cy"]))
+        await desk.page.get_by_role("button", name="Add students").click()
+        error = desk.page.locator(".accounts-panel .form-error")
+        await expect(error).to_contain_text("Nobody was added: fix 4 lines")
+        await expect(error.locator("li")).to_have_text(
+            [
+                "Line 2 “ann”: on the roster already: give each one name",
+                "Line 5 “bob”: on line 1 already: give each one name",
+                f"Line 6 “{long_name}”: name is 33 characters long: choose 1 to 32",
+                "Line 8 “Cy”: on line 4 already: give each one name",
+            ]
+        )
+        await error.scroll_into_view_if_needed()
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await desk.page.screenshot(path=str(SCREENSHOTS / "bulk-add-problems.png"))
+        await expect(desk.page.locator(".account-sheet")).to_be_hidden()
+        roster = (await teacher.get("/api/admin/roster"))["students"]
+        assert [s["name"] for s in roster] == ["Ann"]
+
+        await box.fill("\n".join(["Bob", "", "Cy", "Bart Fitzgerald", "Dee"]))
+        await desk.page.get_by_role("button", name="Add students").click()
+        await expect(desk.page.locator(".account-card")).to_have_count(4)
+        await expect(error).to_be_hidden()

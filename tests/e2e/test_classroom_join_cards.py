@@ -206,3 +206,41 @@ async def test_without_a_class_there_are_no_codes(tmp_path: Path) -> None:
         session.get(server.http_url("/api/class")) as response,
     ):
         assert await response.json() == {"class": "7B"}
+
+
+# -- adding students in bulk -----------------------------------------------------------
+
+
+async def test_bulk_add_reports_every_bad_line_at_once_and_adds_nobody(tmp_path: Path) -> None:
+    """Six lines, four at fault (a name on the roster, one given twice, one too
+    long, one with a control character) and a blank one: one refusal,
+    ``bad_names``, lists the four with their line numbers (blank lines
+    counted, as the teacher's box numbers them), names and problems; nobody is
+    added, not even the good lines."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        await add(teacher, "Ann")
+        before = counts(server)
+        long_name = "Bartholomew Maximilian Fitzgerald"  # 33 characters
+        lines = ["Bob", "ann", "", "Cy", "bob", long_name, "Eve\u0007"]
+        status, refusal, _ = await teacher.call("POST", "/api/admin/students", {"names": lines})
+        assert (status, refusal["error"]) == (400, "bad_names"), refusal
+        assert refusal["problems"] == [
+            {"line": 2, "name": "ann", "problem": "on the roster already: give each one name"},
+            {"line": 5, "name": "bob", "problem": "on line 1 already: give each one name"},
+            {
+                "line": 6,
+                "name": long_name,
+                "problem": "name is 33 characters long: choose 1 to 32",
+            },
+            {
+                "line": 7,
+                "name": "Eve\u0007",
+                "problem": "name holds control or invisible characters: use letters, "
+                "digits, spaces and punctuation",
+            },
+        ]
+        assert refusal["message"].startswith("nobody was added: 4 lines cannot be: line 2")
+        assert counts(server) == before
+        roster = (await teacher.get("/api/admin/roster"))["students"]
+        assert [s["name"] for s in roster] == ["Ann"]

@@ -11,11 +11,12 @@ export function tokenFromFragment(hash = location.hash) {
 
 /** The API refused, or could not be reached (`code` "network", `status` 0). */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, body = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    this.body = body; // the API's whole answer (`problems` of bad_names), or null
   }
 
   /** The token is missing or wrong: nothing the page does can work. */
@@ -84,7 +85,7 @@ export class AdminApi {
     }
     const code = error?.error ?? (response.status === 404 ? "not_found" : "http_error");
     const message = error?.message ?? `the server answered ${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, code, message);
+    throw new ApiError(response.status, code, message, error);
   }
 }
 
