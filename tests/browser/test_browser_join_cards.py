@@ -203,3 +203,46 @@ async def test_add_students_lists_every_bad_line_at_once(db_path: Path) -> None:
         await desk.page.get_by_role("button", name="Add students").click()
         await expect(desk.page.locator(".account-card")).to_have_count(4)
         await expect(error).to_be_hidden()
+
+
+async def test_the_teachers_token_leaves_the_address_of_the_teacher_page_and_the_wall(
+    db_path: Path,
+) -> None:
+    """Opened by the teacher's link, the teacher's page takes the token out of
+    the address at once (no ``token`` in the address bar nor in the history's
+    entry) and a reload still shows the class; so does the wall, which keeps its
+    other settings in the address (``finished=``). The wall link on the teacher's
+    page still opens the wall."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        desk = await open_teacher(web, teacher)
+        assert "token" not in desk.page.url and teacher.token not in desk.page.url
+        assert desk.page.url.endswith("/teacher"), desk.page.url
+        await desk.page.reload()
+        await expect(desk.page.locator(".class-name")).to_have_text("Class 7B")
+        assert teacher.token not in desk.page.url
+        # The tab's history: the blank page it opened on, then the teacher's page
+        # without the token (its entry was replaced, not added to).
+        assert await desk.page.evaluate("history.length") == 2
+        await desk.page.go_back()
+        assert desk.page.url == "about:blank"
+        await desk.page.go_forward()
+        await expect(desk.page.locator(".class-name")).to_have_text("Class 7B")
+        assert desk.page.url.endswith("/teacher"), desk.page.url
+
+        wall_link = desk.page.get_by_role("link", name="Open the wall")
+        async with desk.page.context.expect_page() as opened:
+            await wall_link.click()
+        wall = await opened.value
+        await expect(wall.locator("body")).not_to_contain_text("needs the teacher's token")
+        await expect(wall).to_have_url(re.compile(r"/wall$"))
+
+        projector = await web.open(
+            f"/wall#token={teacher.token}&finished=5", allowed_statuses=(404,)
+        )
+        await expect(projector.page).to_have_url(re.compile(r"/wall#finished=5$"))
+        await projector.page.reload()
+        assert teacher.token not in projector.page.url
+        await expect(projector.page.locator("body")).not_to_contain_text(
+            "needs the teacher's token"
+        )

@@ -1,5 +1,5 @@
-// teacher.js: the teacher's page (/teacher#token=TOKEN, class mode). It reads
-// the token from the address, checks it once (a missing or wrong token shows
+// teacher.js: the teacher's page (/teacher#token=TOKEN, class mode). It takes
+// the token out of the address (kept in this tab: teacher-api.js), checks it once (a missing or wrong token shows
 // only a message saying what to do), then shows the class and polls it every
 // 2 s: the summary with pause / resume and the hints switch, a broadcast and the exports, every
 // room, the roster, adding students (with the sheet of their join links), and
@@ -9,7 +9,7 @@
 import { button, h, setText, show } from "./dom.js";
 import { addressNotice } from "./class-words.js";
 import { AccountsPanel } from "./teacher-accounts.js";
-import { AdminApi, errorText, tokenFromFragment } from "./teacher-api.js";
+import { AdminApi, errorText, takeToken } from "./teacher-api.js";
 import { RoomsPanel } from "./teacher-rooms.js";
 import { RosterPanel } from "./teacher-roster.js";
 import { TournamentPanel } from "./teacher-tournament.js";
@@ -285,7 +285,7 @@ function messagePanel(title, text) {
   );
 }
 
-const token = tokenFromFragment();
+const token = takeToken();
 if (token) {
   new TeacherPage(token).start();
 } else {

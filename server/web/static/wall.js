@@ -13,7 +13,7 @@
 // names who has not sat down and the time left, from the tournament's pairings.
 
 import { h, placeInOrder, setText, show } from "./dom.js";
-import { AdminApi, errorText, tokenFromFragment } from "./teacher-api.js";
+import { AdminApi, errorText, takeToken } from "./teacher-api.js";
 import { playerNames, standingsTable, tournamentLine } from "./tournament-tables.js";
 import { WallTile } from "./wall-tile.js";
 
@@ -184,6 +184,6 @@ function message(text) {
   show(document.getElementById("wall-tournament"), false);
 }
 
-const token = tokenFromFragment();
+const token = takeToken(); // out of the address at once, kept in this tab
 if (token) new Wall(token).start();
 else message("This wall needs the teacher's token: open it from the teacher's page.");
