@@ -22,21 +22,30 @@ player, no roster row, whatever is typed. Refusals, each changing nothing:
   ``rate_limited`` with ``retry_after``, before the code is looked up (the
   address earns one guess back every :data:`CODE_GUESS_SECONDS` seconds). A
   code that is not one at all does not count: it looks nothing up.
+
+An address's codes are looked up one at a time, each counted before the next
+is let in, so that requests sent all at once cannot slip past the limit
+together (a class typing theirs at once waits a few milliseconds each).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 
 import msgspec
 from aiohttp import web
 
 from server.classroom.class_codes import normalized
 from server.classroom.class_mode import CLASSROOM, AdminError, RefusedError, read_body
+from server.classroom.teacher import Classroom
 from server.core.limits import AddressRateLimits
 from server.http_api import error_response, json_response
 from server.http_limits import too_many_requests
+from server.store import StudentRecord
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +63,29 @@ one of a class's 30 codes (of 887,503,681) takes years of guessing."""
 CODE_LIMITS = web.AppKey("class_code_limits", AddressRateLimits)
 
 
+class _Turns:
+    """Whose turn it is to look a code up, per address: a lock each, and how many
+    requests hold or wait for it (forgotten when none does)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, address: str) -> AsyncIterator[None]:
+        lock, users = self._locks.setdefault(address, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._locks[address]
+
+
+CODE_TURNS = web.AppKey("class_code_turns", _Turns)
+
+
 class CodeBody(msgspec.Struct, frozen=True):
     """``POST /api/class/code``."""
 
@@ -63,6 +95,7 @@ class CodeBody(msgspec.Struct, frozen=True):
 def add_code_routes(app: web.Application) -> None:
     """Route ``/api/class`` and ``/api/class/code`` on ``app``."""
     app[CODE_LIMITS] = AddressRateLimits(1 / CODE_GUESS_SECONDS, CODE_GUESSES)
+    app[CODE_TURNS] = _Turns()
     app.router.add_get("/api/class", _class)
     app.router.add_post("/api/class/code", _code)
 
@@ -85,7 +118,21 @@ async def _code(request: web.Request) -> web.StreamResponse:
     code = normalized(body.code)
     if code is None:
         return error_response(404, BAD_CLASS_CODE, f"{NOT_VALID} (a code is 6 letters and digits)")
-    limits, address = request.app[CODE_LIMITS], request.remote or "unknown"
+    address = request.remote or "unknown"
+    async with request.app[CODE_TURNS].turn(address):
+        found = await _look_up(request.app[CODE_LIMITS], address, classroom, code)
+    if isinstance(found, web.Response):
+        return found
+    student, token = found
+    # The token is in this answer only; the log names the student.
+    logger.info("a student signed in with their class code", extra={"student": student.id})
+    return json_response({"player_token": token, "name": student.name, "player_id": student.player})
+
+
+async def _look_up(
+    limits: AddressRateLimits, address: str, classroom: Classroom, code: str
+) -> tuple[StudentRecord, str] | web.Response:
+    """The student of ``code`` and their token, or the refusal (see the module docstring)."""
     retry_after = limits.wait(address, time.monotonic())
     if retry_after is not None:
         return too_many_requests(f"too many wrong class codes from {address}", retry_after)
@@ -94,7 +141,4 @@ async def _code(request: web.Request) -> web.StreamResponse:
         limits.check(address, time.monotonic())
         logger.info("a class code was refused", extra={"address": address})
         return error_response(404, BAD_CLASS_CODE, NOT_VALID)
-    student, token = found
-    # The token is in this answer only; the log names the student.
-    logger.info("a student signed in with their class code", extra={"student": student.id})
-    return json_response({"player_token": token, "name": student.name, "player_id": student.player})
+    return found

@@ -460,6 +460,8 @@ class Classroom:
                 break
             except ClassCodeTakenError:
                 continue
+        else:
+            raise ClassCodeTakenError("no free class code was drawn: ask for a new link again")
         ended = await self._hub.end_sessions(
             student.player, CLOSE_TOKEN_REVOKED, "the teacher gave this student a new link"
         )

@@ -6,6 +6,7 @@ nobody (:mod:`server.classroom.code_routes`)."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import re
 import sqlite3
@@ -187,6 +188,20 @@ async def test_guessing_codes_is_limited_per_address(tmp_path: Path) -> None:
         assert refusal["retry_after"] > 0
         status, answer = await code_call(server, ann["code"], source="127.0.0.4")
         assert status == 200 and answer["name"] == "Ann", answer
+
+
+async def test_guesses_sent_all_at_once_do_not_slip_past_the_limit(tmp_path: Path) -> None:
+    """Forty unknown codes sent at once from one address: twenty are looked up
+    (404), the other twenty refused unlooked (429), as if sent one by one."""
+    async with running_server(
+        tmp_path / "games.db", class_name="7B", http_rate=0, max_connections_per_address=100
+    ) as server:
+        (ann,) = await add(Teacher(server), "Ann")
+        guesses = [g for g in ("".join(c) for c in itertools.product("23456", repeat=6))]
+        guesses = [g for g in guesses if g != ann["code"]][:40]
+        answers = await asyncio.gather(*(code_call(server, g, source="127.0.0.5") for g in guesses))
+        statuses = sorted(status for status, _ in answers)
+        assert statuses == [404] * 20 + [429] * 20, statuses
 
 
 async def test_without_a_class_there_are_no_codes(tmp_path: Path) -> None:
