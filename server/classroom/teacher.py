@@ -18,10 +18,14 @@ What each control does, in the order it does it:
   with 4003. Their player token still works: a later hello puts them back on
   the roster with their games.
 - **add students** (the class's accounts): a person player is made for each
-  name, with a token, and made a student, all in one transaction; the tokens
-  are handed back this once (for the teacher's sheet of join links).
+  name, with a token and a class code (:mod:`server.classroom.class_codes`),
+  and made a student, all in one transaction; the tokens and codes are handed
+  back this once (for the teacher's sheet of join cards).
 - **a new link** for a student (a lost slip): a new token for their player,
-  stored, so the old one opens nothing; then their live sessions end (4004).
+  stored, so the old one opens nothing, and a new class code; then their live
+  sessions end (4004).
+- **sign in with a class code**: the student whose code it is, and their
+  token (unsealed from what the store keeps); nothing changes.
 - **merge** two entries that are one person: stored (the one merged leaves
   the roster, its games count for the other, its player's token opens the
   other's player); then its live sessions are the other's, under that name.
