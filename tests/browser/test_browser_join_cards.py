@@ -20,6 +20,7 @@ from server.net_addresses import is_loopback, reachable_hosts
 
 SCREENSHOTS = Path("/tmp/boardroom-cards")
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 640}
 
 
 async def test_the_teacher_page_on_loopback_says_which_address_students_use(
@@ -92,6 +93,10 @@ async def test_a_student_types_their_class_code_on_the_start_page(db_path: Path)
         await kid.page.screenshot(path=str(SCREENSHOTS / "code-refused.png"))
         roster = (await teacher.get("/api/admin/roster"))["students"]
         assert [s["name"] for s in roster] == ["Ann"]
+        await kid.page.set_viewport_size(SMALL_PHONE)  # the field and its button still fit
+        for part in (field, kid.page.get_by_role("button", name="Join with code")):
+            box = await part.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
 
         await field.fill(ann["code"].lower())
         await kid.page.get_by_role("button", name="Join with code").click()
