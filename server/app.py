@@ -38,6 +38,7 @@ from server.analysis.routes import add_analysis_routes
 from server.classroom.admin_routes import add_admin_routes
 from server.classroom.admin_token import bearer_matches
 from server.classroom.class_mode import teacher_token
+from server.classroom.code_routes import add_code_routes
 from server.classroom.tournament_routes import add_tournament_routes
 from server.cluster.node import CLOSE_TRY_AGAIN, CLUSTER, Route
 from server.cluster.proxy import class_home_middleware
@@ -106,6 +107,7 @@ def create_app(config: ServerConfig) -> web.Application:
     app.router.add_get("/metrics", _metrics)
     add_web_routes(app)
     add_admin_routes(app)
+    add_code_routes(app)
     add_tournament_routes(app)  # after the admin routes: its director needs the classroom
     add_leaderboard_routes(app)
     add_analysis_routes(app)

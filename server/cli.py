@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import signal
 import socket
@@ -34,6 +33,7 @@ from server.cluster.node import CLUSTER, ClusterError
 from server.config import ServerConfig, add_arguments, config_from
 from server.event_loop import loop_factory
 from server.logs import configure_logging
+from server.net_addresses import reachable_hosts
 from server.single_server import DatabaseInUseError
 from server.stop_deadline import StopWatchdog, exit_at_once
 from server.tls import server_ssl_context
@@ -137,6 +137,11 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
             for host in hosts:
                 link = teacher_link(host, port, token, tls=config.tls)
                 print(f"  Teacher page: {link}", flush=True)
+            if config.public_url:
+                print(
+                    f"Students' join links and cards lead to {config.public_url} (--public-url).",
+                    flush=True,
+                )
         print("Stop with Ctrl-C (or SIGTERM).", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -178,23 +183,3 @@ def _bound_port(runner: web.AppRunner) -> int:
         if isinstance(address, tuple) and len(address) >= 2:
             return int(address[1])
     raise RuntimeError("the server is not listening on a TCP port")
-
-
-def reachable_hosts(bind_host: str) -> list[str]:
-    """The addresses others may use to reach a server bound to ``bind_host``:
-    the address itself, or for 0.0.0.0 this machine's IPv4 addresses (the
-    main outward one first) and 127.0.0.1."""
-    if bind_host not in ("0.0.0.0", "", "::"):  # noqa: S104 - comparing, not binding
-        return [bind_host]
-    hosts: list[str] = []
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        # "Connecting" a UDP socket sends nothing; it only picks the outward interface.
-        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
-        hosts.append(probe.getsockname()[0])
-    with contextlib.suppress(OSError):
-        for *_, sockaddr in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            hosts.append(str(sockaddr[0]))
-    hosts.append("127.0.0.1")
-    unique = list(dict.fromkeys(hosts))
-    outward = [h for h in unique if not h.startswith("127.")]
-    return outward + [h for h in unique if h.startswith("127.")][:1]

@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import Field, dataclass, field, fields
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from server.core.client_address import TrustedProxies
 from server.core.limits import (
@@ -125,6 +126,13 @@ class ServerConfig:
     class_name: str = _setting(
         "", "class mode: the class's name; turns on the teacher's controls", stem="class"
     )
+    # The address on the students' join cards when the one the server finds is not
+    # theirs: behind a reverse proxy, or a DNS name (server/classroom/join_address.py).
+    public_url: str = _setting(
+        "",
+        "class mode: the address students reach this server at (http(s)://HOST[:PORT]/), "
+        "for their join links, when not this machine's network address",
+    )
     tls_cert: str = _setting(
         "", "TLS: the certificate chain file (PEM); serves https:// and wss:// with --tls-key"
     )
@@ -187,6 +195,11 @@ class ServerConfig:
             problems.append(
                 f"class={self.class_name!r}: use up to {MAX_CLASS_NAME} printable characters"
             )
+        if self.public_url:
+            try:
+                object.__setattr__(self, "public_url", checked_public_url(self.public_url))
+            except ValueError as error:
+                problems.append(f"public_url: {error}")
         if bool(self.tls_cert) != bool(self.tls_key):
             problems.append("tls_cert and tls_key: give both (TLS) or neither")
         if self.cluster:
@@ -228,6 +241,35 @@ class ServerConfig:
     def class_mode(self) -> bool:
         """True when the server runs for a class (``--class NAME``)."""
         return bool(self.class_name)
+
+
+def checked_public_url(url: str) -> str:
+    """``url`` as the base of the students' join links: an ``http`` or ``https``
+    address with a host and no query, fragment or user, ending with ``/``
+    (its path kept: a proxy may serve Boardroom under one). ValueError naming
+    what is wrong otherwise.
+
+    >>> checked_public_url(" https://chess.school.example ")
+    'https://chess.school.example/'
+    >>> checked_public_url("http://10.0.0.5:8765/boardroom")
+    'http://10.0.0.5:8765/boardroom/'
+    >>> checked_public_url("10.0.0.5:8765")
+    Traceback (most recent call last):
+    ...
+    ValueError: '10.0.0.5:8765' is not a web address: give http://HOST[:PORT]/ or https://...
+    """
+    text = url.strip()
+    parts = urlsplit(text)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{url!r} is not a web address: give http://HOST[:PORT]/ or https://...")
+    if parts.query or parts.fragment or "#" in text or parts.username or parts.password:
+        raise ValueError(f"{url!r}: give the address alone, without ?query, #fragment or user@")
+    try:
+        parts.port  # noqa: B018 - read to check it: urlsplit checks the port lazily
+    except ValueError:
+        raise ValueError(f"{url!r}: the port is not a number from 0 to 65535") from None
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return urlunsplit((parts.scheme.lower(), parts.netloc, path, "", ""))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

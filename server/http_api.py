@@ -22,7 +22,14 @@ def json_response(body: Any) -> web.Response:
 
 
 def error_response(
-    status: int, code: str, message: str, *, headers: dict[str, str] | None = None
+    status: int,
+    code: str,
+    message: str,
+    *,
+    headers: dict[str, str] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> web.Response:
-    """A refusal: ``{"error": code, "message": message}`` with ``status``."""
-    return web.json_response({"error": code, "message": message}, status=status, headers=headers)
+    """A refusal: ``{"error": code, "message": message}`` with ``status``, and
+    the fields of ``extra`` beside them (what an error of that code also says)."""
+    body = {"error": code, "message": message, **(extra or {})}
+    return web.json_response(body, status=status, headers=headers)

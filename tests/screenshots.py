@@ -25,7 +25,11 @@ what Chromium shows (``docs/images/`` by default):
   moves, played by two students), shown at its first turning point;
 - ``hint.png``: a student's Connect Four game against the AI with a hint shown
   (the teacher has turned hints on);
-- ``ai-match.png``: two AIs playing Connect Four, opened from the lobby.
+- ``ai-match.png``: two AIs playing Connect Four, opened from the lobby;
+- ``cards.png``: the printed sheet of join cards (print media, an A4 page):
+  eight students' names, QR codes, class codes and links, on a server of its
+  own whose links lead to ``--public-url http://192.168.1.20:8765/``
+  (``tests/screenshots.py cards`` takes this one alone).
 
 Each page's function takes a running server and a browser, so that one picture
 can be taken again alone (``hint_page`` and ``ai_match_page`` need no class).
@@ -104,8 +108,22 @@ async def main(folder: Path) -> None:
                     await teacher.post("/api/admin/hints", {"allowed": True})
                     await hint_page(server, browser, folder / "hint.png")
                     await ai_match_page(server, browser, folder / "ai-match.png")
+                    await cards_page(browser, folder / "cards.png")
                 finally:
                     await browser.close()
+    print(f"Saved {', '.join(SAVED)} in {folder}")
+
+
+async def cards_only(folder: Path) -> None:
+    """``cards.png`` alone."""
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=chromium_path(), args=list(CHROMIUM_FLAGS)
+        )
+        try:
+            await cards_page(browser, folder / "cards.png")
+        finally:
+            await browser.close()
     print(f"Saved {', '.join(SAVED)} in {folder}")
 
 
@@ -405,6 +423,33 @@ async def ai_match_page(server: RunningServer, browser: Browser, path: Path) -> 
     SAVED.append(path.name)
 
 
+CARD_NAMES = ("Ada Lovelace", "Ben", "Chloe", "Dev Patel", "Ema", "Finn", "Gus", "Hana")
+A4_AT_96_DPI = {"width": 794, "height": 1123}
+
+
+async def cards_page(browser: Browser, path: Path) -> None:
+    """The teacher adds eight students; the sheet as printed on an A4 page."""
+    with tempfile.TemporaryDirectory() as scratch:
+        async with running_server(
+            Path(scratch) / "cards.db", class_name="7B", public_url="http://192.168.1.20:8765/"
+        ) as server:
+            teacher = Teacher(server)
+            context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+            page = await context.new_page()
+            await page.goto(f"/teacher#token={teacher.token}")
+            await page.get_by_label("Names, one per line").fill("\n".join(CARD_NAMES))
+            await page.get_by_role("button", name="Add students").click()
+            await expect(page.locator(".account-card")).to_have_count(len(CARD_NAMES))
+            await page.emulate_media(media="print")
+            await page.set_viewport_size(A4_AT_96_DPI)
+            await page.evaluate("window.scrollTo(0, 0)")
+            await page.screenshot(path=path)
+            SAVED.append(path.name)
+
+
 if __name__ == "__main__":
     # The engine's worker processes import this module again: run only in the parent.
-    asyncio.run(main(Path(sys.argv[1]) if len(sys.argv) > 1 else IMAGES))
+    if sys.argv[1:2] == ["cards"]:
+        asyncio.run(cards_only(Path(sys.argv[2]) if len(sys.argv) > 2 else IMAGES))
+    else:
+        asyncio.run(main(Path(sys.argv[1]) if len(sys.argv) > 1 else IMAGES))

@@ -2,10 +2,11 @@
 
 Routes (``docs/operations.md``, "Class mode", says the same for people)::
 
-    GET  /api/admin/class                      the class at a glance
+    GET  /api/admin/class                      the class at a glance, and where join links lead
     GET  /api/admin/roster                     the students, with their results
     GET  /api/admin/rooms                      every room, public and private; those ended lately
-    POST /api/admin/students                   {"names": [...]}: class accounts, join links once
+    POST /api/admin/students                   {"names": [...]}: class accounts, join links and
+                                               codes once; every bad line at once (bad_names)
     POST /api/admin/students/{id}/rename       {"name": "..."}
     POST /api/admin/students/{id}/kind         {"kind": "human" | "bot"}
     POST /api/admin/students/{id}/remove
@@ -29,6 +30,7 @@ exports.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Annotated, Literal
 
@@ -36,13 +38,16 @@ import msgspec
 from aiohttp import web
 
 from server.classroom.class_mode import (
+    JOIN_ADDRESS,
     AdminError,
     RefusedError,
     add_class_mode,
     admin_only,
     read_body,
 )
-from server.classroom.teacher import Classroom
+from server.classroom.join_address import reachable
+from server.classroom.qr_codes import qr_data_uri
+from server.classroom.teacher import Classroom, NewAccount
 from server.core.records import PlayerKind
 from server.http_api import json_response
 from shared.protocol.codec import check_chat_text, check_player_name
@@ -132,7 +137,15 @@ def add_admin_routes(app: web.Application) -> None:
 
 
 async def _class(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    return json_response(classroom.summary())
+    # Where the join links lead, for the page's notice when it is itself on loopback.
+    base = _base_link(request)
+    return json_response(
+        {
+            **msgspec.to_builtins(classroom.summary()),
+            "join_base": base,
+            "join_reachable": reachable(base),
+        }
+    )
 
 
 async def _roster(request: web.Request, classroom: Classroom) -> web.StreamResponse:
@@ -166,63 +179,92 @@ async def _new_students(request: web.Request, classroom: Classroom) -> web.Strea
     body = await read_body(request, NewStudentsBody, hint=f" (1 to {MAX_NEW_STUDENTS} names)")
     names = _new_student_names(body.names, classroom)
     accounts = await classroom.add_students(names, _base_link(request))
-    # The tokens are in this answer only (in the links): the server keeps their hashes.
+    # The tokens and codes are in this answer only (in the links and cards): the
+    # server keeps their hashes. The QR codes, made off the event loop.
+    cards = await asyncio.to_thread(lambda: [_card(account) for account in accounts])
     logger.info("the teacher added students", extra={"students": len(accounts)})
-    response = json_response(
-        {
-            "class": classroom.name,
-            "students": [
-                {"id": view.id, "name": view.name, "player_id": player.id, "join_link": link}
-                for view, player, link in accounts
-            ],
-        }
-    )
+    response = json_response({"class": classroom.name, "students": cards})
     response.set_status(201)
     return response
+
+
+class NameProblem(msgspec.Struct, frozen=True):
+    """One line of ``POST /api/admin/students`` that cannot be added: its number
+    (from 1, blank lines counted, as the teacher's text box numbers them), the
+    name as given (trimmed) and what is wrong with it."""
+
+    line: int
+    name: str
+    problem: str
 
 
 def _new_student_names(said: list[str], classroom: Classroom) -> list[str]:
     """The names of new students, checked: each a valid player name, none said
     twice nor on the roster already (case-folded, as names are compared on the
-    server). Blank lines (empty after trimming) are left out."""
+    server). Blank lines (empty after trimming) are left out. Every line at
+    fault is reported at once (``bad_names``, with a :class:`NameProblem` each)."""
     names: list[str] = []
-    seen = {student.name.casefold(): "on the roster" for student in classroom.students()}
-    for raw in said:
-        if not raw.strip():
+    problems: list[NameProblem] = []
+    on_roster = {student.name.casefold() for student in classroom.students()}
+    first_line: dict[str, int] = {}
+    for line, raw in enumerate(said, start=1):
+        given = raw.strip()
+        if not given:
             continue
-        name = _checked_name(raw)
-        where = seen.get(name.casefold())
-        if where is not None:
-            raise RefusedError(
-                AdminError.INVALID_FIELD, f"names: {name!r} is {where} already: give each one name"
-            )
-        seen[name.casefold()] = "in the list"
-        names.append(name)
+        try:
+            name = check_player_name(raw)
+        except ProtocolError as refusal:
+            problems.append(NameProblem(line, given, refusal.message))
+            continue
+        folded = name.casefold()
+        if folded in on_roster:
+            problems.append(NameProblem(line, name, "on the roster already: give each one name"))
+        elif folded in first_line:
+            twice = f"on line {first_line[folded]} already: give each one name"
+            problems.append(NameProblem(line, name, twice))
+        else:
+            first_line[folded] = line
+            names.append(name)
+    if problems:
+        listed = "; ".join(f"line {p.line} ({p.name!r}): {p.problem}" for p in problems)
+        count = "1 line" if len(problems) == 1 else f"{len(problems)} lines"
+        raise RefusedError(
+            AdminError.BAD_NAMES,
+            f"nobody was added: {count} cannot be: {listed}",
+            extra={"problems": msgspec.to_builtins(problems)},
+        )
     if not names:
         raise RefusedError(AdminError.INVALID_FIELD, "names: every name is blank")
     return names
 
 
 async def _new_link(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    view, link, ended = await classroom.new_link(request.match_info["id"], _base_link(request))
+    account, ended = await classroom.new_link(request.match_info["id"], _base_link(request))
     logger.info(
         "the teacher gave a student a new link",
-        extra={"student": view.id, "player": view.player_id, "sessions_ended": ended},
+        extra={"student": account.view.id, "player": account.player.id, "sessions_ended": ended},
     )
-    return json_response(
-        {
-            "id": view.id,
-            "name": view.name,
-            "player_id": view.player_id,
-            "join_link": link,
-            "sessions_ended": ended,
-        }
-    )
+    card = await asyncio.to_thread(_card, account)
+    return json_response({**card, "sessions_ended": ended})
+
+
+def _card(account: NewAccount) -> dict[str, str]:
+    """A student's card as the API answers it: who, the join link, the class
+    code, and the link as a QR code (an SVG ``data:`` address for an ``<img>``)."""
+    return {
+        "id": account.view.id,
+        "name": account.view.name,
+        "player_id": account.player.id,
+        "join_link": account.join_link,
+        "code": account.code,
+        "qr": qr_data_uri(account.join_link),
+    }
 
 
 def _base_link(request: web.Request) -> str:
-    """The page's address as the teacher reached the server (the join links')."""
-    return f"{request.scheme}://{request.host}/"
+    """The join links' base: an address the students' machines reach
+    (:mod:`server.classroom.join_address`), never the teacher's loopback one."""
+    return request.app[JOIN_ADDRESS].base(request.scheme, request.host)
 
 
 async def _merge(request: web.Request, classroom: Classroom) -> web.StreamResponse:

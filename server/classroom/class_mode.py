@@ -12,8 +12,9 @@ and every request is checked in this order, the first failure answering:
 2. no ``Authorization: Bearer TOKEN`` with the teacher's token: **401**
    ``unauthorized`` (with ``WWW-Authenticate: Bearer``);
 3. a body that is not JSON (``malformed_json``), not an object of the right
-   fields (``invalid_field``, naming the field), a bad name (``bad_name``) or
-   a blank text (``invalid_field``): **400**;
+   fields (``invalid_field``, naming the field), a bad name (``bad_name``),
+   new students' names that cannot be added (``bad_names``: every line at
+   fault, in ``problems``) or a blank text (``invalid_field``): **400**;
 4. an unknown (or removed) student, ``unknown_student``, room,
    ``unknown_room``, or player, ``unknown_player``: **404**; a player's token
    revoked already, ``already_revoked``, or a merge that a running tournament
@@ -28,15 +29,17 @@ code of :class:`AdminError`.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 from aiohttp import web
 
 from server.classroom.admin_token import bearer_matches, load_or_make_token
+from server.classroom.join_address import JoinAddress
 from server.classroom.roster import MergeRefusedError, Roster
 from server.classroom.teacher import (
     AlreadyRevokedError,
@@ -48,11 +51,14 @@ from server.classroom.teacher import (
 )
 from server.http_api import error_response
 from server.lifecycle import CONFIG, HUB, STORE
+from server.net_addresses import reachable_hosts
 
 logger = logging.getLogger(__name__)
 
 CLASSROOM = web.AppKey("classroom", Classroom)
 """The running class's controls; absent when class mode is off."""
+JOIN_ADDRESS = web.AppKey("join_address", JoinAddress)
+"""How the students' join links are addressed; set with :data:`CLASSROOM`."""
 
 _Body = TypeVar("_Body", bound=msgspec.Struct)
 Handler = Callable[[web.Request, Classroom], Awaitable[web.StreamResponse]]
@@ -71,6 +77,8 @@ class AdminError(enum.StrEnum):
     """The body is not JSON."""
     INVALID_FIELD = "invalid_field"
     """A field missing, of the wrong type, or out of range (named in the message)."""
+    BAD_NAMES = "bad_names"
+    """Students' names that cannot be added, each with its line (``problems``)."""
     BAD_NAME = "bad_name"
     """A name that is empty, over 32 characters, or holds control characters."""
     UNKNOWN_STUDENT = "unknown_student"
@@ -96,11 +104,20 @@ class AdminError(enum.StrEnum):
 class RefusedError(Exception):
     """A refused request, answered with ``status`` (400: bad input) before anything changes."""
 
-    def __init__(self, code: AdminError, message: str, *, status: int = 400) -> None:
+    def __init__(
+        self,
+        code: AdminError,
+        message: str,
+        *,
+        status: int = 400,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.extra = extra
+        """More fields of the error's body beside ``error`` and ``message``."""
 
 
 def add_class_mode(app: web.Application) -> None:
@@ -127,6 +144,9 @@ async def _classroom(app: web.Application) -> AsyncIterator[None]:
         token=token, hub=hub, store=store, roster=Roster(store, config.class_name)
     )
     await classroom.start()
+    # Off the loop: looking up this machine's own name may wait on DNS.
+    hosts = [] if config.public_url else await asyncio.to_thread(reachable_hosts, config.host)
+    app[JOIN_ADDRESS] = JoinAddress(config.public_url, hosts)
     app[CLASSROOM] = classroom
     logger.info("class mode", extra={"class": config.class_name})
     try:
@@ -157,7 +177,9 @@ def admin_only(handler: Handler) -> Callable[[web.Request], Awaitable[web.Stream
         try:
             return await handler(request, classroom)
         except RefusedError as refusal:
-            return error_response(refusal.status, refusal.code, refusal.message)
+            return error_response(
+                refusal.status, refusal.code, refusal.message, extra=refusal.extra
+            )
         except UnknownStudentError as unknown:
             return error_response(404, AdminError.UNKNOWN_STUDENT, str(unknown))
         except UnknownRoomError as unknown:

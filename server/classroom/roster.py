@@ -30,10 +30,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from server.classroom.class_codes import SealedCode
 from server.core.players import PlayerId, PlayerRecord
 from server.core.records import PlayerKind
 from server.core.sessions import Session
-from server.store import Store, StudentRecord
+from server.store import ClassCodeRecord, Store, StudentRecord
 
 MergeCheck = Callable[[StudentRecord, StudentRecord], None]
 """Asked before a merge (:meth:`Roster.merge`): raises :class:`MergeRefusedError`
@@ -153,14 +154,18 @@ class Roster:
             raise
 
     async def enrol(
-        self, accounts: Sequence[tuple[PlayerRecord, str]], now: float
+        self,
+        accounts: Sequence[tuple[PlayerRecord, str]],
+        now: float,
+        codes: Sequence[SealedCode] = (),
     ) -> list[StudentRecord]:
         """Make each new player (with the hash of its token, not yet stored) a
-        student of the class under its name, in one transaction; return the
-        students in the order given. The first is first seen at ``now``, each
-        next one :data:`ENROL_STEP` later, so the roster (first seen first)
-        keeps the order given after a restart too. Nothing is stored if any is
-        refused (``InvalidRecordError``)."""
+        student of the class under its name, with its class code (``codes``, in
+        the same order, if given), in one transaction; return the students in
+        the order given. The first is first seen at ``now``, each next one
+        :data:`ENROL_STEP` later, so the roster (first seen first) keeps the
+        order given after a restart too. Nothing is stored if any is refused
+        (``InvalidRecordError``; ``ClassCodeTakenError`` for a code taken)."""
         taken = set(self._by_id)
         students = []
         for index, (player, _) in enumerate(accounts):
@@ -180,7 +185,11 @@ class Roster:
             [
                 (player, token_hash, student)
                 for (player, token_hash), student in zip(accounts, students, strict=True)
-            ]
+            ],
+            [
+                ClassCodeRecord(student.id, code.lookup, code.sealed)
+                for student, code in zip(students, codes, strict=False)
+            ],
         )
         return [self._keep(student) for student in students]
 

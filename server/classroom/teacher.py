@@ -18,10 +18,14 @@ What each control does, in the order it does it:
   with 4003. Their player token still works: a later hello puts them back on
   the roster with their games.
 - **add students** (the class's accounts): a person player is made for each
-  name, with a token, and made a student, all in one transaction; the tokens
-  are handed back this once (for the teacher's sheet of join links).
+  name, with a token and a class code (:mod:`server.classroom.class_codes`),
+  and made a student, all in one transaction; the tokens and codes are handed
+  back this once (for the teacher's sheet of join cards).
 - **a new link** for a student (a lost slip): a new token for their player,
-  stored, so the old one opens nothing; then their live sessions end (4004).
+  stored, so the old one opens nothing, and a new class code; then their live
+  sessions end (4004).
+- **sign in with a class code**: the student whose code it is, and their
+  token (unsealed from what the store keeps); nothing changes.
 - **merge** two entries that are one person: stored (the one merged leaves
   the roster, its games count for the other, its player's token opens the
   other's player); then its live sessions are the other's, under that name.
@@ -50,13 +54,24 @@ the room's last game (``game_players``), also once they have left.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from urllib.parse import quote
 
 import msgspec
 
+from server.classroom.class_codes import (
+    SALT_BYTES,
+    SALT_SETTING,
+    SealedCode,
+    lookup_of,
+    new_code,
+    seal,
+    unseal,
+)
 from server.classroom.export import GameAnalysisSummary, games_zip, results_csv
 from server.classroom.roster import Roster
 from server.core.players import PlayerRecord, new_player_token, player_id_for, token_hash
@@ -64,7 +79,14 @@ from server.core.records import GameRecord, PlayerKind
 from server.hub import GameServer
 from server.hub_boundary import HubEvent, RoomDropped, RoomInfo
 from server.player_directory import PlayerDirectory
-from server.store import PlayerNotFoundError, Store, StudentRecord, StudentResults
+from server.store import (
+    ClassCodeRecord,
+    ClassCodeTakenError,
+    PlayerNotFoundError,
+    Store,
+    StudentRecord,
+    StudentResults,
+)
 from shared.engine.analysis import MoveReview
 from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 from shared.protocol.messages import ResultInfo, Side
@@ -192,6 +214,20 @@ class RoomView(msgspec.Struct, frozen=True, kw_only=True):
     room code, a private room's join code (the teacher's Watch link)."""
 
 
+@dataclass(frozen=True, slots=True)
+class NewAccount:
+    """A class account as the teacher gets it, this once: the student's view,
+    their player, their join link and their class code."""
+
+    view: StudentView
+    player: PlayerRecord
+    join_link: str
+    code: str = field(repr=False)
+
+
+_CODE_DRAWS = 3
+"""Draws of fresh codes before giving up (a clash is one chance in millions)."""
+
 # -- the controls ------------------------------------------------------------------------
 
 
@@ -210,6 +246,8 @@ class Classroom:
         self._hub = hub
         self._store = store
         self._roster = roster
+        self._code_salt = b""
+        """The class codes' salt (:mod:`server.classroom.class_codes`), read at the start."""
         self._ended: dict[str, tuple[float, RoomView]] = {}
         """Rooms that ended and emptied, by code: when the hub let them go, and their last view."""
         self._announcement: AnnouncementView | None = None
@@ -219,6 +257,8 @@ class Classroom:
         """Load the roster and hook it to the hub's hellos. Rooms restored after
         a restart name their players as the game's record does: those the
         teacher renamed since take their roster name again."""
+        salt = await self._store.setting(SALT_SETTING, secrets.token_hex(SALT_BYTES))
+        self._code_salt = bytes.fromhex(salt)
         await self._roster.load()
         for student in self._roster.students():
             for session in self._hub.player_sessions(student.player):
@@ -362,13 +402,12 @@ class Classroom:
         student = await self._roster.remove(self.student(student_id))
         await self._hub.remove_player(student.player)
 
-    async def add_students(
-        self, names: Sequence[str], base_link: str
-    ) -> list[tuple[StudentView, PlayerRecord, str]]:
+    async def add_students(self, names: Sequence[str], base_link: str) -> list[NewAccount]:
         """Make a person player and a student for each name (checked, none on the
-        roster and no two alike, case-folded: the caller checks), in one
-        transaction; return each student's view, player and join link (``base_link``
-        and the token: the token exists nowhere else), in the order given."""
+        roster and no two alike, case-folded: the caller checks), each with a
+        class code, in one transaction; return each student's account (view,
+        player, join link on ``base_link`` and code: the token and the code exist
+        nowhere else), in the order given."""
         now = time.time()
         accounts: list[tuple[PlayerRecord, str]] = []
         tokens: list[str] = []
@@ -377,19 +416,61 @@ class Classroom:
             player = PlayerRecord(player_id_for(token), name, PlayerKind.HUMAN, created_at=now)
             accounts.append((player, token_hash(token)))
             tokens.append(token)
-        students = await self._roster.enrol(accounts, now)
+        for _ in range(_CODE_DRAWS):
+            codes = [new_code() for _ in tokens]
+            # scrypt for each: off the event loop.
+            sealed = await asyncio.to_thread(self._seal_all, codes, tokens)
+            try:
+                students = await self._roster.enrol(accounts, now, sealed)
+                break
+            except ClassCodeTakenError:  # one chance in millions: draw them all again
+                continue
+        else:
+            raise ClassCodeTakenError("no free class codes were drawn: try again")
         results = await self._store.class_results(self.name)
         return [
-            (self._view(student, results), player, join_link(base_link, token, student.name))
-            for student, (player, _), token in zip(students, accounts, tokens, strict=True)
+            NewAccount(
+                self._view(student, results),
+                player,
+                join_link(base_link, token, student.name),
+                code,
+            )
+            for student, (player, _), token, code in zip(
+                students, accounts, tokens, codes, strict=True
+            )
         ]
 
-    async def new_link(self, student_id: str, base_link: str) -> tuple[StudentView, str, int]:
+    def _seal_all(self, codes: Sequence[str], tokens: Sequence[str]) -> list[SealedCode]:
+        return [
+            seal(code, self._code_salt, token) for code, token in zip(codes, tokens, strict=True)
+        ]
+
+    async def sign_in(self, code: str) -> tuple[StudentRecord, str] | None:
+        """The student whose class code is ``code`` (a normalized one: see
+        :func:`~server.classroom.class_codes.normalized`) and their player token,
+        as their join link holds it; None for a code that is no student's of
+        this class now (never one, renewed by a new link, a revoked token, a
+        merged entry or another class's). Changes nothing."""
+        lookup, key = await asyncio.to_thread(lookup_of, code, self._code_salt)
+        found = await self._store.class_code(lookup)
+        if found is None:
+            return None
+        student = self._roster.resolve(found.student)
+        token = unseal(key, found.sealed)
+        if student is None or token is None or student.merged_into is not None:
+            return None
+        player = await self._store.player_by_token_hash(token_hash(token))
+        if player is None or player.revoked:
+            return None
+        return student, token
+
+    async def new_link(self, student_id: str, base_link: str) -> tuple[NewAccount, int]:
         """Give the student a new key (a lost slip): a new token for their player,
-        stored, so the old one opens nothing; then each of their live sessions
+        stored, so the old one opens nothing, and a new class code for it, so
+        the old code opens nothing either; then each of their live sessions
         ends, closed with 4004 (whoever holds the old slip is out; the student
-        comes back by the new link). Returns their view, the new join link
-        (the token exists nowhere else) and how many sessions ended.
+        comes back by the new link or code). Returns their account (the token
+        and the code exist nowhere else) and how many sessions ended.
         :class:`UnknownStudentError`, or :class:`AlreadyRevokedError` for a
         student whose token was revoked, before anything changes."""
         student = self.student(student_id)
@@ -401,11 +482,25 @@ class Classroom:
                 f"student {student.id}'s token was revoked: a new link does not bring "
                 "it back; add the student again under another name"
             ) from None
+        # The old code now unseals a token that opens nothing (sign_in refuses it).
+        for _ in range(_CODE_DRAWS):
+            code = new_code()
+            sealed = await asyncio.to_thread(seal, code, self._code_salt, token)
+            try:
+                await self._store.set_class_code(
+                    ClassCodeRecord(student.id, sealed.lookup, sealed.sealed)
+                )
+                break
+            except ClassCodeTakenError:
+                continue
+        else:
+            raise ClassCodeTakenError("no free class code was drawn: ask for a new link again")
         ended = await self._hub.end_sessions(
             student.player, CLOSE_TOKEN_REVOKED, "the teacher gave this student a new link"
         )
         view = await self.student_view(student.id)
-        return view, join_link(base_link, token, student.name), ended
+        player = await self._store.get_player(student.player)
+        return NewAccount(view, player, join_link(base_link, token, student.name), code), ended
 
     async def merge(self, student_id: str, into_id: str) -> StudentView:
         """Merge student ``student_id`` into ``into_id``; see the module docstring.

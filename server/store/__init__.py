@@ -77,8 +77,14 @@ from typing import TypeAlias
 
 from server.store.analyses import AnalysisStorage
 from server.store.base import StoreInfo
-from server.store.classroom import ClassroomStorage, StudentRecord, StudentResults
+from server.store.classroom import (
+    ClassCodeRecord,
+    ClassroomStorage,
+    StudentRecord,
+    StudentResults,
+)
 from server.store.errors import (
+    ClassCodeTakenError,
     GameNotFoundError,
     GameStateError,
     InvalidRecordError,
@@ -105,6 +111,8 @@ from server.store.tournaments import (
 
 __all__ = [
     "SCHEMA_VERSION",
+    "ClassCodeRecord",
+    "ClassCodeTakenError",
     "EntrantRecord",
     "GameNotFoundError",
     "GameStateError",

@@ -23,7 +23,13 @@ from server.store.errors import (
     StaleWriteError,
     StoreError,
 )
-from server.store.rows import EntrantRecord, PairingRecord, StudentRecord, TournamentRecord
+from server.store.rows import (
+    ClassCodeRecord,
+    EntrantRecord,
+    PairingRecord,
+    StudentRecord,
+    TournamentRecord,
+)
 from shared.errors import GameError
 from shared.games import Player, get_game
 
@@ -341,6 +347,31 @@ def enrolment(
     for player, _, student in accounts:
         if student.player != player.id:
             raise InvalidRecordError(f"student {student.id!r} is not player {player.id!r}")
+    return rows
+
+
+def class_code_row(code: ClassCodeRecord) -> tuple[str, str, str]:
+    """The class_codes row (``lookup, student, sealed``) of a code, checked."""
+    if not isinstance(code, ClassCodeRecord):
+        raise InvalidRecordError(f"a class code is a ClassCodeRecord, not {code!r}")
+    lookup_ok = len(code.lookup) == 64 and all(c in "0123456789abcdef" for c in code.lookup)
+    if not (lookup_ok and code.student and code.sealed):
+        raise InvalidRecordError(
+            "a class code needs a student, 64 hex digits to find it, and a seal"
+        )
+    return (code.lookup, code.student, code.sealed)
+
+
+def class_codes_of(
+    students: Sequence[StudentRecord], codes: Sequence[ClassCodeRecord]
+) -> list[tuple[str, str, str]]:
+    """``enrol``'s codes as rows, checked: each of a student being enrolled, one each."""
+    ids = {student.id for student in students}
+    rows = [class_code_row(code) for code in codes]
+    if any(code.student not in ids for code in codes) or len({c.student for c in codes}) < len(
+        codes
+    ):
+        raise InvalidRecordError("each class code must be of a student enrolled with it, one each")
     return rows
 
 

@@ -2,10 +2,11 @@
 
 ``settings`` holds values the server makes once and keeps (the teacher's admin
 token); ``students`` is a class's roster (:class:`StudentRecord`): one student
-per durable player (:mod:`server.store.players`). A class's games and results
-are read through its students' players, which the seats of their games carry; a
-merged player's seats (stored under its own id) count for the student it was
-merged into.
+per durable player (:mod:`server.store.players`); ``class_codes`` the short
+codes of the class's accounts (:class:`ClassCodeRecord`), one per student. A
+class's games and results are read through its students' players, which the
+seats of their games carry; a merged player's seats (stored under its own id)
+count for the student it was merged into.
 """
 
 from __future__ import annotations
@@ -17,23 +18,26 @@ from server.core.players import PlayerRecord
 from server.core.records import GameRecord, PlayerKind
 from server.store.base import StoreBase
 from server.store.checks import (
+    class_code_row,
+    class_codes_of,
     enrolment,
     student_changes,
     student_not_new,
     student_row,
 )
-from server.store.errors import InvalidRecordError, StudentNotFoundError
+from server.store.errors import ClassCodeTakenError, InvalidRecordError, StudentNotFoundError
 from server.store.games import load_games
 from server.store.players import insert_player
 from server.store.rows import (
     STUDENT_COLUMNS,
+    ClassCodeRecord,
     StudentRecord,
     StudentResults,
     student_record,
 )
 from server.store.sql import scalar
 
-__all__ = ["ClassroomStorage", "StudentRecord", "StudentResults"]
+__all__ = ["ClassCodeRecord", "ClassroomStorage", "StudentRecord", "StudentResults"]
 
 # The games of a class: those in which a player of one of its students (removed,
 # merged or not) held a seat. A fixed clause for load_games, so no text from
@@ -71,19 +75,54 @@ class ClassroomStorage(StoreBase):
 
         await self._transaction(body, write=True, what=f"adding student {student.id}")
 
-    async def enrol(self, accounts: Sequence[tuple[PlayerRecord, str, StudentRecord]]) -> None:
+    async def enrol(
+        self,
+        accounts: Sequence[tuple[PlayerRecord, str, StudentRecord]],
+        codes: Sequence[ClassCodeRecord] = (),
+    ) -> None:
         """Store new players and make each a student, all in one transaction:
-        each account is a player, the hash of its token, and its student. Either
+        each account is a player, the hash of its token, and its student; with
+        ``codes``, their class codes (one per student, of these students). Either
         every account is stored or, raising :class:`InvalidRecordError` (as
-        :meth:`add_student` and ``add_player`` do), none is."""
+        :meth:`add_student` and ``add_player`` do; :class:`ClassCodeTakenError`
+        for a code another student has), none is."""
         rows = enrolment(accounts)
+        code_rows = class_codes_of([student for _, _, student in accounts], codes)
 
         def body(db: sqlite3.Connection) -> None:
             for player, student in rows:
                 insert_player(db, player)
                 _insert_student(db, student)
+            for row in code_rows:
+                _insert_code(db, row)
 
         await self._transaction(body, write=True, what=f"enrolling {len(rows)} students")
+
+    async def set_class_code(self, code: ClassCodeRecord) -> None:
+        """Give the student ``code.student`` this class code in place of the one
+        they had (a new link renews both). Raises :class:`StudentNotFoundError`,
+        :class:`ClassCodeTakenError` for a code another student has, or
+        :class:`InvalidRecordError`."""
+        row = class_code_row(code)
+
+        def body(db: sqlite3.Connection) -> None:
+            if scalar(db, "SELECT 1 FROM students WHERE id = ?", (code.student,)) is None:
+                raise StudentNotFoundError(code.student)
+            db.execute("DELETE FROM class_codes WHERE student = ?", (code.student,))
+            _insert_code(db, row)
+
+        await self._transaction(body, write=True, what=f"renewing student {code.student}'s code")
+
+    async def class_code(self, lookup: str) -> ClassCodeRecord | None:
+        """The class code found by ``lookup``; None if no student has it."""
+
+        def body(db: sqlite3.Connection) -> ClassCodeRecord | None:
+            row = db.execute(
+                "SELECT student, lookup, sealed FROM class_codes WHERE lookup = ?", (lookup,)
+            ).fetchone()
+            return None if row is None else ClassCodeRecord(*row)
+
+        return await self._transaction(body, write=False, what="finding a class code")
 
     async def update_student(
         self,
@@ -195,6 +234,15 @@ class ClassroomStorage(StoreBase):
             return load_games(db, _OF_CLASS, (class_name,))
 
         return await self._transaction(body, write=False, what="reading the class's games")
+
+
+def _insert_code(db: sqlite3.Connection, row: tuple[str, str, str]) -> None:
+    if scalar(db, "SELECT 1 FROM class_codes WHERE lookup = ?", (row[0],)) is not None:
+        raise ClassCodeTakenError("another student has this class code")
+    try:
+        db.execute("INSERT INTO class_codes (lookup, student, sealed) VALUES (?, ?, ?)", row)
+    except sqlite3.IntegrityError as error:
+        raise InvalidRecordError(f"student {row[1]!r} is unknown, or has a code") from error
 
 
 def _insert_student(db: sqlite3.Connection, row: tuple[object, ...]) -> None:

@@ -8,6 +8,7 @@
     ├── StaleWriteError(StoreError, ValueError)          a ply that is not the next one
     ├── GameStateError(StoreError, ValueError)           a write the game's state forbids
     ├── InvalidRecordError(StoreError, ValueError)       arguments that make no valid record
+    │   └── ClassCodeTakenError                          a class code another student has
     ├── SchemaVersionError(StoreError, RuntimeError)     the file is from a newer Boardroom
     ├── StoreClosedError(StoreError, RuntimeError)       used before open() or after close()
     └── StorageFailedError(StoreError, OSError)          SQLite failed: disk full, I/O error,
@@ -19,6 +20,7 @@ A refused write (any of these) changes nothing. :mod:`server.store` exports them
 from __future__ import annotations
 
 __all__ = [
+    "ClassCodeTakenError",
     "GameNotFoundError",
     "GameStateError",
     "InvalidRecordError",
@@ -107,3 +109,8 @@ class StorageFailedError(StoreError, OSError):
     """SQLite could not do the operation (disk full, I/O error, corrupt file, write
     lock held too long by another process); the operation did not take effect.
     The SQLite error is the ``__cause__``."""
+
+
+class ClassCodeTakenError(InvalidRecordError):
+    """A class code (its lookup hash) that another student has already: draw
+    another (codes are drawn at random, so this is rare)."""

@@ -94,6 +94,18 @@ class StudentRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class ClassCodeRecord:
+    """A student's short class code as the store keeps it: never the code itself
+    (:mod:`server.classroom.class_codes`). ``lookup`` finds it (64 hex digits, a
+    slow hash of the code), ``sealed`` is the student's player token encrypted
+    under a key derived from the code (hex). One code per student."""
+
+    student: str
+    lookup: str
+    sealed: str = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class StudentResults:
     """A student's finished games in their class: ``played`` counts them all, so
     ``played - won - drawn - lost`` ended with no result (aborted, or both gone)."""

@@ -21,7 +21,7 @@ from server.store.sql import scalar
 
 __all__ = ["SCHEMA_VERSION", "migrate"]
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
 
 
@@ -392,6 +392,17 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
             seconds_per_position REAL    NOT NULL CHECK (seconds_per_position > 0),
             finished_at          REAL    NOT NULL
         )
+        """,
+    ),
+    # Version 7 to 8: the students' short class codes (server/classroom/class_codes.py),
+    # kept as a slow hash to find them and the player's token sealed under the code.
+    (
+        """
+        CREATE TABLE class_codes (
+            lookup  TEXT PRIMARY KEY CHECK (length(lookup) = 64),
+            student TEXT NOT NULL UNIQUE REFERENCES students (id),
+            sealed  TEXT NOT NULL CHECK (sealed <> '')
+        ) WITHOUT ROWID
         """,
     ),
 )

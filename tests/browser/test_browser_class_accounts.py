@@ -22,7 +22,10 @@ from test_browser_players import player_id, stored_player_token
 from test_browser_teacher import open_teacher
 
 JOIN_LINK = re.compile(r"/#/account/(bp_[A-Za-z0-9_-]{43})\?name=")
-CARD_NOTE = "Open this link in your browser. It is your key: keep it to yourself."
+CARD_NOTE = (
+    "Scan the code or open the link: it is your key, keep it to yourself. "
+    "Or type your class code on the start page."
+)
 
 
 async def add_students(desk: WebPlayer, names: str) -> None:
@@ -94,7 +97,7 @@ async def test_a_student_opens_the_join_link_from_the_sheet_and_is_that_student(
         await expect(desk.page.locator(".account-card .card-note")).to_have_text([CARD_NOTE] * 3)
         await expect(sheet.locator("h2")).to_have_text("Join links for class 7B: 3 students")
         await expect(sheet.locator(".sheet-warning")).to_contain_text(
-            "These links are shown only now"
+            "These links and codes are shown only now"
         )
         await expect(desk.page.get_by_label("Names, one per line")).to_have_value("")
         await expect(desk.page.locator(".roster tbody tr")).to_have_count(3)

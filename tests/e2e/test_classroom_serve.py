@@ -68,6 +68,9 @@ async def test_the_teacher_link_works_and_outlives_a_restart(
             "rooms": 0,
             "games_in_progress": 0,
             "announcement": None,
+            # Listening on 127.0.0.1 only: no student's machine reaches it.
+            "join_base": f"http://127.0.0.1:{server.port}/",
+            "join_reachable": False,
         }
         ann = await Player.join_server(server.ws_url, "ann")
         code = (await ann.request({"type": "create_room", "game": "connect4"}))["room"]["code"]

@@ -7,12 +7,25 @@ from collections.abc import Sequence
 
 from server.core.players import PlayerRecord
 from server.core.records import GameRecord, PlayerKind
-from server.store.checks import enrolment, student_changes, student_not_new, student_row
-from server.store.errors import InvalidRecordError, StudentNotFoundError
+from server.store.checks import (
+    class_code_row,
+    class_codes_of,
+    enrolment,
+    student_changes,
+    student_not_new,
+    student_row,
+)
+from server.store.errors import ClassCodeTakenError, InvalidRecordError, StudentNotFoundError
 from server.store.postgres.base import SCHEMA_REFUSALS, Connection, PostgresBase
 from server.store.postgres.games import load_games
 from server.store.postgres.players import insert_player
-from server.store.rows import STUDENT_COLUMNS, StudentRecord, StudentResults, student_record
+from server.store.rows import (
+    STUDENT_COLUMNS,
+    ClassCodeRecord,
+    StudentRecord,
+    StudentResults,
+    student_record,
+)
 
 __all__ = ["PostgresClassroom"]
 
@@ -52,17 +65,51 @@ class PostgresClassroom(PostgresBase):
 
         await self._transaction(body, write=True, what=f"adding student {student.id}")
 
-    async def enrol(self, accounts: Sequence[tuple[PlayerRecord, str, StudentRecord]]) -> None:
-        """Store new players and make each a student, all in one transaction, or
-        none (:meth:`server.store.GameStore.enrol`)."""
+    async def enrol(
+        self,
+        accounts: Sequence[tuple[PlayerRecord, str, StudentRecord]],
+        codes: Sequence[ClassCodeRecord] = (),
+    ) -> None:
+        """Store new players and make each a student, with their class codes, all
+        in one transaction, or none (:meth:`server.store.GameStore.enrol`)."""
         rows = enrolment(accounts)
+        code_rows = class_codes_of([student for _, _, student in accounts], codes)
 
         async def body(db: Connection) -> None:
             for player, student in rows:
                 await insert_player(db, player)
                 await _insert_student(db, student)
+            for row in code_rows:
+                await _insert_code(db, row)
 
         await self._transaction(body, write=True, what=f"enrolling {len(rows)} students")
+
+    async def set_class_code(self, code: ClassCodeRecord) -> None:
+        """Give the student this class code in place of the one they had
+        (:meth:`server.store.GameStore.set_class_code`)."""
+        row = class_code_row(code)
+
+        async def body(db: Connection) -> None:
+            found = await db.fetchval(
+                "SELECT 1 FROM students WHERE id = $1 FOR UPDATE", code.student
+            )
+            if found is None:
+                raise StudentNotFoundError(code.student)
+            await db.execute("DELETE FROM class_codes WHERE student = $1", code.student)
+            await _insert_code(db, row)
+
+        await self._transaction(body, write=True, what=f"renewing student {code.student}'s code")
+
+    async def class_code(self, lookup: str) -> ClassCodeRecord | None:
+        """The class code found by ``lookup``; None if no student has it."""
+
+        async def body(db: Connection) -> ClassCodeRecord | None:
+            row = await db.fetchrow(
+                "SELECT student, lookup, sealed FROM class_codes WHERE lookup = $1", lookup
+            )
+            return None if row is None else ClassCodeRecord(*row)
+
+        return await self._transaction(body, write=False, what="finding a class code")
 
     async def update_student(
         self,
@@ -173,6 +220,17 @@ class PostgresClassroom(PostgresBase):
             return await load_games(db, _OF_CLASS, (class_name,))
 
         return await self._transaction(body, write=False, what="reading the class's games")
+
+
+async def _insert_code(db: Connection, row: tuple[str, str, str]) -> None:
+    if await db.fetchval("SELECT 1 FROM class_codes WHERE lookup = $1", row[0]) is not None:
+        raise ClassCodeTakenError("another student has this class code")
+    try:
+        await db.execute(
+            "INSERT INTO class_codes (lookup, student, sealed) VALUES ($1, $2, $3)", *row
+        )
+    except SCHEMA_REFUSALS as error:
+        raise InvalidRecordError(f"student {row[1]!r} is unknown, or has a code") from error
 
 
 async def _insert_student(db: Connection, row: Sequence[object]) -> None:

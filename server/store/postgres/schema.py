@@ -257,10 +257,22 @@ _VERSION_7 = (
     """,
 )
 
+_VERSION_8 = (
+    # The students' short class codes (SQLite's version 8 says what each column holds).
+    """
+    CREATE TABLE class_codes (
+        lookup  text PRIMARY KEY CHECK (length(lookup) = 64),
+        student text NOT NULL UNIQUE REFERENCES students (id),
+        sealed  text NOT NULL CHECK (sealed <> '')
+    )
+    """,
+)
+
 _MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     # (the version a step brings the database to, its statements), in order. A
     # step is frozen once released: a change is a new step here and in SQLite's list.
     (7, _VERSION_7),
+    (8, _VERSION_8),
 )
 assert _MIGRATIONS[-1][0] == SCHEMA_VERSION
 

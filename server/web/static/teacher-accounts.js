@@ -3,28 +3,27 @@
 // /api/admin/students). Each new student's join link carries their token, and
 // the answer is the only place it ever shows (the server keeps the token's hash),
 // so the links go on a printable sheet at once: one card per student with the
-// name, the link in full and what to do with it. The sheet says that it is shown
-// only now; the page asks before it is left while a sheet is up, and printing
-// shows the sheet alone (teacher.css, @media print).
+// name, the link as a QR code, the short class code to type instead, the link in
+// full and what to do with it. The sheet says that it is shown only now; the page
+// asks before it is left while a sheet is up, and printing shows the sheet alone,
+// eight cards to an A4 or Letter page (teacher.css, @media print).
 
+import { CARD_NOTE } from "./class-words.js";
 import { button, confirming, h, setText, show } from "./dom.js";
-import { formError } from "./forms.js";
 import { errorText } from "./teacher-api.js";
 
 const NAMES_MAX = 200; // the API's limit for one request
 
-const CARD_NOTE = "Open this link in your browser. It is your key: keep it to yourself.";
-
 /**
- * The names in `text` as the textarea holds them: one a line, each trimmed,
- * blank lines left out, in their order. Duplicates and bad names are kept: the
- * API refuses them and says which.
+ * The lines of `text` as the textarea holds them, each trimmed, up to the last
+ * that is not blank: blank lines inside are kept (the server skips them), so
+ * that the API's line numbers are the box's. Duplicates and bad names are kept:
+ * the API refuses them and says which lines.
  */
-export function namesOf(text) {
-  return text
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== "");
+export function linesOf(text) {
+  const lines = text.split(/\r\n|\r|\n/).map((line) => line.trim());
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
 }
 
 export class AccountsPanel {
@@ -55,7 +54,8 @@ export class AccountsPanel {
       placeholder: "Ann\nBob Smith\nCarol",
     });
     this.addButton = h("button", { type: "submit" }, "Add students");
-    this.error = formError();
+    // A block, not formError's paragraph: a refusal may list every line at fault.
+    this.error = h("div", { class: "form-error", role: "alert", hidden: true });
     return h(
       "section",
       { class: "panel accounts-panel", "aria-labelledby": "accounts-title" },
@@ -69,8 +69,9 @@ export class AccountsPanel {
         h(
           "p",
           { class: "form-note" },
-          "Each student gets a join link on a sheet to print: opening it in a browser " +
-            "makes that browser the student, with no name to type.",
+          "Each student gets a card to print: a join link with its QR code, which makes " +
+            "the browser that opens it the student, and a short class code to type on " +
+            "the start page instead.",
         ),
         this.error,
       ),
@@ -80,14 +81,14 @@ export class AccountsPanel {
   async add(event) {
     event.preventDefault();
     this.showError("");
-    const names = namesOf(this.names.value);
+    const names = linesOf(this.names.value);
     if (names.length === 0) {
       this.showError("Write the students' names first, one per line.");
       this.names.focus();
       return;
     }
     if (names.length > NAMES_MAX) {
-      this.showError(`That is ${names.length} names: add at most ${NAMES_MAX} at a time.`);
+      this.showError(`That is ${names.length} lines: add at most ${NAMES_MAX} at a time.`);
       return;
     }
     // One request at a time: a second click must not make every student twice.
@@ -98,7 +99,8 @@ export class AccountsPanel {
       this.addCards(answer.students, answer.class);
       this.changed();
     } catch (error) {
-      this.showError(errorText(error));
+      if (error.code === "bad_names" && Array.isArray(error.body?.problems)) this.showProblems(error.body.problems);
+      else this.showError(errorText(error));
     } finally {
       this.addButton.disabled = false;
     }
@@ -107,6 +109,27 @@ export class AccountsPanel {
   showError(text) {
     setText(this.error, text);
     show(this.error, Boolean(text));
+  }
+
+  /** Every line the server refused, each with its number, name and problem. */
+  showProblems(problems) {
+    const count = problems.length === 1 ? "1 line" : `${problems.length} lines`;
+    this.error.replaceChildren(
+      `Nobody was added: fix ${count} and click Add students again.`,
+      h(
+        "ul",
+        { class: "name-problems" },
+        problems.map((problem) =>
+          h(
+            "li",
+            { dataset: { line: String(problem.line) } },
+            h("strong", {}, `Line ${problem.line}`),
+            ` “${problem.name}”: ${problem.problem}`,
+          ),
+        ),
+      ),
+    );
+    show(this.error, true);
   }
 
   // -- the sheet --------------------------------------------------------------------------
@@ -125,10 +148,10 @@ export class AccountsPanel {
       h(
         "p",
         { class: "sheet-warning", role: "note" },
-        h("strong", {}, "These links are shown only now. "),
-        "The server keeps no copy of them: print this sheet (or save it as a PDF " +
-          "from the print dialog) before you leave or reload this page. Cut out the " +
-          "cards and hand each student their own.",
+        h("strong", {}, "These links and codes are shown only now. "),
+        "The server keeps no copy of them: print this sheet (eight cards a page, or " +
+          "save it as a PDF from the print dialog) before you leave or reload this " +
+          "page. Cut out the cards and hand each student their own.",
       ),
       this.cards,
     );
@@ -144,8 +167,19 @@ export class AccountsPanel {
           { class: "account-card", dataset: { student: student.id, name: student.name } },
           h("p", { class: "card-class" }, `Boardroom · class ${className}`),
           h("h3", { class: "card-name" }, student.name),
+          h(
+            "div",
+            { class: "card-body" },
+            h("img", { class: "card-qr", src: student.qr, alt: `QR code of ${student.name}'s join link` }),
+            h(
+              "div",
+              { class: "card-keys" },
+              h("p", { class: "card-code-label" }, "Class code"),
+              h("p", { class: "card-code" }, student.code),
+              h("p", { class: "card-note" }, CARD_NOTE),
+            ),
+          ),
           h("p", { class: "card-link" }, h("code", {}, student.join_link)),
-          h("p", { class: "card-note" }, CARD_NOTE),
         ),
       );
     }

@@ -1,21 +1,52 @@
 // teacher-api.js: the admin API (docs/operations.md, "Class mode") as the
 // teacher's page and the wall call it: the token comes from the page's address
 // (`#token=...`, which browsers never send to the server) and goes with every
-// request as `Authorization: Bearer`. Answers are JSON; a refusal rejects with
-// ApiError, carrying the API's error code and message.
+// request as `Authorization: Bearer`. The page takes it out of the address at
+// once (takeToken), as a student's join link is: it is kept in this tab's
+// sessionStorage, so that a reload still works while the address bar, the
+// history and a screenshot of the projector hold no token. Answers are JSON; a
+// refusal rejects with ApiError, carrying the API's error code and message.
 
-/** The token in the page's address (`#token=TOKEN`), or "" when there is none. */
-export function tokenFromFragment(hash = location.hash) {
-  return new URLSearchParams(hash.replace(/^#/, "")).get("token")?.trim() ?? "";
+const KEPT_TOKEN = "boardroom.teacherToken";
+
+/**
+ * The teacher's token for this page: the address's (`#token=TOKEN`), which is
+ * then kept in this tab and taken out of the address at once (the fragment's
+ * other parameters stay: the wall's `finished=`), or else the one this tab kept
+ * (a reload); "" when there is neither.
+ */
+export function takeToken() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const given = params.get("token")?.trim() ?? "";
+  if (!given) return keptToken();
+  params.delete("token");
+  const rest = params.toString();
+  // replaceState: the entry with the token is replaced, not left in the history.
+  history.replaceState(history.state, "", `${location.pathname}${location.search}${rest ? `#${rest}` : ""}`);
+  try {
+    sessionStorage.setItem(KEPT_TOKEN, given);
+  } catch {
+    // Storage refused (a private window's quota): this visit works, a reload asks for the link.
+  }
+  return given;
+}
+
+function keptToken() {
+  try {
+    return sessionStorage.getItem(KEPT_TOKEN) ?? "";
+  } catch {
+    return "";
+  }
 }
 
 /** The API refused, or could not be reached (`code` "network", `status` 0). */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, body = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    this.body = body; // the API's whole answer (`problems` of bad_names), or null
   }
 
   /** The token is missing or wrong: nothing the page does can work. */
@@ -84,7 +115,7 @@ export class AdminApi {
     }
     const code = error?.error ?? (response.status === 404 ? "not_found" : "http_error");
     const message = error?.message ?? `the server answered ${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, code, message);
+    throw new ApiError(response.status, code, message, error);
   }
 }
 

@@ -1,5 +1,5 @@
-// teacher.js: the teacher's page (/teacher#token=TOKEN, class mode). It reads
-// the token from the address, checks it once (a missing or wrong token shows
+// teacher.js: the teacher's page (/teacher#token=TOKEN, class mode). It takes
+// the token out of the address (kept in this tab: teacher-api.js), checks it once (a missing or wrong token shows
 // only a message saying what to do), then shows the class and polls it every
 // 2 s: the summary with pause / resume and the hints switch, a broadcast and the exports, every
 // room, the roster, adding students (with the sheet of their join links), and
@@ -7,8 +7,9 @@
 // this one fetches and hands out what they show.
 
 import { button, h, setText, show } from "./dom.js";
+import { addressNotice } from "./class-words.js";
 import { AccountsPanel } from "./teacher-accounts.js";
-import { AdminApi, errorText, tokenFromFragment } from "./teacher-api.js";
+import { AdminApi, errorText, takeToken } from "./teacher-api.js";
 import { BotsPanel } from "./teacher-bots.js";
 import { RoomsPanel } from "./teacher-rooms.js";
 import { RosterPanel } from "./teacher-roster.js";
@@ -76,7 +77,10 @@ class TeacherPage {
       h("a", { href: "/leaderboard", target: "_blank", rel: "noopener" }, "Leaderboard"),
     );
     show(links, true);
+    // Where students must go, when the page itself is open at an address they cannot use.
+    this.addressNotice = h("p", { id: "address-notice", class: "address-notice", role: "note", hidden: true });
     this.main.replaceChildren(
+      this.addressNotice,
       this.buildClass(),
       this.accounts.sheet,
       h(
@@ -212,6 +216,9 @@ class TeacherPage {
     setText(this.hintsButton, hints ? "Hints: on" : "Hints: off");
     this.hintsButton.setAttribute("aria-checked", String(hints));
     this.hintsButton.classList.toggle("on", hints);
+    const notice = addressNotice(summary);
+    if (this.addressNotice.textContent !== notice) setText(this.addressNotice, notice);
+    show(this.addressNotice, Boolean(notice));
   }
 
   // -- acting ---------------------------------------------------------------------------
@@ -281,7 +288,7 @@ function messagePanel(title, text) {
   );
 }
 
-const token = tokenFromFragment();
+const token = takeToken();
 if (token) {
   new TeacherPage(token).start();
 } else {

@@ -20,7 +20,7 @@
 // another time), with "Page 1/3" in the top right corner.
 
 import { h, placeInOrder, setText, show } from "./dom.js";
-import { AdminApi, errorText, tokenFromFragment } from "./teacher-api.js";
+import { AdminApi, errorText, takeToken } from "./teacher-api.js";
 import { playerNames, points, standingsTable, tournamentLine } from "./tournament-tables.js";
 import { WallTile } from "./wall-tile.js";
 
@@ -290,7 +290,7 @@ function message(text) {
   show(document.getElementById("wall-tournament"), false);
 }
 
-const options = fragmentOptions(); // read before the token, in case reading that clears the address
-const token = tokenFromFragment();
+const options = fragmentOptions(); // read before the token: taking it rewrites the address
+const token = takeToken(); // out of the address at once, kept in this tab
 if (token) new Wall(token, options).start();
 else message(WORDS.noToken);

@@ -8,9 +8,9 @@ import logging
 
 import pytest
 
-from server.cli import reachable_hosts
 from server.config import ServerConfig, add_arguments, config_from
 from server.logs import JsonFormatter, TextFormatter
+from server.net_addresses import reachable_hosts
 
 
 def parse(*flags: str) -> argparse.Namespace:
@@ -73,6 +73,11 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
         ({"BOARDROOM_TRUSTED_PROXY": "127.0.0.1,caddy"}, "trusted_proxy: 'caddy'"),
         ({"BOARDROOM_TRUSTED_PROXY": "10.0.0.1/8"}, "trusted_proxy: '10.0.0.1/8'"),
         ({"BOARDROOM_REUSE_PORT": "maybe"}, "BOARDROOM_REUSE_PORT='maybe'"),
+        ({"BOARDROOM_PUBLIC_URL": "chess.school.example"}, "public_url: .* not a web address"),
+        ({"BOARDROOM_PUBLIC_URL": "ftp://chess.example/"}, "public_url: .* not a web address"),
+        ({"BOARDROOM_PUBLIC_URL": "https://chess.example/?a=1"}, "public_url: .* without"),
+        ({"BOARDROOM_PUBLIC_URL": "https://u:p@chess.example/"}, "public_url: .* without"),
+        ({"BOARDROOM_PUBLIC_URL": "https://chess.example:99999/"}, "public_url: .* port"),
     ],
 )
 def test_a_bad_setting_is_refused_with_its_name(environ: dict[str, str], named: str) -> None:
@@ -105,6 +110,17 @@ def test_reuse_port_without_a_cluster_is_refused_saying_why() -> None:
         config_from(parse("--reuse-port"), {})
     with pytest.raises(ValueError, match="--cluster"):
         config_from(parse(), {"BOARDROOM_REUSE_PORT": "1"})
+
+
+def test_the_public_url_is_kept_as_the_base_of_join_links() -> None:
+    """``--public-url`` (a proxy, a DNS name) is trimmed, its scheme lower-cased,
+    and ends with one ``/``, so a join link is the base and ``#/account/...``."""
+    given = config_from(parse("--public-url", " HTTPS://chess.school.example:8443/boardroom "), {})
+    assert given.public_url == "https://chess.school.example:8443/boardroom/"
+    assert config_from(parse(), {"BOARDROOM_PUBLIC_URL": "http://10.1.2.3"}).public_url == (
+        "http://10.1.2.3/"
+    )
+    assert config_from(parse(), {}).public_url == ""
 
 
 def record(message: str, **extra: object) -> logging.LogRecord:

@@ -13,6 +13,8 @@ import pytest
 from server.core.players import PlayerId, PlayerRecord, new_player_token, player_id_for, token_hash
 from server.core.records import PlayerKind, SeatRecord, Termination
 from server.store import (
+    ClassCodeRecord,
+    ClassCodeTakenError,
     GameStore,
     InvalidRecordError,
     StudentNotFoundError,
@@ -184,6 +186,40 @@ async def test_class_accounts_are_stored_together_or_not_at_all(store: GameStore
         await store.enrol([cy, clash])
     assert [s.id for s in await store.students("7B")] == ["a1", "b2"]
     assert await store.player_by_token_hash(cy[1]) is None
+
+
+def code(student_id: str, tag: str) -> ClassCodeRecord:
+    """A class code's record for a student (its lookup: 64 hex digits from ``tag``)."""
+    return ClassCodeRecord(student_id, tag.encode().hex().ljust(64, "0")[:64], f"sealed-{tag}")
+
+
+async def test_class_codes_are_stored_with_their_accounts_and_renewed(store: GameStore) -> None:
+    """enrol stores each account's class code with it; a code is found by its
+    lookup, and renewed (set_class_code) the old one finds nothing. A code that
+    another student has (ClassCodeTakenError), or of no student, is refused,
+    and the enrolment with it stores nothing."""
+    ann, bob = account("Ann", "a1"), account("Bob", "b2")
+    await store.enrol([ann, bob], [code("a1", "ann"), code("b2", "bob")])
+    assert await store.class_code(code("a1", "ann").lookup) == code("a1", "ann")
+    assert await store.class_code(code("a1", "zed").lookup) is None
+
+    await store.set_class_code(code("a1", "ann2"))
+    assert await store.class_code(code("a1", "ann").lookup) is None
+    assert await store.class_code(code("a1", "ann2").lookup) == code("a1", "ann2")
+    with pytest.raises(ClassCodeTakenError):
+        await store.set_class_code(code("a1", "bob"))  # Bob's
+    assert await store.class_code(code("a1", "ann2").lookup) == code("a1", "ann2")
+    with pytest.raises(StudentNotFoundError):
+        await store.set_class_code(code("zz", "zed"))
+
+    cy, dan = account("Cy", "c3"), account("Dan", "d4")
+    with pytest.raises(ClassCodeTakenError):
+        await store.enrol([cy, dan], [code("c3", "cy"), code("d4", "bob")])
+    with pytest.raises(InvalidRecordError):
+        await store.enrol([cy], [code("a1", "cy")])  # not a student enrolled with it
+    assert [s.id for s in await store.students("7B")] == ["a1", "b2"]
+    assert await store.player_by_token_hash(cy[1]) is None
+    assert await store.class_code(code("c3", "cy").lookup) is None
 
 
 @pytest.mark.usefixtures("players")
