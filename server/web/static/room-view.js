@@ -21,7 +21,7 @@ import { createBoard } from "./board.js";
 import { clockSetting, formatClock, LOW_TIME_MS } from "./clocks.js";
 import { button, confirming, copyText, h, setText, show } from "./dom.js";
 import { SIDES, SYMBOLS } from "./room-state.js";
-import { hintRefusalText, hintText, LEVELS, moveRefusalText, presence, refusalText, rematchText, seatKind, turnText } from "./words.js";
+import { expectedLineText, hintRefusalText, hintText, LEVELS, moveRefusalText, presence, refusalText, rematchText, seatKind, seatLabel, turnText } from "./words.js";
 
 const REFUSAL_MS = 10000; // a refusal stays this long, or until the next thing that works
 
@@ -275,9 +275,9 @@ export class RoomView {
     show(this.searchInfo, last !== null);
     if (last === null) return;
     const { search } = last;
-    const name = room.seat(last.side).name ?? SYMBOLS[last.side];
+    const name = room.playerName(last.side) ?? SYMBOLS[last.side];
     setText(this.searchLine, `${SYMBOLS[last.side]} ${name} played ${last.move}: ${search.summary}`);
-    const pv = search.nodes > 0 ? `Expected line: ${search.pv.join(" ")}` : "";
+    const pv = expectedLineText(search);
     setText(this.searchPv, pv);
     show(this.searchPv, pv !== "");
   }
@@ -290,8 +290,7 @@ export class RoomView {
     for (const side of SIDES) {
       const seat = room.seat(side);
       const parts = this.seats[side];
-      const name = seat.name ? `${seat.name}${side === room.you ? " (you)" : ""}` : "empty seat";
-      setText(parts.name, name);
+      setText(parts.name, seatLabel(room, side));
       setText(parts.kind, seatKind(seat));
       setText(parts.presence, presence(seat));
       const left = room.timeLeft(side);

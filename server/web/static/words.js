@@ -12,7 +12,7 @@ export const LEVELS = ["random", "easy", "medium", "hard", "perfect"];
 /** A side as a player reads it: "You" for your own seat, else "O bob". */
 export function who(room, side, { capital = true } = {}) {
   if (side === room.you) return capital ? "You" : "you";
-  const name = room.seat(side).name;
+  const name = room.playerName(side);
   return name ? `${SYMBOLS[side]} ${name}` : SYMBOLS[side];
 }
 
@@ -177,4 +177,21 @@ export function refusalText(error) {
   // The server's messages are written for people: they name the input at fault
   // and say what would be accepted.
   return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/** A seat's label: "ann", "ann (you)", "bob (left)" for who played a finished
+ * game and has left the seat since, else "empty seat". */
+export function seatLabel(room, side) {
+  const seated = room.seat(side).name;
+  if (seated) return `${seated}${side === room.you ? " (you)" : ""}`;
+  const played = room.playerName(side);
+  return played ? `${played} (left)` : "empty seat";
+}
+
+/** The line the AI expects, under "How did the AI think?": "Expected line: b2 a1
+ * c3"; while hints are off the server sends none (its next move would be the
+ * player's hint), and that is said; "" for a move found without a search. */
+export function expectedLineText(search) {
+  if (search.line_hidden) return "Expected line: not shown while hints are off";
+  return search.nodes > 0 ? `Expected line: ${search.pv.join(" ")}` : "";
 }
