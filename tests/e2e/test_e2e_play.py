@@ -251,12 +251,9 @@ async def test_a_finished_games_state_names_its_players_after_the_winner_leaves(
     table = await two_player_room(server)
     await table.play(*LINE_GAME)
     await table.game_over()
-    names = {
-        side: (await table.seat(side).request({"type": "get_state", "room": table.code}))[
-            "room"
-        ]["seats"][SIDES.index(side)]["name"]
-        for side in SIDES
-    }
+    before = (await table.first.request({"type": "get_state", "room": table.code}))["room"]
+    names = {seat["side"]: seat["name"] for seat in before["seats"]}
+    assert before["game_players"] == names
     left = await table.first.request({"type": "leave", "room": table.code})
     assert left["type"] == "left", left
     for player in (table.second, table.watcher):

@@ -195,3 +195,17 @@ export function expectedLineText(search) {
   if (search.line_hidden) return "Expected line: not shown while hints are off";
   return search.nodes > 0 ? `Expected line: ${search.pv.join(" ")}` : "";
 }
+
+/** A tournament player seated before their opponent: "Waiting for Dmitri to sit
+ * down: 28 s, then you win by forfeit" (`secondsLeft` until the server's
+ * deadline); while the games are paused no deadline passes, and it says so. */
+export function waitingText(opponent, secondsLeft, paused) {
+  if (paused) return `Waiting for ${opponent} to sit down (the games are paused)`;
+  const left = secondsLeft < 60 ? `${secondsLeft} s` : `${Math.floor(secondsLeft / 60)} min ${String(secondsLeft % 60).padStart(2, "0")} s`;
+  return `Waiting for ${opponent} to sit down: ${left}, then you win by forfeit`;
+}
+
+/** The seat of a tournament opponent who has not sat down yet: "bob (not here yet)". */
+export function absentLabel(opponent) {
+  return `${opponent} (not here yet)`;
+}
