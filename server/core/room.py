@@ -536,8 +536,9 @@ class Room:
     @property
     def game_players(self) -> dict[Side, str]:
         """Who played the current or last game, by side, named as when it
-        started (empty before the first game). Kept after they leave, for
-        whoever shows how a game ended (the class's wall)."""
+        started or as the teacher renamed them since (empty before the first
+        game). Kept after they leave, for whoever shows how a game ended (the
+        class's wall, the players' ``state``)."""
         return dict(self._game_players)
 
     @property
@@ -959,13 +960,16 @@ class Room:
     def rename(self, client: ClientId, name: str, *, now: float) -> Output:
         """``client`` is called ``name`` from now on (a validated name): its seat
         or spectator entry takes it, and if it sits here everyone gets the whole
-        state. Records of games already started keep the name they were stored
-        with. A client not in the room changes nothing."""
+        state, whose ``game_players`` says the new name too. Records of games
+        already started keep the name they were stored with. A client not in
+        the room changes nothing."""
         out = _Builder()
         self._expire(now, out)
         side = self.side_of(client)
         if side is not None:
             self._seats[side] = replace(self._occupant(side), name=name)
+            if side in self._game_players:
+                self._game_players[side] = name
             self._send_states(out, now, None, None)
         elif client in self._spectators:
             self._spectators[client] = name

@@ -353,9 +353,9 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """True while its players may ask for hints (``hint``); the teacher turns them
     off or on in class mode."""
     game_players: dict[Side, str] = {}
-    """Who played the current or last game, by side, as it started (left out
-    before the first game): a finished game's result keeps its players' names
-    once they have left their seats."""
+    """Who played the current or last game, by side, named as it started or as
+    the teacher renamed them since (left out before the first game): a
+    finished game's result keeps its players' names once they have left."""
 
 
 class RoomSummary(msgspec.Struct, frozen=True, kw_only=True):

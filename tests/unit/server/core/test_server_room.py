@@ -1028,6 +1028,8 @@ def test_the_state_of_a_finished_game_names_its_players_after_the_winner_leaves(
     assert state.room.seats[0].name is None and state.room.result is not None
     assert state.room.result.winner == "first"
     assert state.room.game_players == {"first": "ann", "second": "bob"}
+    room.rename(BOB, "Bobby", now=T0 + 2)  # the teacher's rename shows there too
+    assert room.state_for(BOB, now=T0 + 2).game_players == {"first": "ann", "second": "Bobby"}
 
 
 def test_restoring_a_finished_game_keeps_its_result() -> None:
