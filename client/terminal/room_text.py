@@ -213,7 +213,8 @@ def search_text(room: TrackedRoom, moved: Moved | None) -> str:
     search = moved.search
     if search.nodes == 0:
         return f"{who(room, moved.side)} played {moved.move}: {search.summary}"
-    line = " ".join(search.pv)
+    # Hints off: the server leaves the line out (its next move would be a hint).
+    line = "not shown while hints are off" if search.line_hidden else " ".join(search.pv)
     speed = count_text(search.nodes_per_second)
     return (
         f"{who(room, moved.side)} played {moved.move}: {search.summary}\n"

@@ -447,7 +447,8 @@ class TournamentDirector:
             self._arm_timer()
 
     async def _extend(self, paused_at: float, resumed_at: float) -> None:
-        """Move each waiting game's deadline on by what the pause took from its window."""
+        """Move each waiting game's deadline on by what the pause took from its window,
+        and send its players ``match`` again with it (their pages count down to it)."""
         async with self._lock:
             progress = self._running
             if progress is None:
@@ -457,7 +458,9 @@ class TournamentDirector:
                 assert pairing.starts_by is not None
                 window_from = max(paused_at, pairing.starts_by - window)
                 held = max(0.0, resumed_at - window_from)
-                await self._set(progress, pairing, starts_by=pairing.starts_by + held)
+                moved = await self._set(progress, pairing, starts_by=pairing.starts_by + held)
+                for side in SIDES:
+                    self._send_match(progress, moved, side)
             self._arm_timer()
 
     # -- what the hub tells us ----------------------------------------------------------------

@@ -156,6 +156,7 @@ from server.core.room_output import (
     PersistEvent,
     Recipient,
     RoomStatus,
+    without_line,
 )
 from shared.errors import IllegalMoveError
 from shared.games import Game, Move, Player, Status, get_game
@@ -534,8 +535,9 @@ class Room:
     @property
     def game_players(self) -> dict[Side, str]:
         """Who played the current or last game, by side, named as when it
-        started (empty before the first game). Kept after they leave, for
-        whoever shows how a game ended (the class's wall)."""
+        started or as the teacher renamed them since (empty before the first
+        game). Kept after they leave, for whoever shows how a game ended (the
+        class's wall, the players' ``state``)."""
         return dict(self._game_players)
 
     @property
@@ -641,6 +643,7 @@ class Room:
             tournament=self.options.tournament,
             ai_pace=self.options.ai_pace if self.options.ai_match else None,
             hints=self.hints_allowed,
+            game_players=dict(self._game_players),
         )
 
     def summary(self) -> RoomSummary:
@@ -839,10 +842,16 @@ class Room:
         ``hint_for``). If the position is still the one asked about and ``client``
         is still to move there, the hint goes to ``client`` alone and is recorded
         (:class:`HintGiven`); otherwise ``client`` is told it came too late
-        (``stale_move``), and nothing is recorded."""
+        (``stale_move``), and nothing is recorded. Hints turned off while it was
+        searched (:meth:`set_hints`) keep it from ``client``: ``hints_off``, as
+        if it had been asked after the switch."""
         out = _Builder()
         self._expire(now, out)
         self._hint_pending = False
+        if not self.hints_allowed:
+            message = f"hints were turned off in room {self.code} before the hint came"
+            out.send(client, Error(code=ErrorCode.HINTS_OFF, message=message, id=request_id))
+            return self._output(out)
         side = self.side_of(client)
         current = (
             self._status == "playing"
@@ -886,6 +895,15 @@ class Room:
     def hints_allowed(self) -> bool:
         """True while a player may ask for a hint here (never in an AI match)."""
         return self._hints and not self.options.ai_match
+
+    @property
+    def _line_hidden(self) -> bool:
+        """True while the AI's expected line must not be shown to anyone here:
+        hints are off and a person or a bot sits in the room. Nobody gets it, not
+        even a spectator, who may be a classmate (or the player's own second tab)."""
+        if self.hints_allowed:
+            return False
+        return any(o is not None and o.kind is not PlayerKind.AI for o in self._seats.values())
 
     def tick(self, now: float) -> Output:
         """Apply what time has decided by ``now``: a flag falls (timeout), a
@@ -941,13 +959,16 @@ class Room:
     def rename(self, client: ClientId, name: str, *, now: float) -> Output:
         """``client`` is called ``name`` from now on (a validated name): its seat
         or spectator entry takes it, and if it sits here everyone gets the whole
-        state. Records of games already started keep the name they were stored
-        with. A client not in the room changes nothing."""
+        state, whose ``game_players`` says the new name too. Records of games
+        already started keep the name they were stored with. A client not in
+        the room changes nothing."""
         out = _Builder()
         self._expire(now, out)
         side = self.side_of(client)
         if side is not None:
             self._seats[side] = replace(self._occupant(side), name=name)
+            if side in self._game_players:
+                self._game_players[side] = name
             self._send_states(out, now, None, None)
         elif client in self._spectators:
             self._spectators[client] = name
@@ -1063,6 +1084,8 @@ class Room:
             clocks = self._clock.state(now)
         text = self.game.format_move(move)
         out.events.append(MoveMade(self.code, self._game_number, ply, side, text, now, clock_ms))
+        if search is not None and self._line_hidden:
+            search = without_line(search)
         moved = Moved(room=self.code, ply=ply, move=text, side=side, clocks=clocks, search=search)
         self._announce(out, moved, requester, request_id)
         if self._draw_offer == other_side(side):

@@ -155,6 +155,13 @@ def search_info(result: SearchResult, game: Game) -> SearchInfo:
     )
 
 
+def without_line(search: SearchInfo) -> SearchInfo:
+    """``search`` as it may be shown while hints are off: the AI's own move (played
+    already) and its figures, without the rest of the expected line, whose next
+    move would be the engine's move for the player."""
+    return msgspec.structs.replace(search, pv=search.pv[:1], line_hidden=True)
+
+
 def without_search(message: ServerMessage) -> ServerMessage:
     """``message`` as a client that did not ask for search info gets it: a
     ``moved`` without its ``search``; any other message (or a ``moved`` without

@@ -352,6 +352,10 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     hints: bool = True
     """True while its players may ask for hints (``hint``); the teacher turns them
     off or on in class mode."""
+    game_players: dict[Side, str] = {}
+    """Who played the current or last game, by side, named as it started or as
+    the teacher renamed them since (left out before the first game): a
+    finished game's result keeps its players' names once they have left."""
 
 
 class RoomSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -423,10 +427,15 @@ class SearchInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """What the move is worth to the AI: ``win in 9``, ``loss in 4``, ``draw``, or a
     heuristic estimate in points (``+0.35``, good for the AI when positive)."""
     pv: list[str]
-    """The line of play the AI expects, starting with its move (``"4"``, ``"b2"``)."""
+    """The line of play the AI expects, starting with its move (``"4"``, ``"b2"``).
+    While hints are off in a room with a player in it, only the AI's own move
+    (``line_hidden``): the rest would be the engine's move for the player."""
     book: bool = False
     """True when the move and its proven value come from the opening book (solved
     in advance: ``nodes`` is 0); left out when false."""
+    line_hidden: bool = False
+    """True when the server left the expected line out of ``pv`` (hints are off
+    there); left out when false."""
 
 
 class Moved(_Message, tag="moved", frozen=True):

@@ -249,7 +249,9 @@ async def test_draw_offers_rematch_resign_and_leave_from_the_page(db_path: Path)
 
         await button(ann, "Leave the room").click()
         await expect(ann.page.locator(".lobby-view")).to_be_visible()
-        await expect(bob.page.locator(".seat[data-side='second']")).to_contain_text("empty seat")
+        # The finished game keeps her name: her seat is free, but she played it.
+        await expect(bob.page.locator(".seat[data-side='second']")).to_contain_text("ann (left)")
+        await expect(bob.turn).to_have_text("O ann wins: you resigned")
         first, second = [await web.server.get_json(f"/api/games/{n}") for n in (1, 2)]
         assert (first["termination"], first["result"]) == ("agreement", "1/2-1/2")
         assert (second["termination"], second["winner"]) == ("resignation", "second")

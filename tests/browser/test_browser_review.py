@@ -268,7 +268,7 @@ async def test_the_review_link_stays_when_the_opponent_leaves_after_the_end(
         await expect(link).to_have_attribute("href", f"#/review/{over['game_id']}")
         await bob.request({"type": "leave", "room": code})
         await expect(ann.page.locator(".seat[data-side='second'] .seat-name")).to_have_text(
-            "empty seat"
+            "bob (left)"
         )
         await expect(link).to_be_visible()
         await expect(link).to_have_attribute("href", f"#/review/{over['game_id']}")

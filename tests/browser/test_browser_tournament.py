@@ -196,3 +196,49 @@ async def test_a_match_waits_for_a_student_in_another_game_and_a_no_show_forfeit
             "Cup, finished: 1. ann 1 pt \u00b7 2. bob 0 pts"
         )
         await expect(wall.page.locator("#wall-tournament")).to_be_hidden()
+
+
+async def test_a_player_waiting_for_an_absent_opponent_is_told_who_and_how_long(
+    db_path: Path,
+) -> None:
+    """Ann is taken to her tournament game; Bob has not sat down: her page says
+    whom she waits for and how long is left before she wins by forfeit, counting
+    down (on a phone too, on one screen). While the teacher pauses, no time
+    runs and it says so; when Bob sits down the game starts and the line goes."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ann = await web.person("ann", viewport={"width": 390, "height": 844})
+        bob = await Player.join_server(web.server.ws_url, "bob")
+        entrants = [f"student:{await teacher.student_id(name)}" for name in ("ann", "bob")]
+        body = {"name": "Cup", "game": "tictactoe", "format": "round_robin"}
+        status, _, _ = await teacher.call(
+            "POST", "/api/admin/tournaments", {**body, "entrants": entrants, "no_show_seconds": 60}
+        )
+        assert status == 201
+        match = await bob.expect("match")
+        await expect(ann.room).to_have_attribute("data-room", match["room"])
+        waiting = re.compile(r"^Waiting for bob to sit down: (\d+) s, then you win by forfeit$")
+        await expect(ann.turn).to_have_text(waiting)
+        shown = await ann.turn.inner_text()
+        await expect(ann.turn).not_to_have_text(shown)  # it counts down
+        found = waiting.match(await ann.turn.inner_text())
+        assert found is not None and 0 < int(found.group(1)) < 60
+        await expect(ann.page.locator(".seat .seat-name")).to_have_text(
+            ["ann (you)", "bob (not here yet)"]
+            if match["side"] == "second"
+            else ["bob (not here yet)", "ann (you)"]
+        )
+        box = await ann.turn.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+        await teacher.post("/api/admin/pause")
+        await expect(ann.turn).to_have_text("Waiting for bob to sit down (the games are paused)")
+        await teacher.post("/api/admin/resume")
+        await expect(ann.turn).to_have_text(waiting)
+
+        joined = await bob.request({"type": "join", "code": match["code"]})
+        assert joined["type"] == "state", joined
+        await expect(ann.room).to_have_attribute("data-status", "playing")
+        await expect(ann.turn).not_to_have_text(re.compile("Waiting for bob"))
+        seated = ann.page.locator(".seat .seat-name")
+        await expect(seated.filter(has_text="bob")).to_have_text("bob")

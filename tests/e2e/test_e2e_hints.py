@@ -4,12 +4,17 @@ mode the teacher's switch turns hints on and off (off at first)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 from classroom_helpers import Teacher
 from harness import Player, assert_alive, running_server, wait_until
+
+from server.engine_pool import PoolSearchOutcome
+from server.lifecycle import POOL
+from shared.engine.remote import SearchRequest
 
 
 async def test_a_hint_goes_to_the_asker_alone_and_shows_in_the_analysis(tmp_path: Path) -> None:
@@ -136,3 +141,51 @@ async def test_a_tournament_has_hints_only_if_it_asked_for_them(
             assert answer["type"] == "hint", answer
         else:
             assert (answer["type"], answer["code"]) == ("error", "hints_off"), answer
+
+
+async def test_a_hint_asked_before_the_teacher_turns_hints_off_is_not_delivered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann asks for a hint; the engine's answer is held until the teacher has
+    turned hints off (a gate on the real pool's search, so the order is the
+    test's, not the clock's). The answer then comes back to a room where hints
+    are off: Ann gets ``hints_off`` for her request instead of the move, and the
+    game's analysis counts no hint."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        await teacher.post("/api/admin/hints", {"allowed": True})
+        pool = server.app[POOL]
+        searching, release = asyncio.Event(), asyncio.Event()
+        real_search = pool.search
+
+        async def gated(request: SearchRequest, *, key: str | None = None) -> PoolSearchOutcome:
+            searching.set()
+            await release.wait()
+            return await real_search(request, key=key)
+
+        monkeypatch.setattr(pool, "search", gated)
+        ann = await Player.join_server(server.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        asked = asyncio.create_task(ann.request({"type": "hint", "room": code}))
+        await searching.wait()
+        assert await teacher.post("/api/admin/hints", {"allowed": False}) == {
+            "hints": False,
+            "rooms": 1,
+        }
+        release.set()
+        answer = await asked
+        assert (answer["type"], answer["code"]) == ("error", "hints_off"), answer
+        assert "turned off" in answer["message"]
+        assert not [m for m in ann.seen if m["type"] == "hint"]
+        for ply, cell in enumerate(["a1", "b1", "a2", "b2", "a3"]):
+            await (ann, bob)[ply % 2].request({"type": "move", "room": code, "move": cell})
+        over = await ann.expect("game_over")
+
+        async def analysis() -> tuple[int, dict[str, object]]:
+            status, _, body = await server.get(f"/api/games/{over['game_id']}/analysis")
+            return status, json.loads(body)
+
+        _, final = await wait_until(analysis, lambda answer: answer[0] == 200, timeout=30)
+    assert final["hints"] == {"first": 0, "second": 0}, final

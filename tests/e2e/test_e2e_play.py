@@ -242,6 +242,27 @@ async def test_win_by_line(server: RunningServer) -> None:
     )
 
 
+async def test_a_finished_games_state_names_its_players_after_the_winner_leaves(
+    server: RunningServer,
+) -> None:
+    """The winner leaves (as a bot does at once): the loser's and the spectator's
+    state have that seat empty, and ``game_players`` still names who played
+    each side, so the result can say who won."""
+    table = await two_player_room(server)
+    await table.play(*LINE_GAME)
+    await table.game_over()
+    before = (await table.first.request({"type": "get_state", "room": table.code}))["room"]
+    names = {seat["side"]: seat["name"] for seat in before["seats"]}
+    assert before["game_players"] == names
+    left = await table.first.request({"type": "leave", "room": table.code})
+    assert left["type"] == "left", left
+    for player in (table.second, table.watcher):
+        state = (await player.expect("state"))["room"]
+        assert state["status"] == "finished" and state["result"]["winner"] == "first"
+        assert state["seats"][0] == {"side": "first"}
+        assert state["game_players"] == names
+
+
 async def test_draw_by_full_board(server: RunningServer) -> None:
     """A full board with no line is a draw: no winner on the wire, 1/2-1/2 on record."""
     table = await two_player_room(server)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from classroom_helpers import Teacher
 from harness import Player, assert_alive, running_server
 
 
@@ -89,3 +90,32 @@ async def test_a_resumed_session_follows_the_flag_of_its_new_hello(tmp_path: Pat
         free = next(cell for cell in ("a1", "c1", "a3", "c3") if cell != reply["move"])
         await again.request({"type": "move", "room": code, "move": free})
         assert (await again.expect("moved", ply=3))["search"]["nodes"] > 0
+
+
+async def test_while_hints_are_off_the_search_comes_without_the_expected_line(
+    tmp_path: Path,
+) -> None:
+    """A class starts with hints off: the AI's move comes with its figures and its
+    own move, but not the line after it (the next move of that line would be the
+    engine's move for Ann), to Ann and to Cy watching alike. The teacher turns
+    hints on: the next AI move comes with its whole line."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        ann = await hello(server.ws_url, "ann", search_info=True)
+        created = await ann.request(
+            {"type": "create_room", "game": "tictactoe", "ai_level": "perfect"}
+        )
+        code = created["room"]["code"]
+        assert created["room"]["hints"] is False
+        cy = await hello(server.ws_url, "cy", search_info=True)
+        assert (await cy.request({"type": "watch", "code": code}))["type"] == "state"
+        await ann.request({"type": "move", "room": code, "move": "b2"})
+        for player in (ann, cy):
+            theirs = await player.expect("moved", ply=1)
+            search = theirs["search"]
+            assert search["pv"] == [theirs["move"]] and search["line_hidden"] is True
+            assert search["nodes"] > 0 and search["value"] == "draw"
+        await Teacher(server).post("/api/admin/hints", {"allowed": True})
+        free = next(cell for cell in ("a1", "c1", "a3", "c3") if cell != theirs["move"])
+        await ann.request({"type": "move", "room": code, "move": free})
+        whole = (await cy.expect("moved", ply=3))["search"]
+        assert len(whole["pv"]) > 1 and "line_hidden" not in whole, whole

@@ -104,7 +104,8 @@ async def test_when_neither_shows_up_both_lose(tmp_path: Path) -> None:
 
 async def test_a_pause_holds_the_no_show_deadline_and_moves_it_on(tmp_path: Path) -> None:
     """Paused at once, past the deadline nobody forfeits; at the resume the
-    deadline has moved on by the pause's length, and then it passes."""
+    deadline has moved on by the pause's length (ann is sent her ``match``
+    again with it), and then it passes."""
     async with running_server(tmp_path / "c.db", class_name="7B") as server:
         teacher = Teacher(server)
         database = server.config.database
@@ -131,6 +132,8 @@ async def test_a_pause_holds_the_no_show_deadline_and_moves_it_on(tmp_path: Path
             lambda: starts_by(database), lambda d: d != [deadline], timeout=WAIT
         )
         assert resumed_before - paused_after <= moved[0] - deadline <= resumed_after - paused_before
+        again = await ann.expect("match")  # her page counts down to the new deadline
+        assert (again["room"], again["starts_by"]) == (match["room"], moved[0])
         shown = await wait_until(
             lambda: tournament(server.http_url(""), tournament_id), finished, timeout=WAIT
         )

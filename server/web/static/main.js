@@ -65,7 +65,7 @@ class App {
     this.stopTicking = null;
     this.following = null; // the invitation link being followed
     this.matching = null; // the tournament game being joined
-    this.matchShown = null; // { key, room } of the tournament game's pinned notice
+    this.matchShown = null; // { key, room, startsBy } of the tournament game's pinned notice
     this.tournamentsPlayed = new Set(); // the ids of the tournaments this page was called to play in
     this.askingName = false; // the name form is up: the session's events leave it there
     document.getElementById("change-name").addEventListener("click", () => this.askName());
@@ -290,7 +290,9 @@ class App {
     const text =
       `Round ${match.round} of ${match.tournament_name}: ` +
       `you play ${match.opponent} as ${match.side} (${SYMBOLS[match.side]})`;
-    this.matchShown = { key, room: match.room };
+    // A pause moves the deadline on and the server says it again: count down to the new one.
+    if (this.matchShown?.key === key && this.matchShown.startsBy !== match.starts_by) this.notices.unpin(key);
+    this.matchShown = { key, room: match.room, startsBy: match.starts_by };
     this.notices.pin("match", text, key, {
       action: busy ? { label: "Go to the game", run: () => this.goToMatch(match, key) } : null,
       countdown: match.starts_by

@@ -77,6 +77,16 @@ export class Room {
     return this.state.result?.line ?? [];
   }
 
+  /**
+   * Who plays `side`, or played it: the seat's name; once the game is over and
+   * its player has left the seat, the name they played it under (the state's
+   * `game_players`); else null.
+   */
+  playerName(side) {
+    const played = this.state.status === "finished" ? this.state.game_players?.[side] : null;
+    return this.seat(side).name ?? played ?? null;
+  }
+
   /** The seat at `side` ({ side } alone when it is empty). */
   seat(side) {
     return this.state.seats.find((seat) => seat.side === side) ?? { side };

@@ -20,8 +20,8 @@
 import { createBoard } from "./board.js";
 import { clockSetting, formatClock, LOW_TIME_MS } from "./clocks.js";
 import { button, confirming, copyText, h, setText, show } from "./dom.js";
-import { SIDES, SYMBOLS } from "./room-state.js";
-import { hintRefusalText, hintText, LEVELS, moveRefusalText, presence, refusalText, rematchText, seatKind, turnText } from "./words.js";
+import { otherSide, SIDES, SYMBOLS } from "./room-state.js";
+import { absentLabel, expectedLineText, hintRefusalText, hintText, LEVELS, moveRefusalText, presence, refusalText, rematchText, seatKind, seatLabel, turnText, waitingText } from "./words.js";
 
 const REFUSAL_MS = 10000; // a refusal stays this long, or until the next thing that works
 
@@ -275,23 +275,38 @@ export class RoomView {
     show(this.searchInfo, last !== null);
     if (last === null) return;
     const { search } = last;
-    const name = room.seat(last.side).name ?? SYMBOLS[last.side];
+    const name = room.playerName(last.side) ?? SYMBOLS[last.side];
     setText(this.searchLine, `${SYMBOLS[last.side]} ${name} played ${last.move}: ${search.summary}`);
-    const pv = search.nodes > 0 ? `Expected line: ${search.pv.join(" ")}` : "";
+    const pv = expectedLineText(search);
     setText(this.searchPv, pv);
     show(this.searchPv, pv !== "");
   }
 
-  /** Redraw what changes with time: clocks and held seats. */
+  /**
+   * The `match` of a tournament room whose player sits waiting for the
+   * opponent (the server's deadline and the opponent's name); else null.
+   */
+  awaitedMatch(room) {
+    const { state } = room;
+    if (!state.tournament || state.status !== "waiting" || room.you === null) return null;
+    if (room.seat(otherSide(room.you)).name) return null;
+    return this.app.session.matches?.get(this.code) ?? null;
+  }
+
+  /** Redraw what changes with time: clocks, held seats, the time left to sit down. */
   tick() {
     const room = this.room;
     if (!room) return;
     const { state } = room;
+    const awaited = this.awaitedMatch(room);
+    if (awaited) {
+      const left = Math.max(0, Math.round(awaited.starts_by - Date.now() / 1000));
+      setText(this.turn, waitingText(awaited.opponent, left, Boolean(state.paused)));
+    }
     for (const side of SIDES) {
       const seat = room.seat(side);
       const parts = this.seats[side];
-      const name = seat.name ? `${seat.name}${side === room.you ? " (you)" : ""}` : "empty seat";
-      setText(parts.name, name);
+      setText(parts.name, awaited && side !== room.you ? absentLabel(awaited.opponent) : seatLabel(room, side));
       setText(parts.kind, seatKind(seat));
       setText(parts.presence, presence(seat));
       const left = room.timeLeft(side);

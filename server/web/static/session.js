@@ -36,6 +36,8 @@ export class Session extends EventTarget {
     this.connection = connection;
     /** Rooms by room code. */
     this.rooms = new Map();
+    /** The last `match` for each tournament room, by room code: its opponent and deadline. */
+    this.matches = new Map();
     /** Rooms watched: room code -> the code that let us in. */
     this.watching = savedWatching();
     this.ready = false;
@@ -140,6 +142,7 @@ export class Session extends EventTarget {
       // tournament): shown as the server gives it.
       this.forget(room.code, `Room ${room.code} (${room.state.title}) closed: ${message.reason}`, message);
     } else if (message.type === "announcement" || message.type === "match") {
+      if (message.type === "match") this.matches.set(message.room, message);
       this.dispatchEvent(new CustomEvent(message.type, { detail: message }));
     } else if (message.type === "chat") {
       const room = this.rooms.get(message.room);

@@ -131,7 +131,8 @@ class RoomRow {
     if (this.watch.getAttribute("href") !== watch) this.watch.setAttribute("href", watch);
     setText(this.game, room.public ? room.title : `${room.title} (private)`);
     const seats = room.players.map((player) => {
-      const name = player.name ?? "empty seat";
+      const played = playedBy(room, player.side);
+      const name = player.name ?? (played ? `${played} (left)` : "empty seat");
       const away = player.name && !player.connected && player.kind !== "ai" ? " (away)" : "";
       return [player.side, ` ${name}${away}`];
     });
@@ -178,8 +179,14 @@ export function resultWords(room) {
   if (!result) return "game over";
   if (!result.winner) return result.reason === "full_board" || result.reason === "agreement" ? "draw" : "no result";
   const player = room.players.find((seat) => seat.side === result.winner);
+  const name = player?.name ?? playedBy(room, result.winner) ?? "";
   const how = { resignation: " (resigned)", timeout: " on time", abandonment: " (left)" }[result.reason] ?? "";
-  return `${SYMBOLS[result.winner]} ${player?.name ?? ""} wins${how}`.replace("  ", " ");
+  return `${SYMBOLS[result.winner]} ${name} wins${how}`.replace("  ", " ");
+}
+
+/** Who played `side` of a finished game (`game_players`), also once they have left; else null. */
+function playedBy(room, side) {
+  return room.status === "finished" ? (room.game_players?.[side] ?? null) : null;
 }
 
 function moveCount(room) {

@@ -18,7 +18,7 @@ export const WATCHING_AS = "Watching as";
 /** A side as a player reads it: "You" for your own seat, else "O bob". */
 export function who(room, side, { capital = true } = {}) {
   if (side === room.you) return capital ? "You" : "you";
-  const name = room.seat(side).name;
+  const name = room.playerName(side);
   return name ? `${SYMBOLS[side]} ${name}` : SYMBOLS[side];
 }
 
@@ -188,4 +188,35 @@ export function refusalText(error) {
   // The server's messages are written for people: they name the input at fault
   // and say what would be accepted.
   return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/** A seat's label: "ann", "ann (you)", "bob (left)" for who played a finished
+ * game and has left the seat since, else "empty seat". */
+export function seatLabel(room, side) {
+  const seated = room.seat(side).name;
+  if (seated) return `${seated}${side === room.you ? " (you)" : ""}`;
+  const played = room.playerName(side);
+  return played ? `${played} (left)` : "empty seat";
+}
+
+/** The line the AI expects, under "How did the AI think?": "Expected line: b2 a1
+ * c3"; while hints are off the server sends none (its next move would be the
+ * player's hint), and that is said; "" for a move found without a search. */
+export function expectedLineText(search) {
+  if (search.line_hidden) return "Expected line: not shown while hints are off";
+  return search.nodes > 0 ? `Expected line: ${search.pv.join(" ")}` : "";
+}
+
+/** A tournament player seated before their opponent: "Waiting for Dmitri to sit
+ * down: 28 s, then you win by forfeit" (`secondsLeft` until the server's
+ * deadline); while the games are paused no deadline passes, and it says so. */
+export function waitingText(opponent, secondsLeft, paused) {
+  if (paused) return `Waiting for ${opponent} to sit down (the games are paused)`;
+  const left = secondsLeft < 60 ? `${secondsLeft} s` : `${Math.floor(secondsLeft / 60)} min ${String(secondsLeft % 60).padStart(2, "0")} s`;
+  return `Waiting for ${opponent} to sit down: ${left}, then you win by forfeit`;
+}
+
+/** The seat of a tournament opponent who has not sat down yet: "bob (not here yet)". */
+export function absentLabel(opponent) {
+  return `${opponent} (not here yet)`;
 }

@@ -13,11 +13,12 @@ from client.terminal.room_text import (
     format_clock,
     rematch_text,
     result_text,
+    search_text,
     seat_text,
     status_line,
 )
 from client.tracked_room import TrackedRoom
-from shared.protocol.messages import Clock, ClockState, ResultInfo, SeatInfo
+from shared.protocol.messages import Clock, ClockState, Moved, ResultInfo, SearchInfo, SeatInfo
 
 ANN = SeatInfo(side="first", name="ann", kind="human", connected=True)
 BOB = SeatInfo(side="second", name="bob", kind="human", connected=True)
@@ -195,3 +196,22 @@ def test_clock_readings_round_down_and_grow_hours() -> None:
         "1:00:00",
         "0:00",
     ]
+
+
+def test_why_says_the_line_is_not_shown_while_hints_are_off() -> None:
+    """The server sends only the AI's own move while hints are off: ``why`` says
+    the line is not shown rather than pass that move off as the whole line."""
+    search = SearchInfo(
+        summary="searched 812 positions in 3 ms, depth 7: proven draw",
+        nodes=812,
+        depth=7,
+        elapsed_ms=3,
+        nodes_per_second=270_666,
+        exact=True,
+        value="draw",
+        pv=["a1"],
+        line_hidden=True,
+    )
+    moved = Moved(room="C9FVBQ", ply=1, move="a1", side="second", search=search)
+    text = search_text(room(seats=[ANN, AI]), moved)
+    assert text.splitlines()[1].startswith("  expected line: not shown while hints are off (")

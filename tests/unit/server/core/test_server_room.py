@@ -573,6 +573,36 @@ def test_the_search_of_an_answer_held_in_a_pause_goes_out_at_the_resume() -> Non
     assert moved.search == SEARCH
 
 
+def test_while_hints_are_off_the_ais_search_goes_out_without_its_line() -> None:
+    """Hints off: the AI's move still comes with its figures and its own move,
+    but not the line after it (its next move is the engine's move for Ann), to
+    Ann and to Cat watching alike, and it says the line was left out. Hints on
+    again: the next AI move comes with its whole line."""
+    room, _ = ai_room(hints=False)
+    room.watch(CAT, "cat", now=T0)
+    move(room, ANN, "b2")
+    output = room.ai_moved(1, 1, "a1", now=T0 + 1, search=SEARCH)
+    hidden = msgspec.structs.replace(SEARCH, pv=["a1"], line_hidden=True)
+    for client in (ANN, CAT):
+        (moved,) = only(output.to(client), Moved)
+        assert moved.search == hidden
+        assert "c3" not in msgspec.json.encode(moved).decode()
+    room.set_hints(True, now=T0 + 2)
+    move(room, ANN, "c3", now=T0 + 3)
+    whole = msgspec.structs.replace(SEARCH, pv=["c1", "a3"])
+    (moved,) = only(room.ai_moved(1, 3, "c1", now=T0 + 4, search=whole).to(CAT), Moved)
+    assert moved.search == whole
+
+
+def test_an_ai_match_shows_its_whole_line_though_it_has_no_hints() -> None:
+    """An AI match has no hints, but nobody there plays: its watchers see the line."""
+    room, start = ai_match(pace=0.0)
+    assert [request.ply for request in start.ai_requests] == [0]
+    first = msgspec.structs.replace(SEARCH, pv=["b2", "a1"])
+    (moved,) = only(room.ai_moved(1, 0, "b2", now=T0, search=first).to(ANN), Moved)
+    assert moved.search == first
+
+
 def test_search_info_is_the_engines_result_in_the_games_notation() -> None:
     """The wire form of a real search: figures as the engine counted them, the line
     in the game's notation starting with the move, and the one-line summary."""
@@ -983,6 +1013,25 @@ def test_a_game_keeps_its_players_names_after_they_leave() -> None:
     assert restored.game_players == {"first": "ann", "second": "bob"}
 
 
+def test_the_state_of_a_finished_game_names_its_players_after_the_winner_leaves() -> None:
+    """Ann wins and leaves: Bob's state has her seat empty, but ``game_players``
+    still says who played each side (so his page can say "X ann wins"); it
+    is left out before the first game."""
+    room = new_room()
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    assert room.state_for(ANN, now=T0).game_players == {}
+    assert "game_players" not in msgspec.json.encode(room.state_for(ANN, now=T0)).decode()
+    room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
+    play_moves(room, "a1 b1 a2 b2 a3")
+    left = room.handle(ANN, Leave(room=CODE), now=T0 + 1)
+    (state,) = only(left.to(BOB), State)
+    assert state.room.seats[0].name is None and state.room.result is not None
+    assert state.room.result.winner == "first"
+    assert state.room.game_players == {"first": "ann", "second": "bob"}
+    room.rename(BOB, "Bobby", now=T0 + 2)  # the teacher's rename shows there too
+    assert room.state_for(BOB, now=T0 + 2).game_players == {"first": "ann", "second": "Bobby"}
+
+
 def test_restoring_a_finished_game_keeps_its_result() -> None:
     """A game with its GameFinished record comes back finished, ready for a rematch."""
     room = started_room()
@@ -1250,6 +1299,22 @@ def test_a_hint_that_comes_after_the_game_moved_on_is_not_given() -> None:
     ((client, error),) = late.messages
     assert client == ANN and isinstance(error, Error) and error.code == ErrorCode.STALE_MOVE
     assert room.handle(BOB, AskHint(room=CODE), now=T0 + 3).ai_requests != ()
+
+
+def test_a_hint_that_comes_after_hints_were_turned_off_is_not_given() -> None:
+    """Ann asks; the teacher turns hints off while the engine searches: its answer
+    is kept from her (``hints_off``, echoing her id), nothing is recorded, and
+    once hints are on again she may ask again."""
+    room = started_room()
+    room.handle(ANN, AskHint(room=CODE, id=4), now=T0)
+    room.set_hints(False, now=T0 + 1)
+    late = room.hint_found(ANN, 1, 0, "b2", HINT_SEARCH, now=T0 + 2, request_id=4)
+    assert late.events == ()
+    ((client, error),) = late.messages
+    assert client == ANN and isinstance(error, Error)
+    assert (error.code, error.id) == (ErrorCode.HINTS_OFF, 4)
+    room.set_hints(True, now=T0 + 3)
+    assert room.handle(ANN, AskHint(room=CODE), now=T0 + 4).ai_requests != ()
 
 
 def test_the_teachers_switch_tells_everyone_and_an_ai_match_has_no_hints() -> None:
