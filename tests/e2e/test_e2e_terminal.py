@@ -297,6 +297,46 @@ async def test_a_player_who_quits_mid_game_takes_the_seat_back_on_the_next_run(
     assert any(line.startswith("Result: ") for line in again.lines)
 
 
+async def test_a_seat_left_mid_game_is_taken_back_under_another_name(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """The seat is the player's, not the name's: dora quits mid-game, and
+    ``play --name dana`` from the same profile is back in her game (told it goes on
+    as dora), finishes it, and nobody loses by abandonment."""
+    async with running_server(db_path) as server:
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "dora", config_home=tmp_path
+        ) as first_run:
+            first_run.send("new tictactoe ai=perfect", "b2")
+            first_run.close_input()  # the script ends on the player's turn: it quits
+            code = (await first_run.expect(r"^Tic-tac-toe, room (\w+) \|")).group(1)
+            assert await first_run.finish() == 0
+        assert any("is held for a while" in line for line in first_run.lines)
+
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "dana", config_home=tmp_path
+        ) as again:
+            again.send(*ALL_CELLS)
+            again.close_input()
+            assert await again.finish() == 0
+        record = await server.get_json("/api/games/1")
+
+    assert f"Welcome back: your game in room {code} goes on." in again.lines, again.transcript
+    assert (
+        f"You are the same player as in room {code}: your game there goes on as dora, "
+        "the name it began with." in again.lines
+    ), again.transcript
+    assert "Game 1 goes on after 2 moves: X dora vs O AI (perfect). You play X and move first." in (
+        again.lines
+    )
+    assert not any("lobby>" in line for line in again.lines), again.transcript
+    assert record["state"] == "finished"
+    assert record["termination"] != "abandonment", record
+    assert len(record["moves"]) > 2, record  # dora moved again after coming back
+    assert any(line.startswith("Result: ") for line in again.lines)
+    assert not profile_of(tmp_path).get("resume"), profile_of(tmp_path)
+
+
 async def test_the_name_is_asked_once_then_remembered(db_path: Path, tmp_path: Path) -> None:
     """Without --name and nothing remembered the client asks; a bad name is refused
     in words and asked again; the next run knows the name."""
@@ -484,8 +524,8 @@ async def test_a_second_client_with_the_same_name_does_not_take_the_first_ones_s
 
     assert "Welcome, ann! Connected to " + server.ws_url + "." in second.lines
     assert (
-        "Another boardroom play is running as ann on this server: this one has a session "
-        "of its own." in second.lines
+        "Another boardroom play from this profile is running on this server: this one has "
+        "a session of its own." in second.lines
     )
     assert not any("Welcome back" in line for line in second.lines), second.transcript
     assert not any(line.startswith("Disconnected") for line in first.lines), first.transcript
