@@ -52,7 +52,8 @@ moves in advance. When the input ends, the client plays out what is under way
 it is your turn or the game is over. Quitting never resigns: the server holds
 your seat for a while, and boardroom play run again takes it back. Output has
 no colour when it is not a terminal or NO_COLOR is set; every finished game ends
-with a line "Result: ...".
+with a line "Result: ...", which gives the game's id and the command that
+reviews it (boardroom review alone reviews your last game).
 """
 
 

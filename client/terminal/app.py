@@ -105,7 +105,7 @@ async def _run(options: ClientOptions, console: Console) -> int:
             console.show(console.palette.problem(_refused_text(error)))
             return 1
         stack.push_async_callback(session.close)
-        terminal = Terminal(console, session)
+        terminal = Terminal(console, session, local=options.local)
         stack.push_async_callback(terminal.close)
         if welcome.name != name and welcome.resumed_rooms:
             # A resumed session keeps the name it was opened with (the game's record too).

@@ -40,7 +40,7 @@ from client.room_options import InputError, parse_level
 from client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
 from client.terminal.commands import DEFAULT_AI_LEVEL, ROOM_COMMANDS, ROOM_HELP, split_line
 from client.terminal.render import render_board
-from client.terminal.room_text import rematch_text, result_text, search_text, status_line, who
+from client.terminal.room_text import rematch_text, result_line, search_text, status_line, who
 from client.terminal.terminal import Line, Terminal
 from client.tracked_room import SYMBOLS, TrackedRoom
 from shared.errors import IllegalMoveError, IllegalMoveReason
@@ -224,7 +224,8 @@ class RoomScreen:
             )
         if self._announce_result and room.state.result is not None:
             self._announce_result = False
-            self.terminal.show(palette.bold(f"Result: {result_text(room)}"))
+            server = None if self.terminal.local else self.terminal.session.url
+            self.terminal.show(palette.bold(result_line(room, server_url=server)))
         # After the result, the status line offers what comes next (rematch or leave).
         self.terminal.show(status_line(room, held=self._held_for_resume))
 
@@ -304,6 +305,11 @@ class RoomScreen:
                 self._dirty = True
             return
         if isinstance(event, Announcement):
+            room = self.room
+            if room is not None and self._announce_result:
+                # The game's end first: what is announced right after it is often
+                # about it (a tournament's end), and reads wrong above the result.
+                self._draw(room)
             terminal.notice(f"Announcement: {event.text}")
             return
         if isinstance(event, Match):

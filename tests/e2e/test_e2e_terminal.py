@@ -26,7 +26,15 @@ from typing import Any
 import msgspec
 import pytest
 from classroom_helpers import Teacher
-from harness import TIMEOUT, CuttableProxy, Player, running_server, wait_until
+from harness import (
+    TIMEOUT,
+    CuttableProxy,
+    Player,
+    play_out,
+    run_boardroom,
+    running_server,
+    wait_until,
+)
 from terminal_helpers import client_process
 from websockets.asyncio.server import ServerConnection
 from websockets.asyncio.server import serve as websockets_serve
@@ -42,6 +50,8 @@ from server.store import GameStore
 from shared.protocol.messages import ChatLine, CreateRoom, SendChat, State, Watch
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
+DRAWN = ["b2", "a1", "c3", "a3", "a2", "c2", "b1", "b3", "c1"]
+"""A whole tic-tac-toe game, drawn."""
 PLAIN = Palette(enabled=False)
 
 
@@ -141,12 +151,13 @@ async def test_two_clients_play_each_other_and_a_spectator_watches(
                 assert await ann.finish() == 0
                 assert await cat.finish() == 0
 
-    assert "Result: You win: three in a row a1-a2-a3" in ann.lines
+    review = f"(game #1: boardroom review 1 --server 127.0.0.1:{server.port})"
+    assert f"Result: You win: three in a row a1-a2-a3 {review}" in ann.lines
     assert "bob sits down as O." in ann.lines
-    assert "Result: X ann wins: three in a row a1-a2-a3" in bob.lines
+    assert f"Result: X ann wins: three in a row a1-a2-a3 {review}" in bob.lines
     assert "X ann played a1" in bob.lines
     assert "[chat] ann: your move, bob" in bob.lines
-    assert "Result: X ann wins: three in a row a1-a2-a3" in cat.lines
+    assert f"Result: X ann wins: three in a row a1-a2-a3 {review}" in cat.lines
     assert "O bob played b2" in cat.lines
     assert "[chat] ann: your move, bob" in cat.lines
 
@@ -174,8 +185,9 @@ async def test_quick_match_pairs_two_clients_and_a_resignation_ends_the_game(
         assert await ann.finish() == 0
 
     assert "Game 1 starts: X ann vs O bob. You play O." in bob.lines
-    assert "Result: You win: X ann resigned" in bob.lines
-    assert "Result: O bob wins: you resigned" in ann.lines
+    review = f"(game #1: boardroom review 1 --server 127.0.0.1:{server.port})"
+    assert f"Result: You win: X ann resigned {review}" in bob.lines
+    assert f"Result: O bob wins: you resigned {review}" in ann.lines
 
 
 async def test_a_client_whose_connection_is_cut_reconnects_and_finishes_the_game(
@@ -254,6 +266,51 @@ async def test_hint_prints_the_engines_move_for_the_player_to_move(
         client.send("quit")
         client.close_input()
         assert await client.finish() == 0
+
+
+async def test_the_result_line_gives_the_games_id_and_review_alone_reviews_it(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """A game with a hint: the result line says the game's id and the command that
+    reviews it; ``boardroom review`` with no id, from the same profile, reviews
+    that game, marking the hinted move and counting the hints used. From another
+    profile (no game of its own there) it says to give an id, and exits 1."""
+    async with running_server(db_path) as server:
+        # Game 1 is ann's and bob's: the id the client keeps must be its own game's.
+        await play_out(server.ws_url, "tictactoe", DRAWN)
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "dora", config_home=tmp_path
+        ) as client:
+            client.send("new tictactoe ai=perfect", "hint")
+            await client.expect(r"^Hint: b2 ")
+            client.send(*ALL_CELLS)
+            client.close_input()
+            assert await client.finish() == 0
+        config = {"XDG_CONFIG_HOME": str(tmp_path)}
+        review = await run_boardroom("review", "--server", server.ws_url, env=config)
+        other = {"XDG_CONFIG_HOME": str(tmp_path / "elsewhere")}
+        nothing = await run_boardroom("review", "--server", server.ws_url, env=other)
+        record = await server.get_json("/api/games/2")
+
+    results = [line for line in client.lines if line.startswith("Result: ")]
+    assert len(results) == 1, client.transcript
+    assert results[0].endswith(
+        f" (game #2: boardroom review 2 --server 127.0.0.1:{server.port})"
+    ), results[0]
+    assert record["players"][0]["name"] == "dora"
+    assert review.status == 0, review
+    lines = review.out.splitlines()
+    assert lines[0].startswith("Tic-tac-toe #2: X dora v O AI (perfect): "), lines[0]
+    # The hint said b2; the script played a1 all the same.
+    assert lines[1].startswith("  1. X a1 ") and lines[1].endswith("(after a hint: b2)"), lines
+    assert not any("after a hint" in line for line in lines[2:]), lines
+    assert lines[-2].startswith("Accuracy: X dora "), lines
+    assert lines[-1] == "Hints used: X dora 1, O AI (perfect) 0", lines
+    assert (nothing.status, nothing.out) == (1, "")
+    assert nothing.err == (
+        f"boardroom review: no game of yours on {server.ws_url} is known here: give a game's "
+        "id, as its result line says (boardroom review 12)\n"
+    )
 
 
 async def test_a_player_who_quits_mid_game_takes_the_seat_back_on_the_next_run(
@@ -435,7 +492,11 @@ async def test_a_spectator_sees_moves_made_by_protocol_clients(
 
     assert chat["name"] == "cat" and chat["text"] == "hello players"
     assert "X ann played 4" in cat.lines
-    assert "Result: X ann wins: four in a row d1-d2-d3-d4" in cat.lines
+    assert any(
+        line.startswith("Result: X ann wins: four in a row ")
+        and line.endswith(f" (game #1: boardroom review 1 --server 127.0.0.1:{server.port})")
+        for line in cat.lines
+    ), cat.transcript
     # Connect Four: columns labelled 1 to 7, the winning line in brackets without colour.
     assert " 1  2  3  4  5  6  7" in cat.lines
     assert " .  .  . [X] .  .  ." in cat.lines
