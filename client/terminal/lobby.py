@@ -82,10 +82,13 @@ class Lobby:
         state = "connected" if session.connected else "reconnecting..."
         return f"Boardroom lobby | {session.name} at {session.url} | {state} | help lists commands"
 
-    async def enter_room(self, code: str, *, lobby_after: bool = True) -> bool:
-        """Show room ``code`` until the user leaves it; False if they quit from there.
-        A tournament's ``match`` that came meanwhile is followed into its room."""
-        screen = RoomScreen(self.terminal, code, lobby_after=lobby_after)
+    async def enter_room(
+        self, code: str, *, lobby_after: bool = True, ai_coming: bool = False
+    ) -> bool:
+        """Show room ``code`` until the user leaves it; False if they quit from there
+        (``ai_coming``: opened against the AI). A tournament's ``match`` that came
+        meanwhile is followed into its room."""
+        screen = RoomScreen(self.terminal, code, lobby_after=lobby_after, ai_coming=ai_coming)
         where = await screen.run()
         if screen.ended_by_session:
             self.ended_by_session = True
@@ -110,7 +113,8 @@ class Lobby:
         reply = await self.terminal.request_or_say_why(message)
         if not isinstance(reply, State):
             return True
-        return await self.enter_room(reply.room.code)
+        ai_coming = isinstance(message, CreateRoom) and message.ai_level is not None
+        return await self.enter_room(reply.room.code, ai_coming=ai_coming)
 
     async def _on_line(self, line: str) -> bool:
         """Act on one lobby line; False to quit."""

@@ -38,7 +38,14 @@ from typing import Literal
 from client.errors import ConnectionLostError, RequestRefusedError
 from client.room_options import InputError, parse_level
 from client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
-from client.terminal.commands import DEFAULT_AI_LEVEL, ROOM_COMMANDS, ROOM_HELP, split_line
+from client.terminal.commands import (
+    DEFAULT_AI_LEVEL,
+    PLAYER_COMMANDS,
+    ROOM_COMMANDS,
+    ROOM_HELP,
+    SPECTATOR_HELP,
+    split_line,
+)
 from client.terminal.render import render_board
 from client.terminal.room_text import rematch_text, result_line, search_text, status_line, who
 from client.terminal.terminal import Line, Terminal
@@ -92,13 +99,18 @@ class RoomScreen:
     """One room, until the user leaves or quits (see the module docstring).
 
     ``lobby_after``: False when there is no lobby to go back to (``boardroom
-    watch``), so that leaving the room ends the client.
+    watch``), so that leaving the room ends the client. ``ai_coming``: the room
+    was opened against the AI, which takes the other seat at once (nobody is
+    invited to join it).
     """
 
-    def __init__(self, terminal: Terminal, code: str, *, lobby_after: bool = True) -> None:
+    def __init__(
+        self, terminal: Terminal, code: str, *, lobby_after: bool = True, ai_coming: bool = False
+    ) -> None:
         self.terminal = terminal
         self.code = code
         self.lobby_after = lobby_after
+        self.ai_coming = ai_coming
         self.ended_by_session = False
         """True if the session ended (the server stayed away) while in the room."""
         self._dirty = True
@@ -242,6 +254,13 @@ class RoomScreen:
                 show(
                     f"Room {state.code} is open ({state.title}): it is a tournament game, "
                     "and the server seats your opponent here."
+                )
+            elif state.status == "waiting" and self.ai_coming:
+                show(f"Room {state.code} is open ({state.title}).")  # the AI sits down next
+            elif state.status == "waiting" and self.terminal.local:
+                show(
+                    f"Room {state.code} is open ({state.title}). Nobody else can reach this "
+                    "local server: ai LEVEL seats the AI."
                 )
             elif state.status == "waiting":
                 show(f"Room {state.code} is open ({state.title}): waiting for an opponent.")
@@ -503,8 +522,12 @@ class RoomScreen:
         terminal = self.terminal
         request = terminal.request_or_say_why
         seated_in_game = room.you is not None and room.playing
-        if command == "help":
-            terminal.show(ROOM_HELP)
+        if command in PLAYER_COMMANDS and room.you is None:
+            terminal.problem(
+                f"{command} is for the players: you are watching (help lists what you can do)."
+            )
+        elif command == "help":
+            terminal.show(ROOM_HELP if room.you is not None else SPECTATOR_HELP)
         elif command == "board":
             self._dirty = True
         elif command == "why":

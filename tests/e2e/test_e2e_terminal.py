@@ -112,6 +112,7 @@ async def test_a_scripted_session_plays_a_whole_game_against_the_ai_and_sees_the
     assert "No room opens with 'ZZZZZZ'" in transcript
     assert "Unknown game 'chess': choose one of tictactoe" in transcript
     assert "Game 1 starts: X ann vs O AI (perfect). You play X and move first." in transcript
+    assert "Others can join" not in transcript  # the AI takes the seat: nobody is invited
     assert "'zz' is neither a command nor a move" in transcript
     assert "'a1' is taken: X already has a stone there" in transcript
     assert record["state"] == "finished"
@@ -455,6 +456,9 @@ async def test_play_local_plays_the_ai_with_no_server_running(tmp_path: Path) ->
         assert await client.finish() == 0
 
     assert client.lines[0] == "Starting a local server (it stops when you quit)..."
+    assert "Others can join" not in client.transcript  # nobody else reaches a local server
+    results = [line for line in client.lines if line.startswith("Result: ")]
+    assert not any("boardroom review" in line for line in results), results  # it is gone
     assert "Game 1 starts: X ann vs O AI (perfect). You play X and move first." in client.lines
     # The AI agrees to a rematch at once; sides swap and the AI, now X, moves first.
     assert "Game 2 starts: X AI (perfect) vs O ann. You play O." in client.lines
@@ -479,7 +483,7 @@ async def test_a_spectator_sees_moves_made_by_protocol_clients(
             "watch", code, "--server", server.ws_url, "--name", "cat", config_home=tmp_path
         ) as cat:
             await cat.expect(r"You are watching room")
-            cat.send("chat hello players")
+            cat.send("help", "resign", "chat hello players")
             chat = await ann.expect("chat")
             for ply, (player, column) in enumerate(
                 [(ann, "4"), (bob, "3"), (ann, "4"), (bob, "3"), (ann, "4"), (bob, "3"), (ann, "4")]
@@ -491,6 +495,17 @@ async def test_a_spectator_sees_moves_made_by_protocol_clients(
         await bob.close()
 
     assert chat["name"] == "cat" and chat["text"] == "hello players"
+    # A spectator's own help, without the players' commands; those are refused in words.
+    help_at = cat.lines.index("watching> help")
+    assert cat.lines[help_at + 1] == (
+        "You are watching: the players' moves show as they are made. Commands:"
+    )
+    shown = cat.lines[help_at + 1 : cat.lines.index("watching> resign")]
+    assert any(line.startswith("  chat TEXT ") for line in shown), shown
+    assert not any(re.match(r"  (resign|rematch|hint|draw|ai)\b", line) for line in shown)
+    assert (
+        "Resign is for the players: you are watching (help lists what you can do)." in cat.lines
+    ), cat.transcript
     assert "X ann played 4" in cat.lines
     assert any(
         line.startswith("Result: X ann wins: four in a row ")

@@ -12,8 +12,10 @@ from client.terminal.commands import (
     LOBBY_COMMANDS,
     LOBBY_HELP,
     NEW_ROOM_QUESTIONS,
+    PLAYER_COMMANDS,
     ROOM_COMMANDS,
     ROOM_HELP,
+    SPECTATOR_HELP,
     InputError,
     parse_clock,
     parse_code,
@@ -38,6 +40,28 @@ def test_every_command_word_and_alias_is_in_the_help() -> None:
     for commands, help_text in ((LOBBY_COMMANDS, LOBBY_HELP), (ROOM_COMMANDS, ROOM_HELP)):
         for canonical in set(commands.values()):
             assert re.search(rf"^  (\w+, )*{canonical}\b", help_text, re.MULTILINE), canonical
+
+
+@pytest.mark.parametrize(
+    "help_text", [LOBBY_HELP, ROOM_HELP, SPECTATOR_HELP], ids=["lobby", "room", "spectator"]
+)
+def test_every_help_line_fits_an_80_column_terminal(help_text: str) -> None:
+    """A longer line wraps mid-word at the narrowest terminal in use; a
+    description that goes on is indented under itself, never at the margin."""
+    lines = help_text.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    table = lines[next(i for i, line in enumerate(lines) if line.startswith("  ")) :]
+    assert all(line.startswith("  ") and line == line.rstrip() for line in table), table
+
+
+def test_a_spectators_help_lists_only_what_a_spectator_can_do() -> None:
+    """The players' commands (resign, rematch, hint...) are not offered to a
+    spectator; chat, board, why, leave and quit are."""
+    for command in PLAYER_COMMANDS:
+        assert not re.search(rf"^  (\w+, )*{command}\b", SPECTATOR_HELP, re.MULTILINE), command
+    for command in ("chat", "board", "why", "help", "leave", "quit"):
+        assert re.search(rf"^  (\w+, )*{command}\b", SPECTATOR_HELP, re.MULTILINE), command
+    assert set(ROOM_COMMANDS.values()) >= PLAYER_COMMANDS
 
 
 def test_new_alone_is_a_public_tictactoe_room_for_a_person_with_no_clock() -> None:
