@@ -342,6 +342,9 @@ class Question:
     default: str
     to_option: Callable[[str], str]
     """The one-line option for an answer; raises :class:`InputError` for a bad one."""
+    then: Callable[[str], Question | None] = lambda option: None
+    """The question to ask next about an option (None: none), whose option
+    replaces it: the AI's level, for ``ai`` said without one."""
 
     def option(self, answer: str) -> str:
         """The option for ``answer``, or for the default when the answer is blank."""
@@ -349,6 +352,10 @@ class Question:
 
 
 def _opponent_option(answer: str) -> str:
+    """``human``, ``ai=LEVEL``, or ``ai`` alone when the answer names no level
+    (the guided ``new`` then asks for one: see :data:`AI_LEVEL_QUESTION`)."""
+    if answer.strip().lower() in ("ai", "computer"):
+        return "ai"
     level = parse_opponent(answer)
     return "human" if level is None else f"ai={level}"
 
@@ -358,13 +365,25 @@ def _clock_option(answer: str) -> str:
     return "clock=" + answer.replace(" ", "")
 
 
+AI_LEVEL_QUESTION = Question(
+    f"AI level: {', '.join(LEVELS[:-1])} or {LEVELS[-1]}",
+    DEFAULT_AI_LEVEL,
+    lambda answer: "ai=" + parse_level(answer.strip().lower().removeprefix("ai=")),
+)
+"""Asked after the opponent question when its answer was ``ai`` without a level."""
+
 NEW_ROOM_QUESTIONS = (
     Question(
         "Game: tictactoe, tictactoe4, connect4, gomoku or mnk-M-N-K",
         DEFAULT_GAME,
         lambda answer: parse_game(answer).name,
     ),
-    Question(f"Opponent: human, or the AI at {'/'.join(LEVELS)}", "human", _opponent_option),
+    Question(
+        f"Opponent: human, or the AI at {'/'.join(LEVELS)}",
+        "human",
+        _opponent_option,
+        then=lambda option: AI_LEVEL_QUESTION if option == "ai" else None,
+    ),
     Question(
         "Public or private",
         "public",

@@ -18,6 +18,7 @@ from client.terminal.commands import (
     LOBBY_COMMANDS,
     LOBBY_HELP,
     NEW_ROOM_QUESTIONS,
+    Question,
     parse_code,
     parse_new_room,
     split_line,
@@ -157,16 +158,27 @@ class Lobby:
         self.terminal.show("A new room: Enter takes the answer in brackets, cancel goes back.")
         options = []
         for question in NEW_ROOM_QUESTIONS:
-            while True:
-                answer = await self.terminal.ask(f"{question.prompt} [{question.default}]: ")
-                if answer is None or answer.strip().lower() in CANCEL_WORDS:
-                    return None
-                try:
-                    options.append(question.option(answer))
-                    break
-                except InputError as error:
-                    self.terminal.problem(str(error))
+            option = await self._answer(question)
+            if option is None:
+                return None
+            options.append(option)
         return parse_new_room(" ".join(options))
+
+    async def _answer(self, question: Question) -> str | None:
+        """The option of the guided ``new`` that the answer to ``question`` gives
+        (asked again until it fits), or that of the question it leads to (the AI's
+        level after ``ai``); None if the user cancels (or the input ends)."""
+        while True:
+            answer = await self.terminal.ask(f"{question.prompt} [{question.default}]: ")
+            if answer is None or answer.strip().lower() in CANCEL_WORDS:
+                return None
+            try:
+                option = question.option(answer)
+                break
+            except InputError as error:
+                self.terminal.problem(str(error))
+        follow_up = question.then(option)
+        return option if follow_up is None else await self._answer(follow_up)
 
     async def _list_rooms(self, game_text: str) -> None:
         game = parse_game(game_text).name if game_text.strip() else None

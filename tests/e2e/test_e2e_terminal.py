@@ -395,6 +395,30 @@ async def test_a_seat_left_mid_game_is_taken_back_under_another_name(
     assert not profile_of(tmp_path).get("resume"), profile_of(tmp_path)
 
 
+async def test_the_guided_new_asks_the_level_of_the_ai(db_path: Path, tmp_path: Path) -> None:
+    """Answered ``ai`` without a level, the guided ``new`` asks which (a level that
+    is not one is refused and asked again), and the AI sits down at that level."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as client,
+    ):
+        client.send("new", "", "ai", "grandmaster", "hard", "", "", "", "b2")
+        client.close_input()
+        await client.expect(r"^AI \(hard\) sits down as O\.$")
+        assert await client.finish() == 0
+
+    prompt = "AI level: random, easy, medium, hard or perfect [medium]: "
+    assert f"{prompt}grandmaster" in client.lines, client.transcript
+    assert (
+        "'grandmaster' is not an AI level: choose one of random, easy, medium, hard, perfect"
+        in client.lines
+    )
+    assert f"{prompt}hard" in client.lines
+    assert "Game 1 starts: X ann vs O AI (hard). You play X and move first." in client.lines
+
+
 async def test_the_name_is_asked_once_then_remembered(db_path: Path, tmp_path: Path) -> None:
     """Without --name and nothing remembered the client asks; a bad name is refused
     in words and asked again; the next run knows the name."""

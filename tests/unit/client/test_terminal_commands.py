@@ -9,6 +9,7 @@ import re
 import pytest
 
 from client.terminal.commands import (
+    AI_LEVEL_QUESTION,
     LOBBY_COMMANDS,
     LOBBY_HELP,
     NEW_ROOM_QUESTIONS,
@@ -156,6 +157,23 @@ def test_a_guided_answer_that_does_not_fit_is_refused_for_asking_again() -> None
         NEW_ROOM_QUESTIONS[2].option("secretive")
     with pytest.raises(InputError, match="not an opponent"):
         NEW_ROOM_QUESTIONS[1].option("grandmaster")
+
+
+def test_the_guided_new_asks_the_ais_level_when_ai_comes_without_one() -> None:
+    """``ai`` alone leads to the level question (Enter: medium, said in its
+    brackets); an answer with a level, or human, asks nothing more."""
+    opponent = NEW_ROOM_QUESTIONS[1]
+    assert opponent.option("ai") == "ai"
+    assert opponent.then("ai") is AI_LEVEL_QUESTION
+    assert opponent.then(opponent.option("ai hard")) is None
+    assert opponent.then(opponent.option("")) is None
+    assert AI_LEVEL_QUESTION.default == "medium"
+    assert AI_LEVEL_QUESTION.prompt == "AI level: random, easy, medium, hard or perfect"
+    assert AI_LEVEL_QUESTION.option("") == "ai=medium"
+    assert AI_LEVEL_QUESTION.option(" Perfect ") == "ai=perfect"
+    with pytest.raises(InputError, match="'grandmaster' is not an AI level"):
+        AI_LEVEL_QUESTION.option("grandmaster")
+    assert parse_new_room("ai").ai_level == "medium"  # the one-line form says so in help
 
 
 def test_codes_are_read_in_upper_case_and_must_be_one_word() -> None:
