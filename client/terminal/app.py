@@ -130,14 +130,13 @@ async def _run(options: ClientOptions, console: Console) -> int:
                 "this one has a session of its own."
             )
         keeper = SeatKeeper(session, profile) if seat.claim is not None else None
-        keeping = asyncio.create_task(keeper.run()) if keeper is not None else None
+        if keeper is not None:
+            keeper.start()
         try:
             status = await _play(terminal, Lobby(terminal), options, welcome, seat.saved)
         finally:  # after a quit, and after SIGTERM or SIGHUP too (a closed terminal)
-            if keeper is not None and keeping is not None:
-                keeping.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await keeping
+            if keeper is not None:
+                keeper.stop()
                 _remember_seat(terminal, keeper)
         console.show("Bye.")
         return status

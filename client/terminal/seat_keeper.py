@@ -12,14 +12,16 @@ the latest game the player sits in is kept as the last game, from its start.
 The file is written only when what should be saved changes, not at every move.
 
 Contract: call :meth:`SeatKeeper.sync` after anything that may change the
-session's rooms, or run :meth:`SeatKeeper.run` as a task, which syncs after
-every session event. The keeper must hold the seat's
-:class:`~client.terminal.profile.SeatClaim`: two clients never save one seat.
+session's rooms, or :meth:`SeatKeeper.start`, which syncs at every session
+event as it happens (a session listener): before the screens see the event, so
+a client killed right after "Back in the lobby" has forgotten the seat. The
+keeper must hold the seat's :class:`~client.terminal.profile.SeatClaim`: two
+clients never save one seat.
 """
 
 from __future__ import annotations
 
-from client.session import Session
+from client.session import Session, SessionEvent
 from client.terminal.profile import Profile, SavedSeat
 
 
@@ -70,13 +72,13 @@ class SeatKeeper:
             self.profile.save_seat(self.session.url, seat)
         self._saved = seat
 
-    async def run(self) -> None:
-        """Sync after every session event, until cancelled."""
-        events = self.session.subscribe()
-        try:
-            self.sync()
-            while True:
-                await events.get()
-                self.sync()
-        finally:
-            self.session.unsubscribe(events)
+    def start(self) -> None:
+        """Sync now, then at every session event until :meth:`stop`."""
+        self.sync()
+        self.session.add_listener(self._on_event)
+
+    def stop(self) -> None:
+        self.session.remove_listener(self._on_event)
+
+    def _on_event(self, event: SessionEvent) -> None:
+        self.sync()
