@@ -40,10 +40,12 @@ the server.
 Type help at any prompt for the commands. Your name is remembered in
 $XDG_CONFIG_HOME/boardroom/client.json (~/.config/boardroom/client.json), and
 so is your seat in a game under way: if the client is killed or its terminal
-closed mid-game, boardroom play run again takes the seat back. So is the player
-token each server gives you on your first visit: every later run is the same
-player there (one record of games, one rating), whatever your name. The file
-is readable by you only; keep it so.
+closed mid-game, boardroom play run again takes the seat back (under any
+--name: the seat is your player's). So is the player token each server gives
+you on your first visit: every later run is the same player there (one record
+of games, one rating), whatever your name; and your last game there, which
+boardroom review without an id reviews. The file is readable by you only; keep
+it so.
 
 Scripts: with input from a pipe or a file, commands are read one a line and each
 is echoed after its prompt; a move waits for your turn, so a script can list its
