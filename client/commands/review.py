@@ -310,8 +310,9 @@ def register(subparsers: Any) -> None:
         description=(
             "Show the engine's review of a finished game: each move with its "
             "judgement (?! inaccuracy, ? mistake, ?? blunder), the value after it "
-            "(~ marks an estimate) and the better move, then the turning points and "
-            "each player's accuracy. Moves print as the server analyses them."
+            "(~ marks an estimate), the better move and any hint asked for, then the "
+            "turning points, each player's accuracy and the hints each used. Moves "
+            "print as the server analyses them."
         ),
     )
     parser.add_argument(
