@@ -48,7 +48,7 @@ import contextlib
 import itertools
 import logging
 import time
-from collections.abc import Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
@@ -201,6 +201,7 @@ class Session:
         self._pacer = Pacer(*pace) if pace is not None else None
         self._pending: dict[int, asyncio.Future[ServerMessage]] = {}
         self._subscribers: list[asyncio.Queue[SessionEvent]] = []
+        self._listeners: list[Callable[[SessionEvent], None]] = []
         self._watch_codes: dict[str, str] = {}
         """Rooms watched: room code -> the code that let us in (watched again after a drop)."""
         self._reader: asyncio.Task[None] | None = None
@@ -305,6 +306,16 @@ class Session:
         """Stop delivering to ``queue``."""
         with contextlib.suppress(ValueError):
             self._subscribers.remove(queue)
+
+    def add_listener(self, listener: Callable[[SessionEvent], None]) -> None:
+        """Call ``listener`` with every event from now on, at once, as the rooms
+        change: before any subscriber (or the caller of the request it answers)
+        sees it. It must be quick and must not raise (an exception is logged)."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Callable[[SessionEvent], None]) -> None:
+        with contextlib.suppress(ValueError):
+            self._listeners.remove(listener)
 
     # -- connection ------------------------------------------------------------------
 
@@ -501,6 +512,11 @@ class Session:
     # -- plumbing --------------------------------------------------------------------
 
     def _publish(self, event: SessionEvent) -> None:
+        for listener in tuple(self._listeners):
+            try:
+                listener(event)
+            except Exception:  # a listener's bug must not stop the session
+                logger.exception("a session listener failed")
         for queue in self._subscribers:
             queue.put_nowait(event)
 

@@ -207,6 +207,7 @@ class TrackedRoom:
             to_move=None,
             draw_offer=None,
             clocks=clocks,
+            game_id=over.game_id if over.game_id is not None else self.state.game_id,
         )
         if not in_step:
             try:

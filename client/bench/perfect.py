@@ -116,23 +116,55 @@ def _value_keeping_move(
     return None, value
 
 
-def report(name: str, checked: Sequence[Checked]) -> str:
+COLUMNS = ("set", "positions", "kept the value", "book", "exact", "depth-limited", "mean time")
+"""The table's headings (as docs/benchmarks.md's table has them)."""
+
+
+def table_line(cells: Sequence[str], name_width: int) -> str:
+    """One line of the table: the set's name left-aligned in ``name_width``
+    columns, every other cell right-aligned under its heading (a wider cell
+    pushes the rest of its line along, never into the next column's place).
+
+    >>> print(table_line(COLUMNS, 8)); print(table_line(("early", "20", "20 (100%)",
+    ...     "0", "14", "6", "0.32 s"), 8))
+    set       positions  kept the value  book  exact  depth-limited  mean time
+    early            20       20 (100%)     0     14              6     0.32 s
+    """
+    first, *rest = cells
+    parts = [first.ljust(name_width)]
+    parts += [cell.rjust(len(heading)) for cell, heading in zip(rest, COLUMNS[1:], strict=True)]
+    return "  ".join(parts).rstrip()
+
+
+def report(name: str, checked: Sequence[Checked], name_width: int) -> str:
+    """The set's line of the table, then a line for each move that lost value."""
     kept = sum(c.kept for c in checked)
     sources = {s: sum(c.source == s for c in checked) for s in ("book", "exact", "depth-limited")}
     mean = statistics.fmean(c.seconds for c in checked) if checked else 0.0
     share = 100 * kept / len(checked) if checked else 0.0
-    lines = [
-        f"  {name:<22} {len(checked):>4} positions  kept {kept:>4} ({share:5.1f}%)  "
-        f"book {sources['book']}, exact {sources['exact']}, "
-        f"depth-limited {sources['depth-limited']}  "
-        f"mean {mean:.2f} s"
-    ]
+    cells = (
+        name,
+        str(len(checked)),
+        f"{kept} ({share:.0f}%)",
+        str(sources["book"]),
+        str(sources["exact"]),
+        str(sources["depth-limited"]),
+        f"{mean:.2f} s",
+    )
+    lines = [table_line(cells, name_width)]
     lines += [
         f"    lost value: {c.moves} (played {c.played}, {c.source}, {c.seconds:.2f} s)"
         for c in checked
         if not c.kept
     ]
     return "\n".join(lines)
+
+
+def set_names() -> list[str]:
+    """The names of the sets, in the order they are run."""
+    names = [f"{test_set.name} {test_set.label}" for test_set in TEST_SETS]
+    names += [f"book, {stones} stones ({side})" for stones, side in BOOK_DEEPEST]
+    return [*names, f"early {EARLY_STONES[0]}-{EARLY_STONES[1]} stones"]
 
 
 def main(sample: int = 20, early: int = 20, seed: int = 1) -> int:
@@ -143,21 +175,25 @@ def main(sample: int = 20, early: int = 20, seed: int = 1) -> int:
     for line in condition_lines():
         print(line)
     print("The perfect level: does its move keep the position's exact value?")
+    names = iter(set_names())
+    # Every name is known before the first row: the table is printed as it is measured.
+    width = max(len(name) for name in [*set_names(), COLUMNS[0]])
+    print(table_line(COLUMNS, width))
     lost = 0
     for test_set in TEST_SETS:
         rows = read_test_set(test_set, sample)
         checked = [check_move(game, game.from_moves(m), score) for _, m, score in rows]
         lost += sum(not c.kept for c in checked)
-        print(report(f"{test_set.name} {test_set.label}", checked))
+        print(report(next(names), checked, width), flush=True)
     book_lines = [line.split() for line in JOURNAL.read_text().splitlines()]
-    for stones, side in BOOK_DEEPEST:
+    for stones, _ in BOOK_DEEPEST:
         deepest = [(moves, int(score)) for moves, _, score in book_lines if len(moves) == stones]
         checked = [check_move(game, game.from_moves(m), value) for m, value in deepest[:sample]]
         lost += sum(not c.kept for c in checked)
-        print(report(f"book, {stones} stones ({side})", checked))
+        print(report(next(names), checked, width), flush=True)
     openings = early_positions(game, early, seed)
     checked = [check_move(game, game.from_moves(m), value) for m, value in openings]
     lost += sum(not c.kept for c in checked)
-    print(report(f"early {EARLY_STONES[0]}-{EARLY_STONES[1]} stones", checked))
+    print(report(next(names), checked, width))
     print("PASS: every move kept the value" if not lost else f"FAIL: {lost} moves lost value")
     return 1 if lost else 0

@@ -40,10 +40,12 @@ the server.
 Type help at any prompt for the commands. Your name is remembered in
 $XDG_CONFIG_HOME/boardroom/client.json (~/.config/boardroom/client.json), and
 so is your seat in a game under way: if the client is killed or its terminal
-closed mid-game, boardroom play run again takes the seat back. So is the player
-token each server gives you on your first visit: every later run is the same
-player there (one record of games, one rating), whatever your name. The file
-is readable by you only; keep it so.
+closed mid-game, boardroom play run again takes the seat back (under any
+--name: the seat is your player's). So is the player token each server gives
+you on your first visit: every later run is the same player there (one record
+of games, one rating), whatever your name; and your last game there, which
+boardroom review without an id reviews. The file is readable by you only; keep
+it so.
 
 Scripts: with input from a pipe or a file, commands are read one a line and each
 is echoed after its prompt; a move waits for your turn, so a script can list its
@@ -52,7 +54,8 @@ moves in advance. When the input ends, the client plays out what is under way
 it is your turn or the game is over. Quitting never resigns: the server holds
 your seat for a while, and boardroom play run again takes it back. Output has
 no colour when it is not a terminal or NO_COLOR is set; every finished game ends
-with a line "Result: ...".
+with a line "Result: ...", which gives the game's id and the command that
+reviews it (boardroom review alone reviews your last game).
 """
 
 

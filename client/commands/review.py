@@ -1,4 +1,9 @@
-"""``boardroom review GAME_ID``: a finished game's analysis in the terminal.
+"""``boardroom review [GAME_ID]``: a finished game's analysis in the terminal.
+
+Without an id it reviews the player's last game on the server: the one whose id
+the terminal client kept in its profile (:mod:`client.terminal.profile`) when
+the player last sat in a game there (the result line of every game says its
+id, too).
 
 The server analyses a game on the first ``GET /api/games/{id}/analysis``
 (docs/protocol.md, "HTTP"): it answers 202 with the moves reviewed so far while
@@ -16,9 +21,9 @@ A pure core and a thin adapter, as :mod:`server.core.room` is:
   the poll's pause, and printing.
 
 Exit status: 0 when the whole review was printed; 1 when the server refused
-(no such game, a game in progress, the engine busy) or could not be reached,
-with one line on stderr saying why; 2 for a game id that is not a number
-(argparse's usage error).
+(no such game, a game in progress, the engine busy) or could not be reached, or
+no id was given and no last game is known, with one line on stderr saying why;
+2 for a game id that is not a number (argparse's usage error).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from client.commands.server_option import add_server_argument
 from client.session import normalize_server_url
+from client.terminal.profile import Profile, profile_path
 
 POLL_SECONDS = 1.0
 """How long to wait between two GETs while the analysis runs (the contract's pace)."""
@@ -94,8 +100,8 @@ def judgement_mark(judgement: str) -> str:
 
 def move_line(review: Body) -> str:
     """One move's line: its number, side, move and mark, the judgement, the value
-    after it (for the mover; ``~`` marks an estimate), and the engine's better move
-    when it was a mistake or a blunder.
+    after it (for the mover; ``~`` marks an estimate), the engine's better move
+    when it was a mistake or a blunder, and the hint the mover had asked for.
 
     >>> move_line({"ply": 6, "side": "first", "move": "e3", "best": "d3",
     ...            "judgement": "blunder", "value_after": "loss in 4", "exact_after": True})
@@ -103,6 +109,9 @@ def move_line(review: Body) -> str:
     >>> move_line({"ply": 1, "side": "second", "move": "4", "best": "4",
     ...            "judgement": "best", "value_after": "+0.3", "exact_after": False})
     '  2. O 4      best        ~+0.3'
+    >>> move_line({"ply": 0, "side": "first", "move": "b2", "best": "b2", "hint": "b2",
+    ...            "judgement": "best", "value_after": "draw", "exact_after": True})
+    '  1. X b2     best        draw   (after a hint: b2)'
     """
     move = f"{review['move']}{judgement_mark(review['judgement'])}"
     value = review["value_after"]
@@ -113,6 +122,8 @@ def move_line(review: Body) -> str:
     better = review.get("best")
     if review["judgement"] in ("mistake", "blunder") and better not in (None, review["move"]):
         line = f"{line:<41} better: {better}"
+    if review.get("hint") is not None:
+        line = f"{line.rstrip()}   (after a hint: {review['hint']})"
     return line.rstrip()
 
 
@@ -147,13 +158,19 @@ def new_lines(body: Body, printed: int) -> tuple[list[str], int]:
 
 
 def summary_lines(body: Body) -> list[str]:
-    """After the moves: the turning points, then each player's accuracy.
+    """After the moves: the turning points, then each player's accuracy and, if
+    anyone asked the engine for hints during the game, how many each did (a
+    hinted move is the engine's, which the accuracy does not say).
 
     >>> summary_lines({"players": {"first": "ann", "second": "bob"},
     ...                "accuracy": {"first": 97.5, "second": 69.46},
     ...                "turning_points": [{"ply": 1, "side": "second",
     ...                                    "text": "move 2 (O): a2 lost"}]})
     ['', 'Turning points:', '  move 2 (O): a2 lost', '', 'Accuracy: X ann 97.5%, O bob 69.5%']
+    >>> summary_lines({"players": {"first": "ann", "second": "bob"},
+    ...                "accuracy": {"first": 100.0, "second": 90.0},
+    ...                "hints": {"first": 2, "second": 0}})[-2:]
+    ['Accuracy: X ann 100.0%, O bob 90.0%', 'Hints used: X ann 2, O bob 0']
     """
     lines = ["", "Turning points:"]
     points = body.get("turning_points", [])
@@ -168,6 +185,14 @@ def summary_lines(body: Body) -> list[str]:
         if isinstance(accuracy.get(side), int | float)
     ]
     lines += ["", f"Accuracy: {', '.join(figures)}"]
+    hints = body.get("hints") or {}
+    counts = {side: hints.get(side) for side in ("first", "second")}
+    if any(isinstance(count, int) and count > 0 for count in counts.values()):
+        used = [
+            f"{SYMBOLS[side]} {players.get(side, '?')} {count if isinstance(count, int) else 0}"
+            for side, count in counts.items()
+        ]
+        lines.append(f"Hints used: {', '.join(used)}")
     return lines
 
 
@@ -285,17 +310,42 @@ def register(subparsers: Any) -> None:
         description=(
             "Show the engine's review of a finished game: each move with its "
             "judgement (?! inaccuracy, ? mistake, ?? blunder), the value after it "
-            "(~ marks an estimate) and the better move, then the turning points and "
-            "each player's accuracy. Moves print as the server analyses them."
+            "(~ marks an estimate), the better move and any hint asked for, then the "
+            "turning points, each player's accuracy and the hints each used. Moves "
+            "print as the server analyses them."
         ),
     )
     parser.add_argument(
-        "game_id", type=parse_game_id, metavar="GAME_ID", help="the game's id, as in its record"
+        "game_id",
+        type=parse_game_id,
+        nargs="?",
+        metavar="GAME_ID",
+        help="the game's id, as its result line says (#12); left out: your last game on the server",
     )
     add_server_argument(parser)
     parser.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    """The handler of ``boardroom review``."""
-    return run_review(args.game_id, args.server)
+def run(args: argparse.Namespace, *, profile: Profile | None = None) -> int:
+    """The handler of ``boardroom review``; ``profile``: where the last game is
+    kept (the user's own by default)."""
+    game_id = args.game_id
+    if game_id is None:
+        profile = profile or Profile(profile_path())
+        game_id = profile.last_game(normalize_server_url(args.server))
+        if game_id is None:
+            print(f"boardroom review: {no_last_game_text(args.server)}", file=sys.stderr)
+            return 1
+    return run_review(game_id, args.server)
+
+
+def no_last_game_text(server: str) -> str:
+    """Why ``review`` without an id has nothing to review.
+
+    >>> print(no_last_game_text("192.0.2.5"))
+    no game of yours on ws://192.0.2.5:8765/ws is known here: give a game's id, as its result line says (boardroom review 12)
+    """  # noqa: E501
+    return (
+        f"no game of yours on {normalize_server_url(server)} is known here: give a game's id, "
+        "as its result line says (boardroom review 12)"
+    )

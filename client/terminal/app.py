@@ -10,6 +10,9 @@ The player is kept per server in the profile (:mod:`client.terminal.profile`):
 the token the server minted on the first run is presented on every later one,
 so a client killed and started again is the same player. A token the server
 does not know is dropped with a notice, and the run goes on as a new player.
+The seat of a game left under way is the player's as well: the next run takes
+it back whatever name it is given (the game goes on under the name it began
+with, and the client says so).
 """
 
 from __future__ import annotations
@@ -89,7 +92,7 @@ async def _run(options: ClientOptions, console: Console) -> int:
             except LocalServerError as error:
                 console.show(console.palette.problem(f"Cannot play locally: {error}"))
                 return 1
-        seat = _SeatHold.claim_for(profile, url, name, options)
+        seat = _SeatHold.claim_for(profile, url, options)
         if seat.claim is not None:
             stack.callback(seat.claim.release)  # last: after the session has closed
         session = _session(url, name, seat.saved, options, profile)
@@ -102,9 +105,15 @@ async def _run(options: ClientOptions, console: Console) -> int:
             console.show(console.palette.problem(_refused_text(error)))
             return 1
         stack.push_async_callback(session.close)
-        terminal = Terminal(console, session)
+        terminal = Terminal(console, session, local=options.local)
         stack.push_async_callback(terminal.close)
-        if welcome.name != name:
+        if welcome.name != name and welcome.resumed_rooms:
+            # A resumed session keeps the name it was opened with (the game's record too).
+            terminal.notice(
+                f"You are the same player as in room {welcome.resumed_rooms[0]}: your game "
+                f"there goes on as {welcome.name}, the name it began with."
+            )
+        elif welcome.name != name:
             terminal.notice(
                 f"Another player is online here as {name}: the server shows you as "
                 f"{welcome.name} (names are told apart while both are connected)."
@@ -117,18 +126,17 @@ async def _run(options: ClientOptions, console: Console) -> int:
             )
         if seat.shared:
             terminal.notice(
-                f"Another boardroom play is running as {name} on this server: "
+                "Another boardroom play from this profile is running on this server: "
                 "this one has a session of its own."
             )
-        keeper = SeatKeeper(session, profile, name) if seat.claim is not None else None
-        keeping = asyncio.create_task(keeper.run()) if keeper is not None else None
+        keeper = SeatKeeper(session, profile) if seat.claim is not None else None
+        if keeper is not None:
+            keeper.start()
         try:
             status = await _play(terminal, Lobby(terminal), options, welcome, seat.saved)
         finally:  # after a quit, and after SIGTERM or SIGHUP too (a closed terminal)
-            if keeper is not None and keeping is not None:
-                keeping.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await keeping
+            if keeper is not None:
+                keeper.stop()
                 _remember_seat(terminal, keeper)
         console.show("Bye.")
         return status
@@ -142,21 +150,21 @@ class _SeatHold:
     claim: SeatClaim | None = None
     """This process's hold on the saved seat; None when it keeps none."""
     saved: SavedSeat | None = None
-    """The seat saved by an earlier run, to take back."""
+    """The seat saved by an earlier run (under any name: it is the player's), to take back."""
     shared: bool = False
-    """True if another running client holds the seat of this name on this server."""
+    """True if another running client holds the player's seat on this server."""
 
     @classmethod
-    def claim_for(cls, profile: Profile, url: str, name: str, options: ClientOptions) -> _SeatHold:
+    def claim_for(cls, profile: Profile, url: str, options: ClientOptions) -> _SeatHold:
         # A local server dies with the client: nothing to take back. A watcher
         # takes no seat, and leaves the one saved for the next `boardroom play`.
         if options.local or options.watch_code is not None:
             return cls()
         server = normalize_server_url(url)  # as the session spells it (see SeatKeeper)
-        claim = profile.claim_seat(server, name)
+        claim = profile.claim_seat(server)
         if claim is None:
             return cls(shared=True)
-        return cls(claim, profile.saved_seat(server, name))
+        return cls(claim, profile.saved_seat(server))
 
 
 async def choose_name(options: ClientOptions, profile: Profile, console: Console) -> str | None:

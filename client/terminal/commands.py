@@ -22,6 +22,7 @@ can come in any order)::
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -104,40 +105,125 @@ ROOM_COMMANDS = {
 }
 """Room command words (and their aliases); anything else typed in a room is a move."""
 
-LOBBY_HELP = f"""\
-Lobby commands:
-  rooms                 list the open public rooms
-  new                   open a room, answering a few questions (Enter takes the default)
-  new GAME [OPTIONS]    open a room in one line, e.g.: new connect4 ai=hard clock=5+3 private
-                          GAME      {GAME_CHOICES} [tictactoe]
-                          ai=LEVEL  play the AI: {", ".join(LEVELS)} (ai alone: {DEFAULT_AI_LEVEL});
-                                    human (the default) waits for a person to join
-                          private   only people you give the join code to can join [public]
-                          clock=30s 30 seconds a move; clock=5+3: 5 minutes each, 3 s added
-                                    a move; clock=none [none]
-                          seat=first|second|random  first plays X and moves first [first]
-  join CODE             take the free seat in a room (room code, or a private join code)
-  quick GAME            play the next person who asks for the same game (or wait for one)
-  watch CODE            watch a game (room code, join code or watch code)
-  help                  this list
-  quit                  leave Boardroom"""
+HELP_WIDTH = 79
+"""Every line of the help fits in this many columns: an 80-column terminal (the
+narrowest in use, where a longer line would wrap mid-word) with one to spare."""
 
-ROOM_HELP = """\
-In a room, type a move to play it: a cell like b2 (a1 is bottom-left), or a column
-1-7 in Connect Four. Commands:
-  resign                concede the game
-  draw                  offer a draw, or accept the one offered to you
-  accept, decline       answer a draw offer
-  rematch, r            ask for another game, sides swapped (or accept the one asked for)
-  chat TEXT             say something to the room (also: say TEXT)
-  ai [LEVEL]            seat the AI in the empty seat (levels: random, easy, medium, hard, perfect)
-  board                 draw the board again
-  why, info             how the AI found its last move: positions searched, depth, its line
-  hint                  on your move, ask the engine for a move and what it is worth
-                          (where hints are allowed; kept with the game, shown in its review)
-  help                  this list
-  leave                 back to the lobby (during a game this resigns it)
-  quit                  leave Boardroom (your seat is held for a while, nothing is resigned)"""
+
+def help_table(rows: list[tuple[str, str]], *, indent: int = 2, column: int = 22) -> list[str]:
+    """``rows`` of (what to type, what it does) as help lines: the descriptions
+    start at ``column`` and wrap between words within :data:`HELP_WIDTH`; a term
+    too long for its column gets a line of its own.
+
+    >>> print("\\n".join(help_table([("quit", "leave"), ("a-very-long-command", "x")],
+    ...                            column=12)))
+      quit      leave
+      a-very-long-command
+                x
+    """
+    lines: list[str] = []
+    for term, text in rows:
+        wrapped = textwrap.wrap(
+            text, HELP_WIDTH - column, break_long_words=False, break_on_hyphens=False
+        )
+        head = " " * indent + term
+        if len(head) < column - 1:
+            lines.append(head.ljust(column) + wrapped[0])
+        else:
+            lines += [head, " " * column + wrapped[0]]
+        lines += [" " * column + line for line in wrapped[1:]]
+    return lines
+
+
+def help_text(intro: str, *tables: list[str]) -> str:
+    """The help: ``intro`` wrapped within :data:`HELP_WIDTH`, then the tables."""
+    lines = textwrap.wrap(intro, HELP_WIDTH, break_long_words=False, break_on_hyphens=False)
+    for table in tables:
+        lines += table
+    return "\n".join(lines)
+
+
+_NEW_OPTIONS = help_table(
+    [
+        ("GAME", f"{GAME_CHOICES} [tictactoe]"),
+        (
+            "ai=LEVEL",
+            f"play the AI: {', '.join(LEVELS)} (ai alone: {DEFAULT_AI_LEVEL}); "
+            "human (the default) waits for a person to join",
+        ),
+        ("private", "only people you give the join code to can join [public]"),
+        (
+            "clock=30s",
+            "30 seconds a move; clock=5+3: 5 minutes each, 3 s added a move; clock=none [none]",
+        ),
+        ("seat=SEAT", "first, second or random: first plays X and moves first [first]"),
+    ],
+    indent=4,
+)
+
+LOBBY_HELP = help_text(
+    "Lobby commands:",
+    help_table(
+        [
+            ("rooms", "list the open public rooms"),
+            ("new", "open a room: a few questions (Enter takes the default)"),
+            ("new GAME [OPTIONS]", "open a room in one line: new connect4 ai=hard clock=5+3"),
+        ]
+    ),
+    _NEW_OPTIONS,
+    help_table(
+        [
+            ("join CODE", "take the free seat in a room (its code, or a private join code)"),
+            ("quick GAME", "play the next person asking for the same game (or wait)"),
+            ("watch CODE", "watch a game (room code, join code or watch code)"),
+            ("help", "this list"),
+            ("quit", "leave Boardroom"),
+        ]
+    ),
+)
+
+ROOM_HELP = help_text(
+    "In a room, type a move to play it: a cell like b2 (a1 is bottom-left), or a "
+    "column 1-7 in Connect Four. Commands:",
+    help_table(
+        [
+            ("resign", "concede the game"),
+            ("draw", "offer a draw, or accept the one offered to you"),
+            ("accept, decline", "answer a draw offer"),
+            ("rematch, r", "ask for another game, sides swapped (or accept the one asked for)"),
+            ("chat TEXT", "say something to the room (also: say TEXT)"),
+            ("ai [LEVEL]", f"seat the AI in the empty seat (levels: {', '.join(LEVELS)})"),
+            ("board", "draw the board again"),
+            ("why, info", "how the AI found its last move: positions searched, depth, its line"),
+            (
+                "hint",
+                "on your move, ask the engine for a move and what it is worth (where hints "
+                "are allowed; kept with the game, shown in its review)",
+            ),
+            ("help", "this list"),
+            ("leave", "back to the lobby (during a game this resigns it)"),
+            ("quit", "leave Boardroom (your seat is held for a while, nothing is resigned)"),
+        ]
+    ),
+)
+
+SPECTATOR_HELP = help_text(
+    "You are watching: the players' moves show as they are made. Commands:",
+    help_table(
+        [
+            ("chat TEXT", "say something to the room (also: say TEXT)"),
+            ("board", "draw the board again"),
+            ("why, info", "how the AI found its last move: positions searched, depth, its line"),
+            ("help", "this list"),
+            ("leave", "stop watching"),
+            ("quit", "leave Boardroom"),
+        ]
+    ),
+)
+"""The room's help for a spectator: only what a spectator can do."""
+
+PLAYER_COMMANDS = frozenset({"resign", "draw", "accept", "decline", "rematch", "ai", "hint"})
+"""Room commands for the players alone: a spectator is told so without asking the server."""
 
 
 # -- room options ----------------------------------------------------------------------
@@ -256,6 +342,9 @@ class Question:
     default: str
     to_option: Callable[[str], str]
     """The one-line option for an answer; raises :class:`InputError` for a bad one."""
+    then: Callable[[str], Question | None] = lambda option: None
+    """The question to ask next about an option (None: none), whose option
+    replaces it: the AI's level, for ``ai`` said without one."""
 
     def option(self, answer: str) -> str:
         """The option for ``answer``, or for the default when the answer is blank."""
@@ -263,6 +352,10 @@ class Question:
 
 
 def _opponent_option(answer: str) -> str:
+    """``human``, ``ai=LEVEL``, or ``ai`` alone when the answer names no level
+    (the guided ``new`` then asks for one: see :data:`AI_LEVEL_QUESTION`)."""
+    if answer.strip().lower() in ("ai", "computer"):
+        return "ai"
     level = parse_opponent(answer)
     return "human" if level is None else f"ai={level}"
 
@@ -272,13 +365,25 @@ def _clock_option(answer: str) -> str:
     return "clock=" + answer.replace(" ", "")
 
 
+AI_LEVEL_QUESTION = Question(
+    f"AI level: {', '.join(LEVELS[:-1])} or {LEVELS[-1]}",
+    DEFAULT_AI_LEVEL,
+    lambda answer: "ai=" + parse_level(answer.strip().lower().removeprefix("ai=")),
+)
+"""Asked after the opponent question when its answer was ``ai`` without a level."""
+
 NEW_ROOM_QUESTIONS = (
     Question(
         "Game: tictactoe, tictactoe4, connect4, gomoku or mnk-M-N-K",
         DEFAULT_GAME,
         lambda answer: parse_game(answer).name,
     ),
-    Question(f"Opponent: human, or the AI at {'/'.join(LEVELS)}", "human", _opponent_option),
+    Question(
+        f"Opponent: human, or the AI at {'/'.join(LEVELS)}",
+        "human",
+        _opponent_option,
+        then=lambda option: AI_LEVEL_QUESTION if option == "ai" else None,
+    ),
     Question(
         "Public or private",
         "public",

@@ -18,6 +18,7 @@ from client.terminal.commands import (
     LOBBY_COMMANDS,
     LOBBY_HELP,
     NEW_ROOM_QUESTIONS,
+    Question,
     parse_code,
     parse_new_room,
     split_line,
@@ -82,10 +83,13 @@ class Lobby:
         state = "connected" if session.connected else "reconnecting..."
         return f"Boardroom lobby | {session.name} at {session.url} | {state} | help lists commands"
 
-    async def enter_room(self, code: str, *, lobby_after: bool = True) -> bool:
-        """Show room ``code`` until the user leaves it; False if they quit from there.
-        A tournament's ``match`` that came meanwhile is followed into its room."""
-        screen = RoomScreen(self.terminal, code, lobby_after=lobby_after)
+    async def enter_room(
+        self, code: str, *, lobby_after: bool = True, ai_coming: bool = False
+    ) -> bool:
+        """Show room ``code`` until the user leaves it; False if they quit from there
+        (``ai_coming``: opened against the AI). A tournament's ``match`` that came
+        meanwhile is followed into its room."""
+        screen = RoomScreen(self.terminal, code, lobby_after=lobby_after, ai_coming=ai_coming)
         where = await screen.run()
         if screen.ended_by_session:
             self.ended_by_session = True
@@ -110,7 +114,8 @@ class Lobby:
         reply = await self.terminal.request_or_say_why(message)
         if not isinstance(reply, State):
             return True
-        return await self.enter_room(reply.room.code)
+        ai_coming = isinstance(message, CreateRoom) and message.ai_level is not None
+        return await self.enter_room(reply.room.code, ai_coming=ai_coming)
 
     async def _on_line(self, line: str) -> bool:
         """Act on one lobby line; False to quit."""
@@ -153,16 +158,27 @@ class Lobby:
         self.terminal.show("A new room: Enter takes the answer in brackets, cancel goes back.")
         options = []
         for question in NEW_ROOM_QUESTIONS:
-            while True:
-                answer = await self.terminal.ask(f"{question.prompt} [{question.default}]: ")
-                if answer is None or answer.strip().lower() in CANCEL_WORDS:
-                    return None
-                try:
-                    options.append(question.option(answer))
-                    break
-                except InputError as error:
-                    self.terminal.problem(str(error))
+            option = await self._answer(question)
+            if option is None:
+                return None
+            options.append(option)
         return parse_new_room(" ".join(options))
+
+    async def _answer(self, question: Question) -> str | None:
+        """The option of the guided ``new`` that the answer to ``question`` gives
+        (asked again until it fits), or that of the question it leads to (the AI's
+        level after ``ai``); None if the user cancels (or the input ends)."""
+        while True:
+            answer = await self.terminal.ask(f"{question.prompt} [{question.default}]: ")
+            if answer is None or answer.strip().lower() in CANCEL_WORDS:
+                return None
+            try:
+                option = question.option(answer)
+                break
+            except InputError as error:
+                self.terminal.problem(str(error))
+        follow_up = question.then(option)
+        return option if follow_up is None else await self._answer(follow_up)
 
     async def _list_rooms(self, game_text: str) -> None:
         game = parse_game(game_text).name if game_text.strip() else None

@@ -1,13 +1,15 @@
 """What the terminal client remembers between runs: the player's name, the
-player token of each server (who the player is there), and the seat of a game
-under way (the session's resume token and the room).
+player token of each server (who the player is there), the seat of a game
+under way (the session's resume token and the room), and the player's last game
+on each server (for ``boardroom review`` without an id).
 
 One small JSON file, ``$XDG_CONFIG_HOME/boardroom/client.json`` (by default
 ``~/.config/boardroom/client.json``)::
 
     {"name": "ann",
      "players": {"ws://127.0.0.1:8765/ws": "bp_3k9X..."},
-     "resume": {"ws://127.0.0.1:8765/ws ann": {"token": "WoQQ...", "room": "C9FVBQ"}}}
+     "resume": {"ws://127.0.0.1:8765/ws": {"token": "WoQQ...", "room": "C9FVBQ"}},
+     "games": {"ws://127.0.0.1:8765/ws": 12}}
 
 The player token is the one the server minted on the first ``hello`` from this
 profile (``welcome.player_token``); presented on every later ``hello`` to that
@@ -16,16 +18,19 @@ secret for good (unlike a resume token, it does not expire), which is why the
 file is readable by its owner only. Servers are told apart by their WebSocket
 URL as :func:`client.session.normalize_server_url` spells it.
 
+The seat and the last game are the player's, so they are kept per server, like
+the player token, not per name: a run under another name (``--name dana``
+after a game left as ``dora``) is the same player, and takes the seat back.
 A seat is saved as soon as it is taken and forgotten once the player is seated
 nowhere (see :mod:`client.terminal.seat_keeper`), so that a client killed in a
 game (SIGKILL, a closed terminal) takes it back on its next run. It belongs to
 one running client at a time: :meth:`Profile.claim_seat` locks it for the life
 of the process, and the OS lets the lock go however the process ends, so a
-second client started with the same name on the same server neither takes the
-first one's session over nor overwrites its seat. A token the server no longer
-knows is harmless (the client starts a fresh session). A missing, unreadable or
-malformed file reads as empty: remembering is a convenience and never stops the
-client.
+second client started from the same profile on the same server neither takes
+the first one's session over nor overwrites its seat. A token the server no
+longer knows is harmless (the client starts a fresh session). A missing,
+unreadable or malformed file reads as empty: remembering is a convenience and
+never stops the client.
 """
 
 from __future__ import annotations
@@ -138,13 +143,13 @@ class Profile:
         if isinstance(tokens, dict) and tokens.pop(server_url, None) is not None:
             self._write(data)
 
-    def claim_seat(self, server_url: str, name: str) -> SeatClaim | None:
-        """Hold the seat saved for ``name`` on ``server_url`` (see the module
+    def claim_seat(self, server_url: str) -> SeatClaim | None:
+        """Hold the seat saved for the player on ``server_url`` (see the module
         docstring); None if another running client holds it. Without ``flock``
         (Windows) or a writable profile directory, every claim succeeds."""
         if fcntl is None:
             return SeatClaim(None)
-        digest = hashlib.sha256(_seat_key(server_url, name).encode()).hexdigest()[:16]
+        digest = hashlib.sha256(server_url.encode()).hexdigest()[:16]
         lock_path = self.path.parent / f"seat-{digest}.lock"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -158,33 +163,68 @@ class Profile:
             return None
         return SeatClaim(fd)
 
-    def saved_seat(self, server_url: str, name: str) -> SavedSeat | None:
-        """The seat saved for ``name`` on ``server_url``, if any (it stays saved)."""
-        tokens = self._read().get("resume")
-        if not isinstance(tokens, dict):
+    def saved_seat(self, server_url: str) -> SavedSeat | None:
+        """The seat saved for the player on ``server_url``, if any (it stays saved).
+        A seat an earlier version saved under a name (``"URL NAME"``) is the
+        player's too: the profile has one player per server."""
+        seats = self._read().get("resume")
+        if not isinstance(seats, dict):
             return None
-        saved = tokens.get(_seat_key(server_url, name))
-        if isinstance(saved, str):  # the form of earlier versions: the token alone
-            return SavedSeat(saved)
-        if isinstance(saved, dict) and isinstance(saved.get("token"), str):
-            room = saved.get("room")
-            return SavedSeat(saved["token"], room if isinstance(room, str) else None)
+        for key in _seat_keys(seats, server_url):
+            seat = _seat_of(seats[key])
+            if seat is not None:
+                return seat
         return None
 
-    def save_seat(self, server_url: str, name: str, seat: SavedSeat) -> None:
+    def save_seat(self, server_url: str, seat: SavedSeat) -> None:
         data = self._read()
-        tokens = data.get("resume")
-        if not isinstance(tokens, dict):
-            tokens = data["resume"] = {}
-        tokens[_seat_key(server_url, name)] = {"token": seat.token, "room": seat.room}
+        seats = data.get("resume")
+        if not isinstance(seats, dict):
+            seats = data["resume"] = {}
+        for key in _seat_keys(seats, server_url):
+            del seats[key]  # one seat per server: an earlier version's goes
+        seats[server_url] = {"token": seat.token, "room": seat.room}
         self._write(data)
 
-    def forget_seat(self, server_url: str, name: str) -> None:
+    def forget_seat(self, server_url: str) -> None:
         data = self._read()
-        tokens = data.get("resume")
-        if isinstance(tokens, dict) and tokens.pop(_seat_key(server_url, name), None) is not None:
+        seats = data.get("resume")
+        if not isinstance(seats, dict):
+            return
+        keys = _seat_keys(seats, server_url)
+        for key in keys:
+            del seats[key]
+        if keys:
+            self._write(data)
+
+    def last_game(self, server_url: str) -> int | None:
+        """The id of the player's last game on ``server_url``, if one is known."""
+        games = self._read().get("games")
+        game_id = games.get(server_url) if isinstance(games, dict) else None
+        valid = isinstance(game_id, int) and not isinstance(game_id, bool) and game_id > 0
+        return game_id if valid else None
+
+    def remember_last_game(self, server_url: str, game_id: int) -> None:
+        """Keep ``game_id`` as the player's last game on ``server_url``."""
+        data = self._read()
+        games = data.get("games")
+        if not isinstance(games, dict):
+            games = data["games"] = {}
+        if games.get(server_url) != game_id:
+            games[server_url] = game_id
             self._write(data)
 
 
-def _seat_key(server_url: str, name: str) -> str:
-    return f"{server_url} {name}"
+def _seat_keys(seats: dict[str, Any], server_url: str) -> list[str]:
+    """The keys in ``seats`` of the seat on ``server_url``: the URL, and the
+    ``"URL NAME"`` keys of earlier versions (a URL has no space)."""
+    return [key for key in seats if key == server_url or key.startswith(server_url + " ")]
+
+
+def _seat_of(saved: object) -> SavedSeat | None:
+    if isinstance(saved, str):  # the form of earlier versions: the token alone
+        return SavedSeat(saved)
+    if isinstance(saved, dict) and isinstance(saved.get("token"), str):
+        room = saved.get("room")
+        return SavedSeat(saved["token"], room if isinstance(room, str) else None)
+    return None

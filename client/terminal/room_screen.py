@@ -38,9 +38,16 @@ from typing import Literal
 from client.errors import ConnectionLostError, RequestRefusedError
 from client.room_options import InputError, parse_level
 from client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
-from client.terminal.commands import DEFAULT_AI_LEVEL, ROOM_COMMANDS, ROOM_HELP, split_line
+from client.terminal.commands import (
+    DEFAULT_AI_LEVEL,
+    PLAYER_COMMANDS,
+    ROOM_COMMANDS,
+    ROOM_HELP,
+    SPECTATOR_HELP,
+    split_line,
+)
 from client.terminal.render import render_board
-from client.terminal.room_text import rematch_text, result_text, search_text, status_line, who
+from client.terminal.room_text import rematch_text, result_line, search_text, status_line, who
 from client.terminal.terminal import Line, Terminal
 from client.tracked_room import SYMBOLS, TrackedRoom
 from shared.errors import IllegalMoveError, IllegalMoveReason
@@ -92,13 +99,18 @@ class RoomScreen:
     """One room, until the user leaves or quits (see the module docstring).
 
     ``lobby_after``: False when there is no lobby to go back to (``boardroom
-    watch``), so that leaving the room ends the client.
+    watch``), so that leaving the room ends the client. ``ai_coming``: the room
+    was opened against the AI, which takes the other seat at once (nobody is
+    invited to join it).
     """
 
-    def __init__(self, terminal: Terminal, code: str, *, lobby_after: bool = True) -> None:
+    def __init__(
+        self, terminal: Terminal, code: str, *, lobby_after: bool = True, ai_coming: bool = False
+    ) -> None:
         self.terminal = terminal
         self.code = code
         self.lobby_after = lobby_after
+        self.ai_coming = ai_coming
         self.ended_by_session = False
         """True if the session ended (the server stayed away) while in the room."""
         self._dirty = True
@@ -224,7 +236,8 @@ class RoomScreen:
             )
         if self._announce_result and room.state.result is not None:
             self._announce_result = False
-            self.terminal.show(palette.bold(f"Result: {result_text(room)}"))
+            server = None if self.terminal.local else self.terminal.session.url
+            self.terminal.show(palette.bold(result_line(room, server_url=server)))
         # After the result, the status line offers what comes next (rematch or leave).
         self.terminal.show(status_line(room, held=self._held_for_resume))
 
@@ -241,6 +254,13 @@ class RoomScreen:
                 show(
                     f"Room {state.code} is open ({state.title}): it is a tournament game, "
                     "and the server seats your opponent here."
+                )
+            elif state.status == "waiting" and self.ai_coming:
+                show(f"Room {state.code} is open ({state.title}).")  # the AI sits down next
+            elif state.status == "waiting" and self.terminal.local:
+                show(
+                    f"Room {state.code} is open ({state.title}). Nobody else can reach this "
+                    "local server: ai LEVEL seats the AI."
                 )
             elif state.status == "waiting":
                 show(f"Room {state.code} is open ({state.title}): waiting for an opponent.")
@@ -304,6 +324,11 @@ class RoomScreen:
                 self._dirty = True
             return
         if isinstance(event, Announcement):
+            room = self.room
+            if room is not None and self._announce_result:
+                # The game's end first: what is announced right after it is often
+                # about it (a tournament's end), and reads wrong above the result.
+                self._draw(room)
             terminal.notice(f"Announcement: {event.text}")
             return
         if isinstance(event, Match):
@@ -497,8 +522,12 @@ class RoomScreen:
         terminal = self.terminal
         request = terminal.request_or_say_why
         seated_in_game = room.you is not None and room.playing
-        if command == "help":
-            terminal.show(ROOM_HELP)
+        if command in PLAYER_COMMANDS and room.you is None:
+            terminal.problem(
+                f"{command} is for the players: you are watching (help lists what you can do)."
+            )
+        elif command == "help":
+            terminal.show(ROOM_HELP if room.you is not None else SPECTATOR_HELP)
         elif command == "board":
             self._dirty = True
         elif command == "why":

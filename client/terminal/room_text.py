@@ -11,7 +11,9 @@ one line that scripts can match and people can read at a glance::
 from __future__ import annotations
 
 import time
+from urllib.parse import urlsplit
 
+from client.session import DEFAULT_SERVER_URL, normalize_server_url
 from client.tracked_room import SYMBOLS, TrackedRoom
 from shared.engine.explain import count_text
 from shared.protocol.messages import Match, Moved, Side, other_side
@@ -188,6 +190,51 @@ def result_text(room: TrackedRoom) -> str:
     if result.reason == "abandonment":
         return f"{wins}: {loser_name} left and did not come back"
     return f"{wins} ({result.reason})"
+
+
+def server_option(url: str) -> str:
+    """The shortest ``--server`` option that names the server at ``url`` (as
+    :func:`~client.session.normalize_server_url` spells it), with a leading space;
+    empty for the default server, which needs none.
+
+    >>> server_option("ws://127.0.0.1:8765/ws")
+    ''
+    >>> server_option("ws://192.168.1.20:8765/ws"), server_option("ws://127.0.0.1:9000/ws")
+    (' --server 192.168.1.20', ' --server 127.0.0.1:9000')
+    >>> server_option("wss://games.example.org/boardroom/ws")
+    ' --server wss://games.example.org/boardroom/ws'
+    """
+    if url == DEFAULT_SERVER_URL:
+        return ""
+    parts = urlsplit(url)
+    for short in (parts.hostname or "", parts.netloc):
+        if short and " " not in short and normalize_server_url(short) == url:
+            return f" --server {short}"
+    return f" --server {url}"
+
+
+def result_line(room: TrackedRoom, *, server_url: str | None) -> str:
+    """The line that says how the game ended and, once the game is stored, its id
+    and the command that reviews it (``server_url``: the server it is stored on;
+    None when it will be gone, as a ``--local`` server is once the client quits).
+
+    >>> from shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
+    >>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
+    ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you="second",
+    ...     seats=[SeatInfo(side="first", name="Ada"), SeatInfo(side="second", name="Bo")],
+    ...     result=ResultInfo(winner="first", reason="resignation"), game_id=12))
+    >>> print(result_line(room, server_url="ws://127.0.0.1:8765/ws"))
+    Result: X Ada wins: you resigned (game #12: boardroom review 12)
+    >>> print(result_line(room, server_url="ws://10.0.0.5:8765/ws"))
+    Result: X Ada wins: you resigned (game #12: boardroom review 12 --server 10.0.0.5)
+    >>> print(result_line(room, server_url=None))
+    Result: X Ada wins: you resigned
+    """
+    text = f"Result: {result_text(room)}"
+    game_id = room.state.game_id
+    if game_id is None or server_url is None:
+        return text
+    return f"{text} (game #{game_id}: boardroom review {game_id}{server_option(server_url)})"
 
 
 def search_text(room: TrackedRoom, moved: Moved | None) -> str:

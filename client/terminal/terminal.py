@@ -41,9 +41,12 @@ class Line:
 class Terminal:
     """The console and the session of one run of the client."""
 
-    def __init__(self, console: Console, session: Session) -> None:
+    def __init__(self, console: Console, session: Session, *, local: bool = False) -> None:
         self.console = console
         self.session = session
+        self.local = local
+        """True when the server is the client's own (``--local``): nobody else can
+        reach it, and it goes, with its games, when the client quits."""
         self.events = session.subscribe()
         self.input_ended = False
         """True once the input has ended (a pipe's end, or Ctrl-D)."""

@@ -15,6 +15,8 @@ from shared.protocol.messages import (
     CreateRoom,
     GameOver,
     Join,
+    Leave,
+    Left,
     MakeMove,
     Moved,
     Ping,
@@ -55,6 +57,32 @@ async def test_a_session_plays_a_game_against_the_ai_and_tracks_the_room(db_path
         assert room.state.moves == over.moves
         assert over.result.winner == "second"  # first legal move every time loses to perfect
         assert room.winning_cells == list(over.result.line)
+
+
+async def test_a_listener_sees_each_event_before_the_requester_does(db_path: Path) -> None:
+    """A listener is called at once with every event, the rooms already changed:
+    by the time request() returns the reply, the listener has seen it; one that
+    raises is logged and stops nothing; a removed listener hears no more."""
+    async with running_server(db_path) as server, Session(server.ws_url, "ann") as session:
+        seen: list[tuple[str, bool]] = []
+
+        def listener(event: SessionEvent) -> None:
+            seen.append((type(event).__name__, bool(session.rooms)))
+
+        def broken(event: SessionEvent) -> None:
+            raise RuntimeError("a listener's bug")
+
+        session.add_listener(broken)
+        session.add_listener(listener)
+        reply = await session.request(CreateRoom(game="tictactoe"))
+        assert isinstance(reply, State)
+        assert seen == [("State", True)]
+        left = await session.request(Leave(room=reply.room.code))
+        assert isinstance(left, Left)
+        assert seen == [("State", True), ("Left", False)]
+        session.remove_listener(listener)
+        assert isinstance(await session.request(Ping()), Pong)
+        assert len(seen) == 2
 
 
 async def test_a_refused_request_raises_with_the_servers_code_and_changes_nothing(

@@ -26,7 +26,15 @@ from typing import Any
 import msgspec
 import pytest
 from classroom_helpers import Teacher
-from harness import TIMEOUT, CuttableProxy, Player, running_server, wait_until
+from harness import (
+    TIMEOUT,
+    CuttableProxy,
+    Player,
+    play_out,
+    run_boardroom,
+    running_server,
+    wait_until,
+)
 from terminal_helpers import client_process
 from websockets.asyncio.server import ServerConnection
 from websockets.asyncio.server import serve as websockets_serve
@@ -42,6 +50,8 @@ from server.store import GameStore
 from shared.protocol.messages import ChatLine, CreateRoom, SendChat, State, Watch
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
+DRAWN = ["b2", "a1", "c3", "a3", "a2", "c2", "b1", "b3", "c1"]
+"""A whole tic-tac-toe game, drawn."""
 PLAIN = Palette(enabled=False)
 
 
@@ -102,6 +112,7 @@ async def test_a_scripted_session_plays_a_whole_game_against_the_ai_and_sees_the
     assert "No room opens with 'ZZZZZZ'" in transcript
     assert "Unknown game 'chess': choose one of tictactoe" in transcript
     assert "Game 1 starts: X ann vs O AI (perfect). You play X and move first." in transcript
+    assert "Others can join" not in transcript  # the AI takes the seat: nobody is invited
     assert "'zz' is neither a command nor a move" in transcript
     assert "'a1' is taken: X already has a stone there" in transcript
     assert record["state"] == "finished"
@@ -141,12 +152,13 @@ async def test_two_clients_play_each_other_and_a_spectator_watches(
                 assert await ann.finish() == 0
                 assert await cat.finish() == 0
 
-    assert "Result: You win: three in a row a1-a2-a3" in ann.lines
+    review = f"(game #1: boardroom review 1 --server 127.0.0.1:{server.port})"
+    assert f"Result: You win: three in a row a1-a2-a3 {review}" in ann.lines
     assert "bob sits down as O." in ann.lines
-    assert "Result: X ann wins: three in a row a1-a2-a3" in bob.lines
+    assert f"Result: X ann wins: three in a row a1-a2-a3 {review}" in bob.lines
     assert "X ann played a1" in bob.lines
     assert "[chat] ann: your move, bob" in bob.lines
-    assert "Result: X ann wins: three in a row a1-a2-a3" in cat.lines
+    assert f"Result: X ann wins: three in a row a1-a2-a3 {review}" in cat.lines
     assert "O bob played b2" in cat.lines
     assert "[chat] ann: your move, bob" in cat.lines
 
@@ -174,8 +186,9 @@ async def test_quick_match_pairs_two_clients_and_a_resignation_ends_the_game(
         assert await ann.finish() == 0
 
     assert "Game 1 starts: X ann vs O bob. You play O." in bob.lines
-    assert "Result: You win: X ann resigned" in bob.lines
-    assert "Result: O bob wins: you resigned" in ann.lines
+    review = f"(game #1: boardroom review 1 --server 127.0.0.1:{server.port})"
+    assert f"Result: You win: X ann resigned {review}" in bob.lines
+    assert f"Result: O bob wins: you resigned {review}" in ann.lines
 
 
 async def test_a_client_whose_connection_is_cut_reconnects_and_finishes_the_game(
@@ -256,6 +269,51 @@ async def test_hint_prints_the_engines_move_for_the_player_to_move(
         assert await client.finish() == 0
 
 
+async def test_the_result_line_gives_the_games_id_and_review_alone_reviews_it(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """A game with a hint: the result line says the game's id and the command that
+    reviews it; ``boardroom review`` with no id, from the same profile, reviews
+    that game, marking the hinted move and counting the hints used. From another
+    profile (no game of its own there) it says to give an id, and exits 1."""
+    async with running_server(db_path) as server:
+        # Game 1 is ann's and bob's: the id the client keeps must be its own game's.
+        await play_out(server.ws_url, "tictactoe", DRAWN)
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "dora", config_home=tmp_path
+        ) as client:
+            client.send("new tictactoe ai=perfect", "hint")
+            await client.expect(r"^Hint: b2 ")
+            client.send(*ALL_CELLS)
+            client.close_input()
+            assert await client.finish() == 0
+        config = {"XDG_CONFIG_HOME": str(tmp_path)}
+        review = await run_boardroom("review", "--server", server.ws_url, env=config)
+        other = {"XDG_CONFIG_HOME": str(tmp_path / "elsewhere")}
+        nothing = await run_boardroom("review", "--server", server.ws_url, env=other)
+        record = await server.get_json("/api/games/2")
+
+    results = [line for line in client.lines if line.startswith("Result: ")]
+    assert len(results) == 1, client.transcript
+    assert results[0].endswith(
+        f" (game #2: boardroom review 2 --server 127.0.0.1:{server.port})"
+    ), results[0]
+    assert record["players"][0]["name"] == "dora"
+    assert review.status == 0, review
+    lines = review.out.splitlines()
+    assert lines[0].startswith("Tic-tac-toe #2: X dora v O AI (perfect): "), lines[0]
+    # The hint said b2; the script played a1 all the same.
+    assert lines[1].startswith("  1. X a1 ") and lines[1].endswith("(after a hint: b2)"), lines
+    assert not any("after a hint" in line for line in lines[2:]), lines
+    assert lines[-2].startswith("Accuracy: X dora "), lines
+    assert lines[-1] == "Hints used: X dora 1, O AI (perfect) 0", lines
+    assert (nothing.status, nothing.out) == (1, "")
+    assert nothing.err == (
+        f"boardroom review: no game of yours on {server.ws_url} is known here: give a game's "
+        "id, as its result line says (boardroom review 12)\n"
+    )
+
+
 async def test_a_player_who_quits_mid_game_takes_the_seat_back_on_the_next_run(
     db_path: Path, tmp_path: Path
 ) -> None:
@@ -295,6 +353,70 @@ async def test_a_player_who_quits_mid_game_takes_the_seat_back_on_the_next_run(
     )
     assert record["state"] == "finished"
     assert any(line.startswith("Result: ") for line in again.lines)
+
+
+async def test_a_seat_left_mid_game_is_taken_back_under_another_name(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """The seat is the player's, not the name's: dora quits mid-game, and
+    ``play --name dana`` from the same profile is back in her game (told it goes on
+    as dora), finishes it, and nobody loses by abandonment."""
+    async with running_server(db_path) as server:
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "dora", config_home=tmp_path
+        ) as first_run:
+            first_run.send("new tictactoe ai=perfect", "b2")
+            first_run.close_input()  # the script ends on the player's turn: it quits
+            code = (await first_run.expect(r"^Tic-tac-toe, room (\w+) \|")).group(1)
+            assert await first_run.finish() == 0
+        assert any("is held for a while" in line for line in first_run.lines)
+
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "dana", config_home=tmp_path
+        ) as again:
+            again.send(*ALL_CELLS)
+            again.close_input()
+            assert await again.finish() == 0
+        record = await server.get_json("/api/games/1")
+
+    assert f"Welcome back: your game in room {code} goes on." in again.lines, again.transcript
+    assert (
+        f"You are the same player as in room {code}: your game there goes on as dora, "
+        "the name it began with." in again.lines
+    ), again.transcript
+    assert "Game 1 goes on after 2 moves: X dora vs O AI (perfect). You play X and move first." in (
+        again.lines
+    )
+    assert not any("lobby>" in line for line in again.lines), again.transcript
+    assert record["state"] == "finished"
+    assert record["termination"] != "abandonment", record
+    assert len(record["moves"]) > 2, record  # dora moved again after coming back
+    assert any(line.startswith("Result: ") for line in again.lines)
+    assert not profile_of(tmp_path).get("resume"), profile_of(tmp_path)
+
+
+async def test_the_guided_new_asks_the_level_of_the_ai(db_path: Path, tmp_path: Path) -> None:
+    """Answered ``ai`` without a level, the guided ``new`` asks which (a level that
+    is not one is refused and asked again), and the AI sits down at that level."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as client,
+    ):
+        client.send("new", "", "ai", "grandmaster", "hard", "", "", "", "b2")
+        client.close_input()
+        await client.expect(r"^AI \(hard\) sits down as O\.$")
+        assert await client.finish() == 0
+
+    prompt = "AI level: random, easy, medium, hard or perfect [medium]: "
+    assert f"{prompt}grandmaster" in client.lines, client.transcript
+    assert (
+        "'grandmaster' is not an AI level: choose one of random, easy, medium, hard, perfect"
+        in client.lines
+    )
+    assert f"{prompt}hard" in client.lines
+    assert "Game 1 starts: X ann vs O AI (hard). You play X and move first." in client.lines
 
 
 async def test_the_name_is_asked_once_then_remembered(db_path: Path, tmp_path: Path) -> None:
@@ -358,6 +480,9 @@ async def test_play_local_plays_the_ai_with_no_server_running(tmp_path: Path) ->
         assert await client.finish() == 0
 
     assert client.lines[0] == "Starting a local server (it stops when you quit)..."
+    assert "Others can join" not in client.transcript  # nobody else reaches a local server
+    results = [line for line in client.lines if line.startswith("Result: ")]
+    assert not any("boardroom review" in line for line in results), results  # it is gone
     assert "Game 1 starts: X ann vs O AI (perfect). You play X and move first." in client.lines
     # The AI agrees to a rematch at once; sides swap and the AI, now X, moves first.
     assert "Game 2 starts: X AI (perfect) vs O ann. You play O." in client.lines
@@ -382,7 +507,7 @@ async def test_a_spectator_sees_moves_made_by_protocol_clients(
             "watch", code, "--server", server.ws_url, "--name", "cat", config_home=tmp_path
         ) as cat:
             await cat.expect(r"You are watching room")
-            cat.send("chat hello players")
+            cat.send("help", "resign", "chat hello players")
             chat = await ann.expect("chat")
             for ply, (player, column) in enumerate(
                 [(ann, "4"), (bob, "3"), (ann, "4"), (bob, "3"), (ann, "4"), (bob, "3"), (ann, "4")]
@@ -394,8 +519,23 @@ async def test_a_spectator_sees_moves_made_by_protocol_clients(
         await bob.close()
 
     assert chat["name"] == "cat" and chat["text"] == "hello players"
+    # A spectator's own help, without the players' commands; those are refused in words.
+    help_at = cat.lines.index("watching> help")
+    assert cat.lines[help_at + 1] == (
+        "You are watching: the players' moves show as they are made. Commands:"
+    )
+    shown = cat.lines[help_at + 1 : cat.lines.index("watching> resign")]
+    assert any(line.startswith("  chat TEXT ") for line in shown), shown
+    assert not any(re.match(r"  (resign|rematch|hint|draw|ai)\b", line) for line in shown)
+    assert (
+        "Resign is for the players: you are watching (help lists what you can do)." in cat.lines
+    ), cat.transcript
     assert "X ann played 4" in cat.lines
-    assert "Result: X ann wins: four in a row up column 4" in cat.lines
+    result = (
+        "Result: X ann wins: four in a row up column 4"
+        f" (game #1: boardroom review 1 --server 127.0.0.1:{server.port})"
+    )
+    assert result in cat.lines, cat.transcript
     # Connect Four: columns labelled 1 to 7, the winning line in brackets without colour.
     assert " 1  2  3  4  5  6  7" in cat.lines
     assert " .  .  . [X] .  .  ." in cat.lines
@@ -484,8 +624,8 @@ async def test_a_second_client_with_the_same_name_does_not_take_the_first_ones_s
 
     assert "Welcome, ann! Connected to " + server.ws_url + "." in second.lines
     assert (
-        "Another boardroom play is running as ann on this server: this one has a session "
-        "of its own." in second.lines
+        "Another boardroom play from this profile is running on this server: this one has "
+        "a session of its own." in second.lines
     )
     assert not any("Welcome back" in line for line in second.lines), second.transcript
     assert not any(line.startswith("Disconnected") for line in first.lines), first.transcript

@@ -9,11 +9,14 @@ import re
 import pytest
 
 from client.terminal.commands import (
+    AI_LEVEL_QUESTION,
     LOBBY_COMMANDS,
     LOBBY_HELP,
     NEW_ROOM_QUESTIONS,
+    PLAYER_COMMANDS,
     ROOM_COMMANDS,
     ROOM_HELP,
+    SPECTATOR_HELP,
     InputError,
     parse_clock,
     parse_code,
@@ -38,6 +41,28 @@ def test_every_command_word_and_alias_is_in_the_help() -> None:
     for commands, help_text in ((LOBBY_COMMANDS, LOBBY_HELP), (ROOM_COMMANDS, ROOM_HELP)):
         for canonical in set(commands.values()):
             assert re.search(rf"^  (\w+, )*{canonical}\b", help_text, re.MULTILINE), canonical
+
+
+@pytest.mark.parametrize(
+    "help_text", [LOBBY_HELP, ROOM_HELP, SPECTATOR_HELP], ids=["lobby", "room", "spectator"]
+)
+def test_every_help_line_fits_an_80_column_terminal(help_text: str) -> None:
+    """A longer line wraps mid-word at the narrowest terminal in use; a
+    description that goes on is indented under itself, never at the margin."""
+    lines = help_text.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    table = lines[next(i for i, line in enumerate(lines) if line.startswith("  ")) :]
+    assert all(line.startswith("  ") and line == line.rstrip() for line in table), table
+
+
+def test_a_spectators_help_lists_only_what_a_spectator_can_do() -> None:
+    """The players' commands (resign, rematch, hint...) are not offered to a
+    spectator; chat, board, why, leave and quit are."""
+    for command in PLAYER_COMMANDS:
+        assert not re.search(rf"^  (\w+, )*{command}\b", SPECTATOR_HELP, re.MULTILINE), command
+    for command in ("chat", "board", "why", "help", "leave", "quit"):
+        assert re.search(rf"^  (\w+, )*{command}\b", SPECTATOR_HELP, re.MULTILINE), command
+    assert set(ROOM_COMMANDS.values()) >= PLAYER_COMMANDS
 
 
 def test_new_alone_is_a_public_tictactoe_room_for_a_person_with_no_clock() -> None:
@@ -132,6 +157,23 @@ def test_a_guided_answer_that_does_not_fit_is_refused_for_asking_again() -> None
         NEW_ROOM_QUESTIONS[2].option("secretive")
     with pytest.raises(InputError, match="not an opponent"):
         NEW_ROOM_QUESTIONS[1].option("grandmaster")
+
+
+def test_the_guided_new_asks_the_ais_level_when_ai_comes_without_one() -> None:
+    """``ai`` alone leads to the level question (Enter: medium, said in its
+    brackets); an answer with a level, or human, asks nothing more."""
+    opponent = NEW_ROOM_QUESTIONS[1]
+    assert opponent.option("ai") == "ai"
+    assert opponent.then("ai") is AI_LEVEL_QUESTION
+    assert opponent.then(opponent.option("ai hard")) is None
+    assert opponent.then(opponent.option("")) is None
+    assert AI_LEVEL_QUESTION.default == "medium"
+    assert AI_LEVEL_QUESTION.prompt == "AI level: random, easy, medium, hard or perfect"
+    assert AI_LEVEL_QUESTION.option("") == "ai=medium"
+    assert AI_LEVEL_QUESTION.option(" Perfect ") == "ai=perfect"
+    with pytest.raises(InputError, match="'grandmaster' is not an AI level"):
+        AI_LEVEL_QUESTION.option("grandmaster")
+    assert parse_new_room("ai").ai_level == "medium"  # the one-line form says so in help
 
 
 def test_codes_are_read_in_upper_case_and_must_be_one_word() -> None:
