@@ -154,6 +154,7 @@ class GameServer:
         self._kept: set[ClientId] = set()
         """Sessions that the sweeper keeps even when idle (:meth:`keep_session`)."""
         self._revoked: set[PlayerId] = set()
+        self._name_keeper: Callable[[PlayerId], str | None] | None = None
         self.elsewhere: RoomsElsewhere | None = None
         """The other processes' rooms, in a cluster (:mod:`server.cluster` sets it
         before the server takes connections); None for a server alone."""
@@ -226,6 +227,14 @@ class GameServer:
         """Stop asking ``check`` (nothing changes if it was not added)."""
         if check in self._hello_checks:
             self._hello_checks.remove(check)
+
+    def keep_names(self, name_of: Callable[[PlayerId], str | None] | None) -> None:
+        """Let ``name_of`` name players (None: let players name themselves again).
+        ``name_of(player)`` is the name the player goes by whatever its hello
+        says (the class's roster: a student is called what the roster calls
+        them, and only the teacher renames), or None for a player who names
+        itself. Such a name is taken as it is, never numbered: it is theirs."""
+        self._name_keeper = name_of
 
     def subscribe(self, listener: HubListener) -> None:
         """``listener`` hears every :data:`~server.hub_boundary.HubEvent` from now
@@ -425,11 +434,14 @@ class GameServer:
                 peer.connection.close(CLOSE_TOKEN_REVOKED, CLOSE_REASONS[CLOSE_TOKEN_REVOKED])
                 return
         new_token: str | None = None
+        kept_name = self._kept_name(player)
         if hello.resume_token is None:
             if player is None:
-                player, new_token = await self._players.new(name, kind)
+                player, new_token = await self._players.new(name, kind, peer.connection.address)
             player_id = player.id
-            if kind is PlayerKind.HUMAN:
+            if kept_name is not None:
+                name = kept_name
+            elif kind is PlayerKind.HUMAN:
                 name = numbered_name(name, lambda said: self._sessions.name_taken(said, player_id))
             session, token = self._sessions.open(
                 name, kind, watch_only=watch_only, player=player_id
@@ -461,7 +473,7 @@ class GameServer:
                 self._sessions.drop(session.id)  # never welcomed: nobody holds its token
             raise
         if player is not None and new_token is None:
-            await self._players.seen(player, said)
+            await self._players.seen(player, said if kept_name is None else kept_name)
         if player is not None and player.id in self._revoked:
             # Revoked (end_player) while this hello awaited: its token was looked
             # up before the revocation was stored. Nothing awaits from here to
@@ -508,6 +520,7 @@ class GameServer:
             and host.room.side_of(session.id) is not None
         ]
         resumed = sorted({*resumed, *(elsewhere or ())})
+        player = session.player
         return Welcome(
             name=session.name,
             version=hello.version,
@@ -516,8 +529,17 @@ class GameServer:
             player_id=session.player,
             new_player=new_token is not None,
             player_token=new_token,
+            name_locked=player is not None and self._kept_name_of(player) is not None,
             id=hello.id,
         )
+
+    def _kept_name(self, player: PlayerRecord | None) -> str | None:
+        """The name ``player`` goes by whatever its hello says (:meth:`keep_names`);
+        None when it names itself."""
+        return None if player is None else self._kept_name_of(player.id)
+
+    def _kept_name_of(self, player: PlayerId) -> str | None:
+        return None if self._name_keeper is None else self._name_keeper(player)
 
     async def _create_room(self, session: Session, address: str, message: CreateRoom) -> None:
         game = resolve_game(message.game, message.m, message.n, message.k)
@@ -925,7 +947,7 @@ class GameServer:
 
     def player_sessions(self, player: PlayerId) -> list[ClientId]:
         """The live sessions of ``player`` (connected or away), oldest first."""
-        return [session.id for session in self._sessions if session.player == player]
+        return self._sessions.of_player(player)
 
     def session_player(self, session_id: ClientId) -> PlayerId | None:
         """The player the live session is; None if it is not live or has none."""

@@ -106,6 +106,14 @@ class Roster:
         student_id = None if player is None else self._by_player.get(player)
         return None if student_id is None else self._by_id[student_id]
 
+    def name_of(self, player: PlayerId) -> str | None:
+        """The roster's name for ``player`` (a student, removed or not, or an
+        entry merged into one: then the one it was merged into), which the hub
+        gives the player's every session whatever its hello says; None for a
+        player who is no student of the class."""
+        student = self.of_player(player)
+        return None if student is None else student.name
+
     def players_of(self, student: StudentRecord) -> list[PlayerId]:
         """The players whose seats count for ``student``: theirs, then those of the
         entries merged into it."""
