@@ -104,16 +104,17 @@ answer before its next message is read, so an address holding
 second at most, and an honest student whose card was mistyped behind the same
 NAT is told within half a minute."""
 
-DEFAULT_NEW_PLAYERS = 60
+DEFAULT_NEW_PLAYERS = 90
 """New players (and so, in class mode, new students) that the hellos of one
-address may make at once before the rate applies: two classes of thirty joining
-from one school's NAT address in the same minute all get in."""
+address may make at once before the rate applies: a class of thirty at its
+first lesson behind one school NAT address, each student joining from a
+browser, a terminal and a bot without a token, all get in at once."""
 
 DEFAULT_NEW_PLAYER_SECONDS = 10.0
 """Seconds in which an address earns back one new player past
 :data:`DEFAULT_NEW_PLAYERS`: six a minute. A hello flood (connect, hello, close,
-again) made hundreds of permanent students a second without it; with it, sixty
-and then six a minute, each refused hello told when to retry."""
+again) made hundreds of permanent students a second without it; with it,
+ninety and then six a minute, each refused hello told when to retry."""
 
 
 def _positive_finite(name: str, value: float) -> float:

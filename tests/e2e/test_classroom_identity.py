@@ -219,7 +219,8 @@ async def test_a_hello_flood_from_one_address_is_capped_and_a_class_still_gets_i
             await player.close()
 
     await asyncio.gather(*(flood(worker) for worker in range(28)))
-    assert len(refusals) >= 28 * 5 - DEFAULT_NEW_PLAYERS, len(refusals)
+    # All but what was left of the cap after the class (and the odd one earned back).
+    assert len(refusals) >= 28 * 5 - (DEFAULT_NEW_PLAYERS - 35) - 2, len(refusals)
     assert {r["code"] for r in refusals} == {"rate_limited"}
     assert all(r["retry_after"] > 0 for r in refusals)
     assert "new players" in refusals[0]["message"]

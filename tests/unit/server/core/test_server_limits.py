@@ -375,12 +375,12 @@ def test_bad_refusal_delays_are_value_errors(
         RefusalDelays(rate, burst, max_delay)
 
 
-def test_the_new_player_cap_lets_two_classes_in_and_caps_a_flood() -> None:
-    """The defaults: 60 new players at once from one address (two classes of
-    thirty behind one NAT), then six a minute: a ten-second flood of hundreds
-    a second makes 61."""
+def test_the_new_player_cap_lets_a_class_in_and_caps_a_flood() -> None:
+    """The defaults: 90 new players at once from one address (thirty students
+    behind one NAT, each from a browser, a terminal and a bot), then six a
+    minute: an eleven-second flood of hundreds a second makes 91."""
     config = ServerConfig()
-    assert (config.new_players_per_address, config.new_player_seconds) == (60, 10.0)
+    assert (config.new_players_per_address, config.new_player_seconds) == (90, 10.0)
     creations = AddressRateLimits(1 / config.new_player_seconds, config.new_players_per_address)
-    made = sum(creations.check("nat", step / 400) is None for step in range(4001))
-    assert made == 61
+    made = sum(creations.check("nat", step / 400) is None for step in range(4400))
+    assert made == 91
