@@ -106,6 +106,20 @@ class PeerConnection(Outbox, Protocol):
         ...
 
 
+class NameKeeper(Protocol):
+    """Who names some players, whatever their hellos say (the class's roster):
+    see :meth:`GameServer.keep_names`."""
+
+    def name_of(self, player: PlayerId) -> str | None:
+        """The name ``player`` goes by; None for a player who names itself."""
+        ...
+
+    def name_held(self, name: str, player: PlayerId | None) -> bool:
+        """True if ``name`` (ignoring case) is another player's (not
+        ``player``'s; None: a player not known yet), even while they are away."""
+        ...
+
+
 @dataclass(eq=False)
 class Peer:
     """One connection as the hub sees it: its outbox and, after ``hello``, its session."""
@@ -154,7 +168,7 @@ class GameServer:
         self._kept: set[ClientId] = set()
         """Sessions that the sweeper keeps even when idle (:meth:`keep_session`)."""
         self._revoked: set[PlayerId] = set()
-        self._name_keeper: Callable[[PlayerId], str | None] | None = None
+        self._name_keeper: NameKeeper | None = None
         self.elsewhere: RoomsElsewhere | None = None
         """The other processes' rooms, in a cluster (:mod:`server.cluster` sets it
         before the server takes connections); None for a server alone."""
@@ -228,13 +242,16 @@ class GameServer:
         if check in self._hello_checks:
             self._hello_checks.remove(check)
 
-    def keep_names(self, name_of: Callable[[PlayerId], str | None] | None) -> None:
-        """Let ``name_of`` name players (None: let players name themselves again).
-        ``name_of(player)`` is the name the player goes by whatever its hello
-        says (the class's roster: a student is called what the roster calls
-        them, and only the teacher renames), or None for a player who names
-        itself. Such a name is taken as it is, never numbered: it is theirs."""
-        self._name_keeper = name_of
+    def keep_names(self, keeper: NameKeeper | None) -> None:
+        """Let ``keeper`` name players (None: players name themselves again).
+        ``keeper.name_of(player)`` is the name the player goes by whatever its
+        hello says (the class's roster: a student is called what the roster
+        calls them, and only the teacher renames), taken as it is, never
+        numbered: it is theirs. A player who names itself gets the lowest free
+        number after a name the keeper holds for someone else
+        (``keeper.name_held``), as after a name online: nobody new comes in as
+        a classmate who is away."""
+        self._name_keeper = keeper
 
     def subscribe(self, listener: HubListener) -> None:
         """``listener`` hears every :data:`~server.hub_boundary.HubEvent` from now
@@ -402,9 +419,13 @@ class GameServer:
 
         The player: the one ``player_token`` belongs to (refused as the
         directory says; a revoked token also closes the connection with 4004),
-        else a new one, stored before anything else happens. The name: the one
-        said, unless another human player's live session has it (case-folded):
-        then the lowest free number is added (``ann 2``); a bot keeps its name.
+        else a new one, stored before anything else happens (``rate_limited``
+        past the address's cap on new players: nothing is made). The name: the
+        name keeper's for the player if it has one (:meth:`keep_names`: a
+        class's student is called what the roster says), else the one said,
+        unless another human player's live session has it or the keeper holds
+        it for another (case-folded): then the lowest free number is added
+        (``ann 2``); a bot keeps its name.
         Nothing awaits between that choice and the session's opening, so two
         hellos cannot both take one name. A resumed session keeps its name, and
         must be ``player_token``'s player's when both tokens come (``bad_token``).
@@ -442,7 +463,7 @@ class GameServer:
             if kept_name is not None:
                 name = kept_name
             elif kind is PlayerKind.HUMAN:
-                name = numbered_name(name, lambda said: self._sessions.name_taken(said, player_id))
+                name = numbered_name(name, lambda said: self._name_taken(said, player_id))
             session, token = self._sessions.open(
                 name, kind, watch_only=watch_only, player=player_id
             )
@@ -539,7 +560,14 @@ class GameServer:
         return None if player is None else self._kept_name_of(player.id)
 
     def _kept_name_of(self, player: PlayerId) -> str | None:
-        return None if self._name_keeper is None else self._name_keeper(player)
+        return None if self._name_keeper is None else self._name_keeper.name_of(player)
+
+    def _name_taken(self, name: str, player: PlayerId) -> bool:
+        """Whether a new session of ``player`` may not be called ``name``: another
+        person is online under it, or the name keeper holds it for another."""
+        if self._sessions.name_taken(name, player):
+            return True
+        return self._name_keeper is not None and self._name_keeper.name_held(name, player)
 
     async def _create_room(self, session: Session, address: str, message: CreateRoom) -> None:
         game = resolve_game(message.game, message.m, message.n, message.k)

@@ -207,7 +207,7 @@ class Classroom:
         self._hub.add_hello_check(self._roster.admit)
         # A student is called what the roster says, whatever their hello says:
         # only the teacher renames (rename below).
-        self._hub.keep_names(self._roster.name_of)
+        self._hub.keep_names(self._roster)
         self._hub.subscribe(self._hear)
 
     def stop(self) -> None:

@@ -178,6 +178,24 @@ async def test_a_student_cannot_rename_themselves_but_the_teacher_can(
         await player.close()
 
 
+async def test_a_newcomer_typing_a_classmates_name_is_told_apart_even_while_away(
+    server: RunningServer,
+) -> None:
+    """Ann's account has never connected: a newcomer typing "ann" is welcomed
+    as "ann 2" and is on the roster so, beside Ann. Ann's card still gets her
+    in as Ann."""
+    teacher = Teacher(server)
+    (ann,) = await accounts(teacher, "Ann")
+    newcomer, welcome = await say_hello(server, "ann")
+    assert (welcome["name"], welcome["new_player"]) == ("ann 2", True), welcome
+    real, hers = await say_hello(server, "whoever", ann["token"])
+    assert hers["name"] == "Ann"
+    roster = await teacher.get("/api/admin/roster")
+    assert sorted(s["name"] for s in roster["students"]) == ["Ann", "ann 2"]
+    for player in (newcomer, real):
+        await player.close()
+
+
 async def test_outside_class_mode_a_player_names_itself(tmp_path: Path) -> None:
     """No roster, no lock: the same token says hello under a new name and has it."""
     async with running_server(tmp_path / "games.db") as plain:
