@@ -123,9 +123,15 @@ export class Connection extends EventTarget {
 
   /** Try again at once, without waiting for the pause to end. */
   reconnectNow() {
-    if (this.status !== "reconnecting" || this.ws) return;
+    if (this.status !== "reconnecting") return;
     clearTimeout(this.retryTimer);
-    this.open("reconnecting");
+    if (!this.ws) {
+      this.open("reconnecting");
+    } else if (!this.greeted && this.ws.readyState === WebSocket.OPEN) {
+      // Connected, waiting out a busy server's retry_after (helloLater): ask now.
+      this.openedAt = performance.now();
+      this.hello(this.ws, this.token);
+    }
   }
 
   /**
