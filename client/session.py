@@ -97,7 +97,9 @@ _BACKOFF_MAX = 3.0
 back within a second or two), then every few seconds so as not to hammer it."""
 
 
-_PLAYER_REFUSALS = frozenset({ErrorCode.BAD_PLAYER_TOKEN, ErrorCode.PLAYER_TOKEN_REVOKED})
+_PLAYER_REFUSALS = frozenset(
+    {ErrorCode.BAD_PLAYER_TOKEN, ErrorCode.UNKNOWN_CLASS_TOKEN, ErrorCode.PLAYER_TOKEN_REVOKED}
+)
 """Refusals of a ``hello`` that no retry with the same player token can mend."""
 
 

@@ -27,6 +27,8 @@ from server.core.limits import (
     DEFAULT_HTTP_RATE,
     DEFAULT_MESSAGE_BURST,
     DEFAULT_MESSAGE_RATE,
+    DEFAULT_NEW_PLAYER_SECONDS,
+    DEFAULT_NEW_PLAYERS,
 )
 from server.core.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
 from server.event_loop import EVENT_LOOPS
@@ -106,6 +108,15 @@ class ServerConfig:
     http_burst: int = _setting(
         DEFAULT_HTTP_BURST, "HTTP API requests one address may make at once before the rate applies"
     )
+    new_players_per_address: int = _setting(
+        DEFAULT_NEW_PLAYERS,
+        "new players (in class mode: new students) the hellos of one address may make "
+        "at once before --new-player-seconds applies (0: no cap)",
+    )
+    new_player_seconds: float = _setting(
+        DEFAULT_NEW_PLAYER_SECONDS,
+        "seconds in which an address earns back one new player past the cap",
+    )
     # Behind a reverse proxy every connection comes from the proxy: its
     # X-Forwarded-For names the client (server/core/client_address.py).
     trusted_proxies: str = _setting(
@@ -176,6 +187,11 @@ class ServerConfig:
         if self.max_rooms_per_session < 1 or self.max_rooms_per_address < 0:
             problems.append(
                 "max_rooms_per_session must be 1 or more and max_rooms_per_address 0 or more"
+            )
+        if self.new_players_per_address < 0 or not 0 < self.new_player_seconds < math.inf:
+            problems.append(
+                "new_players_per_address must be 0 (no cap) or more and new_player_seconds "
+                "a finite number more than 0"
             )
         if not (0 <= self.http_rate < math.inf) or self.http_burst < 1:
             problems.append("http_rate must be 0 (no limit) or more and http_burst 1 or more")

@@ -106,6 +106,20 @@ class PeerConnection(Outbox, Protocol):
         ...
 
 
+class NameKeeper(Protocol):
+    """Who names some players, whatever their hellos say (the class's roster):
+    see :meth:`GameServer.keep_names`."""
+
+    def name_of(self, player: PlayerId) -> str | None:
+        """The name ``player`` goes by; None for a player who names itself."""
+        ...
+
+    def name_held(self, name: str, player: PlayerId | None) -> bool:
+        """True if ``name`` (ignoring case) is another player's (not
+        ``player``'s; None: a player not known yet), even while they are away."""
+        ...
+
+
 @dataclass(eq=False)
 class Peer:
     """One connection as the hub sees it: its outbox and, after ``hello``, its session."""
@@ -154,6 +168,7 @@ class GameServer:
         self._kept: set[ClientId] = set()
         """Sessions that the sweeper keeps even when idle (:meth:`keep_session`)."""
         self._revoked: set[PlayerId] = set()
+        self._name_keeper: NameKeeper | None = None
         self.elsewhere: RoomsElsewhere | None = None
         """The other processes' rooms, in a cluster (:mod:`server.cluster` sets it
         before the server takes connections); None for a server alone."""
@@ -226,6 +241,17 @@ class GameServer:
         """Stop asking ``check`` (nothing changes if it was not added)."""
         if check in self._hello_checks:
             self._hello_checks.remove(check)
+
+    def keep_names(self, keeper: NameKeeper | None) -> None:
+        """Let ``keeper`` name players (None: players name themselves again).
+        ``keeper.name_of(player)`` is the name the player goes by whatever its
+        hello says (the class's roster: a student is called what the roster
+        calls them, and only the teacher renames), taken as it is, never
+        numbered: it is theirs. A player who names itself gets the lowest free
+        number after a name the keeper holds for someone else
+        (``keeper.name_held``), as after a name online: nobody new comes in as
+        a classmate who is away."""
+        self._name_keeper = keeper
 
     def subscribe(self, listener: HubListener) -> None:
         """``listener`` hears every :data:`~server.hub_boundary.HubEvent` from now
@@ -393,9 +419,13 @@ class GameServer:
 
         The player: the one ``player_token`` belongs to (refused as the
         directory says; a revoked token also closes the connection with 4004),
-        else a new one, stored before anything else happens. The name: the one
-        said, unless another human player's live session has it (case-folded):
-        then the lowest free number is added (``ann 2``); a bot keeps its name.
+        else a new one, stored before anything else happens (``rate_limited``
+        past the address's cap on new players: nothing is made). The name: the
+        name keeper's for the player if it has one (:meth:`keep_names`: a
+        class's student is called what the roster says), else the one said,
+        unless another human player's live session has it or the keeper holds
+        it for another (case-folded): then the lowest free number is added
+        (``ann 2``); a bot keeps its name.
         Nothing awaits between that choice and the session's opening, so two
         hellos cannot both take one name. A resumed session keeps its name, and
         must be ``player_token``'s player's when both tokens come (``bad_token``).
@@ -425,12 +455,15 @@ class GameServer:
                 peer.connection.close(CLOSE_TOKEN_REVOKED, CLOSE_REASONS[CLOSE_TOKEN_REVOKED])
                 return
         new_token: str | None = None
+        kept_name = self._kept_name(player)
         if hello.resume_token is None:
             if player is None:
-                player, new_token = await self._players.new(name, kind)
+                player, new_token = await self._players.new(name, kind, peer.connection.address)
             player_id = player.id
-            if kind is PlayerKind.HUMAN:
-                name = numbered_name(name, lambda said: self._sessions.name_taken(said, player_id))
+            if kept_name is not None:
+                name = kept_name
+            elif kind is PlayerKind.HUMAN:
+                name = numbered_name(name, lambda said: self._name_taken(said, player_id))
             session, token = self._sessions.open(
                 name, kind, watch_only=watch_only, player=player_id
             )
@@ -461,7 +494,7 @@ class GameServer:
                 self._sessions.drop(session.id)  # never welcomed: nobody holds its token
             raise
         if player is not None and new_token is None:
-            await self._players.seen(player, said)
+            await self._players.seen(player, said if kept_name is None else kept_name)
         if player is not None and player.id in self._revoked:
             # Revoked (end_player) while this hello awaited: its token was looked
             # up before the revocation was stored. Nothing awaits from here to
@@ -508,6 +541,7 @@ class GameServer:
             and host.room.side_of(session.id) is not None
         ]
         resumed = sorted({*resumed, *(elsewhere or ())})
+        player = session.player
         return Welcome(
             name=session.name,
             version=hello.version,
@@ -516,8 +550,24 @@ class GameServer:
             player_id=session.player,
             new_player=new_token is not None,
             player_token=new_token,
+            name_locked=player is not None and self._kept_name_of(player) is not None,
             id=hello.id,
         )
+
+    def _kept_name(self, player: PlayerRecord | None) -> str | None:
+        """The name ``player`` goes by whatever its hello says (:meth:`keep_names`);
+        None when it names itself."""
+        return None if player is None else self._kept_name_of(player.id)
+
+    def _kept_name_of(self, player: PlayerId) -> str | None:
+        return None if self._name_keeper is None else self._name_keeper.name_of(player)
+
+    def _name_taken(self, name: str, player: PlayerId) -> bool:
+        """Whether a new session of ``player`` may not be called ``name``: another
+        person is online under it, or the name keeper holds it for another."""
+        if self._sessions.name_taken(name, player):
+            return True
+        return self._name_keeper is not None and self._name_keeper.name_held(name, player)
 
     async def _create_room(self, session: Session, address: str, message: CreateRoom) -> None:
         game = resolve_game(message.game, message.m, message.n, message.k)
@@ -931,7 +981,7 @@ class GameServer:
 
     def player_sessions(self, player: PlayerId) -> list[ClientId]:
         """The live sessions of ``player`` (connected or away), oldest first."""
-        return [session.id for session in self._sessions if session.player == player]
+        return self._sessions.of_player(player)
 
     def session_player(self, session_id: ClientId) -> PlayerId | None:
         """The player the live session is; None if it is not live or has none."""

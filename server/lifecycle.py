@@ -119,7 +119,12 @@ async def _hub(app: web.Application) -> AsyncIterator[None]:
     hub = GameServer(
         app[CONFIG],
         recorder=recorder,
-        players=PlayerDirectory(app[STORE]),
+        players=PlayerDirectory(
+            app[STORE],
+            class_mode=app[CONFIG].class_mode,
+            new_players=app[CONFIG].new_players_per_address,
+            new_player_seconds=app[CONFIG].new_player_seconds,
+        ),
         engine=app[POOL],
         metrics=app[METRICS],
     )

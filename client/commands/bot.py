@@ -277,14 +277,19 @@ async def play(
 
 
 _BAD_INPUT_REFUSALS = frozenset(
-    {ErrorCode.BAD_NAME, ErrorCode.BAD_PLAYER_TOKEN, ErrorCode.PLAYER_TOKEN_REVOKED}
+    {
+        ErrorCode.BAD_NAME,
+        ErrorCode.BAD_PLAYER_TOKEN,
+        ErrorCode.UNKNOWN_CLASS_TOKEN,
+        ErrorCode.PLAYER_TOKEN_REVOKED,
+    }
 )
 """Refusals of the hello that the user's input caused (exit status 2)."""
 
 
 def _refusal_text(error: RequestRefusedError, name: str) -> str:
     """Why the server would not have the bot, and what to do about it."""
-    if error.code == ErrorCode.BAD_PLAYER_TOKEN:
+    if error.code in (ErrorCode.BAD_PLAYER_TOKEN, ErrorCode.UNKNOWN_CLASS_TOKEN):
         return (
             f"the server does not know this bot's token (--token or {TOKEN_ENV}): "
             f"{error.message}. Check it was made for this server (boardroom token new-bot "

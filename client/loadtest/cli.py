@@ -44,8 +44,9 @@ examples:
       the processes of one cluster: a room's players on different ones half the time
 
 A running server must allow the run's connections and rooms from one address: start
-it with --max-connections-per-address N (the default, 32, is for real classes) and
---max-rooms-per-address 0 (the default, 60, likewise).
+it with --max-connections-per-address N (the default, 32, is for real classes),
+--max-rooms-per-address 0 (the default, 60, likewise) and --new-players-per-address 0
+(each simulated client is a new player; the default lets 60 in, then 6 a minute).
 """
 
 

@@ -190,6 +190,7 @@ def _server_flags(options: LoadOptions) -> tuple[str, ...]:
     room from our one address, and the rate limit out of the way of an unpaced run."""
     flags = ["--max-connections-per-address", str(max(64, 2 * options.connections))]
     flags += ["--max-rooms-per-address", "0"]  # each room's opener is its own session
+    flags += ["--new-players-per-address", "0"]  # every simulated client is a new player
     if options.rate is None or options.rate > 20 or options.burst > 40:
         flags += ["--rate", UNPACED_SERVER_RATE, "--burst", UNPACED_SERVER_RATE]
     if options.server_loop is not None:

@@ -3,7 +3,7 @@
 Routes (``docs/operations.md``, "Class mode", says the same for people)::
 
     GET  /api/admin/class                      the class at a glance, and where join links lead
-    GET  /api/admin/roster                     the students, with their results
+    GET  /api/admin/roster                     the students, with their results, a page at a time
     GET  /api/admin/rooms                      every room, public and private; those ended lately
     POST /api/admin/students                   {"names": [...]}: class accounts, join links and
                                                codes once; every bad line at once (bad_names)
@@ -48,6 +48,7 @@ from server.classroom.class_mode import (
 from server.classroom.join_address import reachable
 from server.classroom.qr_codes import qr_data_uri
 from server.classroom.teacher import Classroom, NewAccount
+from server.core.path_ids import parse_id
 from server.core.records import PlayerKind
 from server.http_api import json_response
 from shared.protocol.codec import check_chat_text, check_player_name
@@ -148,8 +149,46 @@ async def _class(request: web.Request, classroom: Classroom) -> web.StreamRespon
     )
 
 
+ROSTER_PAGE_DEFAULT = 200
+"""Students in one answer of ``GET /api/admin/roster`` without ``limit``: a whole
+school year's classes in one page. A roster filled by thousands (a flood) is
+read a page at a time, so one answer stays small and quick to build."""
+
+ROSTER_PAGE_MAX = 500
+"""The most ``limit`` may ask for."""
+
+
 async def _roster(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    return json_response({"class": classroom.name, "students": await classroom.roster()})
+    offset = _query_number(request, "offset", 0, 10**9)
+    limit = _query_number(request, "limit", ROSTER_PAGE_DEFAULT, ROSTER_PAGE_MAX, least=1)
+    students, total = await classroom.roster_page(offset, limit)
+    return json_response(
+        {
+            "class": classroom.name,
+            "students": students,
+            "total": total,
+            "offset": offset,
+            "limit": limit,
+        }
+    )
+
+
+def _query_number(
+    request: web.Request, name: str, default: int, most: int, *, least: int = 0
+) -> int:
+    """Query parameter ``name``, a whole number from ``least`` to ``most``
+    (``default`` when absent); :class:`RefusedError` ``invalid_field`` otherwise."""
+    text = request.query.get(name)
+    if text is None:
+        return default
+    value = parse_id(text)
+    if value is None or not least <= value <= most:
+        shown = text if len(text) <= 24 else f"{text[:20]}..."
+        raise RefusedError(
+            AdminError.INVALID_FIELD,
+            f"{name}={shown!r}: give a whole number from {least} to {most}",
+        )
+    return value
 
 
 async def _rooms(request: web.Request, classroom: Classroom) -> web.StreamResponse:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from server.classroom.class_codes import SealedCode
-from server.core.players import PlayerId, PlayerRecord
+from server.core.players import PlayerId, PlayerRecord, name_key
 from server.core.records import PlayerKind
 from server.core.sessions import Session
 from server.store import ClassCodeRecord, Store, StudentRecord
@@ -65,6 +65,9 @@ class Roster:
         self._by_player: dict[PlayerId, str] = {}
         """Each player's entry on the roster (or removed), by player id; a merged
         entry's player maps to the entry it was merged into."""
+        self._named: dict[str, set[str]] = {}
+        """The students on the roster by :func:`~server.core.players.name_key` of
+        their name (what name_held answers from)."""
         self._merge_checks: list[MergeCheck] = []
 
     def add_merge_check(self, check: MergeCheck) -> None:
@@ -111,6 +114,22 @@ class Roster:
         if the player is no student of the class."""
         student_id = None if player is None else self._by_player.get(player)
         return None if student_id is None else self._by_id[student_id]
+
+    def name_of(self, player: PlayerId) -> str | None:
+        """The roster's name for ``player`` (a student, removed or not, or an
+        entry merged into one: then the one it was merged into), which the hub
+        gives the player's every session whatever its hello says; None for a
+        player who is no student of the class."""
+        student = self.of_player(player)
+        return None if student is None else student.name
+
+    def name_held(self, name: str, player: PlayerId | None) -> bool:
+        """True if a student on the roster other than ``player`` (None: a player
+        who is no student yet) is called ``name``, ignoring case: a newcomer
+        typing a classmate's name is then told apart (``Ann 2``), even while
+        Ann is away."""
+        own = None if player is None else self._by_player.get(player)
+        return any(held != own for held in self._named.get(name_key(name), ()))
 
     def players_of(self, student: StudentRecord) -> list[PlayerId]:
         """The players whose seats count for ``student``: theirs, then those of the
@@ -222,13 +241,27 @@ class Roster:
         return into
 
     def _keep(self, student: StudentRecord) -> StudentRecord:
+        before = self._by_id.get(student.id)
+        if before is not None:
+            self._unname(before)
         self._by_id[student.id] = student
         self._by_player[student.player] = student.merged_into or student.id
+        if not student.removed and student.merged_into is None:
+            self._named.setdefault(name_key(student.name), set()).add(student.id)
         return student
 
     def _forget(self, student: StudentRecord) -> None:
         self._by_id.pop(student.id, None)
         self._by_player.pop(student.player, None)
+        self._unname(student)
+
+    def _unname(self, student: StudentRecord) -> None:
+        key = name_key(student.name)
+        holders = self._named.get(key)
+        if holders is not None:
+            holders.discard(student.id)
+            if not holders:
+                del self._named[key]
 
     def _new_id(self, taken: set[str] | None = None) -> str:
         """An id no student has (nor any in ``taken``, the default: the roster's)."""

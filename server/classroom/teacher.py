@@ -266,11 +266,15 @@ class Classroom:
                 if name is not None and name != student.name:
                     await self._hub.rename_session(session, student.name)
         self._hub.add_hello_check(self._roster.admit)
+        # A student is called what the roster says, whatever their hello says:
+        # only the teacher renames (rename below).
+        self._hub.keep_names(self._roster)
         self._hub.subscribe(self._hear)
 
     def stop(self) -> None:
         """Unhook the roster from the hub."""
         self._hub.remove_hello_check(self._roster.admit)
+        self._hub.keep_names(None)
         self._hub.unsubscribe(self._hear)
 
     @property
@@ -301,10 +305,16 @@ class Classroom:
             announcement=announcement,
         )
 
-    async def roster(self) -> list[StudentView]:
-        """Every student on the roster, first seen first, with their results."""
+    async def roster_page(self, offset: int, limit: int) -> tuple[list[StudentView], int]:
+        """The students on the roster from ``offset`` (0: the first), at most
+        ``limit`` of them, in the roster's order, with their results; and how
+        many there are in all. Only the page is looked at (each student's
+        sessions and rooms), so a roster of thousands costs no more than a
+        page of it; the results are counted on the store's thread."""
+        students = self._roster.students()
+        page = students[offset : offset + limit]
         results = await self._store.class_results(self.name)
-        return [self._view(student, results) for student in self._roster.students()]
+        return [self._view(student, results) for student in page], len(students)
 
     def rooms(self) -> list[RoomView]:
         """Every room, public and private, oldest first."""

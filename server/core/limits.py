@@ -10,8 +10,12 @@ Three guards keep one client from costing everybody else their game:
   network address may hold at once (:mod:`server.admission` counts them from accept).
 - :class:`AddressRateLimits`, one per server: a :class:`TokenBucket` per network
   address over its HTTP API requests (:mod:`server.http_limits` answers 429),
-  and another over the player tokens it presented that were refused (the hub
-  looks up no token from an address out of them: guessing is slow).
+  and another over the new players its hellos make (``rate_limited`` past it:
+  a hello flood cannot fill the class's roster).
+- :class:`RefusalDelays`, one per server: the player tokens an address presented
+  that were refused. Every token is looked up (a valid one always gets in); once
+  an address has used up its refusals, each further refusal is answered late,
+  later the more it guesses, so guessing is slow whoever shares the address.
 
 (The caps on the rooms a session or an address may hold open are kept by
 :mod:`server.core.room_caps`.)
@@ -83,15 +87,34 @@ page and the wall, four requests each at most) fits in one burst."""
 
 
 DEFAULT_TOKEN_GUESSES = 10
-"""Refused player tokens one address may present in a row before it must wait
-(``rate_limited``, no lookup). A client presents the one token it keeps, so an
-honest one is refused once (a server that lost its database, say) and then says
-hello without it; ten leaves room for a classroom behind one NAT address."""
+"""Refused player tokens one address may present in a row before each further
+refusal is answered late (:class:`RefusalDelays`). A client presents the one
+token it keeps, so an honest one is refused once (a server that lost its
+database, say, or a mistyped join link); ten leaves room for a classroom behind
+one NAT address. A valid token is never delayed."""
 
 DEFAULT_TOKEN_GUESS_SECONDS = 60.0
 """The time in which an address earns back :data:`DEFAULT_TOKEN_GUESSES`
-refusals: ten a minute, so guessing a 256-bit token is hopeless, and nobody
-honest is held up for longer than a few seconds."""
+refusals: ten a minute, so guessing a 256-bit token is hopeless."""
+
+DEFAULT_REFUSAL_DELAY_MAX = 30.0
+"""The longest a refused token's answer waits. Each connection waits for its
+answer before its next message is read, so an address holding
+:data:`DEFAULT_CONNECTIONS_PER_ADDRESS` connections guesses about one token a
+second at most, and an honest student whose card was mistyped behind the same
+NAT is told within half a minute."""
+
+DEFAULT_NEW_PLAYERS = 90
+"""New players (and so, in class mode, new students) that the hellos of one
+address may make at once before the rate applies: a class of thirty at its
+first lesson behind one school NAT address, each student joining from a
+browser, a terminal and a bot without a token, all get in at once."""
+
+DEFAULT_NEW_PLAYER_SECONDS = 10.0
+"""Seconds in which an address earns back one new player past
+:data:`DEFAULT_NEW_PLAYERS`: six a minute. A hello flood (connect, hello, close,
+again) made hundreds of permanent students a second without it; with it,
+ninety and then six a minute, each refused hello told when to retry."""
 
 
 def _positive_finite(name: str, value: float) -> float:
@@ -343,3 +366,57 @@ class AddressRateLimits:
                 # used later still. (Some may be full already: kept a little longer.)
                 return
             del self._buckets[address]
+
+
+class RefusalDelays:
+    """How late to answer each refusal, per network address: the first ``burst``
+    refusals at once, then each later by the refusals owed, one earned back every
+    ``1 / rate`` seconds, up to ``max_delay`` seconds.
+
+    Unlike :class:`AddressRateLimits` nothing is ever refused here: a refusal
+    past the budget still takes its place (the address goes into debt), so that
+    connections guessing side by side wait one behind the other rather than all
+    retrying the moment one refusal is earned back. The debt stops growing at
+    ``max_delay``: a guesser is slowed, an honest client behind the same address
+    waits at most that long for its own refusal. Only addresses still owing or
+    short of ``burst`` are remembered. Times are passed in, as for
+    :class:`TokenBucket`.
+
+    >>> delays = RefusalDelays(rate=1.0, burst=2, max_delay=5.0)
+    >>> [delays.refuse("a", 0.0) for _ in range(4)]
+    [0.0, 0.0, 1.0, 2.0]
+    >>> delays.refuse("a", 10.0), delays.refuse("b", 0.0)
+    (0.0, 0.0)
+    """
+
+    def __init__(self, rate: float, burst: int, max_delay: float) -> None:
+        """Raise ValueError unless ``rate`` and ``max_delay`` are finite and > 0
+        and ``burst`` is a whole number >= 1."""
+        self._rate = _positive_finite("rate", rate)
+        self._burst = _positive_int("burst", burst)
+        self._max_delay = _positive_finite("max_delay", max_delay)
+        # address -> (tokens left, which may be < 0: owed; when counted), least
+        # recently refused first, so the ones to forget are at the front.
+        self._left: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def refuse(self, address: str, now: float) -> float:
+        """Count one refusal for ``address`` at ``now``; return how many seconds
+        to wait before answering it (0.0: at once)."""
+        self._forget_full(now)
+        tokens, last = self._left.pop(address, (float(self._burst), now))
+        tokens = min(float(self._burst), tokens + max(0.0, now - last) * self._rate) - 1.0
+        tokens = max(tokens, -self._max_delay * self._rate)
+        self._left[address] = (tokens, max(now, last))
+        return 0.0 if tokens >= 0.0 else min(-tokens / self._rate, self._max_delay)
+
+    @property
+    def addresses(self) -> int:
+        """Addresses remembered now."""
+        return len(self._left)
+
+    def _forget_full(self, now: float) -> None:
+        while self._left:
+            address, (tokens, last) = next(iter(self._left.items()))
+            if last + (self._burst - tokens) / self._rate > now:
+                return
+            del self._left[address]

@@ -95,6 +95,9 @@ class SessionRegistry:
         # Human sessions by name_key(name), each with its player: what
         # name_taken() answers from, without a walk over every session.
         self._names: dict[str, dict[ClientId, PlayerId | None]] = {}
+        # Sessions by player, oldest first: what of_player() answers from (the
+        # teacher's roster asks it for each of thousands of students).
+        self._by_player: dict[PlayerId, dict[ClientId, None]] = {}
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -105,6 +108,10 @@ class SessionRegistry:
     def get(self, session_id: ClientId) -> Session | None:
         """The session with this id, if it is live."""
         return self._sessions.get(session_id)
+
+    def of_player(self, player: PlayerId) -> list[ClientId]:
+        """The live sessions of ``player``, oldest first (an indexed lookup)."""
+        return list(self._by_player.get(player, ()))
 
     def open(
         self,
@@ -162,8 +169,10 @@ class SessionRegistry:
         session = self._sessions.get(session_id)
         if session is not None:
             self._unname(session)
+            self._unindex(session)
             session.player = player
             self._name(session)
+            self._index(session)
 
     def name_taken(self, name: str, player: PlayerId | None) -> bool:
         """True if a human session of another player than ``player`` (None: a
@@ -186,6 +195,7 @@ class SessionRegistry:
         session = self._sessions.pop(session_id, None)
         if session is not None:
             self._unname(session)
+            self._unindex(session)
         return session
 
     def sweep(
@@ -202,12 +212,28 @@ class SessionRegistry:
             and (s.idle_since is None or now - s.idle_since > grace_seconds)
         ]
         for session_id in gone:
-            self._unname(self._sessions.pop(session_id))
+            session = self._sessions.pop(session_id)
+            self._unname(session)
+            self._unindex(session)
         return gone
 
     def _add(self, session: Session) -> None:
         self._sessions[session.id] = session
         self._name(session)
+        self._index(session)
+
+    def _index(self, session: Session) -> None:
+        if session.player is not None:
+            self._by_player.setdefault(session.player, {})[session.id] = None
+
+    def _unindex(self, session: Session) -> None:
+        if session.player is None:
+            return
+        held = self._by_player.get(session.player)
+        if held is not None:
+            held.pop(session.id, None)
+            if not held:
+                del self._by_player[session.player]
 
     def _name(self, session: Session) -> None:
         if session.kind is PlayerKind.HUMAN:

@@ -42,10 +42,15 @@ class ErrorCode(enum.StrEnum):
     BAD_PLAYER_TOKEN = "bad_player_token"  # noqa: S105 - an error code, not a secret
     """A player token that the server does not know; nothing was created. Say
     hello without one to be a new player."""
+    UNKNOWN_CLASS_TOKEN = "unknown_class_token"  # noqa: S105 - an error code, not a secret
+    """Class mode: a player token that the class's server does not know (a
+    mistyped join link); nothing was created. Do not say hello again without it
+    (that would be a new student): ask the teacher for the card."""
     PLAYER_TOKEN_REVOKED = "player_token_revoked"  # noqa: S105 - an error code, not a secret
     """A player token that was revoked; the connection is closed (4004)."""
     RATE_LIMITED = "rate_limited"
-    """Too many messages too fast; the message says when to retry."""
+    """Too many messages too fast, or too many new players from one address;
+    ``retry_after`` says when to retry."""
     TOO_MANY_CONNECTIONS = "too_many_connections"
     """The address already holds as many connections as the server allows."""
     # -- rooms ---------------------------------------------------------------------

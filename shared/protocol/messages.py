@@ -386,6 +386,10 @@ class Welcome(_Message, tag="welcome", frozen=True):
     player_token: str | None = None
     """The new player's token (``bp_...``): keep it and present it in every later
     ``hello``; only sent when ``new_player`` is true."""
+    name_locked: bool = False
+    """True when the server names this player whatever ``hello.name`` says (a
+    student of a class: the roster's name, which only the teacher changes), so
+    a client offers no way to change it."""
 
 
 class RoomList(_Message, tag="rooms", frozen=True):

@@ -296,7 +296,7 @@ async def test_a_new_link_shuts_the_old_one_out_and_keeps_the_student(
             "player_token": link_token(ann["join_link"])[0],
         }
     )
-    assert (refused["type"], refused["code"]) == ("error", "bad_player_token"), refused
+    assert (refused["type"], refused["code"]) == ("error", "unknown_class_token"), refused
     await old.close()
     back, welcome = await open_link(server, answer["join_link"])
     assert welcome["player_id"] == ann["player_id"]

@@ -79,7 +79,8 @@ async def test_students_appear_on_the_roster_as_they_join(tmp_path: Path) -> Non
     connected; a seat shows in rooms; a drop shows as not connected."""
     async with running_server(tmp_path / "games.db", class_name="7B") as server:
         teacher = Teacher(server)
-        assert (await teacher.get("/api/admin/roster")) == {"class": "7B", "students": []}
+        empty = {"class": "7B", "students": [], "total": 0, "offset": 0, "limit": 200}
+        assert (await teacher.get("/api/admin/roster")) == empty
         ann = await Player.join_server(server.ws_url, "ann")
         robo = await Player.join_server(server.ws_url, "robo", client="bot")
         roster = (await teacher.get("/api/admin/roster"))["students"]

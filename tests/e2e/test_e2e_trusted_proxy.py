@@ -146,8 +146,8 @@ async def test_the_connection_cap_counts_forwarded_clients_and_not_the_proxys_co
 
 async def test_room_caps_and_the_token_budget_count_the_forwarded_client(tmp_path: Path) -> None:
     """One room per address: Ann's second session is refused a room, Bob's is not.
-    Ten refused player tokens from Ann: her next is ``rate_limited``, while
-    Bob's is looked up (and refused as unknown, not limited)."""
+    Ten refused player tokens from Ann: her next refusal is answered late, while
+    Bob's, behind the same proxy, is answered at once."""
     async with running_server(
         tmp_path / "games.db", trusted_proxies=PROXY, max_rooms_per_address=1
     ) as server:
@@ -162,17 +162,20 @@ async def test_room_caps_and_the_token_budget_count_the_forwarded_client(tmp_pat
         assert created["type"] == "state", created
 
         guesser = await forwarded_player(server, ANN)
-        for guess in range(11):
-            reply = await guesser.request(
-                {"type": "hello", "name": "eve", "version": 2, "player_token": f"bp_{guess:043d}"}
-            )
-            assert reply["type"] == "error", reply
-        assert reply["code"] == "rate_limited" and ANN in reply["message"], reply
+
+        def guess(number: int) -> dict[str, Any]:
+            token = f"bp_{number:043d}"
+            return {"type": "hello", "name": "eve", "version": 2, "player_token": token}
+
+        for number in range(10):
+            reply = await guesser.request(guess(number))
+            assert reply["code"] == "bad_player_token", reply
+        late = asyncio.create_task(guesser.request(guess(10)))
         honest = await forwarded_player(server, BOB)
-        reply = await honest.request(
-            {"type": "hello", "name": "bob", "version": 2, "player_token": f"bp_{0:043d}"}
-        )
+        reply = await honest.request(guess(0))
         assert reply["code"] == "bad_player_token", reply
+        assert not late.done(), "Ann's 11th refusal came at once"
+        assert (await late)["code"] == "bad_player_token"
         for player in (ann, ann_again, bob, guesser, honest):
             await player.close()
 

@@ -10,7 +10,12 @@
 //              "reconnecting", "replaced" (another tab took the session over),
 //              "refused" (the server turned the hello down: `reason` says why),
 //              "removed" (by the teacher), "revoked" (this player's token was
-//              revoked: it connects no more) or "closed"
+//              revoked: it connects no more), "invalid" (a class's server does
+//              not know this player token: a mistyped join link; it connects
+//              no more, and nothing was made) or "closed". A hello refused as
+//              `rate_limited` (too many new players from this address) is said
+//              again after the server's `retry_after`, longer each time:
+//              "reconnecting" meanwhile, with `retryAt`.
 //   "welcome"  { welcome, resumed, unknownPlayer }: greeted; `resumed` is false
 //              when the server did not know the resume token (a new session:
 //              earlier seats are gone); `unknownPlayer` is true when it did not
@@ -23,6 +28,7 @@ const PROTOCOL_VERSION = 2; // 2: durable players (hello.player_token)
 
 const BACKOFF_FIRST_MS = 250; // a restarting server is back within a second or two...
 const BACKOFF_MAX_MS = 5000; // ...but a long outage is not hammered
+const BUSY_MAX_MS = 60000; // a busy server's retry_after is honoured, but never waited past a minute
 const REPLY_TIMEOUT_MS = 30000; // the server answers in milliseconds; this only stops a wait for ever
 const QUIET_MS = 20000; // after this long without a word from the server, ping it...
 const PONG_WAIT_MS = 10000; // ...and if nothing comes back this soon, the connection is dead
@@ -118,9 +124,15 @@ export class Connection extends EventTarget {
 
   /** Try again at once, without waiting for the pause to end. */
   reconnectNow() {
-    if (this.status !== "reconnecting" || this.ws) return;
+    if (this.status !== "reconnecting") return;
     clearTimeout(this.retryTimer);
-    this.open("reconnecting");
+    if (!this.ws) {
+      this.open("reconnecting");
+    } else if (!this.greeted && this.ws.readyState === WebSocket.OPEN) {
+      // Connected, waiting out a busy server's retry_after (helloLater): ask now.
+      this.openedAt = performance.now();
+      this.hello(this.ws, this.token);
+    }
   }
 
   /**
@@ -204,6 +216,18 @@ export class Connection extends EventTarget {
       this.token = null;
       this.unknownPlayer = true;
       this.hello(ws, null);
+    } else if (message.type === "error" && message.code === "unknown_class_token") {
+      // A class's server does not know this key (a mistyped join link). Saying
+      // hello without it would make a new student: stop here, make nobody.
+      this.playerToken = null;
+      this.token = null;
+      this.setStatus("invalid", message.message);
+      this.lost(ws, 1000, message.message);
+    } else if (message.type === "error" && message.code === "rate_limited") {
+      // Too many hellos from this address (a class joining at once behind one
+      // school address): say hello again once the server says, a little later
+      // each time, spread so that a class does not come back all at once.
+      this.helloLater(ws, message);
     } else if (message.type === "error" && message.code === "player_token_revoked") {
       // Trying again would be refused again: stop here (the server closes with 4004).
       this.playerToken = null;
@@ -219,6 +243,25 @@ export class Connection extends EventTarget {
       this.setStatus("refused", message.message, { code: message.code });
       this.lost(ws, 1000, message.message);
     }
+  }
+
+  /** Say hello on `ws` again after the server's `retry_after` (and the backoff). */
+  helloLater(ws, refusal) {
+    const asked = Math.max(0, Number(refusal.retry_after) || 0) * 1000;
+    const backoff = Math.min(BACKOFF_FIRST_MS * 2 ** this.attempts, BACKOFF_MAX_MS);
+    const delay = Math.min(Math.max(asked, backoff) * (1 + 0.2 * Math.random()), BUSY_MAX_MS);
+    this.attempts += 1;
+    this.setStatus("reconnecting", "the server is busy: trying again shortly", {
+      retryAt: Date.now() + delay,
+    });
+    // The watchdog gives up on a hello unanswered for long: this one is not yet said.
+    this.openedAt = performance.now() + delay;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      if (ws !== this.ws || this.greeted || ws.readyState !== WebSocket.OPEN) return;
+      this.openedAt = performance.now();
+      this.hello(ws, this.token);
+    }, delay);
   }
 
   settle(message) {
@@ -252,7 +295,7 @@ export class Connection extends EventTarget {
       clearTimeout(timer);
       reject(new ConnectionLostError("the connection dropped before the answer came"));
     }
-    if (["closed", "refused", "replaced", "removed", "revoked"].includes(this.status)) return;
+    if (["closed", "refused", "replaced", "removed", "revoked", "invalid"].includes(this.status)) return;
     // While retrying, keep saying why the connection went ("the server is shutting
     // down"), not that the latest try failed.
     const why =

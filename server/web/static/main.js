@@ -17,6 +17,10 @@
 // instead), shows the standings when a tournament they played in ends (the
 // server's announcement names it), and stops for good when the teacher
 // removes the player (close code 4003) or the player's token is revoked (4004).
+// A join link whose key the class's server does not know (a mistyped card) gets
+// a page saying so, and signs nobody in. A student of a class is called what the
+// roster says (welcome.name_locked): only the teacher renames, so the page
+// offers no "Change name" then.
 
 import { parseAccountLink } from "./account-link.js";
 import { startTicking } from "./clocks.js";
@@ -40,7 +44,7 @@ import {
   savedToken,
   saveToken,
 } from "./storage.js";
-import { SPECTATOR_NAME, WATCHING_AS, refusalText, rematchText } from "./words.js";
+import { INVALID_LINK, SPECTATOR_NAME, WATCHING_AS, refusalText, rematchText } from "./words.js";
 
 class App {
   constructor() {
@@ -56,6 +60,7 @@ class App {
       onTakeBack: () => this.connect(this.session.name),
     });
     this.nameView = new NameView((name) => this.named(name));
+    this.changeName = document.getElementById("change-name");
     this.connection = null;
     this.session = null;
     this.lobby = null;
@@ -68,7 +73,7 @@ class App {
     this.matchShown = null; // { key, room, startsBy } of the tournament game's pinned notice
     this.tournamentsPlayed = new Set(); // the ids of the tournaments this page was called to play in
     this.askingName = false; // the name form is up: the session's events leave it there
-    document.getElementById("change-name").addEventListener("click", () => this.askName());
+    this.changeName.addEventListener("click", () => this.askName());
     window.addEventListener("hashchange", () => {
       if (this.session) this.askingName = false; // going elsewhere cancels a change of name
       // A join link pasted into the address bar of an open page: become that student.
@@ -172,12 +177,15 @@ class App {
     this.connection.addEventListener("status", (event) => this.statusChanged(event.detail));
     this.connection.addEventListener("welcome", (event) => {
       const { welcome } = event.detail;
+      // The class's roster names this student: the teacher renames, not the page.
+      show(this.changeName, !welcome.name_locked);
+      if (welcome.name_locked && welcome.name !== savedName()) saveName(welcome.name);
       const shown = this.playerName.textContent;
       setText(this.playerName, welcome.name);
       // Who this browser is on the server (the same in every tab and visit).
       this.you.dataset.player = welcome.player_id ?? "";
       this.you.title = welcome.player_id ? `Player ${welcome.player_id}` : "";
-      if (welcome.name !== name && welcome.name !== shown) {
+      if (welcome.name !== name && welcome.name !== shown && !welcome.name_locked) {
         // Said once, not again at each reconnection under the same name.
         this.say(`Another player is online as ${name}: you are shown as ${welcome.name} while both are here`);
       }
@@ -203,7 +211,33 @@ class App {
       this.removed();
     } else if (detail.status === "revoked") {
       this.revoked();
+    } else if (detail.status === "invalid") {
+      this.invalidLink();
     }
+  }
+
+  /**
+   * The class's server does not know the key this browser presented (a join
+   * link with a character changed): nobody was signed in, and the page says so.
+   * The key and the link's name are forgotten, so that a reload does not sign
+   * in as somebody new under that name either: it asks for a name.
+   */
+  invalidLink() {
+    savePlayerToken(null);
+    saveToken(null);
+    saveName(null);
+    this.leaveView();
+    show(this.you, false);
+    this.view.replaceChildren(
+      h(
+        "section",
+        { class: "panel removed-view invalid-link", role: "alert" },
+        h("h1", {}, INVALID_LINK.heading),
+        h("p", {}, INVALID_LINK.text),
+        h("p", { class: "hint" }, INVALID_LINK.hint),
+      ),
+    );
+    document.title = `${INVALID_LINK.title} · Boardroom`;
   }
 
   /** The teacher removed this player: the session is over, and the page says so. */
@@ -390,7 +424,7 @@ class App {
       this.start(); // left a review opened without a session: now a name is needed
       return;
     }
-    const stopped = ["refused", "removed", "revoked"].includes(this.connection?.status);
+    const stopped = ["refused", "removed", "revoked", "invalid"].includes(this.connection?.status);
     if (!this.session || this.askingName || stopped) return;
     const [, view = "", code = ""] = /^#\/?([a-z]*)\/?([A-Za-z0-9]*)/.exec(location.hash) ?? [];
     if ((view === "join" || view === "watch") && code) this.follow(view, code.toUpperCase());

@@ -5,12 +5,15 @@
 // browser's confirm(), remove after a second click). The page polls the roster
 // and hands it over (update); each student keeps their row, so that a rename
 // being typed or a merge being chosen survives the refreshes. A refusal shows in
-// the student's row.
+// the student's row. The API gives the roster a page at a time (200 students):
+// a class fits in one; a roster filled by thousands shows a page, with
+// Previous and Next, and the page polls only the one shown (path()).
 
 import { button, confirming, h, placeInOrder, setText, show } from "./dom.js";
 import { errorText } from "./teacher-api.js";
 
 const KIND_WORDS = { human: "person", bot: "bot" };
+const PAGE_SIZE = 200; // the API's own default page (ROSTER_PAGE_DEFAULT)
 
 export class RosterPanel {
   /** `api` is the AdminApi; `changed()` asks the page to poll again at once;
@@ -20,8 +23,19 @@ export class RosterPanel {
     this.changed = changed;
     this.newLink = newLink;
     this.rows = new Map(); // student id -> StudentRow
+    this.offset = 0; // the first student of the page shown
     this.body = h("tbody");
     this.count = h("span", { class: "updated" });
+    this.previous = button("Previous", () => this.turn(-PAGE_SIZE), { class: "small" });
+    this.next = button("Next", () => this.turn(PAGE_SIZE), { class: "small" });
+    this.pageText = h("span", { class: "page-of" });
+    this.pager = h(
+      "nav",
+      { class: "row roster-pages", "aria-label": "Pages of the roster", hidden: true },
+      this.previous,
+      this.pageText,
+      this.next,
+    );
     this.empty = h(
       "p",
       { class: "empty" },
@@ -53,11 +67,33 @@ export class RosterPanel {
         this.body,
       ),
       this.empty,
+      this.pager,
     );
   }
 
-  /** Show `students` (GET /api/admin/roster), first seen first. */
-  update(students) {
+  /** The roster's address for the page shown (GET /api/admin/roster). */
+  path() {
+    return `/api/admin/roster?offset=${this.offset}&limit=${PAGE_SIZE}`;
+  }
+
+  /** Show the page `by` students on (negative: back), and poll it at once. */
+  turn(by) {
+    this.offset = Math.max(0, this.offset + by);
+    this.changed();
+  }
+
+  /**
+   * Show `students` (one page of GET /api/admin/roster), first seen first;
+   * `page` is the rest of the answer: `total` on the roster, this page's `offset`.
+   */
+  update(students, page = {}) {
+    const total = page.total ?? students.length;
+    if (students.length === 0 && total > 0 && this.offset > 0) {
+      // The roster shrank under the page shown (students removed or merged): go back.
+      this.offset = Math.max(0, Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE);
+      this.changed();
+      return;
+    }
     const ids = new Set(students.map((student) => student.id));
     for (const [id, row] of this.rows) {
       if (!ids.has(id)) {
@@ -76,8 +112,19 @@ export class RosterPanel {
     }
     placeInOrder(this.body, students.map((student) => this.rows.get(student.id).element));
     const connected = students.filter((student) => student.connected).length;
-    setText(this.count, `${students.length} on the roster, ${connected} connected`);
-    show(this.empty, students.length === 0);
+    const paged = total > students.length || this.offset > 0;
+    setText(
+      this.count,
+      paged ? `${total} on the roster` : `${students.length} on the roster, ${connected} connected`,
+    );
+    show(this.pager, paged);
+    if (paged) {
+      const first = (page.offset ?? this.offset) + 1;
+      setText(this.pageText, `Students ${first}–${first + students.length - 1} of ${total}`);
+      this.previous.disabled = this.offset === 0;
+      this.next.disabled = first - 1 + students.length >= total;
+    }
+    show(this.empty, total === 0);
   }
 
   /** Forget a removed student's row at once (the next poll agrees). */

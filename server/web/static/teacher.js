@@ -165,11 +165,11 @@ class TeacherPage {
     try {
       const [summary, roster, rooms] = await Promise.all([
         this.api.get("/api/admin/class"),
-        this.api.get("/api/admin/roster"),
+        this.api.get(this.roster.path()),
         this.api.get("/api/admin/rooms"),
       ]);
       this.showSummary(summary);
-      this.roster.update(roster.students);
+      this.roster.update(roster.students, roster);
       this.tournament.updateRoster(roster.students);
       this.rooms.update(rooms.rooms);
       await this.pollTournaments();

@@ -15,6 +15,14 @@ export const SPECTATOR_NAME = "Teacher";
 /** What the header says before that name, in place of "Playing as". */
 export const WATCHING_AS = "Watching as";
 
+/** The page shown for a join link that the class's server does not know (main.js). */
+export const INVALID_LINK = {
+  title: "Link not valid",
+  heading: "This link is not valid",
+  text: "This link is not valid: ask your teacher for your card.",
+  hint: "Nobody was signed in and nothing was added to the class. Open the link on your card again, or type it exactly as printed.",
+};
+
 /** A side as a player reads it: "You" for your own seat, else "O bob". */
 export function who(room, side, { capital = true } = {}) {
   if (side === room.you) return capital ? "You" : "you";

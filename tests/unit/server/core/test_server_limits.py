@@ -12,7 +12,13 @@ import pytest
 
 from server.config import ServerConfig
 from server.core import limits
-from server.core.limits import AddressRateLimits, ConnectionCounter, RateLimiter, TokenBucket
+from server.core.limits import (
+    AddressRateLimits,
+    ConnectionCounter,
+    RateLimiter,
+    RefusalDelays,
+    TokenBucket,
+)
 
 
 def limiter(
@@ -322,3 +328,59 @@ def test_waiting_on_a_bucket_says_the_delay_and_takes_nothing() -> None:
     assert limits_.wait("a", 1.0) is None
     assert limits_.check("a", 1.0) is None  # the token wait() saw is still there
     assert limits_.check("a", 1.0) == pytest.approx(1.0)
+
+
+# -- RefusalDelays --------------------------------------------------------------------------
+
+
+def test_refusals_within_the_budget_are_answered_at_once_and_later_ones_queue() -> None:
+    """Ten refusals a minute at once; then each waits one refill longer than the
+    last (guessers side by side wait in turn), up to the cap; another address
+    is not held up."""
+    delays = RefusalDelays(rate=10 / 60, burst=10, max_delay=30.0)
+    assert [delays.refuse("nat", 0.0) for _ in range(10)] == [0.0] * 10
+    queued = [delays.refuse("nat", 0.0) for _ in range(7)]
+    assert queued == pytest.approx([6.0, 12.0, 18.0, 24.0, 30.0, 30.0, 30.0])
+    assert delays.refuse("elsewhere", 0.0) == 0.0
+
+
+def test_a_capped_debt_is_paid_back_at_the_rate_and_then_forgotten() -> None:
+    """Past the cap the debt stops growing, so waiting max_delay clears it and
+    one more refusal is answered at once; an address whose budget is full again
+    is forgotten."""
+    delays = RefusalDelays(rate=1.0, burst=1, max_delay=3.0)
+    for _ in range(20):
+        delays.refuse("a", 0.0)
+    assert delays.refuse("a", 0.0) == pytest.approx(3.0)
+    assert delays.refuse("a", 4.0) == 0.0
+    assert delays.addresses == 1
+    delays.refuse("b", 10.0)  # a's budget is full again by now: forgotten
+    assert delays.addresses == 1
+
+
+def test_a_clock_stepping_back_earns_no_refusals() -> None:
+    delays = RefusalDelays(rate=1.0, burst=1, max_delay=10.0)
+    delays.refuse("a", 5.0)
+    assert delays.refuse("a", 1.0) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("rate", "burst", "max_delay", "field"),
+    [(0.0, 1, 1.0, "rate"), (1.0, 0, 1.0, "burst"), (1.0, 1, math.inf, "max_delay")],
+)
+def test_bad_refusal_delays_are_value_errors(
+    rate: float, burst: int, max_delay: float, field: str
+) -> None:
+    with pytest.raises(ValueError, match=field):
+        RefusalDelays(rate, burst, max_delay)
+
+
+def test_the_new_player_cap_lets_a_class_in_and_caps_a_flood() -> None:
+    """The defaults: 90 new players at once from one address (thirty students
+    behind one NAT, each from a browser, a terminal and a bot), then six a
+    minute: an eleven-second flood of hundreds a second makes 91."""
+    config = ServerConfig()
+    assert (config.new_players_per_address, config.new_player_seconds) == (90, 10.0)
+    creations = AddressRateLimits(1 / config.new_player_seconds, config.new_players_per_address)
+    made = sum(creations.check("nat", step / 400) is None for step in range(4400))
+    assert made == 91

@@ -123,3 +123,25 @@ def test_the_registry_knows_which_names_other_people_hold() -> None:
     cat.idle_since = 0.0
     assert cat.id in registry.sweep(100.0, 10.0)
     assert not registry.name_taken("cat", None)
+
+
+def test_the_registry_finds_a_players_sessions_without_a_walk() -> None:
+    """of_player lists the player's live sessions, oldest first; one restored
+    without a player joins its list once set_player says whose it is; dropped,
+    swept or moved to another player, it leaves the list."""
+    registry = SessionRegistry()
+    ann = players.PlayerId("p1")
+    first, _ = registry.open("Ann", PlayerKind.HUMAN, player=ann)
+    second, _ = registry.open("Ann", PlayerKind.HUMAN, player=ann)
+    registry.open("bob", PlayerKind.HUMAN, player=players.PlayerId("p2"))
+    assert registry.of_player(ann) == [first.id, second.id]
+    kept = registry.adopt(session_id_for("t"), "ann", PlayerKind.HUMAN)
+    registry.set_player(kept.id, ann)
+    assert registry.of_player(ann) == [first.id, second.id, kept.id]
+    registry.set_player(kept.id, players.PlayerId("p3"))
+    assert registry.of_player(players.PlayerId("p3")) == [kept.id]
+    registry.drop(first.id)
+    second.idle_since = 0.0
+    registry.sweep(100.0, 10.0)
+    assert registry.of_player(ann) == []
+    assert registry.of_player(players.PlayerId("p9")) == []
