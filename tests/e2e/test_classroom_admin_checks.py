@@ -87,6 +87,7 @@ class Class:
             "connected": 2,
             "rooms": 1,
             "games_in_progress": 1,
+            "announcement": None,
             "join_base": self.server.http_url("/"),
             "join_reachable": False,  # the tests' server listens on 127.0.0.1 only
         }
