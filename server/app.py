@@ -50,7 +50,7 @@ from server.core.path_ids import MAX_ID, parse_id
 from server.core.record_access import may_read
 from server.core.records import record_to_json, record_to_text
 from server.event_loop import event_loop_name
-from server.http_api import error_response, json_response
+from server.http_api import error_response, json_response, query_number
 from server.http_limits import rate_limit_middleware
 from server.hub import Peer, resolve_game
 from server.lifecycle import CONFIG, HUB, LAG, METRICS, POOL, STORE, add_resources
@@ -231,25 +231,12 @@ async def _rooms(request: web.Request) -> web.Response:
         except ProtocolError as refusal:
             return error_response(400, refusal.code, refusal.message)
     try:
-        offset = _query_number(request, "offset", 0, 0, MAX_ID)
-        limit = _query_number(request, "limit", ROOMS_PAGE_DEFAULT, 1, ROOMS_PAGE_MAX)
+        offset = query_number(request, "offset", 0, 0, MAX_ID)
+        limit = query_number(request, "limit", ROOMS_PAGE_DEFAULT, 1, ROOMS_PAGE_MAX)
     except ValueError as error:
         return error_response(400, ErrorCode.INVALID_FIELD, str(error))
     page = await request.app[HUB].lobby_page(game, offset=offset, limit=limit)
     return json_response({"rooms": page.rooms, "total": page.total})
-
-
-def _query_number(request: web.Request, name: str, default: int, least: int, most: int) -> int:
-    """Query parameter ``name``, a whole number from ``least`` to ``most``
-    (``default`` if absent); ValueError naming it otherwise."""
-    text = request.query.get(name)
-    if text is None:
-        return default
-    value = parse_id(text)
-    if value is None or not least <= value <= most:
-        shown = text if len(text) <= 24 else f"{text[:20]}..."
-        raise ValueError(f"{name}={shown!r}: give a whole number from {least} to {most}")
-    return value
 
 
 async def _game_record(request: web.Request) -> web.Response:

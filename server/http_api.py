@@ -15,6 +15,8 @@ from typing import Any
 import msgspec
 from aiohttp import web
 
+from server.core.path_ids import parse_id
+
 
 def json_response(body: Any) -> web.Response:
     """``body`` as JSON (status 200)."""
@@ -33,3 +35,17 @@ def error_response(
     the fields of ``extra`` beside them (what an error of that code also says)."""
     body = {"error": code, "message": message, **(extra or {})}
     return web.json_response(body, status=status, headers=headers)
+
+
+def query_number(request: web.Request, name: str, default: int, least: int, most: int) -> int:
+    """Query parameter ``name``, a whole number from ``least`` to ``most``
+    (``default`` if absent); ValueError naming it and what it may be otherwise
+    (the routes answer it as ``invalid_field``)."""
+    text = request.query.get(name)
+    if text is None:
+        return default
+    value = parse_id(text)
+    if value is None or not least <= value <= most:
+        shown = text if len(text) <= 24 else f"{text[:20]}..."
+        raise ValueError(f"{name}={shown!r}: give a whole number from {least} to {most}")
+    return value

@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from browser import CHROMIUM_FLAGS, LAPTOP, chromium_path
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server, wait_until
-from playwright.async_api import Browser, async_playwright, expect
+from playwright.async_api import Browser, Page, async_playwright, expect
 
 from shared.games import get_game
 
@@ -218,25 +218,38 @@ async def start_tournament(
 # -- pages -----------------------------------------------------------------------------
 
 
-async def student_page(
-    server: RunningServer, teacher: Teacher, browser: Browser, path: Path
-) -> None:
-    context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+async def connect_four_against_the_ai(
+    server: RunningServer,
+    browser: Browser,
+    viewport: dict[str, int],
+    name: str,
+    columns: tuple[str, ...],
+) -> Page:
+    """A page at ``viewport`` where ``name`` plays ``columns`` against the easy
+    AI at Connect Four, left at their next turn."""
+    context = await browser.new_context(viewport=viewport, base_url=server.http_url(""))
     page = await context.new_page()
     await page.goto("/")
-    await page.get_by_label("Your name").fill("Mia")
+    await page.get_by_label("Your name").fill(name)
     await page.get_by_role("button", name="Enter").click()
     await page.locator("#new-game").select_option("connect4")
     await page.get_by_label("The AI").check()
     await page.locator("#new-level").select_option("easy")
     await page.get_by_role("button", name="Create room").click()
     room = page.locator(".room-view")
-    for column in ("4", "3", "4"):
+    for column in columns:
         await page.locator(".room-view.your-turn").wait_for()
         ply = await room.get_attribute("data-ply")
         await page.locator(f".column[data-column='{column}']").click()
         await expect(room).not_to_have_attribute("data-ply", ply or "")
     await page.locator(".room-view.your-turn").wait_for()
+    return page
+
+
+async def student_page(
+    server: RunningServer, teacher: Teacher, browser: Browser, path: Path
+) -> None:
+    page = await connect_four_against_the_ai(server, browser, LAPTOP, "Mia", ("4", "3", "4"))
     await teacher.post("/api/admin/broadcast", {"text": ANNOUNCEMENT})
     await expect(page.locator(".pinned.announcement")).to_be_visible()
     await page.screenshot(path=path)
@@ -248,22 +261,7 @@ async def phone_notice_page(
 ) -> None:
     """Noa plays the AI at Connect Four on a 390x844 phone when the teacher's
     message comes: it stands above the board, which stays whole on screen."""
-    context = await browser.new_context(viewport=PHONE, base_url=server.http_url(""))
-    page = await context.new_page()
-    await page.goto("/")
-    await page.get_by_label("Your name").fill("Noa")
-    await page.get_by_role("button", name="Enter").click()
-    await page.locator("#new-game").select_option("connect4")
-    await page.get_by_label("The AI").check()
-    await page.locator("#new-level").select_option("easy")
-    await page.get_by_role("button", name="Create room").click()
-    room = page.locator(".room-view")
-    for column in ("4", "4", "3"):
-        await page.locator(".room-view.your-turn").wait_for()
-        ply = await room.get_attribute("data-ply")
-        await page.locator(f".column[data-column='{column}']").click()
-        await expect(room).not_to_have_attribute("data-ply", ply or "")
-    await page.locator(".room-view.your-turn").wait_for()
+    page = await connect_four_against_the_ai(server, browser, PHONE, "Noa", ("4", "4", "3"))
     await teacher.post("/api/admin/broadcast", {"text": PHONE_ANNOUNCEMENT})
     await expect(page.locator(".pinned.announcement").last).to_contain_text(PHONE_ANNOUNCEMENT)
     await page.screenshot(path=path)

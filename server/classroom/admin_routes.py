@@ -48,9 +48,9 @@ from server.classroom.class_mode import (
 from server.classroom.join_address import reachable
 from server.classroom.qr_codes import qr_data_uri
 from server.classroom.teacher import Classroom, NewAccount
-from server.core.path_ids import parse_id
+from server.core.path_ids import MAX_ID
 from server.core.records import PlayerKind
-from server.http_api import json_response
+from server.http_api import json_response, query_number
 from shared.protocol.codec import check_chat_text, check_player_name
 from shared.protocol.errors import ProtocolError
 
@@ -159,8 +159,11 @@ ROSTER_PAGE_MAX = 500
 
 
 async def _roster(request: web.Request, classroom: Classroom) -> web.StreamResponse:
-    offset = _query_number(request, "offset", 0, 10**9)
-    limit = _query_number(request, "limit", ROSTER_PAGE_DEFAULT, ROSTER_PAGE_MAX, least=1)
+    try:
+        offset = query_number(request, "offset", 0, 0, MAX_ID)
+        limit = query_number(request, "limit", ROSTER_PAGE_DEFAULT, 1, ROSTER_PAGE_MAX)
+    except ValueError as error:
+        raise RefusedError(AdminError.INVALID_FIELD, str(error)) from None
     students, total = await classroom.roster_page(offset, limit)
     return json_response(
         {
@@ -171,24 +174,6 @@ async def _roster(request: web.Request, classroom: Classroom) -> web.StreamRespo
             "limit": limit,
         }
     )
-
-
-def _query_number(
-    request: web.Request, name: str, default: int, most: int, *, least: int = 0
-) -> int:
-    """Query parameter ``name``, a whole number from ``least`` to ``most``
-    (``default`` when absent); :class:`RefusedError` ``invalid_field`` otherwise."""
-    text = request.query.get(name)
-    if text is None:
-        return default
-    value = parse_id(text)
-    if value is None or not least <= value <= most:
-        shown = text if len(text) <= 24 else f"{text[:20]}..."
-        raise RefusedError(
-            AdminError.INVALID_FIELD,
-            f"{name}={shown!r}: give a whole number from {least} to {most}",
-        )
-    return value
 
 
 async def _rooms(request: web.Request, classroom: Classroom) -> web.StreamResponse:
