@@ -74,6 +74,9 @@ CASUAL = (
 """(first player, second player or the AI, game, how many moves to play)."""
 TOURNAMENT_PLAYERS = ("Ivo", "Jun", "Kai", "Lea")
 ANNOUNCEMENT = "Ten minutes left: finish your game, then look at the wall."
+CLASS_URL = "http://192.168.1.20:8765/"
+"""The address students reach the server at, in the pictures."""
+
 PHONE = {"width": 390, "height": 844}
 PHONE_ANNOUNCEMENT = (
     "Hands off the keyboards for a minute: look at the wall, then finish your game."
@@ -89,7 +92,15 @@ running_tasks: set[asyncio.Task[None]] = set()
 async def main(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
-        async with running_server(Path(scratch) / "class.db", class_name="7B") as server:
+        # A lesson's server, as docs/classroom.md starts it: the script's players
+        # and the browser's pages all come from one address, as a school's NAT;
+        # a network address for the join links, as the teacher's laptop has.
+        async with running_server(
+            Path(scratch) / "class.db",
+            class_name="7B",
+            max_connections_per_address=250,
+            public_url=CLASS_URL,
+        ) as server:
             teacher = Teacher(server)
             await casual_games(server)
             async with async_playwright() as playwright:
@@ -429,7 +440,7 @@ async def cards_page(browser: Browser, path: Path) -> None:
     """The teacher adds eight students; the sheet as printed on an A4 page."""
     with tempfile.TemporaryDirectory() as scratch:
         async with running_server(
-            Path(scratch) / "cards.db", class_name="7B", public_url="http://192.168.1.20:8765/"
+            Path(scratch) / "cards.db", class_name="7B", public_url=CLASS_URL
         ) as server:
             teacher = Teacher(server)
             context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
