@@ -191,6 +191,41 @@ async def test_quick_match_pairs_two_clients_and_a_resignation_ends_the_game(
     assert f"Result: O bob wins: you resigned {review}" in ann.lines
 
 
+async def test_the_winner_who_leaves_at_once_is_still_named_in_the_result_and_status(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Bob (a protocol client, as a bot is) wins and leaves the room at once: ann's
+    result and status line still name him, as "O bob (left)", never "O (empty seat)"."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as ann,
+    ):
+        ann.send("new tictactoe", "a1", "c1", "a3")
+        code = (await ann.expect(r"^Room (\w+) is open"))[1]
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        for ply, (answered, move) in enumerate([("a1", "b1"), ("c1", "b2"), ("a3", "b3")]):
+            await bob.expect("moved", move=answered)
+            await bob.request({"type": "move", "room": code, "move": move, "ply": 2 * ply + 1})
+        await bob.expect("game_over")
+        await bob.request({"type": "leave", "room": code})
+        # The leave and the result come in either order: the status after both.
+        await ann.expect(r"\| O bob \(left\) \| game over: rematch or leave$")
+        ann.close_input()
+        assert await ann.finish() == 0
+        await bob.close()
+
+    assert "bob left seat O." in ann.lines
+    results = [line for line in ann.lines if line.startswith("Result: ")]
+    assert len(results) == 1 and results[0].startswith(
+        "Result: O bob wins: three in a row b1-b2-b3 "
+    ), ann.transcript
+    after_the_game = ann.lines[ann.lines.index("bob left seat O.") :]
+    assert not any("(empty seat)" in line for line in after_the_game), ann.transcript
+
+
 async def test_a_client_whose_connection_is_cut_reconnects_and_finishes_the_game(
     db_path: Path, tmp_path: Path
 ) -> None:
