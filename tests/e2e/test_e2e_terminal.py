@@ -226,6 +226,39 @@ async def test_the_winner_who_leaves_at_once_is_still_named_in_the_result_and_st
     assert not any("(empty seat)" in line for line in after_the_game), ann.transcript
 
 
+async def test_at_80_columns_long_lines_are_broken_between_words(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """A terminal 80 columns wide: the status line and the result line with its
+    ``--server`` are broken at spaces, each piece within 80 columns, no word cut."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path, COLUMNS="80"
+        ) as ann,
+    ):
+        ann.send("new tictactoe", "a1")
+        code = (await ann.expect(r"^Room (\w+) is open"))[1]
+        status = f"Tic-tac-toe, room {code} | X ann (you) | O (empty seat) | waiting for an"
+        await ann.expect(f"^{re.escape(status)}$")
+        await ann.expect(r"^  opponent$")
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        await bob.expect("moved", move="a1")
+        await bob.request({"type": "resign", "room": code})
+        await ann.expect(r"^Result: ")
+        ann.close_input()
+        assert await ann.finish() == 0
+        await bob.close()
+
+    assert all(len(line) <= 80 for line in ann.lines), ann.transcript
+    at = next(i for i, line in enumerate(ann.lines) if line.startswith("Result: "))
+    assert ann.lines[at : at + 2] == [
+        "Result: You win: O bob resigned (game #1: boardroom review 1 --server",
+        f"  127.0.0.1:{server.port})",
+    ], ann.transcript
+
+
 async def test_a_client_whose_connection_is_cut_reconnects_and_finishes_the_game(
     db_path: Path, tmp_path: Path
 ) -> None:
