@@ -262,10 +262,10 @@ async def test_at_80_columns_long_lines_are_broken_between_words(
 async def test_a_server_busy_making_new_players_is_waited_for_and_then_lets_the_client_in(
     db_path: Path, tmp_path: Path
 ) -> None:
-    """One new player an address every 2 s, and bob has just been made: ann's first
+    """One new player an address every 5 s, and bob has just been made: ann's first
     run is refused ``rate_limited``; the client says it waits, says hello again
     after the server's ``retry_after`` and plays as a new player."""
-    async with running_server(db_path, new_players_per_address=1, new_player_seconds=2.0) as server:
+    async with running_server(db_path, new_players_per_address=1, new_player_seconds=5.0) as server:
         bob = await Player.join_server(server.ws_url, "bob")
         async with client_process(
             "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
@@ -276,7 +276,8 @@ async def test_a_server_busy_making_new_players_is_waited_for_and_then_lets_the_
             assert await ann.finish() == 0
         await bob.close()
 
-    assert 1 <= int(busy[1]) <= 3, ann.transcript  # retry_after (2 s at most), rounded up
+    # retry_after (5 s at most, less the client's start), rounded up, and some jitter.
+    assert 1 <= int(busy[1]) <= 6, ann.transcript
     assert server.ws_url in profile_of(tmp_path)["players"]  # the player made is kept
 
 
