@@ -35,6 +35,13 @@ Contract for callers:
   on as a new player: drop the token and start again; a bot stops). Met on a
   reconnection, either ends the session: nothing the session could resend would
   be accepted.
+- A ``hello`` refused as ``rate_limited`` (the server makes only so many new
+  players an address at a time) is said again on a new connection after the
+  server's ``retry_after``, a little longer each time (:func:`busy_wait`), by
+  :meth:`Session.start` and on a reconnection alike, for as long as it takes;
+  :attr:`Session.on_busy` hears of each wait, to say so. The refusals of the
+  player (``bad_player_token``, ``unknown_class_token``,
+  ``player_token_revoked``) stay final.
 - Every message goes out with an ``id``. The server handles a connection's
   messages one at a time, in order, so an ``error`` without an ``id``
   (``rate_limited``) refuses the oldest request still waiting, which is failed
@@ -47,6 +54,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import random
 import time
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
@@ -95,6 +103,33 @@ _BACKOFF_FIRST = 0.25
 _BACKOFF_MAX = 3.0
 """Seconds between reconnection attempts: quick at first (a restarting server is
 back within a second or two), then every few seconds so as not to hammer it."""
+
+
+BUSY_WAIT_MAX = 60.0
+"""Seconds at most between two ``hello`` to a server that says it is busy: its
+``retry_after`` is honoured, but a client never waits longer than a minute."""
+
+_BUSY_GROWTH = 0.5
+"""Each wait for a busy server is this much of its ``retry_after`` longer than the
+one before: a class that came back at once is spread out more at each round."""
+
+_BUSY_JITTER = 0.2
+"""Up to this fraction is added at random to each wait for a busy server."""
+
+
+def busy_wait(retry_after: float | None, waits_before: int, *, jitter: float = 0.0) -> float:
+    """Seconds to wait before saying ``hello`` again after it was refused as
+    ``rate_limited`` with ``retry_after`` (1 s when the server said none), when
+    ``waits_before`` such waits came before it: the server's time, half of it more
+    for each earlier wait, times ``1 + jitter``; at most :data:`BUSY_WAIT_MAX`.
+
+    >>> [busy_wait(10.0, n) for n in range(4)], busy_wait(None, 0), busy_wait(50.0, 3)
+    ([10.0, 15.0, 20.0, 25.0], 1.0, 60.0)
+    >>> busy_wait(10.0, 0, jitter=0.2)
+    12.0
+    """
+    base = retry_after if retry_after is not None and retry_after > 0 else 1.0
+    return min(base * (1 + _BUSY_GROWTH * waits_before) * (1 + jitter), BUSY_WAIT_MAX)
 
 
 _PLAYER_REFUSALS = frozenset(
@@ -210,6 +245,10 @@ class Session:
         self._tasks: set[asyncio.Task[object]] = set()
         self._closing = False
         self.ended: SessionEnded | None = None
+        self.on_busy: Callable[[float], None] | None = None
+        """Called with the seconds to wait before each ``hello`` said again because
+        the server refused the last as busy (``rate_limited``), before the wait: a
+        client says so. It must be quick and must not raise."""
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -232,13 +271,24 @@ class Session:
         :class:`ServerUnreachableError`, or :class:`RequestRefusedError` if the server
         refuses the hello (``bad_name``, ``bad_player_token``,
         ``player_token_revoked``...). After a refusal nothing has started: the
-        caller may change ``player_token`` (to None: a new player) and start again."""
-        ws = await self._open()
-        try:
-            welcome = await self._greet_resuming(ws)
-        except BaseException:
-            await ws.close()
-            raise
+        caller may change ``player_token`` (to None: a new player) and start again.
+        A server too busy to make a new player (``rate_limited``) is asked again,
+        for as long as it takes (see the module docstring)."""
+        waits = 0
+        while True:
+            ws = await self._open()
+            try:
+                welcome = await self._greet_resuming(ws)
+                break
+            except RequestRefusedError as refusal:
+                await ws.close()
+                if refusal.code != ErrorCode.RATE_LIMITED:
+                    raise
+                await self._wait_while_busy(refusal, waits)
+                waits += 1
+            except BaseException:
+                await ws.close()
+                raise
         self._ws = ws
         self._reader = asyncio.create_task(self._read_forever(), name="session-reader")
         return welcome
@@ -383,6 +433,17 @@ class Session:
                         self.new_player = True
                     return reply
 
+    async def _wait_while_busy(self, refusal: RequestRefusedError, waits_before: int) -> None:
+        """Wait before saying ``hello`` again to a server that refused it as busy."""
+        delay = busy_wait(refusal.retry_after, waits_before, jitter=random.uniform(0, _BUSY_JITTER))
+        logger.info("the server is busy: saying hello again in %.1f s", delay)
+        if self.on_busy is not None:
+            try:
+                self.on_busy(delay)
+            except Exception:
+                logger.exception("the on_busy callback failed")
+        await asyncio.sleep(delay)
+
     async def _read_forever(self) -> None:
         """Read the connection; after a drop, reconnect; end when the session does."""
         while True:
@@ -414,6 +475,7 @@ class Session:
         for ``reconnect_for``, or refused the player)."""
         deadline = time.monotonic() + self.reconnect_for
         delay = _BACKOFF_FIRST
+        busy_waits = 0
         while not self._closing and time.monotonic() < deadline:
             try:
                 ws = await self._open()
@@ -429,6 +491,13 @@ class Session:
                     # The player is unknown here now, or revoked: saying hello again
                     # would be refused again (and count as a guess).
                     return f"the server refused this player: {error.message}"
+                if isinstance(error, RequestRefusedError) and error.code == ErrorCode.RATE_LIMITED:
+                    # Busy (a session without a player yet): the server is there and
+                    # says when to come back, so the session is not given up meanwhile.
+                    deadline = max(deadline, time.monotonic() + BUSY_WAIT_MAX)
+                    await self._wait_while_busy(error, busy_waits)
+                    busy_waits += 1
+                    continue
                 logger.info("reconnecting: %s", error)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, _BACKOFF_MAX)

@@ -111,6 +111,15 @@ class TrackedRoom:
                 return seat
         return SeatInfo(side=side)
 
+    def player_name(self, side: Side) -> str | None:
+        """Who plays ``side``, or played it: the seat's name; once the game is over
+        and its player has left the seat, the name they played it under (the
+        state's ``game_players``); else None."""
+        name = self.seat(side).name
+        if name is None and self.state.status == "finished":
+            return self.state.game_players.get(side)
+        return name
+
     def time_left_ms(self, side: Side, now: float | None = None) -> int | None:
         """Milliseconds left on ``side``'s clock as of ``now`` (``time.monotonic()``),
         counting down while it runs; None in a room without a clock."""

@@ -15,9 +15,15 @@ TIMEOUT = 15.0
 """Seconds to wait for a line the client should print: generous for a busy machine."""
 
 
+WIDE_TERMINAL = 1000
+"""The width in columns the tests' clients take their terminal to have."""
+
+
 class ClientProcess:
     """``python -m client.cli ARGS`` with a pipe for input and one for output.
 
+    Its terminal is 1,000 columns wide (``COLUMNS``) unless ``env`` says otherwise:
+    the client breaks longer lines between words, and most tests match whole lines.
     Every line printed is kept in :attr:`lines`; :meth:`expect` waits for the next
     line (from where the last expect stopped) that matches a pattern.
     """
@@ -29,7 +35,12 @@ class ClientProcess:
 
     @classmethod
     async def start(cls, *args: str, config_home: Path, **env: str) -> ClientProcess:
-        environ = {**os.environ, "XDG_CONFIG_HOME": str(config_home), **env}
+        environ = {
+            **os.environ,
+            "COLUMNS": str(WIDE_TERMINAL),
+            "XDG_CONFIG_HOME": str(config_home),
+            **env,
+        }
         environ.pop("NO_COLOR", None)  # colour is off anyway: the output is a pipe
         process = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -102,9 +113,10 @@ class ClientProcess:
 
 
 @contextlib.asynccontextmanager
-async def client_process(*args: str, config_home: Path) -> AsyncIterator[ClientProcess]:
-    """A :class:`ClientProcess`, killed after the test if it is still running."""
-    client = await ClientProcess.start(*args, config_home=config_home)
+async def client_process(*args: str, config_home: Path, **env: str) -> AsyncIterator[ClientProcess]:
+    """A :class:`ClientProcess` (``env``: variables to add or change), killed after
+    the test if it is still running."""
+    client = await ClientProcess.start(*args, config_home=config_home, **env)
     try:
         yield client
     finally:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import os
 import signal
 import sys
@@ -243,6 +244,10 @@ async def play(
     the summary; the exit status."""
     report = Report()
     session = Session(url, name, client_kind="bot", player_token=token)
+    # A busy server (too many new players from this address) is asked again by itself.
+    session.on_busy = lambda seconds: report.note(
+        f"boardroom bot: the server is busy: trying again in {math.ceil(seconds)} s"
+    )
     try:
         try:
             await session.start()

@@ -13,12 +13,18 @@ does not know is dropped with a notice, and the run goes on as a new player.
 The seat of a game left under way is the player's as well: the next run takes
 it back whatever name it is given (the game goes on under the name it began
 with, and the client says so).
+
+A server that makes only so many new players an address at a time (a class
+joining at once behind one school address) answers a new player's ``hello``
+with ``rate_limited``: the client says so ("The server is busy: trying again in
+10 s.") and tries again by itself, waiting a little longer each time.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import signal
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +102,7 @@ async def _run(options: ClientOptions, console: Console) -> int:
         if seat.claim is not None:
             stack.callback(seat.claim.release)  # last: after the session has closed
         session = _session(url, name, seat.saved, options, profile)
+        session.on_busy = lambda seconds: console.show(console.palette.notice(busy_text(seconds)))
         try:
             welcome, unknown_player = await _start(session, profile, options)
         except ServerUnreachableError as error:
@@ -198,6 +205,16 @@ async def choose_name(options: ClientOptions, profile: Profile, console: Console
             continue
         profile.remember_name(name)
         return name
+
+
+def busy_text(seconds: float) -> str:
+    """What the client says while a busy server makes it wait ``seconds`` before
+    saying hello again.
+
+    >>> busy_text(10.4)
+    'The server is busy: trying again in 11 s.'
+    """
+    return f"The server is busy: trying again in {math.ceil(seconds)} s."
 
 
 def _session(

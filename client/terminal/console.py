@@ -31,6 +31,7 @@ from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from client.terminal.style import Palette, colour_wanted
+from client.terminal.wrap import output_width, wrap_text
 
 TextSource = Callable[[], str]
 """Text computed when it is drawn (the prompt, the status toolbar)."""
@@ -51,7 +52,8 @@ class Console(ABC):
 
     @abstractmethod
     def show(self, text: str = "") -> None:
-        """Print ``text`` (one or more lines) above the input line."""
+        """Print ``text`` (one or more lines) above the input line, each line wider
+        than the terminal broken between words (:mod:`client.terminal.wrap`)."""
 
     @abstractmethod
     async def read_line(self, prompt: str | TextSource) -> str | None:
@@ -88,7 +90,7 @@ class LineConsole(Console):
 
     def show(self, text: str = "") -> None:
         # Flushed at once: a script or test reading the other end sees each line as it happens.
-        print(text, file=self._output, flush=True)
+        print(wrap_text(text, output_width()), file=self._output, flush=True)
 
     async def read_line(self, prompt: str | TextSource) -> str | None:
         if self._at_end:
@@ -158,7 +160,12 @@ class PromptConsole(Console):
             yield self
 
     def show(self, text: str = "") -> None:
-        print(text, flush=True)
+        print(wrap_text(text, self._width()), flush=True)
+
+    def _width(self) -> int:
+        """The terminal's width now (it may have been resized), as the prompt sees it."""
+        columns = self._session.app.output.get_size().columns
+        return columns if columns > 0 else output_width()
 
     def set_status(self, status: TextSource | None) -> None:
         self._status = status
@@ -172,7 +179,8 @@ class PromptConsole(Console):
     def _toolbar(self) -> ANSI | None:
         if self._status is None:
             return None
-        return ANSI(self._status())
+        # Broken between words too: the toolbar would cut the line at the last column.
+        return ANSI(wrap_text(self._status(), self._width()))
 
     async def read_line(self, prompt: str | TextSource) -> str | None:
         while True:

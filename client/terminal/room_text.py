@@ -36,20 +36,22 @@ def format_clock(milliseconds: int) -> str:
 
 
 def who(room: TrackedRoom, side: Side, *, capital: bool = True) -> str:
-    """A side as a player reads it: "You" for your own seat, else "O bob".
+    """A side as a player reads it: "You" for your own seat, else "O bob" (also
+    once bob has left the seat of a finished game: the result keeps his name).
 
     The symbol comes first because the board shows symbols, not names.
     """
     if side == room.you:
         return "You" if capital else "you"
-    name = room.seat(side).name
+    name = room.player_name(side)
     return f"{SYMBOLS[side]} {name}" if name else SYMBOLS[side]
 
 
 def name_of(room: TrackedRoom, side: Side) -> str:
-    """The name of the player at ``side`` (its symbol if the seat is empty): for
-    what is said between games, when the symbols are about to swap."""
-    return room.seat(side).name or SYMBOLS[side]
+    """The name of the player at ``side``, or of who played it in the finished
+    game (its symbol if nobody did): for what is said between games, when the
+    symbols are about to swap."""
+    return room.player_name(side) or SYMBOLS[side]
 
 
 def rematch_text(room: TrackedRoom, side: Side) -> str:
@@ -76,10 +78,24 @@ def rematch_text(room: TrackedRoom, side: Side) -> str:
 
 def seat_text(room: TrackedRoom, side: Side, *, wall_now: float | None = None) -> str:
     """One seat for the status line: symbol, name, kind, presence (``gone, seat held
-    40s``) and, in a room with a clock, the time left."""
+    40s``; ``left`` for who played a finished game and has left its seat since)
+    and, in a room with a clock, the time left.
+
+    >>> from shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
+    >>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
+    ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you="first",
+    ...     seats=[SeatInfo(side="first", name="ann", connected=True), SeatInfo(side="second")],
+    ...     result=ResultInfo(winner="second", reason="resignation"),
+    ...     game_players={"first": "ann", "second": "bob"}))
+    >>> seat_text(room, "first"), seat_text(room, "second")
+    ('X ann (you)', 'O bob (left)')
+    """
     seat = room.seat(side)
     parts = [SYMBOLS[side]]
-    if seat.name is None:
+    played = room.player_name(side)
+    if seat.name is None and played is not None:
+        parts += [played, "(left)"]
+    elif seat.name is None:
         parts.append("(empty seat)")
     else:
         parts.append(seat.name)

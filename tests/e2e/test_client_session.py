@@ -297,3 +297,34 @@ async def test_a_reconnection_the_server_refuses_as_an_unknown_player_ends_the_s
         assert isinstance(ended, SessionEnded)
         assert "the server refused this player" in ended.reason, ended.reason
         assert not ann.connected
+
+
+async def test_a_server_busy_making_new_players_is_asked_again_until_it_makes_one(
+    db_path: Path,
+) -> None:
+    """One new player an address every 3 s: the second new player's hello is
+    refused ``rate_limited``, and start() says hello again after the server's
+    ``retry_after`` (said to ``on_busy`` first) and is welcomed; a refusal of the
+    player itself stays final, with no wait."""
+    async with running_server(db_path, new_players_per_address=1, new_player_seconds=3.0) as server:
+        async with Session(server.ws_url, "ann"):
+            pass  # the address's one new player
+        waits: list[float] = []
+        bob = Session(server.ws_url, "bob")
+        bob.on_busy = waits.append
+        await bob.start()
+        try:
+            assert bob.new_player and bob.name == "bob"
+            # The server's retry_after (at most 3 s here), and some jitter.
+            assert waits and 0 < waits[0] <= 3.0 * 1.2, waits
+            assert isinstance(await bob.request(Ping()), Pong)
+        finally:
+            await bob.close()
+
+        unknown = Session(server.ws_url, "cat", player_token="bp_" + "A" * 43)
+        unknown.on_busy = waits.append
+        waited = len(waits)
+        with pytest.raises(RequestRefusedError) as refused:
+            await unknown.start()
+        assert refused.value.code == "bad_player_token"
+        assert len(waits) == waited

@@ -24,7 +24,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import CuttableProxy, RunningServer, lines_until, running_server, wait_until
+from harness import (
+    CuttableProxy,
+    Player,
+    RunningServer,
+    lines_until,
+    running_server,
+    wait_until,
+)
 from repo_paths import REPO_ROOT
 
 from client.commands.bot import TOKEN_ENV
@@ -665,3 +672,23 @@ async def test_a_revoked_bot_token_is_status_2_with_one_line_and_nothing_played(
     ), run.err
     assert run.err.count("\n") == 1 and "bp_" not in run.err
     assert len(await game_records(server)) == 1  # the first run's game only
+
+
+async def test_a_new_bot_told_the_server_is_busy_waits_and_then_plays(tmp_path: Path) -> None:
+    """One new player an address every 5 s, just made: the new bot's hello is
+    refused ``rate_limited``; it says it waits, says hello again after the
+    server's ``retry_after`` and plays its game."""
+    async with running_server(
+        tmp_path / "games.db", new_players_per_address=1, new_player_seconds=5.0
+    ) as server:
+        ann = await Player.join_server(server.ws_url, "ann")  # the address's new player
+        run = await run_bot(
+            server, "--engine", "perfect", "--create", "tictactoe", "--ai", "random"
+        )
+        await ann.close()
+    assert run.status == 0, run.err
+    assert len(run.results) == 1
+    # retry_after (5 s at most, less the bot's start), rounded up, and some jitter.
+    assert re.search(
+        r"^boardroom bot: the server is busy: trying again in [1-6] s$", run.notes, re.MULTILINE
+    ), run.err

@@ -191,6 +191,96 @@ async def test_quick_match_pairs_two_clients_and_a_resignation_ends_the_game(
     assert f"Result: O bob wins: you resigned {review}" in ann.lines
 
 
+async def test_the_winner_who_leaves_at_once_is_still_named_in_the_result_and_status(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Bob (a protocol client, as a bot is) wins and leaves the room at once: ann's
+    result and status line still name him, as "O bob (left)", never "O (empty seat)"."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as ann,
+    ):
+        ann.send("new tictactoe", "a1", "c1", "a3")
+        code = (await ann.expect(r"^Room (\w+) is open"))[1]
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        for ply, (answered, move) in enumerate([("a1", "b1"), ("c1", "b2"), ("a3", "b3")]):
+            await bob.expect("moved", move=answered)
+            await bob.request({"type": "move", "room": code, "move": move, "ply": 2 * ply + 1})
+        await bob.expect("game_over")
+        await bob.request({"type": "leave", "room": code})
+        # The leave and the result come in either order: the status after both.
+        await ann.expect(r"\| O bob \(left\) \| game over: rematch or leave$")
+        ann.close_input()
+        assert await ann.finish() == 0
+        await bob.close()
+
+    assert "bob left seat O." in ann.lines
+    results = [line for line in ann.lines if line.startswith("Result: ")]
+    assert len(results) == 1 and results[0].startswith(
+        "Result: O bob wins: three in a row b1-b2-b3 "
+    ), ann.transcript
+    after_the_game = ann.lines[ann.lines.index("bob left seat O.") :]
+    assert not any("(empty seat)" in line for line in after_the_game), ann.transcript
+
+
+async def test_at_80_columns_long_lines_are_broken_between_words(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """A terminal 80 columns wide: the status line and the result line with its
+    ``--server`` are broken at spaces, each piece within 80 columns, no word cut."""
+    async with (
+        running_server(db_path) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path, COLUMNS="80"
+        ) as ann,
+    ):
+        ann.send("new tictactoe", "a1")
+        code = (await ann.expect(r"^Room (\w+) is open"))[1]
+        status = f"Tic-tac-toe, room {code} | X ann (you) | O (empty seat) | waiting for an"
+        await ann.expect(f"^{re.escape(status)}$")
+        await ann.expect(r"^  opponent$")
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        await bob.expect("moved", move="a1")
+        await bob.request({"type": "resign", "room": code})
+        await ann.expect(r"^Result: ")
+        ann.close_input()
+        assert await ann.finish() == 0
+        await bob.close()
+
+    assert all(len(line) <= 80 for line in ann.lines), ann.transcript
+    at = next(i for i, line in enumerate(ann.lines) if line.startswith("Result: "))
+    assert ann.lines[at : at + 2] == [
+        "Result: You win: O bob resigned (game #1: boardroom review 1 --server",
+        f"  127.0.0.1:{server.port})",
+    ], ann.transcript
+
+
+async def test_a_server_busy_making_new_players_is_waited_for_and_then_lets_the_client_in(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """One new player an address every 5 s, and bob has just been made: ann's first
+    run is refused ``rate_limited``; the client says it waits, says hello again
+    after the server's ``retry_after`` and plays as a new player."""
+    async with running_server(db_path, new_players_per_address=1, new_player_seconds=5.0) as server:
+        bob = await Player.join_server(server.ws_url, "bob")
+        async with client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as ann:
+            busy = await ann.expect(r"^The server is busy: trying again in (\d+) s\.$")
+            await ann.expect(f"^Welcome, ann! Connected to {re.escape(server.ws_url)}\\.$")
+            ann.close_input()
+            assert await ann.finish() == 0
+        await bob.close()
+
+    # retry_after (5 s at most, less the client's start), rounded up, and some jitter.
+    assert 1 <= int(busy[1]) <= 6, ann.transcript
+    assert server.ws_url in profile_of(tmp_path)["players"]  # the player made is kept
+
+
 async def test_a_client_whose_connection_is_cut_reconnects_and_finishes_the_game(
     db_path: Path, tmp_path: Path
 ) -> None:

@@ -187,6 +187,27 @@ def test_a_rematch_request_names_who_asked_and_what_the_other_may_type() -> None
     assert rematch_text(finished(over, you=None), "first") == "ann asks for a rematch."
 
 
+def test_a_finished_games_players_stay_named_after_they_leave_their_seats() -> None:
+    """Bob wins and leaves (a bot leaves at once): the result and the status line
+    still name him, from the server's ``game_players``, marked as gone."""
+    left = finished(
+        ResultInfo(winner="second", reason="line", line=["b1", "b2", "b3"]),
+        seats=[ANN, SeatInfo(side="second")],
+        game_players={"first": "ann", "second": "bob"},
+    )
+    assert result_text(left) == "O bob wins: three in a row b1-b2-b3"
+    assert seat_text(left, "second") == "O bob (left)"
+    assert rematch_text(left, "first") == "You asked for a rematch; waiting for bob."
+    # While a game is on, an empty seat is empty whatever the last game's players.
+    waiting = room(
+        status="waiting",
+        to_move=None,
+        seats=[ANN, SeatInfo(side="second")],
+        game_players={"first": "ann", "second": "bob"},
+    )
+    assert seat_text(waiting, "second") == "O (empty seat)"
+
+
 def test_clock_readings_round_down_and_grow_hours() -> None:
     assert [format_clock(ms) for ms in (0, 999, 59_999, 60_000, 3_600_000, -5)] == [
         "0:00",
