@@ -140,7 +140,10 @@ async def test_the_event_loop_keeps_ticking_while_every_worker_searches(pool: En
         assert_legal(request, outcome.move)
     assert searched >= 0.9
     assert len(gaps) > 50
-    assert max(gaps) < 0.25, f"event loop stalled for {max(gaps):.3f} s"
+    # A search run on the loop would stall it for its whole second; a busy shared
+    # machine alone has delayed a tick by 0.47 s (seen once under -n 2 beside
+    # another suite), so the line is drawn well between the two.
+    assert max(gaps) < 0.7, f"event loop stalled for {max(gaps):.3f} s"
 
 
 async def test_a_request_the_rules_refuse_raises_their_error_and_breaks_nothing(
