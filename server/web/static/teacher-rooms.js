@@ -71,12 +71,16 @@ export class RoomsPanel {
   }
 }
 
-/** A table of rooms with its column heads, around `body`. */
+/** A table of rooms with its column heads, around `body`. The open rooms' table and
+ * the finished rooms' share their columns' widths (teacher.css: a fixed layout
+ * over these <col>s), so that the two read as one list. */
 function roomsTable(body) {
   const column = (text) => h("th", { scope: "col" }, text);
+  const widths = ["room", "game", "players", "status", "actions"];
   return h(
     "table",
     { class: "rooms" },
+    h("colgroup", {}, widths.map((name) => h("col", { class: `col-${name}` }))),
     h(
       "thead",
       {},

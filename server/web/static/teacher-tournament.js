@@ -107,6 +107,8 @@ export class TournamentPanel {
     this.allStudentsLabel = h("label", { class: "check all-students" }, this.allStudents, " All students");
     this.studentBoxes = h("div", { class: "entrant-list", "aria-label": "Students" });
     this.noStudents = h("p", { class: "empty" }, "No students on the roster yet.");
+    // A roster longer than the page the form lists (thousands, not a class): say who is missing.
+    this.moreStudents = h("p", { class: "form-note", id: "more-students", hidden: true });
     const aiBoxes = h(
       "div",
       { class: "entrant-list", "aria-label": "The AI" },
@@ -148,6 +150,7 @@ export class TournamentPanel {
         this.allStudentsLabel,
         this.studentBoxes,
         this.noStudents,
+        this.moreStudents,
         h("p", { class: "form-note" }, "The AI, at each level chosen"),
         aiBoxes,
       ),
@@ -185,8 +188,9 @@ export class TournamentPanel {
     setText(this.robinHint, roundRobinHint(players, Boolean(values.double)));
   }
 
-  /** Offer the roster's students as entrants (a box ticked stays ticked). */
-  updateRoster(students) {
+  /** Offer the roster's students as entrants (a box ticked stays ticked): `students`
+   * are the roster's first page, `total` the roster's length. */
+  updateRoster(students, total = students.length) {
     const ids = new Set(students.map((student) => student.id));
     for (const [id, label] of this.students) {
       if (!ids.has(id)) {
@@ -204,6 +208,14 @@ export class TournamentPanel {
       this.studentBoxes.append(label);
     }
     show(this.noStudents, students.length === 0);
+    const more = total > students.length;
+    if (more) {
+      setText(
+        this.moreStudents,
+        `Only the roster's first ${students.length} of its ${total} students are listed here.`,
+      );
+    }
+    show(this.moreStudents, more);
     this.sync();
   }
 
