@@ -167,3 +167,57 @@ async def test_the_teachers_page_in_a_lesson_fits_the_projectors_sizes(
         assert await overflowing(page, "main th, main td, main button, main label, main h2") == []
         for player in players:
             await player.close()
+
+
+async def small_targets(page: Page) -> list[str]:
+    """The buttons and fields shown that are less than 44 px tall: too small for a
+    child's finger on a phone."""
+    found: list[str] = await page.evaluate(
+        """() => [...document.querySelectorAll('button, input, select, textarea')]
+            .filter(el => el.offsetParent !== null)
+            .filter(el => el.getBoundingClientRect().height < 44)
+            .map(el => `${el.tagName}#${el.id}: ${el.textContent || el.placeholder} `
+                + `${Math.round(el.getBoundingClientRect().height)} px`)"""
+    )
+    return found
+
+
+async def fits_the_phone(person: WebPlayer, width: int) -> None:
+    """Nothing wider than the phone, no text spilling out, no tap target too small."""
+    page = person.page
+    assert await page.evaluate("document.documentElement.scrollWidth") <= width
+    assert await overflowing(page, "main p, main h1, main label, main button") == []
+    assert await small_targets(page) == []
+
+
+@pytest.mark.parametrize("viewport", PHONES, ids=lambda size: f"{size['width']}")
+async def test_the_start_page_and_a_wrong_code_on_a_phone(
+    db_path: Path, viewport: dict[str, int]
+) -> None:
+    """A child's phone on the class's start page: the name, "Have a class code?",
+    a wrong code's message, and a mistyped join link's page, each inside the
+    screen, with buttons and fields a finger can hit (44 px tall)."""
+    async with web_session(db_path, class_name="7B") as web:
+        kid = await web.open("/", viewport=viewport, allowed_statuses=(404,))
+        page = kid.page
+        code = page.get_by_label("Have a class code?")
+        await expect(code).to_be_visible()
+        await fits_the_phone(kid, viewport["width"])
+        await code.fill("ZZZZZZ")
+        await page.get_by_role("button", name="Join with code").click()
+        await expect(page.locator(".class-code .form-error")).to_have_text(
+            "This code is not valid: ask your teacher for your card."
+        )
+        await shot(page, f"start-wrong-code-{viewport['width']}x{viewport['height']}")
+        await fits_the_phone(kid, viewport["width"])
+
+        key = ("bp_" + "wrong" * 9)[:46]  # a key of the right shape that the class does not know
+        wrong = await web.open(f"/#/account/{key}?name=Ann", viewport=viewport)
+        await expect(wrong.page.locator(".invalid-link")).to_be_visible()
+        await shot(wrong.page, f"start-invalid-link-{viewport['width']}x{viewport['height']}")
+        await fits_the_phone(wrong, viewport["width"])
+        onward = wrong.page.get_by_role("link", name="Type your class code instead")
+        box = await onward.bounding_box()
+        assert box is not None and box["height"] >= 44, box
+        await onward.click()  # the start page, with the code field and nobody signed in
+        await expect(wrong.page.get_by_label("Have a class code?")).to_be_visible()
