@@ -110,7 +110,8 @@ async def column_edges(page: Page, table: str) -> list[float]:
 
 async def outside_their_panel(page: Page) -> list[str]:
     """The controls shown (buttons, fields, links) that reach past the side of
-    the panel they are in: cut off, or over the next panel."""
+    the panel they are in (cut off, or over the next panel), and the panels whose
+    content (a table) is wider than they are."""
     found: list[str] = await page.evaluate(
         """() => [...document.querySelectorAll('main .panel')].flatMap(panel => {
             const edge = panel.getBoundingClientRect();
@@ -120,7 +121,9 @@ async def outside_their_panel(page: Page) -> list[str]:
                     const box = el.getBoundingClientRect();
                     return box.left < edge.left - 0.5 || box.right > edge.right + 0.5;
                 })
-                .map(el => `${panel.className} ${el.tagName}: ${el.textContent.slice(0, 30)}`);
+                .map(el => `${panel.className} ${el.tagName}: ${el.textContent.slice(0, 30)}`)
+                .concat(panel.scrollWidth > panel.clientWidth + 1
+                    ? [`${panel.className} overflows`] : []);
         })"""
     )
     return found

@@ -143,7 +143,12 @@ class RoomRow {
     const watching = room.spectators ? ` · ${room.spectators} watching` : "";
     const text = seats.map(([side, rest]) => SYMBOLS[side] + rest).join(" – ") + watching;
     if (this.players.textContent !== text) {
-      const parts = seats.flatMap(([side, rest], index) => [index ? " – " : "", sideMark(side), rest]);
+      // Each seat on a line of its own ("X Ann Lee", "O Bob Smith"): a narrow column
+      // breaks between the seats, not inside a name; the dash is for screen readers.
+      const dash = () => h("span", { class: "offscreen" }, " – ");
+      const parts = seats.map(([side, rest], index) =>
+        h("span", { class: "seat-names" }, sideMark(side), rest, index < seats.length - 1 ? dash() : null),
+      );
       this.players.replaceChildren(...parts, watching);
     }
     setText(this.status, roomStatus(room));
