@@ -224,3 +224,32 @@ async def test_the_start_page_and_a_wrong_code_on_a_phone(
         assert box is not None and box["height"] >= 44, box
         await onward.click()  # the start page, with the code field and nobody signed in
         await expect(wrong.page.get_by_label("Have a class code?")).to_be_visible()
+
+
+@pytest.mark.parametrize("viewport", PROJECTORS[:2], ids=lambda size: f"{size['width']}")
+async def test_a_bulk_add_its_cards_and_the_tournament_form_fit_the_projector(
+    db_path: Path, viewport: dict[str, int]
+) -> None:
+    """The teacher pastes the class into "Add students": the sheet of cards that
+    follows, and the tournament form listing the 25, stay inside their panels,
+    with no text cut."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        desk = await web.open(f"/teacher#token={teacher.token}", viewport=viewport)
+        page = desk.page
+        await page.get_by_label("Names, one per line").fill("\n".join(CLASS))
+        await page.get_by_role("button", name="Add students").click()
+        await expect(page.locator(".account-card")).to_have_count(len(CLASS))
+        await expect(page.locator(".entrant-list[aria-label=Students] .entrant")).to_have_count(
+            len(CLASS)
+        )
+        await page.get_by_label("All students").check()
+        await shot(
+            page,
+            f"teacher-cards-{viewport['width']}x{viewport['height']}",
+            ".account-sheet",
+            ".tournament-panel",
+        )
+        assert await page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        assert await outside_their_panel(page) == []
+        assert await overflowing(page, "main h3, main p, main label, main button") == []
