@@ -197,14 +197,21 @@ async def fits_the_phone(person: WebPlayer, width: int) -> None:
 async def test_the_start_page_and_a_wrong_code_on_a_phone(
     db_path: Path, viewport: dict[str, int]
 ) -> None:
-    """A child's phone on the class's start page: the name, "Have a class code?",
-    a wrong code's message, and a mistyped join link's page, each inside the
+    """A child's phone on the class's start page: "Have a class code?" first,
+    with the cursor in it, then the name; a wrong code's message; a mistyped
+    join link's page, whose button leads back to the code. Each inside the
     screen, with buttons and fields a finger can hit (44 px tall)."""
     async with web_session(db_path, class_name="7B") as web:
         kid = await web.open("/", viewport=viewport, allowed_statuses=(404,))
         page = kid.page
         code = page.get_by_label("Have a class code?")
         await expect(code).to_be_visible()
+        await expect(code).to_be_focused()  # the card's code first: a name would make a new student
+        code_box, name_box = (
+            await code.bounding_box(),
+            await page.get_by_label("Your name").bounding_box(),
+        )
+        assert code_box is not None and name_box is not None and code_box["y"] < name_box["y"]
         await fits_the_phone(kid, viewport["width"])
         await code.fill("ZZZZZZ")
         await page.get_by_role("button", name="Join with code").click()
