@@ -149,6 +149,18 @@ async def test_the_teachers_page_in_a_lesson_fits_the_projectors_sizes(
         finished = page.locator(".finished-rooms")
         await expect(finished.locator("summary")).to_have_text("Finished (1)")
         await finished.locator("summary").click()
+        # A tournament game's room names who it waits for, not "empty seat" twice.
+        (cup,) = (await teacher.get("/api/admin/tournaments"))["tournaments"]
+        names = {row["player"]: row["name"] for row in cup["standings"]}
+        (kai_room,) = [
+            game["room"]
+            for game in cup["rounds_played"][0]["games"]
+            if "Kai Tanaka" in (names[game["first"]], names[game["second"]])
+        ]
+        row = page.locator(f".rooms tr[data-room='{kai_room}']")
+        await expect(row).to_contain_text("Kai Tanaka (not here yet)")
+        await expect(row).to_contain_text("Friday Connect Four cup, round 1")
+        await expect(row).not_to_contain_text("empty seat")
         await shot(
             page,
             f"teacher-lesson-{viewport['width']}x{viewport['height']}",

@@ -41,8 +41,9 @@ export class RoomsPanel {
     );
   }
 
-  /** Show `rooms` (GET /api/admin/rooms), oldest first. */
-  update(rooms) {
+  /** Show `rooms` (GET /api/admin/rooms), oldest first; `expected` maps the rooms of
+   * a tournament's games to who is to sit there (TournamentPanel.expectedSeats). */
+  update(rooms, expected = new Map()) {
     const codes = new Set(rooms.map((room) => room.code));
     for (const [code, row] of this.rows) {
       if (!codes.has(code)) {
@@ -56,7 +57,7 @@ export class RoomsPanel {
         row = new RoomRow(this, room.code);
         this.rows.set(room.code, row);
       }
-      row.update(room);
+      row.update(room, expected.get(room.code) ?? null);
     }
     const over = rooms.filter((room) => room.status === "finished");
     const going = rooms.filter((room) => room.status !== "finished");
@@ -129,14 +130,19 @@ class RoomRow {
     );
   }
 
-  update(room) {
+  /** Show `room`; `expected`: a tournament game's players and name, for a room that waits for them. */
+  update(room, expected = null) {
     this.element.dataset.status = room.status;
     const watch = `/#/watch/${encodeURIComponent(room.watch_by ?? room.code)}?spectator`;
     if (this.watch.getAttribute("href") !== watch) this.watch.setAttribute("href", watch);
-    setText(this.game, room.public ? room.title : `${room.title} (private)`);
+    let game = room.public ? room.title : `${room.title} (private)`;
+    if (expected) game = `${room.title} (${expected.label})`;
+    setText(this.game, game);
     const seats = room.players.map((player) => {
       const played = playedBy(room, player.side);
-      const name = player.name ?? (played ? `${played} (left)` : "empty seat");
+      const awaited = expected?.[player.side];
+      const absent = awaited ? `${awaited} (not here yet)` : "empty seat";
+      const name = player.name ?? (played ? `${played} (left)` : absent);
       const away = player.name && !player.connected && player.kind !== "ai" ? " (away)" : "";
       return [player.side, ` ${name}${away}`];
     });

@@ -23,7 +23,14 @@ import {
 } from "./forms.js";
 import { GAME_CHOICES } from "./games.js";
 import { errorText } from "./teacher-api.js";
-import { crosstable, roundsList, standingsTable, tickWaiting, tournamentLine } from "./tournament-tables.js";
+import {
+  crosstable,
+  playerNames,
+  roundsList,
+  standingsTable,
+  tickWaiting,
+  tournamentLine,
+} from "./tournament-tables.js";
 import { LEVELS } from "./words.js";
 
 const NAME_MAX = 60;
@@ -282,6 +289,30 @@ export class TournamentPanel {
       part("Crosstable", crosstable(tournament)),
       part("Rounds", roundsList(tournament, { reviews: true })),
     );
+  }
+
+  /**
+   * The rooms of the running tournament's games not played yet, by room code:
+   * who is to sit on each side (`first`, `second`: names) and which game it is
+   * (`label`: "Friday cup, round 2"), so that the Rooms list names the players
+   * it waits for rather than "empty seat".
+   */
+  expectedSeats() {
+    const seats = new Map();
+    const tournament = this.tournament;
+    if (tournament?.status !== "running") return seats;
+    const names = playerNames(tournament);
+    for (const round of tournament.rounds_played ?? []) {
+      for (const game of round.games) {
+        if (!game.room || game.result) continue;
+        seats.set(game.room, {
+          first: names.get(game.first) ?? game.first,
+          second: names.get(game.second) ?? game.second,
+          label: `${tournament.name}, round ${round.round}`,
+        });
+      }
+    }
+    return seats;
   }
 
   /** The server has no tournaments to offer (an older server): say so, offer nothing. */

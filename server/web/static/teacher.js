@@ -173,8 +173,8 @@ class TeacherPage {
       this.roster.update(roster.students, roster);
       const entrants = first ?? roster;
       this.tournament.updateRoster(entrants.students, entrants.total ?? entrants.students.length);
-      this.rooms.update(rooms.rooms);
       await this.pollTournaments();
+      this.rooms.update(rooms.rooms, this.tournament.expectedSeats());
       show(this.status, false);
     } catch (error) {
       if (error.unauthorized) {
