@@ -263,6 +263,10 @@ async def test_a_bulk_add_its_cards_and_the_tournament_form_fit_the_projector(
             len(CLASS)
         )
         await page.get_by_label("All students").check()
+        hint = await page.locator("#robin-rounds-hint").bounding_box()
+        double = await page.get_by_text("Double: every pair plays twice").bounding_box()
+        assert hint is not None and double is not None  # the hint under the box, not beside it
+        assert hint["y"] >= double["y"] + double["height"], (hint, double)
         await shot(
             page,
             f"teacher-cards-{viewport['width']}x{viewport['height']}",
