@@ -244,6 +244,12 @@ async def test_the_start_page_and_a_wrong_code_on_a_phone(
         await onward.click()  # the start page, with the code field and nobody signed in
         await expect(wrong.page.get_by_label("Have a class code?")).to_be_visible()
 
+        cut = await web.open("/#/account/bp_wrong", viewport=viewport)  # a link cut short
+        await expect(cut.page.get_by_text("This join link is incomplete")).to_be_visible()
+        await expect(cut.page.get_by_label("Have a class code?")).to_be_visible()
+        await shot(cut.page, f"start-cut-link-{viewport['width']}x{viewport['height']}")
+        await fits_the_phone(cut, viewport["width"])
+
 
 @pytest.mark.parametrize("viewport", PROJECTORS[:2], ids=lambda size: f"{size['width']}")
 async def test_a_bulk_add_its_cards_and_the_tournament_form_fit_the_projector(
