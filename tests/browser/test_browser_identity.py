@@ -181,8 +181,29 @@ async def test_the_teachers_roster_of_hundreds_shows_a_page_at_a_time(
         await expect(rows).to_have_count(50)
         await expect(following).to_be_disabled()
         await pages.scroll_into_view_if_needed()
+        await expect_one_line(pages)
+        form = page.locator(".entrant-list[aria-label=Students] .entrant")
+        await expect(form).to_have_count(200)  # the roster's first page, whatever page it shows
+        await expect(form.first).to_have_text(" student 000")
+        await expect(page.locator("#more-students")).to_have_text(
+            "Only the roster's first 200 of its 450 students are listed here."
+        )
         shot = tmp_path / "roster-pages.png"
         await page.screenshot(path=str(shot))
         print(f"\nscreenshot: {shot}")
         await previous.click()
         await expect(pages.locator(".page-of")).to_have_text(f"Students 201{DASH}400 of 450")
+
+
+async def expect_one_line(pager: Any) -> None:
+    """The pager's text and its buttons in one size on one line: their middles
+    within a pixel of each other, so that the words sit on the buttons' baseline."""
+    placed = await pager.evaluate(
+        """nav => [...nav.children].map(el => {
+            const box = el.getBoundingClientRect();
+            return [box.top + box.height / 2, getComputedStyle(el).fontSize];
+        })"""
+    )
+    middles = [middle for middle, _ in placed]
+    assert max(middles) - min(middles) <= 1, placed
+    assert len({size for _, size in placed}) == 1, placed

@@ -235,6 +235,8 @@ class App {
         h("h1", {}, INVALID_LINK.heading),
         h("p", {}, INVALID_LINK.text),
         h("p", { class: "hint" }, INVALID_LINK.hint),
+        // The start page anew (a full load: it asks the name and offers the class code).
+        h("a", { class: "start-over", href: "/" }, INVALID_LINK.startOver),
       ),
     );
     document.title = `${INVALID_LINK.title} · Boardroom`;

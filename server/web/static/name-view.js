@@ -1,6 +1,6 @@
 // name-view.js: asks the player's name. Asked once: the name is remembered in
 // this browser (storage.js) and can be changed from the page's header. When the
-// server runs a class (GET /api/class), it also offers "Have a class code?": the
+// server runs a class (GET /api/class), it also offers, above the name, "Have a class code?": the
 // six characters on a student's card (POST /api/class/code) sign this browser in
 // as that student, exactly as the card's join link does (account-link.js): the
 // student's player token and name are kept, and the page connects as them.
@@ -30,32 +30,34 @@ export class NameView {
     this.onCancel = null;
     this.cancel = button("Cancel", () => this.onCancel?.());
     this.codeForm = this.buildCodeForm();
+    this.nameForm = h(
+      "form",
+      {
+        class: "name-form",
+        onsubmit: (event) => {
+          event.preventDefault();
+          const name = this.input.value.trim();
+          if (name) onName(name);
+        },
+      },
+      h("label", { for: "name-input" }, "Your name"),
+      h(
+        "div",
+        { class: "row" },
+        this.input,
+        h("button", { type: "submit", class: "primary" }, "Enter"),
+        this.cancel,
+      ),
+      this.warning,
+      this.error,
+    );
     this.element = h(
       "section",
       { class: "name-view panel", "aria-labelledby": "name-title" },
       h("h1", { id: "name-title" }, "Welcome to Boardroom"),
       h("p", {}, "Play tic-tac-toe, Connect Four and gomoku against friends, classmates or the AI."),
-      h(
-        "form",
-        {
-          onsubmit: (event) => {
-            event.preventDefault();
-            const name = this.input.value.trim();
-            if (name) onName(name);
-          },
-        },
-        h("label", { for: "name-input" }, "Your name"),
-        h(
-          "div",
-          { class: "row" },
-          this.input,
-          h("button", { type: "submit", class: "primary" }, "Enter"),
-          this.cancel,
-        ),
-        this.warning,
-        this.error,
-      ),
       this.codeForm,
+      this.nameForm,
     );
     this.offerCodes();
   }
@@ -83,12 +85,17 @@ export class NameView {
     );
   }
 
-  /** Show the class code field when the server runs a class. */
+  /** Show the class code field when the server runs a class. It comes first, above
+   * the name: a student of the class has a card, and a name typed instead would
+   * make them a second student; the cursor goes to it from an empty name. */
   async offerCodes() {
     try {
       const response = await fetch("/api/class");
       const answer = response.ok ? await response.json() : {};
-      show(this.codeForm, Boolean(answer.class));
+      const inClass = Boolean(answer.class);
+      show(this.codeForm, inClass);
+      if (!inClass) return;
+      if (document.activeElement === this.input && !this.input.value) this.codeInput.focus();
     } catch {
       // No server, no class: the name alone is asked.
     }
@@ -148,8 +155,10 @@ export class NameView {
     show(this.warning, Boolean(warning));
   }
 
+  /** The cursor in the class code when it is offered and no name is there yet, else in the name. */
   focus() {
-    this.input.focus();
-    this.input.select();
+    const field = this.codeForm.hidden || this.input.value ? this.input : this.codeInput;
+    field.focus();
+    field.select();
   }
 }

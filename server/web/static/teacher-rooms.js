@@ -41,8 +41,9 @@ export class RoomsPanel {
     );
   }
 
-  /** Show `rooms` (GET /api/admin/rooms), oldest first. */
-  update(rooms) {
+  /** Show `rooms` (GET /api/admin/rooms), oldest first; `expected` maps the rooms of
+   * a tournament's games to who is to sit there (TournamentPanel.expectedSeats). */
+  update(rooms, expected = new Map()) {
     const codes = new Set(rooms.map((room) => room.code));
     for (const [code, row] of this.rows) {
       if (!codes.has(code)) {
@@ -56,7 +57,7 @@ export class RoomsPanel {
         row = new RoomRow(this, room.code);
         this.rows.set(room.code, row);
       }
-      row.update(room);
+      row.update(room, expected.get(room.code) ?? null);
     }
     const over = rooms.filter((room) => room.status === "finished");
     const going = rooms.filter((room) => room.status !== "finished");
@@ -71,12 +72,16 @@ export class RoomsPanel {
   }
 }
 
-/** A table of rooms with its column heads, around `body`. */
+/** A table of rooms with its column heads, around `body`. The open rooms' table and
+ * the finished rooms' share their columns' widths (teacher.css: a fixed layout
+ * over these <col>s), so that the two read as one list. */
 function roomsTable(body) {
   const column = (text) => h("th", { scope: "col" }, text);
+  const widths = ["room", "game", "players", "status", "actions"];
   return h(
     "table",
     { class: "rooms" },
+    h("colgroup", {}, widths.map((name) => h("col", { class: `col-${name}` }))),
     h(
       "thead",
       {},
@@ -125,21 +130,31 @@ class RoomRow {
     );
   }
 
-  update(room) {
+  /** Show `room`; `expected`: a tournament game's players and name, for a room that waits for them. */
+  update(room, expected = null) {
     this.element.dataset.status = room.status;
     const watch = `/#/watch/${encodeURIComponent(room.watch_by ?? room.code)}?spectator`;
     if (this.watch.getAttribute("href") !== watch) this.watch.setAttribute("href", watch);
-    setText(this.game, room.public ? room.title : `${room.title} (private)`);
+    let game = room.public ? room.title : `${room.title} (private)`;
+    if (expected) game = `${room.title} (${expected.label})`;
+    setText(this.game, game);
     const seats = room.players.map((player) => {
       const played = playedBy(room, player.side);
-      const name = player.name ?? (played ? `${played} (left)` : "empty seat");
+      const awaited = expected?.[player.side];
+      const absent = awaited ? `${awaited} (not here yet)` : "empty seat";
+      const name = player.name ?? (played ? `${played} (left)` : absent);
       const away = player.name && !player.connected && player.kind !== "ai" ? " (away)" : "";
       return [player.side, ` ${name}${away}`];
     });
     const watching = room.spectators ? ` · ${room.spectators} watching` : "";
     const text = seats.map(([side, rest]) => SYMBOLS[side] + rest).join(" – ") + watching;
     if (this.players.textContent !== text) {
-      const parts = seats.flatMap(([side, rest], index) => [index ? " – " : "", sideMark(side), rest]);
+      // Each seat on a line of its own ("X Ann Lee", "O Bob Smith"): a narrow column
+      // breaks between the seats, not inside a name; the dash is for screen readers.
+      const dash = () => h("span", { class: "offscreen" }, " – ");
+      const parts = seats.map(([side, rest], index) =>
+        h("span", { class: "seat-names" }, sideMark(side), rest, index < seats.length - 1 ? dash() : null),
+      );
       this.players.replaceChildren(...parts, watching);
     }
     setText(this.status, roomStatus(room));

@@ -71,9 +71,9 @@ export class RosterPanel {
     );
   }
 
-  /** The roster's address for the page shown (GET /api/admin/roster). */
-  path() {
-    return `/api/admin/roster?offset=${this.offset}&limit=${PAGE_SIZE}`;
+  /** The roster's address for the page shown (GET /api/admin/roster), or the page from `offset`. */
+  path(offset = this.offset) {
+    return `/api/admin/roster?offset=${offset}&limit=${PAGE_SIZE}`;
   }
 
   /** Show the page `by` students on (negative: back), and poll it at once. */

@@ -23,7 +23,14 @@ import {
 } from "./forms.js";
 import { GAME_CHOICES } from "./games.js";
 import { errorText } from "./teacher-api.js";
-import { crosstable, roundsList, standingsTable, tickWaiting, tournamentLine } from "./tournament-tables.js";
+import {
+  crosstable,
+  playerNames,
+  roundsList,
+  standingsTable,
+  tickWaiting,
+  tournamentLine,
+} from "./tournament-tables.js";
 import { LEVELS } from "./words.js";
 
 const NAME_MAX = 60;
@@ -107,6 +114,8 @@ export class TournamentPanel {
     this.allStudentsLabel = h("label", { class: "check all-students" }, this.allStudents, " All students");
     this.studentBoxes = h("div", { class: "entrant-list", "aria-label": "Students" });
     this.noStudents = h("p", { class: "empty" }, "No students on the roster yet.");
+    // A roster longer than the page the form lists (thousands, not a class): say who is missing.
+    this.moreStudents = h("p", { class: "form-note", id: "more-students", hidden: true });
     const aiBoxes = h(
       "div",
       { class: "entrant-list", "aria-label": "The AI" },
@@ -148,6 +157,7 @@ export class TournamentPanel {
         this.allStudentsLabel,
         this.studentBoxes,
         this.noStudents,
+        this.moreStudents,
         h("p", { class: "form-note" }, "The AI, at each level chosen"),
         aiBoxes,
       ),
@@ -185,8 +195,9 @@ export class TournamentPanel {
     setText(this.robinHint, roundRobinHint(players, Boolean(values.double)));
   }
 
-  /** Offer the roster's students as entrants (a box ticked stays ticked). */
-  updateRoster(students) {
+  /** Offer the roster's students as entrants (a box ticked stays ticked): `students`
+   * are the roster's first page, `total` the roster's length. */
+  updateRoster(students, total = students.length) {
     const ids = new Set(students.map((student) => student.id));
     for (const [id, label] of this.students) {
       if (!ids.has(id)) {
@@ -204,6 +215,14 @@ export class TournamentPanel {
       this.studentBoxes.append(label);
     }
     show(this.noStudents, students.length === 0);
+    const more = total > students.length;
+    if (more) {
+      setText(
+        this.moreStudents,
+        `Only the roster's first ${students.length} of its ${total} students are listed here.`,
+      );
+    }
+    show(this.moreStudents, more);
     this.sync();
   }
 
@@ -270,6 +289,30 @@ export class TournamentPanel {
       part("Crosstable", crosstable(tournament)),
       part("Rounds", roundsList(tournament, { reviews: true })),
     );
+  }
+
+  /**
+   * The rooms of the running tournament's games not played yet, by room code:
+   * who is to sit on each side (`first`, `second`: names) and which game it is
+   * (`label`: "Friday cup, round 2"), so that the Rooms list names the players
+   * it waits for rather than "empty seat".
+   */
+  expectedSeats() {
+    const seats = new Map();
+    const tournament = this.tournament;
+    if (tournament?.status !== "running") return seats;
+    const names = playerNames(tournament);
+    for (const round of tournament.rounds_played ?? []) {
+      for (const game of round.games) {
+        if (!game.room || game.result) continue;
+        seats.set(game.room, {
+          first: names.get(game.first) ?? game.first,
+          second: names.get(game.second) ?? game.second,
+          label: `${tournament.name}, round ${round.round}`,
+        });
+      }
+    }
+    return seats;
   }
 
   /** The server has no tournaments to offer (an older server): say so, offer nothing. */

@@ -79,6 +79,10 @@ class TeacherPage {
     show(links, true);
     // Where students must go, when the page itself is open at an address they cannot use.
     this.addressNotice = h("p", { id: "address-notice", class: "address-notice", role: "note", hidden: true });
+    // Two columns on a projector (rooms, adding students and bots | the tournament)
+    // over the roster across the whole width, where its controls fit on one line;
+    // one column on a narrower screen, in this order: rooms, roster, adding
+    // students, bots, tournament (teacher.css).
     this.main.replaceChildren(
       this.addressNotice,
       this.buildClass(),
@@ -86,15 +90,9 @@ class TeacherPage {
       h(
         "div",
         { class: "teacher-columns" },
-        h(
-          "div",
-          { class: "teacher-column" },
-          this.rooms.element,
-          this.roster.element,
-          this.accounts.element,
-          this.bots.element,
-        ),
+        h("div", { class: "teacher-column" }, this.rooms.element, this.accounts.element, this.bots.element),
         h("div", { class: "teacher-column" }, this.tournament.element),
+        this.roster.element,
       ),
     );
   }
@@ -163,16 +161,20 @@ class TeacherPage {
     if (this.polling) return;
     this.polling = true;
     try {
-      const [summary, roster, rooms] = await Promise.all([
+      // The tournament form lists the roster's first page whichever page the roster shows,
+      // so that turning the roster's pages does not take the ticked players away.
+      const [summary, roster, rooms, first] = await Promise.all([
         this.api.get("/api/admin/class"),
         this.api.get(this.roster.path()),
         this.api.get("/api/admin/rooms"),
+        this.roster.offset === 0 ? null : this.api.get(this.roster.path(0)),
       ]);
       this.showSummary(summary);
       this.roster.update(roster.students, roster);
-      this.tournament.updateRoster(roster.students);
-      this.rooms.update(rooms.rooms);
+      const entrants = first ?? roster;
+      this.tournament.updateRoster(entrants.students, entrants.total ?? entrants.students.length);
       await this.pollTournaments();
+      this.rooms.update(rooms.rooms, this.tournament.expectedSeats());
       show(this.status, false);
     } catch (error) {
       if (error.unauthorized) {

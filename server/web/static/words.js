@@ -21,6 +21,7 @@ export const INVALID_LINK = {
   heading: "This link is not valid",
   text: "This link is not valid: ask your teacher for your card.",
   hint: "Nobody was signed in and nothing was added to the class. Open the link on your card again, or type it exactly as printed.",
+  startOver: "Type your class code instead",
 };
 
 /** A side as a player reads it: "You" for your own seat, else "O bob". */
