@@ -57,7 +57,7 @@ async def test_a_mistyped_join_link_says_it_is_not_valid_and_adds_nobody(
         page = student.page
         notice = page.locator(".invalid-link")
         await expect(notice).to_be_visible()
-        await expect(notice.locator("h1")).to_have_text("This link is not valid")
+        await expect(notice.locator("h1")).to_have_text("Your card's link did not work")
         await expect(notice).to_contain_text(NOT_VALID)
         await expect(page.locator(".lobby-view")).to_have_count(0)
         await expect(page.locator("#you")).to_be_hidden()

@@ -18,7 +18,7 @@ export const WATCHING_AS = "Watching as";
 /** The page shown for a join link that the class's server does not know (main.js). */
 export const INVALID_LINK = {
   title: "Link not valid",
-  heading: "This link is not valid",
+  heading: "Your card's link did not work",
   text: "This link is not valid: ask your teacher for your card.",
   hint: "Nobody was signed in and nothing was added to the class. Open the link on your card again, or type it exactly as printed.",
   startOver: "Type your class code instead",
