@@ -16,7 +16,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
-import pytest
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server, source_connector
 
@@ -30,8 +29,8 @@ async def test_links_asked_from_loopback_carry_the_network_address(tmp_path: Pat
     ``join_base`` carry the first address ``serve`` prints that is not
     loopback, on the port the page used; the page is told they are reachable."""
     outward = [host for host in reachable_hosts("0.0.0.0") if not is_loopback(host)]
-    if not outward:
-        pytest.skip("this machine has no network address but loopback")
+    # A failure, not a skip: a machine where this cannot run must not pass it.
+    assert outward, "this machine has no network address but loopback: run it on one that has"
     async with running_server(tmp_path / "games.db", class_name="7B", host="0.0.0.0") as server:
         teacher = Teacher(server)  # it calls http://127.0.0.1:PORT/api/admin/...
         expected = f"http://{outward[0]}:{server.port}/"
