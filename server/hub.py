@@ -458,7 +458,9 @@ class GameServer:
         kept_name = self._kept_name(player)
         if hello.resume_token is None:
             if player is None:
-                player, new_token = await self._players.new(name, kind, peer.connection.address)
+                player, new_token = await self._players.new(
+                    name, kind, peer.connection.address, watch_only=watch_only
+                )
             player_id = player.id
             if kept_name is not None:
                 name = kept_name

@@ -100,6 +100,12 @@ class PlayerDirectory:
         self._creations = (
             AddressRateLimits(1.0 / new_player_seconds, new_players) if new_players else None
         )
+        # Spectators (a Watch tab, a projector, a parent looking in) keep no
+        # token, so each visit makes a player: they get a bucket of their own,
+        # as large, so that watching never uses up what a class needs to join.
+        self._watcher_creations = (
+            AddressRateLimits(1.0 / new_player_seconds, new_players) if new_players else None
+        )
         self._sleep = sleep
         self._seen = SeenThrottle()
 
@@ -136,17 +142,25 @@ class PlayerDirectory:
         raise ProtocolError(ErrorCode.PLAYER_TOKEN_REVOKED, REVOKED)
 
     async def new(
-        self, name: str, kind: PlayerKind, address: str | None = None
+        self,
+        name: str,
+        kind: PlayerKind,
+        address: str | None = None,
+        *,
+        watch_only: bool = False,
     ) -> tuple[PlayerRecord, str]:
         """Make and store a new player called ``name`` (a checked name) of ``kind``
         (human or bot); return it and its token, which exists nowhere else: the
         store keeps its hash. A hello's player counts for its ``address``: past
         the cap, :class:`ProtocolError` ``rate_limited`` (with ``retry_after``)
         and nothing is made (the teacher's and the admin's new players come with
-        no address, and are not capped). Raises
-        :class:`~server.store.StoreError` if it cannot be stored."""
-        if address is not None and self._creations is not None:
-            delay = self._creations.check(address, time.monotonic())
+        no address, and are not capped). A ``watch_only`` hello's player counts
+        in a cap of its own, the same size, so that spectators never keep a
+        student out. Raises :class:`~server.store.StoreError` if it cannot be
+        stored."""
+        creations = self._watcher_creations if watch_only else self._creations
+        if address is not None and creations is not None:
+            delay = creations.check(address, time.monotonic())
             if delay is not None:
                 raise ProtocolError(
                     ErrorCode.RATE_LIMITED,

@@ -259,6 +259,25 @@ async def test_a_hello_flood_from_one_address_is_capped_and_a_class_still_gets_i
         await player.close()
 
 
+async def test_spectators_have_a_cap_of_their_own_and_never_keep_a_student_out(
+    server: RunningServer,
+) -> None:
+    """Spectators keep no token, so every Watch tab and projector's visit makes a
+    player: from the school's address they use up a cap of their own (refused
+    ``rate_limited`` past it), and a student who joins after them is welcomed."""
+    refused = 0
+    for n in range(DEFAULT_NEW_PLAYERS + 3):
+        watcher = await Player.connect(server.ws_url, source=SCHOOL)
+        hello = {"type": "hello", "name": f"tab{n}", "version": 2, "client": "spectator"}
+        reply = await watcher.request(hello)
+        refused += reply["type"] == "error" and reply["code"] == "rate_limited"
+        await watcher.close()
+    assert 1 <= refused <= 3, refused  # past the cap (bar the odd one earned back)
+    student, welcome = await say_hello(server, "kid", source=SCHOOL)
+    assert welcome["type"] == "welcome" and welcome["new_player"] is True, welcome
+    await student.close()
+
+
 # -- the teacher's views at thousands of students ---------------------------------------------
 
 
