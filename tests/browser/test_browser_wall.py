@@ -133,9 +133,12 @@ async def side_colours(page: Page, marks: dict[str, str]) -> set[tuple[str, str]
     for selector, prop in marks.items():
         elements = page.locator(selector)
         await expect(elements.first).to_be_attached()
-        for element in await elements.all():
-            colour = await element.evaluate(f"e => getComputedStyle(e)[{prop!r}]")
-            found.add((selector, colour))
+        # One script reads every element at once: pages that redraw on a timer
+        # (the teacher's list of rooms) would otherwise detach an element between
+        # listing and reading it, and a detached element's computed colour is "".
+        colours = await elements.evaluate_all(f"els => els.map(e => getComputedStyle(e)[{prop!r}])")
+        assert colours, f"no {selector} on the page"
+        found |= {(selector, colour) for colour in colours}
     return found
 
 
