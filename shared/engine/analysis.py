@@ -51,12 +51,18 @@ cautiously where they are only estimates. A value is *proven* when it is exact
   neighbouring positions disagree a little by their horizons: that is not the
   player's fault).
 - One value proven, the other an estimate: a proven value and an estimate are
-  on two scales, so they are never compared to call a move bad. What the facts
-  prove is at most an ``inaccuracy``: after a proven win, an estimate cannot say
-  whether the win was kept; a proven loss after an estimate says the move lost
-  (faster than the engine's move, which its search saw no loss in), not that
-  the position before was not lost already. The drop in winning chances (below)
-  judges the move, capped at ``inaccuracy``.
+  on two scales, so they are never compared to call a move bad; only the
+  *sides* they are on are (winning, even, losing: a proven result's, or an
+  estimate's by its winning chances, even within :data:`EVEN_CHANCES`). What
+  the facts prove is at most an ``inaccuracy``: after a proven win, an estimate
+  cannot say whether the win was kept; a proven loss after an estimate says the
+  move lost (faster than the engine's move, which its search saw no loss in),
+  not that the position before was not lost already. So a move to a worse side
+  (a proven win, then an even or losing estimate; an estimated advantage, then
+  a proven draw or loss) is an ``inaccuracy``, a move that stays on its side
+  ``good`` (a proven win, then an estimate of +12: the engine could not prove
+  the win again in its time, which is not the player's fault), and a move to a
+  better side ``best``.
 - Both values estimates (gomoku, large m,n,k boards, a Connect Four position not
   solved in the budget): by the drop in *winning chances* (-1 a loss, 0 even,
   +1 a win), twice Lichess's thresholds, since the engine's estimates are
@@ -83,7 +89,8 @@ values only the result counts: a move that keeps the value scores 100 (a slower
 win too: the ``inaccuracy`` mark says it, the accuracy counts results), a win
 thrown away for a draw or a draw for a loss 8.5, a win turned into a loss 0;
 so a player who never lowered the value has 100, above anyone who did. A move
-judged on one proven value and one estimate loses at most :data:`INACCURACY_DROP`.
+judged on one proven value and one estimate loses :data:`INACCURACY_DROP` if it
+went to a worse side, else nothing.
 
 >>> from shared.games import get_game
 >>> game = get_game("tictactoe")
@@ -120,6 +127,7 @@ from shared.games import Game, GridGame, Position, get_game
 __all__ = [
     "ANALYSIS_VERSION",
     "DEFAULT_SECONDS_PER_POSITION",
+    "EVEN_CHANCES",
     "INACCURACY_DROP",
     "LINE_PLIES",
     "MISTAKE_DROP",
@@ -160,6 +168,10 @@ MISTAKE_DROP = 0.4
 move is an inaccuracy, a mistake: twice Lichess's thresholds (lila,
 ``Advice.scala``: 0.1, 0.2, and 0.3 for a blunder), since the engine's estimates
 are noisier than a chess engine's; an estimate never makes a blunder."""
+EVEN_CHANCES = 0.2
+"""Between a proven value and an estimate, an estimate whose winning chances lie
+within this much of 0 (about 4 points either way) counts as even: neither side
+is winning."""
 MIN_SECONDS_AHEAD = 0.01
 """Below this much budget left, a position with one safe move keeps the quick
 estimate :func:`~shared.engine.search.search` gave it rather than search on."""
@@ -244,19 +256,19 @@ class MoveReview:
         """What the move gave away in winning chances (0..2), as its judgement
         counts it (see the module docstring): 0 for the engine's own best move
         or a move that kept a proven value, the chances of the results for a
-        proven lowering, the drop in chances capped at :data:`INACCURACY_DROP`
-        between a proven value and an estimate."""
+        proven lowering; between a proven value and an estimate 0, or
+        :data:`INACCURACY_DROP` for a move to a worse side; between estimates,
+        the drop in chances."""
         if self.move == self.best or self.judgement in (Judgement.BEST, Judgement.FORCED):
             return 0.0
-        before = winning_chances(self.score_before, exact=self.exact_before)
-        after = winning_chances(self.score_after, exact=self.exact_after)
-        drop = max(0.0, before - after)
         if not self.exact and (
             _proven(self.score_before, self.exact_before)
             or _proven(self.score_after, self.exact_after)
         ):
-            return min(drop, INACCURACY_DROP)
-        return drop
+            return INACCURACY_DROP if self.judgement is Judgement.INACCURACY else 0.0
+        before = winning_chances(self.score_before, exact=self.exact_before)
+        after = winning_chances(self.score_after, exact=self.exact_after)
+        return max(0.0, before - after)
 
     @property
     def lowered(self) -> bool:
@@ -486,16 +498,24 @@ def judge(
         return Judgement.GOOD if delay < MUCH_SLOWER else Judgement.INACCURACY
     if engines_move:
         return Judgement.BEST
-    drop = winning_chances(before, exact=exact_before) - winning_chances(after, exact=exact_after)
-    judgement = _judge_drop(drop)
     if proven_before or proven_after:
-        # A proven value and an estimate are two scales: no more than what the facts prove.
-        return min(judgement, Judgement.INACCURACY, key=_RANK.index)
-    return judgement
+        # Two scales: compare the sides the values are on, no more (what the facts prove).
+        was_side, now_side = _side(before, exact_before), _side(after, exact_after)
+        if now_side < was_side:
+            return Judgement.INACCURACY
+        return Judgement.GOOD if now_side == was_side else Judgement.BEST
+    drop = winning_chances(before, exact=exact_before) - winning_chances(after, exact=exact_after)
+    return _judge_drop(drop)
 
 
-_RANK = list(Judgement)
-"""Judgements from best to worst (``forced`` last: never the outcome of a cap)."""
+def _side(score: int, exact: bool) -> int:
+    """The side a value is on for the mover: 1 winning, 0 even (or drawn), -1 losing."""
+    chances = winning_chances(score, exact=exact)
+    if not _proven(score, exact) and abs(chances) < EVEN_CHANCES:
+        return 0
+    return (chances > 0) - (chances < 0)
+
+
 _ORDER = {Result.LOSS: 0, Result.DRAW: 1, Result.WIN: 2}
 """Results from worst to best, for the mover."""
 

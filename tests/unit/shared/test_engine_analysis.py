@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import pickle
 from dataclasses import replace
 
@@ -10,6 +11,7 @@ import pytest
 
 from shared.engine import SCORE_UNIT, search, solve, solve_move
 from shared.engine.analysis import (
+    EVEN_CHANCES,
     INACCURACY_DROP,
     MISTAKE_DROP,
     MUCH_SLOWER,
@@ -294,16 +296,20 @@ def test_the_engines_own_move_keeping_a_proven_value_is_best_however_slow():
 @pytest.mark.parametrize(
     ("before", "after", "expected"),
     [
-        # A proven value before, an estimate after: never worse than an inaccuracy.
-        (value(WIN, exact=True), value(4.0), Judgement.INACCURACY),  # was the win kept? unknown
+        # A proven value before, an estimate after: judged by the sides only, at
+        # worst an inaccuracy. Was the win kept? Unknown: the estimate's side says.
+        (value(WIN, exact=True), value(4.0), Judgement.INACCURACY),  # even: below the win
         (value(WIN, exact=True), value(-30.0), Judgement.INACCURACY),
-        (value(WIN, exact=True), value(45.0), Judgement.GOOD),  # a small drop in chances
+        (value(WIN, exact=True), value(12.65), Judgement.GOOD),  # perfect's move, not re-proven
+        (value(WIN, exact=True), value(45.0), Judgement.GOOD),
         (value(DRAW, exact=True), value(-10.0), Judgement.INACCURACY),
         (value(DRAW, exact=True), value(-1.0), Judgement.GOOD),
-        (value(DRAW, exact=True), value(3.0), Judgement.BEST),
-        (value(LOSS, exact=True), value(-25.0), Judgement.BEST),  # nothing left to lose
-        # An estimate before, a proven value after: the same cap.
-        (value(3.0), value(LOSS, exact=True), Judgement.INACCURACY),  # lost: was it lost before?
+        (value(DRAW, exact=True), value(3.0), Judgement.GOOD),
+        (value(DRAW, exact=True), value(20.0), Judgement.BEST),
+        (value(LOSS, exact=True), value(-25.0), Judgement.GOOD),  # nothing left to lose
+        (value(LOSS, exact=True), value(0.0), Judgement.BEST),
+        # An estimate before, a proven value after: the same.
+        (value(3.0), value(LOSS, exact=True), Judgement.INACCURACY),  # was it lost before?
         (value(30.0), value(DRAW, exact=True), Judgement.INACCURACY),
         (value(3.0), value(DRAW, exact=True), Judgement.GOOD),
         (value(-30.0), value(LOSS, exact=True), Judgement.GOOD),
@@ -316,7 +322,15 @@ def test_a_proven_value_is_never_compared_with_an_estimate_to_call_a_move_bad(
     judged = review(before, after)
     assert judged.judgement is expected
     assert not judged.exact and not judged.lowered
-    assert judged.drop <= INACCURACY_DROP  # and the accuracy loses no more than that
+    # The accuracy loses what an estimate's inaccuracy does for a worse side, else nothing.
+    worse = expected is Judgement.INACCURACY
+    assert judged.drop == (INACCURACY_DROP if worse else 0.0)
+
+
+def test_an_estimate_counts_as_even_near_zero_against_a_proven_value():
+    edge = math.log((1 + EVEN_CHANCES) / (1 - EVEN_CHANCES)) / 0.1  # points at the edge
+    assert judge(value(WIN, exact=True), value(edge + 0.05)) is Judgement.GOOD
+    assert judge(value(WIN, exact=True), value(edge - 0.05)) is Judgement.INACCURACY
 
 
 @pytest.mark.parametrize(
