@@ -140,6 +140,7 @@ __all__ = [
     "analyse_game",
     "analyse_position",
     "estimated",
+    "judge",
     "move_accuracy",
     "review_move",
     "turning_points",
