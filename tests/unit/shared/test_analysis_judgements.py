@@ -37,6 +37,9 @@ DATABASE = Path(bitbully_databases.__file__).parent / "assets" / "book_12ply_dis
 THROWN_WIN = "444444325"
 """The issue's game against the perfect AI: X's 9th move (5) turns a win in 17
 into a loss in 17; 6 kept the win."""
+PERFECT_AGAINST_EASY = "46644147714"
+"""The issue's AI match that was judged wrong (perfect is X): the old rules called
+perfect's 11th move (4) a blunder on two estimates and gave easy 100%."""
 LATE_GAMES = (
     "426552522655664464414653111113333377227777",
     "354454215442551221425216777766677333336611",
@@ -86,15 +89,21 @@ def lowered(moves: str, ply: int) -> bool:
     return (after > 0) - (after < 0) < (before > 0) - (before < 0)
 
 
+def bitbully_reviews(moves: str) -> list[MoveReview]:
+    """Every move of ``moves`` judged by our rules on bitbully's values."""
+    reviews = []
+    position = CONNECT4.new()
+    for ply, move in enumerate(moves):
+        before, after = bitbully_value(moves[:ply]), bitbully_value(moves[: ply + 1])
+        reviews.append(review_move(CONNECT4, position, move, before, after))
+        position = CONNECT4.play(position, CONNECT4.parse_move(position, move))
+    return reviews
+
+
 def test_the_move_that_threw_away_the_win_is_a_blunder_and_a_turning_point():
     """The issue's game, judged on bitbully's values: move 9 is a blunder, said in
     words; every earlier move kept the value and is best; X's accuracy shows it."""
-    reviews = []
-    position = CONNECT4.new()
-    for ply, move in enumerate(THROWN_WIN):
-        before, after = bitbully_value(THROWN_WIN[:ply]), bitbully_value(THROWN_WIN[: ply + 1])
-        reviews.append(review_move(CONNECT4, position, move, before, after))
-        position = CONNECT4.play(position, CONNECT4.parse_move(position, move))
+    reviews = bitbully_reviews(THROWN_WIN)
     ninth = reviews[8]
     assert (ninth.value_before, ninth.value_after) == ("win in 17", "loss in 17")
     assert ninth.judgement is Judgement.BLUNDER and ninth.lowered and ninth.best == "6"
@@ -104,6 +113,19 @@ def test_the_move_that_threw_away_the_win_is_a_blunder_and_a_turning_point():
     assert point.text == "move 9 (X): 5 threw away the win and lost in 17; 6 won in 17"
     assert accuracy(reviews, "O") == 100.0 > accuracy(reviews, "X")
     assert not estimated(reviews)
+
+
+def test_perfect_keeps_the_value_and_gets_no_blunder():
+    """The perfect-vs-easy match, on bitbully's values: nobody lowered the value
+    (easy lost faster, perfect won a move slower once), so no move is worse than
+    good, there is no turning point, and both have 100%."""
+    reviews = bitbully_reviews(PERFECT_AGAINST_EASY)
+    assert not any(lowered(PERFECT_AGAINST_EASY, ply) for ply in range(len(reviews)))
+    assert {r.judgement for r in reviews} <= {Judgement.BEST, Judgement.GOOD}
+    assert reviews[10].judgement is Judgement.BEST  # the old rules' "4?? blunder"
+    assert [r.ply for r in reviews if r.judgement is Judgement.GOOD] == [1, 5, 8]
+    assert turning_points(reviews) == []
+    assert accuracy(reviews, "X") == accuracy(reviews, "O") == 100.0
 
 
 def random_continuation(moves: str, seed: int) -> str:
