@@ -615,7 +615,9 @@ def turning_points(reviews: Iterable[MoveReview]) -> list[TurningPoint]:
 
 
 def _what_it_did(review: MoveReview) -> tuple[str, str]:
-    """The turning point's kind and its words after the move (see :func:`turning_points`)."""
+    """The turning point's kind and its words after the move (see :func:`turning_points`).
+    The browser words them the same (``server/web/static/words.js``,
+    ``turningPointText``; tests/browser/test_browser_review.py checks they match)."""
     before, after, best = review.value_before, review.value_after, review.best
     if not review.exact:
         return (

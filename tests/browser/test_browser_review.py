@@ -182,6 +182,29 @@ async def test_the_review_marks_a_blunder_and_plots_the_chances(db_path: Path) -
         await expect(page).to_have_attribute("data-ply", "7")
 
 
+async def test_the_turning_points_read_as_the_servers_words(db_path: Path) -> None:
+    """The page words each turning point itself (words.js, for translation) from
+    the endpoint's data: the same sentence as the server's ``text`` (the
+    terminal's), for each kind in two games: a draw thrown away letting X win in
+    one, a win in one missed, wins turned into losses (one letting X win in one)."""
+    games = ("b2 a1 c3 a3 a2 b1 c1 c2 b3", "b1 c2 a1 a2 c1")
+    kinds: set[str] = set()
+    async with web_session(db_path) as web:
+        for moves in games:
+            game_id = await play_out(web.server.ws_url, "tictactoe", moves.split())
+            lee = await web.open(f"/#/review/{game_id}")
+            await expect(review(lee)).to_have_attribute("data-complete", "true")
+            body = await web.server.get_json(f"/api/games/{game_id}/analysis")
+            points = body["turning_points"]
+            assert len(points) >= 2, points
+            await expect(lee.page.locator(".turning-point")).to_have_text(
+                [point["text"] for point in points]
+            )
+            kinds |= {point["kind"] for point in points}
+            assert any(point["lets_win_in_one"] for point in points), points
+    assert kinds == {"threw_away_draw", "missed_win_in_one", "win_to_loss"}
+
+
 async def test_estimates_show_hollow_and_moves_fill_in_as_judged(db_path: Path) -> None:
     """A gomoku game is beyond the engine's proof: its values are estimates, drawn
     hollow. The page shows each answer as it comes: the first has no move judged

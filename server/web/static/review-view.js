@@ -22,7 +22,7 @@ import { button, h, setText, show } from "./dom.js";
 import { boardShape, Position, splitMoves } from "./games.js";
 import { SYMBOLS } from "./room-state.js";
 import { sideMark } from "./side-mark.js";
-import { REVIEW } from "./words.js";
+import { REVIEW, turningPointText } from "./words.js";
 
 const POLL_MS = 1000; // while the analysis runs (the endpoint's contract)
 const RETRY_MS = 3000; // after a failed request (the connection dropped)
@@ -346,7 +346,7 @@ export class ReviewView {
     }
     this.turningPoints.replaceChildren(
       ...points.map((point) =>
-        h("li", {}, button(point.text, () => this.go(point.ply + 1), { class: "quiet turning-point", dataset: { ply: String(point.ply) } })),
+        h("li", {}, button(turningPointText(point, this.body.reviews[point.ply]), () => this.go(point.ply + 1), { class: "quiet turning-point", dataset: { ply: String(point.ply) } })),
       ),
     );
   }
