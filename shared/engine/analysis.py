@@ -113,14 +113,7 @@ from dataclasses import dataclass
 
 from shared.engine.book import packaged_book
 from shared.engine.levels import plan_search
-from shared.engine.scores import (
-    POINTS,
-    SCORE_UNIT,
-    Result,
-    is_decisive,
-    make_value,
-    stone_score,
-)
+from shared.engine.scores import POINTS, SCORE_UNIT, Result, make_value, stone_score
 from shared.engine.search import search
 from shared.games import Game, GridGame, Position, get_game
 
@@ -523,7 +516,7 @@ _ORDER = {Result.LOSS: 0, Result.DRAW: 1, Result.WIN: 2}
 
 def _proven(score: int, exact: bool) -> bool:
     """True if ``score`` is a proven value: exact, or a win or loss seen to the end."""
-    return exact or is_decisive(score)
+    return exact or abs(score) >= SCORE_UNIT  # a decisive score is a proven result
 
 
 def _judge_drop(drop: float) -> Judgement:
