@@ -54,6 +54,12 @@ SYMBOLS = {"first": "X", "second": "O"}
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """Lichess's marks; ``best``, ``good`` and ``forced`` moves are left plain."""
 
+ESTIMATED = (
+    "Values are estimates: the engine cannot solve this board (~ marks them), "
+    "so no move is called a blunder on them."
+)
+"""Said after the moves of a review whose judgements rest on estimates."""
+
 Body = dict[str, Any]
 
 
@@ -158,9 +164,10 @@ def new_lines(body: Body, printed: int) -> tuple[list[str], int]:
 
 
 def summary_lines(body: Body) -> list[str]:
-    """After the moves: the turning points, then each player's accuracy and, if
-    anyone asked the engine for hints during the game, how many each did (a
-    hinted move is the engine's, which the accuracy does not say).
+    """After the moves: whether the values are estimates (:data:`ESTIMATED`), the
+    turning points, then each player's accuracy and, if anyone asked the engine
+    for hints during the game, how many each did (a hinted move is the engine's,
+    which the accuracy does not say).
 
     >>> summary_lines({"players": {"first": "ann", "second": "bob"},
     ...                "accuracy": {"first": 97.5, "second": 69.46},
@@ -171,8 +178,11 @@ def summary_lines(body: Body) -> list[str]:
     ...                "accuracy": {"first": 100.0, "second": 90.0},
     ...                "hints": {"first": 2, "second": 0}})[-2:]
     ['Accuracy: X ann 100.0%, O bob 90.0%', 'Hints used: X ann 2, O bob 0']
+    >>> summary_lines({"estimated": True, "accuracy": {}})[:2] == ["", ESTIMATED]
+    True
     """
-    lines = ["", "Turning points:"]
+    lines = ["", ESTIMATED] if body.get("estimated") else []
+    lines += ["", "Turning points:"]
     points = body.get("turning_points", [])
     lines += [f"  {point['text']}" for point in points] or [
         "  none: no move changed the game's course"
@@ -309,10 +319,10 @@ def register(subparsers: Any) -> None:
         help="a finished game's analysis: every move judged by the engine",
         description=(
             "Show the engine's review of a finished game: each move with its "
-            "judgement (?! inaccuracy, ? mistake, ?? blunder), the value after it "
-            "(~ marks an estimate), the better move and any hint asked for, then the "
-            "turning points, each player's accuracy and the hints each used. Moves "
-            "print as the server analyses them."
+            "judgement (?! inaccuracy, ? mistake, ?? blunder: a move proven to lower "
+            "the game's value), the value after it (~ marks an estimate), the better "
+            "move and any hint asked for, then the turning points, each player's "
+            "accuracy and the hints each used. Moves print as the server analyses them."
         ),
     )
     parser.add_argument(

@@ -6,7 +6,7 @@ it; ask again to see it fill in), with the same body::
     {"game_id": 12, "game": "connect4", "title": "Connect Four", "moves": "4453...",
      "players": {"first": "ann", "second": "AI (perfect)"},
      "result": {"winner": "first", "reason": "line", "line": ["d1", "d2", "d3", "d4"]},
-     "complete": false, "total": 42,
+     "complete": false, "total": 42, "estimated": false,
      "reviews": [{"ply": 0, "side": "first", "move": "4", "best": "4", "line": [],
                   "value_before": "win in 21", "value_after": "win in 21",
                   "score_before": ..., "score_after": ..., "chances_before": 1.0,
@@ -14,7 +14,9 @@ it; ask again to see it fill in), with the same body::
                   "judgement": "best", "seconds": 0.01, "hint": null}],
      "hints": {"first": 0, "second": 1},
      "accuracy": {"first": 97.5, "second": 80.1},
-     "turning_points": [{"ply": 6, "side": "first", "text": "move 7 (X): ..."}]}
+     "turning_points": [{"ply": 6, "side": "first", "text": "move 7 (X): ...",
+                         "kind": "threw_away_win", "move": "e3", "best": "d3",
+                         "lets_win_in_one": false}]}
 
 Refusals, as JSON ``{"error", "message"}``: 404 ``unknown_game_record`` (as
 ``GET /api/games/{id}``, a private room's game in progress included, word for
@@ -24,7 +26,12 @@ too many
 analyses running). ``result.line`` is the winning line's cells as
 ``game_over`` names them (empty without a line). ``hint`` is the move the
 engine gave the mover as a hint before that move (null if none), and ``hints``
-counts them per player. What is judged and how: :mod:`shared.engine.analysis`.
+counts them per player. ``estimated`` is true when a judged move rests on an
+estimate (the engine cannot solve the board: gomoku, large boards), whose
+judgements are the cautious ones; clients say so. A turning point's ``kind``,
+``move``, ``best`` and ``lets_win_in_one`` say its ``text`` as data
+(:class:`~shared.engine.analysis.TurningPoint`). What is judged and how:
+:mod:`shared.engine.analysis`.
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ from server.http_api import error_response, json_response
 from server.hub_boundary import HubEvent
 from server.lifecycle import CONFIG, HUB, POOL, STORE
 from server.store import GameNotFoundError
-from shared.engine.analysis import accuracy, turning_points, winning_chances
+from shared.engine.analysis import accuracy, estimated, turning_points, winning_chances
 from shared.games import get_game
 from shared.protocol.messages import SIDES
 
@@ -135,6 +142,7 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
         },
         "complete": view.complete,
         "total": len(record.moves),
+        "estimated": estimated(reviews),
         "reviews": [
             {
                 "ply": review.ply,
@@ -167,7 +175,15 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
             side: round(accuracy(reviews, symbol), 1) for symbol, side in by_symbol.items()
         },
         "turning_points": [
-            {"ply": point.ply, "side": SIDES[point.ply % 2], "text": point.text}
+            {
+                "ply": point.ply,
+                "side": SIDES[point.ply % 2],
+                "text": point.text,
+                "kind": point.kind,
+                "move": point.move,
+                "best": point.best,
+                "lets_win_in_one": point.lets_win_in_one,
+            }
             for point in turning_points(reviews)
         ],
     }

@@ -24,6 +24,11 @@ Contract:
 - An analysis cut short (a restart, a worker that died twice) keeps what it
   stored; the next view resumes from the first move without a review. A stored
   review stands: two analyses of a game may differ where values are estimates.
+- Reviews are stored with the rules they were made by
+  (:data:`~shared.engine.analysis.ANALYSIS_VERSION`): an analysis stored under
+  older rules is made again, from the first move, when next viewed (or, in
+  class mode, as the background analyses find it), its reviews replaced one by
+  one, never shown beside new ones.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from server.core.records import GameRecord, GameState
 from server.engine_pool import EngineBusyError, EnginePool, EnginePoolError
 from server.store import Store
 from shared.engine.analysis import (
+    ANALYSIS_VERSION,
     DEFAULT_SECONDS_PER_POSITION,
     MoveReview,
     PositionValue,
@@ -114,7 +120,7 @@ class GameAnalyses:
             raise GameInProgressError(
                 f"game {record.id} is still being played: it is analysed once it is over"
             )
-        texts, complete = await self._store.analysis(record.id)
+        texts, complete = await self._store.analysis(record.id, rules=ANALYSIS_VERSION)
         reviews = tuple(msgspec.json.decode(text, type=MoveReview) for text in texts)
         if not complete and len(reviews) == len(record.moves):
             await self._finish(record.id)
@@ -147,7 +153,9 @@ class GameAnalyses:
             await self._wake.wait()
             self._wake.clear()
             while not self._closing:
-                waiting = await self._store.unanalysed_games(since=since, limit=20)
+                waiting = await self._store.unanalysed_games(
+                    since=since, limit=20, rules=ANALYSIS_VERSION
+                )
                 todo = [i for i in waiting if i not in self._running and i not in self._gave_up]
                 if not todo:
                     break
@@ -155,7 +163,7 @@ class GameAnalyses:
                     if self._closing:
                         return
                     record = await self._store.get_game(game_id)
-                    texts, _ = await self._store.analysis(game_id)
+                    texts, _ = await self._store.analysis(game_id, rules=ANALYSIS_VERSION)
                     if game_id in self._running:
                         continue  # someone asked for it meanwhile: it runs already
                     if not await self._start(record, len(texts)):
@@ -192,7 +200,8 @@ class GameAnalyses:
                     return False  # a cancellation the pool's wait_for swallowed
                 after = await self._value(record.game, texts[: ply + 1])
                 review = review_move(game, position, texts[ply], before, after)
-                await self._store.add_review(record.id, ply, msgspec.json.encode(review).decode())
+                text = msgspec.json.encode(review).decode()
+                await self._store.add_review(record.id, ply, text, rules=ANALYSIS_VERSION)
                 position = game.play(position, game.parse_move(position, texts[ply]))
                 before = after
             await self._finish(record.id)
@@ -214,5 +223,5 @@ class GameAnalyses:
 
     async def _finish(self, game_id: int) -> None:
         await self._store.finish_analysis(
-            game_id, seconds_per_position=self._seconds, at=time.time()
+            game_id, seconds_per_position=self._seconds, at=time.time(), rules=ANALYSIS_VERSION
         )

@@ -31,7 +31,8 @@ games finished::
                     (shared.engine.analysis; empty until it is complete: in class
                     mode every game is analysed as it finishes)
     first_blunders, second_blunders
-                    each player's moves judged blunders (empty likewise)
+                    each player's moves judged blunders: proven to lower the
+                    game's value (empty likewise)
     first_hints, second_hints
                     the hints each player asked the engine for
 

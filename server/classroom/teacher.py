@@ -87,7 +87,7 @@ from server.store import (
     StudentRecord,
     StudentResults,
 )
-from shared.engine.analysis import MoveReview
+from shared.engine.analysis import ANALYSIS_VERSION, MoveReview
 from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 from shared.protocol.messages import ResultInfo, Side
 
@@ -593,7 +593,8 @@ class Classroom:
 
     async def _analyses(self, records: list[GameRecord]) -> dict[int, GameAnalysisSummary]:
         """What the analyses of ``records`` found, for the export."""
-        stored = await self._store.analyses_of([record.id for record in records])
+        ids = [record.id for record in records]
+        stored = await self._store.analyses_of(ids, rules=ANALYSIS_VERSION)
         # A class's worth of reviews to decode: off the event loop, as the export is.
         return await asyncio.to_thread(_summaries, stored)
 

@@ -21,7 +21,7 @@ from server.store.sql import scalar
 
 __all__ = ["SCHEMA_VERSION", "migrate"]
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
 
 
@@ -404,6 +404,15 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
             sealed  TEXT NOT NULL CHECK (sealed <> '')
         ) WITHOUT ROWID
         """,
+    ),
+    # Version 8 to 9: the rules each stored review and finished analysis was made by
+    # (shared.engine.analysis.ANALYSIS_VERSION; 1 for those stored before): one of
+    # an older version is made again when next viewed, never shown beside newer ones.
+    (
+        "ALTER TABLE analysis_moves ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1"
+        " CHECK (rules_version >= 1)",
+        "ALTER TABLE analyses ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1"
+        " CHECK (rules_version >= 1)",
     ),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION

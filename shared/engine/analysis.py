@@ -34,33 +34,63 @@ deepest heuristic search the budget allows, and marked heuristic
 
 Judgements
 ----------
+A move is judged by what it did to the game-theoretic value (the result under
+perfect play: win, draw or loss, and how fast) where the values prove it, and
+cautiously where they are only estimates. A value is *proven* when it is exact
+(or a decisive score: a win or loss the search saw to the end).
+
 - ``forced``: the only legal move; not counted in accuracy.
-- Both values exact: by what the move did to the game's result. Keeping the
-  result at the same speed is ``best``; keeping it but winning later or losing
-  sooner by at most :data:`SLOW_MOVES` of the winner's moves is ``good``, by
-  more an ``inaccuracy``; a win thrown away for a draw is a ``mistake``; a win
-  or a draw turned into a loss is a ``blunder`` (it changes the result badly,
-  as a Lichess player expects).
-- Otherwise, by the drop in *winning chances* (-1 a loss, 0 even, +1 a win),
-  Lichess's scale and thresholds: a drop of :data:`INACCURACY_DROP` (0.1) or
-  more is an ``inaccuracy``, :data:`MISTAKE_DROP` (0.2) a ``mistake``,
-  :data:`BLUNDER_DROP` (0.3) a ``blunder``; a smaller drop is ``good``, none
-  ``best``; and the engine's own best move is always ``best`` (two searches of
+- Both values proven: a move that lowers the value (a win turned into a draw or
+  a loss, a draw into a loss) is a ``blunder`` and a turning point. A move that
+  keeps it is never worse than an ``inaccuracy``: the same result at the same
+  speed is ``best``; a win fewer than :data:`MUCH_SLOWER` of the winner's moves
+  slower (or a loss as much sooner) is ``good``; a win that much slower or more
+  (a loss that much sooner) an ``inaccuracy``; the engine's own move is
+  ``best``.
+- Otherwise the engine's own best move is ``best`` (two searches of
   neighbouring positions disagree a little by their horizons: that is not the
-  player's fault). An exact value has the chances of its result; a heuristic
-  one ``2 / (1 + exp(-0.1 * points)) - 1`` (:func:`winning_chances`), so +10
-  points, about three open threes, is 0.46, what Lichess gives three pawns.
+  player's fault).
+- One value proven, the other an estimate: a proven value and an estimate are
+  on two scales, so they are never compared to call a move bad; only the
+  *sides* they are on are (winning, even, losing: a proven result's, or an
+  estimate's by its winning chances, even within :data:`EVEN_CHANCES`). What
+  the facts prove is at most an ``inaccuracy``: after a proven win, an estimate
+  cannot say whether the win was kept; a proven loss after an estimate says the
+  move lost (faster than the engine's move, which its search saw no loss in),
+  not that the position before was not lost already. So a move to a worse side
+  (a proven win, then an even or losing estimate; an estimated advantage, then
+  a proven draw or loss) is an ``inaccuracy``, a move that stays on its side
+  ``good`` (a proven win, then an estimate of +12: the engine could not prove
+  the win again in its time, which is not the player's fault), and a move to a
+  better side ``best``.
+- Both values estimates (gomoku, large m,n,k boards, a Connect Four position not
+  solved in the budget): by the drop in *winning chances* (-1 a loss, 0 even,
+  +1 a win), twice Lichess's thresholds, since the engine's estimates are
+  noisier than a chess engine's: :data:`INACCURACY_DROP` (0.2) an
+  ``inaccuracy``, :data:`MISTAKE_DROP` (0.4) a ``mistake``; a smaller drop is
+  ``good``, none ``best``. An estimate never proves a ``blunder``: ``??``
+  always means a proven lowering of the value. A proven value has the chances
+  of its result; an estimate ``2 / (1 + exp(-0.1 * points)) - 1``
+  (:func:`winning_chances`), so +10 points, about three open threes, is 0.46,
+  what Lichess gives three pawns.
+
+A review resting on any estimate is marked so (:func:`estimated`): clients say
+that its values are estimates.
 
 Accuracy
 --------
-Lichess's: each move's accuracy is ``103.1668 * exp(-0.04354 * d) - 3.1669``
-(clamped to 0..100, and 100 when nothing is lost) where ``d`` is the drop in
-win percentage (``50 + 50 * chances``); a player's accuracy is the plain mean
-over their moves that are not forced (100.0 with none). Lichess weights its mean
-by the game's volatility; a plain mean is easier to explain to a class. A win
-thrown away for a draw costs 50 points of win percentage (accuracy 8.5 for that
-move), a win or draw turned to a loss costs the move everything; a slower win
-costs nothing, as it changes no result.
+Lichess's formula on the drop the judgement counts (:attr:`MoveReview.drop`):
+each move's accuracy is ``103.1668 * exp(-0.04354 * d) - 3.1669`` (clamped to
+0..100, and 100 when nothing is lost) where ``d`` is the drop in win percentage
+(``50 + 50 * chances``); a player's accuracy is the plain mean over their moves
+that are not forced (100.0 with none). Lichess weights its mean by the game's
+volatility; a plain mean is easier to explain to a class. Between proven
+values only the result counts: a move that keeps the value scores 100 (a slower
+win too: the ``inaccuracy`` mark says it, the accuracy counts results), a win
+thrown away for a draw or a draw for a loss 8.5, a win turned into a loss 0;
+so a player who never lowered the value has 100, above anyone who did. A move
+judged on one proven value and one estimate loses :data:`INACCURACY_DROP` if it
+went to a worse side, else nothing.
 
 >>> from shared.games import get_game
 >>> game = get_game("tictactoe")
@@ -69,8 +99,8 @@ costs nothing, as it changes no result.
 ['best', 'blunder', 'best', 'best']
 >>> [point.text for point in turning_points(reviews)]
 ['move 2 (O): a2 threw away the draw and lost in 3; a1 held the draw']
->>> accuracy(reviews, "X"), round(accuracy(reviews, "O"), 1)
-(100.0, 69.5)
+>>> accuracy(reviews, "X"), round(accuracy(reviews, "O"), 1), estimated(reviews)
+(100.0, 69.5, False)
 """
 
 from __future__ import annotations
@@ -88,12 +118,13 @@ from shared.engine.search import search
 from shared.games import Game, GridGame, Position, get_game
 
 __all__ = [
-    "BLUNDER_DROP",
+    "ANALYSIS_VERSION",
     "DEFAULT_SECONDS_PER_POSITION",
+    "EVEN_CHANCES",
     "INACCURACY_DROP",
     "LINE_PLIES",
     "MISTAKE_DROP",
-    "SLOW_MOVES",
+    "MUCH_SLOWER",
     "Judgement",
     "MoveReview",
     "PositionValue",
@@ -101,6 +132,8 @@ __all__ = [
     "accuracy",
     "analyse_game",
     "analyse_position",
+    "estimated",
+    "judge",
     "move_accuracy",
     "review_move",
     "turning_points",
@@ -113,14 +146,26 @@ DEFAULT_SECONDS_PER_POSITION = 0.2
 is 10 s (docs/engine.md, "Game analysis")."""
 LINE_PLIES = 6
 """How much of the best line a review keeps: enough to show the idea."""
-SLOW_MOVES = 2
-"""A win delayed (or a loss hastened) by at most this many of the winner's moves
-is still ``good``; more is an ``inaccuracy``."""
-INACCURACY_DROP = 0.1
-MISTAKE_DROP = 0.2
-BLUNDER_DROP = 0.3
-"""Drops in winning chances (scale -1..1) from which a move is an inaccuracy, a
-mistake, a blunder: Lichess's thresholds (lila, ``Advice.scala``)."""
+ANALYSIS_VERSION = 2
+"""The rules (and engine values) a review is made by. Stored reviews of an older
+version are made again when next viewed (:mod:`server.store.analyses`), never
+shown beside newer ones: raise it when the judgements or the values change.
+1: before issue 25 (a win thrown away for a draw a mistake, estimates judged at
+Lichess's thresholds); 2: judgements by the game-theoretic value."""
+MUCH_SLOWER = 3
+"""A win delayed (or a loss hastened) by this many of the winner's moves or more
+is a much slower win: an ``inaccuracy``; by fewer, ``good``. (On Connect Four a
+win in 17 that becomes a win in 20 is still a win, but a sloppy one.)"""
+INACCURACY_DROP = 0.2
+MISTAKE_DROP = 0.4
+"""Drops in winning chances (scale -1..1) between two estimates from which a
+move is an inaccuracy, a mistake: twice Lichess's thresholds (lila,
+``Advice.scala``: 0.1, 0.2, and 0.3 for a blunder), since the engine's estimates
+are noisier than a chess engine's; an estimate never makes a blunder."""
+EVEN_CHANCES = 0.2
+"""Between a proven value and an estimate, an estimate whose winning chances lie
+within this much of 0 (about 4 points either way) counts as even: neither side
+is winning."""
 MIN_SECONDS_AHEAD = 0.01
 """Below this much budget left, a position with one safe move keeps the quick
 estimate :func:`~shared.engine.search.search` gave it rather than search on."""
@@ -134,15 +179,16 @@ class Judgement(enum.StrEnum):
     """What a move did, from best to worst (see the module docstring)."""
 
     BEST = "best"
-    """As good as the best move (exact: same result, same speed)."""
+    """As good as the best move (proven: same result, same speed), or the engine's."""
     GOOD = "good"
-    """Nearly as good: a slightly slower win, a small drop in the evaluation."""
+    """Nearly as good: a slightly slower win, a small drop in an estimate."""
     INACCURACY = "inaccuracy"
-    """A much slower win, or a drop of 0.1 in winning chances."""
+    """A much slower win (or faster loss), a drop of 0.2 in estimated winning
+    chances, or a worse move that the values cannot prove lowered the result."""
     MISTAKE = "mistake"
-    """A win thrown away for a draw, or a drop of 0.2 in winning chances."""
+    """A drop of 0.4 in estimated winning chances (estimates only)."""
     BLUNDER = "blunder"
-    """A win or a draw turned into a loss, or a drop of 0.3 in winning chances."""
+    """Proven to lower the value: a win turned into a draw or a loss, a draw into a loss."""
     FORCED = "forced"
     """The only legal move: nothing to judge."""
 
@@ -195,25 +241,56 @@ class MoveReview:
     @property
     def exact(self) -> bool:
         """True if both values are proven: the judgement is about results."""
-        return self.exact_before and self.exact_after
+        return _proven(self.score_before, self.exact_before) and _proven(
+            self.score_after, self.exact_after
+        )
 
     @property
     def drop(self) -> float:
-        """What the move gave away in winning chances (0..2): 0 for the engine's
-        own best move (see the module docstring) or a move that lost nothing."""
-        if self.move == self.best:
+        """What the move gave away in winning chances (0..2), as its judgement
+        counts it (see the module docstring): 0 for the engine's own best move
+        or a move that kept a proven value, the chances of the results for a
+        proven lowering; between a proven value and an estimate 0, or
+        :data:`INACCURACY_DROP` for a move to a worse side; between estimates,
+        the drop in chances."""
+        if self.move == self.best or self.judgement in (Judgement.BEST, Judgement.FORCED):
             return 0.0
+        if not self.exact and (
+            _proven(self.score_before, self.exact_before)
+            or _proven(self.score_after, self.exact_after)
+        ):
+            return INACCURACY_DROP if self.judgement is Judgement.INACCURACY else 0.0
         before = winning_chances(self.score_before, exact=self.exact_before)
         after = winning_chances(self.score_after, exact=self.exact_after)
         return max(0.0, before - after)
 
+    @property
+    def lowered(self) -> bool:
+        """True if the move is proven to have lowered the game's value (a win to a
+        draw or a loss, a draw to a loss): the turning points of a game."""
+        was, now = _result(self.score_before), _result(self.score_after)
+        return self.exact and _ORDER[now] < _ORDER[was]
+
 
 @dataclass(frozen=True, slots=True)
 class TurningPoint:
-    """A move that changed the game's result, said for people."""
+    """A move that changed the game's course, said for people.
+
+    ``text`` is the whole sentence (``move 9 (X): 5 threw away the win and let
+    O win in one; 3 won in 9``); the rest says it as data, for a client that
+    words it itself: ``kind`` is one of ``threw_away_win`` (to a draw),
+    ``win_to_loss``, ``threw_away_draw``, ``missed_win_in_one`` (the mover
+    could have won at once; the value fell), ``estimate_drop`` (a ``mistake``
+    between estimates); ``lets_win_in_one`` is True when the move lets the
+    opponent win at once; ``best`` the move that would have kept the value.
+    """
 
     ply: int
     text: str
+    kind: str = ""
+    move: str = ""
+    best: str = ""
+    lets_win_in_one: bool = False
 
 
 def winning_chances(score: int, *, exact: bool) -> float:
@@ -240,6 +317,13 @@ def move_accuracy(drop: float) -> float:
     win_percent_lost = 50 * drop
     raw = 103.1668 * math.exp(-0.04354 * win_percent_lost) - 3.1669
     return max(0.0, min(100.0, raw))
+
+
+def estimated(reviews: Iterable[MoveReview]) -> bool:
+    """True if any judged (not forced) move rests on an estimate: the review's
+    clients then say that its values are estimates (the engine cannot solve
+    the board), and its judgements are the cautious ones."""
+    return any(not r.exact for r in reviews if r.judgement is not Judgement.FORCED)
 
 
 def accuracy(reviews: Iterable[MoveReview], side: str) -> float:
@@ -348,19 +432,14 @@ def review_move(
     value_before = make_value(before.score, exact=before.exact, cells=cells, ply=ply)
     value_after = make_value(score_after, exact=after.exact, cells=cells, ply=ply)
     played_best = move_text == before.best
-    if before.moves == 1:
-        judgement = Judgement.FORCED
-    elif before.exact and after.exact:
-        judgement = _judge_results(before.score, score_after)
-    elif played_best:
-        judgement = Judgement.BEST
-    else:
-        drop = winning_chances(before.score, exact=before.exact) - winning_chances(
-            score_after, exact=after.exact
-        )
-        judgement = _judge_drop(drop)
-        if before.exact or after.exact:
-            judgement = min(judgement, _worst_across(before.score, score_after), key=_RANK.index)
+    judgement = judge(
+        before.score,
+        before.exact,
+        score_after,
+        after.exact,
+        engines_move=played_best,
+        only_move=before.moves == 1,
+    )
     return MoveReview(
         ply=ply,
         side="XO"[ply & 1],
@@ -378,41 +457,70 @@ def review_move(
     )
 
 
-def _judge_results(before: int, after: int) -> Judgement:
-    """The judgement of a move between two exact scores (see the module docstring)."""
-    was, now = _result(before), _result(after)
-    if was is now:
-        delay = stone_score(before) - stone_score(after)
+def judge(
+    before: int,
+    exact_before: bool,
+    after: int,
+    exact_after: bool,
+    *,
+    engines_move: bool = False,
+    only_move: bool = False,
+) -> Judgement:
+    """The judgement of a move from the mover's value ``before`` it and ``after``
+    it (engine scores, each proven or not), by the rules of the module
+    docstring: ``engines_move`` if the move was the engine's own best move,
+    ``only_move`` if it was the only legal one.
+
+    >>> win, draw, loss = 5 * SCORE_UNIT, 0, -5 * SCORE_UNIT
+    >>> judge(win, True, draw, True), judge(win, True, win, True)
+    (<Judgement.BLUNDER: 'blunder'>, <Judgement.BEST: 'best'>)
+    >>> judge(win, True, 3 * POINTS, False)  # was the win kept? unknown
+    <Judgement.INACCURACY: 'inaccuracy'>
+    """
+    if only_move:
+        return Judgement.FORCED
+    proven_before, proven_after = _proven(before, exact_before), _proven(after, exact_after)
+    if proven_before and proven_after:
+        was, now = _result(before), _result(after)
+        if _ORDER[now] < _ORDER[was]:
+            return Judgement.BLUNDER
+        if _ORDER[now] > _ORDER[was] or engines_move:
+            return Judgement.BEST  # better than proven cannot happen; the engine's keeps it
+        delay = stone_score(before) - stone_score(after)  # in the winner's moves
         if delay <= 0:
             return Judgement.BEST
-        return Judgement.GOOD if delay <= SLOW_MOVES else Judgement.INACCURACY
-    if now is Result.LOSS:
-        return Judgement.BLUNDER
-    if was is Result.WIN:
-        return Judgement.MISTAKE
-    return Judgement.BEST  # a better result than the search proved: cannot happen
+        return Judgement.GOOD if delay < MUCH_SLOWER else Judgement.INACCURACY
+    if engines_move:
+        return Judgement.BEST
+    if proven_before or proven_after:
+        # Two scales: compare the sides the values are on, no more (what the facts prove).
+        was_side, now_side = _side(before, exact_before), _side(after, exact_after)
+        if now_side < was_side:
+            return Judgement.INACCURACY
+        return Judgement.GOOD if now_side == was_side else Judgement.BEST
+    drop = winning_chances(before, exact=exact_before) - winning_chances(after, exact=exact_after)
+    return _judge_drop(drop)
 
 
-_RANK = list(Judgement)
-"""Judgements from best to worst (``forced`` last: never the outcome of a cap)."""
+def _side(score: int, exact: bool) -> int:
+    """The side a value is on for the mover: 1 winning, 0 even (or drawn), -1 losing."""
+    chances = winning_chances(score, exact=exact)
+    if not _proven(score, exact) and abs(chances) < EVEN_CHANCES:
+        return 0
+    return (chances > 0) - (chances < 0)
 
 
-def _worst_across(before: int, after: int) -> Judgement:
-    """The worst judgement a move between one proven value and one estimate may
-    get: what the exact rules give for the sides (ahead, even, behind) the two
-    values are on. A proven win against an estimate of +5 cannot say whether the
-    win was kept, only that the move kept the upper hand: at most an inaccuracy;
-    a proven draw or loss after an estimated advantage is a change of side."""
-    was, now = _result(before), _result(after)
-    if was is now:
-        return Judgement.INACCURACY
-    return _judge_results(before, after)
+_ORDER = {Result.LOSS: 0, Result.DRAW: 1, Result.WIN: 2}
+"""Results from worst to best, for the mover."""
+
+
+def _proven(score: int, exact: bool) -> bool:
+    """True if ``score`` is a proven value: exact, or a win or loss seen to the end."""
+    return exact or abs(score) >= SCORE_UNIT  # a decisive score is a proven result
 
 
 def _judge_drop(drop: float) -> Judgement:
-    """The judgement of a move that lost ``drop`` winning chances."""
-    if drop >= BLUNDER_DROP:
-        return Judgement.BLUNDER
+    """The judgement of a move that lost ``drop`` winning chances between estimates."""
     if drop >= MISTAKE_DROP:
         return Judgement.MISTAKE
     if drop >= INACCURACY_DROP:
@@ -470,29 +578,62 @@ def _reviews(
 
 
 def turning_points(reviews: Iterable[MoveReview]) -> list[TurningPoint]:
-    """The mistakes and blunders, each said for people, in order.
+    """The moves that changed the game's course, each said for people, in order.
 
-    Between exact values these are the moves that changed the game's result:
-    ``move 7 (X): e3 threw away the win; d3 won in 5``. Between estimates, the
-    big drops: ``move 12 (O): 5 went from +1.20 to -4.50; 4 was worth +1.20``.
+    Between proven values these are the blunders, the moves that lowered the
+    value, said with the move that would have kept it:
+    ``move 7 (X): e3 threw away the win; d3 won in 5``, ``move 5 (X): c1 missed
+    a win in one; c2 won at once``, ``move 2 (O): a2 threw away the draw and let
+    X win in one; a1 held the draw``. Between estimates, the mistakes (big
+    drops): ``move 12 (O): 5 went from +1.20 to -4.50 (estimates); 4 was worth
+    +1.20``.
     """
     points = []
     for review in reviews:
         if review.judgement not in (Judgement.MISTAKE, Judgement.BLUNDER):
             continue
         head = f"move {review.ply + 1} ({review.side}): {review.move}"
-        points.append(TurningPoint(review.ply, f"{head} {_what_it_did(review)}"))
+        kind, what = _what_it_did(review)
+        points.append(
+            TurningPoint(
+                review.ply,
+                f"{head} {what}",
+                kind=kind,
+                move=review.move,
+                best=review.best,
+                lets_win_in_one=review.value_after == "loss in 1",
+            )
+        )
     return points
 
 
-def _what_it_did(review: MoveReview) -> str:
+def _what_it_did(review: MoveReview) -> tuple[str, str]:
+    """The turning point's kind and its words after the move (see :func:`turning_points`).
+    The browser words them the same (``server/web/static/words.js``,
+    ``turningPointText``; tests/browser/test_browser_review.py checks they match)."""
     before, after, best = review.value_before, review.value_after, review.best
-    if review.exact:
-        was, now = _result(review.score_before), _result(review.score_after)
-        won, lost = before.removeprefix("win in "), after.removeprefix("loss in ")
-        if was is Result.WIN and now is Result.DRAW:
-            return f"threw away the win; {best} won in {won}"
-        if was is Result.WIN:
-            return f"threw away the win and lost in {lost}; {best} won in {won}"
-        return f"threw away the draw and lost in {lost}; {best} held the draw"
-    return f"went from {before} to {after}; {best} was worth {before}"
+    if not review.exact:
+        return (
+            "estimate_drop",
+            f"went from {before} to {after} (estimates); {best} was worth {before}",
+        )
+    was, now = _result(review.score_before), _result(review.score_after)
+    opponent = "O" if review.side == "X" else "X"
+    lost = after.removeprefix("loss in ")
+    # What the move led to: nothing more to say of a draw.
+    led = (
+        ""
+        if now is Result.DRAW
+        else f" and let {opponent} win in one"
+        if lost == "1"
+        else f" and lost in {lost}"
+    )
+    if was is Result.DRAW:
+        return "threw_away_draw", f"threw away the draw{led}; {best} held the draw"
+    won = before.removeprefix("win in ")
+    kept = f"{best} won at once" if won == "1" else f"{best} won in {won}"
+    if won == "1":
+        return "missed_win_in_one", f"missed a win in one{led}; {kept}"
+    if now is Result.DRAW:
+        return "threw_away_win", f"threw away the win; {kept}"
+    return "win_to_loss", f"threw away the win{led}; {kept}"

@@ -26,6 +26,15 @@ from test_browser_teacher import open_teacher
 
 BLUNDER = "b2 a2 a1 c3 c1 b1 a3"
 """Tic-tac-toe: O's a2 throws the draw away (X then wins), the rest is best play."""
+ESTIMATED = (
+    "Values are estimates: the engine cannot solve this board. "
+    "Judgements on estimates are cautious: none is a blunder."
+)
+THROWN_WIN = "444444325622223332666661111115335577777755"
+"""Connect Four: X's 9th move (5) turns a win in 17 into a loss in 17 (bitbully
+says so, tests/unit/shared/test_analysis_judgements.py); then both play perfectly
+(bitbully's moves) and O wins with the last stone."""
+SHOTS = Path("/tmp/boardroom-review")
 
 
 def analysis_statuses(person: WebPlayer) -> list[int]:
@@ -106,7 +115,8 @@ async def test_the_review_marks_a_blunder_and_plots_the_chances(db_path: Path) -
     it ?? (a blunder, in its colour) with "better: a1", the other moves plain; the
     graph has a point per move, X's chances reaching +1 after the blunder; the
     turning point, clicked, shows the position after it; the accuracy reads
-    100.0% for Ann and 69.5% for Bob."""
+    100.0% for Ann and 69.5% for Bob. The graph is saved in /tmp/boardroom-review
+    for a look."""
     async with web_session(db_path) as web:
         game_id = await play_out(web.server.ws_url, "tictactoe", BLUNDER.split())
         lee = await web.open(f"/#/review/{game_id}")
@@ -141,6 +151,17 @@ async def test_the_review_marks_a_blunder_and_plots_the_chances(db_path: Path) -
         assert top < even, (top, even)  # X's chances went up: O blundered
         await expect(lee.page.locator(".graph-legend")).to_contain_text("exact")
         await expect(lee.page.locator(".graph-legend")).to_contain_text("estimate")
+        # The blunder is marked ?? over its point; every value is exact, nothing estimated.
+        mark = lee.page.locator(".graph-mark")
+        await expect(mark).to_have_count(1)
+        await expect(mark).to_have_text("??")
+        assert await mark.get_attribute("data-ply") == "1"
+        await expect(lee.page.locator(".graph-legend")).to_contain_text(
+            "?? lowered the game's value"
+        )
+        await expect(lee.page.locator(".review-estimated")).to_be_hidden()
+        SHOTS.mkdir(exist_ok=True)
+        await lee.page.locator(".review-figure").screenshot(path=str(SHOTS / "blunder-graph.png"))
         await expect(lee.page.locator(".review-accuracy")).to_have_text(
             "Accuracy: X ann 100.0% · O bob 69.5%"
         )
@@ -159,6 +180,29 @@ async def test_the_review_marks_a_blunder_and_plots_the_chances(db_path: Path) -
         await expect(page).to_have_attribute("data-ply", "5")
         await points.nth(6).click()
         await expect(page).to_have_attribute("data-ply", "7")
+
+
+async def test_the_turning_points_read_as_the_servers_words(db_path: Path) -> None:
+    """The page words each turning point itself (words.js, for translation) from
+    the endpoint's data: the same sentence as the server's ``text`` (the
+    terminal's), for each kind in two games: a draw thrown away letting X win in
+    one, a win in one missed, wins turned into losses (one letting X win in one)."""
+    games = ("b2 a1 c3 a3 a2 b1 c1 c2 b3", "b1 c2 a1 a2 c1")
+    kinds: set[str] = set()
+    async with web_session(db_path) as web:
+        for moves in games:
+            game_id = await play_out(web.server.ws_url, "tictactoe", moves.split())
+            lee = await web.open(f"/#/review/{game_id}")
+            await expect(review(lee)).to_have_attribute("data-complete", "true")
+            body = await web.server.get_json(f"/api/games/{game_id}/analysis")
+            points = body["turning_points"]
+            assert len(points) >= 2, points
+            await expect(lee.page.locator(".turning-point")).to_have_text(
+                [point["text"] for point in points]
+            )
+            kinds |= {point["kind"] for point in points}
+            assert any(point["lets_win_in_one"] for point in points), points
+    assert kinds == {"threw_away_draw", "missed_win_in_one", "win_to_loss"}
 
 
 async def test_estimates_show_hollow_and_moves_fill_in_as_judged(db_path: Path) -> None:
@@ -181,11 +225,47 @@ async def test_estimates_show_hollow_and_moves_fill_in_as_judged(db_path: Path) 
         await expect(lee.page.locator(".review-move")).to_have_count(9)
         await expect(lee.page.locator(".review-move.pending")).to_have_count(0)
         await expect(lee.page.locator(".graph-point.estimate").first).to_be_visible()
+        # Judged on estimates: said above the graph, and no blunder among them.
+        await expect(lee.page.locator(".review-estimated")).to_have_text(ESTIMATED)
+        await expect(lee.page.locator(".review-move.blunder")).to_have_count(0)
     assert shown[-1] == "Analysis complete: 9 moves reviewed.", shown
     assert all(re.fullmatch(r"Analysing… \d of 9", text) for text in shown[:-1]), shown
 
 
 IN_PROGRESS = "This game is still being played: its review opens once it is over."
+
+
+async def test_a_connect_four_review_fits_a_laptop_and_a_phone(db_path: Path) -> None:
+    """The issue's game, reviewed: the board, its buttons and the line about the
+    move fit a 1280x720 window and a 390x844 phone with nothing to scroll
+    sideways; screenshots of both, at move 9, are saved in /tmp/boardroom-review
+    for a look. Where move 9's values are proven, it is the blunder and the
+    turning point, marked ?? on the graph."""
+    async with web_session(db_path) as web:
+        game_id = await play_out(web.server.ws_url, "connect4", list(THROWN_WIN))
+        lee = await web.open(f"/#/review/{game_id}")
+        page = review(lee)
+        await expect(page).to_have_attribute("data-complete", "true", timeout=60_000)
+        await lee.page.locator(".review-move").nth(8).click()
+        await expect(page).to_have_attribute("data-ply", "9")
+        body = await web.server.get_json(f"/api/games/{game_id}/analysis")
+        ninth = body["reviews"][8]
+        if ninth["exact_before"] and ninth["exact_after"]:
+            assert ninth["judgement"] == "blunder", ninth
+            assert 8 in [point["ply"] for point in body["turning_points"]]
+            await expect(lee.page.locator(".graph-mark[data-ply='8']")).to_have_text("??")
+        SHOTS.mkdir(exist_ok=True)
+        for width, height in ((1280, 720), (390, 844)):
+            await lee.page.set_viewport_size({"width": width, "height": height})
+            # The click on move 9 scrolled its entry into view: the page's top is what fits.
+            await lee.page.evaluate("window.scrollTo(0, 0)")
+            for part in (".review-view .board", ".review-controls", ".review-now"):
+                await assert_in_window(lee, part, width, height)
+            scroll_width = await lee.page.evaluate("document.documentElement.scrollWidth")
+            assert scroll_width <= width, (width, scroll_width)
+            await lee.page.screenshot(
+                path=str(SHOTS / f"review-{width}x{height}.png"), full_page=True
+            )
 
 
 async def test_what_cannot_be_reviewed_is_said_in_words(db_path: Path) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, play_out, running_server, wait_until
 
+from shared.engine.analysis import ANALYSIS_VERSION
+
 BLUNDER = "b2 a2 a1 c3 c1 b1 a3"
 """Tic-tac-toe: O's a2 throws the draw away (X then wins), the rest is best play."""
 CONNECT4_42 = "426552522655664464414653111113333377227777"
@@ -75,6 +77,41 @@ async def test_a_finished_game_is_judged_move_by_move_and_kept(tmp_path: Path) -
     async with running_server(database) as server:
         status, again = await analysis(server, game_id)
     assert status == 200 and again == final
+
+
+async def test_an_analysis_stored_under_older_rules_is_made_again(tmp_path: Path) -> None:
+    """A real SQLite file holding a complete analysis made under the rules before
+    issue 25 (rules version 1, as the upgrade to schema 9 leaves such rows; O's a2
+    was then judged a mistake): the next view does not show it but makes the
+    analysis again (202, then 200 with the blunder), and the new reviews replace
+    the old ones in the file."""
+    database = tmp_path / "games.db"
+    async with running_server(database) as server:
+        game_id = await play_out(server.ws_url, "tictactoe", BLUNDER.split())
+    old = '{"ply": 1, "side": "O", "move": "a2", "judgement": "mistake"}'
+    with closing(sqlite3.connect(database)) as db, db:
+        db.executemany(
+            "INSERT INTO analysis_moves (game_id, ply, review) VALUES (?, ?, ?)",
+            [(game_id, ply, old) for ply in range(7)],
+        )
+        db.execute(
+            "INSERT INTO analyses (game_id, seconds_per_position, finished_at) VALUES (?, 0.2, 0)",
+            (game_id,),
+        )
+    async with running_server(database) as server:
+        status, first = await analysis(server, game_id)
+        assert status == 202 and all(r["judgement"] != "mistake" for r in first["reviews"])
+        final = await completed(server, game_id)
+    assert final["reviews"][1]["judgement"] == "blunder"
+    assert [point["ply"] for point in final["turning_points"]] == [1]
+    with closing(sqlite3.connect(database)) as db:
+        rows = db.execute(
+            "SELECT rules_version, count(*) FROM analysis_moves WHERE game_id = ?"
+            " GROUP BY rules_version",
+            (game_id,),
+        ).fetchall()
+        done = db.execute("SELECT rules_version FROM analyses WHERE game_id = ?", (game_id,))
+        assert (rows, done.fetchall()) == ([(ANALYSIS_VERSION, 7)], [(ANALYSIS_VERSION,)])
 
 
 async def test_what_cannot_be_analysed_is_refused_with_its_reason(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """What the post-game analyses keep, on PostgreSQL (the contracts of
-:mod:`server.store.analyses`: the first review stored for a move stands)."""
+:mod:`server.store.analyses`: the first review stored for a move under a rules
+version stands; one of older rules is replaced, and is not read under newer)."""
 
 from __future__ import annotations
 
@@ -12,46 +13,61 @@ __all__ = ["PostgresAnalyses"]
 class PostgresAnalyses(PostgresBase):
     """The analyses' rows."""
 
-    async def analysis(self, game_id: int) -> tuple[list[str], bool]:
-        """The stored reviews of game ``game_id`` (JSON texts, by ply from 0, with no
-        gap) and whether the analysis is complete."""
+    async def analysis(self, game_id: int, *, rules: int) -> tuple[list[str], bool]:
+        """The reviews of game ``game_id`` stored under rules version ``rules`` (JSON
+        texts, by ply from 0, with no gap) and whether that analysis is complete."""
 
         async def body(db: Connection) -> tuple[list[str], bool]:
             rows = await db.fetch(
-                "SELECT ply, review FROM analysis_moves WHERE game_id = $1 ORDER BY ply", game_id
+                "SELECT ply, review FROM analysis_moves WHERE game_id = $1"
+                " AND rules_version = $2 ORDER BY ply",
+                game_id,
+                rules,
             )
-            done = await db.fetchval("SELECT 1 FROM analyses WHERE game_id = $1", game_id)
+            done = await db.fetchval(
+                "SELECT 1 FROM analyses WHERE game_id = $1 AND rules_version = $2", game_id, rules
+            )
             return complete_reviews(rows, done is not None)
 
         return await self._transaction(body, write=False, what="reading an analysis")
 
-    async def add_review(self, game_id: int, ply: int, review: str) -> None:
-        """Store the review (JSON text) of move ``ply`` of game ``game_id``; a review
-        already stored for that move stands (the first analysis is kept)."""
+    async def add_review(self, game_id: int, ply: int, review: str, *, rules: int) -> None:
+        """Store the review (JSON text) of move ``ply`` of game ``game_id``, made under
+        rules version ``rules``; a review already stored for that move under the same
+        rules or newer ones stands (the first analysis is kept), one of older rules
+        is replaced."""
 
         async def body(db: Connection) -> None:
             await db.execute(
-                "INSERT INTO analysis_moves (game_id, ply, review) VALUES ($1, $2, $3)"
-                " ON CONFLICT DO NOTHING",
+                "INSERT INTO analysis_moves (game_id, ply, review, rules_version)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, ply) DO UPDATE"
+                " SET review = excluded.review, rules_version = excluded.rules_version"
+                " WHERE analysis_moves.rules_version < excluded.rules_version",
                 game_id,
                 ply,
                 review,
+                rules,
             )
 
         await self._transaction(body, write=True, what="storing a move's review")
 
     async def finish_analysis(
-        self, game_id: int, *, seconds_per_position: float, at: float
+        self, game_id: int, *, seconds_per_position: float, at: float, rules: int
     ) -> None:
-        """Mark game ``game_id``'s analysis complete (every move's review stored)."""
+        """Mark game ``game_id``'s analysis under rules version ``rules`` complete
+        (every move's review stored under them); replaces the mark of older rules."""
 
         async def body(db: Connection) -> None:
             await db.execute(
-                "INSERT INTO analyses (game_id, seconds_per_position, finished_at)"
-                " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                "INSERT INTO analyses (game_id, seconds_per_position, finished_at, rules_version)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO UPDATE"
+                " SET seconds_per_position = excluded.seconds_per_position,"
+                " finished_at = excluded.finished_at, rules_version = excluded.rules_version"
+                " WHERE analyses.rules_version < excluded.rules_version",
                 game_id,
                 seconds_per_position,
                 at,
+                rules,
             )
 
         await self._transaction(body, write=True, what="storing an analysis")
@@ -82,25 +98,31 @@ class PostgresAnalyses(PostgresBase):
 
         return await self._transaction(body, write=False, what="reading the hints")
 
-    async def unanalysed_games(self, *, since: float, limit: int) -> list[int]:
-        """Ids of games finished at ``since`` or later whose analysis is not
-        complete, the earliest finished first, at most ``limit``."""
+    async def unanalysed_games(self, *, since: float, limit: int, rules: int) -> list[int]:
+        """Ids of games finished at ``since`` or later whose analysis under rules
+        version ``rules`` (or newer) is not complete, the earliest finished first,
+        at most ``limit``."""
 
         async def body(db: Connection) -> list[int]:
             rows = await db.fetch(
                 "SELECT id FROM games g WHERE state = 'finished' AND finished_at >= $1"
-                " AND NOT EXISTS (SELECT 1 FROM analyses a WHERE a.game_id = g.id)"
+                " AND NOT EXISTS (SELECT 1 FROM analyses a WHERE a.game_id = g.id"
+                " AND a.rules_version >= $3)"
                 " ORDER BY finished_at, id LIMIT $2",
                 since,
                 limit,
+                rules,
             )
             return [row[0] for row in rows]
 
         return await self._transaction(body, write=False, what="finding games to analyse")
 
-    async def analyses_of(self, game_ids: list[int]) -> dict[int, tuple[list[str], dict[int, str]]]:
-        """For each of ``game_ids``: its complete analysis' reviews (JSON texts by
-        ply; empty if not complete) and its hints (move by ply)."""
+    async def analyses_of(
+        self, game_ids: list[int], *, rules: int
+    ) -> dict[int, tuple[list[str], dict[int, str]]]:
+        """For each of ``game_ids``: its complete analysis' reviews under rules
+        version ``rules`` (JSON texts by ply; empty if there is none complete under
+        them) and its hints (move by ply)."""
 
         async def body(db: Connection) -> dict[int, tuple[list[str], dict[int, str]]]:
             found: dict[int, tuple[list[str], dict[int, str]]] = {
@@ -109,9 +131,11 @@ class PostgresAnalyses(PostgresBase):
             # Two queries for all the games, rather than three a game.
             for game_id, review in await db.fetch(
                 "SELECT m.game_id, m.review FROM analysis_moves m"
-                " JOIN analyses a ON a.game_id = m.game_id"
-                " WHERE m.game_id = ANY($1::bigint[]) ORDER BY m.game_id, m.ply",
+                " JOIN analyses a ON a.game_id = m.game_id AND a.rules_version = $2"
+                " WHERE m.game_id = ANY($1::bigint[]) AND m.rules_version = $2"
+                " ORDER BY m.game_id, m.ply",
                 game_ids,
+                rules,
             ):
                 found[game_id][0].append(review)
             for game_id, ply, move in await db.fetch(

@@ -268,11 +268,21 @@ _VERSION_8 = (
     """,
 )
 
+_VERSION_9 = (
+    # The rules each stored review and finished analysis was made by (SQLite's
+    # version 9 says why).
+    "ALTER TABLE analysis_moves ADD COLUMN rules_version integer NOT NULL DEFAULT 1"
+    " CHECK (rules_version >= 1)",
+    "ALTER TABLE analyses ADD COLUMN rules_version integer NOT NULL DEFAULT 1"
+    " CHECK (rules_version >= 1)",
+)
+
 _MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     # (the version a step brings the database to, its statements), in order. A
     # step is frozen once released: a change is a new step here and in SQLite's list.
     (7, _VERSION_7),
     (8, _VERSION_8),
+    (9, _VERSION_9),
 )
 assert _MIGRATIONS[-1][0] == SCHEMA_VERSION
 

@@ -7,8 +7,10 @@
 // engine's better move after a mistake or a blunder, and badges a move played
 // after a hint ("hint"); the graph plots the first player's winning chances
 // after each move (-1 a loss, +1 a win), exact values as filled points and
-// estimates hollow on a dashed line; then each player's accuracy (with the
-// hints each used, if any) and the turning points. The server analyses a game
+// estimates hollow on a dashed line, a blunder (a move proven to lower the
+// game's value) marked "??" over its point; then each player's accuracy (with
+// the hints each used, if any) and the turning points. A review whose
+// judgements rest on estimates (gomoku, large boards) says so above the graph. The server analyses a game
 // on the first request and answers 202 with the moves done so far until it
 // has them all: the page asks again every second and fills them in as they come.
 //
@@ -20,6 +22,7 @@ import { button, h, setText, show } from "./dom.js";
 import { boardShape, Position, splitMoves } from "./games.js";
 import { SYMBOLS } from "./room-state.js";
 import { sideMark } from "./side-mark.js";
+import { REVIEW, turningPointText } from "./words.js";
 
 const POLL_MS = 1000; // while the analysis runs (the endpoint's contract)
 const RETRY_MS = 3000; // after a failed request (the connection dropped)
@@ -95,8 +98,11 @@ export class ReviewView {
       { class: "graph-legend" },
       h("span", { class: "legend-exact" }, "exact"),
       h("span", { class: "legend-estimate" }, "estimate"),
+      h("span", { class: "legend-blunder" }, REVIEW.blunderLegend),
       h("span", { class: "legend-note" }, "X's chances: up X wins, down O wins"),
     );
+    this.estimated = h("p", { class: "review-estimated", role: "note" }, REVIEW.estimated);
+    show(this.estimated, false);
     this.accuracy = h("p", { class: "review-accuracy" });
     this.turningPoints = h("ol", { class: "turning-points" });
     this.moveList = h("ol", { class: "review-moves", "aria-label": "Moves" });
@@ -120,6 +126,7 @@ export class ReviewView {
       h(
         "aside",
         { class: "review-side" },
+        this.estimated,
         h("figure", { class: "review-figure" }, this.graph, legend),
         this.accuracy,
         h("section", { "aria-labelledby": "turning-title" }, h("h3", { id: "turning-title" }, "Turning points"), this.turningPoints),
@@ -205,6 +212,7 @@ export class ReviewView {
     this.element.dataset.complete = body.complete ? "true" : "";
     if (body.complete) this.say(`Analysis complete: ${done} moves reviewed.`, "done");
     else this.say(`Analysing… ${done} of ${body.total}`, "running");
+    show(this.estimated, Boolean(body.estimated));
     this.drawMoves();
     this.drawAccuracy();
     this.drawTurningPoints();
@@ -338,7 +346,7 @@ export class ReviewView {
     }
     this.turningPoints.replaceChildren(
       ...points.map((point) =>
-        h("li", {}, button(point.text, () => this.go(point.ply + 1), { class: "quiet turning-point", dataset: { ply: String(point.ply) } })),
+        h("li", {}, button(turningPointText(point, this.body.reviews[point.ply]), () => this.go(point.ply + 1), { class: "quiet turning-point", dataset: { ply: String(point.ply) } })),
       ),
     );
   }
@@ -381,6 +389,14 @@ export class ReviewView {
       circle.append(title);
       circle.addEventListener("click", () => this.go(ply + 1));
       points.push(circle);
+      if (review.judgement === "blunder") {
+        // "??" over (or, near the top, under) the point: the move that changed the game.
+        const above = point.y > 14;
+        const mark = svg("text", { class: "graph-mark blunder", x: point.x, y: above ? point.y - 6 : point.y + 14, "text-anchor": "middle", "data-ply": ply });
+        mark.textContent = MARKS.blunder;
+        mark.addEventListener("click", () => this.go(ply + 1));
+        points.push(mark);
+      }
     });
     this.graph.replaceChildren(...nodes, ...points);
   }

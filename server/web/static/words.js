@@ -229,3 +229,45 @@ export function waitingText(opponent, secondsLeft, paused) {
 export function absentLabel(opponent) {
   return `${opponent} (not here yet)`;
 }
+
+/** The review page's words (review-view.js) for what its judgements rest on. */
+export const REVIEW = {
+  /** Shown when a judged move rests on an estimate (the analysis's `estimated`). */
+  estimated: "Values are estimates: the engine cannot solve this board. Judgements on estimates are cautious: none is a blunder.",
+  /** The graph's legend for the mark over a blunder. */
+  blunderLegend: "?? lowered the game's value",
+};
+
+/** A turning point of a review in words, from its data (the analysis's
+ * `turning_points`) and the review of its move (for the values): "move 9 (X): 5
+ * threw away the win and lost in 17; 6 won in 17". The same words as the
+ * server's `text` (shared/engine/analysis.py, turning_points), which stands for
+ * a kind this page does not know. */
+export function turningPointText(point, review) {
+  if (!review) return point.text;
+  const head = `move ${point.ply + 1} (${SYMBOLS[point.side]}): ${point.move}`;
+  const before = review.value_before;
+  const after = review.value_after;
+  const led =
+    after === "draw"
+      ? ""
+      : point.lets_win_in_one
+        ? ` and let ${SYMBOLS[otherSide(point.side)]} win in one`
+        : ` and lost in ${after.replace(/^loss in /, "")}`;
+  const won = before.replace(/^win in /, "");
+  const kept = won === "1" ? `${point.best} won at once` : `${point.best} won in ${won}`;
+  switch (point.kind) {
+    case "threw_away_draw":
+      return `${head} threw away the draw${led}; ${point.best} held the draw`;
+    case "missed_win_in_one":
+      return `${head} missed a win in one${led}; ${kept}`;
+    case "threw_away_win":
+      return `${head} threw away the win; ${kept}`;
+    case "win_to_loss":
+      return `${head} threw away the win${led}; ${kept}`;
+    case "estimate_drop":
+      return `${head} went from ${before} to ${after} (estimates); ${point.best} was worth ${before}`;
+    default:
+      return point.text;
+  }
+}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import pickle
 from dataclasses import replace
 
@@ -10,12 +11,17 @@ import pytest
 
 from shared.engine import SCORE_UNIT, search, solve, solve_move
 from shared.engine.analysis import (
+    EVEN_CHANCES,
+    INACCURACY_DROP,
+    MISTAKE_DROP,
+    MUCH_SLOWER,
     Judgement,
     MoveReview,
     PositionValue,
     accuracy,
     analyse_game,
     analyse_position,
+    estimated,
     review_move,
     turning_points,
     winning_chances,
@@ -52,15 +58,16 @@ def judgements(reviews: list[MoveReview]) -> list[str]:
     return [review.judgement.value for review in reviews]
 
 
-def test_a_thrown_away_win_is_a_mistake_and_a_turning_point():
-    """Exact values judge by the result: draw to loss is a blunder, win to draw a
-    mistake; both are turning points, said with the move that kept the result."""
+def test_a_thrown_away_win_is_a_blunder_and_a_turning_point():
+    """Exact values judge by the result: draw to loss and win to draw are both
+    blunders (they lower the value) and turning points, said with the move that
+    kept the result: O let X win in one, then X missed that win in one."""
     reviews = list(analyse_game(TICTACTOE, X_THROWS_AWAY_THE_WIN))
 
     assert judgements(reviews) == [
         *["best"] * 5,
         "blunder",
-        "mistake",
+        "blunder",
         "best",
         "forced",
     ]
@@ -69,10 +76,16 @@ def test_a_thrown_away_win_is_a_mistake_and_a_turning_point():
     assert (seventh.value_before, seventh.value_after) == ("win in 1", "draw")
     assert seventh.line == ("c2",) and seventh.exact
     assert [point.text for point in turning_points(reviews)] == [
-        "move 6 (O): b1 threw away the draw and lost in 1; c2 held the draw",
-        "move 7 (X): c1 threw away the win; c2 won in 1",
+        "move 6 (O): b1 threw away the draw and let X win in one; c2 held the draw",
+        "move 7 (X): c1 missed a win in one; c2 won at once",
     ]
-    assert [point.ply for point in turning_points(reviews)] == [5, 6]
+    points = turning_points(reviews)
+    assert [(p.ply, p.kind, p.move, p.best, p.lets_win_in_one) for p in points] == [
+        (5, "threw_away_draw", "b1", "c2", True),
+        (6, "missed_win_in_one", "c1", "c2", False),
+    ]
+    assert all(review.lowered for review in reviews[5:7])
+    assert not any(review.lowered for review in reviews[:5] + reviews[7:])
 
 
 def test_a_win_turned_into_a_loss_is_a_blunder():
@@ -80,9 +93,10 @@ def test_a_win_turned_into_a_loss_is_a_blunder():
     reviews = list(analyse_game(TICTACTOE, BLUNDERS_BOTH_WAYS))
 
     assert judgements(reviews) == ["best", "blunder", "blunder", "blunder", "best"]
-    assert turning_points(reviews)[1].text == (
-        "move 3 (X): a1 threw away the win and lost in 3; b2 won in 3"
-    )
+    assert [point.text for point in turning_points(reviews)[1:]] == [
+        "move 3 (X): a1 threw away the win and lost in 3; b2 won in 3",
+        "move 4 (O): a2 threw away the win and let X win in one; c1 won in 3",
+    ]
     assert accuracy(reviews, "X") < 100 and accuracy(reviews, "O") < 100
 
 
@@ -223,19 +237,100 @@ def test_a_review_is_plain_data_for_json_and_pickle():
     assert pickle.loads(pickle.dumps(review)) == review
 
 
-# Judgements between estimates, on hand-made values: the rules, not the engine.
+# The rules on hand-made values (the ladder of the module docstring), not the engine.
 
 POSITION = CONNECT4.from_moves("4444")
 
 
 def value(points: float, *, exact: bool = False, best: str = "3") -> PositionValue:
+    """A value for the mover: ``points`` of estimate, or with ``exact`` a stone
+    score (positive a win, 0 a draw, negative a loss)."""
     score = round(points * POINTS) if not exact else round(points) * SCORE_UNIT
     return PositionValue(score, exact, best, (best, "4"), moves=7)
 
 
-def judge(before: PositionValue, after_for_mover: PositionValue, move: str = "1") -> Judgement:
+def review(before: PositionValue, after_for_mover: PositionValue, move: str = "1") -> MoveReview:
     after = replace(after_for_mover, score=-after_for_mover.score)
-    return review_move(CONNECT4, POSITION, move, before, after).judgement
+    return review_move(CONNECT4, POSITION, move, before, after)
+
+
+def judge(before: PositionValue, after_for_mover: PositionValue, move: str = "1") -> Judgement:
+    return review(before, after_for_mover, move).judgement
+
+
+WIN, DRAW, LOSS = 9, 0, -9
+"""Stone scores: a win, a draw, a loss (exact when passed with ``exact=True``)."""
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        # Both proven: lowering the value is a blunder...
+        (WIN, DRAW, Judgement.BLUNDER),
+        (WIN, LOSS, Judgement.BLUNDER),
+        (DRAW, LOSS, Judgement.BLUNDER),
+        # ...keeping it never worse than an inaccuracy, by the speed.
+        (WIN, WIN, Judgement.BEST),
+        (WIN, WIN - 1, Judgement.GOOD),
+        (WIN, WIN - (MUCH_SLOWER - 1), Judgement.GOOD),
+        (WIN, WIN - MUCH_SLOWER, Judgement.INACCURACY),
+        (WIN, 1, Judgement.INACCURACY),  # the slowest win there is
+        (DRAW, DRAW, Judgement.BEST),
+        (LOSS, LOSS, Judgement.BEST),
+        (LOSS, LOSS - 1, Judgement.GOOD),  # a loss one move sooner
+        (LOSS, LOSS - MUCH_SLOWER, Judgement.INACCURACY),
+        (LOSS, DRAW, Judgement.BEST),  # better than proven: cannot happen, not held against
+    ],
+)
+def test_between_proven_values_the_move_is_judged_by_the_result(before, after, expected):
+    assert judge(value(before, exact=True), value(after, exact=True)) is expected
+
+
+def test_the_engines_own_move_keeping_a_proven_value_is_best_however_slow():
+    """Two proven values from two sources (a database, a solve) name the same
+    result: the engine's move keeps it, whatever distance each says."""
+    assert judge(value(WIN, exact=True), value(2, exact=True), move="3") is Judgement.BEST
+    assert judge(value(WIN, exact=True), value(DRAW, exact=True), move="3") is Judgement.BLUNDER
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        # A proven value before, an estimate after: judged by the sides only, at
+        # worst an inaccuracy. Was the win kept? Unknown: the estimate's side says.
+        (value(WIN, exact=True), value(4.0), Judgement.INACCURACY),  # even: below the win
+        (value(WIN, exact=True), value(-30.0), Judgement.INACCURACY),
+        (value(WIN, exact=True), value(12.65), Judgement.GOOD),  # perfect's move, not re-proven
+        (value(WIN, exact=True), value(45.0), Judgement.GOOD),
+        (value(DRAW, exact=True), value(-10.0), Judgement.INACCURACY),
+        (value(DRAW, exact=True), value(-1.0), Judgement.GOOD),
+        (value(DRAW, exact=True), value(3.0), Judgement.GOOD),
+        (value(DRAW, exact=True), value(20.0), Judgement.BEST),
+        (value(LOSS, exact=True), value(-25.0), Judgement.GOOD),  # nothing left to lose
+        (value(LOSS, exact=True), value(0.0), Judgement.BEST),
+        # An estimate before, a proven value after: the same.
+        (value(3.0), value(LOSS, exact=True), Judgement.INACCURACY),  # was it lost before?
+        (value(30.0), value(DRAW, exact=True), Judgement.INACCURACY),
+        (value(3.0), value(DRAW, exact=True), Judgement.GOOD),
+        (value(-30.0), value(LOSS, exact=True), Judgement.GOOD),
+        (value(-3.0), value(WIN, exact=True), Judgement.BEST),
+    ],
+)
+def test_a_proven_value_is_never_compared_with_an_estimate_to_call_a_move_bad(
+    before, after, expected
+):
+    judged = review(before, after)
+    assert judged.judgement is expected
+    assert not judged.exact and not judged.lowered
+    # The accuracy loses what an estimate's inaccuracy does for a worse side, else nothing.
+    worse = expected is Judgement.INACCURACY
+    assert judged.drop == (INACCURACY_DROP if worse else 0.0)
+
+
+def test_an_estimate_counts_as_even_near_zero_against_a_proven_value():
+    edge = math.log((1 + EVEN_CHANCES) / (1 - EVEN_CHANCES)) / 0.1  # points at the edge
+    assert judge(value(WIN, exact=True), value(edge + 0.05)) is Judgement.GOOD
+    assert judge(value(WIN, exact=True), value(edge - 0.05)) is Judgement.INACCURACY
 
 
 @pytest.mark.parametrize(
@@ -244,13 +339,19 @@ def judge(before: PositionValue, after_for_mover: PositionValue, move: str = "1"
         (2.0, 2.0, Judgement.BEST),
         (2.0, 5.0, Judgement.BEST),  # better than the engine thought
         (2.0, 1.0, Judgement.GOOD),
-        (2.0, -0.5, Judgement.INACCURACY),  # 0.1 to 0.2 of winning chances
-        (2.0, -3.0, Judgement.MISTAKE),
-        (2.0, -6.0, Judgement.BLUNDER),
+        (2.0, -1.5, Judgement.GOOD),  # 0.17 of winning chances: Lichess's inaccuracy, not ours
+        (2.0, -3.0, Judgement.INACCURACY),  # 0.2 to 0.4
+        (2.0, -7.0, Judgement.MISTAKE),  # 0.4 or more
+        (20.0, -30.0, Judgement.MISTAKE),  # from winning to losing: an estimate proves no blunder
     ],
 )
-def test_estimates_are_judged_by_the_drop_in_winning_chances(before, after, expected):
-    assert judge(value(before), value(after)) is expected
+def test_estimates_are_judged_cautiously_by_the_drop_in_winning_chances(before, after, expected):
+    judged = review(value(before), value(after))
+    assert judged.judgement is expected and not judged.exact and not judged.lowered
+
+
+def test_the_thresholds_are_more_cautious_than_lichess():
+    assert (INACCURACY_DROP, MISTAKE_DROP) == (0.2, 0.4)
 
 
 def test_the_engines_own_move_is_best_whatever_the_two_searches_said():
@@ -258,15 +359,10 @@ def test_the_engines_own_move_is_best_whatever_the_two_searches_said():
     not the player's fault."""
     review = review_move(CONNECT4, POSITION, "3", value(6.0), replace(value(-1.0), score=100))
     assert review.judgement is Judgement.BEST and review.drop == 0.0 and review.line == ()
-
-
-def test_a_proven_win_against_an_estimate_is_at_most_an_inaccuracy():
-    """A proven win then an estimate of +4: whether the win was kept is unknown,
-    the upper hand was; a proven win then an estimate of -4 is a change of side."""
-    assert judge(value(5, exact=True), value(4.0)) is Judgement.INACCURACY
-    assert judge(value(5, exact=True), value(-4.0)) is Judgement.BLUNDER
-    assert judge(value(8.0), value(0, exact=True)) is Judgement.MISTAKE  # as win to draw
-    assert judge(value(4.0), value(-3, exact=True)) is Judgement.BLUNDER
+    engines = review_move(
+        CONNECT4, POSITION, "3", value(6.0), replace(value(LOSS, exact=True), score=-LOSS)
+    )
+    assert engines.judgement is Judgement.BEST  # an estimate, then a loss: the engine's choice
 
 
 def test_the_only_legal_move_is_forced_and_not_counted():
@@ -274,14 +370,45 @@ def test_the_only_legal_move_is_forced_and_not_counted():
     review = review_move(CONNECT4, POSITION, "1", before, replace(value(6.0), score=6 * POINTS))
     assert review.judgement is Judgement.FORCED
     assert accuracy([review], "X") == 100.0
+    proven = review_move(
+        CONNECT4, POSITION, "1", replace(value(WIN, exact=True), moves=1), value(0, exact=True)
+    )
+    assert proven.judgement is Judgement.FORCED
 
 
-def test_slower_wins_are_good_then_inaccurate():
-    """The same result slower by up to two of the winner's moves is good; more, an inaccuracy."""
-    assert judge(value(9, exact=True), value(9, exact=True)) is Judgement.BEST
-    assert judge(value(9, exact=True), value(7, exact=True)) is Judgement.GOOD
-    assert judge(value(9, exact=True), value(6, exact=True)) is Judgement.INACCURACY
-    assert judge(value(-6, exact=True), value(-9, exact=True)) is Judgement.INACCURACY
+def test_accuracy_counts_results_between_proven_values():
+    """A move that keeps the value scores 100, a much slower win too (its mark
+    says it); a win thrown to a draw or a draw to a loss 8.5, a win to a loss 0."""
+    kept = review(value(WIN, exact=True), value(1, exact=True))
+    assert kept.judgement is Judgement.INACCURACY and accuracy([kept], "X") == 100.0
+    for before, after, expected in [(WIN, DRAW, 8.5), (DRAW, LOSS, 8.5), (WIN, LOSS, 0.0)]:
+        lowered = review(value(before, exact=True), value(after, exact=True))
+        assert round(accuracy([lowered], "X"), 1) == expected
+
+
+def test_a_player_who_never_lowered_the_value_has_the_higher_accuracy():
+    """Between proven values: slow, sloppy but value-keeping moves against one
+    move that lowered the value in many perfect ones."""
+    sloppy = [review(value(WIN, exact=True), value(1, exact=True)) for _ in range(20)]
+    careless = [review(value(DRAW, exact=True), value(DRAW, exact=True)) for _ in range(39)]
+    careless.append(review(value(DRAW, exact=True), value(LOSS, exact=True)))
+    assert accuracy(sloppy, "X") == 100.0 > accuracy(careless, "X")
+
+
+def test_a_review_resting_on_an_estimate_is_marked_estimated():
+    proven = review(value(WIN, exact=True), value(WIN, exact=True))
+    assert not estimated([proven]) and not estimated([])
+    assert estimated([proven, review(value(WIN, exact=True), value(4.0))])
+    forced = review_move(CONNECT4, POSITION, "1", replace(value(2.0), moves=1), value(-2.0))
+    assert not estimated([proven, forced])  # a forced move is not judged
+
+
+def test_estimate_mistakes_are_turning_points_said_as_estimates():
+    mistake = review(value(2.0), value(-7.0))
+    (point,) = turning_points([mistake])
+    assert point.kind == "estimate_drop" and point.best == "3"
+    assert point.text == "move 5 (X): 1 went from +2.00 to -7.00 (estimates); 3 was worth +2.00"
+    assert turning_points([review(value(WIN, exact=True), value(-30.0))]) == []
 
 
 def test_winning_chances_follow_the_sign_and_saturate():
