@@ -59,8 +59,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from shared.engine import native_kernel as compiled
+from shared.engine import opening_database as database
 from shared.engine.kernel import SYMMETRY_MAX_CELLS, SearchKernel, _square_symmetries
 from shared.engine.native_kernel import (
+    C_DB_COUNT,
+    C_DB_KEYS,
+    C_DB_SCORES,
     C_ORDER,
     C_PERMS,
     KEY_MIRROR,
@@ -94,12 +98,17 @@ def supports(kernel: SearchKernel) -> bool:
     return grid.width * grid.stride <= BOARD_BITS and not kernel.neighbourhood_only
 
 
-_CONSTS: dict[str, np.ndarray] = {}
+_CONSTS: dict[tuple[str, int], np.ndarray] = {}
 
 
-def _consts(kernel: SearchKernel) -> np.ndarray:
-    """The ``consts`` array of ``kernel``'s game (see the layouts above)."""
-    cached = _CONSTS.get(kernel.game.name)
+def _consts(kernel: SearchKernel, *, with_database: bool = False) -> np.ndarray:
+    """The ``consts`` array of ``kernel``'s game (see the layouts in
+    :mod:`shared.engine.native_kernel`); ``with_database`` appends Connect Four's
+    opening database when it can be read (else the array has none, and the
+    search goes on through 12 stones)."""
+    opening = database.opening_database() if with_database else None
+    name = (kernel.game.name, id(opening) if opening is not None else 0)
+    cached = _CONSTS.get(name)
     if cached is not None:
         return cached
     if not supports(kernel):
@@ -112,7 +121,8 @@ def _consts(kernel: SearchKernel) -> np.ndarray:
         mode, perms = KEY_SYMMETRIC, _square_symmetries(grid)
     else:
         mode = KEY_PLAIN
-    consts = np.zeros(C_PERMS + 64 * max(len(perms), 1), dtype=np.uint64)
+    size = C_PERMS + 64 * max(len(perms), 1)
+    consts = np.zeros(size, dtype=np.uint64)
     connect4 = kernel.gravity and (grid.width, grid.height, grid.k) == (7, 6, 4)
     head = [grid.width, grid.height, grid.k, grid.stride, int(kernel.gravity), grid.cells]
     head += [kernel.half, mode, int(connect4), kernel.board, grid.bottom_mask]
@@ -121,8 +131,28 @@ def _consts(kernel: SearchKernel) -> np.ndarray:
     consts[C_ORDER : C_ORDER + len(kernel.static_order)] = kernel.static_order
     for s, perm in enumerate(perms):
         consts[C_PERMS + 64 * s : C_PERMS + 64 * s + len(perm)] = perm
-    _CONSTS[kernel.game.name] = consts
+    if opening is not None:
+        consts = _with_database(consts, opening)
+    _CONSTS[name] = consts
     return consts
+
+
+def _with_database(consts: np.ndarray, opening: database.OpeningDatabase) -> np.ndarray:
+    """``consts`` with the database packed after it (the layout of ``C_DB_COUNT``)."""
+    count = len(opening)
+    keys = np.zeros(count + (count & 1), dtype=np.uint64)
+    keys[:count] = opening.keys.astype(np.int64) & 0xFFFFFFFF
+    key_words = keys[0::2] | (keys[1::2] << np.uint64(32))
+    scores = np.zeros(-(-count // 8) * 8, dtype=np.uint64)
+    scores[:count] = opening.scores.astype(np.int64) & 0xFF
+    score_words = np.zeros(len(scores) // 8, dtype=np.uint64)
+    for byte in range(8):
+        score_words |= scores[byte::8] << np.uint64(8 * byte)
+    out = np.concatenate([consts, key_words, score_words])
+    out[C_DB_COUNT] = count
+    out[C_DB_KEYS] = len(consts)
+    out[C_DB_SCORES] = len(consts) + len(key_words)
+    return out
 
 
 class _Table:
@@ -167,9 +197,12 @@ class NativeSearcher(Searcher):
         *,
         deadline: float | None = None,
         max_nodes: int | None = None,
+        opening_database: bool = True,
     ) -> None:
-        super().__init__(kernel, deadline=deadline, max_nodes=max_nodes)
-        self._consts = _consts(kernel)
+        super().__init__(
+            kernel, deadline=deadline, max_nodes=max_nodes, opening_database=opening_database
+        )
+        self._consts = _consts(kernel, with_database=self.uses_database)
         self._table = _the_table()
         self._state = np.zeros(4, dtype=np.int64)
         self._state[S_GEN] = self._table.new_generation()

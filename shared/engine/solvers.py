@@ -59,19 +59,28 @@ def backend(kernel: SearchKernel) -> str:
 
 
 def exact_searcher(
-    kernel: SearchKernel, *, deadline: float | None = None, max_nodes: int | None = None
+    kernel: SearchKernel,
+    *,
+    deadline: float | None = None,
+    max_nodes: int | None = None,
+    opening_database: bool = True,
 ) -> Searcher:
     """A searcher for exact solves of ``kernel``'s game (see the module docstring).
 
     Use it for search to the end of the game only (``depth=EXACT_DEPTH``); the
-    depth-limited search needs the pure :class:`Searcher`.
+    depth-limited search needs the pure :class:`Searcher`. On Connect Four it
+    takes 12-stone values from the opening database unless ``opening_database``
+    is False (:mod:`shared.engine.opening_database`).
     """
+    build = Searcher
     if backend(kernel) == "native":
         native = native_module()
         assert native is not None
-        searcher: Searcher = native.NativeSearcher(kernel, deadline=deadline, max_nodes=max_nodes)
-        return searcher
-    return Searcher(kernel, deadline=deadline, max_nodes=max_nodes)
+        build = native.NativeSearcher
+    searcher: Searcher = build(
+        kernel, deadline=deadline, max_nodes=max_nodes, opening_database=opening_database
+    )
+    return searcher
 
 
 def warm_up(kernel: SearchKernel) -> str:
