@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import time
 from dataclasses import dataclass
 
@@ -138,20 +139,24 @@ def _consts(kernel: SearchKernel, *, with_database: bool = False) -> np.ndarray:
 
 
 def _with_database(consts: np.ndarray, opening: database.OpeningDatabase) -> np.ndarray:
-    """``consts`` with the database packed after it (the layout of ``C_DB_COUNT``)."""
+    """``consts`` with the database packed after it (the layout of ``C_DB_COUNT``):
+    its arrays' bytes copied as they are, which on a little-endian machine put
+    key ``i`` in the low half of its word for even ``i`` (elsewhere the search
+    goes on without the database rather than read it wrong)."""
+    if sys.byteorder != "little":
+        return consts
     count = len(opening)
-    keys = np.zeros(count + (count & 1), dtype=np.uint64)
-    keys[:count] = opening.keys.astype(np.int64) & 0xFFFFFFFF
-    key_words = keys[0::2] | (keys[1::2] << np.uint64(32))
-    scores = np.zeros(-(-count // 8) * 8, dtype=np.uint64)
-    scores[:count] = opening.scores.astype(np.int64) & 0xFF
-    score_words = np.zeros(len(scores) // 8, dtype=np.uint64)
-    for byte in range(8):
-        score_words |= scores[byte::8] << np.uint64(8 * byte)
-    out = np.concatenate([consts, key_words, score_words])
+    key_words = (count + 1) // 2
+    score_words = (count + 7) // 8
+    out = np.zeros(len(consts) + key_words + score_words, dtype=np.uint64)
+    out[: len(consts)] = consts
+    keys_at = len(consts)
+    scores_at = keys_at + key_words
+    out[keys_at:scores_at].view(np.int32)[:count] = opening.keys
+    out[scores_at:].view(np.int8)[:count] = opening.scores
     out[C_DB_COUNT] = count
-    out[C_DB_KEYS] = len(consts)
-    out[C_DB_SCORES] = len(consts) + len(key_words)
+    out[C_DB_KEYS] = keys_at
+    out[C_DB_SCORES] = scores_at
     return out
 
 

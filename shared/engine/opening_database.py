@@ -46,8 +46,10 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "DATABASE_ENV",
@@ -73,8 +75,8 @@ PLIES = 12
 WIDTH, HEIGHT, STRIDE = 7, 6, 7
 """The board the database is for, in our bitboard layout: bit ``column * 7 + row``."""
 PACKAGE, ASSET = "bitbully_databases", "assets/book_12ply_distances.dat"
-RECORD = np.dtype([("key", ">i4"), ("value", "i1")])
-"""One record of the file: 5 bytes, no padding."""
+RECORD_BYTES = 5
+"""One record of the file: a big-endian int32 key and an int8 value, no padding."""
 
 
 class OpeningDatabaseError(ValueError):
@@ -151,7 +153,7 @@ class OpeningDatabase:
     def score(self, key: int) -> int | None:
         """The stone score stored under ``key``, or None."""
         # An int32 needle: a Python int would make numpy convert the whole array first.
-        index = int(self.keys.searchsorted(np.int32(key)))
+        index = int(self.keys.searchsorted(self.keys.dtype.type(key)))
         if index < len(self.keys) and int(self.keys[index]) == key:
             return int(self.scores[index])
         return None
@@ -170,10 +172,12 @@ class OpeningDatabase:
 
 def load(path: str | os.PathLike[str]) -> OpeningDatabase:
     """Read the database file at ``path`` (raises OSError, OpeningDatabaseError)."""
+    import numpy as np  # only here: importing the engine must not import numpy
+
     data = Path(path).read_bytes()
-    if not data or len(data) % RECORD.itemsize:
+    if not data or len(data) % RECORD_BYTES:
         raise OpeningDatabaseError(f"{path}: {len(data)} bytes is not a whole number of records")
-    records = np.frombuffer(data, dtype=RECORD)
+    records = np.frombuffer(data, dtype=np.dtype([("key", ">i4"), ("value", "i1")]))
     # Converted once to native arrays: big-endian fields would be swapped at every read.
     keys = records["key"].astype(np.int32)
     raw = records["value"].astype(np.int16)
