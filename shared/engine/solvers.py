@@ -19,6 +19,7 @@ import os
 import time
 from types import ModuleType
 
+from shared.engine import opening_database
 from shared.engine.kernel import SearchKernel
 from shared.engine.negamax import Searcher
 
@@ -56,6 +57,19 @@ def backend(kernel: SearchKernel) -> str:
         return "python"
     native = native_module()
     return "native" if native is not None and native.supports(kernel) else "python"
+
+
+def solves_everywhere(kernel: SearchKernel) -> bool:
+    """True where a full solve of any position takes well under a second: Connect
+    Four with its opening database (:mod:`shared.engine.opening_database`, read
+    here if not yet) on the compiled solver. Elsewhere only late positions solve
+    in time, and the pure solver is about a hundred times slower."""
+    grid = kernel.grid
+    return (
+        opening_database.applies_to(grid.width, grid.height, grid.k, gravity=kernel.gravity)
+        and backend(kernel) == "native"
+        and opening_database.opening_database() is not None
+    )
 
 
 def exact_searcher(
