@@ -61,7 +61,7 @@ import numpy as np
 
 from shared.engine import native_kernel as compiled
 from shared.engine import opening_database as database
-from shared.engine.kernel import SYMMETRY_MAX_CELLS, SearchKernel, _square_symmetries
+from shared.engine.kernel import SYMMETRY_MAX_CELLS, SearchKernel, _square_symmetries, kernel_for
 from shared.engine.native_kernel import (
     C_DB_COUNT,
     C_DB_KEYS,
@@ -259,6 +259,29 @@ class NativeSearcher(Searcher):
 
 
 # -- warm-up -----------------------------------------------------------------------
+
+
+def prepare_opening_database() -> str:
+    """Read Connect Four's opening database and pack it for the compiled solver now
+    rather than on the first solve that needs it; say how long that took, or why
+    there is none (cached: later calls cost nothing and say the same)."""
+    global _database_ready
+    if _database_ready is None:
+        from shared.games import GridGame, get_game
+
+        began = time.perf_counter()
+        game = get_game("connect4")
+        assert isinstance(game, GridGame)
+        if database.opening_database() is None:
+            _database_ready = "no opening database (see the log)"
+        else:
+            _consts(kernel_for(game), with_database=True)
+            seconds = time.perf_counter() - began
+            _database_ready = f"Connect Four opening database read in {seconds:.2f} s"
+    return _database_ready
+
+
+_database_ready: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

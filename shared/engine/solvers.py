@@ -99,8 +99,11 @@ def exact_searcher(
 
 def warm_up(kernel: SearchKernel) -> str:
     """Get the native solver ready for ``kernel``'s game before any search needs it
-    (import numba, compile or load the machine code, allocate the table), and say
-    how long that took, for logs; or why the pure solver will run."""
+    (import numba, compile or load the machine code, allocate the table), and
+    Connect Four's opening database with it (read it and hand it to the compiled
+    solver, whichever game ``kernel`` is: the server's workers warm up on their
+    first game only); say how long that took, for logs; or why the pure solver
+    will run."""
     if not native_wanted():
         return f"pure-Python solver ({ENGINE_ENV}=python)"
     began = time.perf_counter()
@@ -109,4 +112,4 @@ def warm_up(kernel: SearchKernel) -> str:
         return "pure-Python solver (numba could not be imported)"
     if not native.supports(kernel):
         return f"pure-Python solver ({kernel.game.name} is not supported natively)"
-    return str(native.warm_up(kernel, started=began))
+    return f"{native.warm_up(kernel, started=began)}; {native.prepare_opening_database()}"
