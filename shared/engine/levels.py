@@ -84,7 +84,7 @@ _LEVEL_PLANS = {
 """``perfect`` gives 85% of its 3 s to a full solve where it tries one: a solve
 that fits is worth more than the deeper heuristic search the rest of the time
 would buy. On Connect Four with the opening database and the compiled solver
-every position solves well within it (13 to 16 stones: at most 0.3 s measured,
+every position solves well within it (13 to 16 stones: at most 1.2 s measured,
 docs/benchmarks.md "Opening database"); without the database, positions of 8 to
 10 stones off the opening book can need 2 s (``boardroom bench perfect``)."""
 

@@ -60,11 +60,12 @@ about 0.5 to 1.5 s compiled (docs/benchmarks.md, "Opening book"), within
 back on deepening as before. With the database every position is tried."""
 EXACT_VALUE_CAP = 10.0
 """Seconds :func:`value_search` may spend proving one Connect Four position with
-the opening database, whatever the caller's budget: measured on 30
-medium-vs-medium games, positions of 0 to 16 stones solve in at most 0.3 s, and
-the middle-game test set's in 0.01 s on average (docs/benchmarks.md, "Opening
-database"); a cap thirty times the slowest seen bounds a hint or a review's
-position on a slow or busy machine without ever cutting a normal solve short."""
+the opening database, whatever the caller's budget. Measured (docs/benchmarks.md,
+"Opening database"): positions of 0 to 12 stones solve in milliseconds, of 13
+to 16 stones in 0.06 s on average and at most 1.2 s (30 random positions of
+each count, and 30 from medium-vs-medium games), later ones faster still. A cap
+eight times the slowest seen bounds a hint or a review's position on a slow or
+busy machine without cutting a normal solve short."""
 
 
 def _exact_attempt_max_empty(kernel: SearchKernel) -> int:
