@@ -276,8 +276,11 @@ def _run(
             return replace(found, book=True)
 
     order = root.ordered(safe)
-    if len(order) == 1 and plan.margin == 0 and plan.exact_share < 1 and not plan.prove:
+    proving = plan.exact_share > 0 and (plan.prove or solves_everywhere(kernel))
+    if len(order) == 1 and plan.margin == 0 and plan.exact_share < 1 and not proving:
         # Only one move does not lose at once; still say what it is worth, briefly.
+        # Not where every position solves fast: a hint or `why` must not show a
+        # guess where the value can be proven (the move is the same either way).
         plan = SearchPlan(
             depth=min(plan.depth, 4), time_limit=plan.time_limit, margin=0, exact_share=0
         )

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.engine import analyze, opening_database
+from shared.engine import analyze, opening_database, search
 from shared.engine.analysis import DEFAULT_SECONDS_PER_POSITION, analyse_position
 from shared.engine.scores import stone_score
 from shared.engine.search import value_search
@@ -99,3 +99,13 @@ def test_other_games_keep_their_kind_of_value(name: str, exact: bool) -> None:
     assert isinstance(game, GridGame)
     found = analyse_position(game, game.new(), seconds=0.2)
     assert found.exact is exact
+
+
+def test_a_position_with_one_safe_move_gets_a_proven_hint() -> None:
+    """After the issue's X 5, O has one reply that does not lose at once: the
+    hint (perfect's search) proves its value rather than glance at it, so it
+    never shows a guess after a proven value."""
+    position = CONNECT4.from_moves(THROWN_WIN)
+    found = search(CONNECT4, position, level="perfect")
+    assert found.exact
+    assert stone_score(found.score) == bitbully().mtdf(board_of(position), 0)
