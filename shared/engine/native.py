@@ -13,6 +13,8 @@ the same code for both. Step for step (the numbers of negamax.py's docstring):
 ``kernel.safe_moves`` (2. forced moves)   :func:`_safe_moves`
 ``kernel.winning_cells``                  :func:`_winning_cells` (Connect Four: constant
                                           shifts, :func:`_winning_cells_c4`)
+Connect Four at 12 stones: the opening     :func:`_database_score`, on the database
+database's value (``database.lookup``)    packed into ``consts`` (:data:`C_DB_COUNT`)
 stone-clock bounds (3.)                   the same lines
 ``kernel.key`` (mirror / symmetric /      :func:`_key`: the same equivalence classes
 plain), ``self.table`` dict               (two words, so no key needs packing);
