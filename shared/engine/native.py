@@ -82,6 +82,7 @@ from shared.engine.native_kernel import (
     TABLE_BITS,
 )
 from shared.engine.negamax import CHECK_EVERY, EXACT_DEPTH, Searcher, SearchInterrupted
+from shared.games import GridGame, get_game
 
 SLICE_SECONDS = 0.02
 """Search between two looks at the clock under a deadline: about the pure search's
@@ -269,8 +270,6 @@ def prepare_opening_database() -> str:
     there is none (cached: later calls cost nothing and say the same)."""
     global _database_ready
     if _database_ready is None:
-        from shared.games import GridGame, get_game
-
         began = time.perf_counter()
         game = get_game("connect4")
         assert isinstance(game, GridGame)
