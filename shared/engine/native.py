@@ -210,7 +210,10 @@ class NativeSearcher(Searcher):
         super().__init__(
             kernel, deadline=deadline, max_nodes=max_nodes, opening_database=opening_database
         )
-        self._consts = _consts(kernel, with_database=self.uses_database)
+        self._consts = _consts(kernel)
+        # The database is fetched by the first search from 12 stones or fewer: a
+        # process that only solves later positions never reads it.
+        self._database_wanted = self.uses_database
         self._table = _the_table()
         self._state = np.zeros(4, dtype=np.int64)
         self._state[S_GEN] = self._table.new_generation()
@@ -222,6 +225,9 @@ class NativeSearcher(Searcher):
         global _rate
         if depth < EXACT_DEPTH // 2:
             raise ValueError("the native solver searches to the end of the game only")
+        if self._database_wanted and ply <= database.PLIES:
+            self._consts = _consts(self.kernel, with_database=True)
+            self._database_wanted = False
         consts, table, state = self._consts, self._table, self._state
         while True:
             state[S_NODES] = self.nodes

@@ -29,12 +29,13 @@ for X is ``(b - 69) // 2`` for a win and ``(b + 68) // 2`` for a loss
 (:func:`stone_score_of_byte`; the tests check it against bitbully's own reader
 and our solver).
 
-Loading: lazily, on the first exact solve of a Connect Four position that
-reaches 12 stones, once per process (about 0.1 s; 21 MB of numpy arrays:
-int32 keys, int8 stone scores). Where the package or file is missing or
-unreadable, :func:`opening_database` returns None, logs one line saying so, and
-the engine searches as before. ``BOARDROOM_OPENING_DATABASE`` names another
-file, or ``off`` turns the database off (read at each call).
+Loading: lazily, on the first exact solve of a Connect Four position of 12
+stones or fewer (or the engine worker's warm-up), once per process: about
+0.1 s, and 21 MB of numpy arrays (int32 keys, int8 stone scores). Where the
+package or file is missing or unreadable, :func:`opening_database` returns None,
+logs one line saying so, and the engine searches as before.
+``BOARDROOM_OPENING_DATABASE`` names another file, or ``off`` turns the
+database off (read at each call).
 
 Pure: no I/O but reading that package data file (or the file named).
 """
