@@ -239,3 +239,22 @@ def test_off_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(database.DATABASE_ENV, "off")
     assert database.opening_database() is None
     assert database.lookup(*stored) is None
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_levels_below_perfect_are_not_affected(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Depth-limited search never asks the database: the same move, score and
+    nodes with it and without it, from a position that reaches 12 stones (a
+    clock of a minute, so that only the level's depth stops the search)."""
+    from shared.engine import search
+
+    game, _ = connect4()
+    position = random_position(game, 9, random.Random(level))
+    with_database = search(game, position, level=level, seed=7, time_limit=60)
+    monkeypatch.setenv(database.DATABASE_ENV, "off")
+    without = search(game, position, level=level, seed=7, time_limit=60)
+    assert (with_database.move, with_database.score, with_database.nodes) == (
+        without.move,
+        without.score,
+        without.nodes,
+    )
