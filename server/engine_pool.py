@@ -419,9 +419,9 @@ class EnginePool:
 
     async def analyse(self, request: PositionRequest) -> PositionValue:
         """Value one position of a game under analysis in a worker (its search
-        takes ``request.seconds``). It waits for a free worker like a search, so
-        an analysis holds no worker longer than one position and the AI's moves
-        in play get theirs in turn.
+        takes at most ``request.longest``: the budget, more on Connect Four). It
+        waits for a free worker like a search, so an analysis holds no worker
+        longer than one position and the AI's moves in play get theirs in turn.
 
         Raises :class:`EngineBusyError` at once when ``max_queue`` requests are
         waiting or running; :class:`EngineUnavailableError` when the pool is not
@@ -436,7 +436,9 @@ class EnginePool:
             raise EngineBusyError(f"the engine is busy ({self._max_queue} searches queued)")
         self._accepted += 1
         try:
-            deadline = request.seconds + self._margin
+            # Connect Four's values are proven beyond the review's budget (typically
+            # in milliseconds): its deadline is the engine's cap, not the budget.
+            deadline = request.longest + self._margin
             value, _, reason = await self._with_retry(request, deadline, runs=run_position_request)
         finally:
             self._accepted -= 1

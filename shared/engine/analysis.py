@@ -114,7 +114,7 @@ from dataclasses import dataclass
 from shared.engine.book import packaged_book
 from shared.engine.levels import plan_search
 from shared.engine.scores import POINTS, SCORE_UNIT, Result, make_value, stone_score
-from shared.engine.search import search
+from shared.engine.search import value_search
 from shared.games import Game, GridGame, Position, get_game
 
 __all__ = [
@@ -340,9 +340,12 @@ def accuracy(reviews: Iterable[MoveReview], side: str) -> float:
 def analyse_position(game: Game, position: Position, *, seconds: float) -> PositionValue:
     """The value of ``position`` for the player to move, searched within ``seconds``.
 
-    A finished position's value is its result. Otherwise :func:`search` at the
-    perfect level under the budget (the book, an exact solve where it fits,
-    else deepening); if that is not proven and the game has an opening book
+    A finished position's value is its result. Otherwise
+    :func:`~shared.engine.search.value_search`: on Connect Four with the opening
+    database a full solve, proven whatever ``seconds`` says (up to
+    :data:`~shared.engine.search.EXACT_VALUE_CAP`); elsewhere :func:`search` at
+    the perfect level under the budget (the book, an exact solve where it fits,
+    else deepening). If that is not proven and the game has an opening book
     holding every reply, the best of the replies' book values, exact.
     """
     started = time.perf_counter()
@@ -351,7 +354,7 @@ def analyse_position(game: Game, position: Position, *, seconds: float) -> Posit
         # The last mover made a line (the player to move lost at once) or filled the board.
         score = 0 if outcome.winner is None else _loss_now(game, position)
         return PositionValue(score, True, "", (), 0)
-    found = search(game, position, level="perfect", time_limit=seconds)
+    found = value_search(game, position, time_limit=seconds)
     legal = len(game.legal_moves(position))
     if not found.exact:
         ahead = _book_ahead(game, position)

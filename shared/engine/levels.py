@@ -9,7 +9,8 @@ easy       looks two plies ahead: takes a win, blocks a single threat, but walks
            moves it thinks are nearly best, so it varies
 medium     four plies, a little variety
 hard       eight plies (within a second), no variety
-perfect    exact play wherever a full solve fits in the move budget; otherwise the
+perfect    exact play wherever a full solve fits in the move budget (on Connect Four,
+           with the opening database, from every position); otherwise the
            deepest search the budget allows
 =========  ==========================================================================
 
@@ -56,7 +57,10 @@ class SearchPlan:
     search, or None for no clock; ``margin``: moves scoring within this many
     engine units of the best are equally likely (0 plays the best);
     ``exact_share``: share of the time spent first on trying a full solve
-    (0 never tries; 1 with no time limit solves however long it takes).
+    (0 never tries; 1 with no time limit solves however long it takes);
+    ``prove``: the value is what is wanted (hints, reviews), so the full solve
+    is tried from any position and a position with one safe move is not cut
+    short; only a solve that outlasts its share leaves an estimate.
     """
 
     depth: int
@@ -64,6 +68,7 @@ class SearchPlan:
     margin: int
     exact_share: float
     random: bool = False
+    prove: bool = False
 
 
 MAX_DEPTH = 64
@@ -76,10 +81,12 @@ _LEVEL_PLANS = {
     Level.HARD: SearchPlan(depth=8, time_limit=1.0, margin=0, exact_share=0),
     Level.PERFECT: SearchPlan(depth=MAX_DEPTH, time_limit=3.0, margin=0, exact_share=0.85),
 }
-"""``perfect`` gives 85% of its 3 s to a full solve where it tries one: with the
-compiled solver a Connect Four position of 8 to 10 stones off the opening book
-can need 2 s (``boardroom bench perfect``), and a solve that fits is worth more
-than the deeper heuristic search the rest of the time would buy."""
+"""``perfect`` gives 85% of its 3 s to a full solve where it tries one: a solve
+that fits is worth more than the deeper heuristic search the rest of the time
+would buy. On Connect Four with the opening database and the compiled solver
+every position solves well within it (13 to 16 stones: at most 1.2 s measured,
+docs/benchmarks.md "Opening database"); without the database, positions of 8 to
+10 stones off the opening book can need 2 s (``boardroom bench perfect``)."""
 
 
 def parse_level(level: Level | str) -> Level:

@@ -13,6 +13,8 @@ the same code for both. Step for step (the numbers of negamax.py's docstring):
 ``kernel.safe_moves`` (2. forced moves)   :func:`_safe_moves`
 ``kernel.winning_cells``                  :func:`_winning_cells` (Connect Four: constant
                                           shifts, :func:`_winning_cells_c4`)
+Connect Four at 12 stones: the opening     :func:`_database_score`, on the database
+database's value (``database.lookup``)    packed into ``consts`` (:data:`C_DB_COUNT`)
 stone-clock bounds (3.)                   the same lines
 ``kernel.key`` (mirror / symmetric /      :func:`_key`: the same equivalence classes
 plain), ``self.table`` dict               (two words, so no key needs packing);
@@ -53,14 +55,19 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from shared.engine import native_kernel as compiled
-from shared.engine.kernel import SYMMETRY_MAX_CELLS, SearchKernel, _square_symmetries
+from shared.engine import opening_database as database
+from shared.engine.kernel import SYMMETRY_MAX_CELLS, SearchKernel, _square_symmetries, kernel_for
 from shared.engine.native_kernel import (
+    C_DB_COUNT,
+    C_DB_KEYS,
+    C_DB_SCORES,
     C_ORDER,
     C_PERMS,
     KEY_MIRROR,
@@ -75,6 +82,7 @@ from shared.engine.native_kernel import (
     TABLE_BITS,
 )
 from shared.engine.negamax import CHECK_EVERY, EXACT_DEPTH, Searcher, SearchInterrupted
+from shared.games import GridGame, get_game
 
 SLICE_SECONDS = 0.02
 """Search between two looks at the clock under a deadline: about the pure search's
@@ -94,12 +102,17 @@ def supports(kernel: SearchKernel) -> bool:
     return grid.width * grid.stride <= BOARD_BITS and not kernel.neighbourhood_only
 
 
-_CONSTS: dict[str, np.ndarray] = {}
+_CONSTS: dict[tuple[str, int], np.ndarray] = {}
 
 
-def _consts(kernel: SearchKernel) -> np.ndarray:
-    """The ``consts`` array of ``kernel``'s game (see the layouts above)."""
-    cached = _CONSTS.get(kernel.game.name)
+def _consts(kernel: SearchKernel, *, with_database: bool = False) -> np.ndarray:
+    """The ``consts`` array of ``kernel``'s game (see the layouts in
+    :mod:`shared.engine.native_kernel`); ``with_database`` appends Connect Four's
+    opening database when it can be read (else the array has none, and the
+    search goes on through 12 stones)."""
+    opening = database.opening_database() if with_database else None
+    name = (kernel.game.name, id(opening) if opening is not None else 0)
+    cached = _CONSTS.get(name)
     if cached is not None:
         return cached
     if not supports(kernel):
@@ -112,7 +125,8 @@ def _consts(kernel: SearchKernel) -> np.ndarray:
         mode, perms = KEY_SYMMETRIC, _square_symmetries(grid)
     else:
         mode = KEY_PLAIN
-    consts = np.zeros(C_PERMS + 64 * max(len(perms), 1), dtype=np.uint64)
+    size = C_PERMS + 64 * max(len(perms), 1)
+    consts = np.zeros(size, dtype=np.uint64)
     connect4 = kernel.gravity and (grid.width, grid.height, grid.k) == (7, 6, 4)
     head = [grid.width, grid.height, grid.k, grid.stride, int(kernel.gravity), grid.cells]
     head += [kernel.half, mode, int(connect4), kernel.board, grid.bottom_mask]
@@ -121,8 +135,32 @@ def _consts(kernel: SearchKernel) -> np.ndarray:
     consts[C_ORDER : C_ORDER + len(kernel.static_order)] = kernel.static_order
     for s, perm in enumerate(perms):
         consts[C_PERMS + 64 * s : C_PERMS + 64 * s + len(perm)] = perm
-    _CONSTS[kernel.game.name] = consts
+    if opening is not None:
+        consts = _with_database(consts, opening)
+    _CONSTS[name] = consts
     return consts
+
+
+def _with_database(consts: np.ndarray, opening: database.OpeningDatabase) -> np.ndarray:
+    """``consts`` with the database packed after it (the layout of ``C_DB_COUNT``):
+    its arrays' bytes copied as they are, which on a little-endian machine put
+    key ``i`` in the low half of its word for even ``i`` (elsewhere the search
+    goes on without the database rather than read it wrong)."""
+    if sys.byteorder != "little":
+        return consts
+    count = len(opening)
+    key_words = (count + 1) // 2
+    score_words = (count + 7) // 8
+    out = np.zeros(len(consts) + key_words + score_words, dtype=np.uint64)
+    out[: len(consts)] = consts
+    keys_at = len(consts)
+    scores_at = keys_at + key_words
+    out[keys_at:scores_at].view(np.int32)[:count] = opening.keys
+    out[scores_at:].view(np.int8)[:count] = opening.scores
+    out[C_DB_COUNT] = count
+    out[C_DB_KEYS] = keys_at
+    out[C_DB_SCORES] = scores_at
+    return out
 
 
 class _Table:
@@ -167,9 +205,15 @@ class NativeSearcher(Searcher):
         *,
         deadline: float | None = None,
         max_nodes: int | None = None,
+        opening_database: bool = True,
     ) -> None:
-        super().__init__(kernel, deadline=deadline, max_nodes=max_nodes)
+        super().__init__(
+            kernel, deadline=deadline, max_nodes=max_nodes, opening_database=opening_database
+        )
         self._consts = _consts(kernel)
+        # The database is fetched by the first search from 12 stones or fewer: a
+        # process that only solves later positions never reads it.
+        self._database_wanted = self.uses_database
         self._table = _the_table()
         self._state = np.zeros(4, dtype=np.int64)
         self._state[S_GEN] = self._table.new_generation()
@@ -181,6 +225,9 @@ class NativeSearcher(Searcher):
         global _rate
         if depth < EXACT_DEPTH // 2:
             raise ValueError("the native solver searches to the end of the game only")
+        if self._database_wanted and ply <= database.PLIES:
+            self._consts = _consts(self.kernel, with_database=True)
+            self._database_wanted = False
         consts, table, state = self._consts, self._table, self._state
         while True:
             state[S_NODES] = self.nodes
@@ -221,6 +268,27 @@ class NativeSearcher(Searcher):
 
 
 # -- warm-up -----------------------------------------------------------------------
+
+
+def prepare_opening_database() -> str:
+    """Read Connect Four's opening database and pack it for the compiled solver now
+    rather than on the first solve that needs it; say how long that took, or why
+    there is none (cached: later calls cost nothing and say the same)."""
+    global _database_ready
+    if _database_ready is None:
+        began = time.perf_counter()
+        game = get_game("connect4")
+        assert isinstance(game, GridGame)
+        if database.opening_database() is None:
+            _database_ready = "no opening database (see the log)"
+        else:
+            _consts(kernel_for(game), with_database=True)
+            seconds = time.perf_counter() - began
+            _database_ready = f"Connect Four opening database read in {seconds:.2f} s"
+    return _database_ready
+
+
+_database_ready: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

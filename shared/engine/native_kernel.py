@@ -51,9 +51,23 @@ with a dict; after that the key's first slot is overwritten."""
 
 C_WIDTH, C_HEIGHT, C_K, C_STRIDE, C_GRAVITY, C_CELLS, C_HALF, C_KEY, C_C4 = range(9)
 C_BOARD, C_BOTTOM, C_ORDER_LEN, C_SYMMETRIES = 9, 10, 11, 12
+C_DB_COUNT, C_DB_KEYS, C_DB_SCORES = 13, 14, 15
+"""The opening database (Connect Four only; count 0 when absent), appended to
+``consts`` after the symmetries: its int32 keys two to a word (key ``i`` in word
+``C_DB_KEYS + i // 2``, low half for even ``i``), then its int8 stone scores eight
+to a word (score ``i`` in byte ``i % 8`` of word ``C_DB_SCORES + i // 8``).
+
+Why in ``consts`` rather than as two more array arguments: an array argument
+costs every recursive call seven machine words, and the node calls itself
+millions of times a second, for a table asked at one ply only; ``consts`` is
+passed anyway. Packed this way it takes the same 21 MB as the arrays."""
 C_ORDER = 16
 """Where the static order starts (up to 64 masks), then the symmetries' bit maps."""
 C_PERMS = C_ORDER + 64
+DB_PLIES = 12
+"""Stones of every position in the database (:data:`shared.engine.opening_database.PLIES`)."""
+DB_MISSING = 127
+"""What :func:`_database_score` returns for a position the database lacks."""
 KEY_MIRROR, KEY_SYMMETRIC, KEY_PLAIN = 0, 1, 2
 """How positions share table entries, as :func:`shared.engine.kernel._build_kernel`
 chooses: Connect Four's mirror in the opening, the square's symmetries on boards
@@ -219,6 +233,64 @@ def _key(
     return best_cur, best_opp
 
 
+# -- the opening database ------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _huffman(cur: np.uint64, opp: np.uint64, mirrored: bool) -> int:  # pragma: no cover
+    """``opening_database.huffman_key(cur, opp)`` (of the mirror image if ``mirrored``),
+    as a signed 32-bit value in an int64. ``cur`` must be X with 12 stones down."""
+    code = np.int64(0)
+    for i in range(7):
+        column = 6 - i if mirrored else i
+        for row in range(6):
+            bit = _ONE << _U64(column * 7 + row)
+            if cur & bit:
+                code = (code << 2) | 2
+            elif opp & bit:
+                code = (code << 2) | 3
+            else:
+                break
+        code <<= 1
+    code <<= 1
+    return code - (np.int64(1) << 32) if code >= (np.int64(1) << 31) else code
+
+
+@njit(cache=True, inline="always")
+def _db_key(consts: np.ndarray, i: np.int64) -> int:  # pragma: no cover - compiled
+    word = consts[np.int64(consts[C_DB_KEYS]) + (i >> 1)]
+    half = np.int64((word >> _U64(32 * (i & 1))) & _U64(0xFFFFFFFF))
+    return half - (np.int64(1) << 32) if half >= (np.int64(1) << 31) else half
+
+
+@njit(cache=True)
+def _db_find(consts: np.ndarray, key: np.int64) -> int:  # pragma: no cover - compiled
+    """The stone score stored under ``key`` (binary search), or :data:`DB_MISSING`."""
+    low = np.int64(0)
+    high = np.int64(consts[C_DB_COUNT])
+    while low < high:
+        middle = (low + high) >> 1
+        if _db_key(consts, middle) < key:
+            low = middle + 1
+        else:
+            high = middle
+    if low < np.int64(consts[C_DB_COUNT]) and _db_key(consts, low) == key:
+        word = consts[np.int64(consts[C_DB_SCORES]) + (low >> 3)]
+        byte = np.int64((word >> _U64(8 * (low & 7))) & _BYTE)
+        return byte - 256 if byte >= 128 else byte
+    return DB_MISSING
+
+
+@njit(cache=True)
+def _database_score(cur: np.uint64, opp: np.uint64, consts: np.ndarray) -> int:  # pragma: no cover
+    """``OpeningDatabase.lookup``: the stone score of a 12-stone position for ``cur``
+    (X), its mirror image tried too, or :data:`DB_MISSING`."""
+    found = _db_find(consts, _huffman(cur, opp, False))
+    if found == DB_MISSING:
+        found = _db_find(consts, _huffman(cur, opp, True))
+    return found
+
+
 # -- the table ---------------------------------------------------------------------
 #
 # A slot's third word: generation << 32 | move + 1 << 16 | high + 128 << 8 | low + 128.
@@ -294,6 +366,10 @@ def negamax(
         return -(half - (ply + 1) // 2) * _UNIT
     if ply >= np.int64(consts[C_CELLS]) - 2:
         return 0
+    if ply == DB_PLIES and consts[C_DB_COUNT]:
+        stones = _database_score(cur, opp, consts)
+        if stones != DB_MISSING:
+            return stones * _UNIT
 
     # 3. Bounds from the stones left.
     low = -(half - (ply + 3) // 2) * _UNIT

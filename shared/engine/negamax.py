@@ -16,6 +16,8 @@ solvers, generalised to any board):
    never plays under an opponent's winning cell), and the root checks wins first.
 2. Forced moves: if the opponent has two immediate wins we lose next move; if one,
    we must block it.
+   On Connect Four, exact search stops at 12 stones and takes the position's
+   value from the opening database (:mod:`shared.engine.opening_database`).
 3. Score bounds from the clock of stones: nobody can win before their second
    stone from now, which narrows the window before anything is searched.
 4. Transposition table: stored lower/upper bounds narrow the window further; the
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import time
 
+from shared.engine import opening_database as database
 from shared.engine.evaluation import Evaluator, evaluator_for
 from shared.engine.kernel import SearchKernel
 from shared.engine.scores import INFINITY, SCORE_UNIT
@@ -62,6 +65,9 @@ class Searcher:
     Not thread-safe; one per search task. ``deadline`` is a ``time.perf_counter``
     value, ``max_nodes`` a node budget; either raises :class:`SearchInterrupted`
     from inside the search, which callers catch and fall back on what they have.
+    ``opening_database=False`` makes exact search on Connect Four search through
+    12 stones instead of asking the database (to check the database, or time
+    the search itself).
     """
 
     def __init__(
@@ -70,6 +76,7 @@ class Searcher:
         *,
         deadline: float | None = None,
         max_nodes: int | None = None,
+        opening_database: bool = True,
     ) -> None:
         self.kernel = kernel
         self.evaluate: Evaluator = evaluator_for(kernel)
@@ -79,6 +86,12 @@ class Searcher:
         self.leaf_evaluations = 0
         self.deadline = deadline
         self.max_nodes = max_nodes
+        grid = kernel.grid
+        self.uses_database = opening_database and database.applies_to(
+            grid.width, grid.height, grid.k, gravity=kernel.gravity
+        )
+        """True if exact search asks the database at 12 stones (it is loaded on the
+        first such node; without it, the search goes on as if this were False)."""
 
     # -- limits ------------------------------------------------------------------
 
@@ -114,6 +127,10 @@ class Searcher:
             return -(half - (ply + 1) // 2) * SCORE_UNIT
         if ply >= kernel.cells - 2:
             return 0  # neither side can complete a line in the last two moves
+        if ply == database.PLIES and self.uses_database and depth >= EXACT_DEPTH // 2:
+            stones = database.lookup(cur, opp)
+            if stones is not None:
+                return stones * SCORE_UNIT  # exact: a bound on both sides of any window
 
         # 3. Bounds from the stones left.
         low = -(half - (ply + 3) // 2) * SCORE_UNIT

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.engine.analysis import PositionValue, analyse_position
-from shared.engine.search import SearchResult, search
+from shared.engine.search import EXACT_VALUE_CAP, SearchResult, search
 from shared.games import get_game
 
 
@@ -53,6 +53,20 @@ class PositionRequest:
     game: str
     moves: str
     seconds: float
+
+    @property
+    def longest(self) -> float:
+        """The most seconds valuing the position may take: ``seconds``, or, on
+        Connect Four, where values are proven whatever the budget
+        (:func:`~shared.engine.search.value_search`), :data:`EXACT_VALUE_CAP` if
+        more (a worker without the opening database stays within ``seconds``)."""
+        if self.game == CONNECT_FOUR:
+            return max(self.seconds, EXACT_VALUE_CAP)
+        return self.seconds
+
+
+CONNECT_FOUR = "connect4"
+"""The game whose values the opening database lets every worker prove."""
 
 
 def run_position_request(request: PositionRequest) -> PositionValue:

@@ -11,6 +11,11 @@ turn them into raw bitboards once, and drive :class:`~shared.engine.negamax.Sear
 - :func:`search` first tries a full solve when its plan allows, under a share of
   the time; if the clock runs out it deepens iteratively with the evaluation at the
   horizon, keeping the best move of the last finished depth;
+- on Connect Four, exact search takes the value of every 12-stone position from
+  the opening database (:mod:`shared.engine.opening_database`), so with the
+  compiled solver every position solves fast: ``perfect`` tries a full solve
+  from any position, and :func:`value_search` (hints, reviews) proves every
+  value unless a solve outlasts :data:`EXACT_VALUE_CAP`;
 - levels with variety score every root move with a full window and pick among
   the near-best with the seeded random generator.
 """
@@ -34,7 +39,7 @@ from shared.engine.scores import (
     make_value,
     stone_score,
 )
-from shared.engine.solvers import backend, exact_searcher
+from shared.engine.solvers import backend, exact_searcher, solves_everywhere
 from shared.errors import IllegalMoveError, IllegalMoveReason
 from shared.games.base import Game, GridGame, Move, Position
 from shared.games.grid import iter_bits
@@ -48,14 +53,25 @@ empty cells. For scale, in CPython: the empty 4x4 board (16 cells) solves in
 in 0.2 s per position on average; with many more cells left no solve fits a
 move's budget, and the time is better spent deepening."""
 NATIVE_GRAVITY_EXACT_MAX_EMPTY = 34
-"""The same for the compiled solver on Connect Four: from 8 stones on (34 empty
-cells), where the opening book ends, solves take about 0.5 to 1.5 s compiled
-(docs/benchmarks.md, "Opening book"), within ``perfect``'s exact share of its
-move budget; an attempt that runs out falls back on deepening as before."""
+"""The same for the compiled solver on Connect Four without the opening database:
+from 8 stones on (34 empty cells), where our own opening book ends, solves take
+about 0.5 to 1.5 s compiled (docs/benchmarks.md, "Opening book"), within
+``perfect``'s exact share of its move budget; an attempt that runs out falls
+back on deepening as before. With the database every position is tried."""
+EXACT_VALUE_CAP = 10.0
+"""Seconds :func:`value_search` may spend proving one Connect Four position with
+the opening database, whatever the caller's budget. Measured (docs/benchmarks.md,
+"Opening database"): positions of 0 to 12 stones solve in milliseconds, of 13
+to 16 stones in 0.06 s on average and at most 1.2 s (30 random positions of
+each count, and 30 from medium-vs-medium games), later ones faster still. A cap
+eight times the slowest seen bounds a hint or a review's position on a slow or
+busy machine without cutting a normal solve short."""
 
 
 def _exact_attempt_max_empty(kernel: SearchKernel) -> int:
     """Empty cells up to which a full solve is worth trying under a clock."""
+    if solves_everywhere(kernel):
+        return kernel.cells
     if kernel.gravity and backend(kernel) == "native":
         return NATIVE_GRAVITY_EXACT_MAX_EMPTY
     return EXACT_ATTEMPT_MAX_EMPTY
@@ -260,14 +276,19 @@ def _run(
             return replace(found, book=True)
 
     order = root.ordered(safe)
-    if len(order) == 1 and plan.margin == 0 and plan.exact_share < 1:
+    proving = plan.exact_share > 0 and (plan.prove or solves_everywhere(kernel))
+    if len(order) == 1 and plan.margin == 0 and plan.exact_share < 1 and not proving:
         # Only one move does not lose at once; still say what it is worth, briefly.
+        # Not where every position solves fast: a hint or `why` must not show a
+        # guess where the value can be proven (the move is the same either way).
         plan = SearchPlan(
             depth=min(plan.depth, 4), time_limit=plan.time_limit, margin=0, exact_share=0
         )
 
     nodes = 0
-    solvable = plan.time_limit is None or root.remaining <= _exact_attempt_max_empty(kernel)
+    solvable = (
+        plan.time_limit is None or plan.prove or root.remaining <= _exact_attempt_max_empty(kernel)
+    )
     if plan.exact_share > 0 and plan.margin == 0 and solvable:
         exact_deadline = None
         if plan.time_limit is not None:
@@ -406,17 +427,44 @@ def solve(game: Game, position: Position) -> int:
     )
 
 
+def value_search(game: Game, position: Position, *, time_limit: float) -> SearchResult:
+    """The value of ``position`` and a best move, for hints and reviews.
+
+    Where every position solves fast (Connect Four with the opening database and
+    the compiled solver, :func:`~shared.engine.solvers.solves_everywhere`), a full
+    solve proves it, given :data:`EXACT_VALUE_CAP` seconds if ``time_limit`` is
+    less; only a solve that outlasts that leaves an estimate (``exact`` False).
+    Elsewhere :func:`search` at the ``perfect`` level within ``time_limit``:
+    tic-tac-toe boards solve in time, gomoku and large m,n,k boards are estimates.
+    """
+    root = _Root.of(game, position)
+    if not solves_everywhere(root.kernel):
+        return search(game, position, level="perfect", time_limit=time_limit)
+    plan = SearchPlan(
+        depth=MAX_DEPTH,
+        time_limit=max(time_limit, EXACT_VALUE_CAP),
+        margin=0,
+        exact_share=0.9,
+        prove=True,
+    )
+    return _run(game, position, plan, seed=None)
+
+
 def analyze(
     game: Game, position: Position, *, time_limit: float | None = None
 ) -> list[tuple[Move, Value]]:
     """The value of every legal move, best first, for hints and post-game review.
 
     Moves are searched most promising first, each with an equal share of what is
-    left of ``time_limit`` (default :data:`DEFAULT_ANALYSIS_TIME` seconds): proven
-    (``win in 3``, ``draw``) where a full solve fits, otherwise the heuristic value
-    of the deepest finished search. Once the time is spent, the remaining moves
-    (on a big board, the far-off ones) get the static value at the horizon, so
-    the call returns within ``time_limit`` plus one search's clock granularity.
+    left of ``time_limit`` (default :data:`DEFAULT_ANALYSIS_TIME` seconds) by
+    :func:`search`, or :func:`value_search` where it proves every value (Connect
+    Four with the opening database: each move may take up to
+    :data:`EXACT_VALUE_CAP`, typically a few milliseconds); elsewhere proven
+    (``win in 3``, ``draw``) where a full solve fits, otherwise the heuristic
+    value of the deepest finished search. Once the
+    time is spent, the remaining moves (on a big board, the far-off ones) get the
+    static value at the horizon, so the call returns within ``time_limit`` plus
+    one search's clock granularity (except where values are proven).
     """
     total = DEFAULT_ANALYSIS_TIME if time_limit is None else time_limit
     plan_search(None, None, total)  # validates the limit
@@ -424,6 +472,7 @@ def analyze(
     deadline = started + total
     root = _Root.of(game, position)
     game = root.game
+    proving = solves_everywhere(root.kernel)
     occupied = root.cur | root.opp
     promising = [root.move_of(bit) for bit in root.ordered(root.kernel.playable(occupied))]
     moves = promising + sorted(set(game.legal_moves(position)) - set(promising))
@@ -436,8 +485,12 @@ def analyze(
             values.append((move, root.value(score, exact=True)))
             continue
         left = deadline - time.perf_counter()
-        if left > 0:
-            reply = search(game, child, time_limit=left / (len(moves) - index))
+        if left > 0 or proving:
+            share = max(left, 0.0) / (len(moves) - index)
+            if proving:
+                reply = value_search(game, child, time_limit=share)
+            else:
+                reply = search(game, child, time_limit=share)
             values.append((move, root.value(-reply.score, exact=reply.exact)))
         else:
             score = -horizon_value(game, child)

@@ -19,6 +19,7 @@ import os
 import time
 from types import ModuleType
 
+from shared.engine import opening_database
 from shared.engine.kernel import SearchKernel
 from shared.engine.negamax import Searcher
 
@@ -58,26 +59,51 @@ def backend(kernel: SearchKernel) -> str:
     return "native" if native is not None and native.supports(kernel) else "python"
 
 
+def solves_everywhere(kernel: SearchKernel) -> bool:
+    """True where a full solve of any position takes well under a second: Connect
+    Four with its opening database (:mod:`shared.engine.opening_database`, read
+    here if not yet) on the compiled solver. Elsewhere only late positions solve
+    in time, and the pure solver is about a hundred times slower."""
+    grid = kernel.grid
+    return (
+        opening_database.applies_to(grid.width, grid.height, grid.k, gravity=kernel.gravity)
+        and backend(kernel) == "native"
+        and opening_database.opening_database() is not None
+    )
+
+
 def exact_searcher(
-    kernel: SearchKernel, *, deadline: float | None = None, max_nodes: int | None = None
+    kernel: SearchKernel,
+    *,
+    deadline: float | None = None,
+    max_nodes: int | None = None,
+    opening_database: bool = True,
 ) -> Searcher:
     """A searcher for exact solves of ``kernel``'s game (see the module docstring).
 
     Use it for search to the end of the game only (``depth=EXACT_DEPTH``); the
-    depth-limited search needs the pure :class:`Searcher`.
+    depth-limited search needs the pure :class:`Searcher`. On Connect Four it
+    takes 12-stone values from the opening database unless ``opening_database``
+    is False (:mod:`shared.engine.opening_database`).
     """
+    build = Searcher
     if backend(kernel) == "native":
         native = native_module()
         assert native is not None
-        searcher: Searcher = native.NativeSearcher(kernel, deadline=deadline, max_nodes=max_nodes)
-        return searcher
-    return Searcher(kernel, deadline=deadline, max_nodes=max_nodes)
+        build = native.NativeSearcher
+    searcher: Searcher = build(
+        kernel, deadline=deadline, max_nodes=max_nodes, opening_database=opening_database
+    )
+    return searcher
 
 
 def warm_up(kernel: SearchKernel) -> str:
     """Get the native solver ready for ``kernel``'s game before any search needs it
-    (import numba, compile or load the machine code, allocate the table), and say
-    how long that took, for logs; or why the pure solver will run."""
+    (import numba, compile or load the machine code, allocate the table), and
+    Connect Four's opening database with it (read it and hand it to the compiled
+    solver, whichever game ``kernel`` is: the server's workers warm up on their
+    first game only); say how long that took, for logs; or why the pure solver
+    will run."""
     if not native_wanted():
         return f"pure-Python solver ({ENGINE_ENV}=python)"
     began = time.perf_counter()
@@ -86,4 +112,4 @@ def warm_up(kernel: SearchKernel) -> str:
         return "pure-Python solver (numba could not be imported)"
     if not native.supports(kernel):
         return f"pure-Python solver ({kernel.game.name} is not supported natively)"
-    return str(native.warm_up(kernel, started=began))
+    return f"{native.warm_up(kernel, started=began)}; {native.prepare_opening_database()}"

@@ -14,7 +14,7 @@ import time
 import pytest
 from repo_paths import REPO_ROOT
 
-from shared.engine import search, solve_move, solvers
+from shared.engine import opening_database, search, solve_move, solvers
 from shared.engine.kernel import SearchKernel, kernel_for
 from shared.engine.native import NativeSearcher, supports
 from shared.engine.negamax import EXACT_DEPTH, Searcher, SearchInterrupted
@@ -107,12 +107,13 @@ def test_native_solver_matches_the_pure_one_on_random_positions(name: str, plies
 
 
 def test_a_node_budget_interrupts_both_solvers_at_the_same_node() -> None:
-    """With ``max_nodes``, the empty Connect Four board (far too big to solve) stops
-    both builds with SearchInterrupted, at the first check past the budget."""
+    """With ``max_nodes``, the empty Connect Four board (far too big to solve without
+    the opening database) stops both builds with SearchInterrupted, at the first
+    check past the budget."""
     kernel = kernel_of("connect4")
     counts = []
     for build in (NativeSearcher, Searcher):
-        searcher = build(kernel, max_nodes=20_000)
+        searcher = build(kernel, max_nodes=20_000, opening_database=False)
         with pytest.raises(SearchInterrupted):
             searcher.solve(0, 0, 0, low=-21, high=21)
         counts.append(searcher.nodes)
@@ -121,22 +122,25 @@ def test_a_node_budget_interrupts_both_solvers_at_the_same_node() -> None:
 
 
 def test_a_deadline_interrupts_the_native_solver_between_slices() -> None:
-    """A deadline already near stops a solve that would take minutes, by raising
-    SearchInterrupted, like the pure search's clock checks."""
+    """A deadline already near stops a solve that would take minutes (the empty
+    board without the opening database), by raising SearchInterrupted, like the
+    pure search's clock checks."""
     kernel = kernel_of("connect4")
-    searcher = NativeSearcher(kernel, deadline=time.perf_counter() + 0.05)
+    searcher = NativeSearcher(kernel, deadline=time.perf_counter() + 0.05, opening_database=False)
     with pytest.raises(SearchInterrupted):
         searcher.solve(0, 0, 0, low=-21, high=21)
     assert searcher.nodes > 0
 
 
-def test_an_interrupted_native_solve_leaves_a_usable_move() -> None:
+def test_an_interrupted_native_solve_leaves_a_usable_move(monkeypatch: pytest.MonkeyPatch) -> None:
     """``search`` with a clock too short for the solve falls back on deepening and
-    still plays a legal move, as it does with the pure solver."""
+    still plays a legal move, as it does with the pure solver (the opening
+    database off, or the solve would fit)."""
+    monkeypatch.setenv(opening_database.DATABASE_ENV, "off")
     game = get_game("connect4")
     position = game.from_moves("4444")  # 38 cells left: no solve fits 0.1 s
     kernel = kernel_of("connect4")
-    searcher = NativeSearcher(kernel, max_nodes=1000)
+    searcher = NativeSearcher(kernel, max_nodes=1000, opening_database=False)
     with pytest.raises(SearchInterrupted):
         searcher.solve(position.stones[0], position.stones[1], 4, low=-20, high=20)
     result = search(game, game.from_moves("44444"), time_limit=0.1)
