@@ -22,15 +22,17 @@ caller that spreads positions over several workers.
 
 Values: exact or heuristic
 --------------------------
-A position's value is *exact* (proven) where the engine proves it in the
-budget: always on tic-tac-toe 3x3 and 4x4; on Connect Four from the opening
-book (:mod:`shared.engine.book`), from the book one move ahead (every reply in
-the book, e.g. the opponent's positions in a game of ``perfect``), or from an
-exact solve, which the compiled solver manages in the budget from 10 to 15
-stones on; a position with one move that does not lose at once is worth what
-that move leads to, searched in the rest of the budget. Elsewhere it is the
-deepest heuristic search the budget allows, and marked heuristic
-(``exact_before`` / ``exact_after``).
+A position's value is *exact* (proven) wherever the game allows it:
+tic-tac-toe 3x3 and 4x4 always; Connect Four always where the compiled solver
+and the opening database are there (:func:`~shared.engine.search.value_search`:
+the database answers up to 12 stones, a full solve beyond, given up to
+:data:`~shared.engine.search.EXACT_VALUE_CAP` seconds whatever the review's
+budget); gomoku and large m,n,k boards never, where the deepest heuristic
+search the budget allows gives an estimate. Without the database (or with the
+pure solver) Connect Four is exact where the opening book or a solve within
+the budget proves it, and an estimate elsewhere. Each value says which it is
+(``exact_before`` / ``exact_after``), and the judgements below never compare
+an exact value with an estimate's numbers.
 
 Judgements
 ----------
