@@ -232,7 +232,11 @@ async def test_a_worker_killed_from_outside_mid_search_is_replaced(tmp_path: Pat
     request = SearchRequest("gomoku", "h8 h9", time_limit=1.0)
     started = tmp_path / "started"
     before = set(multiprocessing.active_children())
-    async with EnginePool(workers=2, max_queue=4, task=SayWhenStarted(str(started))) as pool:
+    # A generous margin: the subject is the retry, not the deadline, and on a loaded
+    # machine the retry's fresh (niced) workers can take seconds over a 1 s search.
+    async with EnginePool(
+        workers=2, max_queue=4, task=SayWhenStarted(str(started)), deadline_margin=30.0
+    ) as pool:
         workers = set(multiprocessing.active_children()) - before
         assert len(workers) == 2
         search = asyncio.create_task(pool.search(request))
