@@ -34,6 +34,13 @@ def register(subparsers: Any) -> None:
         help="positions per set solved again by the pure-Python solver, for the "
         "compiled solver's speed-up (default 100)",
     )
+    engine.add_argument(
+        "--early",
+        type=int,
+        default=200,
+        help="lines of the early-game set (13-16 stones) solved by ours and bitbully in "
+        "section 5 (default 200, all; 0 skips it)",
+    )
     engine.set_defaults(handler=run_engine_bench)
     from client.bench.levels import run_from_args as run_levels_bench
 
@@ -124,7 +131,12 @@ def run_perfect_bench(args: argparse.Namespace) -> int:
 def run_engine_bench(args: argparse.Namespace) -> int:
     from client.bench.engine import main
 
-    return main(sample=args.sample, peer_sample=args.peer_sample, pure_sample=args.pure_sample)
+    return main(
+        sample=args.sample,
+        peer_sample=args.peer_sample,
+        pure_sample=args.pure_sample,
+        early=args.early,
+    )
 
 
 def run_cluster_bench(args: argparse.Namespace) -> int:
