@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from shared.games import GridGame, get_game
+from shared.games import GridGame, Position, get_game
 
 NAME = "Early_13_16"
 COUNT = 200
@@ -52,10 +52,7 @@ def early_moves(
     return found
 
 
-def _can_win_at_once(game: GridGame, position: object) -> bool:
-    from shared.games import Position
-
-    assert isinstance(position, Position)
+def _can_win_at_once(game: GridGame, position: Position) -> bool:
     return any(
         game.outcome(game.play(position, move)).winner is not None
         for move in game.legal_moves(position)
