@@ -34,6 +34,13 @@ def register(subparsers: Any) -> None:
         help="positions per set solved again by the pure-Python solver, for the "
         "compiled solver's speed-up (default 100)",
     )
+    engine.add_argument(
+        "--early",
+        type=int,
+        default=200,
+        help="lines of the early-game set (13-16 stones) solved by ours and bitbully in "
+        "section 5 (default 200, all; 0 skips it)",
+    )
     engine.set_defaults(handler=run_engine_bench)
     from client.bench.levels import run_from_args as run_levels_bench
 
@@ -76,6 +83,17 @@ def register(subparsers: Any) -> None:
     analysis.add_argument(
         "--budget", type=float, default=0.2, help="seconds a position (default 0.2, the server's)"
     )
+    analysis.add_argument(
+        "--check",
+        type=int,
+        default=None,
+        metavar="N",
+        help="instead of timing: play N seeded games (random moves and AI matches), review "
+        "them, and check every value and judgement against bitbully",
+    )
+    analysis.add_argument(
+        "--seed", type=int, default=1, help="seed of the --check games (default 1)"
+    )
     analysis.set_defaults(handler=run_analysis_bench)
     cluster = targets.add_parser(
         "cluster",
@@ -110,6 +128,13 @@ def register(subparsers: Any) -> None:
 
 
 def run_analysis_bench(args: argparse.Namespace) -> int:
+    if args.check is not None:
+        from client.bench.review_check import main as check
+
+        if args.check < 1:
+            print("bench analysis: --check takes 1 or more games", file=sys.stderr)
+            return 2
+        return check(args.check, seed=args.seed, budget=args.budget)
     from client.bench.analysis import GAMES, main
 
     return main(games=GAMES[: max(1, min(args.games, len(GAMES)))], budget=args.budget)
@@ -124,7 +149,12 @@ def run_perfect_bench(args: argparse.Namespace) -> int:
 def run_engine_bench(args: argparse.Namespace) -> int:
     from client.bench.engine import main
 
-    return main(sample=args.sample, peer_sample=args.peer_sample, pure_sample=args.pure_sample)
+    return main(
+        sample=args.sample,
+        peer_sample=args.peer_sample,
+        pure_sample=args.pure_sample,
+        early=args.early,
+    )
 
 
 def run_cluster_bench(args: argparse.Namespace) -> int:

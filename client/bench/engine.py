@@ -18,7 +18,11 @@ Sections, each printing its numbers with the targets marked PASS or FAIL:
 4. the peer, easyAI, where it is installed, on the first positions of each set,
    each under a time budget: (a) as shipped, with its own ConnectFour game, on
    which the speed-up targets are judged; (b) its search on a bitboard adapter
-   (:mod:`client.bench.peer_easyai`), a stricter comparison shown for scale.
+   (:mod:`client.bench.peer_easyai`), a stricter comparison shown for scale;
+5. the C++ peer, bitbully, where it is installed (:mod:`client.bench.peer_bitbully`),
+   on every position of section 3 and on an early-game set (``data/connect4/Early_13_16``,
+   :mod:`client.bench.early_set`), without its opening book and with it: correct
+   count, mean time and nodes, and our time over bitbully's on the same positions.
 
 A summary of every target ends the run. :func:`main` returns 1 if the engine gave
 a wrong answer anywhere and 0 otherwise: a missed speed target is reported, not
@@ -83,6 +87,8 @@ STOCK_PROOF_FACTOR = 150
 :data:`STOCK_BUDGET_MAX_SECONDS`), so that a time-out there still proves a speed-up
 of this factor, above the 100x target, instead of an inconclusive bound."""
 STOCK_BUDGET_MAX_SECONDS = 120.0
+EARLY_SAMPLE = 200
+"""Lines of the early-game set solved in section 5 (all of it: about 20 s for ours)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +313,21 @@ def read_test_set(test_set: TestSet, sample: int | None) -> list[tuple[int, str,
     return rows
 
 
+def solve_rows(
+    game: GridGame, kernel: SearchKernel, rows: Sequence[tuple[int, str, int]]
+) -> list[Solved]:
+    """Our exact solve of each (line, moves, expected score) row, timed apart."""
+    gc.collect()
+    results: list[Solved] = []
+    for number, moves, expected in rows:
+        position = game.from_moves(moves)
+        began = time.perf_counter()
+        score, nodes = solve_connect4(kernel, position)
+        seconds = time.perf_counter() - began
+        results.append(Solved(number, moves, expected, score, nodes, seconds))
+    return results
+
+
 def bench_connect4(run: Run, sample: int | None) -> dict[str, list[Solved]]:
     """Section 3: every position of the sample of each test set, solved exactly."""
     heading("3. Connect Four, standard test sets: exact scores, a fresh search per position")
@@ -336,14 +357,7 @@ def bench_connect4(run: Run, sample: int | None) -> dict[str, list[Solved]]:
             print(f"  {test_set.name}: cannot read the set ({error}): skipped")
             targets.append(Target(test_set.label, "set solved", "set missing", None))
             continue
-        gc.collect()
-        results: list[Solved] = []
-        for number, moves, expected in rows:
-            position = game.from_moves(moves)
-            began = time.perf_counter()
-            score, nodes = solve_connect4(kernel, position)
-            seconds = time.perf_counter() - began
-            results.append(Solved(number, moves, expected, score, nodes, seconds))
+        results = solve_rows(game, kernel, rows)
         solved[test_set.name] = results
         count = len(results)
         correct = sum(result.correct for result in results)
@@ -664,6 +678,146 @@ def _bench_peer_game(
     print("\n".join(notes))
 
 
+EARLY_SET = TestSet("Early_13_16", "early", 0, 0.0)
+"""Section 5's early-game set (:mod:`client.bench.early_set`): no published reference
+and no time target of its own; bitbully's scores, checked again in the run."""
+BITBULLY_RATIO_TARGET = 2.0
+"""Issue 25: our mean time at most this many times bitbully's (no book), judged on
+the middle-medium and early sets."""
+BITBULLY_JUDGED = ("Test_L2_R2", EARLY_SET.name)
+
+
+def load_bitbully() -> ModuleType | None:
+    """The bitbully adapter module, or None if bitbully is not installed."""
+    try:
+        from client.bench import peer_bitbully
+    except ImportError:
+        return None
+    return peer_bitbully
+
+
+@dataclass(frozen=True, slots=True)
+class PeerLine:
+    """One solver's figures on one set's positions (section 5)."""
+
+    solver: str
+    positions: int
+    correct: int
+    mean_seconds: float
+    mean_nodes: float
+
+    def cells(self) -> str:
+        return (
+            f"{self.solver:<18} {self.positions:>9} {self.correct:>8}"
+            f" {format_seconds(self.mean_seconds):>10} {self.mean_nodes:>12,.1f}"
+        )
+
+
+def peer_line(solver: str, results: Sequence[tuple[int, int, int, float]]) -> PeerLine:
+    """A :class:`PeerLine` from (expected, score, nodes, seconds) per position."""
+    return PeerLine(
+        solver,
+        len(results),
+        sum(expected == score for expected, score, _, _ in results),
+        statistics.fmean(seconds for *_, seconds in results),
+        statistics.fmean(nodes for _, _, nodes, _ in results),
+    )
+
+
+def bench_bitbully(
+    run: Run, solved: dict[str, list[Solved]], early: int, peer: ModuleType | None
+) -> None:
+    """Section 5: bitbully (C++) on the positions of section 3, and the early set.
+
+    Every position our solver solved in section 3, and the first ``early`` lines of
+    the early-game set (solved here by ours first), solved by bitbully without its
+    opening book (solver against solver: the ratio and its target), then with it.
+    Every score is checked against the set's; a wrong bitbully score is printed,
+    not counted against the engine."""
+    heading("5. peer: bitbully (C++, pybind11) on the same positions")
+    if peer is None:
+        print("  bitbully not installed: peer skipped")
+        run.targets.append(Target("bitbully", "bitbully measured", "not installed", None))
+        return
+    game = get_game("connect4")
+    assert isinstance(game, GridGame)
+    kernel = kernel_for(game)
+    sets = [(test_set, solved.get(test_set.name, [])) for test_set in TEST_SETS]
+    if early > 0:
+        try:
+            rows = read_test_set(EARLY_SET, early)
+        except OSError as error:
+            print(f"  {EARLY_SET.name}: cannot read the set ({error}): skipped")
+        else:
+            ours_early = solve_rows(game, kernel, rows)
+            run.wrong_answers += sum(not result.correct for result in ours_early)
+            sets.append((EARLY_SET, ours_early))
+    plain = peer.BitbullySolver()
+    book = peer.book_path()
+    booked = peer.BitbullySolver(book) if book is not None else None
+    print(f"  bitbully {peer.version()}: BitBullyCore.mtdf(board, 0), exact scores on the sets'")
+    print("  scale; table cleared and node counter zeroed before each position, outside")
+    print("  the timed part (the clearing alone takes about 40 ms); nodes: getNodeCounter.")
+    print(f"  without its book: constructed in {format_seconds(plain.load_seconds)};")
+    if booked is not None and booked.with_book:
+        print(f"  with its book ({book}): loaded in {format_seconds(booked.load_seconds)}.")
+    else:
+        print("  with its book: bitbully-databases not installed (or not loaded): line skipped.")
+        booked = None
+    print(f"  ours: {solvers.backend(kernel)} solver, times of section 3 (the early set: this")
+    print("  section); ours/bitbully is our mean time over bitbully's (no book) on the same")
+    print(f"  positions; target <= {BITBULLY_RATIO_TARGET:g}x on middle-medium and early.")
+    print()
+    print(
+        f"  {'set':<26} {'solver':<18} {'positions':>9} {'correct':>8} {'mean time':>10}"
+        f" {'mean nodes':>12} {'ours/this':>10}"
+    )
+    for test_set, ours in sets:
+        if not ours:
+            continue
+        gc.collect()
+        lines = [
+            peer_line(
+                f"ours ({solvers.backend(kernel)})",
+                [(r.expected, r.score, r.nodes, r.seconds) for r in ours],
+            )
+        ]
+        wrong: list[str] = []
+        for solver, label in ((plain, "bitbully"), (booked, "bitbully + book")):
+            if solver is None:
+                continue
+            results = []
+            for r in ours:
+                theirs = solver.solve(r.moves)
+                results.append((r.expected, theirs.score, theirs.nodes, theirs.seconds))
+                if theirs.score != r.expected:
+                    wrong.append(
+                        f"    {label} WRONG: line {r.line} {r.moves}: expected"
+                        f" {r.expected}, got {theirs.score}"
+                    )
+            lines.append(peer_line(label, results))
+        name = f"{test_set.name} {test_set.label}"
+        for index, line in enumerate(lines):
+            ratio = "" if index == 0 else format_ratio(lines[0].mean_seconds / line.mean_seconds)
+            print(f"  {name if index == 0 else '':<26} {line.cells()} {ratio:>10}", flush=True)
+        for line_text in wrong:
+            print(line_text)
+        if test_set.name in BITBULLY_JUDGED and len(lines) > 1:
+            ratio_value = lines[0].mean_seconds / lines[1].mean_seconds
+            run.targets.append(
+                Target(
+                    "bitbully",
+                    f"{test_set.label}: <= {BITBULLY_RATIO_TARGET:g}x bitbully's time",
+                    f"{format_ratio(ratio_value)} on {lines[0].positions}",
+                    ratio_value <= BITBULLY_RATIO_TARGET,
+                )
+            )
+    print()
+    for target in run.targets:
+        if target.section == "bitbully":
+            print(target.line())
+
+
 def _sign(score: int) -> int:
     return (score > 0) - (score < 0)
 
@@ -692,12 +846,14 @@ def main(
     peer_sample: int = 20,
     peer_budget: float = PEER_BUDGET_SECONDS,
     pure_sample: int = PURE_SAMPLE,
+    early: int = EARLY_SAMPLE,
 ) -> int:
     """Run every section and print the results; 1 if the engine answered wrongly.
 
     ``sample`` limits each Connect Four set to its first lines (None: all 1000);
     ``peer_sample`` is how many of those the peer gets, ``peer_budget`` the seconds
-    it may spend on each; ``pure_sample`` how many the pure solver solves again.
+    it may spend on each; ``pure_sample`` how many the pure solver solves again;
+    ``early`` how many lines of the early-game set ours and bitbully solve (0: none).
     """
     if sample is not None and sample < 1:
         print("boardroom bench engine: --sample must be at least 1")
@@ -705,13 +861,18 @@ def main(
     if peer_sample < 0:
         print("boardroom bench engine: --peer-sample must not be negative")
         return 2
+    if early < 0:
+        print("boardroom bench engine: --early must not be negative")
+        return 2
     peer = load_peer()
+    bitbully = load_bitbully()
     title = "Boardroom engine benchmark"
     print(title)
     print("=" * len(title))
     extra = [
         ("started", datetime.now().astimezone().isoformat(timespec="seconds")),
         ("easyAI", peer.version() if peer is not None else "not installed"),
+        ("bitbully", bitbully.version() if bitbully is not None else "not installed"),
     ]
     for line in condition_lines(extra):
         print(f"  {line}")
@@ -722,5 +883,6 @@ def main(
     solved = bench_connect4(run, sample)
     bench_native(run, solved, pure_sample)
     bench_peer(run, solved, peer_sample, peer, peer_budget)
+    bench_bitbully(run, solved, early, bitbully)
     summary(run)
     return 1 if run.wrong_answers else 0

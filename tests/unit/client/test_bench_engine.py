@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import pytest
 
+from client.bench.early_set import NAME as EARLY_NAME
+from client.bench.early_set import PATH as EARLY_PATH
+from client.bench.early_set import STONES, early_moves
 from client.bench.engine import (
+    EARLY_SET,
     TEST_SETS,
     Run,
+    bench_bitbully,
     bench_peer,
     format_lines,
     main,
@@ -25,7 +30,7 @@ from shared.games import GridGame, get_game
 @pytest.mark.e2e  # the whole benchmark program, every section: about 14 s
 def test_bench_engine_prints_every_section(capsys: pytest.CaptureFixture[str]) -> None:
     """A tiny run prints the conditions, the four sections, PASS/FAIL marks and a summary."""
-    status = main(sample=3, peer_sample=1, peer_budget=0.5, pure_sample=2)
+    status = main(sample=3, peer_sample=1, peer_budget=0.5, pure_sample=2, early=2)
     out = capsys.readouterr().out
     assert status == 0, out
     for text in (
@@ -43,6 +48,9 @@ def test_bench_engine_prints_every_section(capsys: pytest.CaptureFixture[str]) -
         "Test_L2_R1 middle-easy",
         "Test_L2_R2 middle-medium",
         "4. peer: easyAI",
+        "5. peer: bitbully",
+        "bitbully + book",
+        "Early_13_16 early",
         "summary",
         "every answer of the engine was right",
     ):
@@ -103,3 +111,44 @@ def test_line_numbers_are_shown_as_ranges() -> None:
     assert format_lines([1, 2, 3, 5, 7, 8]) == "1-3, 5, 7-8"
     assert format_lines([4]) == "4"
     assert format_lines([]) == "none"
+
+
+def test_bitbully_section_says_when_bitbully_is_missing(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without bitbully the section prints why it is skipped and the run goes on."""
+    run = Run(targets=[])
+    bench_bitbully(run, {}, early=5, peer=None)
+    assert "bitbully not installed: peer skipped" in capsys.readouterr().out
+    assert [target.verdict for target in run.targets] == ["n/a"]
+
+
+def test_bitbully_adapter_gives_the_sets_scores() -> None:
+    """bitbully, without and with its book, scores a few lines of each standard set
+    as the set does (the adapter's column numbering and score scale), and counts nodes."""
+    peer_bitbully = pytest.importorskip("client.bench.peer_bitbully")
+    book = peer_bitbully.book_path()
+    assert book is not None, "bitbully-databases is a dependency: its book must be there"
+    solvers = [peer_bitbully.BitbullySolver(), peer_bitbully.BitbullySolver(book)]
+    assert [solver.with_book for solver in solvers] == [False, True]
+    for test_set in TEST_SETS:
+        for _, moves, expected in read_test_set(test_set, 3):
+            for solver in solvers:
+                solved = solver.solve(moves)
+                assert solved.score == expected, (test_set.name, moves, solver.with_book)
+                assert solved.nodes >= 0 and solved.seconds >= 0
+    assert peer_bitbully.board("1").countTokens() == 1
+    with pytest.raises(ValueError, match="refused"):
+        peer_bitbully.board("1111111")  # a seventh stone in a column of six
+
+
+def test_early_set_is_the_seeded_positions_and_our_solver_agrees_with_its_scores() -> None:
+    """The file data/connect4/Early_13_16 holds the seeded positions of client.bench.early_set,
+    13 to 16 stones each, and its scores (bitbully's) are our solver's on a few lines."""
+    assert EARLY_SET.name == EARLY_NAME == EARLY_PATH.name
+    rows = read_test_set(EARLY_SET, None)
+    assert [moves for _, moves, _ in rows] == early_moves()
+    assert all(STONES[0] <= len(moves) <= STONES[1] for _, moves, _ in rows)
+    game = get_game("connect4")
+    assert isinstance(game, GridGame)
+    kernel = kernel_for(game)
+    for _, moves, expected in rows[:3]:
+        assert solve_connect4(kernel, game.from_moves(moves))[0] == expected, moves
