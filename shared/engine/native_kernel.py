@@ -101,7 +101,7 @@ _SLOT_MASK = np.int64((1 << TABLE_BITS) - 1)
 # -- bit tricks --------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _popcount(x: np.uint64) -> int:  # pragma: no cover - compiled
     # SWAR count; LLVM turns it into one popcnt instruction.
     x = x - ((x >> _U64(1)) & _U64(0x5555555555555555))
@@ -110,18 +110,18 @@ def _popcount(x: np.uint64) -> int:  # pragma: no cover - compiled
     return np.int64((x * _U64(0x0101010101010101)) >> _U64(56))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _shl(x: np.uint64, n: np.int64) -> int:  # pragma: no cover - compiled
     # Shifts of 64 or more are undefined in LLVM; on the board they give nothing.
     return x << _U64(n) if n < 64 else _ZERO
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _shr(x: np.uint64, n: np.int64) -> int:  # pragma: no cover - compiled
     return x >> _U64(n) if n < 64 else _ZERO
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _winning_cells_c4(s: np.uint64, empty: np.uint64) -> int:  # pragma: no cover
     """Connect Four (stride 7, k 4, gravity): :func:`_winning_cells` with constant shifts."""
     r = (s << _U64(1)) & (s << _U64(2)) & (s << _U64(3))
@@ -136,7 +136,7 @@ def _winning_cells_c4(s: np.uint64, empty: np.uint64) -> int:  # pragma: no cove
     return r & empty
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _winning_cells(
     s: np.uint64, empty: np.uint64, consts: np.ndarray, scratch: np.ndarray
 ) -> int:  # pragma: no cover - compiled
@@ -172,7 +172,7 @@ def _winning_cells(
     return r & empty
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _safe_moves(
     occupied: np.uint64, opp_wins: np.uint64, consts: np.ndarray
 ) -> int:  # pragma: no cover - compiled
@@ -190,7 +190,7 @@ def _safe_moves(
     return moves
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _image(x: np.uint64, consts: np.ndarray, symmetry: np.int64) -> int:  # pragma: no cover
     """``x`` with every bit moved by one symmetry of the board."""
     base = C_PERMS + 64 * symmetry
@@ -202,7 +202,7 @@ def _image(x: np.uint64, consts: np.ndarray, symmetry: np.int64) -> int:  # prag
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _key(
     cur: np.uint64, opp: np.uint64, consts: np.ndarray
 ) -> tuple[np.uint64, np.uint64]:  # pragma: no cover - compiled
@@ -236,7 +236,7 @@ def _key(
 # -- the opening database ------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _huffman(cur: np.uint64, opp: np.uint64, mirrored: bool) -> int:  # pragma: no cover
     """``opening_database.huffman_key(cur, opp)`` (of the mirror image if ``mirrored``),
     as a signed 32-bit value in an int64. ``cur`` must be X with 12 stones down."""
@@ -256,14 +256,14 @@ def _huffman(cur: np.uint64, opp: np.uint64, mirrored: bool) -> int:  # pragma: 
     return code - (np.int64(1) << 32) if code >= (np.int64(1) << 31) else code
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _db_key(consts: np.ndarray, i: np.int64) -> int:  # pragma: no cover - compiled
     word = consts[np.int64(consts[C_DB_KEYS]) + (i >> 1)]
     half = np.int64((word >> _U64(32 * (i & 1))) & _U64(0xFFFFFFFF))
     return half - (np.int64(1) << 32) if half >= (np.int64(1) << 31) else half
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _db_find(consts: np.ndarray, key: np.int64) -> int:  # pragma: no cover - compiled
     """The stone score stored under ``key`` (binary search), or :data:`DB_MISSING`."""
     low = np.int64(0)
@@ -281,7 +281,7 @@ def _db_find(consts: np.ndarray, key: np.int64) -> int:  # pragma: no cover - co
     return DB_MISSING
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _database_score(cur: np.uint64, opp: np.uint64, consts: np.ndarray) -> int:  # pragma: no cover
     """``OpeningDatabase.lookup``: the stone score of a 12-stone position for ``cur``
     (X), its mirror image tried too, or :data:`DB_MISSING`."""
@@ -296,7 +296,7 @@ def _database_score(cur: np.uint64, opp: np.uint64, consts: np.ndarray) -> int: 
 # A slot's third word: generation << 32 | move + 1 << 16 | high + 128 << 8 | low + 128.
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _probe(
     k1: np.uint64, k2: np.uint64, gen: np.uint64, table: np.ndarray
 ) -> int:  # pragma: no cover - compiled
@@ -314,7 +314,7 @@ def _probe(
     return -1 - home
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _stored(value: np.int64) -> int:  # pragma: no cover - compiled
     if value >= _INF:
         stones = _STORED_INF
@@ -325,7 +325,7 @@ def _stored(value: np.int64) -> int:  # pragma: no cover - compiled
     return _U64(stones + 128)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _loaded(byte: np.uint64) -> int:  # pragma: no cover - compiled
     stones = np.int64(byte) - 128
     if stones >= _STORED_INF:
@@ -338,7 +338,7 @@ def _loaded(byte: np.uint64) -> int:  # pragma: no cover - compiled
 # -- the node ----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def negamax(
     cur: np.uint64,
     opp: np.uint64,
@@ -469,7 +469,7 @@ def negamax(
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_move(
     cur: np.uint64, opp: np.uint64, consts: np.ndarray, table: np.ndarray, gen: np.int64
 ) -> int:  # pragma: no cover - compiled
