@@ -6,6 +6,13 @@ constant is a numpy scalar of the right width. :mod:`shared.engine.native` says
 what each function mirrors in the pure search; the Python side (the table's
 memory, the slices, the warm-up) is there too.
 
+Every function is compiled with ``_nrt=False``: without numba's runtime, array
+arguments are not reference-counted at each call. The node function calls
+itself millions of times a second with four arrays, and those atomic counts
+were half its time (docs/benchmarks.md, "Against bitbully"). The price is that
+nothing here may allocate an array; nothing does (the opening database is read
+in place from ``consts``).
+
 Importing this module imports numba, which reads ``NUMBA_CACHE_DIR`` at once: the
 module sets it first, to ``~/.cache/boardroom/numba`` (``$XDG_CACHE_HOME``
 respected) when unset, since the package directory may be read-only.
