@@ -100,6 +100,9 @@ async def main(folder: Path) -> None:
             class_name="7B",
             max_connections_per_address=250,
             public_url=CLASS_URL,
+            # The compiled solver, as `boardroom serve` runs it: the review and the
+            # hint show proven Connect Four values (the tests' pure one estimates).
+            engine="auto",
         ) as server:
             teacher = Teacher(server)
             await casual_games(server)
