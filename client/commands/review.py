@@ -55,8 +55,8 @@ MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """Lichess's marks; ``best``, ``good`` and ``forced`` moves are left plain."""
 
 ESTIMATED = (
-    "Values are estimates: the engine cannot solve this board (~ marks them), "
-    "so no move is called a blunder on them."
+    "Values marked ~ are estimates: the engine cannot solve this board, or did "
+    "not in time, so no move is called a blunder on them."
 )
 """Said after the moves of a review whose judgements rest on estimates."""
 

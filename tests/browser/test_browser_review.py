@@ -27,7 +27,7 @@ from test_browser_teacher import open_teacher
 BLUNDER = "b2 a2 a1 c3 c1 b1 a3"
 """Tic-tac-toe: O's a2 throws the draw away (X then wins), the rest is best play."""
 ESTIMATED = (
-    "Values are estimates: the engine cannot solve this board. "
+    "Some values are estimates: the engine cannot solve this board, or did not in time. "
     "Judgements on estimates are cautious: none is a blunder."
 )
 THROWN_WIN = "444444325622223332666661111115335577777755"

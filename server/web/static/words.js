@@ -233,7 +233,7 @@ export function absentLabel(opponent) {
 /** The review page's words (review-view.js) for what its judgements rest on. */
 export const REVIEW = {
   /** Shown when a judged move rests on an estimate (the analysis's `estimated`). */
-  estimated: "Values are estimates: the engine cannot solve this board. Judgements on estimates are cautious: none is a blunder.",
+  estimated: "Some values are estimates: the engine cannot solve this board, or did not in time. Judgements on estimates are cautious: none is a blunder.",
   /** The graph's legend for the mark over a blunder. */
   blunderLegend: "?? lowered the game's value",
 };
