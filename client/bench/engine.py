@@ -19,7 +19,8 @@ Sections, each printing its numbers with the targets marked PASS or FAIL:
    each under a time budget: (a) as shipped, with its own ConnectFour game, on
    which the speed-up targets are judged; (b) its search on a bitboard adapter
    (:mod:`client.bench.peer_easyai`), a stricter comparison shown for scale;
-5. the C++ peer, bitbully, where it is installed (:mod:`client.bench.peer_bitbully`),
+5. the C++ peer, bitbully, where it is installed (:mod:`client.bench.engine_bitbully`,
+   over the adapter :mod:`client.bench.peer_bitbully`),
    on every position of section 3 and on an early-game set (``data/connect4/Early_13_16``,
    :mod:`client.bench.early_set`), without its opening book and with it: correct
    count, mean time and nodes, and our time over bitbully's on the same positions.
@@ -32,28 +33,38 @@ an error, because timings move with the machine's load.
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from client.bench.engine_run import (
+    DATA_DIR,
+    TEST_SETS,
+    Run,
+    Solved,
+    Target,
+    format_lines,
+    format_ratio,
+    format_seconds,
+    heading,
+    read_test_set,
+    solve_connect4,
+    solve_rows,
+)
 from client.conditions import condition_lines, load_average
 from shared.engine import minimax, solve_move, solvers
-from shared.engine.kernel import SearchKernel, kernel_for
-from shared.engine.negamax import Searcher
+from shared.engine.kernel import kernel_for
 from shared.engine.scores import Result, stone_score
-from shared.games import GridGame, Position, get_game
-
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "connect4"
-"""The standard test sets, as published with Pons' solver: ``<moves> <score>`` lines."""
+from shared.games import GridGame, get_game
 
 TICTACTOE_RUNS = 21
 """Runs of our tic-tac-toe solve: one takes about a millisecond, too short to time once."""
@@ -89,103 +100,6 @@ of this factor, above the 100x target, instead of an inconclusive bound."""
 STOCK_BUDGET_MAX_SECONDS = 120.0
 EARLY_SAMPLE = 200
 """Lines of the early-game set solved in section 5 (all of it: about 20 s for ours)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TestSet:
-    """One standard Connect Four test set and its targets."""
-
-    name: str
-    label: str
-    reference_nodes: int
-    """Mean nodes per position of Pons' solver, as published on blog.gamesolver.org."""
-    time_target: float
-    """Seconds: our mean time per position must stay under this."""
-
-
-TEST_SETS = (
-    TestSet("Test_L3_R1", "end-easy", 51, 0.001),
-    TestSet("Test_L2_R1", "middle-easy", 450, 0.010),
-    TestSet("Test_L2_R2", "middle-medium", 39_900, 1.0),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """A goal and what this run measured. ``passed`` is None if it could not be measured."""
-
-    section: str
-    goal: str
-    measured: str
-    passed: bool | None
-
-    @property
-    def verdict(self) -> str:
-        return "n/a" if self.passed is None else "PASS" if self.passed else "FAIL"
-
-    def line(self) -> str:
-        return f"  {self.goal:<40} {self.measured:<34} {self.verdict}"
-
-
-@dataclass(frozen=True, slots=True)
-class Solved:
-    """Our exact solve of one test-set position. ``line`` counts from 1."""
-
-    line: int
-    moves: str
-    expected: int
-    score: int
-    nodes: int
-    seconds: float
-
-    @property
-    def correct(self) -> bool:
-        return self.score == self.expected
-
-
-@dataclass(slots=True)
-class Run:
-    """What the sections found: the targets, and whether every answer was right."""
-
-    targets: list[Target]
-    wrong_answers: int = 0
-
-
-# -- formatting -----------------------------------------------------------------------
-
-
-def format_seconds(seconds: float) -> str:
-    """``0.123 ms``, ``45.6 ms`` or ``2.46 s``."""
-    if seconds < 0.001:
-        return f"{seconds * 1000:.3f} ms"
-    if seconds < 1:
-        return f"{seconds * 1000:.1f} ms"
-    return f"{seconds:.2f} s"
-
-
-def format_ratio(ratio: float) -> str:
-    """``2,582x`` or ``1.66x``."""
-    return f"{ratio:,.0f}x" if ratio >= 100 else f"{ratio:.2f}x" if ratio < 10 else f"{ratio:.1f}x"
-
-
-def format_lines(lines: Sequence[int]) -> str:
-    """Line numbers as ranges: ``1-3, 7, 9-12``."""
-    parts: list[str] = []
-    start = previous = None
-    for number in [*sorted(lines), None]:
-        if start is not None and previous is not None and number != previous + 1:
-            parts.append(str(start) if start == previous else f"{start}-{previous}")
-            start = None
-        if start is None:
-            start = number
-        previous = number
-    return ", ".join(parts) if parts else "none"
-
-
-def heading(title: str) -> None:
-    print()
-    print(title)
-    print("-" * len(title))
 
 
 # -- sections -------------------------------------------------------------------------
@@ -275,57 +189,6 @@ def bench_tictactoe4(run: Run) -> None:
     print()
     for target in run.targets[-2:]:
         print(target.line())
-
-
-def solve_connect4(
-    kernel: SearchKernel, position: Position, *, pure: bool = False
-) -> tuple[int, int]:
-    """The exact stone score of ``position`` and the nodes searched for it.
-
-    The root logic of :func:`shared.engine.search.solve`, rebuilt from public pieces
-    to read the node count: an immediate win is scored without search (0 nodes, as
-    the reference solver counts it), anything else goes to a fresh exact searcher
-    (:func:`shared.engine.solvers.exact_searcher`, or the pure
-    :class:`~shared.engine.negamax.Searcher` if ``pure``) with the bounds the stones allow.
-    """
-    ply = position.ply
-    cur, opp = position.stones[ply & 1], position.stones[1 - (ply & 1)]
-    occupied = cur | opp
-    half = kernel.half
-    if kernel.winning_cells(cur, kernel.board & ~occupied) & kernel.playable(occupied):
-        return half - ply // 2, 0
-    searcher = Searcher(kernel) if pure else solvers.exact_searcher(kernel)
-    score = searcher.solve(cur, opp, ply, low=-(half - (ply + 1) // 2), high=half - (ply + 2) // 2)
-    return score, searcher.nodes
-
-
-def read_test_set(test_set: TestSet, sample: int | None) -> list[tuple[int, str, int]]:
-    """(line number, moves, score) of the first ``sample`` lines (all if None)."""
-    rows: list[tuple[int, str, int]] = []
-    path = DATA_DIR / test_set.name
-    with path.open(encoding="ascii") as lines:
-        for number, line in enumerate(lines, start=1):
-            if sample is not None and len(rows) >= sample:
-                break
-            if line.strip():
-                moves, score = line.split()
-                rows.append((number, moves, int(score)))
-    return rows
-
-
-def solve_rows(
-    game: GridGame, kernel: SearchKernel, rows: Sequence[tuple[int, str, int]]
-) -> list[Solved]:
-    """Our exact solve of each (line, moves, expected score) row, timed apart."""
-    gc.collect()
-    results: list[Solved] = []
-    for number, moves, expected in rows:
-        position = game.from_moves(moves)
-        began = time.perf_counter()
-        score, nodes = solve_connect4(kernel, position)
-        seconds = time.perf_counter() - began
-        results.append(Solved(number, moves, expected, score, nodes, seconds))
-    return results
 
 
 def bench_connect4(run: Run, sample: int | None) -> dict[str, list[Solved]]:
@@ -487,13 +350,13 @@ def bench_native(run: Run, solved: dict[str, list[Solved]], pure_sample: int) ->
             print(target.line())
 
 
-def load_peer() -> ModuleType | None:
-    """The easyAI adapter module, or None if easyAI is not installed."""
+def load_peer(adapter: str) -> ModuleType | None:
+    """A peer's adapter module (``client.bench.peer_easyai``...), or None if the
+    peer it wraps is not installed (the adapter's import fails)."""
     try:
-        from client.bench import peer_easyai
+        return importlib.import_module(adapter)
     except ImportError:
         return None
-    return peer_easyai
 
 
 @dataclass(frozen=True, slots=True)
@@ -678,146 +541,6 @@ def _bench_peer_game(
     print("\n".join(notes))
 
 
-EARLY_SET = TestSet("Early_13_16", "early", 0, 0.0)
-"""Section 5's early-game set (:mod:`client.bench.early_set`): no published reference
-and no time target of its own; bitbully's scores, checked again in the run."""
-BITBULLY_RATIO_TARGET = 2.0
-"""Issue 25: our mean time at most this many times bitbully's (no book), judged on
-the middle-medium and early sets."""
-BITBULLY_JUDGED = ("Test_L2_R2", EARLY_SET.name)
-
-
-def load_bitbully() -> ModuleType | None:
-    """The bitbully adapter module, or None if bitbully is not installed."""
-    try:
-        from client.bench import peer_bitbully
-    except ImportError:
-        return None
-    return peer_bitbully
-
-
-@dataclass(frozen=True, slots=True)
-class PeerLine:
-    """One solver's figures on one set's positions (section 5)."""
-
-    solver: str
-    positions: int
-    correct: int
-    mean_seconds: float
-    mean_nodes: float
-
-    def cells(self) -> str:
-        return (
-            f"{self.solver:<18} {self.positions:>9} {self.correct:>8}"
-            f" {format_seconds(self.mean_seconds):>10} {self.mean_nodes:>12,.1f}"
-        )
-
-
-def peer_line(solver: str, results: Sequence[tuple[int, int, int, float]]) -> PeerLine:
-    """A :class:`PeerLine` from (expected, score, nodes, seconds) per position."""
-    return PeerLine(
-        solver,
-        len(results),
-        sum(expected == score for expected, score, _, _ in results),
-        statistics.fmean(seconds for *_, seconds in results),
-        statistics.fmean(nodes for _, _, nodes, _ in results),
-    )
-
-
-def bench_bitbully(
-    run: Run, solved: dict[str, list[Solved]], early: int, peer: ModuleType | None
-) -> None:
-    """Section 5: bitbully (C++) on the positions of section 3, and the early set.
-
-    Every position our solver solved in section 3, and the first ``early`` lines of
-    the early-game set (solved here by ours first), solved by bitbully without its
-    opening book (solver against solver: the ratio and its target), then with it.
-    Every score is checked against the set's; a wrong bitbully score is printed,
-    not counted against the engine."""
-    heading("5. peer: bitbully (C++, pybind11) on the same positions")
-    if peer is None:
-        print("  bitbully not installed: peer skipped")
-        run.targets.append(Target("bitbully", "bitbully measured", "not installed", None))
-        return
-    game = get_game("connect4")
-    assert isinstance(game, GridGame)
-    kernel = kernel_for(game)
-    sets = [(test_set, solved.get(test_set.name, [])) for test_set in TEST_SETS]
-    if early > 0:
-        try:
-            rows = read_test_set(EARLY_SET, early)
-        except OSError as error:
-            print(f"  {EARLY_SET.name}: cannot read the set ({error}): skipped")
-        else:
-            ours_early = solve_rows(game, kernel, rows)
-            run.wrong_answers += sum(not result.correct for result in ours_early)
-            sets.append((EARLY_SET, ours_early))
-    plain = peer.BitbullySolver()
-    book = peer.book_path()
-    booked = peer.BitbullySolver(book) if book is not None else None
-    print(f"  bitbully {peer.version()}: BitBullyCore.mtdf(board, 0), exact scores on the sets'")
-    print("  scale; table cleared and node counter zeroed before each position, outside")
-    print("  the timed part (the clearing alone takes about 40 ms); nodes: getNodeCounter.")
-    print(f"  without its book: constructed in {format_seconds(plain.load_seconds)};")
-    if booked is not None and booked.with_book:
-        print(f"  with its book ({book}): loaded in {format_seconds(booked.load_seconds)}.")
-    else:
-        print("  with its book: bitbully-databases not installed (or not loaded): line skipped.")
-        booked = None
-    print(f"  ours: {solvers.backend(kernel)} solver, times of section 3 (the early set: this")
-    print("  section); ours/bitbully is our mean time over bitbully's (no book) on the same")
-    print(f"  positions; target <= {BITBULLY_RATIO_TARGET:g}x on middle-medium and early.")
-    print()
-    print(
-        f"  {'set':<26} {'solver':<18} {'positions':>9} {'correct':>8} {'mean time':>10}"
-        f" {'mean nodes':>12} {'ours/this':>10}"
-    )
-    for test_set, ours in sets:
-        if not ours:
-            continue
-        gc.collect()
-        lines = [
-            peer_line(
-                f"ours ({solvers.backend(kernel)})",
-                [(r.expected, r.score, r.nodes, r.seconds) for r in ours],
-            )
-        ]
-        wrong: list[str] = []
-        for solver, label in ((plain, "bitbully"), (booked, "bitbully + book")):
-            if solver is None:
-                continue
-            results = []
-            for r in ours:
-                theirs = solver.solve(r.moves)
-                results.append((r.expected, theirs.score, theirs.nodes, theirs.seconds))
-                if theirs.score != r.expected:
-                    wrong.append(
-                        f"    {label} WRONG: line {r.line} {r.moves}: expected"
-                        f" {r.expected}, got {theirs.score}"
-                    )
-            lines.append(peer_line(label, results))
-        name = f"{test_set.name} {test_set.label}"
-        for index, line in enumerate(lines):
-            ratio = "" if index == 0 else format_ratio(lines[0].mean_seconds / line.mean_seconds)
-            print(f"  {name if index == 0 else '':<26} {line.cells()} {ratio:>10}", flush=True)
-        for line_text in wrong:
-            print(line_text)
-        if test_set.name in BITBULLY_JUDGED and len(lines) > 1:
-            ratio_value = lines[0].mean_seconds / lines[1].mean_seconds
-            run.targets.append(
-                Target(
-                    "bitbully",
-                    f"{test_set.label}: <= {BITBULLY_RATIO_TARGET:g}x bitbully's time",
-                    f"{format_ratio(ratio_value)} on {lines[0].positions}",
-                    ratio_value <= BITBULLY_RATIO_TARGET,
-                )
-            )
-    print()
-    for target in run.targets:
-        if target.section == "bitbully":
-            print(target.line())
-
-
 def _sign(score: int) -> int:
     return (score > 0) - (score < 0)
 
@@ -864,8 +587,12 @@ def main(
     if early < 0:
         print("boardroom bench engine: --early must not be negative")
         return 2
-    peer = load_peer()
-    bitbully = load_bitbully()
+    # Section 5 builds on this module's pieces (sets, runs, formats), so it is
+    # imported once they exist.
+    from client.bench.engine_bitbully import bench_bitbully
+
+    peer = load_peer("client.bench.peer_easyai")
+    bitbully = load_peer("client.bench.peer_bitbully")
     title = "Boardroom engine benchmark"
     print(title)
     print("=" * len(title))

@@ -30,7 +30,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from client.bench.engine import DATA_DIR, TEST_SETS, read_test_set
+from client.bench.engine_run import DATA_DIR, TEST_SETS, read_test_set
 from client.conditions import condition_lines
 from shared.engine import search, solve
 from shared.games import GridGame, Position, get_game

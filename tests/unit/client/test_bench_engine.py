@@ -11,17 +11,9 @@ import pytest
 from client.bench.early_set import NAME as EARLY_NAME
 from client.bench.early_set import PATH as EARLY_PATH
 from client.bench.early_set import STONES, early_moves
-from client.bench.engine import (
-    EARLY_SET,
-    TEST_SETS,
-    Run,
-    bench_bitbully,
-    bench_peer,
-    format_lines,
-    main,
-    read_test_set,
-    solve_connect4,
-)
+from client.bench.engine import bench_peer, main
+from client.bench.engine_bitbully import EARLY_SET, bench_bitbully
+from client.bench.engine_run import TEST_SETS, Run, format_lines, read_test_set, solve_connect4
 from shared.engine import solve
 from shared.engine.kernel import kernel_for
 from shared.games import GridGame, get_game
