@@ -227,15 +227,24 @@ async def test_searches_in_flight_when_a_worker_dies_are_retried_on_one_new_pool
         assert pool.metrics().restarts == 1
 
 
+CRASH_TEST_MARGIN = 30.0
+"""The deadline margin of the tests whose subject is a crash and its retry, not the
+deadline: the workers run at a lower priority (``WORKER_NICENESS``), so on a
+machine loaded by other tests a fresh worker can take seconds to get a core, and
+the default 1 s margin turned a crash into a time-out in about one run of three
+under load (three busy loops beside ``-n 2``)."""
+
+
 async def test_a_worker_killed_from_outside_mid_search_is_replaced(tmp_path: Path) -> None:
     """SIGKILL to the workers during a search: the search is retried on a fresh pool."""
     request = SearchRequest("gomoku", "h8 h9", time_limit=1.0)
     started = tmp_path / "started"
     before = set(multiprocessing.active_children())
-    # A generous margin: the subject is the retry, not the deadline, and on a loaded
-    # machine the retry's fresh (niced) workers can take seconds over a 1 s search.
     async with EnginePool(
-        workers=2, max_queue=4, task=SayWhenStarted(str(started)), deadline_margin=30.0
+        workers=2,
+        max_queue=4,
+        task=SayWhenStarted(str(started)),
+        deadline_margin=CRASH_TEST_MARGIN,
     ) as pool:
         workers = set(multiprocessing.active_children()) - before
         assert len(workers) == 2
@@ -254,7 +263,9 @@ async def test_a_worker_that_crashes_twice_gives_a_fallback_move_and_the_game_go
     """When the retry crashes too, the answer is the centre-first legal move, marked as
     a fallback; the pool is replaced again and the next search is the engine's."""
     request = SearchRequest("tictactoe", "b2 a1", level="perfect", seed=CRASH_SEED)
-    async with EnginePool(workers=2, max_queue=4, task=crash_on_marked_seed) as pool:
+    async with EnginePool(
+        workers=2, max_queue=4, task=crash_on_marked_seed, deadline_margin=CRASH_TEST_MARGIN
+    ) as pool:
         outcome = await pool.search(request)
         assert outcome.result is None
         assert outcome.fallback_reason is FallbackReason.CRASHED and outcome.retried
