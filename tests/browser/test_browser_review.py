@@ -239,9 +239,10 @@ async def test_a_connect_four_review_fits_a_laptop_and_a_phone(db_path: Path) ->
     """The issue's game, reviewed: the board, its buttons and the line about the
     move fit a 1280x720 window and a 390x844 phone with nothing to scroll
     sideways; screenshots of both, at move 9, are saved in /tmp/boardroom-review
-    for a look. Where move 9's values are proven, it is the blunder and the
-    turning point, marked ?? on the graph."""
-    async with web_session(db_path) as web:
+    for a look. On the compiled solver, as `boardroom serve` runs it, every value
+    is proven: move 9 is the blunder and the turning point, marked ?? on the
+    graph."""
+    async with web_session(db_path, engine="auto") as web:
         game_id = await play_out(web.server.ws_url, "connect4", list(THROWN_WIN))
         lee = await web.open(f"/#/review/{game_id}")
         page = review(lee)
@@ -250,10 +251,11 @@ async def test_a_connect_four_review_fits_a_laptop_and_a_phone(db_path: Path) ->
         await expect(page).to_have_attribute("data-ply", "9")
         body = await web.server.get_json(f"/api/games/{game_id}/analysis")
         ninth = body["reviews"][8]
-        if ninth["exact_before"] and ninth["exact_after"]:
-            assert ninth["judgement"] == "blunder", ninth
-            assert 8 in [point["ply"] for point in body["turning_points"]]
-            await expect(lee.page.locator(".graph-mark[data-ply='8']")).to_have_text("??")
+        assert ninth["exact_before"] and ninth["exact_after"], ninth
+        assert ninth["judgement"] == "blunder", ninth
+        assert 8 in [point["ply"] for point in body["turning_points"]]
+        await expect(lee.page.locator(".graph-mark[data-ply='8']")).to_have_text("??")
+        await expect(lee.page.locator(".review-estimated")).to_be_hidden()
         SHOTS.mkdir(exist_ok=True)
         for width, height in ((1280, 720), (390, 844)):
             await lee.page.set_viewport_size({"width": width, "height": height})
