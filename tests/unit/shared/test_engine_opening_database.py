@@ -19,6 +19,7 @@ from shared.engine.kernel import SearchKernel, kernel_for
 from shared.engine.native import NativeSearcher
 from shared.engine.negamax import Searcher
 from shared.engine.opening_database_check import check_sample
+from shared.engine.opening_database_check import random_position as random_game_position
 from shared.games import GridGame, Position, get_game
 
 bbc = pytest.importorskip("bitbully.bitbully_core")
@@ -152,17 +153,12 @@ def random_position(game: GridGame, stones: int, rng: random.Random) -> Position
     """A position of ``stones`` random moves in which the side to move cannot win at once."""
     _, kernel = connect4()
     while True:
-        position = game.new()
-        for _ in range(stones):
-            position = game.play_unchecked(position, rng.choice(game.legal_moves(position)))
-            if game.outcome(position).is_over:
-                break
-        else:
-            ply = position.ply
-            cur, opp = position.stones[ply & 1], position.stones[1 - (ply & 1)]
-            occupied = cur | opp
-            if not kernel.winning_cells(cur, kernel.board & ~occupied) & kernel.playable(occupied):
-                return position
+        position = random_game_position(stones, rng)
+        ply = position.ply
+        cur, opp = position.stones[ply & 1], position.stones[1 - (ply & 1)]
+        occupied = cur | opp
+        if not kernel.winning_cells(cur, kernel.board & ~occupied) & kernel.playable(occupied):
+            return position
 
 
 def solved(build: type[Searcher], position: Position, **options: bool) -> tuple[int, int]:
