@@ -237,11 +237,11 @@ IN_PROGRESS = "This game is still being played: its review opens once it is over
 
 async def test_a_connect_four_review_fits_a_laptop_and_a_phone(db_path: Path) -> None:
     """The issue's game, reviewed: the board, its buttons and the line about the
-    move fit a 1280x720 window and a 390x844 phone with nothing to scroll
-    sideways; screenshots of both, at move 9, are saved in /tmp/boardroom-review
-    for a look. On the compiled solver, as `boardroom serve` runs it, every value
-    is proven: move 9 is the blunder and the turning point, marked ?? on the
-    graph."""
+    move fit a 1280x720 window, a 1024x768 projector and a 390x844 phone with
+    nothing to scroll sideways; screenshots of each, at move 9, are saved in
+    /tmp/boardroom-review for a look. On the compiled solver, as `boardroom
+    serve` runs it, every value is proven: move 9 is the blunder and the
+    turning point, marked ?? on the graph."""
     async with web_session(db_path, engine="auto") as web:
         game_id = await play_out(web.server.ws_url, "connect4", list(THROWN_WIN))
         lee = await web.open(f"/#/review/{game_id}")
@@ -257,7 +257,7 @@ async def test_a_connect_four_review_fits_a_laptop_and_a_phone(db_path: Path) ->
         await expect(lee.page.locator(".graph-mark[data-ply='8']")).to_have_text("??")
         await expect(lee.page.locator(".review-estimated")).to_be_hidden()
         SHOTS.mkdir(exist_ok=True)
-        for width, height in ((1280, 720), (390, 844)):
+        for width, height in ((1280, 720), (1024, 768), (390, 844)):
             await lee.page.set_viewport_size({"width": width, "height": height})
             # The click on move 9 scrolled its entry into view: the page's top is what fits.
             await lee.page.evaluate("window.scrollTo(0, 0)")
