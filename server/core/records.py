@@ -34,6 +34,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from shared.games import Game, Player, Position, get_game
+from shared.games.endings import Termination
 
 __all__ = [
     "PRIVATE_OPTIONS",
@@ -83,43 +84,6 @@ class PlayerKind(enum.Enum):
     """A remote program that said it is a bot."""
     AI = "ai"
     """The server's engine, at a level (:attr:`SeatRecord.ai_level`)."""
-
-
-class Termination(enum.Enum):
-    """How a game ended. Each member says whether the game has a winner."""
-
-    LINE = "line"
-    """The winner made a line of ``k``."""
-    FULL_BOARD = "full_board"
-    """The board filled up with no line: a draw."""
-    RESIGNATION = "resignation"
-    """The loser resigned (or left a game in progress, which resigns it)."""
-    AGREEMENT = "agreement"
-    """A draw offer was accepted."""
-    TIMEOUT = "timeout"
-    """The loser's clock ran out."""
-    ABANDONMENT = "abandonment"
-    """A dropped player did not come back within the grace window: the side that
-    waited wins; with no winner, both sides were gone (no result)."""
-    ABORTED = "aborted"
-    """Ended before it really began (before the first move, or never started),
-    or stopped by the teacher closing its room (class mode): no result."""
-
-    def allows(self, winner: Player | None) -> bool:
-        """True if a game ending this way may have ``winner`` (None: no winner)."""
-        if self in _DECISIVE:
-            return winner is not None
-        if self is Termination.ABANDONMENT:
-            return True
-        return winner is None
-
-    @property
-    def is_draw(self) -> bool:
-        """True for the endings that share the point: full board and agreement."""
-        return self in (Termination.FULL_BOARD, Termination.AGREEMENT)
-
-
-_DECISIVE = frozenset({Termination.LINE, Termination.RESIGNATION, Termination.TIMEOUT})
 
 
 class PgnResult(enum.Enum):
@@ -440,11 +404,14 @@ def _ending_text(record: GameRecord, game: Game, position: Position) -> str:
         return {
             Termination.FULL_BOARD: "draw, the board is full",
             Termination.AGREEMENT: "draw by agreement",
+            Termination.COUNT: "draw, equal count",
             Termination.ABANDONMENT: "no result, both players left",
         }.get(termination, "no result, aborted")
     loser = _player_text(record, winner.other)
     reason = {
         Termination.LINE: "with a line",
+        Termination.COUNT: "on count",
+        Termination.NO_MOVES: f"as {loser} had no move",
         Termination.RESIGNATION: f"as {loser} resigned",
         Termination.TIMEOUT: f"as {loser} ran out of time",
         Termination.ABANDONMENT: f"as {loser} left the game",

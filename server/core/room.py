@@ -159,7 +159,7 @@ from server.core.room_output import (
     without_line,
 )
 from shared.errors import IllegalMoveError
-from shared.games import Game, Move, Player, Status, get_game
+from shared.games import Game, Move, Outcome, Player, Status, get_game
 from shared.protocol.codec import check_chat_text
 from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.messages import (
@@ -469,8 +469,7 @@ class Room:
         outcome = game.outcome(position)
         if finished is None and outcome.is_over:
             # The last move was stored but the crash came before the result was.
-            won = outcome.status is Status.WIN
-            reason = Termination.LINE if won else Termination.FULL_BOARD
+            reason = _rules_termination(outcome)
             winner = _side(outcome.winner) if outcome.winner is not None else None
             finished = GameFinished(
                 room=room.code,
@@ -1093,11 +1092,10 @@ class Room:
             self._draw_offer = None
             out.send(ALL, self._declined(other_side(side)))
         outcome = self.game.outcome(self._position)
-        if outcome.status is Status.WIN and outcome.winner is not None:
+        if outcome.is_over:
+            winner = None if outcome.winner is None else _side(outcome.winner)
             line = self._line_names(outcome.line)
-            self._finish(_side(outcome.winner), Termination.LINE, now, out, None, None, line)
-        elif outcome.status is Status.DRAW:
-            self._finish(None, Termination.FULL_BOARD, now, out, None, None)
+            self._finish(winner, _rules_termination(outcome), now, out, None, None, line)
         else:
             self._request_ai(out, now)
 
@@ -1628,3 +1626,13 @@ def _hold_clock(clock: GameClock, now: float) -> None:
 def _with_id(message: ServerMessage, request_id: RequestId) -> ServerMessage:
     """``message`` carrying ``request_id``, as the reply to a request."""
     return message if request_id is None else msgspec.structs.replace(message, id=request_id)
+
+
+def _rules_termination(outcome: Outcome) -> Termination:
+    """How the rules ended a game that is over: the rules say so (a line, a count,
+    a side with no move, a full board); a game whose rules do not say is a draw
+    on a full board if nobody won, else a line, as every game before endings
+    were named."""
+    if outcome.termination is not None:
+        return outcome.termination
+    return Termination.LINE if outcome.status is Status.WIN else Termination.FULL_BOARD

@@ -57,7 +57,7 @@ from server.ratings.leaderboard import (
 )
 from server.store import Store, StudentRecord
 from shared.errors import GameError
-from shared.games import GAME_NAMES, get_game
+from shared.games import game_specs, get_game, spec_of
 
 __all__ = ["GameLeaderboard", "Leaderboards", "player_id", "rated_games"]
 
@@ -145,7 +145,7 @@ class Leaderboards:
 
     async def boards(self, game: str | None = None) -> list[GameLeaderboard]:
         """Every game type with rated games, in the order of
-        :data:`~shared.games.GAME_NAMES` (m,n,k boards last, by name); or, with
+        :func:`~shared.games.game_specs` (a family's boards, m,n,k, in its place, by name); or, with
         ``game`` (a canonical name), that game alone, rows or none."""
         students = await self._students()
         history = await self._current(students)
@@ -257,7 +257,12 @@ def _public_id(player: str) -> str | None:
 
 
 def _game_order(name: str) -> tuple[int, str]:
-    return (GAME_NAMES.index(name) if name in GAME_NAMES else len(GAME_NAMES), name)
+    specs = game_specs()
+    try:
+        place = specs.index(spec_of(name))
+    except GameError:  # a game this server no longer offers: last
+        place = len(specs)
+    return (place, name)
 
 
 def _title(name: str) -> str:

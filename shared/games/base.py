@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shared.errors import IllegalMoveError, IllegalMoveReason
+from shared.games.endings import Termination
 from shared.games.grid import Grid, iter_bits
 
 Move = int
@@ -85,22 +86,26 @@ class Status(enum.Enum):
     ONGOING = "ongoing"
     """Moves remain and nobody has won."""
     WIN = "win"
-    """The last mover made a line; see :attr:`Outcome.winner`."""
+    """Somebody won by the rules; see :attr:`Outcome.winner` and :attr:`Outcome.termination`."""
     DRAW = "draw"
-    """The board is full and nobody has a line."""
+    """Nobody won by the rules (a full board, an equal count)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The result of a position, as a value.
 
-    ``line`` lists the (column, row) cells of the winning line, 0-based with row 0
-    at the bottom; empty unless ``status`` is :attr:`Status.WIN`.
+    ``termination`` says how the rules ended the game (one of
+    :meth:`Termination.of_rules`: a line, a count, a side with no move, a full
+    board); None while it goes on. ``line`` lists the (column, row) cells of the
+    winning line, 0-based with row 0 at the bottom; empty unless the game was won
+    by :attr:`Termination.LINE`.
     """
 
     status: Status
     winner: Player | None = None
     line: tuple[Cell, ...] = ()
+    termination: Termination | None = None
 
     @property
     def is_over(self) -> bool:
@@ -109,7 +114,8 @@ class Outcome:
 
 
 ONGOING = Outcome(Status.ONGOING)
-DRAW = Outcome(Status.DRAW)
+DRAW = Outcome(Status.DRAW, termination=Termination.FULL_BOARD)
+"""A full board with no line: the draw of every k-in-a-row game."""
 
 
 class Game(ABC):
@@ -279,7 +285,7 @@ class GridGame(Game):
         line = self.grid.winning_line(position.stones[last])
         if line:
             cells = tuple(self.grid.column_row(bit) for bit in line)
-            return Outcome(Status.WIN, winner=last, line=cells)
+            return Outcome(Status.WIN, winner=last, line=cells, termination=Termination.LINE)
         if position.ply == self.grid.cells:
             return DRAW
         return ONGOING

@@ -15,7 +15,9 @@ from collections.abc import Sequence
 
 from shared.errors import IllegalMoveError, IllegalMoveReason
 from shared.games.base import GridGame, Move, Position
+from shared.games.endings import Termination
 from shared.games.grid import Grid
+from shared.games.spec import BoardKind, GameSpec, Search
 
 WIDTH = 7
 HEIGHT = 6
@@ -101,3 +103,21 @@ class ConnectFour(GridGame):
 
     def _column_labels(self) -> list[str]:
         return [str(c + 1) for c in range(WIDTH)]
+
+
+GAME_SPECS = (
+    GameSpec(
+        name="connect4",
+        title="Connect Four",
+        summary="7 columns by 6 rows, stones fall, four in a row",
+        board=BoardKind.COLUMNS,
+        moves_help="a column, 1 to 7",
+        endings=(Termination.LINE, Termination.FULL_BOARD),
+        search=Search.BITBOARD,
+        build=ConnectFour,
+        aliases=("c4", "connectfour"),
+        menu_order=30,
+        extra={"line": 4},
+    ),
+)
+"""Connect Four, as the registry offers it."""

@@ -15,7 +15,9 @@ import re
 
 from shared.errors import GameOptionsError, IllegalMoveError, IllegalMoveReason
 from shared.games.base import GridGame, Move, Position, column_letter
+from shared.games.endings import Termination
 from shared.games.grid import Grid
+from shared.games.spec import BoardKind, GameSpec, Search, SizeOption
 
 MAX_SIDE = 19
 """Largest board side: a Go board, and small enough for bitboard search."""
@@ -115,3 +117,74 @@ def check_mnk(m: int, n: int, k: int) -> None:
             f"k={k!r}: the winning line must be 2 to {min(MAX_K, max(m, n))} long "
             f"on a {m}x{n} board"
         )
+
+
+_PRESETS: dict[str, tuple[int, int, int, str]] = {
+    "tictactoe": (3, 3, 3, "Tic-tac-toe"),
+    "tictactoe4": (4, 4, 4, "Tic-tac-toe 4x4"),
+    "gomoku": (15, 15, 5, "Gomoku"),
+}
+"""The m,n,k boards with names of their own: (m, n, k, title)."""
+
+
+def mnk_name(m: int, n: int, k: int) -> str:
+    """The canonical name of the m,n,k game: a preset's name where one matches.
+
+    >>> mnk_name(3, 3, 3), mnk_name(5, 5, 4)
+    ('tictactoe', 'mnk-5-5-4')
+    """
+    for name, (pm, pn, pk, _) in _PRESETS.items():
+        if (pm, pn, pk) == (m, n, k):
+            return name
+    return f"mnk-{m}-{n}-{k}"
+
+
+def mnk_game(m: int, n: int, k: int) -> MNKGame:
+    """The m,n,k board, named as :func:`mnk_name` names it (checked first)."""
+    check_mnk(m, n, k)
+    name = mnk_name(m, n, k)
+    title = _PRESETS[name][3] if name in _PRESETS else f"{m},{n},{k} game"
+    return MNKGame(m, n, k, name=name, title=title)
+
+
+def _preset_spec(name: str, summary: str, order: int, aliases: tuple[str, ...] = ()) -> GameSpec:
+    m, n, k, title = _PRESETS[name]
+    return GameSpec(
+        name=name,
+        title=title,
+        summary=summary,
+        board=BoardKind.CELLS,
+        moves_help="a cell such as b2",
+        endings=(Termination.LINE, Termination.FULL_BOARD),
+        search=Search.BITBOARD,
+        build=lambda: mnk_game(m, n, k),
+        aliases=aliases,
+        menu_order=order,
+        extra={"line": k},
+    )
+
+
+GAME_SPECS = (
+    _preset_spec("tictactoe", "3x3, three in a row", 10, aliases=("ttt",)),
+    _preset_spec("tictactoe4", "4x4, four in a row", 20),
+    _preset_spec("gomoku", "15x15, five in a row", 40),
+    GameSpec(
+        name="mnk",
+        title="m,n,k game",
+        summary="your own board: m columns, n rows, k in a row",
+        board=BoardKind.CELLS,
+        moves_help="a cell such as b2",
+        endings=(Termination.LINE, Termination.FULL_BOARD),
+        search=Search.BITBOARD,
+        build=mnk_game,
+        sizes=(
+            SizeOption("m", "columns", 2, MAX_SIDE),
+            SizeOption("n", "rows", 2, MAX_SIDE),
+            SizeOption("k", "line", 2, MAX_K),
+        ),
+        menu_order=1000,
+        warm_up=False,
+        extra={"example": "mnk-5-5-4"},
+    ),
+)
+"""The m,n,k games the registry offers: three presets and the family."""

@@ -301,9 +301,9 @@ class ClockState(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ResultInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """How a game ended. ``winner`` is None for a draw; ``reason`` is one of
-    ``line``, ``full_board``, ``resignation``, ``agreement``, ``timeout``,
-    ``abandonment``, ``aborted``; ``line`` names the winning cells (``"d1"``)."""
+    """How a game ended. ``winner`` is None for a draw; ``reason`` is a value of
+    :class:`shared.games.endings.Termination` (``line``, ``count``, ``resignation``,
+    ...); ``line`` names the winning cells (``"d1"``)."""
 
     winner: Side | None
     reason: str

@@ -34,6 +34,7 @@ from shared.games import (
     Player,
     Position,
     Status,
+    Termination,
     get_game,
 )
 
@@ -604,7 +605,8 @@ def test_o_can_win_tic_tac_toe_4x4() -> None:
     """The second player's line is a win for ``Player.SECOND``."""
     game = get_game("tictactoe4")
     outcome = game.outcome(game.from_moves("a1 b1 a2 b2 a3 b3 c4 b4"))
-    assert outcome == Outcome(Status.WIN, Player.SECOND, ((1, 0), (1, 1), (1, 2), (1, 3)))
+    line = ((1, 0), (1, 1), (1, 2), (1, 3))
+    assert outcome == Outcome(Status.WIN, Player.SECOND, line, termination=Termination.LINE)
 
 
 # -- refusing moves -------------------------------------------------------------------------------
