@@ -30,8 +30,10 @@ from shared.protocol.codec import encode_message
 from shared.protocol.messages import (
     PROTOCOL_VERSION,
     ClientMessage,
+    CreateRoom,
     Error,
     Hello,
+    Join,
     RoomSummary,
     ServerMessage,
     Welcome,
@@ -174,6 +176,16 @@ async def said_hello(hub: GameServer, name: str, address: str = "192.0.2.1", **h
     await hub.handle(new, Hello(name=name, version=PROTOCOL_VERSION, **hello))
     assert isinstance(connection(new).last(), Welcome), connection(new).sent
     return new
+
+
+async def started_game(hub: GameServer) -> tuple[Peer, Peer, str]:
+    """Two players, ann and bob, in a Connect Four room whose game has started
+    (the creator, ann, moves first); its code."""
+    ann, bob = await said_hello(hub, "ann"), await said_hello(hub, "bob", "192.0.2.2")
+    await hub.handle(ann, CreateRoom(game="connect4", id=1))
+    code = hub.rooms()[0].code
+    await hub.handle(bob, Join(code=code, id=2))
+    return ann, bob, code
 
 
 def refusal(of: Peer) -> Error:

@@ -3,7 +3,7 @@ announce, remove; and tournament rooms, reserved for their players."""
 
 from __future__ import annotations
 
-from hub_fakes import MemoryStore, connection, peer, refusal, said_hello
+from hub_fakes import MemoryStore, connection, peer, refusal, said_hello, started_game
 
 from server.core.players import PlayerId
 from server.hub import GameServer
@@ -31,10 +31,7 @@ async def test_pause_all_pauses_every_room_and_those_opened_until_the_resume(
 ) -> None:
     heard: list[HubEvent] = []
     hub.subscribe(heard.append)
-    ann, bob = await said_hello(hub, "ann"), await said_hello(hub, "bob", "192.0.2.2")
-    await hub.handle(ann, CreateRoom(game="connect4"))
-    code = hub.rooms()[0].code
-    await hub.handle(bob, Join(code=code))
+    ann, bob, code = await started_game(hub)
 
     assert await hub.pause_all() == 1
     assert hub.paused
@@ -53,10 +50,7 @@ async def test_pause_all_pauses_every_room_and_those_opened_until_the_resume(
 async def test_close_room_tells_its_members_and_drops_it(hub: GameServer) -> None:
     heard: list[HubEvent] = []
     hub.subscribe(heard.append)
-    ann, bob = await said_hello(hub, "ann"), await said_hello(hub, "bob", "192.0.2.2")
-    await hub.handle(ann, CreateRoom(game="connect4"))
-    code = hub.rooms()[0].code
-    await hub.handle(bob, Join(code=code))
+    ann, bob, code = await started_game(hub)
 
     assert await hub.close_room(code, "lesson over")
     assert not hub.has_room(code)
@@ -89,10 +83,7 @@ async def test_a_removed_player_loses_its_sessions_and_its_game(
 ) -> None:
     heard: list[HubEvent] = []
     hub.subscribe(heard.append)
-    ann, bob = await said_hello(hub, "ann"), await said_hello(hub, "bob", "192.0.2.2")
-    await hub.handle(ann, CreateRoom(game="connect4"))
-    code = hub.rooms()[0].code
-    await hub.handle(bob, Join(code=code))
+    ann, bob, code = await started_game(hub)
     await hub.handle(ann, MakeMove(room=code, move="4"))
     assert bob.session is not None and bob.session.player is not None
     player = PlayerId(bob.session.player)

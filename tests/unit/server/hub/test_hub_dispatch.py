@@ -8,7 +8,15 @@ import copy
 from typing import Any
 
 import pytest
-from hub_fakes import MemoryStore, connection, make_hub, peer, refusal, said_hello
+from hub_fakes import (
+    MemoryStore,
+    connection,
+    make_hub,
+    peer,
+    refusal,
+    said_hello,
+    started_game,
+)
 
 from server.core.room_output import GameStarted
 from server.core.sessions import Session
@@ -34,15 +42,6 @@ from shared.protocol.messages import (
 def snapshot(hub: GameServer, store: MemoryStore) -> Any:
     """Everything a refused request must leave as it was."""
     return (hub.rooms(), hub.session_count(), copy.deepcopy(store.games), dict(store.players))
-
-
-async def started_game(hub: GameServer) -> tuple[Any, Any, str]:
-    """Two players in a Connect Four room whose game has started; its code."""
-    ann, bob = await said_hello(hub, "ann"), await said_hello(hub, "bob", "192.0.2.2")
-    await hub.handle(ann, CreateRoom(game="connect4", id=1))
-    code = hub.rooms()[0].code
-    await hub.handle(bob, Join(code=code, id=2))
-    return ann, bob, code
 
 
 async def test_a_ping_is_answered_before_any_hello() -> None:
