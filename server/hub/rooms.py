@@ -3,11 +3,11 @@
 :class:`Rooms` holds the sessions (:class:`~server.core.sessions.SessionRegistry`),
 the lobby of room hosts (:class:`~server.room_host.RoomHost`, one per
 :class:`~server.core.room.Room`), the caps on opening rooms and the stream of
-events (:class:`~server.hub.boundary.EventStream`). It opens a room, seats or
-seats as a spectator a session in one, hands a room its requests, restores the
-games in progress from the store, tells the cluster (if any) how each room
-shows in the lobby, lets a room go once nobody can come back to it, and sweeps
-the sessions idle past their grace. The parts above it (dispatch, the class's
+events (:class:`~server.hub.boundary.EventStream`). It opens a room, seats a
+session in one or lets it watch, hands a room its requests, restores the games
+in progress from the store, tells the cluster (if any) how each room shows in
+the lobby, lets a room go once nobody can come back to it, and sweeps the
+sessions idle past their grace. The parts above it (dispatch, the class's
 controls, tournament rooms, remote sessions) hold a :class:`Rooms` and never a
 room of their own.
 """
