@@ -52,7 +52,7 @@ from server.core.path_ids import parse_id
 from server.core.record_access import may_read
 from server.core.room_output import GameFinished
 from server.http_api import error_response, json_response
-from server.hub_boundary import HubEvent
+from server.hub.boundary import HubEvent
 from server.lifecycle import CONFIG, HUB, POOL, STORE
 from server.store import GameNotFoundError
 from shared.engine.analysis import accuracy, estimated, turning_points, winning_chances

@@ -77,7 +77,7 @@ from server.classroom.roster import Roster
 from server.core.players import PlayerRecord, new_player_token, player_id_for, token_hash
 from server.core.records import GameRecord, PlayerKind
 from server.hub import GameServer
-from server.hub_boundary import HubEvent, RoomDropped, RoomInfo
+from server.hub.boundary import HubEvent, RoomDropped, RoomInfo
 from server.player_directory import PlayerDirectory
 from server.store import (
     ClassCodeRecord,

@@ -44,9 +44,9 @@ the store before it acts on it or tells anyone, and drives the hub:
   window.
 
 Every change is made under one lock, in the order the hub reported it: the
-director hears the hub's events (:mod:`server.hub_boundary`) synchronously, and
+director hears the hub's events (:mod:`server.hub.boundary`) synchronously, and
 each starts a task that waits for the lock. It reads the hub's rooms as
-snapshots (:class:`~server.hub_boundary.RoomInfo`), never the live rooms.
+snapshots (:class:`~server.hub.boundary.RoomInfo`), never the live rooms.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ from server.core.players import PlayerId
 from server.core.records import GameRecord, GameState, PlayerKind, Termination
 from server.core.room_output import ClientId, GameFinished, GameStarted
 from server.hub import GameServer
-from server.hub_boundary import HubEvent, PauseChanged, PlayerRemoved, SessionWelcomed
+from server.hub.boundary import HubEvent, PauseChanged, PlayerRemoved, SessionWelcomed
 from server.store import EntrantRecord, PairingRecord, Store, StudentRecord
 from server.tournaments.players import Outcome
 from server.tournaments.progress import TournamentProgress, forfeit_result

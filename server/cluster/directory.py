@@ -49,7 +49,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
 from server.core.lobby import RoomCodes, RoomPage, normalise_code
-from server.hub_boundary import SessionRecord
+from server.hub.boundary import SessionRecord
 from shared.protocol.messages import RoomSummary
 
 HEARTBEAT_S = 1.0

@@ -1,4 +1,4 @@
-"""One process of a cluster: the hub's :class:`~server.hub_boundary.RoomsElsewhere`,
+"""One process of a cluster: the hub's :class:`~server.hub.boundary.RoomsElsewhere`,
 its inbox, its heartbeat and the takeover of dead processes' rooms.
 
 Life cycle (server.lifecycle runs it): :meth:`ClusterNode.connect` before the
@@ -54,7 +54,7 @@ from server.core.lobby import RoomCodes, RoomPage, normalise_code
 from server.core.room_output import ClientId
 from server.core.sessions import Session, session_id_for
 from server.hub import GameServer, Peer, resolve_game
-from server.hub_boundary import SessionRecord
+from server.hub.boundary import SessionRecord
 from shared.protocol.close_codes import CLOSE_SERVICE_RESTART, CLOSE_TRY_AGAIN_LATER
 from shared.protocol.codec import decode_client_message, encode_message
 from shared.protocol.errors import ProtocolError

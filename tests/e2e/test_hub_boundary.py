@@ -22,7 +22,7 @@ from harness import TIMEOUT, Player, running_server
 from server.core.records import Termination
 from server.core.room_output import GameFinished, GameStarted
 from server.core.sessions import Session, session_id_for
-from server.hub_boundary import HubEvent, RoomDropped, SessionWelcomed
+from server.hub.boundary import HubEvent, RoomDropped, SessionWelcomed
 from server.lifecycle import HUB
 from shared.protocol.errors import ErrorCode, ProtocolError
 

@@ -43,7 +43,8 @@ from server.core.room_output import ClientId, GameFinished, GameStarted, RoomSta
 from server.core.sessions import Session
 from shared.protocol.messages import SIDES, ClientMessage, RoomState, RoomSummary, Side
 
-logger = logging.getLogger(__name__)
+# Named as before the hub became a package: operators' log filters keep working.
+logger = logging.getLogger("server.hub_boundary")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,123 @@
+"""Tournament rooms as the hub opens and closes them (for :mod:`server.tournaments`).
+
+:class:`TournamentRooms` opens a private room whose sides are reserved for two
+players (or the server AI), seats the AI, closes a room whose game did not
+start, keeps a tournament's sessions between rounds and sends a session a
+message. The tournament director (:mod:`server.classroom.tournament_director`)
+decides when; the hub knows nothing of pairings or standings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from server.core.players import PlayerId
+from server.core.records import PlayerKind
+from server.core.room import RoomOptions
+from server.core.room_output import ClientId, Output
+from server.hub.rooms import Rooms
+from server.room_host import RoomUnavailableError
+from shared.games import Game
+from shared.protocol.messages import Clock, Level, ServerMessage
+
+
+class TournamentRooms:
+    """A tournament's rooms and sessions on the hub (see the module docstring)."""
+
+    def __init__(self, rooms: Rooms) -> None:
+        self._rooms = rooms
+        self._sessions = rooms.sessions
+        self._lobby = rooms.lobby
+
+    def open_tournament_room(
+        self,
+        game: Game,
+        *,
+        clock: Clock,
+        first: PlayerId | None,
+        second: PlayerId | None,
+        hints: bool = False,
+    ) -> str:
+        """Open a private tournament room (:class:`~server.core.room.RoomOptions`
+        ``tournament``) whose sides are reserved for these players (any session
+        of each); None is a side for the server AI (:meth:`seat_ai`). It opens
+        paused during a pause. Returns its room code. Raises ``ValueError`` for
+        options that do not fit together."""
+        codes = self._lobby.new_codes(private=True)
+        options = RoomOptions(
+            public=False,
+            clock=clock,
+            grace_seconds=self._rooms.config.grace_seconds,
+            join_code=codes.join,
+            watch_code=codes.watch,
+            tournament=True,
+            reserved_first=first,
+            reserved_second=second,
+            hints=hints,  # the tournament's own switch, off unless it asked for hints
+        )
+        return self._rooms.add_room(game, codes, options).code
+
+    async def seat_ai(self, code: str, level: Level) -> None:
+        """Seat the server AI at ``level`` in the room's free side that nobody
+        reserved. Raises ``ValueError`` if there is none, ``LookupError`` for no
+        such room, :class:`RoomUnavailableError` if the room failed."""
+        host = self._lobby.get(code)
+        if host is None:
+            raise LookupError(f"no room {code!r}")
+        await host.run(lambda now: host.room.add_ai(level, now=now))
+
+    async def close_room_unless_started(
+        self, code: str, reason: str | Callable[[dict[str, bool]], str]
+    ) -> dict[str, bool] | None:
+        """Close the room (as ``close_room``) if its first game has not
+        started. Returns, by side, whether someone sat there (held seats
+        included) when it closed, nobody in a room whose storage failed; None if
+        the game had started or there is no such room. The check and the close
+        are one room input: nobody sits down between them. ``reason`` may be
+        made from who sat (the same dict), to tell the members what it meant."""
+        host = self._lobby.get(code)
+        if host is None:
+            return None
+        room = host.room
+        seated: dict[str, bool] | None = None
+
+        def step(now: float) -> Output:
+            nonlocal seated
+            if room.status != "waiting":
+                return room.tick(now)
+            seated = {side: room.is_taken(side) for side in ("first", "second")}
+            return room.close(reason if isinstance(reason, str) else reason(seated), now=now)
+
+        try:
+            await host.run(step)
+        except RoomUnavailableError:
+            seated = {"first": False, "second": False}  # its storage failed: nobody plays there
+        if seated is not None:
+            self._rooms.let_go(host)
+        return seated
+
+    def game_id(self, code: str, game_number: int) -> int | None:
+        """The store's id of game ``game_number`` of room ``code`` while it is in play."""
+        return self._rooms.recorder.game_id(code, game_number)
+
+    def send(self, session_id: ClientId, message: ServerMessage) -> bool:
+        """Send ``message`` to the session if it is connected; whether it was."""
+        session = self._sessions.get(session_id)
+        if session is None or session.outbox is None:
+            return False
+        session.outbox.send(message)
+        return True
+
+    def keep_session(
+        self, session_id: ClientId, name: str, kind: PlayerKind, player: str | None = None
+    ) -> None:
+        """Keep the session (registering it, idle, if it is not live: after a
+        restart, as ``player``'s if known) until :meth:`release_session`, however
+        long it stays away: a tournament's players keep their identity between rounds."""
+        known = None if player is None else PlayerId(player)
+        self._sessions.adopt(session_id, name, kind, player=known)
+        self._rooms.kept.add(session_id)
+
+    def release_session(self, session_id: ClientId) -> None:
+        """Let the sweeper forget the session again once it is idle."""
+        self._rooms.kept.discard(session_id)

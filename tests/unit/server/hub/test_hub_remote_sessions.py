@@ -1,0 +1,70 @@
+"""The hub in a cluster, over fakes: messages relayed from another process acted
+on as if their connection were here, and messages for rooms held elsewhere sent
+on only when no room here answers (the other processes: FakeElsewhere)."""
+
+from __future__ import annotations
+
+from hub_fakes import FakeConnection, FakeElsewhere, connection, refusal, said_hello
+
+from server.core.records import PlayerKind
+from server.core.sessions import session_id_for
+from server.hub import GameServer
+from server.hub.boundary import SessionRecord
+from shared.protocol.errors import ErrorCode
+from shared.protocol.messages import CreateRoom, Join, MakeMove, State
+
+TOKEN = "a-resume-token-made-on-another-process"
+
+
+async def test_a_relayed_message_is_answered_through_the_other_process(hub: GameServer) -> None:
+    record = SessionRecord(id=session_id_for(TOKEN), name="ann", kind=PlayerKind.HUMAN)
+    there = FakeConnection("198.51.100.7")
+
+    await hub.handle_for(record, there, TOKEN, CreateRoom(game="connect4", id=1))
+
+    state = there.last()
+    assert isinstance(state, State) and state.room.you == "first" and state.id == 1
+    assert hub.knows(record.id) and hub.outbox_of(record.id) is there
+    assert [room.holders.get("first") for room in hub.rooms()] == [record.id]
+
+    await hub.detach(record.id, there)
+    assert hub.knows(record.id) and not hub.is_connected(record.id)
+
+
+async def test_a_session_attached_again_gets_its_rooms_state(hub: GameServer) -> None:
+    record = SessionRecord(id=session_id_for(TOKEN), name="ann", kind=PlayerKind.HUMAN)
+    first = FakeConnection()
+    await hub.handle_for(record, first, TOKEN, CreateRoom(game="connect4"))
+    await hub.detach(record.id, first)
+
+    second = FakeConnection()
+    session = await hub.attach(record, second, rejoin=True)
+    assert hub.live_session(record.id) is session
+    assert isinstance(second.last(), State)
+
+
+async def test_only_a_message_no_room_here_answers_goes_to_the_cluster(
+    hub: GameServer,
+) -> None:
+    elsewhere = FakeElsewhere(rooms={"FARAWY"})
+    hub.elsewhere = elsewhere
+    ann, bob = await said_hello(hub, "ann"), await said_hello(hub, "bob", "192.0.2.2")
+    await hub.handle(ann, CreateRoom(game="connect4"))
+    here = hub.rooms()[0].code
+    assert elsewhere.claimed[0].room == here  # its codes were claimed cluster-wide
+    assert here in elsewhere.changed  # and the public list told of it
+
+    await hub.handle(bob, Join(code=here))
+    await hub.handle(bob, Join(code="FARAWY", id=2))
+    await hub.handle(bob, MakeMove(room="FARAWY", move="4", id=3))
+    assert bob.session is not None
+    assert [(who, message.id) for who, message in elsewhere.forwarded] == [
+        (bob.session.id, 2),
+        (bob.session.id, 3),
+    ]
+
+    # No process holds it: refused as by a server alone, and nothing sent on.
+    await hub.handle(bob, Join(code="NOWHRE", id=4))
+    assert refusal(bob).code == ErrorCode.UNKNOWN_ROOM
+    assert len(elsewhere.forwarded) == 2
+    assert isinstance(connection(ann).last(), State)
