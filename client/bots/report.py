@@ -16,6 +16,8 @@ from client.bots.state import GameResult, Outcome
 
 REASON_WORDS = {
     "line": "by a line",
+    "count": "on count",
+    "no_moves": "with no move left",
     "full_board": "with a full board",
     "resignation": "by resignation",
     "agreement": "by agreement",

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from shared.games import Game, GridGame, Position, get_game
+from shared.games import Game, GridGame, Position, Termination, get_game
 from shared.protocol.messages import ResultInfo, RoomState, SeatInfo, Side, other_side
 
 Symbol = Literal["X", "O"]
@@ -32,9 +32,16 @@ Outcome = Literal["win", "loss", "draw", "aborted"]
 SYMBOLS: dict[Side, Symbol] = {"first": "X", "second": "O"}
 """The stone each seat plays: ``first`` is X and moves first."""
 
-_NO_WINNER_DRAWS = frozenset({"full_board", "agreement"})
-"""Reasons that end a game without a winner as a draw; any other reason without a
-winner (``aborted``, an ``abandonment`` with both players gone) is no result."""
+
+def _is_draw(reason: str) -> bool:
+    """True if a game that ended by ``reason`` without a winner is a draw (a full
+    board, an agreement, an equal count: :attr:`Termination.is_draw`); any other
+    reason without a winner (``aborted``, an ``abandonment`` with both players
+    gone, or an ending newer than this client) is no result."""
+    try:
+        return Termination(reason).is_draw
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +134,8 @@ class GameResult:
     winner_symbol: Symbol | None
     """The winner's stone, ``X`` or ``O``, or None."""
     reason: str
-    """``line``, ``full_board``, ``resignation``, ``agreement``, ``timeout``,
-    ``abandonment`` or ``aborted`` (as in ``docs/protocol.md``)."""
+    """A :class:`~shared.games.endings.Termination` value: ``line``, ``count``,
+    ``full_board``, ``resignation``, ``timeout``, ... (as in ``docs/protocol.md``)."""
     line: tuple[str, ...]
     """The cells of the winning line (named as grid cells, Connect Four included)."""
     moves: tuple[str, ...]
@@ -185,7 +192,7 @@ def game_result(result: ResultInfo, moves: tuple[str, ...], side: Side) -> GameR
     """
     outcome: Outcome
     if result.winner is None:
-        outcome = "draw" if result.reason in _NO_WINNER_DRAWS else "aborted"
+        outcome = "draw" if _is_draw(result.reason) else "aborted"
     else:
         outcome = "win" if result.winner == side else "loss"
     return GameResult(

@@ -19,8 +19,8 @@ games finished::
     room            the room code
     first_player    X, who moved first; second_player: O
     result          "1-0", "0-1", "½-½", or "*" for no result (aborted, both gone)
-    termination     how it ended: line, full_board, resignation, agreement,
-                    timeout, abandonment, aborted
+    termination     how it ended, a Termination value (shared/games/endings.py):
+                    line, count, full_board, resignation, timeout, ...
     moves           how many moves were played
     first_student, second_student
                     the roster ids of the players (empty for the AI)

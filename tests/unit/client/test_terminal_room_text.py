@@ -140,6 +140,25 @@ def test_every_ending_reads_as_a_sentence_from_where_you_sit(
     assert result_text(finished(result, you=you)) == text
 
 
+@pytest.mark.parametrize(
+    ("result", "text"),
+    [
+        (ResultInfo(winner="first", reason="count"), "You win on count: X 3, O 2"),
+        (ResultInfo(winner="second", reason="count"), "O bob wins on count: X 3, O 2"),
+        (ResultInfo(winner=None, reason="count"), "Draw: X 3, O 2"),
+        (ResultInfo(winner="first", reason="no_moves"), "You win: O bob had no move"),
+        (ResultInfo(winner="first", reason="checkmate"), "You win (checkmate)"),
+        (ResultInfo(winner=None, reason="checkmate"), "No winner (checkmate)"),
+    ],
+)
+def test_endings_by_count_or_no_move_and_newer_endings_read_as_sentences(
+    result: ResultInfo, text: str
+) -> None:
+    """The rules' endings beyond a line (Othello's count, a side with no move) are
+    worded from the board; an ending newer than this client shows as it is."""
+    assert result_text(finished(result, moves="a1 b1 b2 c1 c3")) == text
+
+
 def test_a_gomoku_overline_counts_the_stones_in_it() -> None:
     line = ["a1", "b1", "c1", "d1", "e1", "f1"]
     over = finished(ResultInfo(winner="first", reason="line", line=line))
