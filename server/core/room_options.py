@@ -44,8 +44,8 @@ class RoomOptions:
     ai_pace: float = 0.0
     """Seconds at least between a move and the AI's answer to it (0: at once)."""
     hints: bool = True
-    """Whether its players may ask for hints at the start (:meth:`Room.set_hints`
-    changes it: the teacher's switch)."""
+    """Whether its players may ask for hints at the start (:meth:`Room.set_hints
+    <server.core.room.Room.set_hints>` changes it: the teacher's switch)."""
 
     def __post_init__(self) -> None:
         clock = self.clock

@@ -26,8 +26,9 @@ Rules of the seats (``docs/protocol.md`` states the wire side):
 In a *tournament room* (``RoomOptions.tournament``) each seat is reserved
 (``reserved_first``, ``reserved_second``) for a durable player (or a
 session): any session of that player sits in its own side, anyone else is
-refused ``room_full``; a side reserved for nobody is the server AI's. Once its
-game is over nobody sits down again (``tournament_room``).
+refused ``room_full``; a side reserved for nobody is the server AI's, which
+the server seats itself (no ``add_ai`` from a client: ``tournament_room``).
+Once its game is over nobody sits down again (``tournament_room``).
 
 In an *AI match* (``RoomOptions.ai_match``) the watchers are the audience: when
 the last one goes during a game, :attr:`Seating.unwatched_until` says when the
@@ -207,6 +208,25 @@ class Seating:
         raise RefusedError(
             ErrorCode.NOT_SEATED, f"you are not in room {self.code}: join or watch it to {action}"
         )
+
+    def ai_occupant(self, level: str, by: ClientId | None) -> Occupant:
+        """The server AI at ``level``, to seat at the request of ``by`` (a client,
+        who must be seated; None: the server's own). Refused (``not_seated``,
+        ``tournament_room``, ``bad_level``) otherwise: a tournament room's
+        seats are the server's to fill."""
+        if by is not None:
+            self.require_player(by, "add an AI player")
+            if self.options.tournament:
+                raise RefusedError(
+                    ErrorCode.TOURNAMENT_ROOM,
+                    "the server seats a tournament game's players itself: "
+                    "there is no AI to add here",
+                )
+        if level not in LEVELS:
+            raise RefusedError(
+                ErrorCode.BAD_LEVEL, f"no AI level {level!r}: choose one of {', '.join(LEVELS)}"
+            )
+        return Occupant(client=None, name=f"AI ({level})", kind=PlayerKind.AI, level=level)
 
     def choose_side(self, occupant: Occupant, wanted: Side | None, *, game_over: bool) -> Side:
         """The free side ``occupant`` takes: ``wanted`` if given (the server's own
