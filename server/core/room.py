@@ -101,12 +101,10 @@ from server.core.room_output import (
     Recipient,
     RoomStatus,
 )
-from server.core.room_view import room_summary
 from server.core.seating import Occupant, Seating
 from server.core.table import RoomRequest, Table
 from shared.games import Game, get_game
 from shared.protocol.messages import (
-    SIDES,
     Error,
     RequestId,
     RoomState,
@@ -191,8 +189,7 @@ class Room:
         unknown AI level).
         """
         room = cls(started.room, started.game, options=options, rng=rng, now=started.at)
-        for side, record in zip(SIDES, started.seats, strict=True):
-            room._table.seating.seats[side] = Occupant.restored(record, side)
+        room._table.seating.restore(started.seats)
         room._table.play.replay(started, moves, finished)
         return room
 
@@ -202,13 +199,7 @@ class Room:
         result of a game whose last move was stored but not its end, and the AI
         request if the AI is to move. Call it once, before any other input."""
         out = Draft()
-        self._table.seating.start_windows(now)
-        if self._table.play.unrecorded_finish is not None:
-            out.events.append(self._table.play.unrecorded_finish)
-            self._table.play.unrecorded_finish = None
-        if self._table.play.playing and self._table.play.clock is not None:
-            self._table.play.clock.resume(now)
-        self._table.request_ai(out, now)
+        self._table.restarted(now, out)
         return self._table.output(out)
 
     # -- reading -----------------------------------------------------------------------
@@ -301,7 +292,7 @@ class Room:
 
     def summary(self) -> RoomSummary:
         """The room's line in ``list_rooms``."""
-        return room_summary(self._table.seating, self._table.play)
+        return self._table.summary()
 
     @property
     def hints_allowed(self) -> bool:

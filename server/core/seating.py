@@ -38,6 +38,7 @@ room calls the game off unless someone watches again first
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from server.core.records import PlayerKind, SeatRecord
@@ -273,6 +274,13 @@ class Seating:
         return sides[0]
 
     # -- changes -------------------------------------------------------------------------
+
+    def restore(self, records: Sequence[SeatRecord]) -> None:
+        """Seat whoever ``records`` (first, second) say sat, from a stored game:
+        held for their sessions, disconnected, with no window running yet
+        (:meth:`start_windows`). ValueError for a record no room could have written."""
+        for side, record in zip(SIDES, records, strict=True):
+            self.seats[side] = Occupant.restored(record, side)
 
     def sit(self, side: Side, occupant: Occupant) -> None:
         """Seat ``occupant`` in ``side`` (chosen by :meth:`choose_side`); a

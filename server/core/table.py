@@ -38,7 +38,7 @@ from server.core.game_in_play import GameInPlay
 from server.core.records import PlayerKind, Termination
 from server.core.room_draft import Draft, RefusedError, chat_text
 from server.core.room_output import ALL, ClientId, Everyone, Output
-from server.core.room_view import room_state
+from server.core.room_view import room_state, room_summary
 from server.core.seating import Occupant, Seating
 from shared.games import Move
 from shared.protocol.errors import ErrorCode
@@ -58,6 +58,7 @@ from shared.protocol.messages import (
     Resign,
     RoomClosed,
     RoomState,
+    RoomSummary,
     SearchInfo,
     SendChat,
     Side,
@@ -100,6 +101,21 @@ class Table:
     def state(self, client: ClientId | None, now: float) -> RoomState:
         """The whole room as ``client`` may see it at ``now``."""
         return room_state(self.seating, self.play, self.controls, client, now)
+
+    def summary(self) -> RoomSummary:
+        """The room's line in ``list_rooms``."""
+        return room_summary(self.seating, self.play)
+
+    def restarted(self, now: float, out: Draft) -> None:
+        """A restored room starts from ``now``: its held seats' windows, its
+        clock, the end of a game the records lack, and the AI if it is to move."""
+        self.seating.start_windows(now)
+        if self.play.unrecorded_finish is not None:
+            out.events.append(self.play.unrecorded_finish)
+            self.play.unrecorded_finish = None
+        if self.play.playing and self.play.clock is not None:
+            self.play.clock.resume(now)
+        self.request_ai(out, now)
 
     def request(self, client: ClientId, message: RoomRequest, now: float, out: Draft) -> None:
         """Apply one request from ``client`` (raises RefusedError before any change)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server.core.records import PlayerKind
+from server.core.records import PlayerKind, SeatRecord
 from server.core.room_draft import RefusedError
 from server.core.room_options import RoomOptions
 from server.core.room_output import ClientId
@@ -122,6 +122,20 @@ def test_a_restored_seat_gets_its_window_when_the_server_listens_again() -> None
     assert seats.window_deadlines() == []  # no window runs while the server is down
     seats.start_windows(T0)
     assert seats.window_deadlines() == [(T0 + 10, "first")]
+
+
+def test_a_stored_seat_no_room_could_have_written_does_not_restore() -> None:
+    no_session = SeatRecord("ann", PlayerKind.HUMAN, None, None, None)
+    unknown_level = SeatRecord("AI", PlayerKind.AI, "godlike", None, None)
+    ai = SeatRecord("AI (easy)", PlayerKind.AI, "easy", None, None)
+    with pytest.raises(ValueError, match="needs its session"):
+        seating().restore([ai, no_session])
+    with pytest.raises(ValueError, match="unknown AI level"):
+        seating().restore([unknown_level, ai])
+    seats = seating()
+    seats.restore([ai, person(ANN).record()])
+    assert seats.side_of(ANN) == "second" and seats.gone("second")
+    assert seats.ai_sides() == {"first"}
 
 
 def test_a_tournament_seat_is_its_players_and_an_ai_side_the_ais() -> None:
