@@ -321,6 +321,10 @@ class GameInPlay:
         self.draw_offer = None
         out.announce(self._declined(other_side(side)), client, request_id)
 
+    def forget_rematch(self) -> None:
+        """Rematch requests lapse: a seat changed hands."""
+        self.rematch = frozenset()
+
     def _declined(self, offerer: Side) -> DrawDeclined:
         return DrawDeclined(room=self.code, side=offerer)
 

@@ -98,6 +98,8 @@ class Table:
     turns: AiTurns
     controls: ClassControls
 
+    # -- reading and restarting -------------------------------------------------------
+
     def state(self, client: ClientId | None, now: float) -> RoomState:
         """The whole room as ``client`` may see it at ``now``."""
         return room_state(self.seating, self.play, self.controls, client, now)
@@ -116,6 +118,8 @@ class Table:
         if self.play.playing and self.play.clock is not None:
             self.play.clock.resume(now)
         self.request_ai(out, now)
+
+    # -- requests, seats and games ----------------------------------------------------
 
     def request(self, client: ClientId, message: RoomRequest, now: float, out: Draft) -> None:
         """Apply one request from ``client`` (raises RefusedError before any change)."""
@@ -185,7 +189,7 @@ class Table:
         game_over = self.play.status == "finished"
         side = self.seating.choose_side(occupant, wanted, game_over=game_over)
         self.seating.sit(side, occupant)
-        self.play.rematch = frozenset()
+        self.play.forget_rematch()
         if self.seating.full and not self.play.playing:
             self.start_game(now, out, requester, request_id)
         else:
@@ -200,15 +204,21 @@ class Table:
         request_id: RequestId,
         side: Side | None = None,
     ) -> None:
+        """Seat the server AI at ``level`` for ``by`` (None: the server), in ``side``
+        if given; refused as :meth:`Seating.ai_occupant
+        <server.core.seating.Seating.ai_occupant>` and :meth:`take_seat` refuse."""
         occupant = self.seating.ai_occupant(level, by)
         self.take_seat(occupant, out, now, by, request_id, side)
 
     def free_seat(self, side: Side, out: Draft, now: float) -> None:
+        """``side`` is free again; everyone is told."""
         self.seating.free(side)
-        self.play.rematch = frozenset()
+        self.play.forget_rematch()
         self.send_states(out, now, None, None)
 
     def reconnect(self, client: ClientId, out: Draft, now: float, request_id: RequestId) -> None:
+        """Seated ``client`` is back (or asks again): the others are told if it was
+        held, and it gets the whole state."""
         side = self.seating.side_of(client)
         assert side is not None
         back = self.seating.reconnect(side)
@@ -219,6 +229,9 @@ class Table:
     def start_game(
         self, now: float, out: Draft, requester: ClientId | None, request_id: RequestId
     ) -> None:
+        """Start the next game between the seated (drawing the sides for a
+        ``random`` creator seat before the first); everyone gets the state, and
+        the AI is asked if it moves first."""
         first_game = self.play.status != "finished"
         if first_game and self.seating.options.creator_seat == "random" and self.rng.random() < 0.5:
             self.seating.swap()
@@ -236,6 +249,7 @@ class Table:
         request_id: RequestId,
         search: SearchInfo | None = None,
     ) -> None:
+        """Play ``side``'s legal ``move``; the AI is asked if it is to move next."""
         line_hidden = self.controls.line_hidden(has_player=self.seating.has_player)
         goes_on = self.play.play(
             side, move, now, out, requester, request_id, search, line_hidden=line_hidden
@@ -244,6 +258,8 @@ class Table:
             self.request_ai(out, now)
 
     def rematch(self, client: ClientId, now: float, out: Draft, request_id: RequestId) -> None:
+        """``client`` asks for a rematch; once both sides have, the occupants swap
+        sides and the next game starts."""
         side: Side | None
         if self.seating.options.ai_match and client in self.seating.spectators:
             side = None  # anyone watching an AI match may start its next game
@@ -262,6 +278,8 @@ class Table:
             self.start_game(now, out, client, request_id)
 
     def leave(self, client: ClientId, now: float, out: Draft, request_id: RequestId) -> None:
+        """``client`` leaves: stops watching, or resigns its game in progress (not
+        in a pause) and frees its seat."""
         if self.seating.stop_watching(client):
             self.seating.note_unwatched(now, playing=self.play.playing)
             out.send(client, Left(room=self.play.code, id=request_id))
