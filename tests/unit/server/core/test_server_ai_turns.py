@@ -6,17 +6,16 @@ hand (no room), so what is asked, kept, settled or refused is all there is.
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
+from refusals import refused_unchanged
 
 from server.core.ai_turns import AiTurns, answers_position, move_to_play
 from server.core.game_in_play import GameInPlay
 from server.core.records import PlayerKind, SeatRecord
-from server.core.room_draft import Draft, RefusedError
+from server.core.room_draft import Draft
 from server.core.room_options import RoomOptions
 from server.core.room_output import AiRequest, ClientId, HintGiven
 from server.core.seating import Occupant, Seating
@@ -124,14 +123,6 @@ def test_a_refused_or_missing_move_is_replaced_by_a_random_legal_one() -> None:
         assert game.format_move(chosen) in legal and search is None
 
 
-def refused(turns: AiTurns, code: ErrorCode, act: Callable[[], None]) -> None:
-    before = copy.deepcopy(turns)
-    with pytest.raises(RefusedError) as refusal:
-        act()
-    assert refusal.value.code is code
-    assert turns == before
-
-
 def test_a_hint_is_asked_for_the_side_to_move_one_at_a_time_while_allowed() -> None:
     play, _ = table(HUMAN, AI)
     turns, out, rng = AiTurns(), Draft(), random.Random(1)
@@ -139,13 +130,13 @@ def test_a_hint_is_asked_for_the_side_to_move_one_at_a_time_while_allowed() -> N
     def ask(side: Side = "first", allowed: bool = True) -> None:
         turns.ask_hint(side, play, rng, T0, out, allowed=allowed, client=ANN, request_id=5)
 
-    refused(turns, ErrorCode.HINTS_OFF, lambda: ask(allowed=False))
-    refused(turns, ErrorCode.NOT_YOUR_TURN, lambda: ask("second"))
+    refused_unchanged(turns, ErrorCode.HINTS_OFF, lambda: ask(allowed=False))
+    refused_unchanged(turns, ErrorCode.NOT_YOUR_TURN, lambda: ask("second"))
     ask()
     (request,) = out.ai_requests
     assert isinstance(request, AiRequest)
     assert (request.level, request.hint_for, request.request_id) == ("perfect", ANN, 5)
-    refused(turns, ErrorCode.ENGINE_BUSY, ask)
+    refused_unchanged(turns, ErrorCode.ENGINE_BUSY, ask)
 
 
 def test_a_hint_goes_to_its_asker_if_still_current_and_is_recorded() -> None:

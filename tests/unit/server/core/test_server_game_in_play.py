@@ -7,15 +7,14 @@ game are checked without anyone sitting down.
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable
 from typing import Any
 
 import pytest
+from refusals import refused_unchanged
 
 from server.core.game_in_play import GameInPlay
 from server.core.records import PlayerKind, SeatRecord, Termination
-from server.core.room_draft import Draft, RefusedError
+from server.core.room_draft import Draft
 from server.core.room_options import RoomOptions
 from server.core.room_output import ALL, ClientId, Everyone, GameFinished, GameStarted, MoveMade
 from shared.games import get_game
@@ -58,14 +57,6 @@ def moves(play: GameInPlay, texts: str, out: Draft) -> bool:
     return goes_on
 
 
-def refused(play: GameInPlay, code: ErrorCode, act: Callable[[], object]) -> None:
-    before = copy.deepcopy(play)
-    with pytest.raises(RefusedError) as refusal:
-        act()
-    assert refusal.value.code is code
-    assert play == before
-
-
 def test_a_game_starts_with_its_record_and_the_first_side_to_move() -> None:
     play, out = started()
     assert (play.status, play.number, play.to_move) == ("playing", 1, "first")
@@ -96,13 +87,13 @@ def test_a_move_out_of_turn_at_an_old_ply_or_illegal_is_refused() -> None:
     play, out = started()
     moves(play, "b2", out)
     stale = MakeMove(room=CODE, move="a1", ply=0)
-    refused(play, ErrorCode.STALE_MOVE, lambda: play.require_turn("second", stale))
-    refused(
+    refused_unchanged(play, ErrorCode.STALE_MOVE, lambda: play.require_turn("second", stale))
+    refused_unchanged(
         play,
         ErrorCode.NOT_YOUR_TURN,
         lambda: play.require_turn("first", MakeMove(room=CODE, move="a1")),
     )
-    refused(
+    refused_unchanged(
         play,
         ErrorCode.ILLEGAL_MOVE,
         lambda: play.require_turn("second", MakeMove(room=CODE, move="b2")),
@@ -145,7 +136,7 @@ def test_the_ai_declines_a_draw_at_once_and_crossing_offers_agree() -> None:
 
 def test_a_rematch_needs_both_sides_and_none_in_a_tournament() -> None:
     play, out = started()
-    refused(
+    refused_unchanged(
         play,
         ErrorCode.GAME_IN_PROGRESS,
         lambda: play.ask_rematch(
@@ -164,7 +155,7 @@ def test_a_rematch_needs_both_sides_and_none_in_a_tournament() -> None:
     play.start(SEATS, T0 + 5, out, paused=False)
     assert play.number == 2 and play.rematch == frozenset()
     tournament, out = started(tournament=True, reserved_first="p1", reserved_second="p2")
-    refused(
+    refused_unchanged(
         tournament,
         ErrorCode.TOURNAMENT_ROOM,
         lambda: tournament.ask_rematch(

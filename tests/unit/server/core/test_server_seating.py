@@ -6,13 +6,13 @@ and refuse without rules, a clock or an output: every check is on the seats.
 
 from __future__ import annotations
 
-import copy
+import functools
 from typing import Any
 
 import pytest
+from refusals import refused_unchanged
 
 from server.core.records import PlayerKind, SeatRecord
-from server.core.room_draft import RefusedError
 from server.core.room_options import RoomOptions
 from server.core.room_output import ClientId
 from server.core.seating import Occupant, Seating
@@ -38,16 +38,6 @@ def sit(seats: Seating, occupant: Occupant, *, game_over: bool = False) -> str:
     return side
 
 
-def refused(seats: Seating, code: ErrorCode, act: Any) -> str:
-    """Assert ``act`` is refused with ``code`` and changes no seat; its message."""
-    before = copy.deepcopy(seats)
-    with pytest.raises(RefusedError) as refusal:
-        act()
-    assert refusal.value.code is code
-    assert seats == before
-    return refusal.value.message
-
-
 def test_the_first_occupant_takes_the_creators_seat_and_the_ai_the_other() -> None:
     seats = seating(creator_seat="second")
     assert sit(seats, person(ANN)) == "second"
@@ -64,12 +54,12 @@ def test_the_first_occupant_takes_the_creators_seat_and_the_ai_the_other() -> No
 def test_a_full_room_refuses_another_seat_and_a_taken_wanted_seat() -> None:
     seats = seating()
     sit(seats, person(ANN))
-    message = refused(
+    message = refused_unchanged(
         seats, ErrorCode.ROOM_FULL, lambda: seats.choose_side(person(BOB), "first", game_over=False)
     )
     assert "seat first" in message
     sit(seats, person(BOB))
-    message = refused(
+    message = refused_unchanged(
         seats, ErrorCode.ROOM_FULL, lambda: seats.choose_side(person(CAT), None, game_over=False)
     )
     assert "watch it instead" in message
@@ -142,7 +132,7 @@ def test_a_tournament_seat_is_its_players_and_an_ai_side_the_ais() -> None:
     seats = seating(tournament=True, reserved_first="p-bob")
     other_session_of_bob = person(CAT, player="p-bob")
     assert sit(seats, other_session_of_bob) == "first"
-    message = refused(
+    message = refused_unchanged(
         seats, ErrorCode.ROOM_FULL, lambda: seats.choose_side(person(ANN), None, game_over=False)
     )
     assert "reserved for the tournament's players" in message
@@ -152,7 +142,7 @@ def test_a_tournament_seat_is_its_players_and_an_ai_side_the_ais() -> None:
 
 def test_a_finished_tournament_game_seats_nobody_again() -> None:
     seats = seating(tournament=True, reserved_first="p-ann", reserved_second="p-bob")
-    message = refused(
+    message = refused_unchanged(
         seats,
         ErrorCode.TOURNAMENT_ROOM,
         lambda: seats.choose_side(person(ANN, player="p-ann"), None, game_over=True),
@@ -174,7 +164,7 @@ def test_an_ai_is_refused_to_a_spectator_in_a_tournament_and_at_an_unknown_level
     seats = seating(**options)
     seats.seats["first"] = person(ANN)
     seats.watch(CAT, "cat")
-    refused(seats, code, lambda: seats.ai_occupant(level, by))
+    refused_unchanged(seats, code, lambda: seats.ai_occupant(level, by))
 
 
 def test_names_follow_a_rename_seated_or_watching() -> None:
@@ -186,16 +176,15 @@ def test_names_follow_a_rename_seated_or_watching() -> None:
     assert seats.rename(BOB, "nobody") is None
     assert seats.infos()[0] == SeatInfo(side="first", name="Ann B.", kind="human", connected=True)
     assert seats.member_name(CAT, "chat") == "Cat"
-    refused(seats, ErrorCode.NOT_SEATED, lambda: seats.member_name(BOB, "chat"))
+    refused_unchanged(seats, ErrorCode.NOT_SEATED, lambda: seats.member_name(BOB, "chat"))
 
 
 def test_a_spectator_is_told_it_only_watches() -> None:
     seats = seating()
     seats.watch(CAT, "cat")
-    message = refused(seats, ErrorCode.NOT_SEATED, lambda: seats.require_player(CAT, "move"))
-    assert "watching" in message
-    message = refused(seats, ErrorCode.NOT_SEATED, lambda: seats.require_player(BOB, "move"))
-    assert "join it to move" in message
+    for client, says in ((CAT, "watching"), (BOB, "join it to move")):
+        move = functools.partial(seats.require_player, client, "move")
+        assert says in refused_unchanged(seats, ErrorCode.NOT_SEATED, move)
 
 
 def test_an_ai_match_nobody_watches_is_called_off_after_the_grace_window() -> None:
