@@ -1,0 +1,73 @@
+"""How a room plays: :class:`RoomOptions`, fixed for the room's life.
+
+The options are read by every part of the room: the seats
+(:mod:`~server.core.seating`: who sits where, reserved seats, grace windows),
+the game (:mod:`~server.core.game_in_play`: the clock), the AI
+(:mod:`~server.core.ai_turns`: its pace) and the class controls
+(:mod:`~server.core.class_controls`: hints at the start).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from shared.protocol.messages import MAX_AI_PACE, SIDES, Clock, Side
+
+
+@dataclass(frozen=True, slots=True)
+class RoomOptions:
+    """How a room plays; fixed for its life. Raises ``ValueError`` (naming the
+    option) for options that do not fit together: the server answers
+    ``bad_options`` with its message."""
+
+    public: bool = True
+    creator_seat: Side | Literal["random"] = "first"
+    """The first occupant's side; ``random``: drawn when the first game starts."""
+    clock: Clock = field(default_factory=Clock)
+    grace_seconds: float = 60.0
+    """How long a dropped player's seat is held."""
+    join_code: str | None = None
+    """Private code to take a seat (sent to seated players only)."""
+    watch_code: str | None = None
+    """Code to watch (sent to seated players only)."""
+    tournament: bool = False
+    """A tournament room (:mod:`server.core.seating` states its rules)."""
+    reserved_first: str | None = None
+    """In a tournament room: the player (or the session) whose seat ``first`` is;
+    None for the AI's side."""
+    reserved_second: str | None = None
+    """The same for ``second``."""
+    ai_match: bool = False
+    """An AI match: the server seats its AI in both seats, and people watch
+    (:mod:`server.core.ai_turns` states its rules)."""
+    ai_pace: float = 0.0
+    """Seconds at least between a move and the AI's answer to it (0: at once)."""
+    hints: bool = True
+    """Whether its players may ask for hints at the start (:meth:`Room.set_hints
+    <server.core.room.Room.set_hints>` changes it: the teacher's switch)."""
+
+    def __post_init__(self) -> None:
+        clock = self.clock
+        if clock.kind == "per_move" and clock.per_move is None:
+            raise ValueError("clock: a per_move clock needs per_move (seconds per move)")
+        if clock.kind == "increment" and clock.initial is None:
+            raise ValueError("clock: an increment clock needs initial (seconds per side)")
+        if not self.grace_seconds > 0:
+            raise ValueError(f"grace_seconds={self.grace_seconds!r}: give more than 0 seconds")
+        if self.creator_seat not in (*SIDES, "random"):
+            raise ValueError(f"creator_seat={self.creator_seat!r}: choose first, second or random")
+        reserved = (self.reserved_first, self.reserved_second)
+        if not self.tournament and reserved != (None, None):
+            raise ValueError("reserved seats: only a tournament room reserves its seats")
+        if self.reserved_first is not None and self.reserved_first == self.reserved_second:
+            raise ValueError("reserved seats: one player cannot hold both seats")
+        if not 0 <= self.ai_pace <= MAX_AI_PACE:
+            raise ValueError(f"pace={self.ai_pace!r}: give 0 to {MAX_AI_PACE:g} seconds")
+        if self.ai_match and (self.clock.kind != "none" or self.tournament):
+            raise ValueError("ai_match: an AI match has no clock and is no tournament game")
+
+    def reserved_for(self, side: Side) -> str | None:
+        """The player or session ``side`` is reserved for (tournament rooms); None
+        if nobody's."""
+        return self.reserved_first if side == "first" else self.reserved_second

@@ -1,0 +1,75 @@
+"""What a room shows: its whole state for one client, and its line in the lobby.
+
+The read side of a :class:`~server.core.room.Room`: pure functions from its
+parts (:mod:`~server.core.seating`, :mod:`~server.core.game_in_play`,
+:mod:`~server.core.class_controls`) to the wire's ``RoomState`` and
+``RoomSummary``. Nothing here changes the room.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from server.core.class_controls import ClassControls
+from server.core.game_in_play import GameInPlay
+from server.core.room_options import RoomOptions
+from server.core.room_output import ClientId
+from server.core.seating import Seating
+from shared.protocol.messages import RoomState, RoomSummary
+
+
+def room_state(
+    seating: Seating,
+    play: GameInPlay,
+    controls: ClassControls,
+    client: ClientId | None,
+    now: float,
+) -> RoomState:
+    """The whole room as ``client`` may see it at ``now``: ``you`` is its seat;
+    join and watch codes go to seated players only, and an AI match's watch
+    code to its watchers (nobody else may sit there, so they share it). In a
+    pause ``clocks.running`` is null."""
+    options: RoomOptions = seating.options
+    you = seating.side_of(client) if client is not None else None
+    match_watcher = options.ai_match and client in seating.spectators
+    clocks = play.clock.state(now) if play.clock is not None else None
+    if clocks is not None and controls.paused:
+        # No clock runs in a pause: clients that count down locally stop.
+        clocks = msgspec.structs.replace(clocks, running=None)
+    return RoomState(
+        code=play.code,
+        game=play.game.name,
+        title=play.game.title,
+        status=play.status,
+        public=options.public,
+        clock=options.clock,
+        seats=seating.infos(),
+        moves=play.moves,
+        ply=play.position.ply,
+        to_move=play.to_move if play.playing else None,
+        clocks=clocks,
+        draw_offer=play.draw_offer,
+        rematch_offer=play.rematch_offer,
+        result=play.result,
+        game_number=play.number,
+        you=you,
+        join_code=options.join_code if you else None,
+        watch_code=options.watch_code if you or match_watcher else None,
+        paused=controls.paused,
+        tournament=options.tournament,
+        ai_pace=options.ai_pace if options.ai_match else None,
+        hints=controls.hints_allowed,
+        game_players=dict(play.players),
+    )
+
+
+def room_summary(seating: Seating, play: GameInPlay) -> RoomSummary:
+    """The room's line in ``list_rooms``."""
+    return RoomSummary(
+        code=play.code,
+        game=play.game.name,
+        title=play.game.title,
+        status=play.status,
+        players=[o.name for o in seating.seats.values() if o is not None],
+        spectators=len(seating.spectators),
+    )

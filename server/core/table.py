@@ -1,0 +1,495 @@
+"""The four parts of one room and the rules that join them.
+
+A :class:`Table` holds a room's :class:`~server.core.seating.Seating`,
+:class:`~server.core.game_in_play.GameInPlay`, :class:`~server.core.ai_turns.AiTurns`
+and :class:`~server.core.class_controls.ClassControls`, and applies what one
+part's change means for the others: both seats taken start a game, a game that
+starts or moves on asks the AI, a seat freed forgets a rematch request, time
+ends clocks and grace windows, a pause holds all of it, and everyone connected
+gets the whole state when the room changes. :class:`~server.core.room.Room` is
+the facade over it: every input there opens a :class:`~server.core.room_draft.Draft`,
+applies time (:meth:`Table.expire`), acts here, and returns :meth:`Table.output`.
+
+Rules that join the parts (each part's docstring states its own):
+
+- Leaving in a game in progress resigns it (refused in a pause); leaving
+  frees the seat.
+- When a held seat's window ends, a game in progress is lost by abandonment
+  and the seat is freed; if the opponent is gone too, nobody waited and nobody
+  wins (abandonment without a winner), once a move was made or in a
+  tournament room. Timed events apply earliest first, each at its own time,
+  a flag before a window ending at the same moment.
+- ``random`` for the creator's seat is drawn from the rng when the first game
+  starts (until then the creator shows in ``first``, provisionally).
+- An AI match nobody watches any more is called off (``aborted``) when
+  :attr:`Seating.unwatched_until <server.core.seating.Seating.unwatched_until>`
+  comes, unless someone watches again first.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from server.core import ai_turns
+from server.core.ai_turns import AiTurns
+from server.core.class_controls import ClassControls, addressed_to_members, hold_clock
+from server.core.game_in_play import GameInPlay
+from server.core.records import PlayerKind, Termination
+from server.core.room_draft import Draft, RefusedError, chat_text
+from server.core.room_output import ALL, ClientId, Everyone, Output
+from server.core.room_view import room_state, room_summary
+from server.core.seating import Occupant, Seating
+from shared.games import Move
+from shared.protocol.errors import ErrorCode
+from shared.protocol.messages import (
+    AcceptDraw,
+    AddAi,
+    AskHint,
+    ChatLine,
+    DeclineDraw,
+    GetState,
+    Leave,
+    Left,
+    MakeMove,
+    OfferDraw,
+    Rematch,
+    RequestId,
+    Resign,
+    RoomClosed,
+    RoomState,
+    RoomSummary,
+    SearchInfo,
+    SendChat,
+    Side,
+    State,
+    other_side,
+)
+
+RoomRequest = (
+    MakeMove
+    | Resign
+    | OfferDraw
+    | AcceptDraw
+    | DeclineDraw
+    | Rematch
+    | Leave
+    | SendChat
+    | GetState
+    | AddAi
+    | AskHint
+)
+"""The client messages that :meth:`Room.handle <server.core.room.Room.handle>`
+takes; the server routes them by their ``room`` field. ``join`` and ``watch``
+name a code, so the server resolves it and calls :meth:`Room.seat
+<server.core.room.Room.seat>` or :meth:`Room.watch <server.core.room.Room.watch>`."""
+
+
+@dataclass
+class Table:
+    """One room's parts, and what a change to one means for the others (see the
+    module docstring). Its methods write into the input's ``out``; those that
+    refuse raise :class:`~server.core.room_draft.RefusedError` before any change."""
+
+    rng: random.Random = field(compare=False, repr=False)
+    """The room's only source of randomness (compared by the room itself)."""
+    seating: Seating
+    play: GameInPlay
+    turns: AiTurns
+    controls: ClassControls
+
+    # -- reading and restarting -------------------------------------------------------
+
+    def state(self, client: ClientId | None, now: float) -> RoomState:
+        """The whole room as ``client`` may see it at ``now``."""
+        return room_state(self.seating, self.play, self.controls, client, now)
+
+    def summary(self) -> RoomSummary:
+        """The room's line in ``list_rooms``."""
+        return room_summary(self.seating, self.play)
+
+    def restarted(self, now: float, out: Draft) -> None:
+        """A restored room starts from ``now``: its held seats' windows, its
+        clock, the end of a game the records lack, and the AI if it is to move."""
+        self.seating.start_windows(now)
+        if self.play.unrecorded_finish is not None:
+            out.events.append(self.play.unrecorded_finish)
+            self.play.unrecorded_finish = None
+        if self.play.playing and self.play.clock is not None:
+            self.play.clock.resume(now)
+        self.request_ai(out, now)
+
+    # -- requests, seats and games ----------------------------------------------------
+
+    def request(self, client: ClientId, message: RoomRequest, now: float, out: Draft) -> None:
+        """Apply one request from ``client`` (raises RefusedError before any change)."""
+        request_id = message.id
+        play = self.play
+        match message:
+            case MakeMove():
+                side = self.require_playing_side(client, "move")
+                move = play.require_turn(side, message)
+                self.play_move(side, move, now, out, client, request_id)
+            case Resign():
+                side = self.require_playing_side(client, "resign")
+                play.concede(side, Termination.RESIGNATION, now, out, client, request_id)
+            case OfferDraw():
+                side = self.require_playing_side(client, "offer a draw")
+                to_ai = self.seating.occupant(other_side(side)).kind is PlayerKind.AI
+                play.offer_draw(
+                    side, to_ai=to_ai, now=now, out=out, client=client, request_id=request_id
+                )
+            case AcceptDraw():
+                side = self.require_playing_side(client, "accept a draw")
+                play.require_draw_offer_to(side)
+                play.finish(None, Termination.AGREEMENT, now, out, client, request_id)
+            case DeclineDraw():
+                side = self.require_playing_side(client, "decline a draw")
+                play.require_draw_offer_to(side)
+                play.decline_draw(side, out, client, request_id)
+            case Rematch():
+                self.rematch(client, now, out, request_id)
+            case Leave():
+                self.leave(client, now, out, request_id)
+            case SendChat():
+                name = self.seating.member_name(client, "chat")
+                line = ChatLine(room=self.play.code, name=name, text=chat_text(message.text))
+                out.announce(line, client, request_id)
+            case GetState():
+                self.seating.member_name(client, "get its state")
+                out.send(client, State(room=self.state(client, now), id=request_id))
+            case AddAi():
+                self.add_ai(message.level, client, now, out, request_id)
+            case AskHint():
+                side = self.require_playing_side(client, "ask for a hint")
+                self.turns.ask_hint(
+                    side,
+                    play,
+                    self.rng,
+                    now,
+                    out,
+                    allowed=self.controls.hints_allowed,
+                    client=client,
+                    request_id=request_id,
+                )
+            case _:
+                raise TypeError(f"not a room request: {message!r}")
+
+    def take_seat(
+        self,
+        occupant: Occupant,
+        out: Draft,
+        now: float,
+        requester: ClientId | None,
+        request_id: RequestId,
+        wanted: Side | None = None,
+    ) -> None:
+        """Seat ``occupant`` (in ``wanted`` if given); the next game starts if both
+        seats are taken and none is played."""
+        game_over = self.play.status == "finished"
+        side = self.seating.choose_side(occupant, wanted, game_over=game_over)
+        self.seating.sit(side, occupant)
+        self.play.forget_rematch()
+        if self.seating.full and not self.play.playing:
+            self.start_game(now, out, requester, request_id)
+        else:
+            self.send_states(out, now, requester, request_id)
+
+    def add_ai(
+        self,
+        level: str,
+        by: ClientId | None,
+        now: float,
+        out: Draft,
+        request_id: RequestId,
+        side: Side | None = None,
+    ) -> None:
+        """Seat the server AI at ``level`` for ``by`` (None: the server), in ``side``
+        if given; refused as :meth:`Seating.ai_occupant
+        <server.core.seating.Seating.ai_occupant>` and :meth:`take_seat` refuse."""
+        occupant = self.seating.ai_occupant(level, by)
+        self.take_seat(occupant, out, now, by, request_id, side)
+
+    def free_seat(self, side: Side, out: Draft, now: float) -> None:
+        """``side`` is free again; everyone is told."""
+        self.seating.free(side)
+        self.play.forget_rematch()
+        self.send_states(out, now, None, None)
+
+    def reconnect(self, client: ClientId, out: Draft, now: float, request_id: RequestId) -> None:
+        """Seated ``client`` is back (or asks again): the others are told if it was
+        held, and it gets the whole state."""
+        side = self.seating.side_of(client)
+        assert side is not None
+        back = self.seating.reconnect(side)
+        if back is not None:
+            out.send(Everyone(exclude=client), back)
+        out.send(client, State(room=self.state(client, now), id=request_id))
+
+    def start_game(
+        self, now: float, out: Draft, requester: ClientId | None, request_id: RequestId
+    ) -> None:
+        """Start the next game between the seated (drawing the sides for a
+        ``random`` creator seat before the first); everyone gets the state, and
+        the AI is asked if it moves first."""
+        first_game = self.play.status != "finished"
+        if first_game and self.seating.options.creator_seat == "random" and self.rng.random() < 0.5:
+            self.seating.swap()
+        self.play.start(self.seating.records(), now, out, paused=self.controls.paused)
+        self.send_states(out, now, requester, request_id)
+        self.request_ai(out, now)
+
+    def play_move(
+        self,
+        side: Side,
+        move: Move,
+        now: float,
+        out: Draft,
+        requester: ClientId | None,
+        request_id: RequestId,
+        search: SearchInfo | None = None,
+    ) -> None:
+        """Play ``side``'s legal ``move``; the AI is asked if it is to move next."""
+        line_hidden = self.controls.line_hidden(has_player=self.seating.has_player)
+        goes_on = self.play.play(
+            side, move, now, out, requester, request_id, search, line_hidden=line_hidden
+        )
+        if goes_on:
+            self.request_ai(out, now)
+
+    def rematch(self, client: ClientId, now: float, out: Draft, request_id: RequestId) -> None:
+        """``client`` asks for a rematch; once both sides have, the occupants swap
+        sides and the next game starts."""
+        side: Side | None
+        if self.seating.options.ai_match and client in self.seating.spectators:
+            side = None  # anyone watching an AI match may start its next game
+        else:
+            side = self.seating.require_player(client, "ask for a rematch")
+        both = self.play.ask_rematch(
+            side,
+            agreeing=self.seating.ai_sides(),
+            seats_full=self.seating.full,
+            out=out,
+            client=client,
+            request_id=request_id,
+        )
+        if both:
+            self.seating.swap()
+            self.start_game(now, out, client, request_id)
+
+    def leave(self, client: ClientId, now: float, out: Draft, request_id: RequestId) -> None:
+        """``client`` leaves: stops watching, or resigns its game in progress (not
+        in a pause) and frees its seat."""
+        if self.seating.stop_watching(client):
+            self.seating.note_unwatched(now, playing=self.play.playing)
+            out.send(client, Left(room=self.play.code, id=request_id))
+            return
+        side = self.seating.side_of(client)
+        if side is None:
+            raise RefusedError(ErrorCode.NOT_SEATED, f"you are not in room {self.play.code}")
+        if self.play.playing:
+            # Leaving resigns, and nothing in a game changes during a pause.
+            self.controls.require_unpaused("leave this game")
+            self.play.concede(side, Termination.RESIGNATION, now, out, client, None)
+        self.free_seat(side, out, now)
+        out.send(client, Left(room=self.play.code, id=request_id))
+
+    def require_playing_side(self, client: ClientId, action: str) -> Side:
+        """The side ``client`` plays in the game in progress, which it may act
+        in now; refused otherwise (before any change)."""
+        side = self.seating.require_player(client, action)
+        self.play.require_in_play(action)
+        self.controls.require_unpaused(action)
+        return side
+
+    def disconnected(self, client: ClientId, now: float, out: Draft) -> None:
+        """``client`` dropped: gone if it watched, its seat held if it sat."""
+        self.seating.stop_watching(client)
+        self.seating.note_unwatched(now, playing=self.play.playing)
+        status = self.seating.hold(client, now)
+        if status is not None:
+            out.send(ALL, status)
+
+    # -- the teacher -------------------------------------------------------------------
+
+    def pause(self, now: float, out: Draft) -> None:
+        """Pause from ``now`` (if not paused): the clock is held, everyone told."""
+        if self.controls.pause(now):
+            if self.play.playing and self.play.clock is not None:
+                hold_clock(self.play.clock, now)
+            self.send_states(out, now, None, None)
+
+    def resume(self, now: float, out: Draft) -> bool:
+        """End the pause at ``now``: windows and clock run on, everyone is told,
+        then the AI plays its kept answer (or is asked). False if not paused."""
+        paused_at = self.controls.end_pause()
+        if paused_at is None:
+            return False
+        self.seating.extend_windows(paused_at, now)
+        if self.play.playing and self.play.clock is not None:
+            self.play.clock.resume(now)
+        self.send_states(out, now, None, None)
+        held = self.turns.release_held()
+        if held is not None:
+            self.take_ai_answer(out, *held, now)
+        else:
+            self.request_ai(out, now)
+        return True
+
+    def rename(self, client: ClientId, name: str, now: float, out: Draft) -> None:
+        """``client`` is ``name`` now, in its seat (and the game's players) or
+        among the spectators; everyone is told if it sits here."""
+        side = self.seating.rename(client, name)
+        if side is not None:
+            if side in self.play.players:
+                self.play.players[side] = name
+            self.send_states(out, now, None, None)
+
+    def remove(self, client: ClientId, now: float, out: Draft) -> None:
+        """``client`` is removed: as if it left, even in a pause."""
+        self.seating.stop_watching(client)
+        self.seating.note_unwatched(now, playing=self.play.playing)
+        side = self.seating.side_of(client)
+        if side is not None:
+            if self.play.playing:
+                self.play.concede(side, Termination.RESIGNATION, now, out, None, None)
+            self.free_seat(side, out, now)
+
+    def close(self, reason: str, now: float, out: Draft) -> None:
+        """End the game in play (``aborted``), tell everyone ``room_closed``, let
+        everyone go."""
+        if self.play.playing:
+            self.play.finish(None, Termination.ABORTED, now, out, None, None)
+        out.send(ALL, RoomClosed(room=self.play.code, reason=reason))
+        out.messages = addressed_to_members(out.messages, frozenset(self.seating.audience()))
+        self.seating.clear()
+        self.turns.forget()
+        self.controls.closed = True
+
+    # -- the AI -----------------------------------------------------------------------
+
+    def request_ai(self, out: Draft, now: float) -> None:
+        self.turns.request(self.play, self.seating, self.rng, now, out, paused=self.controls.paused)
+
+    def ai_answered(
+        self,
+        game_number: int,
+        ply: int,
+        move_text: str | None,
+        search: SearchInfo | None,
+        now: float,
+        out: Draft,
+    ) -> None:
+        """The engine's answer (``move_text`` None: it failed) for ``game_number``,
+        ``ply``: kept if the room is paused, else taken."""
+        if not self.turns.hold(game_number, ply, move_text, search, paused=self.controls.paused):
+            self.take_ai_answer(out, game_number, ply, move_text, search, now)
+
+    def hint_found(
+        self,
+        client: ClientId,
+        game_number: int,
+        ply: int,
+        move_text: str,
+        search: SearchInfo,
+        now: float,
+        out: Draft,
+        request_id: RequestId,
+    ) -> None:
+        """The engine's hint for ``client`` (see :meth:`AiTurns.hint_found`)."""
+        self.turns.hint_found(
+            client,
+            self.seating.side_of(client),
+            self.play,
+            game_number,
+            ply,
+            move_text,
+            search,
+            now,
+            out,
+            allowed=self.controls.hints_allowed,
+            request_id=request_id,
+        )
+
+    def take_ai_answer(
+        self,
+        out: Draft,
+        game_number: int,
+        ply: int,
+        move_text: str | None,
+        search: SearchInfo | None,
+        now: float,
+    ) -> None:
+        if not self.turns.settle(game_number, ply):
+            return  # not asked, or answered already
+        if not ai_turns.answers_position(self.play, self.seating, game_number, ply):
+            self.request_ai(out, now)  # stale: ask about the position in play, if any
+            return
+        move, search = ai_turns.move_to_play(self.play, move_text, search, self.rng)
+        self.play_move(self.play.to_move, move, now, out, None, None, search)
+
+    # -- time ------------------------------------------------------------------------
+
+    def deadlines(self) -> list[tuple[float, Side | None]]:
+        """Timed events: (when, None) for the flag, (when, side) for a held seat.
+        None in a pause: its clock is held, and :meth:`resume` moves the windows."""
+        if self.controls.paused:
+            return []
+        flag = self.play.flag_deadline()
+        deadlines: list[tuple[float, Side | None]] = [] if flag is None else [(flag, None)]
+        return deadlines + list(self.seating.window_deadlines())
+
+    def expire(self, now: float, out: Draft) -> None:
+        """Apply every timed event due by ``now``, earliest first (a flag before a
+        grace window ending at the same time), each at its own time."""
+        play = self.play
+        while True:
+            due = [(at, side) for at, side in self.deadlines() if at <= now]
+            if not due:
+                break
+            at, side = min(due, key=lambda d: (d[0], d[1] is not None, d[1] or ""))
+            if side is None:
+                assert play.clock is not None and play.clock.running is not None
+                play.concede(play.clock.running, Termination.TIMEOUT, at, out, None, None)
+            else:
+                if play.playing:
+                    both_gone = self.seating.gone(other_side(side))
+                    if both_gone and (play.position.ply > 0 or self.seating.options.tournament):
+                        # Nobody waited: both are gone, so nobody wins.
+                        play.finish(None, Termination.ABANDONMENT, at, out, None, None)
+                    else:
+                        play.concede(side, Termination.ABANDONMENT, at, out, None, None)
+                self.free_seat(side, out, at)
+        until = self.seating.unwatched_until
+        if until is not None and until <= now and not self.controls.paused:
+            self.seating.unwatched_until = None
+            if play.playing and not self.seating.members:
+                play.finish(None, Termination.ABORTED, until, out, None, None)
+
+    # -- output ----------------------------------------------------------------------
+
+    def send_states(
+        self, out: Draft, now: float, requester: ClientId | None, request_id: RequestId
+    ) -> None:
+        """The whole state to every connected member, each with its own ``you``."""
+        for client in self.seating.audience():
+            reply_id = request_id if client == requester else None
+            out.send(client, State(room=self.state(client, now), id=reply_id))
+
+    @property
+    def next_deadline(self) -> float | None:
+        """When time next decides something (see :attr:`Output.next_deadline`)."""
+        deadlines = [t for t, _ in self.deadlines()]
+        if self.seating.unwatched_until is not None and not self.controls.paused:
+            deadlines.append(self.seating.unwatched_until)
+        return min(deadlines) if deadlines else None
+
+    def output(self, out: Draft) -> Output:
+        """What the input said, as the room's :class:`Output`."""
+        return Output(
+            messages=tuple(out.messages),
+            events=tuple(out.events),
+            ai_requests=tuple(out.ai_requests),
+            next_deadline=self.next_deadline,
+            audience=frozenset(self.seating.audience()),
+        )
