@@ -96,6 +96,7 @@ from server.store.errors import (
     StoreError,
     StudentNotFoundError,
     TournamentNotFoundError,
+    UnreadableRecordError,
 )
 from server.store.games import GamesStorage
 from server.store.players import PlayersStorage
@@ -133,6 +134,7 @@ __all__ = [
     "StudentResults",
     "TournamentNotFoundError",
     "TournamentRecord",
+    "UnreadableRecordError",
     "is_postgres_url",
     "migrate",
     "open_store",

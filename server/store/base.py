@@ -64,7 +64,8 @@ class StoreBase:
     # -- life cycle -------------------------------------------------------------------
 
     async def open(self) -> None:
-        """Open the file, set WAL and synchronous=FULL, and migrate the schema.
+        """Open the file, set WAL and synchronous=FULL, migrate the schema, and turn
+        foreign keys on.
 
         Raises :class:`SchemaVersionError` for a file from a newer Boardroom and
         :class:`StorageFailedError` if the file cannot be opened or used in WAL mode.
@@ -78,12 +79,13 @@ class StoreBase:
             raise StorageFailedError(f"cannot open the database {self._path}: {error}") from error
         try:
             await db.call(self._configure)
-            self._db = db
-            await self._transaction(migrate, write=True, what="migrating the schema")
+            failed = f"migrating the schema failed in {self._path}"
+            await db.call(in_transaction, migrate, True, failed)
+            await db.call(self._enforce_foreign_keys)
         except BaseException:
-            self._db = None
             await db.close()
             raise
+        self._db = db
 
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: the stdlib driver opens no transactions of its own;
@@ -107,6 +109,13 @@ class StoreBase:
             # the server. It costs one fsync per commit; moves made at the same time
             # share one (group commit, in append_move).
             db.execute("PRAGMA synchronous = FULL")
+        except sqlite3.Error as error:
+            raise StorageFailedError(f"cannot set up the database {self._path}: {error}") from error
+
+    def _enforce_foreign_keys(self, db: sqlite3.Connection) -> None:
+        # Only once migrated: a migration that rebuilds a table needs them off, and
+        # the pragma cannot change inside the migration's transaction.
+        try:
             db.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as error:
             raise StorageFailedError(f"cannot set up the database {self._path}: {error}") from error
