@@ -35,6 +35,7 @@ __all__ = [
     "TOURNAMENT_COLUMNS",
     "EntrantRecord",
     "PairingRecord",
+    "Row",
     "StoreInfo",
     "StudentRecord",
     "StudentResults",

@@ -22,20 +22,15 @@ said here. Several server processes may use one database at once.
 - **Errors**: the same tree; PostgreSQL's and asyncpg's own (server down,
   connection lost, disk full) become :class:`~server.store.StorageFailedError`.
 
-The package mirrors SQLite's, a module per part over one base::
+The package is SQLite's sibling (:mod:`server.store.sqlite`), with its modules
+of the same names (but ``sql``): ``schema`` as ordered migrations with a
+``schema_version`` table, ``base`` (:class:`~server.store.postgres.base.PostgresBase`:
+the pool, the settings checked, one transaction), and a module per part
+supplying the SQL of that part of :mod:`server.store`.
 
-    schema       the tables as ordered migrations, and migrate()
-    base         PostgresBase: the pool, the settings checked, transactions in order
-    games        create, seat, start, append moves (group commit), finish, restore
-    players      durable players
-    classroom    class mode: settings, students, a class's results and games
-    tournaments  a class's tournaments
-    ratings      the finished games the ratings replay
-    analyses     post-game analyses and hints
-
-The checks, the records and the row decoders are the SQLite store's own
-(:mod:`server.store.checks`, :mod:`server.store.rows`): only the SQL and the
-driver calls are written twice.
+The methods, their contracts and argument checks, the order of transactions and
+the group commit are :mod:`server.store`'s, once for both backends; so are the
+records and the row decoders (:mod:`server.store.rows`).
 """
 
 from __future__ import annotations

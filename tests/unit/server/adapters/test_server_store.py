@@ -45,7 +45,7 @@ from server.store import (
     StoreError,
     open_store,
 )
-from server.store.schema import _MIGRATIONS
+from server.store.sqlite.schema import _MIGRATIONS
 from shared.games import Player, get_game
 
 T0 = 1_746_100_800.0  # 2025-05-01 12:00:00 UTC
@@ -421,8 +421,8 @@ async def test_a_postgres_connection_never_given_back_is_cut_at_close(
     await store.open()
     game_id = await started_game(store)
     await store.append_move(game_id, 0, "b2", T0 + 2)
-    assert store._pool is not None
-    held = await store._pool.acquire()  # as a leak would hold it (a private handle, on purpose)
+    assert store._handle is not None
+    held = await store._handle.acquire()  # as a leak would hold it (a private handle, on purpose)
     await store.close()
     assert "did not close in time" in caplog.text
     with pytest.raises(asyncpg.InterfaceError):  # cut off from its server

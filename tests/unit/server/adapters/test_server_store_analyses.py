@@ -12,7 +12,7 @@ from pathlib import Path
 
 from server.core.records import SeatRecord, Termination
 from server.store import SCHEMA_VERSION, GameStore, Store
-from server.store.schema import _MIGRATIONS
+from server.store.sqlite.schema import _MIGRATIONS
 from shared.games import Player
 
 T0 = 1_746_100_800.0

@@ -26,8 +26,7 @@ from server.store import (
     PlayerNotFoundError,
 )
 from server.store import players as players_part
-from server.store.postgres import players as postgres_players_part
-from server.store.schema import _MIGRATIONS
+from server.store.sqlite.schema import _MIGRATIONS
 
 T0 = 1_746_100_800.0
 
@@ -78,7 +77,6 @@ async def test_the_stored_hash_is_compared_in_constant_time_and_that_decides(
         return False
 
     monkeypatch.setattr(players_part, "same_token_hash", refuse)
-    monkeypatch.setattr(postgres_players_part, "same_token_hash", refuse)
 
     assert await store.player_by_token_hash(token_hash(token)) is None
     assert compared == [(token_hash(token), token_hash(token))]

@@ -16,13 +16,11 @@ import secrets
 import sqlite3
 from collections.abc import Callable
 
+from server.store.base import SCHEMA_VERSION
 from server.store.errors import SchemaVersionError, StoreError
-from server.store.sql import scalar
+from server.store.sqlite.sql import scalar
 
 __all__ = ["SCHEMA_VERSION", "migrate"]
-
-SCHEMA_VERSION = 10
-"""The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
 
 
 def _players_from_old_seats(db: sqlite3.Connection) -> None:
