@@ -1,4 +1,4 @@
-"""Write ``schema-9.sqlite`` and ``schema-9.reads.txt`` with the store of schema
+"""Write ``schema-9.sqlite`` and ``schema-9.reads.jsonl`` with the store of schema
 version 9 (the code before issue 26), for test_a_database_of_the_previous_schema_reads_as_before.
 
 Run once, from a checkout of that code (not this one: this one writes the
@@ -10,16 +10,22 @@ current schema), and commit both files::
 It fills a file through the public store API with one of everything the store
 keeps: players, games in every state (seats, moves with and without a clock, a
 win, a draw, an abort), a class with its students, a class code and a
-tournament, an analysis with hints; then writes, one line per read, the
-``repr`` of what every reader of the store returns, which the test compares
-with what today's store reads from the migrated copy.
+tournament, an analysis with hints; then writes, one line per read, what every
+reader of the store returns as plain JSON (:func:`plain`: records as their
+fields, private ones included, enums as their values, so a renamed class or
+enum changes nothing), which the test compares with what today's store reads
+from the migrated copy.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import enum
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from server.core.players import PlayerId, PlayerRecord
 from server.core.records import PlayerKind, SeatRecord, Termination
@@ -122,28 +128,43 @@ async def fill(store: GameStore) -> list[int]:
     return games
 
 
+def plain(value: Any) -> Any:
+    """``value`` as JSON takes it: a record as its fields by name, an enum as its
+    value, a mapping as ``[key, value]`` pairs in key order, a tuple as a list."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, dict):
+        return sorted([plain(key), plain(item)] for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
+
+
 async def reads(store: GameStore, games: list[int]) -> list[str]:
-    """What every reader returns, one ``repr`` a line (the same calls as the test's)."""
-    lines = [repr(await store.get_game(game_id)) for game_id in games]
-    lines.append(repr(await store.unfinished_games()))
-    counts = await store.games_by_state()
-    lines.append(repr(sorted((state.value, n) for state, n in counts.items())))
-    lines.append(repr(await store.get_player(ADA.id)))
-    lines.append(repr(await store.player_by_token_hash(HASH_BOB)))
-    lines.append(repr(await store.player_aliases()))
-    lines.append(repr(await store.students("maths")))
-    lines.append(repr(await store.class_code("3" * 64)))
-    lines.append(repr(sorted((await store.class_results("maths")).items())))
-    lines.append(repr(await store.class_games("maths")))
-    lines.append(repr(await store.tournaments("maths")))
-    lines.append(repr(await store.games_with_result()))
-    lines.append(repr(await store.player_names([ADA.id, BOB.id])))
-    lines.append(repr(await store.analysis(games[0], rules=2)))
-    lines.append(repr(await store.hints(games[0])))
-    lines.append(repr(await store.analyses_of(games, rules=2)))
-    lines.append(repr(await store.unanalysed_games(since=T0, limit=10, rules=2)))
-    lines.append(repr(await store.setting("admin_token", "other")))
-    return lines
+    """What every reader returns, one JSON text a line (the same calls as the test's)."""
+    results: list[Any] = [await store.get_game(game_id) for game_id in games]
+    results += [
+        await store.unfinished_games(),
+        await store.games_by_state(),
+        await store.get_player(ADA.id),
+        await store.player_by_token_hash(HASH_BOB),
+        await store.player_aliases(),
+        await store.students("maths"),
+        await store.class_code("3" * 64),
+        await store.class_results("maths"),
+        await store.class_games("maths"),
+        await store.tournaments("maths"),
+        await store.games_with_result(),
+        await store.player_names([ADA.id, BOB.id]),
+        await store.analysis(games[0], rules=2),
+        await store.hints(games[0]),
+        await store.analyses_of(games, rules=2),
+        await store.unanalysed_games(since=T0, limit=10, rules=2),
+        await store.setting("admin_token", "other"),
+    ]
+    return [json.dumps(plain(result), sort_keys=True) for result in results]
 
 
 async def main(out: Path) -> None:
@@ -152,7 +173,7 @@ async def main(out: Path) -> None:
         assert (await store.info()).schema_version == 9, "run this with the code of schema 9"
         games = await fill(store)
         lines = await reads(store, games)
-    (out / "schema-9.reads.txt").write_text("\n".join(lines) + "\n")
+    (out / "schema-9.reads.jsonl").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

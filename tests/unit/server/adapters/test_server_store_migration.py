@@ -3,7 +3,7 @@ schema holds no list of endings (the code's Termination is the one list).
 
 ``tests/data/schema-9.sqlite`` was written by the store of schema 9 (the code
 before issue 26) with ``tests/data/make_schema_9_db.py``, which says how; the
-same script wrote ``schema-9.reads.txt``, what every reader of that store gave
+same script wrote ``schema-9.reads.jsonl``, what every reader of that store gave
 back from it, one ``repr`` a line.
 """
 
@@ -68,7 +68,7 @@ async def test_a_database_of_the_previous_schema_reads_as_before(tmp_path: Path)
         db.commit()
     before = _schema(path)
     script = _fixture_script()
-    expected = (DATA / "schema-9.reads.txt").read_text().splitlines()
+    expected = (DATA / "schema-9.reads.jsonl").read_text().splitlines()
 
     async with GameStore(path) as store:
         assert (await store.info()).schema_version == SCHEMA_VERSION == 10
