@@ -194,7 +194,8 @@ class ClassroomStorage(StoreBase[Handle]):
     ) -> Iterable[tuple[str, int, float, float, float]]:
         """``(student, played, won, lost, drawn)`` of each student with finished
         games in the class, counted for the student they were merged into
-        (drawn: the terminations of :data:`~server.store.rows.DRAWS`)."""
+        (drawn: no winner, by a termination of :data:`~server.store.rows.DRAWS`,
+        some of which may also end with a winner, as a count does)."""
 
     @abstractmethod
     async def _class_games(self, class_name: str, *, what: str) -> list[GameRecord]:

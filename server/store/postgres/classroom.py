@@ -129,7 +129,7 @@ class PostgresClassroom(ClassroomStorage[asyncpg.Pool], PostgresBase):
                 "SELECT coalesce(st.merged_into, st.id) AS who, count(*),"
                 " count(*) FILTER (WHERE g.winner = s.side),"
                 " count(*) FILTER (WHERE g.winner = 1 - s.side),"
-                " count(*) FILTER (WHERE g.termination = ANY($2::text[]))"
+                " count(*) FILTER (WHERE g.winner IS NULL AND g.termination = ANY($2::text[]))"
                 " FROM students st JOIN seats s ON s.player = st.player"
                 " JOIN games g ON g.id = s.game_id"
                 " WHERE st.class = $1 AND g.state = 'finished' GROUP BY who",

@@ -118,7 +118,7 @@ class SQLiteClassroom(ClassroomStorage[SQLiteThread], SQLiteBase):
             return db.execute(
                 "SELECT coalesce(st.merged_into, st.id) AS who, count(*),"  # noqa: S608
                 " total(g.winner = s.side), total(g.winner = 1 - s.side),"
-                f" total(g.termination IN ({placeholders}))"
+                f" total(g.winner IS NULL AND g.termination IN ({placeholders}))"
                 " FROM students st JOIN seats s ON s.player = st.player"
                 " JOIN games g ON g.id = s.game_id"
                 " WHERE st.class = ? AND g.state = 'finished' GROUP BY who",

@@ -553,19 +553,23 @@ async def test_a_winner_that_does_not_fit_the_ending_is_refused(
 
 
 async def test_every_termination_can_be_stored_with_its_result(store: GameStore) -> None:
-    """Each Termination value passes the schema's CHECK and reads back with the
-    right PGN-style result."""
+    """Each Termination value is stored and reads back with the right PGN-style
+    result (the table has the endings of the games to come, count and no_moves,
+    too; one it lacks fails here until given its result)."""
     expected = {
-        Termination.LINE: "1-0",
-        Termination.FULL_BOARD: "1/2-1/2",
-        Termination.RESIGNATION: "1-0",
-        Termination.AGREEMENT: "1/2-1/2",
-        Termination.TIMEOUT: "1-0",
-        Termination.ABANDONMENT: "1-0",
-        Termination.ABORTED: "*",
+        "line": "1-0",
+        "count": "1-0",
+        "no_moves": "1-0",
+        "full_board": "1/2-1/2",
+        "resignation": "1-0",
+        "agreement": "1/2-1/2",
+        "timeout": "1-0",
+        "abandonment": "1-0",
+        "aborted": "*",
     }
-    assert set(expected) == set(Termination)
-    for termination, result in expected.items():
+    assert {termination.value for termination in Termination} <= set(expected)
+    for termination in Termination:
+        result = expected[termination.value]
         game_id = await started_game(store)
         winner = Player.FIRST if termination.allows(Player.FIRST) else None
         await store.finish_game(game_id, winner, termination, T0 + 2)

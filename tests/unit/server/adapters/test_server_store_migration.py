@@ -20,12 +20,15 @@ import asyncpg
 import pytest
 from services import PostgresServer
 
-from server.core.records import GameState, SeatRecord, Termination
+from server.core.players import PlayerId, PlayerRecord
+from server.core.records import GameState, PlayerKind, SeatRecord, Termination
 from server.store import (
     SCHEMA_VERSION,
     GameStore,
     PostgresGameStore,
     Store,
+    StudentRecord,
+    StudentResults,
     UnreadableRecordError,
 )
 from server.store.postgres.schema import _MIGRATIONS as _POSTGRES_MIGRATIONS
@@ -180,6 +183,44 @@ async def test_an_ending_this_code_does_not_know_is_refused_by_name(
     assert (await store.get_game(other)).state is GameState.WAITING
     assert [record.id for record in await store.unfinished_games()] == [other]
     assert [result for _, _, _, result, _ in await store.games_with_result()] == ["1-0"]
+
+
+async def test_a_class_counts_a_won_count_as_won_and_an_equal_one_as_drawn(
+    store: Store, database: str
+) -> None:
+    """A count (Othello's ending) may have a winner or be a draw: the class's
+    results count it by the winner, as a draw only without one."""
+    players = [PlayerRecord(PlayerId(f"p{c * 16}"), c, PlayerKind.HUMAN, T0) for c in "ab"]
+    await store.enrol(
+        [
+            (
+                player,
+                f"{n}" * 64,
+                StudentRecord(f"s{n}", "7B", player.id, player.name, player.kind, T0),
+            )
+            for n, player in enumerate(players, start=1)
+        ]
+    )
+    seats = [SeatRecord(player.name, player=player.id) for player in players]
+    for winner in ("0", "NULL"):
+        game_id = await store.create_game("R", "tictactoe", seats, at=T0, started_at=T0 + 1)
+        await _execute(
+            database,
+            f"UPDATE games SET state = 'finished', winner = {winner}, termination = 'count',"
+            f" finished_at = {T0 + 2} WHERE id = {game_id}",
+        )
+
+    results = await store.class_results("7B")
+
+    assert results["s1"] == StudentResults(played=2, won=1, drawn=int(_count_may_draw()), lost=0)
+    assert results["s2"] == StudentResults(played=2, won=0, drawn=int(_count_may_draw()), lost=1)
+
+
+def _count_may_draw() -> bool:
+    """Whether this code knows 'count' as an ending that may be a draw (Othello's
+    rules, once they are in)."""
+    known = {termination.value: termination for termination in Termination}
+    return "count" in known and known["count"].is_draw
 
 
 async def _postgres_at_version_9(url: str) -> None:
