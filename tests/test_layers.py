@@ -58,7 +58,9 @@ def test_the_tree_keeps_every_layer_contract() -> None:
         ("server/core/room.py", "import time", "server.core does no I/O"),
         ("server/core/lobby.py", "import sqlite3", "server.core does no I/O"),
         ("server/store/tournaments.py", "import server.store.classroom", "server.store: each"),
-        ("server/store/schema.py", "import server.store.games", "server.store: each"),
+        ("server/store/sqlite/schema.py", "import server.store.sqlite.games", "store.sqlite"),
+        ("server/store/postgres/base.py", "import server.store.postgres.games", "postgres: each"),
+        ("server/store/postgres/base.py", "import server.store.sqlite.base", "server.store: each"),
         # A feature reading the app back (the app imports the features), and class
         # mode's tournaments read by the pure tournaments package (the export reads it).
         ("server/classroom/roster.py", "import server.app", "no import cycles between"),

@@ -1,14 +1,16 @@
-"""Every game in one SQLite file: created, seated, started, each move, finished.
+"""Every game in one database: created, seated, started, each move, finished.
 
-:class:`GameStore` is the server's one way to the database. SQLite runs in WAL mode
-on a thread of its own (:class:`server.sqlite_thread.SQLiteThread`: the stdlib
-driver, one trip from the loop per transaction), so the event loop never waits on
-the disk. The store makes one promise above the others: **when**
-:meth:`GameStore.append_move` **returns, the move survives a SIGKILL of the server
-and a power cut**, so the room broadcasts a move only after that.
+The store is the server's one way to the database, with one interface and two
+backends: :class:`GameStore` on a SQLite file (:mod:`server.store.sqlite`: one
+server), :class:`PostgresGameStore` on PostgreSQL (:mod:`server.store.postgres`:
+the store of a cluster). :func:`open_store` gives the store for a database name,
+a file or a URL; the rest of the server names either as :data:`Store`. The store
+makes one promise above the others: **when** ``append_move`` **returns, the move
+survives a SIGKILL of the server and a power cut**, so the room broadcasts a move
+only after that.
 
-Use it as an async context manager, or call :meth:`~GameStore.open` and
-:meth:`~GameStore.close` (from aiohttp's ``cleanup_ctx``)::
+Use it as an async context manager, or call ``open()`` and ``close()`` (from
+aiohttp's ``cleanup_ctx``)::
 
     async with GameStore("boardroom.db") as store:
         game_id = await store.create_game("K3F9", "tictactoe", (SeatRecord("ada"), None), at=now)
@@ -21,53 +23,54 @@ A room that only records a game once it starts (as :class:`server.recorder.GameR
 does) creates it already started, in one transaction, with
 ``create_game(..., started_at=now)``.
 
-After a crash, :meth:`~GameStore.unfinished_games` gives back every game to restore.
+After a crash, ``unfinished_games()`` gives back every game to restore.
 
-Concurrency and cancellation: each operation is one SQLite transaction, and
-operations run one at a time in the order they were called, with one exception
-that makes the store fast: moves appended while a transaction is under way are
-**committed together** in the next one (group commit: one fsync for the lot
-rather than one each), and each ``append_move`` still returns only once its own
-move is on disk. A refused move in such a batch (stale, or its game not in play)
-fails alone; the others are stored. Cancelling a caller
-does not cut its transaction short: it runs to its end (commit or rollback) in
-the background, the caller just does not learn which, and :meth:`~GameStore.close`
-waits for it. So the database is never left half-written; a room whose
-``append_move`` was cancelled should reload the game before writing again.
-
-PostgreSQL is the store of a cluster: :class:`~server.store.postgres.PostgresGameStore`
-keeps these contracts over one asyncpg pool (its package says what differs), and
-:func:`open_store` gives the store for a database name, a file or a URL. The rest
-of the server names either as :data:`Store`.
+Concurrency and cancellation (:mod:`server.store.base`): each operation is one
+transaction; writes run one at a time in the order they were called, and every
+operation sees the writes called before it, with one exception that makes the
+store fast: moves appended while a write is under way are **committed together**
+in the next transaction (group commit: one flush for the lot rather than one
+each), and each ``append_move`` still returns only once its own move is on disk.
+A refused move in such a batch (stale, or its game not in play) fails alone; the
+others are stored. Cancelling a caller does not cut its transaction short: it
+runs to its end (commit or rollback) in the background, the caller just does not
+learn which, and ``close()`` waits for it. So the database is never left
+half-written; a room whose ``append_move`` was cancelled should reload the game
+before writing again.
 
 Records are append-only (see :mod:`server.core.records` for the order they are written
-in). The schema enforces the same rules as the code, with CHECK constraints and
-triggers, so that no other writer (the ``sqlite3`` shell) can break a record either.
+in). Each backend's schema enforces the same rules as the code, with CHECK
+constraints and triggers, so that no other writer (the ``sqlite3`` shell, ``psql``)
+can break a record either; the list of endings is the code's alone
+(:class:`~server.core.records.Termination`): a game a newer Boardroom ended in a
+way this one does not know reads as :class:`UnreadableRecordError`.
 
 Errors: :class:`StoreError` and its subtree (:mod:`server.store.errors` draws it), each
 also the builtin it means (``GameNotFoundError`` is a ``LookupError``). A refused write
 changes nothing.
 
-The package, a module per job::
+The package: the interface, once, and a backend per database::
 
     errors       the exception tree
-    sql          what runs on SQLite's thread: a transaction around a body, one value
-    schema       every table, as one ordered list of migrations, and migrate()
-    checks       the argument checks several parts share (before any transaction)
-    base         StoreBase: the file opened and closed, its thread, transactions in order
+    rows         the records both backends return, and their rows decoded
+    checks       the argument checks (before any transaction)
+    base         StoreBase: open and close, transactions in order, SCHEMA_VERSION
     games        create, seat, start, append moves (group commit), finish, restore
     players      durable players: made, found by their token's hash, seen, revoked
     classroom    class mode: settings, students, a class's results and games
     tournaments  a class's tournaments: entrants, rounds, pairings and results
     ratings      the finished games the ratings replay
     analyses     post-game analyses and the hints given
-    rows         the records both stores return, and their rows decoded
-    postgres     the same store on PostgreSQL (a package of the same parts)
+    sqlite       the SQL of each part on SQLite, and GameStore
+    postgres     the same on PostgreSQL, and PostgresGameStore
 
-:class:`GameStore` is every part over one :class:`~server.store.base.StoreBase`: one
-object that the app opens and closes, one connection, one order of transactions.
-The parts import the base and never each other, except that the games' reader
-(:func:`~server.store.games.load_games`) serves class mode too (``pyproject.toml``
+Each part (``games``, ``players``...) is an abstract class over
+:class:`~server.store.base.StoreBase` with the public methods, their contracts and
+argument checks; a backend's part of the same name subclasses it with only its
+SQL (the abstract ``_`` methods), and each backend's store combines its parts:
+one object that the app opens and closes, one order of transactions. The parts
+import the base and never each other, except that a backend's games reader
+(``load_games``) and players' insert serve its class mode too (``pyproject.toml``
 holds these rules as import contracts).
 """
 
@@ -75,14 +78,7 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from server.store.analyses import AnalysisStorage
-from server.store.base import StoreInfo
-from server.store.classroom import (
-    ClassCodeRecord,
-    ClassroomStorage,
-    StudentRecord,
-    StudentResults,
-)
+from server.store.base import SCHEMA_VERSION, StoreInfo
 from server.store.errors import (
     ClassCodeTakenError,
     GameNotFoundError,
@@ -96,18 +92,19 @@ from server.store.errors import (
     StoreError,
     StudentNotFoundError,
     TournamentNotFoundError,
+    UnreadableRecordError,
 )
-from server.store.games import GamesStorage
-from server.store.players import PlayersStorage
 from server.store.postgres import PostgresGameStore
-from server.store.ratings import RatingsStorage
-from server.store.schema import SCHEMA_VERSION, migrate
-from server.store.tournaments import (
+from server.store.rows import (
+    ClassCodeRecord,
     EntrantRecord,
     PairingRecord,
+    StudentRecord,
+    StudentResults,
     TournamentRecord,
-    TournamentStorage,
 )
+from server.store.sqlite import GameStore
+from server.store.sqlite.schema import migrate
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -133,33 +130,18 @@ __all__ = [
     "StudentResults",
     "TournamentNotFoundError",
     "TournamentRecord",
+    "UnreadableRecordError",
     "is_postgres_url",
     "migrate",
     "open_store",
 ]
 
 
-class GameStore(
-    GamesStorage,
-    PlayersStorage,
-    ClassroomStorage,
-    TournamentStorage,
-    RatingsStorage,
-    AnalysisStorage,
-):
-    """The games of one SQLite file, with its players, and what class mode, its
-    tournaments and the ratings keep beside them. See the package docstring for the contracts.
-
-    ``GameStore(path)`` does no I/O; :meth:`open` does. What ``path`` may be
-    (a file, or ``":memory:"`` for tests): :class:`~server.store.base.StoreBase`.
-    """
-
-
 Store: TypeAlias = GameStore | PostgresGameStore
-"""Either store: what the server annotates with. A union rather than a Protocol:
-the backends are two and known, a Protocol would restate some forty signatures a
-third time, and mypy checks every call made through a ``Store`` against both
-classes (their public methods are kept alike by a test, test_server_store_api)."""
+"""Either store: what the server annotates with. Both have the public methods of
+the parts of this package, written once; a union rather than a class combining
+the abstract parts, so that mypy still checks each call against both backends
+(their public methods are kept alike by a test, test_server_store_api)."""
 
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 

@@ -1,5 +1,5 @@
-"""What the post-game analyses (:mod:`server.analysis`) keep: each judged move of
-a finished game as the engine yields it, which games are judged whole, and the
+"""What the post-game analyses (:mod:`server.analysis`) keep, for either backend:
+each judged move of a finished game as the engine yields it, which games are judged whole, and the
 hints players were given during their games (shown in the analysis).
 
 A review is stored as JSON text (one ``analysis_moves`` row per move), written
@@ -19,106 +19,53 @@ again when next viewed, never mixed with new reviews.
 
 from __future__ import annotations
 
-import sqlite3
+from abc import abstractmethod
+from collections.abc import Iterable
 
-from server.store.base import StoreBase
-from server.store.rows import complete_reviews
+from server.store.base import Handle, StoreBase
+from server.store.rows import Row, complete_reviews
 
 __all__ = ["AnalysisStorage"]
 
 
-class AnalysisStorage(StoreBase):
+class AnalysisStorage(StoreBase[Handle]):
     """The analyses' rows."""
 
     async def analysis(self, game_id: int, *, rules: int) -> tuple[list[str], bool]:
         """The reviews of game ``game_id`` stored under rules version ``rules`` (JSON
         texts, by ply from 0, with no gap) and whether that analysis is complete."""
-
-        def body(db: sqlite3.Connection) -> tuple[list[str], bool]:
-            rows = db.execute(
-                "SELECT ply, review FROM analysis_moves WHERE game_id = ? AND rules_version = ?"
-                " ORDER BY ply",
-                (game_id, rules),
-            ).fetchall()
-            done = db.execute(
-                "SELECT 1 FROM analyses WHERE game_id = ? AND rules_version = ?", (game_id, rules)
-            ).fetchone()
-            return complete_reviews(rows, done is not None)
-
-        return await self._transaction(body, write=False, what="reading an analysis")
+        rows, done = await self._reviews(game_id, rules, what="reading an analysis")
+        return complete_reviews(rows, done)
 
     async def add_review(self, game_id: int, ply: int, review: str, *, rules: int) -> None:
         """Store the review (JSON text) of move ``ply`` of game ``game_id``, made under
         rules version ``rules``; a review already stored for that move under the same
         rules or newer ones stands (the first analysis is kept), one of older rules
         is replaced."""
-
-        def body(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT INTO analysis_moves (game_id, ply, review, rules_version)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, ply) DO UPDATE"
-                " SET review = excluded.review, rules_version = excluded.rules_version"
-                " WHERE analysis_moves.rules_version < excluded.rules_version",
-                (game_id, ply, review, rules),
-            )
-
-        await self._transaction(body, write=True, what="storing a move's review")
+        await self._add_review(game_id, ply, review, rules, what="storing a move's review")
 
     async def finish_analysis(
         self, game_id: int, *, seconds_per_position: float, at: float, rules: int
     ) -> None:
         """Mark game ``game_id``'s analysis under rules version ``rules`` complete
         (every move's review stored under them); replaces the mark of older rules."""
-
-        def body(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT INTO analyses (game_id, seconds_per_position, finished_at, rules_version)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE"
-                " SET seconds_per_position = excluded.seconds_per_position,"
-                " finished_at = excluded.finished_at, rules_version = excluded.rules_version"
-                " WHERE analyses.rules_version < excluded.rules_version",
-                (game_id, seconds_per_position, at, rules),
-            )
-
-        await self._transaction(body, write=True, what="storing an analysis")
+        row = (game_id, seconds_per_position, at, rules)
+        await self._finish_analysis(row, what="storing an analysis")
 
     async def add_hint(self, game_id: int, ply: int, move: str, at: float) -> None:
         """Store that the player to move at ``ply`` of game ``game_id`` was given
         ``move`` as a hint (the first hint at a ply is the one kept)."""
-
-        def body(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT OR IGNORE INTO hints (game_id, ply, side, move, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, ply, ply % 2, move, at),
-            )
-
-        await self._transaction(body, write=True, what="storing a hint")
+        await self._add_hint((game_id, ply, ply % 2, move, at), what="storing a hint")
 
     async def hints(self, game_id: int) -> dict[int, str]:
         """The hints given in game ``game_id``: the hinted move by ply."""
-
-        def body(db: sqlite3.Connection) -> dict[int, str]:
-            rows = db.execute("SELECT ply, move FROM hints WHERE game_id = ?", (game_id,))
-            return dict(rows.fetchall())
-
-        return await self._transaction(body, write=False, what="reading the hints")
+        return dict(await self._hints(game_id, what="reading the hints"))
 
     async def unanalysed_games(self, *, since: float, limit: int, rules: int) -> list[int]:
         """Ids of games finished at ``since`` or later whose analysis under rules
         version ``rules`` (or newer) is not complete, the earliest finished first,
         at most ``limit``."""
-
-        def body(db: sqlite3.Connection) -> list[int]:
-            rows = db.execute(
-                "SELECT id FROM games g WHERE state = 'finished' AND finished_at >= ?"
-                " AND NOT EXISTS (SELECT 1 FROM analyses a WHERE a.game_id = g.id"
-                " AND a.rules_version >= ?)"
-                " ORDER BY finished_at, id LIMIT ?",
-                (since, rules, limit),
-            )
-            return [game_id for (game_id,) in rows.fetchall()]
-
-        return await self._transaction(body, write=False, what="finding games to analyse")
+        return await self._unanalysed(since, limit, rules, what="finding games to analyse")
 
     async def analyses_of(
         self, game_ids: list[int], *, rules: int
@@ -126,25 +73,49 @@ class AnalysisStorage(StoreBase):
         """For each of ``game_ids``: its complete analysis' reviews under rules
         version ``rules`` (JSON texts by ply; empty if there is none complete under
         them) and its hints (move by ply)."""
+        found: dict[int, tuple[list[str], dict[int, str]]] = {
+            game_id: ([], {}) for game_id in game_ids
+        }
+        reviews, hints = await self._analyses_of(game_ids, rules, what="reading analyses")
+        for game_id, review in reviews:
+            found[game_id][0].append(review)
+        for game_id, ply, move in hints:
+            found[game_id][1][ply] = move
+        return found
 
-        def body(db: sqlite3.Connection) -> dict[int, tuple[list[str], dict[int, str]]]:
-            found: dict[int, tuple[list[str], dict[int, str]]] = {
-                game_id: ([], {}) for game_id in game_ids
-            }
-            for game_id in game_ids:
-                done = db.execute(
-                    "SELECT 1 FROM analyses WHERE game_id = ? AND rules_version = ?",
-                    (game_id, rules),
-                )
-                if done.fetchone() is not None:
-                    rows = db.execute(
-                        "SELECT review FROM analysis_moves WHERE game_id = ?"
-                        " AND rules_version = ? ORDER BY ply",
-                        (game_id, rules),
-                    )
-                    found[game_id][0].extend(review for (review,) in rows.fetchall())
-                hints = db.execute("SELECT ply, move FROM hints WHERE game_id = ?", (game_id,))
-                found[game_id][1].update(hints.fetchall())
-            return found
+    # -- what a backend supplies --------------------------------------------------------
 
-        return await self._transaction(body, write=False, what="reading analyses")
+    @abstractmethod
+    async def _reviews(self, game_id: int, rules: int, *, what: str) -> tuple[list[Row], bool]:
+        """The game's ``(ply, review)`` rows under ``rules`` in ply order, and
+        whether its analysis under them is marked complete, in one read."""
+
+    @abstractmethod
+    async def _add_review(
+        self, game_id: int, ply: int, review: str, rules: int, *, what: str
+    ) -> None:
+        """Insert the review, or replace one of older rules, in one write."""
+
+    @abstractmethod
+    async def _finish_analysis(self, row: tuple[int, float, float, int], *, what: str) -> None:
+        """Insert ``(game_id, seconds_per_position, finished_at, rules_version)`` into
+        analyses, or replace a row of older rules, in one write."""
+
+    @abstractmethod
+    async def _add_hint(self, row: tuple[int, int, int, str, float], *, what: str) -> None:
+        """Insert ``(game_id, ply, side, move, at)`` into hints unless the ply has one."""
+
+    @abstractmethod
+    async def _hints(self, game_id: int, *, what: str) -> Iterable[tuple[int, str]]:
+        """The game's ``(ply, move)`` hints."""
+
+    @abstractmethod
+    async def _unanalysed(self, since: float, limit: int, rules: int, *, what: str) -> list[int]:
+        """What :meth:`unanalysed_games` returns, in one read."""
+
+    @abstractmethod
+    async def _analyses_of(
+        self, game_ids: list[int], rules: int, *, what: str
+    ) -> tuple[Iterable[tuple[int, str]], Iterable[tuple[int, int, str]]]:
+        """In one read: ``(game_id, review)`` of the games' analyses complete under
+        ``rules``, by game then ply, and ``(game_id, ply, move)`` of their hints."""

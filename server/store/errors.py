@@ -9,6 +9,7 @@
     ├── GameStateError(StoreError, ValueError)           a write the game's state forbids
     ├── InvalidRecordError(StoreError, ValueError)       arguments that make no valid record
     │   └── ClassCodeTakenError                          a class code another student has
+    ├── UnreadableRecordError(StoreError, ValueError)    a stored value this code does not know
     ├── SchemaVersionError(StoreError, RuntimeError)     the file is from a newer Boardroom
     ├── StoreClosedError(StoreError, RuntimeError)       used before open() or after close()
     └── StorageFailedError(StoreError, OSError)          SQLite failed: disk full, I/O error,
@@ -32,6 +33,7 @@ __all__ = [
     "StoreError",
     "StudentNotFoundError",
     "TournamentNotFoundError",
+    "UnreadableRecordError",
 ]
 
 
@@ -94,6 +96,12 @@ class InvalidRecordError(StoreError, ValueError):
     """Arguments that describe no valid record: an unknown game, options that are
     not a JSON object, an empty name, a winner where the ending has none, a time
     that is not a finite number of Unix seconds, and the like."""
+
+
+class UnreadableRecordError(StoreError, ValueError):
+    """A stored record holds a value this Boardroom does not know: an ending
+    (termination) that a newer Boardroom wrote, the schema no longer listing them.
+    Upgrade Boardroom to read it; the record itself is left as it is."""
 
 
 class SchemaVersionError(StoreError, RuntimeError):

@@ -1,5 +1,5 @@
 """Durable players (:mod:`server.core.players`): made, found by their token's
-hash, seen, revoked.
+hash, seen, revoked. The methods, their contracts and their checks, for either backend.
 
 The store never sees a token: the hub hands it the token's hash
 (:func:`~server.core.players.token_hash`) and the public id beside it. A lookup
@@ -10,19 +10,19 @@ comparison decides.
 
 from __future__ import annotations
 
-import sqlite3
+from abc import abstractmethod
+from collections.abc import Iterable
 
 from server.core.players import PlayerRecord, same_token_hash
-from server.store.base import StoreBase
-from server.store.checks import check_time, is_hash, player_not_new, player_row
+from server.store.base import Handle, StoreBase
+from server.store.checks import check_time, is_hash, player_row
 from server.store.errors import InvalidRecordError, PlayerNotFoundError
-from server.store.rows import PLAYER_COLUMNS as _COLUMNS
-from server.store.rows import player_record as _player
+from server.store.rows import Row, player_record
 
-__all__ = ["PlayersStorage", "insert_player"]
+__all__ = ["PlayersStorage"]
 
 
-class PlayersStorage(StoreBase):
+class PlayersStorage(StoreBase[Handle]):
     """The players table. See :mod:`server.store` for the contracts."""
 
     async def add_player(self, player: PlayerRecord, token_hash: str | None) -> None:
@@ -31,42 +31,23 @@ class PlayersStorage(StoreBase):
         a kind that is not human or bot, an empty name, a bad hash, or an id or
         hash stored already."""
         row = player_row(player, token_hash)
-
-        def body(db: sqlite3.Connection) -> None:
-            insert_player(db, row)
-
-        await self._transaction(body, write=True, what=f"adding player {player.id}")
+        await self._insert_player(row, what=f"adding player {player.id}")
 
     async def player_by_token_hash(self, token_hash: str) -> PlayerRecord | None:
         """The player whose token has this hash (revoked or not); None if none has."""
         if not is_hash(token_hash):
             return None
-
-        def body(db: sqlite3.Connection) -> PlayerRecord | None:
-            row = db.execute(
-                f"SELECT {_COLUMNS}, token_hash FROM players WHERE token_hash = ?",  # noqa: S608
-                (token_hash,),
-            ).fetchone()
-            if row is None or not same_token_hash(row[-1], token_hash):
-                return None
-            return _player(row)
-
-        return await self._transaction(body, write=False, what="looking up a player")
+        row = await self._player_by_hash(token_hash, what="looking up a player")
+        if row is None or not same_token_hash(row[-1], token_hash):
+            return None
+        return player_record(row)
 
     async def get_player(self, player_id: str) -> PlayerRecord:
         """The player with this id. Raises :class:`PlayerNotFoundError`."""
-
-        def body(db: sqlite3.Connection) -> PlayerRecord | None:
-            row = db.execute(
-                f"SELECT {_COLUMNS} FROM players WHERE id = ?",  # noqa: S608
-                (player_id,),
-            ).fetchone()
-            return None if row is None else _player(row)
-
-        player = await self._transaction(body, write=False, what=f"reading player {player_id}")
-        if player is None:
+        row = await self._player(player_id, what=f"reading player {player_id}")
+        if row is None:
             raise PlayerNotFoundError(player_id)
-        return player
+        return player_record(row)
 
     async def player_seen(self, player_id: str, *, name: str, at: float) -> None:
         """The player said hello as ``name`` at ``at``: its name and ``last_seen``
@@ -74,34 +55,16 @@ class PlayersStorage(StoreBase):
         if not isinstance(name, str) or not name.strip():
             raise InvalidRecordError(f"a player's name must be non-empty, not {name!r}")
         seen = check_time("at", at)
-
-        def body(db: sqlite3.Connection) -> None:
-            db.execute(
-                "UPDATE players SET name = ?, last_seen = ? WHERE id = ?", (name, seen, player_id)
-            )
-
-        await self._transaction(body, write=True, what=f"seeing player {player_id}")
+        await self._seen(player_id, name, seen, what=f"seeing player {player_id}")
 
     async def revoke_player(self, player_id: str, at: float) -> PlayerRecord:
         """Revoke the player's token from ``at`` on (a token revoked already keeps
         its first time) and return the player. Raises :class:`PlayerNotFoundError`."""
         revoked_at = check_time("at", at)
-
-        def body(db: sqlite3.Connection) -> PlayerRecord | None:
-            db.execute(
-                "UPDATE players SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?",
-                (revoked_at, player_id),
-            )
-            row = db.execute(
-                f"SELECT {_COLUMNS} FROM players WHERE id = ?",  # noqa: S608
-                (player_id,),
-            ).fetchone()
-            return None if row is None else _player(row)
-
-        player = await self._transaction(body, write=True, what=f"revoking player {player_id}")
-        if player is None:
+        row = await self._revoke(player_id, revoked_at, what=f"revoking player {player_id}")
+        if row is None:
             raise PlayerNotFoundError(player_id)
-        return player
+        return player_record(row)
 
     async def replace_token(self, player_id: str, token_hash: str) -> None:
         """Make ``token_hash`` the player's token from now on: the old token opens
@@ -110,40 +73,44 @@ class PlayersStorage(StoreBase):
         :class:`InvalidRecordError` for a bad hash or one another player has."""
         if not is_hash(token_hash):
             raise InvalidRecordError("a token hash is 64 lower-case hex digits")
-
-        def body(db: sqlite3.Connection) -> None:
-            try:
-                changed = db.execute(
-                    "UPDATE players SET token_hash = ? WHERE id = ?"
-                    " AND revoked_at IS NULL AND merged_into IS NULL",
-                    (token_hash, player_id),
-                ).rowcount
-            except sqlite3.IntegrityError as error:
-                raise InvalidRecordError("that token is another player's") from error
-            if not changed:
-                raise PlayerNotFoundError(player_id)
-
-        await self._transaction(body, write=True, what=f"replacing player {player_id}'s token")
+        what = f"replacing player {player_id}'s token"
+        if not await self._replace_token(player_id, token_hash, what=what):
+            raise PlayerNotFoundError(player_id)
 
     async def player_aliases(self) -> dict[str, str]:
         """Every merged player's id, mapped to the player it was merged into (a
         player merged twice maps to the last: merges re-point earlier ones)."""
+        return dict(await self._aliases(what="reading merged players"))
 
-        def body(db: sqlite3.Connection) -> dict[str, str]:
-            rows = db.execute("SELECT id, merged_into FROM players WHERE merged_into IS NOT NULL")
-            return dict(rows)
+    # -- what a backend supplies --------------------------------------------------------
 
-        return await self._transaction(body, write=False, what="reading merged players")
+    @abstractmethod
+    async def _insert_player(self, row: tuple[object, ...], *, what: str) -> None:
+        """Insert a :func:`~server.store.checks.player_row` in one write
+        (``player_not_new`` for an id or hash stored already)."""
 
+    @abstractmethod
+    async def _player_by_hash(self, token_hash: str, *, what: str) -> Row | None:
+        """The :data:`~server.store.rows.PLAYER_COLUMNS` and ``token_hash`` of the
+        player found by the hash's index; None if none."""
 
-def insert_player(db: sqlite3.Connection, row: tuple[object, ...]) -> None:
-    """Insert a :func:`player_row`, inside the caller's write transaction.
-    Raises :class:`InvalidRecordError` for an id or a hash stored already."""
-    try:
-        db.execute(
-            "INSERT INTO players (id, token_hash, name, kind, created_at, last_seen)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            row,
-        )
-    except sqlite3.IntegrityError as error:
-        raise player_not_new(row) from error
+    @abstractmethod
+    async def _player(self, player_id: str, *, what: str) -> Row | None:
+        """The :data:`~server.store.rows.PLAYER_COLUMNS` of the player; None if none."""
+
+    @abstractmethod
+    async def _seen(self, player_id: str, name: str, seen: float, *, what: str) -> None:
+        """Set the player's name and ``last_seen`` in one write."""
+
+    @abstractmethod
+    async def _revoke(self, player_id: str, revoked_at: float, *, what: str) -> Row | None:
+        """Set ``revoked_at`` unless set, and read the player back, in one write."""
+
+    @abstractmethod
+    async def _replace_token(self, player_id: str, token_hash: str, *, what: str) -> bool:
+        """Set the token hash of a player neither revoked nor merged, in one write;
+        whether one was changed (:class:`InvalidRecordError` for a hash taken)."""
+
+    @abstractmethod
+    async def _aliases(self, *, what: str) -> Iterable[tuple[str, str]]:
+        """``(id, merged_into)`` of every merged player."""

@@ -25,6 +25,7 @@ from server.core.records import (
     SeatRecord,
     Termination,
 )
+from server.store.errors import UnreadableRecordError
 from shared.games import Player
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "TOURNAMENT_COLUMNS",
     "EntrantRecord",
     "PairingRecord",
+    "Row",
     "StoreInfo",
     "StudentRecord",
     "StudentResults",
@@ -210,13 +212,27 @@ def game_records(
                 moves=tuple(played.get(game_id, ())),
                 state=GameState(row[4]),
                 winner=None if row[5] is None else Player(row[5]),
-                termination=None if row[6] is None else Termination(row[6]),
+                termination=_termination(game_id, row[6]),
                 created_at=row[7],
                 started_at=row[8],
                 finished_at=row[9],
             )
         )
     return records
+
+
+def _termination(game_id: int, value: str | None) -> Termination | None:
+    """The ending stored for a game; the schema takes any non-empty text (the code
+    owns the list), so one this code does not know is refused by name."""
+    if value is None:
+        return None
+    try:
+        return Termination(value)
+    except ValueError:
+        raise UnreadableRecordError(
+            f"game {game_id} ended by {value!r}, an ending this Boardroom does not know "
+            "(a newer one stored it): upgrade Boardroom to read it"
+        ) from None
 
 
 PLAYER_COLUMNS = (

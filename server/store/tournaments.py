@@ -6,25 +6,67 @@ the bye) and every pairing with its room, game and result
 
 from __future__ import annotations
 
-import sqlite3
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.store.base import StoreBase
-from server.store.checks import check_time, new_tournament, pairing_changes, pairing_rows
-from server.store.errors import InvalidRecordError, TournamentNotFoundError
+from server.store.base import Handle, StoreBase
+from server.store.checks import (
+    NewTournament,
+    check_time,
+    new_tournament,
+    pairing_changes,
+    pairing_rows,
+)
+from server.store.errors import TournamentNotFoundError
 from server.store.rows import (
     TOURNAMENT_COLUMNS,
     EntrantRecord,
     PairingRecord,
+    Row,
     TournamentRecord,
     tournament_records,
 )
 
-__all__ = ["EntrantRecord", "PairingRecord", "TournamentRecord", "TournamentStorage"]
+__all__ = [
+    "EntrantRecord",
+    "PairingRecord",
+    "RoundRows",
+    "TournamentRecord",
+    "TournamentRows",
+    "TournamentStorage",
+    "tournament_queries",
+]
+
+TournamentRows = tuple[list[Row], list[Row], list[Row], list[Row]]
+"""A class's tournaments, entrants, rounds and pairings, as
+:func:`~server.store.rows.tournament_records` takes them."""
+
+RoundRows = tuple[tuple[int, int, str | None, float], list[tuple[object, ...]]]
+"""A round's row (``tournament_id, round, bye, opened_at``) and its pairings'
+(``tournament_id, round, board, first, second, room, game_id, starts_by, result``)."""
 
 
-class TournamentStorage(StoreBase):
+def tournament_queries(parameter: str) -> tuple[str, str, str, str]:
+    """The queries of :data:`TournamentRows`, with ``parameter`` (the backend's
+    spelling of the first parameter: ``?``, ``$1``) for the class's name."""
+    return (
+        f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE class = {parameter}"  # noqa: S608
+        " ORDER BY id DESC",
+        "SELECT e.tournament_id, e.entrant, e.name, e.kind, e.withdrawn"  # noqa: S608
+        " FROM tournament_entrants e JOIN tournaments t ON t.id = e.tournament_id"
+        f" WHERE t.class = {parameter} ORDER BY e.tournament_id, e.seed",
+        "SELECT r.tournament_id, r.round, r.bye FROM tournament_rounds r"  # noqa: S608
+        f" JOIN tournaments t ON t.id = r.tournament_id WHERE t.class = {parameter}"
+        " ORDER BY r.round",
+        "SELECT g.tournament_id, g.round, g.board, g.first, g.second, g.room, g.game_id,"  # noqa: S608
+        " g.starts_by, g.result FROM tournament_games g"
+        f" JOIN tournaments t ON t.id = g.tournament_id WHERE t.class = {parameter}"
+        " ORDER BY g.round, g.board",
+    )
+
+
+class TournamentStorage(StoreBase[Handle]):
     """A class's tournaments: created with their entrants, paired round by round,
     each pairing updated until its result, ended; read back whole."""
 
@@ -59,28 +101,10 @@ class TournamentStorage(StoreBase):
             at,
             hints,
         )
-
-        def body(db: sqlite3.Connection) -> int:
-            try:
-                cursor = db.execute(
-                    "INSERT INTO tournaments (class, name, game, format, rounds, double, clock,"
-                    " no_show_seconds, created_at, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    new.row,
-                )
-                tournament_id = cursor.lastrowid
-                assert tournament_id is not None
-                db.executemany(
-                    "INSERT INTO tournament_entrants (tournament_id, seed, entrant, name, kind)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    [(tournament_id, *row) for row in new.entrants],
-                )
-            except sqlite3.IntegrityError as error:
-                raise InvalidRecordError(f"tournament {name!r} does not store: {error}") from error
-            return tournament_id
-
-        return new.stored(
-            await self._transaction(body, write=True, what=f"creating tournament {name!r}")
+        tournament_id = await self._insert_tournament(
+            new, refused=f"tournament {name!r} does not store", what=f"creating tournament {name!r}"
         )
+        return new.stored(tournament_id)
 
     async def open_round(
         self,
@@ -94,25 +118,15 @@ class TournamentStorage(StoreBase):
         may carry a result already: games decided without being played)."""
         opened_at = check_time("at", at)
         boards = pairing_rows(pairings)
-
-        def body(db: sqlite3.Connection) -> None:
-            try:
-                db.execute(
-                    "INSERT INTO tournament_rounds (tournament_id, round, bye, opened_at)"
-                    " VALUES (?, ?, ?, ?)",
-                    (tournament_id, number, bye, opened_at),
-                )
-                db.executemany(
-                    "INSERT INTO tournament_games (tournament_id, round, board, first, second,"
-                    " room, game_id, starts_by, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(tournament_id, number, *board) for board in boards],
-                )
-            except sqlite3.IntegrityError as error:
-                raise InvalidRecordError(
-                    f"round {number} of tournament {tournament_id} does not store: {error}"
-                ) from error
-
-        await self._transaction(body, write=True, what=f"pairing round {number}")
+        rows = (
+            (tournament_id, number, bye, opened_at),
+            [(tournament_id, number, *board) for board in boards],
+        )
+        await self._insert_round(
+            rows,
+            refused=f"round {number} of tournament {tournament_id} does not store",
+            what=f"pairing round {number}",
+        )
 
     async def update_pairing(
         self,
@@ -128,85 +142,66 @@ class TournamentStorage(StoreBase):
         """Set what is given of one pairing. A pairing with a result is final:
         :class:`InvalidRecordError` (as for values the schema refuses)."""
         changes = pairing_changes(room, starts_by, game_id, result)
-        # Column names from the fixed keys above only: no outside text reaches the SQL.
-        assignments = ", ".join(f"{column} = ?" for column in changes)
-
-        def body(db: sqlite3.Connection) -> None:
-            try:
-                cursor = db.execute(
-                    f"UPDATE tournament_games SET {assignments}"  # noqa: S608
-                    " WHERE tournament_id = ? AND round = ? AND board = ?",
-                    (*changes.values(), tournament_id, number, board),
-                )
-            except sqlite3.IntegrityError as error:
-                raise InvalidRecordError(f"board {board} of round {number}: {error}") from error
-            if cursor.rowcount != 1:
-                raise TournamentNotFoundError(tournament_id)
-
-        if changes:
-            await self._transaction(body, write=True, what=f"updating board {board}")
+        if not changes:
+            return
+        changed = await self._update_pairing(
+            (tournament_id, number, board),
+            changes,
+            refused=f"board {board} of round {number}",
+            what=f"updating board {board}",
+        )
+        if not changed:
+            raise TournamentNotFoundError(tournament_id)
 
     async def withdraw_entrant(self, tournament_id: int, entrant: str) -> None:
         """Mark the entrant withdrawn (a student removed from the class)."""
-
-        def body(db: sqlite3.Connection) -> None:
-            db.execute(
-                "UPDATE tournament_entrants SET withdrawn = 1"
-                " WHERE tournament_id = ? AND entrant = ?",
-                (tournament_id, entrant),
-            )
-
-        await self._transaction(body, write=True, what=f"withdrawing {entrant}")
+        await self._withdraw(tournament_id, entrant, what=f"withdrawing {entrant}")
 
     async def end_tournament(self, tournament_id: int, status: str, at: float) -> None:
         """Mark a running tournament ``finished`` or ``cancelled`` at ``at``."""
         ended_at = check_time("at", at)
-
-        def body(db: sqlite3.Connection) -> None:
-            try:
-                cursor = db.execute(
-                    "UPDATE tournaments SET status = ?, finished_at = ?"
-                    " WHERE id = ? AND status = 'running'",
-                    (status, ended_at, tournament_id),
-                )
-            except sqlite3.IntegrityError as error:
-                raise InvalidRecordError(f"status {status!r}: {error}") from error
-            if cursor.rowcount != 1:
-                raise TournamentNotFoundError(tournament_id)
-
-        await self._transaction(body, write=True, what=f"ending tournament {tournament_id}")
+        ended = await self._end(
+            (status, ended_at, tournament_id),
+            refused=f"status {status!r}",
+            what=f"ending tournament {tournament_id}",
+        )
+        if not ended:
+            raise TournamentNotFoundError(tournament_id)
 
     async def tournaments(self, class_name: str) -> list[TournamentRecord]:
         """Every tournament of ``class_name``, whole, newest first."""
+        rows = await self._tournament_rows(class_name, what="reading the tournaments")
+        return tournament_records(*rows)
 
-        def body(db: sqlite3.Connection) -> list[TournamentRecord]:
-            return _load_tournaments(db, class_name)
+    # -- what a backend supplies --------------------------------------------------------
+    # A write the schema refuses raises InvalidRecordError, "{refused}: {the reason}".
 
-        return await self._transaction(body, write=False, what="reading the tournaments")
+    @abstractmethod
+    async def _insert_tournament(self, new: NewTournament, *, refused: str, what: str) -> int:
+        """Insert the tournament and its entrants in one write; its id."""
 
+    @abstractmethod
+    async def _insert_round(self, rows: RoundRows, *, refused: str, what: str) -> None:
+        """Insert the round and its pairings in one write."""
 
-def _load_tournaments(db: sqlite3.Connection, class_name: str) -> list[TournamentRecord]:
-    entrants = db.execute(
-        "SELECT e.tournament_id, e.entrant, e.name, e.kind, e.withdrawn"
-        " FROM tournament_entrants e JOIN tournaments t ON t.id = e.tournament_id"
-        " WHERE t.class = ? ORDER BY e.tournament_id, e.seed",
-        (class_name,),
-    ).fetchall()
-    rounds = db.execute(
-        "SELECT r.tournament_id, r.round, r.bye FROM tournament_rounds r"
-        " JOIN tournaments t ON t.id = r.tournament_id WHERE t.class = ? ORDER BY r.round",
-        (class_name,),
-    ).fetchall()
-    pairings = db.execute(
-        "SELECT g.tournament_id, g.round, g.board, g.first, g.second, g.room, g.game_id,"
-        " g.starts_by, g.result FROM tournament_games g"
-        " JOIN tournaments t ON t.id = g.tournament_id WHERE t.class = ?"
-        " ORDER BY g.round, g.board",
-        (class_name,),
-    ).fetchall()
-    tournaments = db.execute(
-        f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE class = ?"  # noqa: S608
-        " ORDER BY id DESC",
-        (class_name,),
-    )
-    return tournament_records(tournaments, entrants, rounds, pairings)
+    @abstractmethod
+    async def _update_pairing(
+        self, key: tuple[int, int, int], changes: dict[str, Any], *, refused: str, what: str
+    ) -> bool:
+        """Set ``changes`` (column: value) on the pairing ``(tournament_id,
+        round, board)`` in one write; whether there is one."""
+
+    @abstractmethod
+    async def _withdraw(self, tournament_id: int, entrant: str, *, what: str) -> None:
+        """Mark the entrant withdrawn in one write."""
+
+    @abstractmethod
+    async def _end(self, row: tuple[str, float, int], *, refused: str, what: str) -> bool:
+        """Set ``(status, finished_at)`` of the running tournament of that id in one
+        write; whether there is one."""
+
+    @abstractmethod
+    async def _tournament_rows(self, class_name: str, *, what: str) -> TournamentRows:
+        """The class's tournaments (:data:`~server.store.rows.TOURNAMENT_COLUMNS`,
+        newest first), entrants (by tournament, in seed order), rounds and
+        pairings (in round then board order), in one read."""

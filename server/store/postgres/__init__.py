@@ -1,9 +1,10 @@
 """Every game in one PostgreSQL database: the game store of a cluster.
 
-:class:`PostgresGameStore` has the public API of :class:`server.store.GameStore`
-(every method, the same arguments, return types and typed errors for the same
-refusals) and its contracts, which :mod:`server.store` states; what differs is
-said here. Several server processes may use one database at once.
+:class:`PostgresGameStore` has the public API of :class:`server.store.GameStore`,
+both made of the same parts of :mod:`server.store` (every method, its arguments,
+checks, return type and typed errors written once there), and their contracts,
+which :mod:`server.store` states; what differs is said here. Several server
+processes may use one database at once.
 
 - **Durability**: :meth:`~PostgresGameStore.append_move` returns only once its
   move is committed, and PostgreSQL returns from a COMMIT only once it is flushed
@@ -12,8 +13,8 @@ said here. Several server processes may use one database at once.
   Moves appended while a write is under way share the next transaction (group
   commit); a refused one fails alone.
 - **Order**: writes run one at a time in the order they were called, and every
-  operation sees the writes called before it; reads run side by side on the pool
-  (:mod:`server.store.postgres.base` says how). Between processes, a write that
+  operation sees the writes called before it (:mod:`server.store.base`); reads run
+  side by side on the pool. Between processes, a write that
   reads a game before writing it holds the game's row lock.
 - **Schema**: the same tables, columns, constraints and append-only rules as
   SQLite's, as PL/pgSQL triggers, with its version in a ``schema_version`` table
@@ -22,20 +23,15 @@ said here. Several server processes may use one database at once.
 - **Errors**: the same tree; PostgreSQL's and asyncpg's own (server down,
   connection lost, disk full) become :class:`~server.store.StorageFailedError`.
 
-The package mirrors SQLite's, a module per part over one base::
+The package is SQLite's sibling (:mod:`server.store.sqlite`), with its modules
+of the same names (but ``sql``): ``schema`` as ordered migrations with a
+``schema_version`` table, ``base`` (:class:`~server.store.postgres.base.PostgresBase`:
+the pool, the settings checked, one transaction), and a module per part
+supplying the SQL of that part of :mod:`server.store`.
 
-    schema       the tables as ordered migrations, and migrate()
-    base         PostgresBase: the pool, the settings checked, transactions in order
-    games        create, seat, start, append moves (group commit), finish, restore
-    players      durable players
-    classroom    class mode: settings, students, a class's results and games
-    tournaments  a class's tournaments
-    ratings      the finished games the ratings replay
-    analyses     post-game analyses and hints
-
-The checks, the records and the row decoders are the SQLite store's own
-(:mod:`server.store.checks`, :mod:`server.store.rows`): only the SQL and the
-driver calls are written twice.
+The methods, their contracts and argument checks, the order of transactions and
+the group commit are :mod:`server.store`'s, once for both backends; so are the
+records and the row decoders (:mod:`server.store.rows`).
 """
 
 from __future__ import annotations

@@ -1,24 +1,15 @@
 """The PostgreSQL store's base: one asyncpg pool, the server's settings checked, the
-schema migrated, and the order in which transactions run.
+schema migrated, and one transaction run on a connection of the pool.
 
-What callers rely on from SQLite's one-at-a-time order, and how it is kept here:
-
-- **Writes run one at a time, in the order they were called**: each write
-  transaction waits for the write called before it to end (a chain of tasks), so
-  two writes of one process never interleave, and a room's writes land in the
-  order it made them, as on SQLite.
-- **An operation sees every write called before it**: a read waits for the
-  write called last before it, then runs; reads do not wait for each other, so
-  they run side by side on the pool (REPEATABLE READ, read only: one snapshot
-  for all the statements of one read, as a SQLite read transaction has).
-- **Other processes** (the other servers of a cluster, ``psql``) are kept out of
-  a game being written by a row lock on it (``SELECT ... FOR UPDATE``) in every
-  write that reads before it writes, as ``BEGIN IMMEDIATE`` does on SQLite; the
-  schema's constraints and triggers hold whatever they do.
-
-Cancellation is as on SQLite: a transaction runs in a task of its own, shielded,
-so a cancelled caller stops waiting and the transaction still ends with COMMIT
-or ROLLBACK; :meth:`PostgresBase.close` waits for every one under way.
+The order of transactions within a process and cancellation are
+:class:`server.store.base.StoreBase`'s: writes one at a time in the order called,
+each operation after the writes called before it. Reads run side by side on the
+pool (REPEATABLE READ, read only: one snapshot for all the statements of one
+read, as a SQLite read transaction has). **Other processes** (the other servers
+of a cluster, ``psql``) are kept out of a game being written by a row lock on it
+(``SELECT ... FOR UPDATE``) in every write that reads before it writes, as
+``BEGIN IMMEDIATE`` does on SQLite; the schema's constraints and triggers hold
+whatever they do.
 """
 
 from __future__ import annotations
@@ -27,12 +18,12 @@ import asyncio
 import logging
 import urllib.parse
 from collections.abc import Awaitable, Callable
-from types import TracebackType
-from typing import Any, Self, TypeAlias, TypeVar
+from typing import TypeAlias, TypeVar
 
 import asyncpg
 
-from server.store.errors import StorageFailedError, StoreClosedError, StoreError
+from server.store.base import StoreBase
+from server.store.errors import StorageFailedError, StoreError
 from server.store.postgres.schema import migrate, schema_version
 from server.store.rows import StoreInfo
 
@@ -83,40 +74,30 @@ def redacted(url: str) -> str:
     return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
 
 
-class PostgresBase:
+class PostgresBase(StoreBase[asyncpg.Pool]):
     """One PostgreSQL database behind an asyncpg pool, shared by every part of the
-    store (as :class:`server.store.base.StoreBase` is for SQLite).
+    store (as :class:`server.store.sqlite.base.SQLiteBase` is for SQLite).
 
     ``url`` is a ``postgresql://`` (or ``postgres://``) URL, as libpq takes it:
     ``postgresql://USER:PASSWORD@HOST:PORT/DATABASE``. Creating the object does no
-    I/O; :meth:`open` does. A part reaches the database only through
-    :meth:`_transaction`, or, for the writes it batches itself (the group commit
-    of moves), through :meth:`_schedule` and :meth:`_in_transaction`.
+    I/O; :meth:`open` does: it connects, checks that commits are durable, and
+    migrates the schema; it raises :class:`StorageFailedError` if the server cannot
+    be reached or used, or runs with ``synchronous_commit`` or ``fsync`` off.
+
+    A part runs its SQL through :meth:`_transaction`: an async function of one
+    connection of the pool, run between BEGIN and COMMIT.
     """
 
     def __init__(self, url: str) -> None:
+        super().__init__()
         self._url = url
-        self._pool: asyncpg.Pool | None = None
-        self._inflight: set[asyncio.Task[Any]] = set()
-        # The write called last: the next write, and every read, waits for it.
-        self._last_write: asyncio.Task[Any] | None = None
 
     @property
     def path(self) -> str:
         """The database's URL, without its password."""
         return redacted(self._url)
 
-    # -- life cycle -------------------------------------------------------------------
-
-    async def open(self) -> None:
-        """Connect, check that commits are durable, and migrate the schema.
-
-        Raises :class:`SchemaVersionError` for a database from a newer Boardroom,
-        and :class:`StorageFailedError` if the server cannot be reached or used, or
-        runs with ``synchronous_commit`` or ``fsync`` off.
-        """
-        if self._pool is not None:
-            raise StoreError(f"the store on {self.path} is already open")
+    async def _connect(self) -> asyncpg.Pool:
         try:
             pool = await asyncpg.create_pool(
                 self._url, min_size=1, max_size=_POOL_SIZE, timeout=_CONNECT_TIMEOUT_S
@@ -125,13 +106,11 @@ class PostgresBase:
             raise StorageFailedError(f"cannot open the database {self.path}: {error}") from error
         try:
             await self._check_durability(pool)
-            self._pool = pool
-            await self._transaction(migrate, write=True, what="migrating the schema")
+            await self._in_transaction(pool, migrate, write=True, what="migrating the schema")
         except BaseException:
-            self._pool = None
-            self._last_write = None
             await pool.close()
             raise
+        return pool
 
     async def _check_durability(self, pool: asyncpg.Pool) -> None:
         try:
@@ -154,35 +133,13 @@ class PostgresBase:
                 "flushed to disk, and a crash could lose acknowledged moves; set it to on"
             )
 
-    async def close(self) -> None:
-        """Wait for the operations under way, then close the pool. Idempotent.
-
-        Operations called after this starts raise :class:`StoreClosedError`.
-        """
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        # Let every started transaction finish (they are never cancelled midway).
-        await asyncio.gather(*self._inflight, return_exceptions=True)
-        self._last_write = None
+    async def _disconnect(self, handle: asyncpg.Pool) -> None:
         try:
             # asyncpg's close waits for every connection to be given back, without end.
-            await asyncio.wait_for(pool.close(), _CLOSE_TIMEOUT_S)
+            await asyncio.wait_for(handle.close(), _CLOSE_TIMEOUT_S)
         except TimeoutError:
             logger.warning("the database's connections did not close in time: cut off")
-            pool.terminate()
-
-    async def __aenter__(self) -> Self:
-        await self.open()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.close()
+            handle.terminate()
 
     async def info(self) -> StoreInfo:
         """The schema version and ``synchronous_commit``, as PostgreSQL reports them
@@ -207,39 +164,13 @@ class PostgresBase:
         write: bool,
         what: str,
     ) -> _T:
-        """Run ``body`` in one transaction, after every write called before it.
-
-        The transaction runs in its own task, shielded: a cancelled caller stops
-        waiting, but the transaction still ends with COMMIT or ROLLBACK.
-        """
+        """Run ``body`` in one transaction, in the order of
+        :class:`~server.store.base.StoreBase`."""
 
         def work(pool: asyncpg.Pool) -> Awaitable[_T]:
             return self._in_transaction(pool, body, write=write, what=what)
 
         return await asyncio.shield(self._schedule(work, write=write))
-
-    def _schedule(
-        self, work: Callable[[asyncpg.Pool], Awaitable[_T]], *, write: bool
-    ) -> asyncio.Task[_T]:
-        """Start ``work`` in a task of its own once the write called last has ended;
-        a write becomes the one the next operations wait for. Raises
-        :class:`StoreClosedError` if the store is not open."""
-        pool = self._pool
-        if pool is None:
-            raise StoreClosedError(f"the store on {self.path} is not open")
-        after = self._last_write
-
-        async def run() -> _T:
-            if after is not None:
-                await asyncio.wait([after])  # its outcome is its caller's
-            return await work(pool)
-
-        task = asyncio.create_task(run())
-        if write:
-            self._last_write = task
-        self._inflight.add(task)
-        task.add_done_callback(self._inflight.discard)
-        return task
 
     async def _in_transaction(
         self,

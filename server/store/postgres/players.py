@@ -1,80 +1,57 @@
-"""Durable players on PostgreSQL: made, found by their token's hash, seen, revoked
-(the contracts of :mod:`server.store.players`, the same checks and records)."""
+"""Durable players on PostgreSQL: the SQL of :class:`server.store.players.PlayersStorage`,
+and :func:`insert_player`, which class mode's enrolment shares."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from server.core.players import PlayerRecord, same_token_hash
-from server.store.checks import check_time, is_hash, player_not_new, player_row
-from server.store.errors import InvalidRecordError, PlayerNotFoundError
+import asyncpg
+
+from server.store.checks import player_not_new
+from server.store.errors import InvalidRecordError
+from server.store.players import PlayersStorage
 from server.store.postgres.base import SCHEMA_REFUSALS, Connection, PostgresBase
-from server.store.rows import PLAYER_COLUMNS, player_record
+from server.store.rows import PLAYER_COLUMNS, Row
 
 __all__ = ["PostgresPlayers", "insert_player"]
 
 
-class PostgresPlayers(PostgresBase):
-    """The players table. See :mod:`server.store.players` for the contracts."""
+class PostgresPlayers(PlayersStorage[asyncpg.Pool], PostgresBase):
+    """The players table on PostgreSQL."""
 
-    async def add_player(self, player: PlayerRecord, token_hash: str | None) -> None:
-        """Store a new player, known by ``token_hash``
-        (:meth:`server.store.GameStore.add_player`)."""
-        row = player_row(player, token_hash)
-
+    async def _insert_player(self, row: tuple[object, ...], *, what: str) -> None:
         async def body(db: Connection) -> None:
             await insert_player(db, row)
 
-        await self._transaction(body, write=True, what=f"adding player {player.id}")
+        await self._transaction(body, write=True, what=what)
 
-    async def player_by_token_hash(self, token_hash: str) -> PlayerRecord | None:
-        """The player whose token has this hash (revoked or not); None if none has."""
-        if not is_hash(token_hash):
-            return None
-
-        async def body(db: Connection) -> PlayerRecord | None:
-            row = await db.fetchrow(
+    async def _player_by_hash(self, token_hash: str, *, what: str) -> Row | None:
+        async def body(db: Connection) -> Row | None:
+            row: Row | None = await db.fetchrow(
                 f"SELECT {PLAYER_COLUMNS}, token_hash FROM players"  # noqa: S608
                 " WHERE token_hash = $1",
                 token_hash,
             )
-            if row is None or not same_token_hash(row[-1], token_hash):
-                return None
-            return player_record(row)
+            return row
 
-        return await self._transaction(body, write=False, what="looking up a player")
+        return await self._transaction(body, write=False, what=what)
 
-    async def get_player(self, player_id: str) -> PlayerRecord:
-        """The player with this id. Raises :class:`PlayerNotFoundError`."""
-
-        async def body(db: Connection) -> PlayerRecord | None:
+    async def _player(self, player_id: str, *, what: str) -> Row | None:
+        async def body(db: Connection) -> Row | None:
             return await _player_of(db, player_id)
 
-        player = await self._transaction(body, write=False, what=f"reading player {player_id}")
-        if player is None:
-            raise PlayerNotFoundError(player_id)
-        return player
+        return await self._transaction(body, write=False, what=what)
 
-    async def player_seen(self, player_id: str, *, name: str, at: float) -> None:
-        """The player said hello as ``name`` at ``at``: its name and ``last_seen``
-        follow. An unknown id changes nothing."""
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidRecordError(f"a player's name must be non-empty, not {name!r}")
-        seen = check_time("at", at)
-
+    async def _seen(self, player_id: str, name: str, seen: float, *, what: str) -> None:
         async def body(db: Connection) -> None:
             await db.execute(
                 "UPDATE players SET name = $1, last_seen = $2 WHERE id = $3", name, seen, player_id
             )
 
-        await self._transaction(body, write=True, what=f"seeing player {player_id}")
+        await self._transaction(body, write=True, what=what)
 
-    async def revoke_player(self, player_id: str, at: float) -> PlayerRecord:
-        """Revoke the player's token from ``at`` on (a token revoked already keeps
-        its first time) and return the player. Raises :class:`PlayerNotFoundError`."""
-        revoked_at = check_time("at", at)
-
-        async def body(db: Connection) -> PlayerRecord | None:
+    async def _revoke(self, player_id: str, revoked_at: float, *, what: str) -> Row | None:
+        async def body(db: Connection) -> Row | None:
             await db.execute(
                 "UPDATE players SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2",
                 revoked_at,
@@ -82,18 +59,10 @@ class PostgresPlayers(PostgresBase):
             )
             return await _player_of(db, player_id)
 
-        player = await self._transaction(body, write=True, what=f"revoking player {player_id}")
-        if player is None:
-            raise PlayerNotFoundError(player_id)
-        return player
+        return await self._transaction(body, write=True, what=what)
 
-    async def replace_token(self, player_id: str, token_hash: str) -> None:
-        """Make ``token_hash`` the player's token from now on
-        (:meth:`server.store.GameStore.replace_token` for the refusals)."""
-        if not is_hash(token_hash):
-            raise InvalidRecordError("a token hash is 64 lower-case hex digits")
-
-        async def body(db: Connection) -> None:
+    async def _replace_token(self, player_id: str, token_hash: str, *, what: str) -> bool:
+        async def body(db: Connection) -> bool:
             try:
                 changed = await db.fetchval(
                     "UPDATE players SET token_hash = $1 WHERE id = $2"
@@ -103,21 +72,18 @@ class PostgresPlayers(PostgresBase):
                 )
             except SCHEMA_REFUSALS as error:
                 raise InvalidRecordError("that token is another player's") from error
-            if changed is None:
-                raise PlayerNotFoundError(player_id)
+            return changed is not None
 
-        await self._transaction(body, write=True, what=f"replacing player {player_id}'s token")
+        return await self._transaction(body, write=True, what=what)
 
-    async def player_aliases(self) -> dict[str, str]:
-        """Every merged player's id, mapped to the player it was merged into."""
-
-        async def body(db: Connection) -> dict[str, str]:
+    async def _aliases(self, *, what: str) -> Iterable[tuple[str, str]]:
+        async def body(db: Connection) -> list[tuple[str, str]]:
             rows = await db.fetch(
                 "SELECT id, merged_into FROM players WHERE merged_into IS NOT NULL"
             )
-            return {row[0]: row[1] for row in rows}
+            return [(row[0], row[1]) for row in rows]
 
-        return await self._transaction(body, write=False, what="reading merged players")
+        return await self._transaction(body, write=False, what=what)
 
 
 async def insert_player(db: Connection, row: Sequence[object]) -> None:
@@ -133,9 +99,9 @@ async def insert_player(db: Connection, row: Sequence[object]) -> None:
         raise player_not_new(row) from error
 
 
-async def _player_of(db: Connection, player_id: str) -> PlayerRecord | None:
-    row = await db.fetchrow(
+async def _player_of(db: Connection, player_id: str) -> Row | None:
+    row: Row | None = await db.fetchrow(
         f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = $1",  # noqa: S608
         player_id,
     )
-    return None if row is None else player_record(row)
+    return row

@@ -1,45 +1,44 @@
-"""What the ratings read, on PostgreSQL (the contracts of :mod:`server.store.ratings`)."""
+"""What the ratings read, on PostgreSQL: the SQL of
+:class:`server.store.ratings.RatingsStorage`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from server.core.records import SeatRecord
+import asyncpg
+
 from server.store.postgres.base import Connection, PostgresBase
-from server.store.rows import DRAWS, RATED_COLUMNS, rated_game
+from server.store.ratings import RatingsStorage
+from server.store.rows import DRAWS, RATED_COLUMNS, Row
 
 __all__ = ["PostgresRatings"]
 
 
-class PostgresRatings(PostgresBase):
-    """The games the ratings replay."""
+class PostgresRatings(RatingsStorage[asyncpg.Pool], PostgresBase):
+    """The games the ratings replay, on PostgreSQL."""
 
-    async def games_with_result(self) -> list[tuple[str, SeatRecord, SeatRecord, str, float]]:
-        """Every finished game with a result, in the order they finished (then by
-        id) (:meth:`server.store.GameStore.games_with_result`)."""
-
-        async def body(db: Connection) -> list[tuple[str, SeatRecord, SeatRecord, str, float]]:
-            rows = await db.fetch(
-                f"SELECT {RATED_COLUMNS}"  # noqa: S608
-                " FROM games g JOIN seats a ON a.game_id = g.id AND a.side = 0"
-                " JOIN seats b ON b.game_id = g.id AND b.side = 1"
-                " WHERE g.state = 'finished'"
-                " AND (g.winner IS NOT NULL OR g.termination = ANY($1::text[]))"
-                " ORDER BY g.finished_at, g.id",
-                list(DRAWS),
+    async def _rated_games(self, *, what: str) -> Iterable[Row]:
+        async def body(db: Connection) -> list[Row]:
+            return list(
+                await db.fetch(
+                    f"SELECT {RATED_COLUMNS}"  # noqa: S608
+                    " FROM games g JOIN seats a ON a.game_id = g.id AND a.side = 0"
+                    " JOIN seats b ON b.game_id = g.id AND b.side = 1"
+                    " WHERE g.state = 'finished'"
+                    " AND (g.winner IS NOT NULL OR g.termination = ANY($1::text[]))"
+                    " ORDER BY g.finished_at, g.id",
+                    list(DRAWS),
+                )
             )
-            return [rated_game(row) for row in rows]
 
-        return await self._transaction(body, write=False, what="reading the rated games")
+        return await self._transaction(body, write=False, what=what)
 
-    async def player_names(self, player_ids: Iterable[str]) -> dict[str, str]:
-        """The current display name of each of ``player_ids`` that the players
-        table holds (by id); ids it does not hold are left out."""
-        wanted = sorted(set(player_ids))
-
-        async def body(db: Connection) -> dict[str, str]:
+    async def _names(self, player_ids: list[str], *, what: str) -> Iterable[tuple[str, str]]:
+        async def body(db: Connection) -> list[tuple[str, str]]:
             # One array parameter, however many ids: PostgreSQL has no cap to slice under.
-            rows = await db.fetch("SELECT id, name FROM players WHERE id = ANY($1::text[])", wanted)
-            return {row[0]: row[1] for row in rows}
+            rows = await db.fetch(
+                "SELECT id, name FROM players WHERE id = ANY($1::text[])", player_ids
+            )
+            return [(row[0], row[1]) for row in rows]
 
-        return await self._transaction(body, write=False, what="reading the players' names")
+        return await self._transaction(body, write=False, what=what)

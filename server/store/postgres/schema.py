@@ -1,8 +1,8 @@
 """The PostgreSQL store's schema: the tables, columns, constraints and append-only
-triggers of SQLite's (:mod:`server.store.schema`), as ordered migrations with a
+triggers of SQLite's (:mod:`server.store.sqlite.schema`), as ordered migrations with a
 schema version table, and :func:`migrate`.
 
-The versions are SQLite's (:data:`~server.store.schema.SCHEMA_VERSION`): a
+The versions are SQLite's (:data:`~server.store.base.SCHEMA_VERSION`): a
 database of either kind at version N holds the same tables. PostgreSQL came at
 version 7, so its first step builds version 7 whole; each later change to the
 schema is a step in both lists, with the same number. The types are SQLite's as
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import asyncpg
 
+from server.store.base import SCHEMA_VERSION
 from server.store.errors import SchemaVersionError
-from server.store.schema import SCHEMA_VERSION
 
 __all__ = ["migrate", "schema_version"]
 
@@ -277,12 +277,20 @@ _VERSION_9 = (
     " CHECK (rules_version >= 1)",
 )
 
+_VERSION_10 = (
+    # No list of endings in the schema (SQLite's version 10 says why): the CHECK
+    # that version 7 named after its column goes, a simpler one takes its name.
+    "ALTER TABLE games DROP CONSTRAINT games_termination_check",
+    "ALTER TABLE games ADD CONSTRAINT games_termination_check CHECK (termination <> '')",
+)
+
 _MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     # (the version a step brings the database to, its statements), in order. A
     # step is frozen once released: a change is a new step here and in SQLite's list.
     (7, _VERSION_7),
     (8, _VERSION_8),
     (9, _VERSION_9),
+    (10, _VERSION_10),
 )
 assert _MIGRATIONS[-1][0] == SCHEMA_VERSION
 

@@ -280,7 +280,7 @@ def version_5_file(path: Path) -> None:
     """A class as schema version 5 kept it: a student a row per session, so ann,
     who joined three times with one token (once removed), has three rows; an old
     student without a player who sat in a game, and one who never did."""
-    from server.store.schema import _MIGRATIONS
+    from server.store.sqlite.schema import _MIGRATIONS
 
     with closing(sqlite3.connect(path, isolation_level=None)) as db:
         for step in _MIGRATIONS[:5]:

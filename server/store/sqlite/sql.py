@@ -2,7 +2,7 @@
 transaction around a body (:func:`in_transaction`) and one value of a query (:func:`scalar`).
 
 The functions here are synchronous and take the connection in hand; the event loop
-reaches them only through :class:`server.store.base.StoreBase`, one trip per transaction.
+reaches them only through :class:`server.store.sqlite.base.SQLiteBase`, one trip per transaction.
 """
 
 from __future__ import annotations

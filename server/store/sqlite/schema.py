@@ -16,13 +16,11 @@ import secrets
 import sqlite3
 from collections.abc import Callable
 
-from server.store.errors import SchemaVersionError
-from server.store.sql import scalar
+from server.store.base import SCHEMA_VERSION
+from server.store.errors import SchemaVersionError, StoreError
+from server.store.sqlite.sql import scalar
 
 __all__ = ["SCHEMA_VERSION", "migrate"]
-
-SCHEMA_VERSION = 9
-"""The schema this code reads and writes, kept in the file as ``PRAGMA user_version``."""
 
 
 def _players_from_old_seats(db: sqlite3.Connection) -> None:
@@ -125,6 +123,74 @@ _STUDENTS_V6 = """
     ) WITHOUT ROWID
 """
 """Version 6's roster: a student is a player of a class (see the migration)."""
+
+_GAMES_V10 = """
+    CREATE TABLE games_v10 (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        room        TEXT    NOT NULL CHECK (room <> ''),
+        game        TEXT    NOT NULL,
+        options     TEXT    NOT NULL,
+        state       TEXT    NOT NULL DEFAULT 'waiting'
+                            CHECK (state IN ('waiting', 'playing', 'finished')),
+        winner      INTEGER CHECK (winner IN (0, 1)),
+        termination TEXT    CHECK (termination <> ''),
+        created_at  REAL    NOT NULL,
+        started_at  REAL,
+        finished_at REAL,
+        number      INTEGER NOT NULL DEFAULT 1 CHECK (number >= 1),
+        CHECK ((state = 'finished') = (termination IS NOT NULL AND finished_at IS NOT NULL)),
+        CHECK (state <> 'playing' OR started_at IS NOT NULL),
+        CHECK (winner IS NULL OR state = 'finished')
+    )
+"""
+"""Version 10's games: version 2's table (its columns in the same order) without
+the list of terminations."""
+
+_GAMES_COLUMNS = (
+    "id, room, game, options, state, winner, termination,"
+    " created_at, started_at, finished_at, number"
+)
+
+
+def _games_without_termination_list(db: sqlite3.Connection) -> None:
+    """Version 10's step: "the rules own the list of endings". SQLite cannot drop a
+    CHECK, so the games table is rebuilt (SQLite's own recipe, "Making Other Kinds
+    Of Table Schema Changes"): a new table with every other CHECK kept, the rows
+    copied with their ids, the old table dropped, the new one renamed, its indexes
+    made again (and the triggers that read it), and AUTOINCREMENT's high-water
+    mark kept, so that no id is ever handed out again. The tables that refer to
+    games name it, not the old table, so they refer to the new one. Needs foreign
+    keys off (they cannot be turned off inside a transaction; :func:`migrate` says
+    so); the keys are checked at the end.
+    Frozen with the version."""
+    if scalar(db, "PRAGMA foreign_keys"):
+        raise StoreError("the games table is rebuilt with foreign keys off")
+    high_water = scalar(db, "SELECT seq FROM sqlite_sequence WHERE name = 'games'")
+    # The triggers (on moves) that read games: the renaming parses them, and they
+    # cannot name a table that is dropped; they are made again as they were.
+    triggers = db.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%games%'"
+    ).fetchall()
+    for name, _ in triggers:
+        db.execute(f'DROP TRIGGER "{name}"')
+    db.execute(_GAMES_V10)
+    db.execute(
+        f"INSERT INTO games_v10 ({_GAMES_COLUMNS}) SELECT {_GAMES_COLUMNS} FROM games"  # noqa: S608
+    )
+    db.execute("DROP TABLE games")
+    db.execute("ALTER TABLE games_v10 RENAME TO games")
+    db.execute("CREATE INDEX games_by_state ON games (state)")
+    db.execute("CREATE INDEX games_by_room ON games (room)")
+    for _, sql in triggers:
+        db.execute(sql)
+    if high_water is not None:
+        db.execute(
+            "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'games'", (high_water,)
+        )
+    broken = db.execute("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise StoreError(f"rebuilding the games table broke foreign keys: {broken}")
+
 
 _Step = str | Callable[[sqlite3.Connection], None]
 
@@ -414,6 +480,10 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
         "ALTER TABLE analyses ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1"
         " CHECK (rules_version >= 1)",
     ),
+    # Version 9 to 10: no list of endings in the schema. The code's
+    # server.core.records.Termination is the one list; a game with a new ending
+    # needs no migration. The column keeps a simpler CHECK: not empty.
+    (_games_without_termination_list,),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 
@@ -423,7 +493,10 @@ def migrate(db: sqlite3.Connection) -> int:
 
     Call inside a write transaction (``BEGIN IMMEDIATE``), so that the steps and
     the new ``user_version`` land together or not at all, and so that two
-    processes opening a new file at once cannot both create the tables. Raises
+    processes opening a new file at once cannot both create the tables; and with
+    foreign keys off (``PRAGMA foreign_keys`` cannot change inside a transaction,
+    and a step that rebuilds a table needs them off: the store turns them on
+    after). Raises
     :class:`SchemaVersionError` for a file from a newer schema.
     """
     version = scalar(db, "PRAGMA user_version")

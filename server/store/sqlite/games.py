@@ -1,0 +1,148 @@
+"""The games on SQLite: the SQL of :class:`server.store.games.GamesStorage` (its
+contracts, checks and group commit), and :func:`load_games`, the reader of whole
+records that class mode shares.
+"""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from server.core.records import GameRecord, GameState
+from server.sqlite_thread import SQLiteThread
+from server.store.checks import (
+    NewGame,
+    PendingMove,
+    check_finish,
+    check_seat_change,
+    check_start,
+    game_state,
+    move_refusal,
+)
+from server.store.errors import StoreError
+from server.store.games import Ending, GamesOf, GamesStorage, SeatRow, game_queries
+from server.store.rows import game_records
+from server.store.sqlite.base import SQLiteBase
+from server.store.sqlite.sql import scalar
+
+__all__ = ["SQLiteGames", "load_games"]
+
+
+class SQLiteGames(GamesStorage[SQLiteThread], SQLiteBase):
+    """The games table, its seats and moves, on SQLite."""
+
+    async def _insert_game(self, new: NewGame, *, what: str) -> int:
+        def body(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
+                "INSERT INTO games (room, number, game, options, state, created_at, started_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                new.row,
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            db.executemany(
+                "INSERT INTO seats (game_id, side, name, kind, ai_level, session, player)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, *row) for row in new.seats],
+            )
+            return game_id
+
+        return await self._transaction(body, write=True, what=what)
+
+    async def _seat(self, game_id: int, side: int, row: SeatRow | None, *, what: str) -> None:
+        def body(db: sqlite3.Connection) -> None:
+            check_seat_change(game_id, _state_of(db, game_id))
+            if row is None:
+                db.execute("DELETE FROM seats WHERE game_id = ? AND side = ?", (game_id, side))
+            else:
+                db.execute(
+                    "INSERT OR REPLACE INTO seats"
+                    " (game_id, side, name, kind, ai_level, session, player)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, side, *row),
+                )
+
+        await self._transaction(body, write=True, what=what)
+
+    async def _start(self, game_id: int, started_at: float, *, what: str) -> None:
+        def body(db: sqlite3.Connection) -> None:
+            seated = scalar(db, "SELECT count(*) FROM seats WHERE game_id = ?", (game_id,))
+            check_start(game_id, _state_of(db, game_id), seated)
+            db.execute(
+                "UPDATE games SET state = 'playing', started_at = ? WHERE id = ?",
+                (started_at, game_id),
+            )
+
+        await self._transaction(body, write=True, what=what)
+
+    async def _store_moves(
+        self, handle: SQLiteThread, batch: Sequence[PendingMove], *, what: str
+    ) -> list[StoreError | None]:
+        run = self._runner(functools.partial(_append_moves, batch), True, what)
+        return await run(handle)
+
+    async def _finish(self, game_id: int, ending: Ending, *, what: str) -> None:
+        side, termination, finished_at = ending
+
+        def body(db: sqlite3.Connection) -> None:
+            check_finish(game_id, _state_of(db, game_id), termination)
+            db.execute(
+                "UPDATE games SET state = 'finished', winner = ?, termination = ?,"
+                " finished_at = ? WHERE id = ?",
+                (side, termination.value, finished_at, game_id),
+            )
+
+        await self._transaction(body, write=True, what=what)
+
+    async def _read_games(
+        self, which: GamesOf, parameters: tuple[Any, ...], *, what: str
+    ) -> list[GameRecord]:
+        def body(db: sqlite3.Connection) -> list[GameRecord]:
+            return load_games(db, which, parameters)
+
+        return await self._transaction(body, write=False, what=what)
+
+    async def _count_states(self, *, what: str) -> Iterable[tuple[str, int]]:
+        def body(db: sqlite3.Connection) -> list[tuple[str, int]]:
+            return db.execute("SELECT state, count(*) FROM games GROUP BY state").fetchall()
+
+        return await self._transaction(body, write=False, what=what)
+
+
+def _append_moves(batch: Sequence[PendingMove], db: sqlite3.Connection) -> list[StoreError | None]:
+    """Insert each move of ``batch`` that fits its game (in one open transaction);
+    per move, None if inserted or the error refusing it (nothing written for it)."""
+    refusals: list[StoreError | None] = []
+    for pending in batch:
+        game_id, ply = pending.game_id, pending.ply
+        row = db.execute(
+            "SELECT state, (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?)"
+            " FROM games WHERE id = ?",
+            (game_id, game_id),
+        ).fetchone()
+        refusal = move_refusal(pending, *(row or (None, 0)))
+        refusals.append(refusal)
+        if refusal is not None:
+            continue
+        db.execute(
+            "INSERT INTO moves (game_id, ply, move, at, clock_ms) VALUES (?, ?, ?, ?, ?)",
+            (game_id, ply, pending.move, pending.at, pending.clock_ms),
+        )
+    return refusals
+
+
+def _state_of(db: sqlite3.Connection, game_id: int) -> GameState:
+    return game_state(game_id, scalar(db, "SELECT state FROM games WHERE id = ?", (game_id,)))
+
+
+def load_games(
+    db: sqlite3.Connection, which: GamesOf, parameters: tuple[Any, ...]
+) -> list[GameRecord]:
+    """The whole records of the games that ``which`` selects (its ``?`` filled
+    from ``parameters``), oldest first, in the caller's transaction."""
+    games, seats, moves = (
+        db.execute(query, parameters).fetchall() for query in game_queries(which, "?")
+    )
+    return game_records(games, seats, moves)
