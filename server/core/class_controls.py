@@ -31,9 +31,8 @@ The teacher's other inputs apply whether paused or not: :meth:`Room.remove
 (aborted before the first move) and frees the seat, as leaving does;
 :meth:`Room.close <server.core.room.Room.close>` ends the game in progress with
 no result and sends ``room_closed``. The ending is recorded as ``aborted``
-whatever the moves: of the endings the store's CHECK constraint allows, it is
-the one that says nobody won and nobody was at fault (a new ending would mean
-rebuilding the ``games`` table, which SQLite needs to change a CHECK).
+whatever the moves: of the endings (:class:`~shared.games.endings.Termination`),
+it is the one that says nobody won and nobody was at fault.
 """
 
 from __future__ import annotations
