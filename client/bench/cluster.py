@@ -51,6 +51,7 @@ from client.loadtest.report import machine_conditions, report_json
 from client.loadtest.runner import UNPACED_SERVER_RATE, run_load
 from client.local_server import LocalServerError, local_process
 from client.room_options import DEFAULT_GAME
+from shared.protocol.messages import Level
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,7 @@ def _load(
         rooms=rooms,
         spectators=0,
         ai_rooms=0,
-        ai_level="easy",
+        ai_level=Level.EASY,
         think=think,
         duration=duration,
         workers=workers,

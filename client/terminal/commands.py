@@ -39,7 +39,7 @@ from client.room_options import (
 from shared.games import GameSpec, choices_text, game_specs, spec_of
 from shared.protocol.messages import LEVELS, Clock, CreateRoom, Level, Side
 
-DEFAULT_AI_LEVEL: Level = "medium"
+DEFAULT_AI_LEVEL = Level.MEDIUM
 """The level of ``ai`` without one: a fair game for most people."""
 
 SeatChoice = Side | Literal["random"]

@@ -356,7 +356,7 @@ class _Occupant:
         if record.kind is PlayerKind.AI:
             if record.ai_level not in LEVELS:
                 raise ValueError(f"seat {side}: unknown AI level {record.ai_level!r}")
-            return cls(None, record.name, record.kind, record.ai_level)
+            return cls(None, record.name, record.kind, Level(record.ai_level))
         if record.session is None:
             raise ValueError(f"seat {side}: a {record.kind.value} seat needs its session")
         return cls(
@@ -1179,7 +1179,7 @@ class Room:
                 room=self.code,
                 game_name=self.game.name,
                 moves=self.moves,
-                level="perfect",
+                level=Level.PERFECT,
                 game_number=self._game_number,
                 ply=self._position.ply,
                 side=side,
@@ -1327,7 +1327,9 @@ class Room:
             raise _RefusedError(
                 ErrorCode.BAD_LEVEL, f"no AI level {level!r}: choose one of {', '.join(LEVELS)}"
             )
-        occupant = _Occupant(client=None, name=f"AI ({level})", kind=PlayerKind.AI, level=level)
+        occupant = _Occupant(
+            client=None, name=f"AI ({level})", kind=PlayerKind.AI, level=Level(level)
+        )
         self._take_seat(occupant, out, now, by, request_id, side)
 
     def _free_seat(self, side: Side, out: _Builder, now: float) -> None:

@@ -418,10 +418,7 @@ async def test_a_player_who_quits_mid_game_takes_the_seat_back_on_the_next_run(
             first_run.send("new", "", "a person", "human", "private", "", "", "ai perfect", "b2")
             first_run.close_input()  # the script ends on the player's turn: it quits
             assert await first_run.finish() == 0
-        assert (
-            f"Game: {choices_text(examples=False)} [tictactoe]: "
-            in first_run.lines
-        )
+        assert f"Game: {choices_text(examples=False)} [tictactoe]: " in first_run.lines
         assert (
             "'a person' is not an opponent: type human, or ai, or an AI level "
             "(random, easy, medium, hard, perfect)" in first_run.lines
