@@ -49,10 +49,11 @@ from client.terminal.commands import (
 from client.terminal.render import render_board
 from client.terminal.room_text import rematch_text, result_line, search_text, status_line, who
 from client.terminal.terminal import Line, Terminal
-from client.tracked_room import SYMBOLS, TrackedRoom
+from client.tracked_room import TrackedRoom
 from shared.errors import IllegalMoveError, IllegalMoveReason
 from shared.games import spec_for
 from shared.protocol.messages import (
+    SYMBOLS,
     AcceptDraw,
     AddAi,
     Announcement,

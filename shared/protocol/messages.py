@@ -52,6 +52,12 @@ def other_side(side: Side) -> Side:
     return "second" if side == "first" else "first"
 
 
+SYMBOLS: Final[dict[Side, str]] = {"first": "X", "second": "O"}
+"""The stone each seat plays, as boards and texts show it: ``first`` is X and moves
+first. The rules' :class:`~shared.games.Player` converts with ``SIDES[player]``
+and ``Player(SIDES.index(side))``; its ``symbol`` is the same letter."""
+
+
 class Level(enum.StrEnum):
     """The AI's playing strengths, weakest first: the one type of a level, for the
     wire (sent by value: ``"medium"``), the clients and the engine
