@@ -12,12 +12,14 @@ import re
 
 from client.errors import ClientError
 from shared.errors import GameError
-from shared.games import Game, get_game
+from shared.games import Game, choices_text, game_specs, get_game, spec_of
 from shared.protocol.messages import LEVELS, Clock, Level
 
 """The AI levels, weakest first: random, easy, medium, hard, perfect."""
-DEFAULT_GAME = "tictactoe"
-GAME_CHOICES = "tictactoe, tictactoe4, connect4, gomoku or mnk-M-N-K (e.g. mnk-5-5-4)"
+DEFAULT_GAME = game_specs()[0].name
+"""The game opened when none is named: the first of the registry's menu (tic-tac-toe)."""
+GAME_CHOICES = choices_text()
+"""The games for help lines, from the registry."""
 
 
 class InputError(ClientError, ValueError):
@@ -25,12 +27,16 @@ class InputError(ClientError, ValueError):
 
 
 def parse_game(text: str) -> Game:
-    """The game a name names: ``connect4``, ``mnk-5-5-4`` ... (``ttt`` is tic-tac-toe)."""
+    """The game a name or alias names: ``connect4``, ``mnk-5-5-4``, ``ttt`` ... (the
+    registry's names); a family's name alone (``mnk``) asks for its sizes."""
     name = text.strip().lower() or DEFAULT_GAME
-    name = {"ttt": "tictactoe", "c4": "connect4", "connectfour": "connect4"}.get(name, name)
-    if name == "mnk":
-        raise InputError("mnk needs its sizes: mnk-M-N-K, e.g. mnk-5-5-4 (5 by 5, four in a row)")
     try:
+        spec = spec_of(name)
+        if spec.is_family and name == spec.name:
+            example = spec.extra.get("example", spec.sized_name)
+            raise InputError(
+                f"{name} needs its sizes: {spec.sized_name}, e.g. {example} ({spec.summary})"
+            )
         return get_game(name)
     except GameError as error:
         raise InputError(str(error)) from None

@@ -45,9 +45,6 @@ from shared.protocol.messages import (
     other_side,
 )
 
-SYMBOLS: dict[Side, str] = {"first": "X", "second": "O"}
-"""The stone each seat plays: ``first`` is X and moves first."""
-
 
 class TrackedRoom:
     """One room as this client last heard of it.

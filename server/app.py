@@ -5,6 +5,7 @@ Routes::
     GET /                 the browser client's page (server/web)
     GET /static/{name}    the browser client's scripts, style sheet and icon
     GET /ws               the game protocol (docs/protocol.md)
+    GET /api/games        the games this server offers, as the registry describes them
     GET /api/rooms        public rooms as JSON, a page at a time (?game=connect4
                           to filter; ?offset=50&limit=50 for the next page)
     GET /api/games/{id}   a game's record as JSON, or as text with ?format=text
@@ -29,8 +30,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hashlib
 import time
 
+import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from server.admission import add_admission
@@ -57,6 +61,7 @@ from server.lifecycle import CONFIG, HUB, LAG, METRICS, POOL, STORE, add_resourc
 from server.ratings.routes import add_leaderboard_routes
 from server.store import GameNotFoundError
 from server.web.routes import add_web_routes
+from shared.games import game_specs
 from shared.protocol.close_codes import CLOSE_ABUSE
 from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message
 from shared.protocol.errors import ErrorCode, ProtocolError
@@ -101,6 +106,7 @@ def create_app(config: ServerConfig) -> web.Application:
     app.on_shutdown.append(_close_connections)
     app.router.add_get("/ws", _websocket)
     app.router.add_get("/api/rooms", _rooms)
+    app.router.add_get("/api/games", _games)  # exactly: /api/games/ is a record's 404
     # {id} may be empty, so /api/games/ gets the JSON 404 too
     app.router.add_get("/api/games/{id:[^{}/]*}", _game_record)
     app.router.add_get("/healthz", _healthz)
@@ -221,6 +227,27 @@ async def _serve(
 
 
 # -- HTTP -----------------------------------------------------------------------------------
+
+
+@functools.cache
+def _game_list() -> tuple[bytes, str]:
+    """The body of ``GET /api/games`` and its ETag: fixed for the process's life."""
+    body = msgspec.json.encode({"games": [spec.describe() for spec in game_specs()]})
+    return body, hashlib.sha256(body).hexdigest()[:32]
+
+
+async def _games(request: web.Request) -> web.Response:
+    """Every game the server offers, in menu order: ``{"games": [GameSpec.describe()]}``.
+    ``Cache-Control: no-cache`` with an ETag, as the pages' files: a browser asks
+    again each time and gets ``304 Not Modified`` until the server's games change."""
+    body, etag = _game_list()
+    headers = {"Cache-Control": "no-cache"}
+    if any(tag.value in (etag, "*") for tag in request.if_none_match or ()):
+        response = web.Response(status=304, headers=headers)
+    else:
+        response = web.Response(body=body, content_type="application/json", headers=headers)
+    response.etag = etag
+    return response
 
 
 async def _rooms(request: web.Request) -> web.Response:

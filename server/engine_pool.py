@@ -51,7 +51,7 @@ from shared.engine.analysis import PositionValue
 from shared.engine.kernel import kernel_for
 from shared.engine.remote import PositionRequest, run_position_request
 from shared.errors import BoardroomError
-from shared.games import GridGame, Move, get_game
+from shared.games import GridGame, Move, game_specs, get_game
 
 logger = logging.getLogger(__name__)
 
@@ -59,8 +59,9 @@ SearchTask = Callable[[SearchRequest], SearchResult]
 """What a worker runs: a module-level function (or picklable object), so that it
 crosses to spawned workers by reference. :func:`run_search_request` in production."""
 
-WARM_GAMES = ("tictactoe", "tictactoe4", "connect4", "gomoku")
-"""Games whose kernels every worker builds at start-up (``mnk`` sizes vary: built on use)."""
+WARM_GAMES = tuple(spec.name for spec in game_specs() if spec.warm_up)
+"""Games whose searches every worker prepares at start-up: the registry's specs that
+ask for it (a family's boards vary in size: each is prepared on first use)."""
 DEADLINE_MARGIN = 1.0
 """Seconds a search may overrun its time limit before the fallback move is played:
 covers pickling, process hops and the engine's clock checks, with room to spare on

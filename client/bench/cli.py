@@ -53,7 +53,7 @@ def register(subparsers: Any) -> None:
         type=int,
         default=10,
         metavar="N",
-        help="games per pair of levels (default 10; gomoku at most 2)",
+        help="games per pair of levels (default 10; long boards at most 2)",
     )
     levels.add_argument(
         "--time-limit",

@@ -50,6 +50,8 @@ from client.loadtest.progress import Progress
 from client.loadtest.report import machine_conditions, report_json
 from client.loadtest.runner import UNPACED_SERVER_RATE, run_load
 from client.local_server import LocalServerError, local_process
+from client.room_options import DEFAULT_GAME
+from shared.protocol.messages import Level
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ def main(*, sizes: Sequence[int], rooms: int, duration: float, think: float, wor
     print("Boardroom cluster benchmark: the same load on one process and on clusters")
     for line in condition_lines(
         [
-            ("load", f"{rooms} rooms of tictactoe, {pacing}, {duration:g} s each"),
+            ("load", f"{rooms} rooms of {DEFAULT_GAME}, {pacing}, {duration:g} s each"),
             ("load workers", f"{workers} processes, on this machine"),
             ("servers", "each with one engine worker (--pool-size 1); uvloop where installed"),
         ]
@@ -203,11 +205,11 @@ def _load(
         start_server=False,
         compare_echo=False,
         echo_url=None,
-        game="tictactoe",
+        game=DEFAULT_GAME,
         rooms=rooms,
         spectators=0,
         ai_rooms=0,
-        ai_level="easy",
+        ai_level=Level.EASY,
         think=think,
         duration=duration,
         workers=workers,

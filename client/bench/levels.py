@@ -27,17 +27,25 @@ from dataclasses import dataclass
 
 from client.conditions import condition_lines
 from shared.engine import Level, parse_level, plan_search, search
-from shared.games import Game, Player, Position, get_game
+from shared.games import Game, Player, Position, game_specs, get_game
 
 LADDER = (Level.RANDOM, Level.EASY, Level.MEDIUM, Level.HARD, Level.PERFECT)
 """The levels from weakest to strongest."""
 
-BOARDS = ("tictactoe", "tictactoe4", "connect4", "gomoku")
-"""The boards :func:`main` plays, in order."""
+BOARDS = tuple(spec.name for spec in game_specs() if not spec.is_family)
+"""The boards :func:`main` plays, in menu order: every single game of the registry,
+whichever search plays it. A game on the generic search (Othello) is the one whose
+levels most need showing monotone, and costs no more than gomoku once its count is
+capped (:data:`LONG_GAME_GAMES`); a family's boards (m,n,k) are left out, as each
+size would be a board of its own."""
 
-GOMOKU_GAMES = 2
-"""Games per pair on gomoku: a game there is long and ``medium`` and up spend most of
-their budget on every move, so a pair takes minutes even at this count."""
+LONG_GAME_PLIES = 50
+"""A board is long if a game of random moves on it lasts this many plies: gomoku's
+run to a hundred and more, Othello's to about 60; Connect Four's end by 42."""
+
+LONG_GAME_GAMES = 2
+"""Games per pair on a long board: ``medium`` and up spend most of their budget on
+every move there, so a pair takes minutes even at this count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +151,21 @@ def play_game(
         plies=position.ply,
         winner=game.outcome(position).winner,
     )
+
+
+def is_long(game_name: str) -> bool:
+    """True if a game of random moves (seeded: the same answer every run) on the
+    board lasts :data:`LONG_GAME_PLIES` plies.
+
+    >>> [is_long(name) for name in BOARDS[:3]]
+    [False, False, False]
+    """
+    game = get_game(game_name)
+    position = game.new()
+    rng = random.Random(0)
+    while position.ply < LONG_GAME_PLIES and not game.outcome(position).is_over:
+        position = game.play(position, rng.choice(game.legal_moves(position)))
+    return position.ply >= LONG_GAME_PLIES
 
 
 def play_match(
@@ -254,7 +277,7 @@ def main(
     started = time.perf_counter()
     inversions: list[str] = []
     for board in boards:
-        count = min(games, GOMOKU_GAMES) if board == "gomoku" else games
+        count = min(games, LONG_GAME_GAMES) if is_long(board) else games
         print()
         print(f"{board}: {count} games per pair")
         print(TABLE_HEADER)

@@ -21,6 +21,7 @@ from client.bots.errors import BotFailedError, BotLoadError, FailureKind
 from client.bots.state import GameState
 from shared.engine import SearchRequest, parse_level, plan_search, run_search_request
 from shared.errors import BoardroomError
+from shared.games import game_specs
 
 CLOCK_SHARE = 0.1
 """Share of the time left that one search may use with a clock: the server AI's
@@ -68,7 +69,8 @@ class EngineBrains(BrainSource):
         """Start the workers and warm them, so the first move pays no start-up."""
         self._pool = self._new_pool()
         loop = asyncio.get_running_loop()
-        warm = SearchRequest("tictactoe", "b2 a1 c3", level="random")
+        # Any game warms a worker (imports the engine): the first of the menu is small.
+        warm = SearchRequest(game_specs()[0].name, "", level="random")
         await asyncio.gather(
             *(
                 loop.run_in_executor(self._pool, run_search_request, warm)

@@ -46,6 +46,7 @@ from client.commands.server_option import add_server_argument
 from client.errors import RequestRefusedError, ServerUnreachableError
 from client.room_options import InputError, parse_clock, parse_game
 from client.session import Session
+from shared.games import game_specs
 from shared.protocol import ErrorCode
 from shared.protocol.codec import MAX_NAME_LENGTH
 from shared.protocol.messages import LEVELS, Clock, Level
@@ -234,7 +235,13 @@ def _game_name(text: str) -> str:
     try:
         return parse_game(text).name
     except InputError as error:
-        raise UsageError(f"{error} (mnk boards are named mnk-M-N-K)") from None
+        raise UsageError(f"{error} ({_FAMILY_NAMES})") from None
+
+
+_FAMILY_NAMES = "; ".join(
+    f"{spec.name} boards are named {spec.sized_name}" for spec in game_specs() if spec.is_family
+)
+"""How a family's boards are named (``mnk boards are named mnk-M-N-K``), for the errors."""
 
 
 async def play(

@@ -11,7 +11,7 @@ from shared.engine.explain import principal_line, speed_text, summary
 from shared.engine.kernel import kernel_for
 from shared.engine.solvers import warm_up
 from shared.errors import BoardroomError
-from shared.games import Game, GridGame, Position, get_game
+from shared.games import Game, GridGame, Position, choices_text, get_game
 
 
 def register_solve(subparsers: Any) -> None:
@@ -45,7 +45,7 @@ def register_analyze(subparsers: Any) -> None:
 
 
 def _position_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="tictactoe, tictactoe4, connect4, gomoku or mnk-M-N-K")
+    parser.add_argument("game", help=choices_text(examples=False))
     parser.add_argument(
         "moves",
         nargs="?",

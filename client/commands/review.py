@@ -42,6 +42,7 @@ from urllib.parse import urlsplit, urlunsplit
 from client.commands.server_option import add_server_argument
 from client.session import normalize_server_url
 from client.terminal.profile import Profile, profile_path
+from shared.protocol.messages import SIDES, SYMBOLS
 
 POLL_SECONDS = 1.0
 """How long to wait between two GETs while the analysis runs (the contract's pace)."""
@@ -49,7 +50,6 @@ POLL_SECONDS = 1.0
 HTTP_TIMEOUT = 30.0
 """Seconds one GET may take; the server answers at once (202) while it analyses."""
 
-SYMBOLS = {"first": "X", "second": "O"}
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """Lichess's marks; ``best``, ``good`` and ``forced`` moves are left plain."""
@@ -191,12 +191,12 @@ def summary_lines(body: Body) -> list[str]:
     accuracy = body.get("accuracy", {})
     figures = [
         f"{SYMBOLS[side]} {players.get(side, '?')} {accuracy[side]:.1f}%"
-        for side in ("first", "second")
+        for side in SIDES
         if isinstance(accuracy.get(side), int | float)
     ]
     lines += ["", f"Accuracy: {', '.join(figures)}"]
     hints = body.get("hints") or {}
-    counts = {side: hints.get(side) for side in ("first", "second")}
+    counts = {side: hints.get(side) for side in SIDES}
     if any(isinstance(count, int) and count > 0 for count in counts.values()):
         used = [
             f"{SYMBOLS[side]} {players.get(side, '?')} {count if isinstance(count, int) else 0}"

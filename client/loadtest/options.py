@@ -16,8 +16,9 @@ from typing import Literal
 from client.commands.server_option import SERVER_ENV
 from client.loadtest.errors import UsageError
 from client.pacing import DEFAULT_PACE
-from client.room_options import InputError, parse_game, parse_level
+from client.room_options import DEFAULT_GAME, InputError, parse_game, parse_level
 from client.session import DEFAULT_SERVER_URL, normalize_server_url
+from shared.games import choices_text
 from shared.protocol.messages import LEVELS, Level
 
 SERVER_LOOPS = ("asyncio", "uvloop", "auto")
@@ -125,8 +126,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     what.add_argument(
         "--game",
-        default="tictactoe",
-        help="tictactoe (default), tictactoe4, connect4, gomoku or mnk-M-N-K",
+        default=DEFAULT_GAME,
+        help=f"{choices_text(examples=False)} (default {DEFAULT_GAME})",
     )
     what.add_argument(
         "--think",

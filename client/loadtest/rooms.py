@@ -83,7 +83,7 @@ class RoomSetting:
     rate: float | None
     burst: int
     spectators: int = 0
-    ai_level: Level = "easy"
+    ai_level: Level = Level.EASY
     echo_frame: str = ""
     rng: random.Random = field(default_factory=random.Random)
     handshakes: asyncio.Semaphore | None = None

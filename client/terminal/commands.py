@@ -36,9 +36,10 @@ from client.room_options import (
     parse_game,
     parse_level,
 )
+from shared.games import GameSpec, choices_text, game_specs, spec_of
 from shared.protocol.messages import LEVELS, Clock, CreateRoom, Level, Side
 
-DEFAULT_AI_LEVEL: Level = "medium"
+DEFAULT_AI_LEVEL = Level.MEDIUM
 """The level of ``ai`` without one: a fair game for most people."""
 
 SeatChoice = Side | Literal["random"]
@@ -143,9 +144,16 @@ def help_text(intro: str, *tables: list[str]) -> str:
     return "\n".join(lines)
 
 
+_EXAMPLE_GAME = next(
+    (spec.name for spec in game_specs() if spec.board is not spec_of(DEFAULT_GAME).board),
+    DEFAULT_GAME,
+)
+"""The game of the help's example of ``new``: the first on another kind of board than
+the default's (Connect Four's columns), so the help shows more than one."""
+
 _NEW_OPTIONS = help_table(
     [
-        ("GAME", f"{GAME_CHOICES} [tictactoe]"),
+        ("GAME", f"{GAME_CHOICES} [{DEFAULT_GAME}]"),
         (
             "ai=LEVEL",
             f"play the AI: {', '.join(LEVELS)} (ai alone: {DEFAULT_AI_LEVEL}); "
@@ -167,7 +175,10 @@ LOBBY_HELP = help_text(
         [
             ("rooms", "list the open public rooms"),
             ("new", "open a room: a few questions (Enter takes the default)"),
-            ("new GAME [OPTIONS]", "open a room in one line: new connect4 ai=hard clock=5+3"),
+            (
+                "new GAME [OPTIONS]",
+                f"open a room in one line: new {_EXAMPLE_GAME} ai=hard clock=5+3",
+            ),
         ]
     ),
     _NEW_OPTIONS,
@@ -293,7 +304,7 @@ def parse_new_room(text: str) -> CreateRoom:
     for token in text.split():
         lowered = token.lower()
         key, has_value, value = lowered.partition("=")
-        if key in ("m", "n", "k") and has_value:
+        if key in _SIZE_KEYS and has_value:
             if not value.isdigit():
                 raise InputError(f"{token!r}: {key} takes a whole number, e.g. {key}=5")
             sizes[key] = int(value)
@@ -314,7 +325,7 @@ def parse_new_room(text: str) -> CreateRoom:
         elif has_value:
             raise InputError(
                 f"unknown option {token!r}: the options are ai=LEVEL, human, public, private, "
-                "clock=..., seat=..., and m=, n=, k= for mnk (type help for the details)"
+                f"clock=..., seat=..., {_SIZE_OPTIONS} (type help for the details)"
             )
         elif game_name is None:
             game_name = lowered
@@ -322,15 +333,54 @@ def parse_new_room(text: str) -> CreateRoom:
             raise InputError(
                 f"{token!r}: the game is already {game_name!r}; type help for the options of new"
             )
-    if game_name == "mnk" and sizes:
-        missing = [key for key in "mnk" if key not in sizes]
-        if missing:
-            raise InputError(f"mnk needs m, n and k: {', '.join(missing)} missing (m=5 n=5 k=4)")
-        game_name = f"mnk-{sizes['m']}-{sizes['n']}-{sizes['k']}"
-    elif sizes:
-        raise InputError("m=, n= and k= go with the game mnk only (new mnk m=5 n=5 k=4)")
+    if sizes:
+        game_name = _sized_game_name(game_name, sizes)
     game = parse_game(game_name or "")
     return CreateRoom(game=game.name, public=public, seat=seat, clock=clock, ai_level=level)
+
+
+_FAMILIES = tuple(spec for spec in game_specs() if spec.is_family)
+"""The registry's families of boards (m,n,k), whose sizes ``new`` also takes as
+options (``new mnk m=5 n=5 k=4``)."""
+_SIZE_KEYS = frozenset(size.name for family in _FAMILIES for size in family.sizes)
+_SIZE_OPTIONS = ", ".join(
+    f"and {', '.join(f'{size.name}=' for size in family.sizes)} for {family.name}"
+    for family in _FAMILIES
+)
+"""The size options for the list of options: ``and m=, n=, k= for mnk``."""
+
+
+def _sized_game_name(game_name: str | None, sizes: dict[str, int]) -> str:
+    """The board name (``mnk-5-5-4``) for a family's name and its sizes as options."""
+    family = next((spec for spec in _FAMILIES if spec.name == game_name), None)
+    if family is None or not set(sizes) <= {size.name for size in family.sizes}:
+        family = next(spec for spec in _FAMILIES if set(sizes) & {s.name for s in spec.sizes})
+        keys = _and_list([f"{size.name}=" for size in family.sizes])
+        raise InputError(
+            f"{keys} go with the game {family.name} only "
+            f"(new {family.name} {_sizes_example(family)})"
+        )
+    missing = [size.name for size in family.sizes if size.name not in sizes]
+    if missing:
+        raise InputError(
+            f"{family.name} needs {_and_list([size.name for size in family.sizes])}: "
+            f"{', '.join(missing)} missing ({_sizes_example(family)})"
+        )
+    return "-".join([family.name, *(str(sizes[size.name]) for size in family.sizes)])
+
+
+def _sizes_example(family: GameSpec) -> str:
+    """The family's example board as options: ``m=5 n=5 k=4``."""
+    values = str(family.extra.get("example", "")).split("-")[1:]
+    if len(values) != len(family.sizes):
+        values = [str(size.low) for size in family.sizes]
+    return " ".join(
+        f"{size.name}={value}" for size, value in zip(family.sizes, values, strict=True)
+    )
+
+
+def _and_list(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
 
 
 @dataclass(frozen=True)
@@ -374,7 +424,7 @@ AI_LEVEL_QUESTION = Question(
 
 NEW_ROOM_QUESTIONS = (
     Question(
-        "Game: tictactoe, tictactoe4, connect4, gomoku or mnk-M-N-K",
+        f"Game: {choices_text(examples=False)}",
         DEFAULT_GAME,
         lambda answer: parse_game(answer).name,
     ),

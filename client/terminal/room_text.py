@@ -14,9 +14,9 @@ import time
 from urllib.parse import urlsplit
 
 from client.session import DEFAULT_SERVER_URL, normalize_server_url
-from client.tracked_room import SYMBOLS, TrackedRoom
+from client.tracked_room import TrackedRoom
 from shared.engine.explain import count_text
-from shared.protocol.messages import Match, Moved, Side, other_side
+from shared.protocol.messages import SYMBOLS, Match, Moved, Side, other_side
 
 _NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 

@@ -72,7 +72,7 @@ from server.tournaments.players import Outcome
 from server.tournaments.progress import TournamentProgress, forfeit_result
 from server.tournaments.spec import TournamentSpec, parse_entrant
 from server.tournaments.view import Seated, TournamentView, tournament_view
-from shared.games import Player, get_game
+from shared.games import get_game
 from shared.protocol.messages import SIDES, Clock, Level, Match, Side
 
 __all__ = [
@@ -148,7 +148,7 @@ def no_show_reason(first: str, second: str, seated: Mapping[str, bool]) -> str:
 def _outcome_of_record(record: GameRecord) -> Outcome:
     winner: Side | None = None
     if record.winner is not None:
-        winner = "first" if record.winner is Player.FIRST else "second"
+        winner = SIDES[record.winner]
     return outcome_of(winner, record.termination or Termination.ABORTED)
 
 

@@ -47,7 +47,7 @@ from server.core.seating import Seating
 from shared.errors import IllegalMoveError
 from shared.games import Move
 from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import Error, Hint, RequestId, SearchInfo, Side
+from shared.protocol.messages import Error, Hint, Level, RequestId, SearchInfo, Side
 
 
 @dataclass
@@ -174,7 +174,7 @@ class AiTurns:
                 room=play.code,
                 game_name=play.game.name,
                 moves=play.moves,
-                level="perfect",
+                level=Level.PERFECT,
                 game_number=play.number,
                 ply=play.position.ply,
                 side=side,

@@ -35,6 +35,7 @@ from typing import Any
 
 from shared.games import Game, Player, Position, get_game
 from shared.games.endings import Termination
+from shared.protocol.messages import SIDES
 
 __all__ = [
     "PRIVATE_OPTIONS",
@@ -268,7 +269,7 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         "moves": [
             {
                 "ply": move.ply,
-                "side": _side_name(move.side),
+                "side": SIDES[move.side],
                 "move": move.move,
                 "at": _iso(move.at),
                 "clock_ms": move.clock_ms,
@@ -278,7 +279,7 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         "move_string": game.move_string(position),
         "board": game.render(position),
         "result": record.result,
-        "winner": None if record.winner is None else _side_name(record.winner),
+        "winner": None if record.winner is None else SIDES[record.winner],
         "termination": None if record.termination is None else record.termination.value,
         "created_at": _iso(record.created_at),
         "started_at": _iso(record.started_at),
@@ -294,18 +295,13 @@ def public_options(options: Mapping[str, Any]) -> dict[str, Any]:
 def _seat_json(side: Player, seat: SeatRecord | None) -> dict[str, Any]:
     # Field by field, never the whole SeatRecord: its session is private.
     return {
-        "side": _side_name(side),
+        "side": SIDES[side],
         "symbol": side.symbol,
         "name": None if seat is None else seat.name,
         "kind": None if seat is None else seat.kind.value,
         "ai_level": None if seat is None else seat.ai_level,
         "player_id": None if seat is None else seat.player,
     }
-
-
-def _side_name(side: Player) -> str:
-    # The wire protocol's names for seats.
-    return "first" if side is Player.FIRST else "second"
 
 
 def _iso(at: float | None) -> str | None:

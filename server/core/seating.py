@@ -83,7 +83,7 @@ class Occupant:
         if record.kind is PlayerKind.AI:
             if record.ai_level not in LEVELS:
                 raise ValueError(f"seat {side}: unknown AI level {record.ai_level!r}")
-            return cls(None, record.name, record.kind, record.ai_level)
+            return cls(None, record.name, record.kind, Level(record.ai_level))
         if record.session is None:
             raise ValueError(f"seat {side}: a {record.kind.value} seat needs its session")
         return cls(
@@ -227,7 +227,7 @@ class Seating:
             raise RefusedError(
                 ErrorCode.BAD_LEVEL, f"no AI level {level!r}: choose one of {', '.join(LEVELS)}"
             )
-        return Occupant(client=None, name=f"AI ({level})", kind=PlayerKind.AI, level=level)
+        return Occupant(client=None, name=f"AI ({level})", kind=PlayerKind.AI, level=Level(level))
 
     def choose_side(self, occupant: Occupant, wanted: Side | None, *, game_over: bool) -> Side:
         """The free side ``occupant`` takes: ``wanted`` if given (the server's own

@@ -27,26 +27,13 @@ search would otherwise have been only a ply deeper and no stronger in matches.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from shared.engine.scores import POINTS
 from shared.errors import SearchLimitsError
+from shared.protocol.messages import Level
 
-
-class Level(enum.Enum):
-    """A named playing strength (see the module docstring)."""
-
-    RANDOM = "random"
-    """Uniformly random legal moves."""
-    EASY = "easy"
-    """Two plies, varied: beatable by a player who builds a fork."""
-    MEDIUM = "medium"
-    """Four plies, a little varied."""
-    HARD = "hard"
-    """Eight plies, within a second."""
-    PERFECT = "perfect"
-    """Exact where solvable within the budget, else as deep as the budget allows."""
+__all__ = ["MAX_DEPTH", "Level", "SearchPlan", "parse_level", "plan_search"]
 
 
 @dataclass(frozen=True, slots=True)

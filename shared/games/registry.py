@@ -112,12 +112,14 @@ def _build(name: str, sizes: tuple[int, ...]) -> Game:
     return _build(game.name, ()) if game.name != name and game.name in _by_name() else game
 
 
-def choices_text() -> str:
-    """The games for a help line: ``tictactoe, ..., connect4 or mnk-M-N-K (e.g. mnk-5-5-4)``."""
-    names = [spec.name if not spec.is_family else _family_example(spec) for spec in game_specs()]
+def choices_text(*, examples: bool = True) -> str:
+    """The games for a help line: ``tictactoe, ..., connect4 or mnk-M-N-K (e.g. mnk-5-5-4)``
+    (without the ``(e.g. ...)`` if not ``examples``)."""
+    names = [_choice(spec, examples) for spec in game_specs()]
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def _family_example(spec: GameSpec) -> str:
-    pattern = "-".join([spec.name, *(s.name.upper() for s in spec.sizes)])
-    return f"{pattern} (e.g. {spec.extra.get('example', pattern)})"
+def _choice(spec: GameSpec, example: bool) -> str:
+    if not spec.is_family or not example:
+        return spec.sized_name
+    return f"{spec.sized_name} (e.g. {spec.extra.get('example', spec.sized_name)})"

@@ -95,6 +95,12 @@ class GameSpec:
         """True for a family of boards that takes sizes (``mnk``)."""
         return bool(self.sizes)
 
+    @property
+    def sized_name(self) -> str:
+        """How a family's board is named, for help (``mnk-M-N-K``); the name of a
+        single game."""
+        return "-".join([self.name, *(size.name.upper() for size in self.sizes)])
+
     def describe(self) -> dict[str, Any]:
         """The spec as ``GET /api/games`` serves it (JSON types only)."""
         return {

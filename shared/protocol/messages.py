@@ -12,7 +12,8 @@ Client to server: :data:`CLIENT_MESSAGES`. Server to client: :data:`SERVER_MESSA
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal, get_args
+import enum
+from typing import Annotated, Final, Literal
 
 import msgspec
 
@@ -51,11 +52,31 @@ def other_side(side: Side) -> Side:
     return "second" if side == "first" else "first"
 
 
-Level = Literal["random", "easy", "medium", "hard", "perfect"]
-"""The AI's playing strengths, weakest first (the engine's ``shared.engine.levels.Level``
-has the same values: a test holds them together)."""
+SYMBOLS: Final[dict[Side, str]] = {"first": "X", "second": "O"}
+"""The stone each seat plays, as boards and texts show it: ``first`` is X and moves
+first. The rules' :class:`~shared.games.Player` converts with ``SIDES[player]``
+and ``Player(SIDES.index(side))``; its ``symbol`` is the same letter."""
 
-LEVELS: Final[tuple[Level, ...]] = get_args(Level)
+
+class Level(enum.StrEnum):
+    """The AI's playing strengths, weakest first: the one type of a level, for the
+    wire (sent by value: ``"medium"``), the clients and the engine
+    (:mod:`shared.engine.levels` says how each plays). A :class:`~enum.StrEnum`, so
+    a level is also its name as a string (``Level.MEDIUM == "medium"``)."""
+
+    RANDOM = "random"
+    """Uniformly random legal moves."""
+    EASY = "easy"
+    """Two plies, varied: beatable by a player who builds a fork."""
+    MEDIUM = "medium"
+    """Four plies, a little varied."""
+    HARD = "hard"
+    """Eight plies, within a second."""
+    PERFECT = "perfect"
+    """Exact where solvable within the budget, else as deep as the budget allows."""
+
+
+LEVELS: Final[tuple[Level, ...]] = tuple(Level)
 """Every :data:`Level`, weakest first, for checks and for messages that list them."""
 
 

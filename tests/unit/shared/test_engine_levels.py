@@ -14,15 +14,22 @@ import pytest
 from client.bench.levels import GameRecord, play_game, play_match
 from shared.engine import Level, Result, search, solve_move
 from shared.games import Game, GridGame, Move, Player, Position, get_game
-from shared.protocol.messages import LEVELS
+from shared.protocol import decode_client_message, encode_message
+from shared.protocol import messages as wire
 
 SEEDS = range(12)
 """Seeds tried wherever a varied level must *always* do something."""
 
 
-def test_the_protocols_levels_are_the_engines_in_the_same_order() -> None:
-    """A level a client may ask for is one the engine plays, and the other way round."""
-    assert tuple(level.value for level in Level) == LEVELS
+def test_the_engine_plays_the_levels_the_wire_names_one_type() -> None:
+    """A level a client may ask for is one the engine plays: the same type, sent by
+    its value and decoded to the member, weakest first."""
+    assert Level is wire.Level
+    assert wire.LEVELS == tuple(Level) == ("random", "easy", "medium", "hard", "perfect")
+    added = decode_client_message(b'{"type": "add_ai", "room": "K7Q2", "level": "hard"}')
+    assert isinstance(added, wire.AddAi)
+    assert added.level is Level.HARD
+    assert '"level":"hard"' in encode_message(added)
 
 
 def winning_moves(game: Game, position: Position) -> set[Move]:

@@ -375,3 +375,15 @@ def test_a_value_outside_a_fixed_set_is_refused_with_the_choices() -> None:
     assert refused.value.code is ErrorCode.INVALID_FIELD
     assert "$.level" in refused.value.message
     assert "choose one of random, easy, medium, hard, perfect" in refused.value.message
+
+
+def test_a_side_is_the_rules_player_by_its_index_and_symbol() -> None:
+    """``SIDES[player]`` and ``Player(SIDES.index(side))`` are the converters between
+    the wire's seats and the rules' players; ``SYMBOLS`` shows each as its stone."""
+    from shared.games import Player
+
+    for player in Player:
+        side = m.SIDES[player]
+        assert Player(m.SIDES.index(side)) is player
+        assert m.SYMBOLS[side] == player.symbol
+    assert m.SIDES == ("first", "second")
