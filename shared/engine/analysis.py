@@ -383,7 +383,7 @@ def analyse_position(game: Game, position: Position, *, seconds: float) -> Posit
 def _loss_now(game: Game, position: Position) -> int:
     """The score, for the player to move, of a position the opponent has just won:
     the negative of the win the opponent's last stone made."""
-    half = (game.grid.cells + 1) // 2
+    half = (game.max_plies + 1) // 2
     return -(half - (position.ply - 1) // 2) * SCORE_UNIT
 
 
@@ -432,7 +432,7 @@ def review_move(
     ``position`` (``before``) and of the position it led to (``after``, for the
     other player)."""
     ply = position.ply
-    cells = game.grid.cells
+    cells = game.max_plies
     score_after = -after.score
     value_before = make_value(before.score, exact=before.exact, cells=cells, ply=ply)
     value_after = make_value(score_after, exact=after.exact, cells=cells, ply=ply)
