@@ -33,7 +33,6 @@ SYMBOLS: dict[Side, Symbol] = {"first": "X", "second": "O"}
 """The stone each seat plays: ``first`` is X and moves first."""
 
 
-
 @dataclass(frozen=True, slots=True)
 class GameState:
     """One game as a bot sees it, at one moment (usually: its turn to move).
