@@ -153,13 +153,24 @@ class Game(ABC):
     def new(self) -> Position:
         """The empty starting position."""
 
-    @abstractmethod
     def from_moves(self, text: str) -> Position:
         """The position reached by the moves in ``text``, checking each one.
 
         Raises :class:`~shared.errors.IllegalMoveError` naming the first bad move
         and its place in the string.
         """
+        position = self.new()
+        for number, token in enumerate(self._split_moves(text), start=1):
+            try:
+                move = self.parse_move(position, token)
+            except IllegalMoveError as error:
+                raise IllegalMoveError(
+                    f"move {number} of {text!r}: {error}",
+                    move_text=error.move_text,
+                    reason=error.reason,
+                ) from None
+            position = self.play_unchecked(position, move)
+        return position
 
     @abstractmethod
     def move_string(self, position: Position) -> str:
@@ -169,9 +180,10 @@ class Game(ABC):
     def legal_moves(self, position: Position) -> list[Move]:
         """Every legal move, in a stable order; empty once the game is over."""
 
-    @abstractmethod
     def play(self, position: Position, move: Move) -> Position:
         """The position after ``move``, which is checked for legality first."""
+        self._check_legal(position, move, self.format_move(move))
+        return self.play_unchecked(position, move)
 
     @abstractmethod
     def play_unchecked(self, position: Position, move: Move) -> Position:
@@ -185,9 +197,11 @@ class Game(ABC):
     def to_move(self, position: Position) -> Player:
         """The player whose turn it is."""
 
-    @abstractmethod
     def parse_move(self, position: Position, text: str) -> Move:
         """The move that ``text`` names, checked for legality in ``position``."""
+        move = self._parse_token(text)
+        self._check_legal(position, move, text)
+        return move
 
     @abstractmethod
     def format_move(self, move: Move) -> str:
@@ -265,6 +279,50 @@ class Game(ABC):
     def board_rows(self, position: Position) -> tuple[str, ...]:
         """The board, top row first, one string per row of ``X``, ``O`` and ``.``."""
 
+    # -- notation and legality hooks, for the validating entry points above ---------------
+
+    @abstractmethod
+    def _parse_token(self, text: str) -> Move:
+        """The move one token names, checked for form and board range only."""
+
+    @abstractmethod
+    def _split_moves(self, text: str) -> list[str]:
+        """The tokens of a move string."""
+
+    def _parse_cell(self, text: str, *, example: str, otherwise: str = "") -> Move:
+        """The cell ``row * width + column`` that ``text`` names by column letter
+        and row number (``b2``; the boards whose moves name cells), checked for
+        form and board range only; ``example`` and ``otherwise`` (", or pass")
+        complete the message that refuses anything else."""
+        token = text.strip()
+        # ASCII first: lower() would turn the Kelvin sign into "k".
+        match = _CELL_TOKEN.fullmatch(token.lower()) if token.isascii() else None
+        if match is None:
+            raise IllegalMoveError(
+                f"{text!r} is not a move: name a cell by column letter and row number, "
+                f"like {example} ({self._cell_ranges()}){otherwise}",
+                move_text=text,
+                reason=IllegalMoveReason.NOT_A_MOVE,
+            )
+        column = ord(match.group(1)) - ord("a")
+        row = int(match.group(2)) - 1
+        if not (0 <= column < self.width and 0 <= row < self.height):
+            raise IllegalMoveError(
+                f"{text!r} is off the board: {self._cell_ranges()}",
+                move_text=text,
+                reason=IllegalMoveReason.OFF_BOARD,
+            )
+        return row * self.width + column
+
+    def _cell_ranges(self) -> str:
+        """The board's cells for people: ``columns a-c, rows 1-3``."""
+        return f"columns a-{column_letter(self.width - 1)}, rows 1-{self.height}"
+
+    @abstractmethod
+    def _check_legal(self, position: Position, move: Move, shown: str) -> None:
+        """Raise :class:`IllegalMoveError` (naming ``shown``) unless ``move`` is
+        legal in ``position``."""
+
 
 class GridGame(Game):
     """Rules shared by every k-in-a-row board: stones on a :class:`Grid`, ``k`` in
@@ -332,10 +390,6 @@ class GridGame(Game):
             first |= bit
         return Position((first, second), (*position.moves, move))
 
-    def play(self, position: Position, move: Move) -> Position:
-        self._check_legal(position, move, self.format_move(move))
-        return self.play_unchecked(position, move)
-
     def legal_moves(self, position: Position) -> list[Move]:
         if self.outcome(position).is_over:
             return []
@@ -355,25 +409,6 @@ class GridGame(Game):
             return DRAW
         return ONGOING
 
-    def parse_move(self, position: Position, text: str) -> Move:
-        move = self._parse_token(text)
-        self._check_legal(position, move, text)
-        return move
-
-    def from_moves(self, text: str) -> Position:
-        position = self.new()
-        for number, token in enumerate(self._split_moves(text), start=1):
-            try:
-                move = self.parse_move(position, token)
-            except IllegalMoveError as error:
-                raise IllegalMoveError(
-                    f"move {number} of {text!r}: {error}",
-                    move_text=error.move_text,
-                    reason=error.reason,
-                ) from None
-            position = self.play_unchecked(position, move)
-        return position
-
     def board_rows(self, position: Position) -> tuple[str, ...]:
         grid = self.grid
         first, second = position.stones
@@ -385,16 +420,6 @@ class GridGame(Game):
                 cells.append("X" if first & bit else "O" if second & bit else ".")
             rows.append("".join(cells))
         return tuple(rows)
-
-    # -- notation hooks ----------------------------------------------------------------
-
-    @abstractmethod
-    def _parse_token(self, text: str) -> Move:
-        """The move one token names, checked for form and board range only."""
-
-    @abstractmethod
-    def _split_moves(self, text: str) -> list[str]:
-        """The tokens of a move string."""
 
     # -- checks ------------------------------------------------------------------------
 
@@ -411,6 +436,26 @@ class GridGame(Game):
     def _check_placeable(self, position: Position, move: Move, shown: str) -> None:
         """Raise :class:`IllegalMoveError` unless ``move`` fits on the board now."""
 
+
+def split_move_tokens(text: str, run: re.Pattern[str], token: re.Pattern[str]) -> list[str]:
+    """The tokens of a move string: chunks between spaces, commas or semicolons,
+    each chunk that is a ``run`` of moves written together split into its
+    ``token`` matches (``"b2a1"``: ``b2``, ``a1``); any other chunk as it is, for the
+    rules to refuse by name."""
+    tokens: list[str] = []
+    for chunk in _SEPARATORS.split(text.strip()):
+        if not chunk:
+            continue
+        if chunk.isascii() and run.fullmatch(chunk.lower()):
+            tokens.extend(m.group(0) for m in token.finditer(chunk.lower()))
+        else:
+            tokens.append(chunk)
+    return tokens
+
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+_CELL_TOKEN = re.compile(r"([a-z])([0-9]{1,2})")
+"""A cell as a move names it (range checked apart, to say "off the board")."""
 
 _CELL_NAME = re.compile(r"([a-z])([1-9][0-9]?)")
 """A grid cell's name: a column letter and a row number from 1."""

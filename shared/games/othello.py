@@ -41,6 +41,7 @@ from shared.games.base import (
     Position,
     Status,
     column_letter,
+    split_move_tokens,
 )
 from shared.games.endings import Termination
 from shared.games.grid import iter_bits
@@ -75,10 +76,8 @@ _DIRECTIONS: tuple[tuple[int, int], ...] = (
 START = (1 << (4 * SIZE + 3)) | (1 << (3 * SIZE + 4)), (1 << (3 * SIZE + 3)) | (1 << (4 * SIZE + 4))
 """Black (X) on d5 and e4, White (O) on d4 and e5."""
 
-_CELL = re.compile(r"([a-z])([0-9]{1,2})")
 _RUN = re.compile(r"(?:[a-z][0-9]{1,2}|pass)+")
 _TOKEN = re.compile(r"[a-z][0-9]{1,2}|pass")
-_SEPARATORS = re.compile(r"[\s,;]+")
 
 
 def _shift(bits: int, step: int, mask: int) -> int:
@@ -170,30 +169,7 @@ class Othello(Game):
         """The discs of Black (X) and White (O)."""
         return position.stones[0].bit_count(), position.stones[1].bit_count()
 
-    # -- validating entry points -----------------------------------------------------
-
-    def play(self, position: Position, move: Move) -> Position:
-        self._check_legal(position, move, self.format_move(move))
-        return self.play_unchecked(position, move)
-
-    def parse_move(self, position: Position, text: str) -> Move:
-        move = self._parse_token(text)
-        self._check_legal(position, move, text)
-        return move
-
-    def from_moves(self, text: str) -> Position:
-        position = self.new()
-        for number, token in enumerate(self._split_moves(text), start=1):
-            try:
-                move = self.parse_move(position, token)
-            except IllegalMoveError as error:
-                raise IllegalMoveError(
-                    f"move {number} of {text!r}: {error}",
-                    move_text=error.move_text,
-                    reason=error.reason,
-                ) from None
-            position = self.play_unchecked(position, move)
-        return position
+    # -- notation -------------------------------------------------------------------
 
     def move_string(self, position: Position) -> str:
         return " ".join(self.format_move(move) for move in position.moves)
@@ -218,37 +194,12 @@ class Othello(Game):
     # -- notation and checks -----------------------------------------------------------
 
     def _parse_token(self, text: str) -> Move:
-        token = text.strip().lower() if text.isascii() else ""
-        if token == PASS_TEXT:
+        if text.strip().lower() == PASS_TEXT and text.isascii():
             return PASS
-        match = _CELL.fullmatch(token)
-        if match is None:
-            raise IllegalMoveError(
-                f"{text!r} is not a move: name a cell by column letter and row number, "
-                f"like d3 (columns a-h, rows 1-8), or pass",
-                move_text=text,
-                reason=IllegalMoveReason.NOT_A_MOVE,
-            )
-        column = ord(match.group(1)) - ord("a")
-        row = int(match.group(2)) - 1
-        if not (0 <= column < SIZE and 0 <= row < SIZE):
-            raise IllegalMoveError(
-                f"{text!r} is off the board: columns a-h, rows 1-8",
-                move_text=text,
-                reason=IllegalMoveReason.OFF_BOARD,
-            )
-        return row * SIZE + column
+        return self._parse_cell(text, example="d3", otherwise=", or pass")
 
     def _split_moves(self, text: str) -> list[str]:
-        tokens: list[str] = []
-        for chunk in _SEPARATORS.split(text.strip()):
-            if not chunk:
-                continue
-            if chunk.isascii() and _RUN.fullmatch(chunk.lower()):
-                tokens.extend(m.group(0) for m in _TOKEN.finditer(chunk.lower()))
-            else:
-                tokens.append(chunk)
-        return tokens
+        return split_move_tokens(text, _RUN, _TOKEN)
 
     def _check_legal(self, position: Position, move: Move, shown: str) -> None:
         legal = self.legal_moves(position)
@@ -270,7 +221,7 @@ class Othello(Game):
             )
         if not 0 <= move < CELLS:
             raise IllegalMoveError(
-                f"{shown!r} is off the board: columns a-h, rows 1-8",
+                f"{shown!r} is off the board: {self._cell_ranges()}",
                 move_text=shown,
                 reason=IllegalMoveReason.OFF_BOARD,
             )
