@@ -366,6 +366,30 @@ def _run_generic(
     )
 
 
+def quick_move(game: Game, position: Position) -> Move:
+    """A sensible move found without searching, for when no search can run (the
+    server's fallback when its engine workers fail): centre first on a
+    k-in-a-row board (the kernel's static order), the move to the position the
+    game's evaluation likes best otherwise (Othello). Raises
+    :class:`IllegalMoveError` if the game is over.
+
+    >>> from shared.games import get_game
+    >>> game = get_game("tictactoe")
+    >>> game.format_move(quick_move(game, game.from_moves("b2")))
+    'b1'
+    >>> othello = get_game("othello")
+    >>> othello.format_move(quick_move(othello, othello.from_moves("d3 c3 e6 d2 d1 e1 b2 c1")))
+    'pass'
+    """
+    _check_ongoing(game, position)
+    if generic.uses_generic_search(game):
+        searcher = generic.GenericSearcher(game, evaluation=generic.evaluation_of(game))
+        return searcher.ordered_moves(position, game.legal_moves(position))[0]
+    root = _Root.of(game, position)
+    occupied = root.cur | root.opp
+    return root.move_of(root.kernel.candidates(root.kernel.playable(occupied), occupied)[0])
+
+
 def _check_ongoing(game: Game, position: Position) -> None:
     """Raise :class:`IllegalMoveError` if the game is over: nothing to search."""
     if game.outcome(position).is_over:

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from server.engine_pool import centre_first_move
 from shared.engine import analyze, search, solve
 from shared.engine.explain import summary
 from shared.engine.generic import (
@@ -23,6 +24,7 @@ from shared.engine.generic import (
 )
 from shared.engine.levels import Level, plan_search
 from shared.engine.scores import SCORE_UNIT, is_decisive, stone_score
+from shared.engine.search import quick_move
 from shared.errors import IllegalMoveError, IllegalMoveReason
 from shared.games import Game, Position, game_specs, get_game
 from shared.games.othello import PASS
@@ -144,3 +146,16 @@ def test_analyze_proves_an_othello_endgame() -> None:
     best = values[0][1]
     assert best.score == minimax(OTHELLO, position, OTHELLO.max_plies)
     assert is_decisive(best.score) or best.score == 0
+
+
+def test_a_quick_move_needs_no_search_and_is_legal_in_every_game() -> None:
+    """The fallback when no search can run: the kernel's centre-first order on the
+    grid boards (the engine pool's own fallback), the evaluation's favourite on
+    Othello, the pass when it is the only move."""
+    for name, moves in (("tictactoe", "b2"), ("connect4", "444444"), ("gomoku", "h8")):
+        game = get_game(name)
+        assert quick_move(game, game.from_moves(moves)) == centre_first_move(name, moves)
+    for plies in (0, 10, 30):
+        position = random_position(OTHELLO, plies, plies)
+        assert quick_move(OTHELLO, position) in OTHELLO.legal_moves(position)
+    assert quick_move(OTHELLO, OTHELLO.from_moves(PASS_LINE)) == PASS
