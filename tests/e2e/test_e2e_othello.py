@@ -87,10 +87,15 @@ async def seated_room(server: RunningServer) -> tuple[str, Player, Player, Playe
 
 
 async def play(
-    code: str, players: tuple[Player, Player], watchers: list[Player], moves: list[str]
+    code: str,
+    players: tuple[Player, Player],
+    watchers: list[Player],
+    moves: list[str],
+    start: int = 0,
 ) -> None:
-    """Each move by the side to move; its reply and what the others see say it as played."""
-    for ply, move in enumerate(moves):
+    """Each move by the side to move, from ply ``start``; its reply and what the
+    others see say it as played."""
+    for ply, move in enumerate(moves, start=start):
         mover, other = players[ply % 2], players[1 - ply % 2]
         reply = await mover.request({"type": "move", "room": code, "move": move, "ply": ply})
         assert (reply["type"], reply["move"], reply["side"]) == ("moved", move, SIDES[ply % 2])
@@ -101,7 +106,8 @@ async def play(
 async def test_two_people_play_othello_through_a_forced_pass(tmp_path: Path) -> None:
     """Every move reaches the other seat and the spectator as played, the forced
     ``pass`` included, up to the last move; an illegal disc and a pass while a
-    move remains are refused with ``illegal_move`` and change nothing."""
+    move remains are refused with ``illegal_move`` and change nothing; a hint
+    is an estimate in the opening, and ``pass`` when that is the only move."""
     moves = played_out([*PASS_LINE, "pass"])
     assert moves.count("pass") >= 1
     async with running_server(tmp_path / "games.db") as server:
@@ -109,7 +115,13 @@ async def test_two_people_play_othello_through_a_forced_pass(tmp_path: Path) -> 
         for bad in ("e3", "pass", "d4", "z9"):
             refused = await ada.request({"type": "move", "room": code, "move": bad})
             assert (refused["type"], refused["code"]) == ("error", "illegal_move"), refused
-        await play(code, (ada, bob), [carol], moves[:-1])
+        hint = await ada.request({"type": "hint", "room": code})
+        assert hint["type"] == "hint" and hint["move"] in {"d3", "c4", "f5", "e6"}, hint
+        assert hint["search"]["exact"] is False  # an estimate: the opening is beyond proof
+        await play(code, (ada, bob), [carol], moves[: len(PASS_LINE)])
+        forced = await ada.request({"type": "hint", "room": code})
+        assert forced["move"] == "pass", forced
+        await play(code, (ada, bob), [carol], moves[len(PASS_LINE) : -1], start=len(PASS_LINE))
         state = (await carol.request({"type": "get_state", "room": code}))["room"]
     assert state["status"] == "playing" and state["moves"] == " ".join(moves[:-1])
     assert state["to_move"] == SIDES[(len(moves) - 1) % 2]
