@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from harness import Player, RunningServer, running_server, wait_until
+from terminal_helpers import client_process
 
 from server.store.schema import migrate
 from shared.games import Player as Side
@@ -220,3 +221,52 @@ async def test_a_finished_othello_game_is_reviewed_and_its_values_are_estimates(
     reviews = analysis["reviews"]
     assert [r["move"] for r in reviews] == WIPEOUT
     assert reviews[-1]["value_after"] == "win in 1" and reviews[-1]["exact_after"]
+
+
+async def test_a_person_plays_othello_in_the_terminal(tmp_path: Path) -> None:
+    """The terminal client (ann, Black) opens an Othello room, bob joins over the
+    protocol; ann's bad input is explained in Othello's terms, her moves and
+    bob's are drawn on an 8x8 board labelled a1..h8, and her forced pass is a
+    move like any other; she resigns after it."""
+    async with (
+        running_server(tmp_path / "games.db") as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
+        ) as ann,
+    ):
+        ann.send("new othello")
+        code = (await ann.expect(r"Others can join it with: join (\w+)")).group(1)
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        await ann.expect(r"bob sits down as O")
+        ann.send("zz", "e3")
+        await ann.expect(r"'e3' flips nothing")
+        for ply, move in enumerate(PASS_LINE):
+            if ply % 2 == 0:
+                ann.send(move)
+                assert (await bob.expect("moved", ply=ply))["move"] == move
+            else:
+                await bob.request({"type": "move", "room": code, "move": move, "ply": ply})
+                await ann.expect(rf"O bob played {move}")
+        ann.send("pass")
+        assert (await bob.expect("moved", ply=len(PASS_LINE)))["move"] == "pass"
+        ann.send("resign")  # an ending the store takes (see the module docstring)
+        await ann.expect(r"^Result: O bob wins: you resigned")
+        ann.close_input()
+        assert await ann.finish() == 0
+        await bob.close()
+    lines = ann.lines
+    assert any(
+        "'zz' is neither a command nor a move: a move is a cell such as d3, or pass" in line
+        for line in lines
+    ), ann.transcript
+    assert "   a  b  c  d  e  f  g  h" in lines
+    board_tops = [i for i, line in enumerate(lines) if line.startswith("8  ")]
+    assert board_tops, ann.transcript
+    # The last board drawn (after the pass: the discs bob's c1 left, d1 flipped to
+    # White) is the rules' board.
+    last = lines[board_tops[-1] : board_tops[-1] + 8]
+    expected = OTHELLO.board_rows(OTHELLO.from_moves(" ".join(PASS_LINE)))
+    assert ["".join(line[3:].replace("[", " ").replace("]", " ").split()) for line in last] == list(
+        expected
+    )
