@@ -14,7 +14,7 @@ can come in any order)::
         [seat=first|second|random] [m=M n=N k=K]
 
 >>> create = parse_new_room("connect4 ai=hard clock=5+3 private seat=second")
->>> create.game, create.ai_level, create.public, create.seat, create.clock.initial
+>>> create.game, str(create.ai_level), create.public, create.seat, create.clock.initial
 ('connect4', 'hard', False, 'second', 300.0)
 >>> parse_new_room("").game
 'tictactoe'

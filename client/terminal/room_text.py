@@ -189,7 +189,7 @@ def result_text(room: TrackedRoom) -> str:
     if winner is None:
         return {
             "full_board": "Draw: the board is full",
-            "count": f"Draw: {_count_text(room)}",
+            "count": f"Draw on count, {_count_text(room)}",
             "agreement": "Draw by agreement",
             "aborted": "Aborted before the first move: nobody wins",
             "abandonment": "No result: both players left",
@@ -201,7 +201,7 @@ def result_text(room: TrackedRoom) -> str:
         count = _NUMBER_WORDS.get(len(result.line), str(len(result.line)))
         return f"{wins}: {count} in a row {room.game.line_text(result.line)}"
     if result.reason == "count":
-        return f"{wins} on count: {_count_text(room)}"
+        return f"{wins} on count, {_count_text(room)}"
     if result.reason == "no_moves":
         return f"{wins}: {loser_name} had no move"
     if result.reason == "resignation":
@@ -214,9 +214,9 @@ def result_text(room: TrackedRoom) -> str:
 
 
 def _count_text(room: TrackedRoom) -> str:
-    """The stones on the board at the end, X's first: "X 40, O 24"."""
-    first, second = (stones.bit_count() for stones in room.position.stones)
-    return f"X {first}, O {second}"
+    """The stones on the board, X's first: ``"33 to 31"`` (a game ended by count)."""
+    rows = "".join(room.game.board_rows(room.position))
+    return f"{rows.count('X')} to {rows.count('O')}"
 
 
 def server_option(url: str) -> str:
