@@ -50,6 +50,7 @@ from shared.engine import SearchRequest, SearchResult, plan_search, run_search_r
 from shared.engine.analysis import PositionValue
 from shared.engine.kernel import kernel_for
 from shared.engine.remote import PositionRequest, run_position_request
+from shared.engine.search import quick_move
 from shared.errors import BoardroomError
 from shared.games import GridGame, Move, game_specs, get_game
 
@@ -151,8 +152,9 @@ class EnginePoolMetrics:
 
 
 def centre_first_move(game_name: str, moves: str) -> Move:
-    """The legal move nearest the centre of the board: the answer when no worker can
-    give one. Cheap (no search); columns for Connect Four, cells for grid boards.
+    """The answer when no worker can give one, cheap (no search): the legal move
+    nearest the centre on a k-in-a-row board, the move the game's evaluation
+    likes best otherwise (:func:`shared.engine.search.quick_move`).
 
     >>> get_game("tictactoe").format_move(centre_first_move("tictactoe", "b2"))
     'b1'
@@ -161,12 +163,11 @@ def centre_first_move(game_name: str, moves: str) -> Move:
     """
     game = get_game(game_name)
     position = game.from_moves(moves)
-    if not isinstance(game, GridGame) or not game.legal_moves(position):
+    if not game.legal_moves(position):
         raise EngineUnavailableError(f"no legal move in {game_name} after {moves!r}")
-    # The engine's own static order (centre first), without any search.
-    kernel = kernel_for(game)
-    occupied = position.occupied
-    return game.move_of_bit(kernel.candidates(kernel.playable(occupied), occupied)[0])
+    # The engine's own order without any search: centre first on a k-in-a-row
+    # board, the evaluation's favourite elsewhere (every registered game).
+    return quick_move(game, position)
 
 
 # -- in the worker processes -------------------------------------------------------

@@ -323,6 +323,15 @@ def test_the_fallback_move_is_the_legal_move_nearest_the_centre() -> None:
         centre_first_move("tictactoe", "a1 b1 a2 b2 a3")
 
 
+@pytest.mark.parametrize("moves", ["", "d3 c3 e6", "d3 c3 e6 d2 d1 e1 b2 c1"])
+def test_the_fallback_move_is_legal_in_a_game_without_a_grid(moves: str) -> None:
+    """Othello, searched by the generic alpha-beta, gets a legal fallback too (the
+    one in the last case is the forced pass)."""
+    othello = get_game("othello")
+    position = othello.from_moves(moves)
+    assert centre_first_move("othello", moves) in othello.legal_moves(position)
+
+
 def _spawned_children() -> list[int]:
     """Pids of this process's children started by multiprocessing's spawn (the workers)."""
     pids = []
