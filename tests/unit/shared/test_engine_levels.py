@@ -16,6 +16,8 @@ from shared.engine import Level, Result, search, solve_move
 from shared.games import Game, GridGame, Move, Player, Position, get_game
 from shared.protocol.messages import LEVELS
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 SEEDS = range(12)
 """Seeds tried wherever a varied level must *always* do something."""
 

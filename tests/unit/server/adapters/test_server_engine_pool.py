@@ -33,8 +33,9 @@ from shared.engine import SearchRequest
 from shared.errors import IllegalMoveError, SearchLimitsError, UnknownGameError
 from shared.games import get_game
 
-pytestmark = pytest.mark.e2e
-"""Every test here but the fallback move's starts real worker processes: about 10 s in all."""
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("compiled_solver_ready")]
+"""Every test here but the fallback move's starts real worker processes (about 10 s
+in all), which load the compiled solver: the session has put it in numba's cache."""
 
 
 def assert_legal(request: SearchRequest, move: int) -> None:
