@@ -44,9 +44,9 @@ def compiled_solver_ready() -> None:
     Only the tests that run the compiled solver ask for it, most by their
     module's ``pytestmark = pytest.mark.usefixtures("compiled_solver_ready")``:
     the engine's and the bench's tests, the engine pool's, the servers started
-    with ``engine="auto"``. The others never import numba (about 1 s a session
-    with its cache warm, several seconds without; docs/benchmarks.md, "Test
-    warm-up")."""
+    with ``engine="auto"``, a bot at ``--engine perfect``. The others never
+    import numba (about 1 s a session with its cache warm, several seconds
+    without; docs/benchmarks.md, "Test warm-up")."""
     game = get_game("connect4")
     assert isinstance(game, GridGame)
     solvers.warm_up(kernel_for(game))
