@@ -6,7 +6,7 @@
 :class:`PoolSearchOutcome`:
 
 - warmed: by the end of :meth:`~EnginePool.start` every worker has imported the
-  engine, built the kernels of the common games and loaded the compiled exact
+  engine and the pool's task, built the kernels of the common games and loaded the compiled exact
   solver (compiling it into numba's disk cache the first time on a machine, a few
   seconds, logged), so the first AI move pays no start-up;
 - bounded: at most ``max_queue`` searches waiting or running, and one per ``key``
@@ -260,9 +260,13 @@ def _run_task(task: Callable[[Any], Any], request: Any) -> Any:
         raise
 
 
-def _warm_worker() -> WorkerReady:
+def _warm_worker(task: Callable[[Any], Any]) -> WorkerReady:
     """The warm-up task. Each blocks until every worker runs one: without that, one
-    fast worker could take them all while another is still importing."""
+    fast worker could take them all while another is still importing. It is handed
+    the pool's ``task`` so that unpickling it imports the task's module now, not
+    within the first search's deadline (a module outside the engine, as the tests'
+    tasks are, can take seconds to import on a busy machine)."""
+    del task  # received, and so imported: that is all it is for
     if _warm_barrier is not None:
         _warm_barrier.wait(timeout=WARM_UP_TIMEOUT)
     return WorkerReady(os.getpid(), _native_warm_up)
@@ -538,7 +542,7 @@ class EnginePool:
         try:
             # Each submit may start a process (milliseconds of fork and exec): off the loop.
             submitted: list[Future[WorkerReady]] = await asyncio.to_thread(
-                lambda: [executor.submit(_warm_worker) for _ in range(self._workers)]
+                lambda: [executor.submit(_warm_worker, self._task) for _ in range(self._workers)]
             )
             warm_ups = (asyncio.wrap_future(future) for future in submitted)
             ready = await asyncio.wait_for(asyncio.gather(*warm_ups), WARM_UP_TIMEOUT)

@@ -33,11 +33,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(marker)
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
 def compiled_solver_ready() -> None:
-    """Load the compiled exact solver once per session, before any test (compiling
-    it into numba's disk cache the first time on a machine): a search under a
-    deadline must not pay for that, as the server's warmed workers never do."""
+    """Load the compiled exact solver in this process, once per session, before the
+    first test that asks for it (compiling it into numba's disk cache the first
+    time on a machine): a search under a deadline must not pay for that, as the
+    server's warmed workers never do, and a pool or server started on the
+    compiled solver finds it in the cache.
+
+    Only the tests that run the compiled solver ask for it, most by their
+    module's ``pytestmark = pytest.mark.usefixtures("compiled_solver_ready")``:
+    the engine's and the bench's tests, the engine pool's, the servers started
+    with ``engine="auto"``, a bot at ``--engine perfect``. The others never
+    import numba (about 1 s a session with its cache warm, several seconds
+    without; docs/benchmarks.md, "Test warm-up")."""
     game = get_game("connect4")
     assert isinstance(game, GridGame)
     solvers.warm_up(kernel_for(game))

@@ -235,7 +235,9 @@ async def test_estimates_show_hollow_and_moves_fill_in_as_judged(db_path: Path) 
 IN_PROGRESS = "This game is still being played: its review opens once it is over."
 
 
-async def test_a_connect_four_review_fits_a_laptop_and_a_phone(db_path: Path) -> None:
+async def test_a_connect_four_review_fits_a_laptop_and_a_phone(
+    db_path: Path, compiled_solver_ready: None
+) -> None:
     """The issue's game, reviewed: the board, its buttons and the line about the
     move fit a 1280x720 window, a 1024x768 projector and a 390x844 phone with
     nothing to scroll sideways; screenshots of each, at move 9, are saved in

@@ -41,7 +41,9 @@ def paris_time(monkeypatch: pytest.MonkeyPatch) -> Iterator[ZoneInfo]:
     time.tzset()
 
 
-async def test_results_csv_and_games_zip_hold_the_games_played(tmp_path: Path) -> None:
+async def test_results_csv_and_games_zip_hold_the_games_played(
+    tmp_path: Path, compiled_solver_ready: None
+) -> None:
     async with running_server(tmp_path / "games.db", class_name="7B") as server:
         teacher = Teacher(server)
         # Game 1: ann (X) beats bob along the bottom row.

@@ -152,7 +152,9 @@ async def test_a_third_analysis_at_once_is_told_to_come_back(tmp_path: Path) -> 
         assert (await completed(server, ids[2]))["total"] == len(cells)
 
 
-async def test_a_42_move_game_is_analysed_while_other_rooms_move_freely(tmp_path: Path) -> None:
+async def test_a_42_move_game_is_analysed_while_other_rooms_move_freely(
+    tmp_path: Path, compiled_solver_ready: None
+) -> None:
     """A whole Connect Four game is analysed while Cy and Dan play gomoku in
     another room: their round trips stay far below a position's search. Prints
     the analysis time and the round trips."""

@@ -259,7 +259,11 @@ async def test_the_javascript_example_plays(server: RunningServer) -> None:
     assert len(run.results) == 1 and run.results[0]["outcome"] in ("win", "loss", "draw")
 
 
-async def test_the_engine_bot_draws_against_the_perfect_ai(server: RunningServer) -> None:
+async def test_the_engine_bot_draws_against_the_perfect_ai(
+    server: RunningServer, compiled_solver_ready: None
+) -> None:
+    """The bot's perfect engine runs the compiled solver, which the session has
+    put in numba's cache: a first run on a machine does not compile it mid-game."""
     run = await run_bot(
         server, "--engine", "perfect", "--create", "tictactoe", "--ai", "perfect", "--games", "2"
     )

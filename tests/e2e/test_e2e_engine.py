@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 from harness import Player, RunningServer, running_server, wait_until
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # its servers run the compiled solver
+
 GENEROUS_BOUND_SECONDS = 0.5
 """A move round trip that took this long would mean the loop was blocked by a search
 (a search runs for seconds); a loaded CI machine stays far below it."""

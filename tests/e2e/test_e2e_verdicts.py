@@ -13,10 +13,13 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from connect4_oracle import CONNECT4, move_scores, result, stone_score, value_text
 from harness import Player, RunningServer, play_out, running_server, wait_until
 
 from shared.engine import search
+
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 
 THREW_THE_WIN_AWAY = "444444325"
 """Against the perfect AI: X's 5 at move 9 turns a win in 17 into a loss in 17."""

@@ -9,7 +9,10 @@ import pytest
 from client.bench.analysis import GAMES, main, time_analysis
 from shared.engine.solvers import ENGINE_ENV
 
-pytestmark = pytest.mark.e2e  # whole-game analyses: seconds
+pytestmark = [
+    pytest.mark.e2e,  # whole-game analyses: seconds
+    pytest.mark.usefixtures("compiled_solver_ready"),
+]
 
 
 def test_one_game_is_analysed_with_both_solvers_and_the_figures_printed(

@@ -18,6 +18,8 @@ from shared.engine import solve
 from shared.engine.kernel import kernel_for
 from shared.games import GridGame, get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 
 @pytest.mark.e2e  # the whole benchmark program, every section: about 14 s
 def test_bench_engine_prints_every_section(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,8 @@ table, whose columns line up."""
 
 from __future__ import annotations
 
+import pytest
+
 from client.bench.perfect import (
     COLUMNS,
     Checked,
@@ -15,6 +17,8 @@ from client.bench.perfect import (
 )
 from shared.engine import solve
 from shared.games import GridGame, get_game
+
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 
 
 def test_early_openings_have_their_exact_values_and_are_reproducible() -> None:

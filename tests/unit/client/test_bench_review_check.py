@@ -14,6 +14,8 @@ from client.bench.review_check import (
 from shared.engine.analysis import Judgement, MoveReview, analyse_game
 from shared.engine.scores import SCORE_UNIT
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 peer_bitbully = pytest.importorskip("client.bench.peer_bitbully")
 
 SHORT_GAMES = ("1212121", "51455737354353126")

@@ -8,6 +8,8 @@ import pytest
 
 from client.cli import main
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 
 def test_solve_prints_the_search_in_one_line_and_the_line_it_expects(
     capsys: pytest.CaptureFixture[str],

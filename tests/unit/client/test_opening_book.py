@@ -15,7 +15,10 @@ from shared.engine import solve
 from shared.engine.book import OpeningBook
 from shared.games import GridGame, get_game
 
-pytestmark = pytest.mark.e2e  # solves in worker processes
+pytestmark = [
+    pytest.mark.e2e,  # solves in worker processes
+    pytest.mark.usefixtures("compiled_solver_ready"),
+]
 
 START = "7422341735647741166133573473242566"
 """A position of data/connect4/Test_L3_R1 (34 stones, score 1 for the player to move)."""

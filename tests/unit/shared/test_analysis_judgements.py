@@ -31,6 +31,8 @@ from shared.engine.analysis import (
 )
 from shared.games import Position, get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 CONNECT4 = get_game("connect4")
 DATABASE = Path(bitbully_databases.__file__).parent / "assets" / "book_12ply_distances.dat"
 

@@ -30,6 +30,8 @@ from shared.engine.scores import POINTS
 from shared.errors import IllegalMoveError, SearchLimitsError, UnknownGameError
 from shared.games import get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 TICTACTOE = get_game("tictactoe")
 CONNECT4 = get_game("connect4")
 

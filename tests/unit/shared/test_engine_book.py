@@ -10,6 +10,8 @@ from shared.engine.book import BookEntry, BookFormatError, OpeningBook, book_key
 from shared.engine.scores import SCORE_UNIT
 from shared.games import GridGame, Position, get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 
 @pytest.fixture
 def connect4() -> GridGame:

@@ -7,6 +7,8 @@ import pytest
 from shared.engine import minimax, search, solve
 from shared.games import Player, Status, get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 
 def test_plain_minimax_walks_the_whole_tic_tac_toe_tree() -> None:
     """From the empty 3x3 board plain minimax visits all 549,946 nodes and finds a draw."""

@@ -17,6 +17,8 @@ from shared.engine.scores import stone_score
 from shared.engine.search import value_search
 from shared.games import GridGame, Position, get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 bbc = pytest.importorskip("bitbully.bitbully_core")
 
 CONNECT4 = get_game("connect4")

@@ -11,6 +11,8 @@ from shared.engine.book import BookEntry, OpeningBook
 from shared.engine.explain import principal_line, speed_text, summary, verdict
 from shared.games import GridGame, get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 GAME = get_game("connect4")
 MOVE = GAME.parse_move(GAME.new(), "4")
 

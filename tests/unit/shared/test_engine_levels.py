@@ -17,6 +17,8 @@ from shared.games import Game, GridGame, Move, Player, Position, get_game
 from shared.protocol import decode_client_message, encode_message
 from shared.protocol import messages as wire
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 SEEDS = range(12)
 """Seeds tried wherever a varied level must *always* do something."""
 

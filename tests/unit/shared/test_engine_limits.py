@@ -18,6 +18,8 @@ from shared.engine import analyze, search, solve, solve_move
 from shared.errors import IllegalMoveError, IllegalMoveReason, SearchLimitsError
 from shared.games import get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 TIME_LIMIT = 0.2
 MARGIN = 0.25
 """Generous: the promise is a few milliseconds; other work shares the machine."""

@@ -20,6 +20,8 @@ from shared.engine.native import NativeSearcher, supports
 from shared.engine.negamax import EXACT_DEPTH, Searcher, SearchInterrupted
 from shared.games import GridGame, Position, get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 DATA = REPO_ROOT / "data" / "connect4"
 FIRST_LINES = {"Test_L3_R1": 40, "Test_L2_R1": 40, "Test_L2_R2": 6}
 """The first lines of each set; the pure solver takes up to about 0.3 s on each of

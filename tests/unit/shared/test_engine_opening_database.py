@@ -22,6 +22,8 @@ from shared.engine.opening_database_check import check_sample
 from shared.engine.opening_database_check import random_position as random_game_position
 from shared.games import GridGame, Position, get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 bbc = pytest.importorskip("bitbully.bitbully_core")
 
 SAMPLE_FAST = 30

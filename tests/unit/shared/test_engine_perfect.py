@@ -15,6 +15,8 @@ from shared.engine import opening_database, search, solve
 from shared.engine.scores import stone_score
 from shared.games import GridGame, Position, get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 SAMPLE = 8
 """Positions per set: each move is a real perfect-level search (native solver)."""
 

@@ -12,7 +12,10 @@ from shared.engine import search
 from shared.engine.book import packaged_book
 from shared.games import GridGame, Player, get_game
 
-pytestmark = pytest.mark.e2e  # whole games: several seconds each
+pytestmark = [
+    pytest.mark.e2e,  # whole games: several seconds each
+    pytest.mark.usefixtures("compiled_solver_ready"),
+]
 
 
 GAMES = [

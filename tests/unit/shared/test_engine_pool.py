@@ -17,6 +17,8 @@ import pytest
 from shared.engine import SearchRequest, SearchResult, run_search_request
 from shared.games import get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 REQUESTS = [
     SearchRequest("tictactoe", "b2 a1 c3", level="perfect"),
     SearchRequest("tictactoe4", "a1 b2", level="medium", seed=3),

@@ -17,6 +17,8 @@ from repo_paths import REPO_ROOT
 from shared.engine import SCORE_UNIT, Result, analyze, solve, solve_move
 from shared.games import Game, Position, get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 DATA = REPO_ROOT / "data" / "connect4"
 SAMPLE_SEED = 20240601
 SAMPLES = {"Test_L3_R1": 50, "Test_L2_R1": 50, "Test_L2_R2": 12}

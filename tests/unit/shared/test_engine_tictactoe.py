@@ -17,6 +17,8 @@ import pytest
 from shared.engine import SCORE_UNIT, Result, analyze, minimax, search, solve, solve_move
 from shared.games import GridGame, Player, Position, Status, get_game
 
+pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
+
 
 def _tictactoe() -> GridGame:
     game = get_game("tictactoe")

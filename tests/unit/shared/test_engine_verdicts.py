@@ -23,7 +23,10 @@ from shared.engine import search
 from shared.engine.analysis import Judgement, MoveReview, analyse_game, turning_points
 from shared.engine.scores import stone_score as engine_stones
 
-pytestmark = pytest.mark.e2e  # whole games searched and solved: seconds each
+pytestmark = [
+    pytest.mark.e2e,  # whole games searched and solved: seconds each
+    pytest.mark.usefixtures("compiled_solver_ready"),
+]
 
 
 def play(levels: tuple[str, str], seed: int, opening: str = "") -> str:

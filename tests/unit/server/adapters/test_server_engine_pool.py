@@ -1,9 +1,9 @@
 """The server's engine pool, on real spawned worker processes.
 
-Workers are made to crash or overrun with tasks defined in this module: a spawned
-worker imports them by reference, as it imports ``run_search_request`` in production
-(it can: pytest's default import mode puts ``tests/`` on ``sys.path``, and spawned
-workers inherit ``sys.path``).
+Workers are made to crash, hang or overrun with the tasks of ``tests/pool_tasks.py``:
+a spawned worker imports them by reference, as it imports ``run_search_request`` in
+production (it can: pytest's default import mode puts ``tests/`` on ``sys.path``, and
+spawned workers inherit ``sys.path``).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import os
 import signal
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from harness import wait_until
+from pool_tasks import CRASH_SEED, CrashOnce, HangOnce, crash_on_marked_seed, sleep_then_search
 
 from server.engine_pool import (
     WORKER_NICENESS,
@@ -29,53 +29,13 @@ from server.engine_pool import (
     FallbackReason,
     centre_first_move,
 )
-from shared.engine import SearchRequest, SearchResult, run_search_request
+from shared.engine import SearchRequest
 from shared.errors import IllegalMoveError, SearchLimitsError, UnknownGameError
 from shared.games import get_game
 
-pytestmark = pytest.mark.e2e
-"""Every test here but the fallback move's starts real worker processes: about 10 s in all."""
-
-CRASH_SEED = 13013
-"""Requests with this seed make :func:`crash_on_marked_seed` kill its worker."""
-
-
-def crash_on_marked_seed(request: SearchRequest) -> SearchResult:
-    """Kill the worker process outright for a marked request; search the others."""
-    if request.seed == CRASH_SEED:
-        os._exit(1)
-    return run_search_request(request)
-
-
-@dataclass(frozen=True)
-class CrashOnce:
-    """Kill the worker on the first call in any process (``marker`` records it), then search."""
-
-    marker: str
-
-    def __call__(self, request: SearchRequest) -> SearchResult:
-        try:
-            os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL))
-        except FileExistsError:
-            return run_search_request(request)
-        os._exit(1)
-
-
-@dataclass(frozen=True)
-class SayWhenStarted:
-    """Create the file ``marker`` as the search starts in the worker, then search."""
-
-    marker: str
-
-    def __call__(self, request: SearchRequest) -> SearchResult:
-        Path(self.marker).touch()
-        return run_search_request(request)
-
-
-def sleep_then_search(request: SearchRequest) -> SearchResult:
-    """Overrun any short deadline: sleep a second first."""
-    time.sleep(1.0)  # the subject: a worker slower than its deadline
-    return run_search_request(request)
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("compiled_solver_ready")]
+"""Every test here but the fallback move's starts real worker processes (about 10 s
+in all), which load the compiled solver: the session has put it in numba's cache."""
 
 
 def assert_legal(request: SearchRequest, move: int) -> None:
@@ -218,21 +178,17 @@ async def test_searches_in_flight_when_a_worker_dies_are_retried_on_one_new_pool
     is replaced once, not once per search."""
     request = SearchRequest("connect4", "", time_limit=0.3)
     task = CrashOnce(str(tmp_path / "crashed"))
-    # A generous margin: on a busy machine the retry's worker may be slow to
-    # answer, and a timeout is not what this test is about.
-    async with EnginePool(workers=2, max_queue=4, task=task, deadline_margin=10.0) as pool:
+    async with EnginePool(workers=2, max_queue=4, task=task) as pool:
         outcomes = await asyncio.gather(pool.search(request), pool.search(request))
         assert all(outcome.result is not None for outcome in outcomes)
         assert any(outcome.retried for outcome in outcomes)
         assert pool.metrics().restarts == 1
 
 
-CRASH_TEST_MARGIN = 30.0
-"""The deadline margin of the tests whose subject is a crash and its retry, not the
-deadline: the workers run at a lower priority (``WORKER_NICENESS``), so on a
-machine loaded by other tests a fresh worker can take seconds to get a core, and
-the default 1 s margin turned a crash into a time-out in about one run of three
-under load (three busy loops beside ``-n 2``)."""
+KILL_TEST_MARGIN = 30.0
+"""The deadline margin of the test that kills the workers: its first attempt hangs
+until the test has seen it start and killed it, and that must happen within the
+deadline, however slowly a loaded machine runs the test."""
 
 
 async def test_a_worker_killed_from_outside_mid_search_is_replaced(tmp_path: Path) -> None:
@@ -241,15 +197,12 @@ async def test_a_worker_killed_from_outside_mid_search_is_replaced(tmp_path: Pat
     started = tmp_path / "started"
     before = set(multiprocessing.active_children())
     async with EnginePool(
-        workers=2,
-        max_queue=4,
-        task=SayWhenStarted(str(started)),
-        deadline_margin=CRASH_TEST_MARGIN,
+        workers=2, max_queue=4, task=HangOnce(str(started)), deadline_margin=KILL_TEST_MARGIN
     ) as pool:
         workers = set(multiprocessing.active_children()) - before
         assert len(workers) == 2
         search = asyncio.create_task(pool.search(request))
-        await wait_until(started.exists)  # the search is under way in a worker
+        await wait_until(started.exists)  # a worker is on the request, and stays on it
         for worker in workers:
             assert worker.pid is not None
             os.kill(worker.pid, signal.SIGKILL)
@@ -263,9 +216,7 @@ async def test_a_worker_that_crashes_twice_gives_a_fallback_move_and_the_game_go
     """When the retry crashes too, the answer is the centre-first legal move, marked as
     a fallback; the pool is replaced again and the next search is the engine's."""
     request = SearchRequest("tictactoe", "b2 a1", level="perfect", seed=CRASH_SEED)
-    async with EnginePool(
-        workers=2, max_queue=4, task=crash_on_marked_seed, deadline_margin=CRASH_TEST_MARGIN
-    ) as pool:
+    async with EnginePool(workers=2, max_queue=4, task=crash_on_marked_seed) as pool:
         outcome = await pool.search(request)
         assert outcome.result is None
         assert outcome.fallback_reason is FallbackReason.CRASHED and outcome.retried
