@@ -7,6 +7,7 @@ Routes::
     GET /ws               the game protocol (docs/protocol.md)
     GET /api/rooms        public rooms as JSON, a page at a time (?game=connect4
                           to filter; ?offset=50&limit=50 for the next page)
+    GET /api/games        the games this server plays, as the registry describes them
     GET /api/games/{id}   a game's record as JSON, or as text with ?format=text
                           (or Accept: text/plain); a private room's game in
                           progress only with ?code= (server.core.record_access)
@@ -57,6 +58,7 @@ from server.lifecycle import CONFIG, HUB, LAG, METRICS, POOL, STORE, add_resourc
 from server.ratings.routes import add_leaderboard_routes
 from server.store import GameNotFoundError
 from server.web.routes import add_web_routes
+from shared.games import game_specs
 from shared.protocol.close_codes import CLOSE_ABUSE
 from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message
 from shared.protocol.errors import ErrorCode, ProtocolError
@@ -101,6 +103,7 @@ def create_app(config: ServerConfig) -> web.Application:
     app.on_shutdown.append(_close_connections)
     app.router.add_get("/ws", _websocket)
     app.router.add_get("/api/rooms", _rooms)
+    app.router.add_get("/api/games", _games)
     # {id} may be empty, so /api/games/ gets the JSON 404 too
     app.router.add_get("/api/games/{id:[^{}/]*}", _game_record)
     app.router.add_get("/healthz", _healthz)
@@ -221,6 +224,11 @@ async def _serve(
 
 
 # -- HTTP -----------------------------------------------------------------------------------
+
+
+async def _games(request: web.Request) -> web.Response:
+    """``{"games": [...]}``: every game, in menu order, as :meth:`GameSpec.describe` gives it."""
+    return json_response({"games": [spec.describe() for spec in game_specs()]})
 
 
 async def _rooms(request: web.Request) -> web.Response:

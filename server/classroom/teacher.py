@@ -200,6 +200,8 @@ class RoomView(msgspec.Struct, frozen=True, kw_only=True):
     public: bool
     paused: bool
     moves: str
+    ply: int = 0
+    """Moves played in the current or last game (its board is the room's ``state``)."""
     players: list[PlayerView]
     spectators: int
     result: ResultInfo | None
@@ -367,6 +369,7 @@ class Classroom:
             public=state.public,
             paused=state.paused,
             moves=state.moves,
+            ply=state.ply,
             players=players,
             spectators=room.spectators,
             result=state.result,

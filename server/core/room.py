@@ -141,6 +141,7 @@ from typing import Literal
 
 import msgspec
 
+from server.core.board_view import board_kind, board_rows, legal_moves
 from server.core.clock import GameClock
 from server.core.records import PlayerKind, SeatRecord, Termination
 from server.core.room_output import (
@@ -643,6 +644,9 @@ class Room:
             ai_pace=self.options.ai_pace if self.options.ai_match else None,
             hints=self.hints_allowed,
             game_players=dict(self._game_players),
+            board=board_rows(self.game, self._position),
+            board_kind=board_kind(self.game),
+            legal=legal_moves(self.game, self._position) if playing else None,
         )
 
     def summary(self) -> RoomSummary:
@@ -1085,7 +1089,16 @@ class Room:
         out.events.append(MoveMade(self.code, self._game_number, ply, side, text, now, clock_ms))
         if search is not None and self._line_hidden:
             search = without_line(search)
-        moved = Moved(room=self.code, ply=ply, move=text, side=side, clocks=clocks, search=search)
+        moved = Moved(
+            room=self.code,
+            ply=ply,
+            move=text,
+            side=side,
+            clocks=clocks,
+            search=search,
+            board=board_rows(self.game, self._position),
+            legal=legal_moves(self.game, self._position),
+        )
         self._announce(out, moved, requester, request_id)
         if self._draw_offer == other_side(side):
             # Moving instead of answering lapses the opponent's offer.
