@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from browser import LAPTOP, TIMEOUT_MS, WebPlayer, WebSession, web_session
-from harness import Player
+from harness import Player, play_out
 from playwright.async_api import Route, expect
 
 from server.web.routes import STATIC_DIR
@@ -195,3 +195,33 @@ async def test_a_game_s_own_look_plugs_in_by_its_name(db_path: Path) -> None:
         await expect(dee.cell("b2")).to_have_css("background-color", "rgb(31, 122, 61)")
         await dee.play("b2")
         await expect(dee.cell("b2")).to_have_class(re.compile(r"\bfirst\b"))
+
+
+async def test_the_review_steps_through_the_boards_the_analysis_carries(db_path: Path) -> None:
+    """A finished Connect Four game's analysis carries its moves one by one and
+    the board before and after each; the review page shows, at every step, the
+    discs of that step's board, and no others."""
+    async with web_session(db_path) as web:
+        moves = list("1122334")  # X wins across columns 1 to 4
+        game_id = await play_out(web.server.ws_url, "connect4", moves)
+        lee = await web.open(f"/#/review/{game_id}")
+        page = lee.page.locator(".review-view")
+        await expect(page).to_have_attribute("data-complete", "true")
+        body = await web.server.get_json(f"/api/games/{game_id}/analysis")
+        assert body["move_list"] == moves and body["board_kind"] == "columns"
+        assert len(body["boards"]) == len(moves) + 1 and body["boards"][0] == ["......."] * 6
+        assert body["boards"][-1][-2:] == ["OOO....", "XXXX..."]
+        await expect(page).to_have_attribute("data-ply", "0")
+        for ply in range(len(moves) + 1):
+            if ply:
+                await lee.page.get_by_role("button", name="Next move").click()
+            await expect(page).to_have_attribute("data-ply", str(ply))
+            shown: dict[str, str] = await lee.page.evaluate(
+                """() => Object.fromEntries(
+                    [...document.querySelectorAll(
+                      ".review-view .disc.first, .review-view .disc.second")]
+                      .map((disc) => [
+                        disc.dataset.cell, disc.classList.contains("first") ? "first" : "second"
+                      ]))"""
+            )
+            assert shown == stones_of(body["boards"][ply]), ply
