@@ -95,23 +95,25 @@ async def test_a_game_the_page_never_heard_of_is_offered_as_the_server_lists_it(
             body = await response.json()
             await route.fulfill(response=response, json={"games": [*body["games"], newcomer]})
 
-        bea = await opened(web, add_a_game)
+        bea = await opened(web, "bea", {"**/api/games": add_a_game})
         listed = await options(bea, "#new-game")
         assert listed[-1] == ("hexapawn", "Hexapawn (a newer server's game)")
         assert listed[:-1] == [(spec.name, spec.title) for spec in game_specs()]
         assert ("hexapawn", newcomer["title"]) in await options(bea, "#quick-game")
 
 
-async def opened(web: WebSession, on_games: Any) -> WebPlayer:
-    """A person at the page whose GET /api/games goes through ``on_games``."""
+async def opened(web: WebSession, name: str, routes: dict[str, Any]) -> WebPlayer:
+    """``name`` at the page, whose requests to each URL pattern of ``routes`` go
+    through its handler (which may change the server's answer)."""
     context = await web.browser.new_context(viewport=LAPTOP, base_url=web.base_url)
-    await context.route("**/api/games", on_games)
+    for pattern, handler in routes.items():
+        await context.route(pattern, handler)
     page = await context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     person = WebPlayer(page, web.base_url)
     web.people.append(person)
     await page.goto("/")
-    await person.enter_name("bea")
+    await person.enter_name(name)
     return person
 
 
@@ -181,15 +183,9 @@ async def test_a_game_s_own_look_plugs_in_by_its_name(db_path: Path) -> None:
         async def look(route: Route) -> None:
             await route.fulfill(content_type="text/javascript", body=othello)
 
-        context = await web.browser.new_context(viewport=LAPTOP, base_url=web.base_url)
-        await context.route("**/static/looks.js", looks)
-        await context.route("**/static/look-tictactoe.js", look)
-        page = await context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        dee = WebPlayer(page, web.base_url)
-        web.people.append(dee)
-        await page.goto("/")
-        await dee.enter_name("dee")
+        routes = {"**/static/looks.js": looks, "**/static/look-tictactoe.js": look}
+        dee = await opened(web, "dee", routes)
+        page = dee.page
         await dee.create_room("tictactoe", ai="random")
         await expect(page.locator(".room-view .board.othello-board")).to_be_visible()
         await expect(dee.cell("b2")).to_have_css("background-color", "rgb(31, 122, 61)")
