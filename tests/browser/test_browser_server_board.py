@@ -12,7 +12,7 @@ from typing import Any
 
 from browser import LAPTOP, TIMEOUT_MS, WebPlayer, WebSession, web_session
 from harness import Player, play_out
-from playwright.async_api import Route, expect
+from playwright.async_api import Route, WebSocketRoute, expect
 
 from server.web.routes import STATIC_DIR
 from shared.games import game_specs
@@ -102,12 +102,17 @@ async def test_a_game_the_page_never_heard_of_is_offered_as_the_server_lists_it(
         assert ("hexapawn", newcomer["title"]) in await options(bea, "#quick-game")
 
 
-async def opened(web: WebSession, name: str, routes: dict[str, Any]) -> WebPlayer:
+async def opened(
+    web: WebSession, name: str, routes: dict[str, Any], *, socket: Any = None
+) -> WebPlayer:
     """``name`` at the page, whose requests to each URL pattern of ``routes`` go
-    through its handler (which may change the server's answer)."""
+    through its handler (which may change the server's answer), and whose
+    WebSocket goes through ``socket`` if given."""
     context = await web.browser.new_context(viewport=LAPTOP, base_url=web.base_url)
     for pattern, handler in routes.items():
         await context.route(pattern, handler)
+    if socket is not None:
+        await context.route_web_socket(re.compile(r"/ws$"), socket)
     page = await context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     person = WebPlayer(page, web.base_url)
@@ -221,3 +226,44 @@ async def test_the_review_steps_through_the_boards_the_analysis_carries(db_path:
                       ]))"""
             )
             assert shown == stones_of(body["boards"][ply]), ply
+
+
+async def test_a_legal_move_that_names_no_place_gets_a_button(db_path: Path) -> None:
+    """A legal move the board cannot show (Othello's "pass") is offered as a
+    button while it is the player's move, and the button sends it. Shown on
+    tic-tac-toe with "pass" added to the legal moves on their way to the page:
+    the button says "Pass", clicking it sends the move, and the server (whose
+    rules have no pass) refuses it in words."""
+    sent: list[dict[str, Any]] = []
+
+    async def with_a_pass(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            room = data.get("room") if isinstance(data.get("room"), dict) else data
+            if room.get("legal"):
+                room["legal"] = [*room["legal"], "pass"]
+            ws.send(json.dumps(data))
+
+        def to_server(message: str | bytes) -> None:
+            sent.append(json.loads(message))
+            server.send(message)
+
+        server.on_message(to_page)
+        ws.on_message(to_server)
+
+    async with web_session(db_path) as web:
+        eve = await opened(web, "eve", {}, socket=with_a_pass)
+        await eve.create_room("tictactoe")
+        pass_button = eve.page.locator(".room-view .other-moves button")
+        await expect(pass_button).to_be_hidden()  # nobody to play yet: no legal moves
+        bob = await Player.join_server(web.server.ws_url, "bob")
+        await bob.request({"type": "join", "code": await eve.data("room")})
+        await expect(pass_button).to_have_text("Pass")
+        await pass_button.click()
+        await expect(eve.refusal).to_contain_text("pass")
+        assert [m["move"] for m in sent if m.get("type") == "move"] == ["pass"]
+        await eve.play("b2")
+        await expect(pass_button).to_be_hidden()  # Bob's move now
+        await bob.close()
