@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from browser import LAPTOP, TIMEOUT_MS, WebPlayer, WebSession, web_session
+from classroom_helpers import Teacher
 from harness import Player, play_out
 from playwright.async_api import Route, WebSocketRoute, expect
+from test_browser_teacher import open_teacher
 
 from server.web.routes import STATIC_DIR
 from shared.games import game_specs
@@ -70,6 +72,20 @@ async def test_the_lobby_lists_the_registry_s_games_and_the_family_s_sizes(
                 field = sizes.locator(f"input[name='{size.name}']")
                 await expect(field).to_have_attribute("min", str(size.low))
                 await expect(field).to_have_attribute("max", str(size.high))
+
+
+async def test_the_tournament_form_lists_the_registry_s_games_too(db_path: Path) -> None:
+    """The teacher's tournament form offers GET /api/games's games, families with
+    their size fields, as the lobby does."""
+    async with web_session(db_path, class_name="7B") as web:
+        desk = await open_teacher(web, Teacher(web.server))
+        registry = [(spec.name, spec.title) for spec in game_specs()]
+        assert await options(desk, "#tournament-game") == registry
+        for family in (spec for spec in game_specs() if spec.is_family):
+            await desk.page.locator("#tournament-game").select_option(family.name)
+            sizes = desk.page.locator(f"#new-tournament fieldset[data-family='{family.name}']")
+            for size in family.sizes:
+                await expect(sizes.locator(f"input[name='{size.name}']")).to_be_visible()
 
 
 async def test_a_game_the_page_never_heard_of_is_offered_as_the_server_lists_it(
