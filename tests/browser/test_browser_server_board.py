@@ -193,8 +193,16 @@ async def test_a_game_s_own_look_plugs_in_by_its_name(db_path: Path) -> None:
     board still plays."""
     async with web_session(db_path) as web:
         status, _, listed = await web.server.get("/static/looks.js")
-        assert status == 200 and listed.startswith("export const LOOKS = [")
+        assert status == 200 and listed.startswith("export const LOOKS = ")
+        looks_shipped = sorted(path.stem[len("look-") :] for path in STATIC_DIR.glob("look-*.js"))
+        assert json.loads(listed.removeprefix("export const LOOKS = ").rstrip(";\n")) == (
+            looks_shipped
+        )
         othello = (STATIC_DIR / "look-othello.js").read_text()
+        # The look names its class and its style sheet after its module: here
+        # look-tictactoe, whose sheet is Othello's, renamed to match.
+        sheet = (STATIC_DIR / "look-othello.css").read_text()
+        sheet = sheet.replace(".look-othello", ".look-tictactoe")
 
         async def looks(route: Route) -> None:
             await route.fulfill(
@@ -204,11 +212,18 @@ async def test_a_game_s_own_look_plugs_in_by_its_name(db_path: Path) -> None:
         async def look(route: Route) -> None:
             await route.fulfill(content_type="text/javascript", body=othello)
 
-        routes = {"**/static/looks.js": looks, "**/static/look-tictactoe.js": look}
+        async def look_sheet(route: Route) -> None:
+            await route.fulfill(content_type="text/css", body=sheet)
+
+        routes = {
+            "**/static/looks.js": looks,
+            "**/static/look-tictactoe.js": look,
+            "**/static/look-tictactoe.css": look_sheet,
+        }
         dee = await opened(web, "dee", routes)
         page = dee.page
         await dee.create_room("tictactoe", ai="random")
-        await expect(page.locator(".room-view .board.othello-board")).to_be_visible()
+        await expect(page.locator(".room-view .board.look-tictactoe")).to_be_visible()
         await expect(dee.cell("b2")).to_have_css("background-color", "rgb(31, 122, 61)")
         await dee.play("b2")
         await expect(dee.cell("b2")).to_have_class(re.compile(r"\bfirst\b"))

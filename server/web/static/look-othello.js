@@ -7,12 +7,16 @@
 import { CellsBoard } from "./board-cells.js";
 import { h } from "./dom.js";
 
-const SHEET = "/static/look-othello.css";
+// This module's name ("look-" and the game's) is the board's class, and its
+// style sheet is the file of that name beside it (NAME.css for NAME.js).
+const PATH = new URL(import.meta.url).pathname;
+const LOOK = PATH.split("/").at(-1).replace(/\.js$/, "");
+const SHEET = PATH.replace(/\.js$/, ".css");
 
 export class Board extends CellsBoard {
   constructor(shape, onMove) {
     super(shape, onMove);
-    this.element.classList.add("othello-board");
+    this.element.classList.add(LOOK);
     if (!document.querySelector(`link[href="${SHEET}"]`)) {
       document.head.append(h("link", { rel: "stylesheet", href: SHEET }));
     }
