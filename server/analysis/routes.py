@@ -4,6 +4,8 @@
 it; ask again to see it fill in), with the same body::
 
     {"game_id": 12, "game": "connect4", "title": "Connect Four", "moves": "4453...",
+     "move_list": ["4", "4", "5", "3", ...], "board_kind": "columns",
+     "boards": [[".......", ..., "......."], [".......", ..., "...X..."], ...],
      "players": {"first": "ann", "second": "AI (perfect)"},
      "result": {"winner": "first", "reason": "line", "line": ["d1", "d2", "d3", "d4"]},
      "complete": false, "total": 42, "estimated": false,
@@ -23,7 +25,10 @@ Refusals, as JSON ``{"error", "message"}``: 404 ``unknown_game_record`` (as
 word), 409 ``game_in_progress`` (no analysis while a game is played), 503
 ``engine_busy`` with ``retry_after`` (seconds, also as a ``Retry-After`` header:
 too many
-analyses running). ``result.line`` is the winning line's cells as
+analyses running). ``boards`` holds the board before the first move and after
+each (``len(move_list) + 1`` of them), each as ``state.room.board`` gives it (top
+row first, ``X``, ``O``, ``.``): the page draws them, with no rules of its own.
+``result.line`` is the winning line's cells as
 ``game_over`` names them (empty without a line). ``hint`` is the move the
 engine gave the mover as a hint before that move (null if none), and ``hints``
 counts them per player. ``estimated`` is true when a judged move rests on an
@@ -48,6 +53,7 @@ from server.analysis.service import (
     GameAnalyses,
     GameInProgressError,
 )
+from server.core.board_view import board_kind, board_rows
 from server.core.path_ids import parse_id
 from server.core.record_access import may_read
 from server.core.room_output import GameFinished
@@ -122,7 +128,11 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
     game = get_game(record.game)
     by_symbol = dict(zip("XO", SIDES, strict=True))
     winner = None if record.winner is None else SIDES[record.winner]
-    final = game.from_moves(" ".join(m.move for m in record.moves))
+    positions = [game.new()]
+    for played in record.moves:
+        before = positions[-1]
+        positions.append(game.play_unchecked(before, game.parse_move(before, played.move)))
+    final = positions[-1]
     # The winning line's cells, named as the wire names them (``result.line``):
     # the page rings them and writes the line in the game's notation.
     line = [game.cell_name(cell) for cell in game.outcome(final).line]
@@ -131,6 +141,9 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
         "game": record.game,
         "title": game.title,
         "moves": game.move_string(final),
+        "move_list": [played.move for played in record.moves],
+        "board_kind": board_kind(game),
+        "boards": [board_rows(game, position) for position in positions],
         "players": {
             side: seat.name if seat is not None else None
             for side, seat in zip(SIDES, record.seats, strict=True)

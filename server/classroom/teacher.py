@@ -200,6 +200,14 @@ class RoomView(msgspec.Struct, frozen=True, kw_only=True):
     public: bool
     paused: bool
     moves: str
+    ply: int = 0
+    """Moves played in the current or last game."""
+    to_move: Side | None = None
+    """Whose move it is, while a game is played."""
+    board: list[str] | None = None
+    """The board now, top row first, as the room's ``state`` gives it."""
+    board_kind: str | None = None
+    """How it looks (``cells`` or ``columns``), as the room's ``state`` gives it."""
     players: list[PlayerView]
     spectators: int
     result: ResultInfo | None
@@ -367,6 +375,10 @@ class Classroom:
             public=state.public,
             paused=state.paused,
             moves=state.moves,
+            ply=state.ply,
+            to_move=state.to_move,
+            board=state.board,
+            board_kind=state.board_kind,
             players=players,
             spectators=room.spectators,
             result=state.result,

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from server.core.board_view import board_rows, legal_moves
 from server.core.clock import GameClock
 from server.core.records import SeatRecord, Termination
 from server.core.room_draft import Draft, RefusedError, with_id
@@ -243,7 +244,16 @@ class GameInPlay:
         out.events.append(MoveMade(self.code, self.number, ply, side, text, now, clock_ms))
         if search is not None and line_hidden:
             search = without_line(search)
-        moved = Moved(room=self.code, ply=ply, move=text, side=side, clocks=clocks, search=search)
+        moved = Moved(
+            room=self.code,
+            ply=ply,
+            move=text,
+            side=side,
+            clocks=clocks,
+            search=search,
+            board=board_rows(self.game, self.position),
+            legal=legal_moves(self.game, self.position),
+        )
         out.announce(moved, requester, request_id)
         if self.draw_offer == other_side(side):
             # Moving instead of answering lapses the opponent's offer.

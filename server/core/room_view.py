@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
+from server.core.board_view import board_kind, board_rows, legal_moves
 from server.core.class_controls import ClassControls
 from server.core.game_in_play import GameInPlay
 from server.core.room_options import RoomOptions
@@ -60,6 +61,9 @@ def room_state(
         ai_pace=options.ai_pace if options.ai_match else None,
         hints=controls.hints_allowed,
         game_players=dict(play.players),
+        board=board_rows(play.game, play.position),
+        board_kind=board_kind(play.game),
+        legal=legal_moves(play.game, play.position) if play.playing else None,
     )
 
 

@@ -10,6 +10,11 @@ Pages, each one HTML file in ``static/`` (:data:`PAGES`)::
 The teacher's page and the wall hold no secret: they read the admin token from
 the URL's fragment and send it with each request, and the API refuses without it.
 
+``GET /static/looks.js`` is written, not read: the games with a board of their
+own look (a module ``look-NAME.js`` in ``static/``, NAME the game's name), as
+``export const LOOKS = ["NAME", ...];`` for the client's ``board.js``, so that a
+game's look is added by adding its module alone.
+
 Files are read from ``static/`` beside this module on every request (they are
 small, and a changed file is picked up without a restart), with
 ``Cache-Control: no-cache``: browsers keep a copy but ask again each time,
@@ -19,6 +24,7 @@ new server version's client is never mixed with an old one's modules.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -65,6 +71,7 @@ def add_web_routes(app: web.Application) -> None:
     """Route the :data:`PAGES` and ``GET /static/{name}`` on ``app``."""
     for path, file_name in PAGES.items():
         app.router.add_get(path, _page(file_name))
+    app.router.add_get("/static/looks.js", _looks)  # before /static/{name}: written here
     app.router.add_get("/static/{name}", _static_file)
 
 
@@ -78,6 +85,28 @@ def _page(file_name: str) -> Callable[[web.Request], Awaitable[web.StreamRespons
         return response
 
     return serve_page
+
+
+_LOOK = re.compile(r"look-([a-z0-9][a-z0-9-]*)\.js")
+
+WRITTEN_MODULES = frozenset({"looks.js"})
+"""The client's modules that this module writes rather than reads from ``static/``."""
+
+
+async def _looks(request: web.Request) -> web.Response:
+    names = sorted(
+        match.group(1)
+        for path in STATIC_DIR.glob("look-*.js")
+        if (match := _LOOK.fullmatch(path.name)) is not None
+    )
+    return web.Response(
+        text=f"export const LOOKS = {json.dumps(names)};\n",
+        headers={
+            "Content-Type": CONTENT_TYPES[".js"],
+            "Cache-Control": "no-cache",
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
 
 
 async def _static_file(request: web.Request) -> web.StreamResponse:

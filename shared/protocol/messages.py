@@ -37,6 +37,10 @@ Code = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
 ShortText = Annotated[str, msgspec.Meta(max_length=64)]
 ChatText = Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
 Seconds = Annotated[float, msgspec.Meta(gt=0, le=86_400)]
+BoardKind = Literal["cells", "columns"]
+"""How a board looks and how a move names a place on it: ``cells`` (a move names
+a cell, ``b2``) or ``columns`` (a move names a column, ``4``, and the stone falls):
+the registry's :class:`shared.games.spec.BoardKind` values (a test holds them together)."""
 Side = Literal["first", "second"]
 """A seat: ``first`` moves first (X), ``second`` answers (O)."""
 SIDES: Final[tuple[Side, Side]] = ("first", "second")
@@ -377,6 +381,17 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Who played the current or last game, by side, named as it started or as
     the teacher renamed them since (left out before the first game): a
     finished game's result keeps its players' names once they have left."""
+    board: list[str] | None = None
+    """The board now, top row first, one string per row of ``X`` (the first
+    player's stones), ``O`` and ``.`` (empty): as many strings as the board has
+    rows, each as long as it has columns. A client draws this, not its own replay
+    of ``moves``. Absent only from servers before it was added."""
+    board_kind: BoardKind | None = None
+    """How the board looks and how moves name places on it (``cells``, ``columns``)."""
+    legal: list[str] | None = None
+    """While a game is played: every legal move of the side to move, in the
+    game's notation (``"4"``, ``"b2"``), the only moves a client need offer.
+    Absent when no game is being played."""
 
 
 class RoomSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -464,8 +479,9 @@ class SearchInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 
 class Moved(_Message, tag="moved", frozen=True):
-    """A move was made (and is durable). ``ply`` counts the moves before it.
-    ``search`` is set on a server AI's move, for sessions that asked for it
+    """A move was made (and is durable). ``ply`` counts the moves before it;
+    ``board`` and ``legal`` say the position after it, so that a client needs no
+    copy of the rules. ``search`` is set on a server AI's move, for sessions that asked for it
     (``hello.search_info``), and only when the engine's search chose the move
     (not a fallback)."""
 
@@ -475,6 +491,11 @@ class Moved(_Message, tag="moved", frozen=True):
     side: Side
     clocks: ClockState | None = None
     search: SearchInfo | None = None
+    board: list[str] | None = None
+    """The board after the move, as :attr:`RoomState.board` gives it."""
+    legal: list[str] | None = None
+    """The legal moves after it, of the side to move next (empty if the move
+    ended the game), as :attr:`RoomState.legal` gives them."""
 
 
 class Hint(_Message, tag="hint", frozen=True):

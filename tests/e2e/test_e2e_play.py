@@ -112,7 +112,10 @@ class Table:
             request = {"type": "move", "room": self.code, "move": move, "ply": at}
             reply = await self.seat(side).request(request)
             expected = {"type": "moved", "room": self.code, "ply": at, "move": move, "side": side}
-            assert {k: v for k, v in reply.items() if k not in ("id", "clocks")} == expected
+            # The position after the move (test_server_room_board.py checks it whole).
+            shown = ("id", "clocks", "board", "legal")
+            assert {k: v for k, v in reply.items() if k not in shown} == expected
+            assert move not in reply["legal"] and len(reply["board"]) == 3
             for player in self.everyone:
                 if player is not self.seat(side):
                     assert content(await player.expect("moved", ply=at)) == content(reply)
@@ -551,6 +554,8 @@ async def test_connect4_against_easy_ai(server: RunningServer) -> None:
     played = ""
     for ply, column in zip(range(0, 6, 2), "123", strict=True):
         reply = await ada.request({"type": "move", "room": code, "move": column, "ply": ply})
+        board, legal = reply.pop("board"), reply.pop("legal")
+        assert len(board) == 6 and legal == list("1234567")  # no column is full yet
         assert content(reply) == {
             "type": "moved",
             "room": code,

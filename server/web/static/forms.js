@@ -1,10 +1,12 @@
 // forms.js: the pieces the pages' forms are made of (panels, fields, selects,
 // number fields, radios, an error line), and the parts that the lobby's "New
-// game" and the teacher's tournament form share: the m,n,k sizes and the clock,
-// read back into the protocol's fields.
+// game" and the teacher's tournament form share: the game and, for a family of
+// boards, its sizes (from GET /api/games: game-list.js), and the clock, read
+// back into the protocol's fields.
 
 import { h, show } from "./dom.js";
-import { MNK_LIMITS } from "./games.js";
+import { gameNamed, gameOptions, GAMES, isFamily, startingSizes } from "./game-list.js";
+import { GAMES_UNAVAILABLE, sizeLabel } from "./words.js";
 
 /** A section with a heading: the page's unit of layout. */
 export function panel(name, title, ...content) {
@@ -48,22 +50,33 @@ export function toggleFieldset(fieldset, on) {
   fieldset.disabled = !on;
 }
 
-/** The m,n,k board's sizes: fields `m`, `n`, `k`. */
-export function mnkFieldset() {
-  return h(
-    "fieldset",
-    { class: "mnk" },
-    h("legend", {}, "Board"),
-    numberField("m", "Columns", 7, MNK_LIMITS.sizeMin, MNK_LIMITS.sizeMax),
-    numberField("n", "Rows", 6, MNK_LIMITS.sizeMin, MNK_LIMITS.sizeMax),
-    numberField("k", "In a row", 4, MNK_LIMITS.lineMin, MNK_LIMITS.lineMax),
-  );
+/**
+ * The game's select (`name` "game"), every game the server lists, and one
+ * fieldset of sizes per family of boards, shown while it is chosen (the m,n,k
+ * board's columns, rows and line). `sync(values)` shows the sizes that apply.
+ */
+export function gameFields(id, { families = true, selected = null } = {}) {
+  const options = gameOptions({ families });
+  const choice = field("Game", select("game", id, options, selected));
+  if (!options.length) choice.append(h("p", { class: "form-error", role: "alert" }, GAMES_UNAVAILABLE));
+  const sizes = (families ? GAMES.filter(isFamily) : []).map((family) => {
+    const start = startingSizes(family);
+    const fields = family.sizes.map((size) =>
+      numberField(size.name, sizeLabel(size), start[size.name], size.min, size.max),
+    );
+    return h("fieldset", { class: "sizes", dataset: { family: family.name } }, h("legend", {}, "Board"), fields);
+  });
+  const sync = (values) => {
+    for (const fieldset of sizes) toggleFieldset(fieldset, values.game === fieldset.dataset.family);
+  };
+  return { elements: [choice, ...sizes], sync };
 }
 
-/** The sizes of an m,n,k game from a form's values ({ m, n, k }), else null. */
-export function mnkSizes(values) {
-  if (values.game !== "mnk") return null;
-  return { m: Number(values.m), n: Number(values.n), k: Number(values.k) };
+/** The sizes of a family's board from a form's values ({ m, n, k }); null for a single game. */
+export function familySizes(values) {
+  const game = gameNamed(values.game);
+  if (!isFamily(game)) return null;
+  return Object.fromEntries(game.sizes.map((size) => [size.name, Number(values[size.name])]));
 }
 
 /** The clock's choice (field `clock`) and its settings, each shown when chosen. */

@@ -10,14 +10,14 @@ import {
   clockFromValues,
   field,
   formError,
-  mnkFieldset,
-  mnkSizes,
+  familySizes,
+  gameFields,
   panel,
   radio,
   select,
   toggleFieldset,
 } from "./forms.js";
-import { GAME_CHOICES } from "./games.js";
+import { gameOptions } from "./game-list.js";
 import { LEVELS, refusalText, roomSummary } from "./words.js";
 
 const ROOMS_REFRESH_MS = 5000; // live enough for a classroom, light on the server
@@ -55,7 +55,7 @@ export class LobbyView {
 
   createPanel() {
     const error = formError();
-    const mnk = mnkFieldset();
+    const game = gameFields("new-game");
     const level = h(
       "select",
       { name: "level", id: "new-level", "aria-label": "AI level" },
@@ -88,8 +88,7 @@ export class LobbyView {
     const form = h(
       "form",
       { id: "new-room", onsubmit: (event) => this.create(event, form, error) },
-      field("Game", select("game", "new-game", GAME_CHOICES.map(({ game, title }) => [game, title]))),
-      mnk,
+      game.elements,
       h(
         "fieldset",
         {},
@@ -114,7 +113,7 @@ export class LobbyView {
     // Fields that do not apply are hidden and disabled (so that they are not validated).
     const sync = () => {
       const values = formValues(form);
-      toggleFieldset(mnk, values.game === "mnk");
+      game.sync(values);
       level.disabled = values.opponent !== "ai";
       const watching = values.opponent === "ai_match";
       toggleFieldset(aiMatch, watching);
@@ -131,7 +130,6 @@ export class LobbyView {
 
   codePanel() {
     const quickError = formError();
-    const presets = GAME_CHOICES.filter(({ game }) => game !== "mnk");
     const quick = h(
       "form",
       { id: "quick-match", onsubmit: (event) => this.quickMatch(event, quick, quickError) },
@@ -139,12 +137,7 @@ export class LobbyView {
       h(
         "div",
         { class: "row" },
-        select(
-          "game",
-          "quick-game",
-          presets.map(({ game, title }) => [game, title]),
-          "connect4",
-        ),
+        select("game", "quick-game", gameOptions({ families: false })),
         h("button", { type: "submit" }, "Quick match"),
       ),
       quickError,
@@ -287,7 +280,7 @@ export class LobbyView {
     event.preventDefault();
     const values = formValues(form);
     const message = { type: "create_room", game: values.game, public: !values.private };
-    Object.assign(message, mnkSizes(values) ?? {});
+    Object.assign(message, familySizes(values) ?? {});
     if (values.opponent === "ai_match") {
       // The AIs take both seats: no seat, level or clock goes with it (the server refuses them).
       message.ai_match = { first: values.first_level, second: values.second_level, pace: Number(values.pace) };

@@ -7,7 +7,9 @@
 
 import { CODE_HINT, CODE_INVALID, CODE_LABEL } from "./class-words.js";
 import { button, h, setText, show } from "./dom.js";
+import { GAMES, isFamily } from "./game-list.js";
 import { saveName, savePlayerToken, saveToken } from "./storage.js";
+import { welcomeLine } from "./words.js";
 
 const NAME_MAX = 32; // the server's limit (docs/protocol.md, bad_name)
 const CODE_MAX = 9; // six characters, with room for a space or a dash typed between
@@ -55,7 +57,7 @@ export class NameView {
       "section",
       { class: "name-view panel", "aria-labelledby": "name-title" },
       h("h1", { id: "name-title" }, "Welcome to Boardroom"),
-      h("p", {}, "Play tic-tac-toe, Connect Four and gomoku against friends, classmates or the AI."),
+      h("p", {}, welcomeLine(GAMES.filter((game) => !isFamily(game)).map((game) => game.title))),
       this.codeForm,
       this.nameForm,
     );

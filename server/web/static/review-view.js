@@ -18,8 +18,8 @@
 // page, a player from the end of a game.
 
 import { createBoard } from "./board.js";
+import { shapeOf, stonesOf } from "./board-rows.js";
 import { button, h, setText, show } from "./dom.js";
-import { boardShape, Position, splitMoves } from "./games.js";
 import { SYMBOLS } from "./room-state.js";
 import { sideMark } from "./side-mark.js";
 import { REVIEW, turningPointText } from "./words.js";
@@ -186,19 +186,21 @@ export class ReviewView {
   take(body) {
     const first = this.body === null;
     this.body = body;
-    const shape = boardShape(body.game);
+    // The server's boards, one before the first move and one after each: the
+    // page steps through them, with no rules of its own.
+    const shape = shapeOf(body.boards?.[0], body.board_kind);
     if (first) {
       this.shape = shape;
-      this.moves = shape ? splitMoves(shape, body.moves) : [];
+      this.moves = shape ? (body.move_list ?? []) : [];
       this.board = shape
-        ? createBoard(shape, () => {})
+        ? createBoard(body.game, shape, () => {})
         : { element: h("p", {}, `This page cannot draw ${body.game}: reload it for the newest version.`), update() {} };
       // Read-only: the cells stay readable (their names and stones) but take no clicks or focus.
       for (const cell of this.board.element.querySelectorAll("button")) cell.disabled = true;
       this.board.element.classList.add("readonly");
       if (shape) this.frame.style.setProperty("--columns", shape.columns);
       if (shape) this.frame.style.setProperty("--rows", shape.rows);
-      this.element.classList.toggle("gravity", Boolean(shape?.gravity));
+      this.element.classList.toggle("gravity", shape?.kind === "columns");
       this.frame.replaceChildren(this.board.element);
       setText(this.title, `Review: ${body.title ?? body.game}, game ${body.game_id}`);
       document.title = `Review: ${body.title ?? body.game} ${body.game_id} · Boardroom`;
@@ -225,14 +227,12 @@ export class ReviewView {
   draw() {
     this.element.dataset.ply = String(this.at);
     if (this.shape) {
-      const position = new Position(this.shape);
-      for (const move of this.moves.slice(0, this.at)) position.play(move);
       const end = this.at === this.moves.length;
       this.board.update({
-        position,
-        lastCell: position.lastCell,
+        stones: stonesOf(this.body.boards[this.at]),
+        lastMove: this.moves[this.at - 1] ?? null,
         winningCells: end ? (this.body?.result?.line ?? []) : [],
-        myTurn: false,
+        allows: () => false,
       });
     }
     setText(this.now, this.nowText());

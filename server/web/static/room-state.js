@@ -5,8 +5,12 @@
 // false, meaning "ask the server for the whole state again". Clocks are read as
 // of the moment their figures arrived and count down locally from there; the
 // server stays the judge of timeouts.
+//
+// The board is the server's: every `state` and `moved` says it (rows, top
+// first) and the legal moves (docs/protocol.md, "The board"); the page draws
+// those and offers only those, with no rules of its own.
 
-import { boardShape, Position } from "./games.js";
+import { appendMove, lastMove, shapeOf, stonesOf } from "./board-rows.js";
 
 export const SYMBOLS = { first: "X", second: "O" };
 export const SIDES = ["first", "second"];
@@ -17,7 +21,8 @@ const LOG_LINES = 200; // chat and event lines kept per room
 export class Room {
   constructor(state) {
     this.code = state.code;
-    this.shape = boardShape(state.game);
+    /** { kind, columns, rows } of the board (board-rows.js); null if the server said none. */
+    this.shape = shapeOf(state.board, state.board_kind);
     /** Chat lines and room events, oldest first: { kind: "chat" | "event", name?, text }. */
     this.log = [];
     /** The last AI move that came with its search ({ side, move, search }), this game; or null. */
@@ -58,6 +63,12 @@ export class Room {
     return hint.ply === this.state.ply && hint.gameNumber === this.state.game_number ? hint : null;
   }
 
+  /** Whether this page's player may play `move` now: their turn, and a legal move. */
+  allows(move) {
+    if (!this.myTurn) return false;
+    return !Array.isArray(this.state.legal) || this.state.legal.includes(move);
+  }
+
   /** The cell (grid) or column (Connect Four) the current hint names; else null. */
   get hintMove() {
     return this.currentHint?.move ?? null;
@@ -66,10 +77,6 @@ export class Room {
   /** Keep the engine's `hint` message, for the position it was asked in. */
   takeHint(message) {
     this.hint = { ply: message.ply, gameNumber: this.state.game_number, move: message.move, search: message.search };
-  }
-
-  get lastCell() {
-    return this.position.lastCell;
   }
 
   /** The cells of the winning line once a game is won by one, else empty. */
@@ -153,22 +160,26 @@ export class Room {
     }
     this.state = state;
     this.clocksAt = performance.now();
-    // The server's own move string always parses; if it ever did not, an empty
-    // board is shown rather than nothing.
-    this.position = (this.shape && Position.fromMoves(this.shape, state.moves)) ?? this.empty();
+    /** The stones on the board: cell name -> side. */
+    this.stones = stonesOf(state.board);
+    /** The last move played, in the game's notation; null before the first. */
+    this.lastMove = lastMove(this.shape?.kind, state.moves);
   }
 
   takeMove(moved) {
     if (moved.ply < this.state.ply) return true; // already in (a state overtook it)
-    if (moved.ply > this.state.ply || !this.playing || !this.shape) return false;
-    if (this.position.play(moved.move) === null) return false;
+    if (moved.ply > this.state.ply || !this.playing || !this.shape || !moved.board) return false;
     this.state = {
       ...this.state,
-      moves: appendMove(this.shape, this.state.moves, moved.move),
+      moves: appendMove(this.shape.kind, this.state.moves, moved.move),
       ply: moved.ply + 1,
       to_move: otherSide(moved.side),
       clocks: moved.clocks ?? this.state.clocks,
+      board: moved.board,
+      legal: moved.legal ?? null,
     };
+    this.stones = stonesOf(moved.board);
+    this.lastMove = moved.move;
     if (moved.clocks) this.clocksAt = performance.now();
     if (moved.search) this.lastSearch = { side: moved.side, move: moved.move, search: moved.search };
     return true;
@@ -186,25 +197,13 @@ export class Room {
       status: "finished",
       result: over.result,
       to_move: null,
+      legal: null,
       draw_offer: null,
       clocks,
       // The stored game's id, for its review (#/review/ID); kept if a state gave it already.
       game_id: over.game_id ?? this.state.game_id ?? null,
     };
-    if (inStep) return true;
-    const position = this.shape && Position.fromMoves(this.shape, over.moves);
-    if (!position) return false;
-    this.position = position;
-    this.state = { ...this.state, moves: over.moves, ply: position.played.length };
-    return true;
+    // A move missed on the way: the whole state again, board and all.
+    return inStep;
   }
-
-  empty() {
-    return new Position(this.shape ?? { columns: 0, rows: 0, line: 0, gravity: false });
-  }
-}
-
-function appendMove(shape, moves, move) {
-  if (!moves) return move;
-  return shape.gravity ? moves + move : `${moves} ${move}`;
 }

@@ -21,7 +21,7 @@ import { createBoard } from "./board.js";
 import { clockSetting, formatClock, LOW_TIME_MS } from "./clocks.js";
 import { button, confirming, copyText, h, setText, show } from "./dom.js";
 import { otherSide, SIDES, SYMBOLS } from "./room-state.js";
-import { absentLabel, expectedLineText, hintRefusalText, hintText, LEVELS, moveRefusalText, presence, refusalText, rematchText, seatKind, seatLabel, turnText, waitingText } from "./words.js";
+import { absentLabel, expectedLineText, hintRefusalText, hintText, illegalPickText, LEVELS, moveRefusalText, otherMoveText, presence, refusalText, rematchText, seatKind, seatLabel, turnText, waitingText } from "./words.js";
 
 const REFUSAL_MS = 10000; // a refusal stays this long, or until the next thing that works
 
@@ -56,26 +56,31 @@ export class RoomView {
       h("strong", {}, "Paused by the teacher"),
       this.heldText,
     );
-    this.board = room.shape ? createBoard(room.shape, (move) => this.play(move)) : unknownBoard(room);
+    this.board = room.shape ? createBoard(room.state.game, room.shape, (move) => this.pick(move)) : unknownBoard(room);
     const frameStyle = room.shape ? { "--columns": room.shape.columns, "--rows": room.shape.rows } : {};
+    const columns = room.shape?.kind === "columns";
     this.moveInput = h("input", {
       id: `move-${this.code}`,
       name: "move",
       autocomplete: "off",
       spellcheck: "false",
-      placeholder: room.shape?.gravity ? "4" : "b2",
+      placeholder: columns ? "4" : "b2",
       size: 5,
     });
     this.moveForm = h(
       "form",
       { class: "move-form", onsubmit: (event) => this.typedMove(event) },
-      h("label", { for: this.moveInput.id }, `Or type a ${room.shape?.gravity ? "column" : "cell"}`),
+      h("label", { for: this.moveInput.id }, `Or type a ${columns ? "column" : "cell"}`),
       this.moveInput,
       h("button", { type: "submit" }, "Play"),
     );
     this.hintButton = button("Hint", () => this.askHint(), { class: "hint-button" });
     this.hintLine = h("span", { class: "hint-line", "aria-live": "polite" });
-    this.hintBar = h("div", { class: "hint-bar", hidden: true }, this.hintButton, this.hintLine);
+    // The legal moves that are no place on the board (a pass), as buttons: the
+    // server's list says when there are any.
+    this.otherMoves = h("span", { class: "other-moves" });
+    this.otherShown = "";
+    this.hintBar = h("div", { class: "hint-bar", hidden: true }, this.otherMoves, this.hintButton, this.hintLine);
     this.hintAsked = false; // a hint is on its way: one at a time
     this.hintRefusal = null; // { text, ply }: why the last hint was refused, for that position
     this.searchLine = h("p", { class: "ai-search-summary" });
@@ -93,7 +98,7 @@ export class RoomView {
     this.element = h(
       "section",
       {
-        class: room.shape?.gravity ? "room-view gravity" : "room-view",
+        class: columns ? "room-view gravity" : "room-view",
         "aria-labelledby": this.title.id,
         dataset: { room: this.code },
       },
@@ -256,7 +261,16 @@ export class RoomView {
   /** The hint button and the hint (or why none came), while it is this player's move. */
   drawHint(room) {
     const asking = room.myTurn && room.hintsAllowed && !room.state.paused;
-    show(this.hintBar, asking);
+    const others = room.myTurn ? (room.state.legal ?? []).filter((move) => !this.board.hasPlace?.(move)) : [];
+    if (others.join(" ") !== this.otherShown) {
+      this.otherShown = others.join(" ");
+      this.otherMoves.replaceChildren(
+        ...others.map((move) => button(otherMoveText(move), () => this.pick(move), { dataset: { move } })),
+      );
+    }
+    show(this.hintBar, asking || others.length > 0);
+    show(this.hintButton, asking);
+    show(this.hintLine, asking);
     this.hintButton.disabled = this.hintAsked;
     const hint = room.currentHint;
     const refused = this.hintRefusal?.ply === room.state.ply ? this.hintRefusal.text : "";
@@ -407,6 +421,20 @@ export class RoomView {
   }
 
   // -- acting ---------------------------------------------------------------------
+
+  /**
+   * A place on the board was clicked (or chosen with the keyboard): a move the
+   * server listed as legal is played; any other sends nothing, and the page
+   * says why (a spectator and a finished game are answered by play).
+   */
+  pick(move) {
+    const room = this.room;
+    if (room && room.you !== null && room.playing && !room.allows(move)) {
+      this.showRefusal(illegalPickText(room, move));
+      return;
+    }
+    this.play(move);
+  }
 
   /** Send a move; true if the server took it. */
   async play(move) {

@@ -7,7 +7,6 @@
 // its second click is not lost to a refresh.
 
 import { confirming, h, placeInOrder, setText, show } from "./dom.js";
-import { boardShape, Position } from "./games.js";
 import { SYMBOLS } from "./room-state.js";
 import { sideMark } from "./side-mark.js";
 import { errorText } from "./teacher-api.js";
@@ -183,7 +182,7 @@ class RoomRow {
 export function roomStatus(room) {
   if (room.status === "waiting") return room.paused ? "waiting (paused)" : "waiting for a player";
   if (room.status === "finished") return `finished: ${resultWords(room)}`;
-  const count = moveCount(room);
+  const count = room.ply ?? 0;
   const moves = `${count} move${count === 1 ? "" : "s"}`;
   return room.paused ? `paused, ${moves}` : `playing, ${moves}`;
 }
@@ -202,9 +201,4 @@ export function resultWords(room) {
 /** Who played `side` of a finished game (`game_players`), also once they have left; else null. */
 function playedBy(room, side) {
   return room.status === "finished" ? (room.game_players?.[side] ?? null) : null;
-}
-
-function moveCount(room) {
-  const shape = boardShape(room.game);
-  return (shape && Position.fromMoves(shape, room.moves)?.played.length) ?? 0;
 }

@@ -14,14 +14,12 @@ import {
   clockFromValues,
   field,
   formError,
-  mnkFieldset,
-  mnkSizes,
+  familySizes,
+  gameFields,
   numberField,
   radio,
-  select,
   toggleFieldset,
 } from "./forms.js";
-import { GAME_CHOICES } from "./games.js";
 import { errorText } from "./teacher-api.js";
 import {
   crosstable,
@@ -79,7 +77,7 @@ export class TournamentPanel {
 
   buildForm() {
     this.formError = formError();
-    const mnk = mnkFieldset();
+    const game = gameFields("tournament-game");
     const clock = clockFields("tournament-clock");
     const name = h("input", {
       id: "tournament-name",
@@ -87,7 +85,7 @@ export class TournamentPanel {
       required: true,
       maxlength: NAME_MAX,
       autocomplete: "off",
-      placeholder: "e.g. Friday Connect Four",
+      placeholder: "e.g. Friday tournament",
     });
     this.swissHint = h("p", { class: "form-note rounds-hint", id: "swiss-rounds-hint", "aria-live": "polite" });
     this.robinHint = h("p", { class: "form-note rounds-hint", id: "robin-rounds-hint", "aria-live": "polite" });
@@ -125,8 +123,7 @@ export class TournamentPanel {
       "form",
       { id: "new-tournament", onsubmit: (event) => this.create(event, form) },
       field("Name", name),
-      field("Game", select("game", "tournament-game", GAME_CHOICES.map(({ game, title }) => [game, title]), "connect4")),
-      mnk,
+      game.elements,
       h(
         "fieldset",
         {},
@@ -166,7 +163,7 @@ export class TournamentPanel {
     );
     this.sync = () => {
       const values = formValues(form);
-      toggleFieldset(mnk, values.game === "mnk");
+      game.sync(values);
       toggleFieldset(rounds, values.format === "swiss");
       toggleFieldset(double, values.format === "round_robin");
       clock.sync(values);
@@ -230,13 +227,10 @@ export class TournamentPanel {
     event.preventDefault();
     const values = formValues(form);
     const entrants = [...form.querySelectorAll("input[name=entrant]:checked")].map((box) => box.value);
-    const sizes = mnkSizes(values);
     const body = {
       name: values.name.trim(),
       game: values.game,
-      m: sizes?.m ?? null,
-      n: sizes?.n ?? null,
-      k: sizes?.k ?? null,
+      ...familySizes(values),
       format: values.format,
       rounds: values.format === "swiss" && values.rounds ? Number(values.rounds) : null,
       double: values.format === "round_robin" && Boolean(values.double),

@@ -38,7 +38,7 @@ export class WallTile {
     this.pausedMark = h("p", { class: "tile-paused", hidden: true }, "Paused");
     let board;
     if (this.room.shape) {
-      this.board = createBoard(this.room.shape, () => {});
+      this.board = createBoard(view.game, this.room.shape, () => {});
       this.board.element.inert = true; // the wall only shows
       this.board.element.classList.add("readonly");
       board = h(
@@ -80,10 +80,6 @@ export class WallTile {
   update(view, pairing = null) {
     const room = this.room;
     room.apply({ type: "state", room: stateOf(view) });
-    if (room.playing) {
-      // The API gives the moves; whose turn it is follows from them.
-      room.state = { ...room.state, to_move: room.position.sideToMove };
-    }
     const { state } = room;
     Object.assign(this.element.dataset, {
       status: state.status,
@@ -132,8 +128,10 @@ function stateOf(view) {
     public: view.public,
     seats: view.players.map((seat) => (seat.name || !played[seat.side] ? seat : { ...seat, name: played[seat.side] })),
     moves: view.moves,
-    ply: 0,
-    to_move: null,
+    ply: view.ply ?? 0,
+    to_move: view.to_move ?? null,
+    board: view.board,
+    board_kind: view.board_kind,
     result: view.result ?? null,
     paused: view.paused,
   };

@@ -3,7 +3,7 @@
 // refused. Pure functions of a Room (room-state.js), like the terminal client's
 // client/terminal/room_text.py.
 
-import { lineText } from "./games.js";
+import { parseCell } from "./board-rows.js";
 import { otherSide, SYMBOLS } from "./room-state.js";
 
 const NUMBER_WORDS = { 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven" };
@@ -58,8 +58,23 @@ export function turnText(room) {
   return text;
 }
 
-/** A winning line in words, in the notation of the game's board (games.js
- * lineText): "three in a row, a1-b2-c3", "four in a row, up column 4". */
+/**
+ * A winning line (the server's cell names, `result.line`) in the notation of the
+ * board (`shape.kind`, board-rows.js): the cells, "a1-b2-c3"; on a columns board
+ * the columns, "up column 4", "across columns 3 to 6", "diagonally across
+ * columns 1 to 4".
+ */
+export function lineText(shape, cellNames) {
+  const cells = cellNames.map(parseCell);
+  if (shape?.kind !== "columns" || !cells.length || cells.includes(null)) return cellNames.join("-");
+  const columns = [...new Set(cells.map((cell) => cell.column + 1))].sort((a, b) => a - b);
+  const rows = new Set(cells.map((cell) => cell.row));
+  if (columns.length === 1) return `up column ${columns[0]}`;
+  const span = `columns ${columns[0]} to ${columns.at(-1)}`;
+  return rows.size === 1 ? `across ${span}` : `diagonally across ${span}`;
+}
+
+/** A winning line in words: "three in a row, a1-b2-c3", "four in a row, up column 4". */
 export function lineWords(shape, line) {
   const count = NUMBER_WORDS[line.length] ?? String(line.length);
   return `${count} in a row, ${lineText(shape, line)}`;
@@ -166,6 +181,39 @@ export function moveRefusalText(room, error) {
   }
   if (error?.code === "stale_move") return "The position changed before your move arrived: look again";
   return refusalText(error);
+}
+
+/** The start page's line: "Play Tic-tac-toe, Connect Four and Gomoku against friends, ...". */
+export function welcomeLine(titles) {
+  const games = titles.length > 1 ? `${titles.slice(0, -1).join(", ")} and ${titles.at(-1)}` : (titles[0] ?? "board games");
+  return `Play ${games} against friends, classmates or the AI.`;
+}
+
+/** Said where a game is chosen when GET /api/games did not answer. */
+export const GAMES_UNAVAILABLE = "The list of games did not load: reload the page to try again";
+
+/** The label of a family's size field (GET /api/games `sizes`): "Columns", "Rows", "In a row". */
+export function sizeLabel(size) {
+  const labels = { columns: "Columns", rows: "Rows", line: "In a row" };
+  const meaning = String(size.meaning ?? size.name);
+  return labels[meaning] ?? meaning.charAt(0).toUpperCase() + meaning.slice(1);
+}
+
+/**
+ * Why a move picked on the board is not played (nothing was sent): not this
+ * player's turn, or not a legal move there (a full column, a taken cell, or
+ * a free cell the rules do not allow).
+ */
+export function illegalPickText(room, move) {
+  if (!room.myTurn) return moveRefusalText(room, { code: "not_your_turn", message: "not your turn" });
+  if (room.shape?.kind === "columns") return `Column '${move}' is full: choose a column with room`;
+  if (room.stones.has(move)) return `Cell '${move}' is taken: choose an empty cell`;
+  return `'${move}' is not a legal move here: choose another`;
+}
+
+/** A legal move that is no place on the board, on its button: "Pass". */
+export function otherMoveText(move) {
+  return move.charAt(0).toUpperCase() + move.slice(1);
 }
 
 /** The engine's hint for people: "Hint: b2 — draw", "Hint: 4 — +0.35 (estimate)". */

@@ -110,6 +110,14 @@ SERVER_EXAMPLES = [
     ),
     m.State(room=ROOM),
     m.Moved(room="K7Q2", ply=4, move="5", side="first"),
+    m.Moved(
+        room="K7Q2",
+        ply=0,
+        move="b2",
+        side="first",
+        board=["...", ".X.", "..."],
+        legal=["a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"],
+    ),
     m.GameOver(
         room="K7Q2",
         result=m.ResultInfo(winner="first", reason="line", line=["d1", "e1", "f1", "g1"]),
@@ -387,3 +395,39 @@ def test_a_side_is_the_rules_player_by_its_index_and_symbol() -> None:
         assert Player(m.SIDES.index(side)) is player
         assert m.SYMBOLS[side] == player.symbol
     assert m.SIDES == ("first", "second")
+
+
+def test_the_board_and_the_legal_moves_are_optional_fields_an_older_peer_can_ignore() -> None:
+    # A state or moved from a server before them decodes (the fields are absent)...
+    old = b'{"type":"moved","room":"K7Q2","ply":0,"move":"b2","side":"first"}'
+    moved = decode_server_message(old)
+    assert isinstance(moved, m.Moved)
+    assert moved.board is None and moved.legal is None
+    # ...and a new one's carry them: a board of rows top first, and the moves left.
+    state = msgspec.structs.replace(
+        ROOM, board=["." * 7] * 5 + ["..XOX.."], board_kind="columns", legal=list("1234567")
+    )
+    sent = json.loads(encode_message(m.State(room=state)))["room"]
+    assert sent["board"][-1] == "..XOX.." and sent["board_kind"] == "columns"
+    assert sent["legal"] == ["1", "2", "3", "4", "5", "6", "7"]
+    assert decode_server_message(encode_message(m.State(room=state))) == m.State(room=state)
+    # No game in play: no legal moves said (absent, not an empty list), and the
+    # move that ends a game says that none are left (an empty list, sent).
+    assert "legal" not in json.loads(encode_message(m.State(room=ROOM)))["room"]
+    over = m.Moved(room="K7Q2", ply=6, move="c1", side="first", board=["..."] * 3, legal=[])
+    assert json.loads(encode_message(over))["legal"] == []
+
+
+def test_the_wire_board_kinds_are_the_registry_s() -> None:
+    from typing import get_args
+
+    from shared.games.spec import BoardKind
+
+    assert get_args(m.BoardKind) == tuple(kind.value for kind in BoardKind)
+
+
+def test_an_unknown_board_kind_is_refused_naming_the_field() -> None:
+    room = {**json.loads(encode_message(ROOM)), "board_kind": "hexes"}
+    frame = json.dumps({"type": "state", "room": room})
+    with pytest.raises(ValueError, match="board_kind"):
+        decode_server_message(frame)

@@ -69,6 +69,12 @@ T0 = 1_700_000_000.0
 CODE = "K7Q2"
 PER_MOVE = Clock(kind="per_move", per_move=30)
 FISCHER = Clock(kind="increment", initial=300, increment=2)
+# Tic-tac-toe's board as `moved` says it (top row first) after b2, then a1, and
+# the legal moves left.
+B2 = ["...", ".X.", "..."]
+AFTER_B2 = ["a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"]
+B2_A1 = ["...", ".X.", "O.."]
+AFTER_B2_A1 = AFTER_B2[1:]
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -186,8 +192,9 @@ def test_two_humans_play_tictactoe_to_a_win() -> None:
     )
     result = ResultInfo(winner="first", reason="line", line=["a1", "a2", "a3"])
     over = GameOver(room=CODE, result=result, moves="a1 b1 a2 b2 a3")
-    moved = Moved(room=CODE, ply=4, move="a3", side="first")
-    assert last.to(ANN) == [Moved(room=CODE, ply=4, move="a3", side="first", id=9), over]
+    board = ["X..", "XO.", "XO."]
+    moved = Moved(room=CODE, ply=4, move="a3", side="first", board=board, legal=[])
+    assert last.to(ANN) == [msgspec.structs.replace(moved, id=9), over]
     assert last.to(BOB) == last.to(CAT) == [moved, over]
     assert room.status == "finished" and room.state_for(CAT, now=T0).result == result
     assert [e.ply for e in events_of(outputs) if isinstance(e, MoveMade)] == [0, 1, 2, 3]
@@ -271,7 +278,7 @@ def test_moving_instead_of_answering_lapses_the_offer() -> None:
     room.handle(BOB, OfferDraw(room=CODE), now=T0)
     output = move(room, ANN, "b2")
     assert output.to(BOB) == [
-        Moved(room=CODE, ply=0, move="b2", side="first"),
+        Moved(room=CODE, ply=0, move="b2", side="first", board=B2, legal=AFTER_B2),
         DrawDeclined(room=CODE, side="second"),
     ]
     assert room.state_for(ANN, now=T0).draw_offer is None
@@ -484,7 +491,9 @@ def test_the_engines_answer_is_played_and_broadcast() -> None:
     move(room, ANN, "b2")
     output = room.ai_moved(1, 1, "a1", now=T0 + 1)
     assert output.events == (MoveMade(CODE, 1, 1, "second", "a1", T0 + 1),)
-    assert output.to(ANN) == [Moved(room=CODE, ply=1, move="a1", side="second")]
+    assert output.to(ANN) == [
+        Moved(room=CODE, ply=1, move="a1", side="second", board=B2_A1, legal=AFTER_B2_A1)
+    ]
     assert room.moves == "b2 a1"
 
 
@@ -546,9 +555,17 @@ def test_the_engines_search_goes_out_with_its_move() -> None:
     room, _ = ai_room()
     move(room, ANN, "b2")
     output = room.ai_moved(1, 1, "a1", now=T0 + 1, search=SEARCH)
-    moved = Moved(room=CODE, ply=1, move="a1", side="second", search=SEARCH)
+    moved = Moved(
+        room=CODE,
+        ply=1,
+        move="a1",
+        side="second",
+        search=SEARCH,
+        board=B2_A1,
+        legal=AFTER_B2_A1,
+    )
     assert output.to(ANN) == [moved]
-    assert without_search(moved) == Moved(room=CODE, ply=1, move="a1", side="second")
+    assert without_search(moved) == msgspec.structs.replace(moved, search=None)
     assert output.events == (MoveMade(CODE, 1, 1, "second", "a1", T0 + 1),)
 
 
@@ -586,7 +603,7 @@ def test_while_hints_are_off_the_ais_search_goes_out_without_its_line() -> None:
     for client in (ANN, CAT):
         (moved,) = only(output.to(client), Moved)
         assert moved.search == hidden
-        assert "c3" not in msgspec.json.encode(moved).decode()
+        assert "c3" not in msgspec.json.encode(moved.search).decode()
     room.set_hints(True, now=T0 + 2)
     move(room, ANN, "c3", now=T0 + 3)
     whole = msgspec.structs.replace(SEARCH, pv=["c1", "a3"])

@@ -1,13 +1,15 @@
-// grid-board.js: the board of a grid game (tic-tac-toe, 4x4, gomoku, m,n,k): one
+// board-cells.js: a board of kind "cells", where a move names a cell: one
 // button per cell, named by its coordinates ("b2"), with the row numbers down
 // the left and the column letters along the bottom, a1 at the bottom left.
-// Arrow keys move between cells; Enter or Space plays the cell in focus.
+// Arrow keys move between cells; Enter or Space plays the cell in focus. It
+// draws what the server says (board-rows.js): the stones, and which cells are
+// legal moves.
 
+import { cellName, parseCell } from "./board-rows.js";
 import { h, setText } from "./dom.js";
-import { cellName, parseCell } from "./games.js";
 import { SYMBOLS } from "./room-state.js";
 
-export class GridBoard {
+export class CellsBoard {
   /** `onMove(move)` is called with the cell a player chose ("b2"). */
   constructor(shape, onMove) {
     this.shape = shape;
@@ -50,10 +52,14 @@ export class GridBoard {
     this.element.append(rowLabels, cells, h("span", { class: "corner" }), columnLabels);
   }
 
-  /** Draw `room`'s position: stones, the last move, the winning line, the hint. */
+  /**
+   * Draw a position (a Room of room-state.js, or a review's step): `stones`
+   * (cell name -> side), `lastMove`, `winningCells`, `hintMove`, and
+   * `allows(move)`, whether this page's player may play a cell now.
+   */
   update(room) {
-    const stones = room.position.stones;
-    const last = room.lastCell;
+    const stones = room.stones;
+    const last = room.lastMove;
     const winning = new Set(room.winningCells);
     const hint = room.hintMove ?? null;
     this.element.classList.toggle("has-line", winning.size > 0);
@@ -71,8 +77,13 @@ export class GridBoard {
       if (winning.has(name)) label += ", winning line";
       if (name === hint) label += ", the hint";
       cell.setAttribute("aria-label", label);
-      cell.setAttribute("aria-disabled", String(!room.myTurn || Boolean(side)));
+      cell.setAttribute("aria-disabled", String(!room.allows(name)));
     }
+  }
+
+  /** Whether `move` names a place on this board (a cell), not another kind of move. */
+  hasPlace(move) {
+    return this.cells.has(move);
   }
 
   focus() {

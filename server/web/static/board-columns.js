@@ -1,10 +1,12 @@
-// connect4-board.js: Connect Four's board: seven column buttons, each holding its
-// discs (the bottom row is row 1), numbered 1 to 7 below as moves are named.
-// Clicking a column drops a disc in it; on the keyboard, the arrow keys move
-// between columns, Enter or Space drops, and the digit keys drop at once.
+// board-columns.js: a board of kind "columns", where a move names a column and
+// the disc falls: one button per column, each holding its discs (the bottom row
+// is row 1), numbered from 1 below as moves are named. Clicking a column drops
+// a disc in it; on the keyboard, the arrow keys move between columns, Enter or
+// Space drops, and the digit keys drop at once. It draws what the server says
+// (board-rows.js): the discs, and which columns are legal moves.
 
+import { cellName } from "./board-rows.js";
 import { h } from "./dom.js";
-import { cellName } from "./games.js";
 import { SYMBOLS } from "./room-state.js";
 
 export class ColumnsBoard {
@@ -47,10 +49,11 @@ export class ColumnsBoard {
     }
   }
 
-  /** Draw `room`'s position: discs, the last move, the winning line, the hint. */
+  /** Draw a position: as board-cells.js's update, with moves naming columns ("4"). */
   update(room) {
-    const stones = room.position.stones;
-    const last = room.lastCell;
+    const stones = room.stones;
+    // The last move names a column: its disc is the top one there.
+    const last = this.topDisc(stones, Number(room.lastMove) - 1);
     const winning = new Set(room.winningCells);
     const hint = room.hintMove ?? null;
     this.element.classList.toggle("has-line", winning.size > 0);
@@ -86,9 +89,23 @@ export class ColumnsBoard {
       if (hinted) label += ", the hint";
       button.setAttribute("aria-label", label);
       button.classList.toggle("hint", hinted);
-      button.setAttribute("aria-disabled", String(!room.myTurn || free === 0));
+      button.setAttribute("aria-disabled", String(!room.allows(String(column + 1))));
       button.classList.toggle("full", free === 0);
     });
+  }
+
+  /** Whether `move` names a place on this board (a column), not another kind of move. */
+  hasPlace(move) {
+    return /^\d+$/.test(move) && Number(move) >= 1 && Number(move) <= this.shape.columns;
+  }
+
+  /** The cell name of the top disc in `column` (from 0); null if it has none. */
+  topDisc(stones, column) {
+    if (!(column >= 0 && column < this.shape.columns)) return null;
+    for (let row = this.shape.rows - 1; row >= 0; row -= 1) {
+      if (stones.has(cellName(column, row))) return cellName(column, row);
+    }
+    return null;
   }
 
   focus() {

@@ -1,0 +1,45 @@
+// game-list.js: the games this server plays, as GET /api/games lists them (the
+// server's game registry, docs/protocol.md "HTTP"), in menu order: fetched once,
+// when this module loads, so that every form lists the same games and the page
+// names none itself. A family of boards (m,n,k) has `sizes`: the fields a room
+// of it asks for ({ name, meaning, min, max }), which the forms offer.
+
+/** Every game: { name, title, summary, board, moves_help, sizes, ... }; empty if the list could not be had. */
+export const GAMES = await loadGames();
+
+async function loadGames() {
+  try {
+    const response = await fetch("/api/games");
+    if (!response.ok) return [];
+    const body = await response.json();
+    return Array.isArray(body.games) ? body.games : [];
+  } catch {
+    return []; // the server is not answering: the forms say so when used
+  }
+}
+
+/** Whether `game` is a family of boards, whose sizes a form asks for. */
+export function isFamily(game) {
+  return Boolean(game?.sizes?.length);
+}
+
+/** The game named `name` in the list; null if there is none. */
+export function gameNamed(name) {
+  return GAMES.find((game) => game.name === name) ?? null;
+}
+
+/** [value, text] pairs for a game select: every game, or only single games (a quick match takes no sizes). */
+export function gameOptions({ families = true } = {}) {
+  return GAMES.filter((game) => families || !isFamily(game)).map((game) => [game.name, game.title]);
+}
+
+/** The sizes a family's board starts at in a form: its example board's ("mnk-5-5-4"), else the least. */
+export function startingSizes(family) {
+  const example = String(family.example ?? "").split("-").slice(1).map(Number);
+  return Object.fromEntries(
+    family.sizes.map((size, index) => {
+      const value = example[index];
+      return [size.name, Number.isInteger(value) && value >= size.min && value <= size.max ? value : size.min];
+    }),
+  );
+}
