@@ -18,7 +18,7 @@ ENV PYTHONUNBUFFERED=1 \
 # The project without its test and benchmark extras. Only what the package is
 # built from is copied (README.md is its long description).
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY shared ./shared
 COPY server ./server
 COPY client ./client

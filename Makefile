@@ -15,10 +15,14 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install run serve test test-fast lint browser services bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	@# mypy reads the packages by their installed names through links (pyproject.toml)
+	mkdir -p $(VENV)/typecheck/boardroom
+	for name in server client shared; do \
+		ln -sfn $(CURDIR)/$$name $(VENV)/typecheck/boardroom/$$name; done
 	touch $(STAMP)
 	@echo "Installed: the command is $(BIN)/boardroom. To type just 'boardroom' in this shell:"
 	@echo '  export PATH="$(abspath $(BIN)):$$PATH"'

@@ -2,14 +2,14 @@
 free loopback port with a throwaway database, stopped when the client is done.
 
 The client never imports the server (see ``docs/architecture.md``: ``client/`` depends on
-``shared/`` only), so the server runs as ``python -m server`` in a subprocess, and
+``shared/`` only), so the server runs as ``python -m boardroom.server`` in a subprocess, and
 its port is read from the line it prints when it is ready
 (``Boardroom is serving on port N.``). Contract of :func:`local_server`: on exit,
 normal or not, the child is sent SIGTERM (which saves and closes cleanly), killed if
 it has not stopped within :data:`STOP_TIMEOUT`, and the temporary directory is removed.
 
 :func:`local_process` is the same for any such program (``boardroom loadtest``
-starts ``python -m server.echo_server`` with it): a module, its flags, and the
+starts ``python -m boardroom.server.echo_server`` with it): a module, its flags, and the
 pattern of the line that gives its port.
 """
 
@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from client.errors import ClientError
+from boardroom.client.errors import ClientError
 
 START_TIMEOUT = 30.0
 """Seconds to wait for the server to listen: it starts its engine worker first,
@@ -52,7 +52,7 @@ class LocalProcess:
 
 @contextlib.asynccontextmanager
 async def local_server(
-    *, server_module: str = "server", extra_flags: tuple[str, ...] = ()
+    *, server_module: str = "boardroom.server", extra_flags: tuple[str, ...] = ()
 ) -> AsyncIterator[str]:
     """Run a server on 127.0.0.1 for the duration; yields its WebSocket URL.
 
@@ -94,7 +94,7 @@ async def local_process(
     (its messages name the program as ``label``) if the module is not installed, or
     if the program exits or stays silent before it is ready.
     """
-    if importlib.util.find_spec(module.partition(".")[0]) is None:
+    if importlib.util.find_spec(".".join(module.split(".")[:2])) is None:
         raise LocalServerError(
             f"{label} needs the {module!r} package, which is not installed with this "
             "client: install the full boardroom package, or give the address of a "

@@ -7,7 +7,7 @@ second, with at most ``plies`` stones, against any reply of the opponent. Perfec
 own moves are the book's: at each position it plays the move the book keeps, so
 only the opponent branches (seven ways a move on Connect Four). Level by level:
 the positions of one level are solved (exact score and a move that keeps it,
-:func:`~shared.engine.search.solve_move`), then each is played on by its book move
+:func:`~boardroom.shared.engine.search.solve_move`), then each is played on by its book move
 and every reply, giving the next level.
 
 Resumable: every solved position is appended to a journal at once and flushed,
@@ -15,7 +15,7 @@ one line ``MOVES COLUMN SCORE`` (the move string, ``-`` for the empty board; the
 move's column from 0, as played in that position; its exact stone score), so
 an interrupted build (Ctrl-C, a reboot) starts again where it stopped:
 positions in the journal are not solved again. The book file
-(:mod:`shared.engine.book`) is written from the journal at the end, or from
+(:mod:`boardroom.shared.engine.book`) is written from the journal at the end, or from
 the journal alone with ``solve=False``.
 
 Solves run in a process pool (``workers`` processes): each is independent, and
@@ -31,10 +31,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from pathlib import Path
 
-from shared.engine.book import BookEntry, OpeningBook, book_key
-from shared.engine.scores import stone_score
-from shared.engine.search import solve_move
-from shared.games import GridGame, Position, get_game
+from boardroom.shared.engine.book import BookEntry, OpeningBook, book_key
+from boardroom.shared.engine.scores import stone_score
+from boardroom.shared.engine.search import solve_move
+from boardroom.shared.games import GridGame, Position, get_game
 
 __all__ = ["SIDES", "BuildReport", "book_positions", "build_book", "read_journal", "write_book"]
 

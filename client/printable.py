@@ -28,9 +28,9 @@ from typing import TypeVar
 
 import msgspec
 
-from shared.protocol import decode_server_message
-from shared.protocol.codec import is_terminal_control
-from shared.protocol.messages import ServerMessage
+from boardroom.shared.protocol import decode_server_message
+from boardroom.shared.protocol.codec import is_terminal_control
+from boardroom.shared.protocol.messages import ServerMessage
 
 _PLAIN_FRAME = re.compile(r"[ -\[\]-~]*")
 """A frame of printable ASCII without a backslash: JSON can then carry no control
@@ -51,7 +51,7 @@ def printable(text: str) -> str:
 
 
 def decode_printable(frame: str | bytes) -> ServerMessage:
-    """:func:`~shared.protocol.decode_server_message`, with every string in the
+    """:func:`~boardroom.shared.protocol.decode_server_message`, with every string in the
     message passed through :func:`printable`. Raises ``ValueError`` as it does."""
     message = decode_server_message(frame)
     if isinstance(frame, str) and _PLAIN_FRAME.fullmatch(frame):

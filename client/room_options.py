@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from client.errors import ClientError
-from shared.errors import GameError
-from shared.games import Game, choices_text, game_specs, get_game, spec_of
-from shared.protocol.messages import LEVELS, Clock, Level
+from boardroom.client.errors import ClientError
+from boardroom.shared.errors import GameError
+from boardroom.shared.games import Game, choices_text, game_specs, get_game, spec_of
+from boardroom.shared.protocol.messages import LEVELS, Clock, Level
 
 """The AI levels, weakest first: random, easy, medium, hard, perfect."""
 DEFAULT_GAME = game_specs()[0].name

@@ -2,7 +2,7 @@
 
 A :class:`Session` opens the WebSocket, says ``hello``, and then owns one reader
 task that decodes every server message, folds it into the rooms it tracks
-(:class:`~client.tracked_room.TrackedRoom`), answers the request waiting for it,
+(:class:`~boardroom.client.tracked_room.TrackedRoom`), answers the request waiting for it,
 and hands it to every subscriber. When the connection drops it reconnects by
 itself with the resume token, and the server sends the ``state`` of every room
 whose seat it gave back; rooms that were only watched are watched again.
@@ -10,20 +10,20 @@ whose seat it gave back; rooms that were only watched are watched again.
 Contract for callers:
 
 - :meth:`Session.request` sends one client message with an ``id`` and returns the
-  reply (or raises :class:`~client.errors.RequestRefusedError` with the server's code).
-  While the connection is down it raises :class:`~client.errors.ConnectionLostError`
+  reply (or raises :class:`~boardroom.client.errors.RequestRefusedError` with the server's code).
+  While the connection is down it raises :class:`~boardroom.client.errors.ConnectionLostError`
   at once rather than queueing: the caller decides what is safe to resend.
 - :meth:`Session.subscribe` gives a queue of everything that happens from then on:
-  each decoded server message (shared.protocol structs), replies to this session's
+  each decoded server message (boardroom.shared.protocol structs), replies to this session's
   own requests included (a user interface can draw from events alone), and the
   connection's own
   events :class:`Disconnected`, :class:`Reconnected` and :class:`SessionEnded`.
   Rooms are updated before an event is queued, so a subscriber reading
   ``session.rooms`` sees the state the event produced (or a later one).
-- Requests are paced (:mod:`client.pacing`) just under the server's rate limit,
+- Requests are paced (:mod:`boardroom.client.pacing`) just under the server's rate limit,
   so a fast bot waits a little rather than being refused.
 - Every string a server sends is handed on printable
-  (:func:`client.printable.decode_printable`): a control character in a name,
+  (:func:`boardroom.client.printable.decode_printable`): a control character in a name,
   a chat line or an error message arrives as an escape (``\\x1b``), never as
   something a terminal would obey.
 - The player: ``player_token`` (given, or minted by the server on the first
@@ -65,18 +65,18 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from client.errors import (
+from boardroom.client.errors import (
     ClientError,
     ConnectionLostError,
     RequestRefusedError,
     ServerUnreachableError,
 )
-from client.pacing import DEFAULT_PACE, Pacer
-from client.printable import decode_printable, printable
-from client.tracked_room import TrackedRoom
-from shared.protocol import ErrorCode, encode_message
-from shared.protocol.close_codes import CLOSE_REASONS, FINAL_CLOSE_CODES
-from shared.protocol.messages import (
+from boardroom.client.pacing import DEFAULT_PACE, Pacer
+from boardroom.client.printable import decode_printable, printable
+from boardroom.client.tracked_room import TrackedRoom
+from boardroom.shared.protocol import ErrorCode, encode_message
+from boardroom.shared.protocol.close_codes import CLOSE_REASONS, FINAL_CLOSE_CODES
+from boardroom.shared.protocol.messages import (
     PROTOCOL_VERSION,
     ClientMessage,
     Error,

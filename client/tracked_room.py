@@ -3,14 +3,14 @@
 The server sends a room whole (``state``) on join, watch and rejoin, then small
 events (``moved``, ``game_over``, ``player_status``, draw messages). A
 :class:`TrackedRoom` folds those events into the last whole state, so a user
-interface or a bot reads one current :class:`~shared.protocol.messages.RoomState`
-plus the position as a :mod:`shared.games` value, and never replays events itself.
+interface or a bot reads one current :class:`~boardroom.shared.protocol.messages.RoomState`
+plus the position as a :mod:`boardroom.shared.games` value, and never replays events itself.
 
 Clocks count down locally: the times in the last ``state`` or ``moved`` are taken
 as of the moment the message arrived, and the running side's time shrinks from
 there (:meth:`TrackedRoom.time_left_ms`); the server stays the judge of timeouts.
 
->>> from shared.protocol.messages import Moved, RoomState, SeatInfo, Clock
+>>> from boardroom.shared.protocol.messages import Moved, RoomState, SeatInfo, Clock
 >>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
 ...     status="playing", public=True, clock=Clock(), moves="", ply=0,
 ...     seats=[SeatInfo(side="first"), SeatInfo(side="second")], to_move="first", you="first"))
@@ -28,9 +28,9 @@ import time
 
 import msgspec
 
-from shared.errors import BoardroomError
-from shared.games import Game, Position, get_game
-from shared.protocol.messages import (
+from boardroom.shared.errors import BoardroomError
+from boardroom.shared.games import Game, Position, get_game
+from boardroom.shared.protocol.messages import (
     ClockState,
     DrawDeclined,
     DrawOffered,

@@ -9,7 +9,7 @@ every file descriptor the server had and locked everyone else out (issue 13).
 
 - It counts it against its address's cap (``--max-connections-per-address``)
   until it closes, whatever it turns out to be: a WebSocket, an HTTP request, or
-  nothing at all. At the cap, the :class:`~server.core.gate.AddressGate` lets one more
+  nothing at all. At the cap, the :class:`~boardroom.server.core.gate.AddressGate` lets one more
   connection per address in to be told why (a WebSocket gets
   ``too_many_connections`` and close code 1013, an HTTP request a 503 with that
   code); any other is answered with the 503 at once, unread, and closed.
@@ -24,7 +24,7 @@ every file descriptor the server had and locked everyone else out (issue 13).
   (INFO, as sparingly).
 
 Behind a trusted reverse proxy (``--trusted-proxy``) the door tells the clients
-apart by ``X-Forwarded-For`` (:mod:`server.core.client_address`), and counts
+apart by ``X-Forwarded-For`` (:mod:`boardroom.server.core.client_address`), and counts
 differently, because the proxy's connections are not its clients':
 
 - A connection accepted from a trusted proxy is not counted against any
@@ -60,12 +60,12 @@ import msgspec
 from aiohttp import WSCloseCode, hdrs, web
 from aiohttp.web_protocol import RequestHandler
 
-from server.core.client_address import TrustedProxies, client_address
-from server.core.gate import AddressGate, ReportThrottle, Verdict
-from server.metrics import ServerMetrics
-from shared.protocol.codec import encode_message
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import Error
+from boardroom.server.core.client_address import TrustedProxies, client_address
+from boardroom.server.core.gate import AddressGate, ReportThrottle, Verdict
+from boardroom.server.metrics import ServerMetrics
+from boardroom.shared.protocol.codec import encode_message
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import Error
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ Routes::
                           to filter; ?offset=50&limit=50 for the next page)
     GET /api/games/{id}   a game's record as JSON, or as text with ?format=text
                           (or Accept: text/plain); a private room's game in
-                          progress only with ?code= (server.core.record_access)
+                          progress only with ?code= (boardroom.server.core.record_access)
     GET /healthz          liveness and a few figures, as JSON
     GET /metrics          Prometheus text format
     GET /api/leaderboard  the ratings per game type (?game=connect4 for one; server/ratings)
@@ -22,7 +22,7 @@ Routes::
 starts and warms the engine pool and restores the games in progress, and its
 shutdown tells every client (close code 1001), stops the rooms, then closes the
 pool and the database (every write has been waited for). Each of those resources
-is one ``cleanup_ctx`` entry of :mod:`server.lifecycle`, whose keys (the hub, the
+is one ``cleanup_ctx`` entry of :mod:`boardroom.server.lifecycle`, whose keys (the hub, the
 store...) the routes here and the features read.
 """
 
@@ -37,35 +37,35 @@ import time
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from server.admission import add_admission
-from server.analysis.routes import add_analysis_routes
-from server.classroom.admin_routes import add_admin_routes
-from server.classroom.admin_token import bearer_matches
-from server.classroom.class_mode import teacher_token
-from server.classroom.code_routes import add_code_routes
-from server.classroom.tournament_routes import add_tournament_routes
-from server.cluster.node import CLOSE_TRY_AGAIN, CLUSTER, Route
-from server.cluster.proxy import class_home_middleware
-from server.config import ServerConfig
-from server.connection import Connection
-from server.core.client_address import TrustedProxies
-from server.core.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, RateLimiter
-from server.core.path_ids import MAX_ID, parse_id
-from server.core.record_access import may_read
-from server.core.records import record_to_json, record_to_text
-from server.event_loop import event_loop_name
-from server.http_api import error_response, json_response, query_number
-from server.http_limits import rate_limit_middleware
-from server.hub import Peer, resolve_game
-from server.lifecycle import CONFIG, HUB, LAG, METRICS, POOL, STORE, add_resources
-from server.ratings.routes import add_leaderboard_routes
-from server.store import GameNotFoundError
-from server.web.routes import add_web_routes
-from shared.games import game_specs
-from shared.protocol.close_codes import CLOSE_ABUSE
-from shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message
-from shared.protocol.errors import ErrorCode, ProtocolError
-from shared.protocol.messages import ROOMS_PAGE_DEFAULT, ROOMS_PAGE_MAX
+from boardroom.server.admission import add_admission
+from boardroom.server.analysis.routes import add_analysis_routes
+from boardroom.server.classroom.admin_routes import add_admin_routes
+from boardroom.server.classroom.admin_token import bearer_matches
+from boardroom.server.classroom.class_mode import teacher_token
+from boardroom.server.classroom.code_routes import add_code_routes
+from boardroom.server.classroom.tournament_routes import add_tournament_routes
+from boardroom.server.cluster.node import CLOSE_TRY_AGAIN, CLUSTER, Route
+from boardroom.server.cluster.proxy import class_home_middleware
+from boardroom.server.config import ServerConfig
+from boardroom.server.connection import Connection
+from boardroom.server.core.client_address import TrustedProxies
+from boardroom.server.core.limits import DEFAULT_ABUSE_STRIKES, DEFAULT_ABUSE_WINDOW, RateLimiter
+from boardroom.server.core.path_ids import MAX_ID, parse_id
+from boardroom.server.core.record_access import may_read
+from boardroom.server.core.records import record_to_json, record_to_text
+from boardroom.server.event_loop import event_loop_name
+from boardroom.server.http_api import error_response, json_response, query_number
+from boardroom.server.http_limits import rate_limit_middleware
+from boardroom.server.hub import Peer, resolve_game
+from boardroom.server.lifecycle import CONFIG, HUB, LAG, METRICS, POOL, STORE, add_resources
+from boardroom.server.ratings.routes import add_leaderboard_routes
+from boardroom.server.store import GameNotFoundError
+from boardroom.server.web.routes import add_web_routes
+from boardroom.shared.games import game_specs
+from boardroom.shared.protocol.close_codes import CLOSE_ABUSE
+from boardroom.shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message
+from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
+from boardroom.shared.protocol.messages import ROOMS_PAGE_DEFAULT, ROOMS_PAGE_MAX
 
 HARD_FRAME_BYTES = 16 * MAX_FRAME_BYTES
 """Frames above the protocol's cap and up to this size (1 MiB, this size included)
@@ -84,7 +84,7 @@ CONNECTIONS = web.AppKey("connections", set)
 
 def create_app(config: ServerConfig) -> web.Application:
     """The application for ``config`` (start it with an aiohttp runner, and clean
-    the runner up even if its ``setup()`` fails: see :mod:`server.lifecycle`)."""
+    the runner up even if its ``setup()`` fails: see :mod:`boardroom.server.lifecycle`)."""
     app = web.Application()
     add_resources(app, config)  # the database, engine pool, hub... at start-up, in order
     metrics = app[METRICS]
@@ -170,7 +170,7 @@ async def _serve(
         await connection.wait_closed()
         return
     # A cluster running a class: the class lives in its home; this process carries
-    # the connection's frames there, whole (server.cluster.node.Route).
+    # the connection's frames there, whole (boardroom.server.cluster.node.Route).
     carried = node.carry(connection) if node is not None and route is Route.HOME else None
     limiter = RateLimiter(
         config.rate,
@@ -275,7 +275,8 @@ async def _game_record(request: web.Request) -> web.Response:
             404, "unknown_game_record", f"no game {shown!r}: ids are numbers, from 1 up"
         )
     # A private game in progress is answered as an unknown id, word for word:
-    # stepping through ids must not tell anyone that it exists (server.core.record_access).
+    # stepping through ids must not tell anyone that it exists
+    # (boardroom.server.core.record_access).
     unknown = error_response(
         404,
         "unknown_game_record",

@@ -9,7 +9,7 @@ in class mode (``--class NAME``), the teacher's link at each, then logs.
 SIGTERM and SIGINT shut it down gracefully: it stops accepting, tells every
 client (close code 1001), stops the rooms' timers and searches, and closes the
 database after its last write. Games in progress are restored on the next start.
-The stop has a deadline, and a second signal cuts it short (server.stop_deadline).
+The stop has a deadline, and a second signal cuts it short (boardroom.server.stop_deadline).
 """
 
 from __future__ import annotations
@@ -25,20 +25,20 @@ from typing import Any
 
 from aiohttp import web
 
-from server.admission import AdmittingRunner
-from server.app import create_app
-from server.classroom.admin_token import teacher_link
-from server.classroom.class_mode import teacher_token
-from server.cluster.node import CLUSTER, ClusterError
-from server.config import ServerConfig, add_arguments, config_from
-from server.event_loop import loop_factory
-from server.logs import configure_logging
-from server.net_addresses import reachable_hosts
-from server.single_server import DatabaseInUseError
-from server.stop_deadline import StopWatchdog, exit_at_once
-from server.tls import server_ssl_context
+from boardroom.server.admission import AdmittingRunner
+from boardroom.server.app import create_app
+from boardroom.server.classroom.admin_token import teacher_link
+from boardroom.server.classroom.class_mode import teacher_token
+from boardroom.server.cluster.node import CLUSTER, ClusterError
+from boardroom.server.config import ServerConfig, add_arguments, config_from
+from boardroom.server.event_loop import loop_factory
+from boardroom.server.logs import configure_logging
+from boardroom.server.net_addresses import reachable_hosts
+from boardroom.server.single_server import DatabaseInUseError
+from boardroom.server.stop_deadline import StopWatchdog, exit_at_once
+from boardroom.server.tls import server_ssl_context
 
-logger = logging.getLogger("server.app")
+logger = logging.getLogger("boardroom.server.app")
 
 
 def register(subparsers: Any) -> None:
@@ -89,7 +89,7 @@ def _serve_command(args: argparse.Namespace) -> int:
 
 async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None) -> None:
     """Run the server for ``config`` until SIGTERM or SIGINT (over TLS with
-    ``ssl_context``: :func:`server.tls.server_ssl_context`)."""
+    ``ssl_context``: :func:`boardroom.server.tls.server_ssl_context`)."""
     # Bind first: a port in use must stop the start before the database is touched.
     listener = _listen(config.host, config.port, reuse_port=config.reuse_port)
     runner = AdmittingRunner(
@@ -99,7 +99,7 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
         await runner.setup()
     except BaseException:
         # What the start-up took before it failed is given back, the last first
-        # (server.lifecycle): aiohttp does so on this cleanup, not by itself.
+        # (boardroom.server.lifecycle): aiohttp does so on this cleanup, not by itself.
         try:
             await runner.cleanup()
         finally:
@@ -148,7 +148,8 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop.set)
         await stop.wait()
-        # From here the process ends within the deadline, cleanly or not (server.stop_deadline).
+        # From here the process ends within the deadline, cleanly or not
+        # (boardroom.server.stop_deadline).
         StopWatchdog(loop).start()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, _stop_at_once)
@@ -161,7 +162,7 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
 
 
 def _stop_at_once() -> None:
-    """A second SIGTERM or Ctrl-C while stopping (server.stop_deadline)."""
+    """A second SIGTERM or Ctrl-C while stopping (boardroom.server.stop_deadline)."""
     logger.warning("a second signal while stopping: exiting without finishing the stop")
     exit_at_once()
 

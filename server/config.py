@@ -19,8 +19,8 @@ from dataclasses import Field, dataclass, field, fields
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from server.core.client_address import TrustedProxies
-from server.core.limits import (
+from boardroom.server.core.client_address import TrustedProxies
+from boardroom.server.core.limits import (
     DEFAULT_CONNECTIONS_PER_ADDRESS,
     DEFAULT_HANDSHAKE_SECONDS,
     DEFAULT_HTTP_BURST,
@@ -30,9 +30,9 @@ from server.core.limits import (
     DEFAULT_NEW_PLAYER_SECONDS,
     DEFAULT_NEW_PLAYERS,
 )
-from server.core.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
-from server.event_loop import EVENT_LOOPS
-from shared.engine.solvers import ENGINE_BUILDS
+from boardroom.server.core.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
+from boardroom.server.event_loop import EVENT_LOOPS
+from boardroom.shared.engine.solvers import ENGINE_BUILDS
 
 ENV_PREFIX = "BOARDROOM_"
 MAX_CLASS_NAME = 64
@@ -73,7 +73,7 @@ class ServerConfig:
     )
     pool_size: int = _setting(0, "engine worker processes (0: one per core but one)")
     engine_queue: int = _setting(64, "server AI searches that may wait or run at once")
-    # The same variable as the engine's own switch (shared.engine.solvers), so one
+    # The same variable as the engine's own switch (boardroom.shared.engine.solvers), so one
     # name means one thing in `boardroom serve`, `solve` and `bench`.
     engine: str = _setting(
         "auto",

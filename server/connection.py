@@ -22,9 +22,9 @@ import logging
 
 from aiohttp import WSCloseCode, web
 
-from shared.protocol.close_codes import CLOSE_SESSION_REPLACED
-from shared.protocol.codec import encode_message
-from shared.protocol.messages import ServerMessage
+from boardroom.shared.protocol.close_codes import CLOSE_SESSION_REPLACED
+from boardroom.shared.protocol.codec import encode_message
+from boardroom.shared.protocol.messages import ServerMessage
 
 logger = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """A bare aiohttp WebSocket echo server: the ceiling our move relay is measured against.
 
-``python -m server.echo_server [--host H] [--port P] [--event-loop L]`` listens
+``python -m boardroom.server.echo_server [--host H] [--port P] [--event-loop L]`` listens
 on ``/ws`` and sends every text frame straight back, with the same aiohttp
 settings as the game server (compression off, the same frame cap) and nothing
 else: no parsing, no rooms, no database. ``boardroom loadtest --echo`` drives it
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 from aiohttp import WSMsgType, web
 
-from server.app import HARD_FRAME_BYTES
-from server.event_loop import EVENT_LOOPS, loop_factory
+from boardroom.server.app import HARD_FRAME_BYTES
+from boardroom.server.event_loop import EVENT_LOOPS, loop_factory
 
 
 async def echo(request: web.Request) -> web.WebSocketResponse:
@@ -55,7 +55,9 @@ async def serve(host: str, port: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m server.echo_server", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m boardroom.server.echo_server", description=__doc__
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
     parser.add_argument("--event-loop", choices=EVENT_LOOPS, default="auto")

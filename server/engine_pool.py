@@ -1,8 +1,8 @@
 """The engine pool: AI searches run in worker processes, never on the event loop.
 
 :class:`EnginePool` is the server's thin adapter around
-:func:`shared.engine.run_search_request`. A room hands it a compact
-:class:`~shared.engine.SearchRequest` and gets back a move it can play, as a
+:func:`boardroom.shared.engine.run_search_request`. A room hands it a compact
+:class:`~boardroom.shared.engine.SearchRequest` and gets back a move it can play, as a
 :class:`PoolSearchOutcome`:
 
 - warmed: by the end of :meth:`~EnginePool.start` every worker has imported the
@@ -19,7 +19,7 @@
   fails too, the answer is :func:`centre_first_move`, computed without a search.
 
 A bad request (unknown game, illegal move string, bad limits) is the caller's
-fault: the :class:`shared.errors.BoardroomError` propagates unchanged. The pool's
+fault: the :class:`boardroom.shared.errors.BoardroomError` propagates unchanged. The pool's
 own errors::
 
     EnginePoolError
@@ -46,13 +46,19 @@ from multiprocessing.synchronize import Barrier
 from types import TracebackType
 from typing import Any, Self
 
-from shared.engine import SearchRequest, SearchResult, plan_search, run_search_request, solvers
-from shared.engine.analysis import PositionValue
-from shared.engine.kernel import kernel_for
-from shared.engine.remote import PositionRequest, run_position_request
-from shared.engine.search import quick_move
-from shared.errors import BoardroomError
-from shared.games import GridGame, Move, game_specs, get_game
+from boardroom.shared.engine import (
+    SearchRequest,
+    SearchResult,
+    plan_search,
+    run_search_request,
+    solvers,
+)
+from boardroom.shared.engine.analysis import PositionValue
+from boardroom.shared.engine.kernel import kernel_for
+from boardroom.shared.engine.remote import PositionRequest, run_position_request
+from boardroom.shared.engine.search import quick_move
+from boardroom.shared.errors import BoardroomError
+from boardroom.shared.games import GridGame, Move, game_specs, get_game
 
 logger = logging.getLogger(__name__)
 
@@ -154,7 +160,7 @@ class EnginePoolMetrics:
 def centre_first_move(game_name: str, moves: str) -> Move:
     """The answer when no worker can give one, cheap (no search): the legal move
     nearest the centre on a k-in-a-row board, the move the game's evaluation
-    likes best otherwise (:func:`shared.engine.search.quick_move`).
+    likes best otherwise (:func:`boardroom.shared.engine.search.quick_move`).
 
     >>> get_game("tictactoe").format_move(centre_first_move("tictactoe", "b2"))
     'b1'
@@ -245,7 +251,7 @@ def _run_task(task: Callable[[Any], Any], request: Any) -> Any:
     """Run ``task`` in the worker, making sure that whatever it raises can cross back.
 
     An exception that fails to unpickle in the server is taken by the executor for a
-    dead worker, and breaks the whole pool (``shared.errors.IllegalMoveError`` is one:
+    dead worker, and breaks the whole pool (``boardroom.shared.errors.IllegalMoveError`` is one:
     its keyword-only arguments are not in ``args``). It is sent as a plain message
     instead; the server then builds the fallback move, which re-raises the rules'
     error in-process when the request itself was at fault.
@@ -385,7 +391,7 @@ class EnginePool:
         Raises :class:`EngineBusyError` at once when ``max_queue`` searches are
         already waiting or running, or when ``key`` (a room id) already has one;
         :class:`EngineUnavailableError` before :meth:`start` or after :meth:`close`;
-        :class:`~shared.errors.BoardroomError` for a bad request. Safe to cancel: the
+        :class:`~boardroom.shared.errors.BoardroomError` for a bad request. Safe to cancel: the
         search is dropped (a worker already on it finishes it, and the answer is lost).
         """
         if self._executor is None:
@@ -433,7 +439,7 @@ class EnginePool:
         waiting or running; :class:`EngineUnavailableError` when the pool is not
         running, or when the position could not be valued (a worker crashed on
         it twice, or overran): the caller stops that analysis;
-        :class:`~shared.errors.BoardroomError` for a bad request.
+        :class:`~boardroom.shared.errors.BoardroomError` for a bad request.
         """
         if self._executor is None:
             raise EngineUnavailableError("the engine pool is not running")

@@ -3,7 +3,7 @@
 Every refusal of ``/api/...`` is ``{"error": CODE, "message": TEXT}`` with its
 status (``docs/protocol.md``, "HTTP"): :func:`error_response`. Bodies are
 encoded by msgspec, which writes the project's structs and enums as the wire
-protocol does: :func:`json_response`. The game server's routes (:mod:`server.app`)
+protocol does: :func:`json_response`. The game server's routes (:mod:`boardroom.server.app`)
 and the features' (class mode, tournaments, leaderboards) answer through these,
 so a client reads every error the same way.
 """
@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 from aiohttp import web
 
-from server.core.path_ids import parse_id
+from boardroom.server.core.path_ids import parse_id
 
 
 def json_response(body: Any) -> web.Response:

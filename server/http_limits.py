@@ -1,6 +1,6 @@
 """The HTTP API's rate limit per network address: an aiohttp middleware.
 
-Each address gets a token bucket (:class:`~server.core.limits.AddressRateLimits`)
+Each address gets a token bucket (:class:`~boardroom.server.core.limits.AddressRateLimits`)
 over its requests to the API: ``--http-rate`` requests a second, bursts of
 ``--http-burst``. A request over it is answered at once with 429, the API's
 JSON error ``{"error": "rate_limited", "message": ..., "retry_after": SECONDS}``
@@ -9,7 +9,7 @@ handler does not run. ``--http-rate 0`` turns the limit off.
 
 The address is ``request.remote``. Behind a reverse proxy named by
 ``--trusted-proxy`` that is the client's own address, read from the proxy's
-``X-Forwarded-For`` by the door (:mod:`server.admission`, once per request), so
+``X-Forwarded-For`` by the door (:mod:`boardroom.server.admission`, once per request), so
 each player behind the proxy has a budget of their own. (Until issue 18 this
 module saw only the proxy's address there, one budget for everyone, and the
 guide said to turn the limit off behind a proxy.) Without the flag, a proxy's
@@ -32,8 +32,8 @@ from collections.abc import Callable
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
-from server.core.limits import AddressRateLimits
-from shared.protocol.errors import ErrorCode
+from boardroom.server.core.limits import AddressRateLimits
+from boardroom.shared.protocol.errors import ErrorCode
 
 LIMITED_PREFIXES = ("/api/", "/metrics")
 """Paths the limit applies to (see the module docstring for why these)."""

@@ -3,26 +3,26 @@
 :func:`add_resources` gives an application its config and metrics, and appends
 one entry per resource, in the order they start::
 
-    _database_lock  one server per SQLite file (server.single_server); a PostgreSQL
+    _database_lock  one server per SQLite file (boardroom.server.single_server); a PostgreSQL
                     database serves every process of a cluster
-    _store          the database, opened and migrated (server.store)
-    _engine_pool    the AI's worker processes, started and warmed (server.engine_pool)
-    _hub            the rooms and sessions, the games in progress restored (server.hub);
-                    with --cluster, this process joined to the others (server.cluster)
-    _lag_monitor    the event loop's lag, for /healthz and /metrics (server.metrics)
+    _store          the database, opened and migrated (boardroom.server.store)
+    _engine_pool    the AI's worker processes, started and warmed (boardroom.server.engine_pool)
+    _hub            the rooms and sessions, the games in progress restored (boardroom.server.hub);
+                    with --cluster, this process joined to the others (boardroom.server.cluster)
+    _lag_monitor    the event loop's lag, for /healthz and /metrics (boardroom.server.metrics)
     _ready          the garbage collector tuned for serving, and "server ready" logged
 
 The features append theirs after these (class mode, tournaments, leaderboards).
 aiohttp enters the entries in order and, when the application is cleaned up,
 exits only those that entered, the last first. So a start-up that fails part way
 gives back what it had taken, in reverse order, provided the runner is cleaned up
-after its failed ``setup()`` too (``server.cli`` and ``tests/harness.py`` do;
+after its failed ``setup()`` too (``boardroom.server.cli`` and ``tests/harness.py`` do;
 ``tests/e2e/test_e2e_start_up.py`` holds them to it).
 
 Each key below is set by the entry that starts its resource, before any later
 entry runs, so a feature's entry reads the hub or the store from here. The keys
 live beside the code that fills them: a feature needs nothing from
-:mod:`server.app`, which imports the features.
+:mod:`boardroom.server.app`, which imports the features.
 """
 
 from __future__ import annotations
@@ -32,20 +32,20 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from server.cluster.node import CLUSTER, ClusterNode
-from server.config import ServerConfig
-from server.engine_pool import EnginePool
-from server.gc_tuning import tune_for_serving
-from server.hub import GameServer
-from server.metrics import LoopLagMonitor, ServerMetrics
-from server.player_directory import PlayerDirectory
-from server.recorder import GameRecorder
-from server.single_server import DatabaseLock
-from server.store import Store, open_store
+from boardroom.server.cluster.node import CLUSTER, ClusterNode
+from boardroom.server.config import ServerConfig
+from boardroom.server.engine_pool import EnginePool
+from boardroom.server.gc_tuning import tune_for_serving
+from boardroom.server.hub import GameServer
+from boardroom.server.metrics import LoopLagMonitor, ServerMetrics
+from boardroom.server.player_directory import PlayerDirectory
+from boardroom.server.recorder import GameRecorder
+from boardroom.server.single_server import DatabaseLock
+from boardroom.server.store import Store, open_store
 
 # The server's start and stop are logged as the app's, as they were when the app
 # started its resources itself (docs/operations.md shows these lines).
-logger = logging.getLogger("server.app")
+logger = logging.getLogger("boardroom.server.app")
 
 CONFIG = web.AppKey("config", ServerConfig)
 """The settings, from :func:`add_resources` on."""

@@ -4,9 +4,9 @@ Code logs an event name as the message and its details as ``extra``::
 
     logger.info("server ready", extra={"database": path, "workers": 1})
 
-and gets ``2026-11-22T10:00:00.123Z INFO server.app server ready database=boardroom.db
+and gets ``2026-11-22T10:00:00.123Z INFO boardroom.server.app server ready database=boardroom.db
 workers=1``, or with ``--log-format json``
-``{"time": "...", "level": "INFO", "logger": "server.app", "event": "server ready",
+``{"time": "...", "level": "INFO", "logger": "boardroom.server.app", "event": "server ready",
 "database": "boardroom.db", "workers": 1}``.
 """
 

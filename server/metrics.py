@@ -26,8 +26,8 @@ from collections.abc import Callable, Mapping
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
-from shared.protocol import CLIENT_MESSAGES
-from shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol import CLIENT_MESSAGES
+from boardroom.shared.protocol.errors import ErrorCode
 
 ROOM_STATUSES = ("waiting", "playing", "finished")
 """Values of the ``status`` label of ``boardroom_rooms``."""

@@ -2,7 +2,7 @@
 
 ``boardroom serve`` prints one line per address that :func:`reachable_hosts`
 finds; class mode builds the students' join links on the first of them that is
-not loopback (:mod:`server.classroom.join_address`), since ``127.0.0.1`` on a
+not loopback (:mod:`boardroom.server.classroom.join_address`), since ``127.0.0.1`` on a
 student's machine is that machine.
 """
 

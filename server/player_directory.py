@@ -1,23 +1,23 @@
 """The hub's way to durable players: a token presented in ``hello`` checked, a
 new player made and stored, a known one seen.
 
-The rules are :mod:`server.core.players`; the rows are :mod:`server.store.players`.
-Each store call is one transaction on the store's thread, off the event loop:
-a lookup per ``hello`` with a token, one INSERT per new player, and a write of
+The rules are :mod:`boardroom.server.core.players`; the rows are
+:mod:`boardroom.server.store.players`. Each store call is one transaction on the store's thread, off
+the event loop: a lookup per ``hello`` with a token, one INSERT per new player, and a write of
 ``last_seen`` at most once a minute per player (or when its name changes).
 
 Every token presented is looked up (by its hash, one indexed row), so a valid
 token always gets in, whoever else shares its network address. Guessing is
 slowed per address instead: each refused token (unknown or revoked) counts, and
-past :data:`~server.core.limits.DEFAULT_TOKEN_GUESSES` a
-:data:`~server.core.limits.DEFAULT_TOKEN_GUESS_SECONDS` each refusal is answered
-late (:class:`~server.core.limits.RefusalDelays`, up to
-:data:`~server.core.limits.DEFAULT_REFUSAL_DELAY_MAX`): the connection reads
+past :data:`~boardroom.server.core.limits.DEFAULT_TOKEN_GUESSES` a
+:data:`~boardroom.server.core.limits.DEFAULT_TOKEN_GUESS_SECONDS` each refusal is answered
+late (:class:`~boardroom.server.core.limits.RefusalDelays`, up to
+:data:`~boardroom.server.core.limits.DEFAULT_REFUSAL_DELAY_MAX`): the connection reads
 nothing else meanwhile, so one address guesses about one token a second at most.
 
-New players are capped per address (:class:`~server.core.limits.AddressRateLimits`,
-:data:`~server.core.limits.DEFAULT_NEW_PLAYERS` at once, then one every
-:data:`~server.core.limits.DEFAULT_NEW_PLAYER_SECONDS`): past it a hello that
+New players are capped per address (:class:`~boardroom.server.core.limits.AddressRateLimits`,
+:data:`~boardroom.server.core.limits.DEFAULT_NEW_PLAYERS` at once, then one every
+:data:`~boardroom.server.core.limits.DEFAULT_NEW_PLAYER_SECONDS`): past it a hello that
 would make one gets ``rate_limited`` with ``retry_after``, and nothing is made.
 
 In class mode an unknown token is refused with ``unknown_class_token`` rather
@@ -36,7 +36,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from server.core.limits import (
+from boardroom.server.core.limits import (
     DEFAULT_NEW_PLAYER_SECONDS,
     DEFAULT_NEW_PLAYERS,
     DEFAULT_REFUSAL_DELAY_MAX,
@@ -45,7 +45,7 @@ from server.core.limits import (
     AddressRateLimits,
     RefusalDelays,
 )
-from server.core.players import (
+from boardroom.server.core.players import (
     PlayerRecord,
     SeenThrottle,
     is_player_token,
@@ -53,9 +53,9 @@ from server.core.players import (
     player_id_for,
     token_hash,
 )
-from server.core.records import PlayerKind
-from server.store import Store, StoreError
-from shared.protocol.errors import ErrorCode, ProtocolError
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.store import Store, StoreError
+from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
 
 __all__ = ["NOT_A_CLASS_KEY", "REVOKED", "PlayerDirectory"]
 
@@ -156,7 +156,7 @@ class PlayerDirectory:
         and nothing is made (the teacher's and the admin's new players come with
         no address, and are not capped). A ``watch_only`` hello's player counts
         in a cap of its own, the same size, so that spectators never keep a
-        student out. Raises :class:`~server.store.StoreError` if it cannot be
+        student out. Raises :class:`~boardroom.server.store.StoreError` if it cannot be
         stored."""
         creations = self._watcher_creations if watch_only else self._creations
         if address is not None and creations is not None:

@@ -1,8 +1,9 @@
 """The adapter between a room's persistence events and the game store.
 
-A :class:`~server.core.room.Room` returns, with each :class:`~server.core.room_output.Output`,
-the events to persist (:class:`GameStarted`, :class:`MoveMade`, :class:`GameFinished`).
-:class:`GameRecorder` writes them to a store (:data:`~server.store.Store`) and, after a
+A :class:`~boardroom.server.core.room.Room` returns, with each
+:class:`~boardroom.server.core.room_output.Output`, the events to persist (:class:`GameStarted`,
+:class:`MoveMade`, :class:`GameFinished`).
+:class:`GameRecorder` writes them to a store (:data:`~boardroom.server.store.Store`) and, after a
 crash, rebuilds the rooms from what it wrote.
 
 The contract:
@@ -19,7 +20,7 @@ The contract:
   game number) to that id for the games in play (:meth:`~GameRecorder.game_id`).
 
 What :meth:`GameRecorder.restore_rooms` brings back after a restart: every room
-with a game in play, as :meth:`Room.restore <server.core.room.Room.restore>` rebuilds
+with a game in play, as :meth:`Room.restore <boardroom.server.core.room.Room.restore>` rebuilds
 it: the game and its number, its moves, its options, its seats (each human or bot
 seat held for its session, so its player reclaims it by resuming that session),
 and with an increment clock the time each side had left (a per-move clock starts
@@ -43,13 +44,19 @@ from typing import Any, Final
 
 import msgspec
 
-from server.core.records import GameRecord, GameState, SeatRecord, Termination
-from server.core.room import Room, RoomOptions
-from server.core.room_output import GameFinished, GameStarted, HintGiven, MoveMade, PersistEvent
-from server.store import Store
-from shared.errors import GameError
-from shared.games import Player
-from shared.protocol.messages import SIDES, Side
+from boardroom.server.core.records import GameRecord, GameState, SeatRecord, Termination
+from boardroom.server.core.room import Room, RoomOptions
+from boardroom.server.core.room_output import (
+    GameFinished,
+    GameStarted,
+    HintGiven,
+    MoveMade,
+    PersistEvent,
+)
+from boardroom.server.store import Store
+from boardroom.shared.errors import GameError
+from boardroom.shared.games import Player
+from boardroom.shared.protocol.messages import SIDES, Side
 
 __all__ = [
     "GameRecorder",
@@ -83,7 +90,7 @@ class UnrecordedGameError(LookupError):
 @dataclass(frozen=True, slots=True)
 class RestoredRoom:
     """A room rebuilt from the store, paused (see :meth:`Room.restore
-    <server.core.room.Room.restore>`), and the id of its game in play."""
+    <boardroom.server.core.room.Room.restore>`), and the id of its game in play."""
 
     room: Room
     game_id: int
@@ -98,7 +105,7 @@ def options_to_json(options: RoomOptions) -> dict[str, Any]:
     ``join_code`` and ``watch_code``, ``tournament: true`` (and its ``hints``) for a tournament
     room, and ``ai_match: true`` with ``ai_pace`` for an AI match. The codes are
     private: the record's exports leave them out
-    (:data:`server.core.records.PRIVATE_OPTIONS`). A tournament room's reserved
+    (:data:`boardroom.server.core.records.PRIVATE_OPTIONS`). A tournament room's reserved
     sessions are not stored: a game is stored once both seats are taken, so a
     restored room needs no reservation (and sessions never go into a record's
     options, which are exported)."""
@@ -284,7 +291,7 @@ def _seat(record: GameRecord, side: Side) -> SeatRecord:
 
 def _restore_room(record: GameRecord, rng: random.Random) -> Room:
     """``record``, a game in play, replayed into a paused room. Raises
-    ``ValueError`` or :class:`~shared.errors.GameError` if it does not replay."""
+    ``ValueError`` or :class:`~boardroom.shared.errors.GameError` if it does not replay."""
     assert record.started_at is not None  # the schema's CHECK, for a game in play
     started = GameStarted(
         room=record.room,

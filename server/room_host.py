@@ -1,9 +1,9 @@
-"""The adapter that runs one sans-I/O :class:`~server.core.room.Room` on the event loop.
+"""The adapter that runs one sans-I/O :class:`~boardroom.server.core.room.Room` on the event loop.
 
 A :class:`RoomHost` feeds the room its inputs one at a time (a lock per room) and
-carries out each :class:`~server.core.room_output.Output` as the room's contract says:
+carries out each :class:`~boardroom.server.core.room_output.Output` as the room's contract says:
 
-1. persist the events through the :class:`~server.recorder.GameRecorder` and wait
+1. persist the events through the :class:`~boardroom.server.recorder.GameRecorder` and wait
    until they are durable (so a broadcast move survives a SIGKILL);
 2. deliver the messages, each encoded once however many receive it (twice for
    an AI's ``moved`` with its search: whole for the clients that asked for
@@ -30,8 +30,8 @@ from typing import Protocol
 
 import msgspec
 
-from server.core.room import Room, RoomOptions
-from server.core.room_output import (
+from boardroom.server.core.room import Room, RoomOptions
+from boardroom.server.core.room_output import (
     AiRequest,
     ClientId,
     GameFinished,
@@ -41,12 +41,12 @@ from server.core.room_output import (
     search_info,
     without_search,
 )
-from server.engine_pool import EngineBusyError, EnginePool, EngineUnavailableError
-from shared.engine.levels import plan_search
-from shared.errors import BoardroomError
-from shared.protocol.codec import encode_message
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import (
+from boardroom.server.engine_pool import EngineBusyError, EnginePool, EngineUnavailableError
+from boardroom.shared.engine.levels import plan_search
+from boardroom.shared.errors import BoardroomError
+from boardroom.shared.protocol.codec import encode_message
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import (
     Error,
     GameOver,
     RoomSummary,
@@ -70,7 +70,7 @@ class RoomUnavailableError(Exception):
 
 
 class Recorder(Protocol):
-    """Persists room events durably (:class:`server.recorder.GameRecorder`)."""
+    """Persists room events durably (:class:`boardroom.server.recorder.GameRecorder`)."""
 
     async def persist(self, options: RoomOptions, events: Sequence[PersistEvent]) -> None: ...
 

@@ -32,7 +32,7 @@ class DatabaseLock:
     def __init__(self, database: str) -> None:
         self.path = f"{database}.lock"
         self._fd: int | None = None
-        # The URL schemes of server.store.is_postgres_url (a layer above this one).
+        # The URL schemes of boardroom.server.store.is_postgres_url (a layer above this one).
         is_url = database.startswith(("postgresql://", "postgres://"))
         self._needed = database != ":memory:" and not is_url and fcntl is not None
 

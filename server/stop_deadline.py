@@ -1,6 +1,6 @@
 """A graceful stop that cannot hang: a deadline, and what was stuck when it passed.
 
-``boardroom serve`` stops gracefully on SIGTERM or Ctrl-C (server.cli): it tells
+``boardroom serve`` stops gracefully on SIGTERM or Ctrl-C (boardroom.server.cli): it tells
 the clients, stops the rooms, closes the database after its last write, and
 the interpreter then waits for the engine's workers and its threads. Each step
 waits on something outside the event loop's control (a client's close
@@ -16,7 +16,7 @@ a supervisor's stop timeout has:
   should a call block it), then ends the process with :data:`EXIT_STOP_OVERRAN`.
   A thread rather than a timer on the loop: a loop that is blocked, or already
   closed while the interpreter waits on a thread, runs no timers.
-- A second SIGTERM or Ctrl-C during the stop exits at once (server.cli), as
+- A second SIGTERM or Ctrl-C during the stop exits at once (boardroom.server.cli), as
   uvicorn and Docker's CLI do: whoever sends it has decided not to wait.
 
 Nothing acknowledged is lost by either: a move is durable before it is
@@ -36,7 +36,7 @@ from collections.abc import Callable
 from types import CoroutineType, GeneratorType
 from typing import Any
 
-logger = logging.getLogger("server.app")
+logger = logging.getLogger("boardroom.server.app")
 
 STOP_DEADLINE_S = 20.0
 """How long a graceful stop may take: the connections' grace (3 s) and aiohttp's

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ssl
 
-from server.config import ServerConfig
+from boardroom.server.config import ServerConfig
 
 
 def server_ssl_context(config: ServerConfig) -> ssl.SSLContext | None:

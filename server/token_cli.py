@@ -27,13 +27,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server.config import ENV_PREFIX, ServerConfig
-from server.core.players import PlayerRecord
-from server.core.records import PlayerKind
-from server.player_directory import PlayerDirectory
-from server.store import PlayerNotFoundError, StoreError, is_postgres_url, open_store
-from shared.protocol.codec import check_player_name
-from shared.protocol.errors import ProtocolError
+from boardroom.server.config import ENV_PREFIX, ServerConfig
+from boardroom.server.core.players import PlayerRecord
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.player_directory import PlayerDirectory
+from boardroom.server.store import PlayerNotFoundError, StoreError, is_postgres_url, open_store
+from boardroom.shared.protocol.codec import check_player_name
+from boardroom.shared.protocol.errors import ProtocolError
 
 _DATABASE_ENV = ENV_PREFIX + "DATABASE"
 

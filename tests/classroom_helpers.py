@@ -8,7 +8,7 @@ from typing import Any
 import aiohttp
 from harness import RunningServer
 
-from server.classroom.class_mode import teacher_token
+from boardroom.server.classroom.class_mode import teacher_token
 
 NO_TOKEN = object()
 """Pass as ``token`` to send no Authorization header at all."""

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from services import PostgresServer, RedisServer, start_postgres, start_redis
 
-from server.store import GameStore, Store, open_store
-from shared.engine import solvers
-from shared.engine.kernel import kernel_for
-from shared.games import GridGame, get_game
+from boardroom.server.store import GameStore, Store, open_store
+from boardroom.shared.engine import solvers
+from boardroom.shared.engine.kernel import kernel_for
+from boardroom.shared.games import GridGame, get_game
 
 TESTS = Path(__file__).resolve().parent
 MARKED_BY_FOLDER = {TESTS / "e2e": pytest.mark.e2e, TESTS / "browser": pytest.mark.browser}

@@ -20,8 +20,8 @@ from pathlib import Path
 import bitbully.bitbully_core as bbc
 import bitbully_databases
 
-from shared.engine.scores import SCORE_UNIT, make_value
-from shared.games import get_game
+from boardroom.shared.engine.scores import SCORE_UNIT, make_value
+from boardroom.shared.games import get_game
 
 CONNECT4 = get_game("connect4")
 HALF = 21

@@ -32,11 +32,11 @@ from repo_paths import REPO_ROOT
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from server.admission import AdmittingRunner
-from server.app import create_app
-from server.cluster.node import CLUSTER
-from server.config import ServerConfig
-from server.tls import server_ssl_context
+from boardroom.server.admission import AdmittingRunner
+from boardroom.server.app import create_app
+from boardroom.server.cluster.node import CLUSTER
+from boardroom.server.config import ServerConfig
+from boardroom.server.tls import server_ssl_context
 
 TIMEOUT = 10.0
 """Seconds a test waits for an expected message: generous, for a loaded CI machine."""
@@ -305,7 +305,7 @@ async def run_boardroom(*argv: str, env: dict[str, str] | None = None) -> CliRun
     environ = {k: v for k, v in os.environ.items() if k != "BOARDROOM_SERVER"}
     process = await asyncio.create_subprocess_exec(
         sys.executable,
-        *("-m", "client.cli", *argv),
+        *("-m", "boardroom.client.cli", *argv),
         cwd=REPO_ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
@@ -370,7 +370,7 @@ def _matches(message: dict[str, Any], kind: str, fields: dict[str, Any]) -> bool
 
 
 class ServerProcess:
-    """``python -m server`` in a child process, for what needs a real process:
+    """``python -m boardroom.server`` in a child process, for what needs a real process:
     SIGKILL, SIGTERM, restarts. Start with :meth:`start`; the port is read from
     the line the server prints. Its log (stderr) goes to a temporary file, shown
     when it fails to stop in time."""
@@ -393,7 +393,7 @@ class ServerProcess:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "server",
+            "boardroom.server",
             "--host",
             "127.0.0.1",
             "--port",

@@ -16,7 +16,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from shared.engine import SearchRequest, SearchResult, run_search_request
+from boardroom.shared.engine import SearchRequest, SearchResult, run_search_request
 
 CRASH_SEED = 13013
 """Requests with this seed make :func:`crash_on_marked_seed` kill its worker."""

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from server.core.room_draft import RefusedError
-from shared.protocol.errors import ErrorCode
+from boardroom.server.core.room_draft import RefusedError
+from boardroom.shared.protocol.errors import ErrorCode
 
 
 def refused_unchanged(part: object, code: ErrorCode, act: Callable[[], object]) -> str:

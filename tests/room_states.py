@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.games import get_game
-from shared.protocol.messages import Clock, RoomState, SeatInfo
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol.messages import Clock, RoomState, SeatInfo
 
 ANN = SeatInfo(side="first", name="ann", kind="human", connected=True)
 BOB = SeatInfo(side="second", name="bob", kind="human", connected=True)

@@ -55,7 +55,7 @@ from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server, wait_until
 from playwright.async_api import Browser, Page, async_playwright, expect
 
-from shared.games import get_game
+from boardroom.shared.games import get_game
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
 PROJECTOR = {"width": 1920, "height": 1080}

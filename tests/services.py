@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 # The benchmark starts the same programs; what both need is written once, there.
-from client.bench.services import free_port, postgres_bin, stop_process
+from boardroom.client.bench.services import free_port, postgres_bin, stop_process
 
 START_TIMEOUT_S = 30.0
 SHARED_DATABASE = "boardroom_tests"

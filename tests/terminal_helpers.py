@@ -1,5 +1,5 @@
 """Helpers for the terminal client's end-to-end tests: the client as a real
-process (``python -m client.cli``) with piped input and output."""
+process (``python -m boardroom.client.cli``) with piped input and output."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ WIDE_TERMINAL = 1000
 
 
 class ClientProcess:
-    """``python -m client.cli ARGS`` with a pipe for input and one for output.
+    """``python -m boardroom.client.cli ARGS`` with a pipe for input and one for output.
 
     Its terminal is 1,000 columns wide (``COLUMNS``) unless ``env`` says otherwise:
     the client breaks longer lines between words, and most tests match whole lines.
@@ -45,7 +45,7 @@ class ClientProcess:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "client.cli",
+            "boardroom.client.cli",
             *args,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,

@@ -1,6 +1,6 @@
 """No game is listed by hand: game names are written only in the games' own modules.
 
-Every name and alias the registry knows (:func:`shared.games.game_specs`, so a game
+Every name and alias the registry knows (:func:`boardroom.shared.games.game_specs`, so a game
 added tomorrow is checked from its first day), as a whole word, must not appear in
 the code of ``server/``, ``client/`` or ``shared/`` (``.py`` and ``.js``) outside
 ``shared/games/``, the games' home. Whatever lists, offers or warms games reads the
@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from repo_paths import REPO_ROOT
 
-from shared.games import game_specs
+from boardroom.shared.games import game_specs
 
 SCANNED = ("server", "client", "shared")
 HOME = "shared/games/"
@@ -45,7 +45,6 @@ ALLOWED: dict[str, str] = {
     "shared/engine/native.py": "loads Connect Four's opening database into the compiled solver",
     "shared/engine/opening_database_check.py": "checks Connect Four's opening database",
     "shared/engine/remote.py": "Connect Four's values are proven by its opening database",
-    "server/web/static/*.js": "until the browser reads /api/games (issue 26 item 3)",
 }
 """Files (or ``fnmatch`` patterns) that may name a game, and why."""
 
@@ -121,7 +120,7 @@ def test_no_game_is_named_in_code_outside_its_own_module() -> None:
         hit for path in scanned_files() if not allowed(path) for hit in named_games(path, PATTERN)
     ]
     assert not found, (
-        "game names written out by hand (read shared.games.game_specs() instead, "
+        "game names written out by hand (read boardroom.shared.games.game_specs() instead, "
         "or add the file to ALLOWED with the reason it is about that game):\n" + "\n".join(found)
     )
 

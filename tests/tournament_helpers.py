@@ -12,13 +12,13 @@ from typing import Any
 import aiohttp
 from repo_paths import REPO_ROOT
 
-from client.bots.loader import load_script
-from client.bots.python_bot import ScriptBrains
-from client.bots.report import Report
-from client.bots.runner import BotRunner, Entry, RunOptions
-from client.session import Session, SessionEvent
-from server.tournaments.players import Bye, GameResult, Outcome, Result
-from server.tournaments.standings import TieBreak, compute_standings
+from boardroom.client.bots.loader import load_script
+from boardroom.client.bots.python_bot import ScriptBrains
+from boardroom.client.bots.report import Report
+from boardroom.client.bots.runner import BotRunner, Entry, RunOptions
+from boardroom.client.session import Session, SessionEvent
+from boardroom.server.tournaments.players import Bye, GameResult, Outcome, Result
+from boardroom.server.tournaments.standings import TieBreak, compute_standings
 
 RANDOM_BOT = REPO_ROOT / "examples" / "random_bot.py"
 WAIT = 45.0

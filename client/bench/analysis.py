@@ -2,7 +2,7 @@
 
 Issue 17's target: a finished 42-move Connect Four game analysed within 10 s on
 one engine worker. This process is that one worker: it runs
-:func:`shared.engine.analysis.analyse_game` on whole 42-move games (real games
+:func:`boardroom.shared.engine.analysis.analyse_game` on whole 42-move games (real games
 between engine levels, stored below), once with the compiled solver and once
 with the pure-Python one (``BOARDROOM_ENGINE=python``, read at each search), and
 prints for each the wall time, how many positions got an exact value, and the
@@ -18,9 +18,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from client.conditions import condition_lines
-from shared.engine.analysis import DEFAULT_SECONDS_PER_POSITION, analyse_game
-from shared.engine.solvers import ENGINE_ENV
+from boardroom.client.conditions import condition_lines
+from boardroom.shared.engine.analysis import DEFAULT_SECONDS_PER_POSITION, analyse_game
+from boardroom.shared.engine.solvers import ENGINE_ENV
 
 GAMES = (
     "426552522655664464414653111113333377227777",

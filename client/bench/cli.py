@@ -42,7 +42,7 @@ def register(subparsers: Any) -> None:
         "section 5 (default 200, all; 0 skips it)",
     )
     engine.set_defaults(handler=run_engine_bench)
-    from client.bench.levels import run_from_args as run_levels_bench
+    from boardroom.client.bench.levels import run_from_args as run_levels_bench
 
     levels = targets.add_parser(
         "levels",
@@ -129,25 +129,25 @@ def register(subparsers: Any) -> None:
 
 def run_analysis_bench(args: argparse.Namespace) -> int:
     if args.check is not None:
-        from client.bench.review_check import main as check
+        from boardroom.client.bench.review_check import main as check
 
         if args.check < 1:
             print("bench analysis: --check takes 1 or more games", file=sys.stderr)
             return 2
         return check(args.check, seed=args.seed, budget=args.budget)
-    from client.bench.analysis import GAMES, main
+    from boardroom.client.bench.analysis import GAMES, main
 
     return main(games=GAMES[: max(1, min(args.games, len(GAMES)))], budget=args.budget)
 
 
 def run_perfect_bench(args: argparse.Namespace) -> int:
-    from client.bench.perfect import main
+    from boardroom.client.bench.perfect import main
 
     return main(sample=args.sample, early=args.early, seed=args.seed)
 
 
 def run_engine_bench(args: argparse.Namespace) -> int:
-    from client.bench.engine import main
+    from boardroom.client.bench.engine import main
 
     return main(
         sample=args.sample,
@@ -158,7 +158,7 @@ def run_engine_bench(args: argparse.Namespace) -> int:
 
 
 def run_cluster_bench(args: argparse.Namespace) -> int:
-    from client.bench.cluster import main
+    from boardroom.client.bench.cluster import main
 
     if args.rooms < 1 or args.duration <= 0 or args.think < 0 or args.workers < 1:
         print(

@@ -1,10 +1,10 @@
 """``boardroom bench cluster``: the same load against one process and against clusters.
 
 One run, so that the figures compare: it starts a private Redis and PostgreSQL
-(:mod:`client.bench.services`), then for each setup in turn starts the server
+(:mod:`boardroom.client.bench.services`), then for each setup in turn starts the server
 processes, drives them with ``boardroom loadtest``'s rooms
-(:func:`client.loadtest.runner.run_load`, the clients spread over the processes
-as a shared port would: :func:`client.loadtest.rooms.server_for`) and stops
+(:func:`boardroom.client.loadtest.runner.run_load`, the clients spread over the processes
+as a shared port would: :func:`boardroom.client.loadtest.rooms.server_for`) and stops
 them. The setups, the first being the baseline of every ratio::
 
     1 process, SQLite        the embedded default
@@ -34,7 +34,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from client.bench.services import (
+from boardroom.client.bench.services import (
     INSTALL_HINT,
     PostgresServer,
     RedisServer,
@@ -43,15 +43,15 @@ from client.bench.services import (
     start_postgres,
     start_redis,
 )
-from client.conditions import condition_lines
-from client.loadtest.errors import CannotRunError
-from client.loadtest.options import DEFAULT_CONNECT_RATE, LoadOptions
-from client.loadtest.progress import Progress
-from client.loadtest.report import machine_conditions, report_json
-from client.loadtest.runner import UNPACED_SERVER_RATE, run_load
-from client.local_server import LocalServerError, local_process
-from client.room_options import DEFAULT_GAME
-from shared.protocol.messages import Level
+from boardroom.client.conditions import condition_lines
+from boardroom.client.loadtest.errors import CannotRunError
+from boardroom.client.loadtest.options import DEFAULT_CONNECT_RATE, LoadOptions
+from boardroom.client.loadtest.progress import Progress
+from boardroom.client.loadtest.report import machine_conditions, report_json
+from boardroom.client.loadtest.runner import UNPACED_SERVER_RATE, run_load
+from boardroom.client.local_server import LocalServerError, local_process
+from boardroom.client.room_options import DEFAULT_GAME
+from boardroom.shared.protocol.messages import Level
 
 
 @dataclass(frozen=True)
@@ -185,7 +185,7 @@ async def _servers(setup: Setup, flags: list[str]) -> AsyncIterator[tuple[str, .
         for number in range(setup.processes):
             started = await stack.enter_async_context(
                 local_process(
-                    "server",
+                    "boardroom.server",
                     flags,
                     database=not setup.postgres,
                     own_session=True,

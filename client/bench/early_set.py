@@ -16,7 +16,7 @@ the standard sets, and the moves are reproducible from the seed
 
 To rewrite it::
 
-    .venv/bin/python -c "from client.bench.early_set import write_early_set; write_early_set()"
+    .venv/bin/python -c "import boardroom.client.bench.early_set as e; e.write_early_set()"
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from shared.games import GridGame, Position, get_game
+from boardroom.shared.games import GridGame, Position, get_game
 
 NAME = "Early_13_16"
 COUNT = 200
@@ -62,7 +62,7 @@ def _can_win_at_once(game: GridGame, position: Position) -> bool:
 def write_early_set(path: Path = PATH) -> None:
     """Solve the set's positions with bitbully (no book: none of them is in it)
     and write ``<moves> <score>`` lines to ``path``."""
-    from client.bench.peer_bitbully import BitbullySolver
+    from boardroom.client.bench.peer_bitbully import BitbullySolver
 
     solver = BitbullySolver()
     lines = [f"{moves} {solver.solve(moves).score}\n" for moves in early_moves()]

@@ -3,13 +3,13 @@
 Sections, each printing its numbers with the targets marked PASS or FAIL:
 
 1. tic-tac-toe from the empty board: the plain reference minimax
-   (:func:`shared.engine.minimax`, every node of the game tree, one run) against
-   the production search (:func:`shared.engine.solve_move`, the median of
+   (:func:`boardroom.shared.engine.minimax`, every node of the game tree, one run) against
+   the production search (:func:`boardroom.shared.engine.solve_move`, the median of
    several runs, since one takes about a millisecond);
 2. 4x4 four-in-a-row from the empty board: a full solve, which must be a draw;
 3. Connect Four, the standard solver test sets (``data/connect4``, each line a
    move string and its exact score), solved by the engine's exact solver (the
-   compiled one, :mod:`shared.engine.native`, unless ``BOARDROOM_ENGINE=python``):
+   compiled one, :mod:`boardroom.shared.engine.native`, unless ``BOARDROOM_ENGINE=python``):
    correct count, mean time and mean nodes per position, nodes against the
    published figures of Pascal Pons' solver; then (3b) the compiled solver against
    the pure-Python one on the same first positions of each set, as a time ratio
@@ -18,11 +18,11 @@ Sections, each printing its numbers with the targets marked PASS or FAIL:
 4. the peer, easyAI, where it is installed, on the first positions of each set,
    each under a time budget: (a) as shipped, with its own ConnectFour game, on
    which the speed-up targets are judged; (b) its search on a bitboard adapter
-   (:mod:`client.bench.peer_easyai`), a stricter comparison shown for scale;
-5. the C++ peer, bitbully, where it is installed (:mod:`client.bench.engine_bitbully`,
-   over the adapter :mod:`client.bench.peer_bitbully`),
+   (:mod:`boardroom.client.bench.peer_easyai`), a stricter comparison shown for scale;
+5. the C++ peer, bitbully, where it is installed (:mod:`boardroom.client.bench.engine_bitbully`,
+   over the adapter :mod:`boardroom.client.bench.peer_bitbully`),
    on every position of section 3 and on an early-game set (``data/connect4/Early_13_16``,
-   :mod:`client.bench.early_set`), without its opening book and with it: correct
+   :mod:`boardroom.client.bench.early_set`), without its opening book and with it: correct
    count, mean time and nodes, and our time over bitbully's on the same positions.
 
 A summary of every target ends the run. :func:`main` returns 1 if the engine gave
@@ -46,7 +46,7 @@ from datetime import datetime
 from types import ModuleType
 from typing import Any
 
-from client.bench.engine_run import (
+from boardroom.client.bench.engine_run import (
     DATA_DIR,
     TEST_SETS,
     Run,
@@ -60,11 +60,11 @@ from client.bench.engine_run import (
     solve_connect4,
     solve_rows,
 )
-from client.conditions import condition_lines, load_average
-from shared.engine import minimax, solve_move, solvers
-from shared.engine.kernel import kernel_for
-from shared.engine.scores import Result, stone_score
-from shared.games import GridGame, get_game
+from boardroom.client.conditions import condition_lines, load_average
+from boardroom.shared.engine import minimax, solve_move, solvers
+from boardroom.shared.engine.kernel import kernel_for
+from boardroom.shared.engine.scores import Result, stone_score
+from boardroom.shared.games import GridGame, get_game
 
 TICTACTOE_RUNS = 21
 """Runs of our tic-tac-toe solve: one takes about a millisecond, too short to time once."""
@@ -266,9 +266,9 @@ def bench_connect4(run: Run, sample: int | None) -> dict[str, list[Solved]]:
 _LOAD_SCRIPT = """
 import time
 began = time.perf_counter()
-from shared.engine import solvers
-from shared.engine.kernel import kernel_for
-from shared.games import get_game
+from boardroom.shared.engine import solvers
+from boardroom.shared.engine.kernel import kernel_for
+from boardroom.shared.games import get_game
 print(time.perf_counter() - began, solvers.warm_up(kernel_for(get_game("connect4"))))
 """
 
@@ -351,7 +351,7 @@ def bench_native(run: Run, solved: dict[str, list[Solved]], pure_sample: int) ->
 
 
 def load_peer(adapter: str) -> ModuleType | None:
-    """A peer's adapter module (``client.bench.peer_easyai``...), or None if the
+    """A peer's adapter module (``boardroom.client.bench.peer_easyai``...), or None if the
     peer it wraps is not installed (the adapter's import fails)."""
     try:
         return importlib.import_module(adapter)
@@ -589,10 +589,10 @@ def main(
         return 2
     # Section 5 builds on this module's pieces (sets, runs, formats), so it is
     # imported once they exist.
-    from client.bench.engine_bitbully import bench_bitbully
+    from boardroom.client.bench.engine_bitbully import bench_bitbully
 
-    peer = load_peer("client.bench.peer_easyai")
-    bitbully = load_peer("client.bench.peer_bitbully")
+    peer = load_peer("boardroom.client.bench.peer_easyai")
+    bitbully = load_peer("boardroom.client.bench.peer_bitbully")
     title = "Boardroom engine benchmark"
     print(title)
     print("=" * len(title))

@@ -1,8 +1,8 @@
 """Section 5 of ``boardroom bench engine``: bitbully (C++) on the same positions.
 
-Every position our solver solved in section 3 (:mod:`client.bench.engine`), and
-the early-game set (``data/connect4/Early_13_16``, :mod:`client.bench.early_set`),
-solved by bitbully (:mod:`client.bench.peer_bitbully`) without its opening book
+Every position our solver solved in section 3 (:mod:`boardroom.client.bench.engine`), and
+the early-game set (``data/connect4/Early_13_16``, :mod:`boardroom.client.bench.early_set`),
+solved by bitbully (:mod:`boardroom.client.bench.peer_bitbully`) without its opening book
 (solver against solver: issue 25's target, our time at most
 :data:`BITBULLY_RATIO_TARGET` times bitbully's on middle-medium and early) and
 with it. docs/benchmarks.md, "Against bitbully (issue 25)", has the figures.
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
-from client.bench.engine_run import (
+from boardroom.client.bench.engine_run import (
     TEST_SETS,
     Run,
     Solved,
@@ -28,12 +28,12 @@ from client.bench.engine_run import (
     read_test_set,
     solve_rows,
 )
-from shared.engine import solvers
-from shared.engine.kernel import kernel_for
-from shared.games import GridGame, get_game
+from boardroom.shared.engine import solvers
+from boardroom.shared.engine.kernel import kernel_for
+from boardroom.shared.games import GridGame, get_game
 
 EARLY_SET = TestSet("Early_13_16", "early", 0, 0.0)
-"""Section 5's early-game set (:mod:`client.bench.early_set`): no published reference
+"""Section 5's early-game set (:mod:`boardroom.client.bench.early_set`): no published reference
 and no time target of its own; bitbully's scores, checked again in the run."""
 BITBULLY_RATIO_TARGET = 2.0
 """Issue 25: our mean time at most this many times bitbully's (no book), judged on

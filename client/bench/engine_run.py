@@ -1,7 +1,7 @@
 """What every section of ``boardroom bench engine`` shares: the Connect Four test
 sets and how they are read, our exact solves of their lines, the run's targets
-and verdicts, and the report's number formats (:mod:`client.bench.engine` runs
-the sections; :mod:`client.bench.engine_bitbully` is section 5).
+and verdicts, and the report's number formats (:mod:`boardroom.client.bench.engine` runs
+the sections; :mod:`boardroom.client.bench.engine_bitbully` is section 5).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from shared.engine import solvers
-from shared.engine.kernel import SearchKernel
-from shared.engine.negamax import Searcher
-from shared.games import GridGame, Position
+from boardroom.shared.engine import solvers
+from boardroom.shared.engine.kernel import SearchKernel
+from boardroom.shared.engine.negamax import Searcher
+from boardroom.shared.games import GridGame, Position
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "connect4"
 """The standard test sets, as published with Pons' solver: ``<moves> <score>`` lines."""
@@ -120,11 +120,12 @@ def solve_connect4(
 ) -> tuple[int, int]:
     """The exact stone score of ``position`` and the nodes searched for it.
 
-    The root logic of :func:`shared.engine.search.solve`, rebuilt from public pieces
+    The root logic of :func:`boardroom.shared.engine.search.solve`, rebuilt from public pieces
     to read the node count: an immediate win is scored without search (0 nodes, as
     the reference solver counts it), anything else goes to a fresh exact searcher
-    (:func:`shared.engine.solvers.exact_searcher`, or the pure
-    :class:`~shared.engine.negamax.Searcher` if ``pure``) with the bounds the stones allow.
+    (:func:`boardroom.shared.engine.solvers.exact_searcher`, or the pure
+    :class:`~boardroom.shared.engine.negamax.Searcher` if ``pure``) with the bounds the stones
+    allow.
     """
     ply = position.ply
     cur, opp = position.stones[ply & 1], position.stones[1 - (ply & 1)]

@@ -25,9 +25,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from client.conditions import condition_lines
-from shared.engine import Level, parse_level, plan_search, search
-from shared.games import Game, Player, Position, game_specs, get_game
+from boardroom.client.conditions import condition_lines
+from boardroom.shared.engine import Level, parse_level, plan_search, search
+from boardroom.shared.games import Game, Player, Position, game_specs, get_game
 
 LADDER = (Level.RANDOM, Level.EASY, Level.MEDIUM, Level.HARD, Level.PERFECT)
 """The levels from weakest to strongest."""

@@ -30,10 +30,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from client.bench.engine_run import DATA_DIR, TEST_SETS, read_test_set
-from client.conditions import condition_lines
-from shared.engine import search, solve
-from shared.games import GridGame, Position, get_game
+from boardroom.client.bench.engine_run import DATA_DIR, TEST_SETS, read_test_set
+from boardroom.client.conditions import condition_lines
+from boardroom.shared.engine import search, solve
+from boardroom.shared.games import GridGame, Position, get_game
 
 JOURNAL = DATA_DIR.parent / "book" / "connect4.journal"
 """The opening book's build journal: its deepest positions are checked too."""

@@ -3,11 +3,11 @@
 Issue 25 asks that every reviewed Connect Four position have an exact value and
 that judgements follow the game-theoretic value. This check measures what the
 engine does today, against an independent judge: bitbully (the C++ solver, with
-its 12-stone opening book, :mod:`client.bench.peer_bitbully`).
+its 12-stone opening book, :mod:`boardroom.client.bench.peer_bitbully`).
 
 It plays ``N`` seeded games, a mix (:data:`PAIRINGS`, in turn) of random-move
-games and AI matches between levels (:func:`client.bench.levels.play_game`),
-reviews each with :func:`shared.engine.analysis.analyse_game` at the server's
+games and AI matches between levels (:func:`boardroom.client.bench.levels.play_game`),
+reviews each with :func:`boardroom.shared.engine.analysis.analyse_game` at the server's
 budget, and solves every position of each game with bitbully. Then:
 
 - **values**: for every reviewed position (the position before each move), is
@@ -21,7 +21,7 @@ budget, and solves every position of each game with bitbully. Then:
   that *keeps* it must never be ``mistake`` or ``blunder``. Each move that breaks
   either rule is listed (game, ply, our judgement and values, bitbully's values).
 
-The check reads only :class:`~shared.engine.analysis.MoveReview` fields
+The check reads only :class:`~boardroom.shared.engine.analysis.MoveReview` fields
 (``judgement``, ``score_before``, ``score_after``, ``exact_before``,
 ``exact_after``), so it measures whatever rules and values the engine has.
 """
@@ -33,14 +33,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from client.bench.levels import play_game
-from shared.engine.analysis import DEFAULT_SECONDS_PER_POSITION, Judgement, MoveReview, analyse_game
-from shared.engine.levels import Level
-from shared.engine.scores import stone_score
-from shared.games import GridGame, get_game
+from boardroom.client.bench.levels import play_game
+from boardroom.shared.engine.analysis import (
+    DEFAULT_SECONDS_PER_POSITION,
+    Judgement,
+    MoveReview,
+    analyse_game,
+)
+from boardroom.shared.engine.levels import Level
+from boardroom.shared.engine.scores import stone_score
+from boardroom.shared.games import GridGame, get_game
 
 if TYPE_CHECKING:
-    from client.bench.peer_bitbully import BitbullySolver
+    from boardroom.client.bench.peer_bitbully import BitbullySolver
 
 PAIRINGS: tuple[tuple[Level, Level], ...] = (
     (Level.RANDOM, Level.RANDOM),
@@ -207,7 +212,7 @@ def main(count: int, seed: int = 1, budget: float = DEFAULT_SECONDS_PER_POSITION
     """Run the check and print it; 0 if every value and judgement agreed, 1 if
     not, 2 if bitbully is not installed (nothing to judge against)."""
     try:
-        from client.bench.peer_bitbully import BitbullySolver, book_path, version
+        from boardroom.client.bench.peer_bitbully import BitbullySolver, book_path, version
     except ImportError:
         print("bitbully not installed: nothing to judge the reviews against")
         return 2

@@ -12,7 +12,7 @@
 ``docs/bots.md`` is the guide for bot authors.
 """
 
-from client.bots.bot import Bot
-from client.bots.state import GameResult, GameState
+from boardroom.client.bots.bot import Bot
+from boardroom.client.bots.state import GameResult, GameState
 
 __all__ = ["Bot", "GameResult", "GameState"]

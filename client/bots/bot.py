@@ -4,7 +4,7 @@ A bot can be a plain module with a ``choose_move(state)`` function, or a subclas
 of :class:`Bot` when it keeps state during a game: ``boardroom bot`` makes a new
 instance for every game, so ``self`` starts fresh each time::
 
-    from client.bots import Bot
+    from boardroom.client.bots import Bot
 
     class Mirror(Bot):
         def on_game_start(self, state):
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 
-from client.bots.state import GameResult, GameState
+from boardroom.client.bots.state import GameResult, GameState
 
 
 class Bot:

@@ -3,8 +3,8 @@
 ``boardroom bot`` has three kinds of bot (a Python script, a program over stdin
 and stdout, the engine); each is a :class:`BrainSource` that makes a fresh
 :class:`Brain` for every game, so nothing of one game leaks into the next (a new
-program process, a new :class:`~client.bots.Bot` instance). The runner
-(:mod:`client.bots.runner`) only ever talks to these two classes.
+program process, a new :class:`~boardroom.client.bots.Bot` instance). The runner
+(:mod:`boardroom.client.bots.runner`) only ever talks to these two classes.
 
 Contract of a brain, for one game:
 
@@ -12,7 +12,7 @@ Contract of a brain, for one game:
   each of the bot's turns, one at a time; then :meth:`Brain.end` at most once;
   then :meth:`Brain.close`, always, last.
 - :meth:`Brain.start`, :meth:`Brain.choose` and :meth:`Brain.end` raise
-  :class:`~client.bots.errors.BotFailedError` when the bot fails (crash, hang, an
+  :class:`~boardroom.client.bots.errors.BotFailedError` when the bot fails (crash, hang, an
   exception); nothing else escapes them.
 - Any of them may be cancelled (the game ended while the bot was thinking);
   :meth:`Brain.close` then stops whatever is still running (it kills a program).
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from client.bots.state import GameResult, GameState
+from boardroom.client.bots.state import GameResult, GameState
 
 
 class Brain(ABC):

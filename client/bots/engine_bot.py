@@ -4,7 +4,7 @@ Searches run in a process pool, never on the event loop (the connection's
 heartbeats and the other games go on while one searches), and get what the
 server's AI gets: the level's own time limit, cut to a share of the bot's clock
 in a room with one. What crosses to a worker is a
-:class:`~shared.engine.SearchRequest` (game name, move string, limits).
+:class:`~boardroom.shared.engine.SearchRequest` (game name, move string, limits).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from client.bots.brains import Brain, BrainSource
-from client.bots.errors import BotFailedError, BotLoadError, FailureKind
-from client.bots.state import GameState
-from shared.engine import SearchRequest, parse_level, plan_search, run_search_request
-from shared.errors import BoardroomError
-from shared.games import game_specs
+from boardroom.client.bots.brains import Brain, BrainSource
+from boardroom.client.bots.errors import BotFailedError, BotLoadError, FailureKind
+from boardroom.client.bots.state import GameState
+from boardroom.shared.engine import SearchRequest, parse_level, plan_search, run_search_request
+from boardroom.shared.errors import BoardroomError
+from boardroom.shared.games import game_specs
 
 CLOCK_SHARE = 0.1
 """Share of the time left that one search may use with a clock: the server AI's

@@ -2,7 +2,7 @@
 
 ::
 
-    ClientError (client.errors)
+    ClientError (boardroom.client.errors)
     └── BotError
         ├── BotLoadError (also ValueError)   the script, command or level cannot be used
         └── BotFailedError                   the bot failed in a game: it crashed, hung,
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import enum
 
-from client.errors import ClientError
+from boardroom.client.errors import ClientError
 
 
 class BotError(ClientError):
-    """Root of the errors of :mod:`client.bots`."""
+    """Root of the errors of :mod:`boardroom.client.bots`."""
 
 
 class BotLoadError(BotError, ValueError):

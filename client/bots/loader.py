@@ -1,14 +1,15 @@
-"""Loading a Python bot script: a ``choose_move`` function, or a :class:`~client.bots.Bot` class.
+"""Loading a Python bot script: a ``choose_move`` function, or a :class:`~boardroom.client.bots.Bot`
+class.
 
 A script is a plain Python file. It is a bot if it defines either
 
 - a function ``choose_move(state)`` returning a move, and optionally
   ``on_game_start(state)`` and ``on_game_end(state, result)``; the module is
   loaded once and its functions play every game; or
-- one subclass of :class:`client.bots.Bot`, of which a new instance plays each game.
+- one subclass of :class:`boardroom.client.bots.Bot`, of which a new instance plays each game.
 
 :func:`load_script` checks all this before anything connects, and raises
-:class:`~client.bots.errors.BotLoadError` with one line saying what to fix.
+:class:`~boardroom.client.bots.errors.BotLoadError` with one line saying what to fix.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from client.bots.bot import Bot
-from client.bots.errors import BotLoadError
+from boardroom.client.bots.bot import Bot
+from boardroom.client.bots.errors import BotLoadError
 
 HOOKS = {"choose_move": ("state",), "on_game_start": ("state",), "on_game_end": ("state", "result")}
 """The functions a bot may define, with the arguments each is called with."""

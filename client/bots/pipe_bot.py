@@ -11,8 +11,8 @@ and answers with one line on stdout, its move. Its stdin is closed when the game
 ends. What it writes on stderr goes to the log, each line prefixed with the
 room and the game.
 
->>> from shared.protocol.messages import Clock, RoomState, SeatInfo
->>> from client.bots.state import game_state
+>>> from boardroom.shared.protocol.messages import Clock, RoomState, SeatInfo
+>>> from boardroom.client.bots.state import game_state
 >>> state = game_state(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
 ...     status="playing", public=True, clock=Clock(), moves="", ply=0, to_move="first",
 ...     seats=[SeatInfo(side="first"), SeatInfo(side="second")], you="first"))
@@ -21,7 +21,7 @@ room and the game.
 
 The bridge trusts nothing the program does: :class:`PipeProgram` turns a crash
 (exit, or stdout closed, before answering), a hang (no answer in time) and an
-over-long line into :class:`~client.bots.errors.BotFailedError` with the exit status
+over-long line into :class:`~boardroom.client.bots.errors.BotFailedError` with the exit status
 and the last lines of stderr, and kills the program's whole process group, so a
 script's children (a ``sleep``) go with it.
 """
@@ -40,9 +40,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from client.bots.brains import Brain, BrainSource
-from client.bots.errors import BotFailedError, BotLoadError, FailureKind
-from client.bots.state import GameResult, GameState
+from boardroom.client.bots.brains import Brain, BrainSource
+from boardroom.client.bots.errors import BotFailedError, BotLoadError, FailureKind
+from boardroom.client.bots.state import GameResult, GameState
 
 MAX_LINE_BYTES = 64 * 1024
 """Longest answer read from a program; the longest real move is three characters."""

@@ -19,16 +19,16 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from client.bots.brains import Brain, BrainSource
-from client.bots.errors import BotFailedError, FailureKind
-from client.bots.loader import BotScript, Player
-from client.bots.state import GameResult, GameState
+from boardroom.client.bots.brains import Brain, BrainSource
+from boardroom.client.bots.errors import BotFailedError, FailureKind
+from boardroom.client.bots.loader import BotScript, Player
+from boardroom.client.bots.state import GameResult, GameState
 
 T = TypeVar("T")
 
 
 class PythonBrain(Brain):
-    """One game of a script bot. A :class:`~client.bots.Bot` class gets a new
+    """One game of a script bot. A :class:`~boardroom.client.bots.Bot` class gets a new
     instance here (its constructor runs in :meth:`start`, where a failure is
     reported like any other)."""
 

@@ -11,8 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TextIO
 
-from client.bots.errors import BotFailedError, FailureKind
-from client.bots.state import GameResult, Outcome
+from boardroom.client.bots.errors import BotFailedError, FailureKind
+from boardroom.client.bots.state import GameResult, Outcome
 
 REASON_WORDS = {
     "line": "by a line",
@@ -53,7 +53,7 @@ class GameLabel:
 def describe_result(result: GameResult) -> str:
     """``win by a line after 5 moves``, ``aborted before the first move``.
 
-    >>> from client.bots.state import GameResult
+    >>> from boardroom.client.bots.state import GameResult
     >>> describe_result(GameResult("loss", "second", "O", "timeout", (), ("b2",)))
     'loss on time after 1 move'
     """

@@ -1,7 +1,7 @@
 """Seats a bot in rooms and plays its games, one after another or several at once.
 
-A :class:`BotRunner` drives one :class:`~client.session.Session` (one connection
-for the whole run) and a :class:`~client.bots.brains.BrainSource`. Each *seat*
+A :class:`BotRunner` drives one :class:`~boardroom.client.session.Session` (one connection
+for the whole run) and a :class:`~boardroom.client.bots.brains.BrainSource`. Each *seat*
 is a task that gets into a room (join, quick match or create), plays a game,
 and goes on to the next: a rematch in the same room (join, create) or a new
 quick match. ``parallel`` seats play at once; ``games`` counts the games of
@@ -17,7 +17,7 @@ sent again for a room already taken is ignored; one whose room closes before
 the game starts (the opponent did not show up) is given up.
 
 Within a game, play is driven by state, not by messages: whenever the tracked
-room (:class:`~client.tracked_room.TrackedRoom`) shows the bot's turn at a ply
+room (:class:`~boardroom.client.tracked_room.TrackedRoom`) shows the bot's turn at a ply
 it has not answered, the brain is asked and the move is sent with that ``ply``.
 A move lost with a dropped connection is sent again when the room's state
 comes back; a stale one is harmless (``stale_move``). So a reconnect needs
@@ -27,7 +27,7 @@ Two tasks per game: the *driver* reads the seat's events in order and decides
 when the game is over; the *thinker* asks the brain and sends moves. The game's
 end cancels the thinker wherever it is (a program still thinking is killed).
 
-When the bot fails (:class:`~client.bots.errors.BotFailedError`), the thinker
+When the bot fails (:class:`~boardroom.client.bots.errors.BotFailedError`), the thinker
 reports it and resigns; the room's rules decide the result (a loss, or
 ``aborted`` before the first move). Stopping: :meth:`BotRunner.stop` starts no
 new game and lets the games in progress finish; :meth:`BotRunner.abort` leaves
@@ -43,14 +43,14 @@ from typing import Literal
 
 import msgspec
 
-from client.bots.brains import Brain, BrainSource
-from client.bots.errors import BotFailedError, FailureKind
-from client.bots.report import GameLabel, Report
-from client.bots.state import GameState, game_result, game_state
-from client.errors import ClientError, RequestRefusedError
-from client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
-from client.tracked_room import TrackedRoom
-from shared.protocol.messages import (
+from boardroom.client.bots.brains import Brain, BrainSource
+from boardroom.client.bots.errors import BotFailedError, FailureKind
+from boardroom.client.bots.report import GameLabel, Report
+from boardroom.client.bots.state import GameState, game_result, game_state
+from boardroom.client.errors import ClientError, RequestRefusedError
+from boardroom.client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
+from boardroom.client.tracked_room import TrackedRoom
+from boardroom.shared.protocol.messages import (
     ClientMessage,
     Clock,
     CreateRoom,

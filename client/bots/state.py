@@ -2,10 +2,10 @@
 
 A bot's ``choose_move(state)`` gets a :class:`GameState`; its
 ``on_game_end(state, result)`` gets a :class:`GameResult`. Both are plain values
-built from the room the server sent (:class:`~shared.protocol.messages.RoomState`),
+built from the room the server sent (:class:`~boardroom.shared.protocol.messages.RoomState`),
 so a bot never sees the protocol, and a test can build them without a server:
 
->>> from shared.protocol.messages import Clock
+>>> from boardroom.shared.protocol.messages import Clock
 >>> state = game_state(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
 ...     status="playing", public=True, clock=Clock(), moves="b2 a1", ply=2, to_move="first",
 ...     seats=[SeatInfo(side="first", name="ann"), SeatInfo(side="second", name="bob")],
@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from shared.games import Game, GridGame, Player, Position, Termination, get_game
-from shared.protocol.messages import ResultInfo, RoomState, SeatInfo, Side, other_side
+from boardroom.shared.games import Game, GridGame, Player, Position, Termination, get_game
+from boardroom.shared.protocol.messages import ResultInfo, RoomState, SeatInfo, Side, other_side
 
 Symbol = Literal["X", "O"]
 Outcome = Literal["win", "loss", "draw", "aborted"]
@@ -78,7 +78,7 @@ class GameState:
     opponent_time_left: float | None
     """Seconds left on the opponent's clock; None without a clock."""
     rules: Game
-    """The game's rules (:class:`shared.games.Game`), for bots that search."""
+    """The game's rules (:class:`boardroom.shared.games.Game`), for bots that search."""
     position: Position
     """The position as the rules see it (``rules.legal_moves(position)``...)."""
 
@@ -94,7 +94,7 @@ class GameState:
         after which the rules say that side won: now if it is that side's turn,
         else in reply to any move of the other. Empty once the game is over.
 
-        >>> from shared.protocol.messages import Clock
+        >>> from boardroom.shared.protocol.messages import Clock
         >>> state = game_state(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
         ...     status="playing", public=True, clock=Clock(), moves="a1 b1 a2 b2", ply=4,
         ...     to_move="first", seats=[SeatInfo(side="first"), SeatInfo(side="second")],
@@ -150,7 +150,7 @@ class GameResult:
     winner_symbol: Symbol | None
     """The winner's stone, ``X`` or ``O``, or None."""
     reason: str
-    """How it ended, a :class:`~shared.games.Termination` value: ``line``,
+    """How it ended, a :class:`~boardroom.shared.games.Termination` value: ``line``,
     ``count``, ``no_moves``, ``full_board``, ``resignation``, ``agreement``,
     ``timeout``, ``abandonment`` or ``aborted`` (as in ``docs/protocol.md``)."""
     line: tuple[str, ...]
@@ -165,7 +165,7 @@ def game_state(
     """The state a seated player is shown of ``room`` (whose ``you`` must be set).
 
     The clock times are passed in because they run down between messages: the
-    caller knows "now" (:meth:`client.tracked_room.TrackedRoom.time_left_ms`).
+    caller knows "now" (:meth:`boardroom.client.tracked_room.TrackedRoom.time_left_ms`).
     """
     side = room.you
     if side is None:

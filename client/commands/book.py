@@ -2,7 +2,7 @@
 
 ``boardroom book build --plies 8 --journal c4.journal --out shared/engine/data/connect4.book``
 solves every position the ``perfect`` level may meet in the first ``plies``
-stones (:mod:`client.opening_book`), journalling each as it goes: run it again
+stones (:mod:`boardroom.client.opening_book`), journalling each as it goes: run it again
 with the same journal to carry on after an interruption. ``boardroom book info
 FILE`` prints a book's game, depth, entries and size.
 """
@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from client.opening_book import SIDES, build_book, write_book
-from shared.engine.book import BookFormatError, OpeningBook
-from shared.games import GridGame, get_game
+from boardroom.client.opening_book import SIDES, build_book, write_book
+from boardroom.shared.engine.book import BookFormatError, OpeningBook
+from boardroom.shared.games import GridGame, get_game
 
 
 def register(subparsers: Any) -> None:

@@ -34,22 +34,22 @@ import sys
 from pathlib import Path
 from typing import Any, cast
 
-from client.bots.brains import BrainSource
-from client.bots.engine_bot import EngineBrains
-from client.bots.errors import BotLoadError
-from client.bots.loader import load_script
-from client.bots.pipe_bot import PipeBrains, StderrLog
-from client.bots.python_bot import ScriptBrains
-from client.bots.report import Report
-from client.bots.runner import DEFAULT_WAIT, BotRunner, Entry, RunError, RunOptions
-from client.commands.server_option import add_server_argument
-from client.errors import RequestRefusedError, ServerUnreachableError
-from client.room_options import InputError, parse_clock, parse_game
-from client.session import Session
-from shared.games import game_specs
-from shared.protocol import ErrorCode
-from shared.protocol.codec import MAX_NAME_LENGTH
-from shared.protocol.messages import LEVELS, Clock, Level
+from boardroom.client.bots.brains import BrainSource
+from boardroom.client.bots.engine_bot import EngineBrains
+from boardroom.client.bots.errors import BotLoadError
+from boardroom.client.bots.loader import load_script
+from boardroom.client.bots.pipe_bot import PipeBrains, StderrLog
+from boardroom.client.bots.python_bot import ScriptBrains
+from boardroom.client.bots.report import Report
+from boardroom.client.bots.runner import DEFAULT_WAIT, BotRunner, Entry, RunError, RunOptions
+from boardroom.client.commands.server_option import add_server_argument
+from boardroom.client.errors import RequestRefusedError, ServerUnreachableError
+from boardroom.client.room_options import InputError, parse_clock, parse_game
+from boardroom.client.session import Session
+from boardroom.shared.games import game_specs
+from boardroom.shared.protocol import ErrorCode
+from boardroom.shared.protocol.codec import MAX_NAME_LENGTH
+from boardroom.shared.protocol.messages import LEVELS, Clock, Level
 
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 EXIT_TERMINATED = 128 + signal.SIGTERM

@@ -6,12 +6,12 @@ import argparse
 import sys
 from typing import Any
 
-from shared.engine import SearchResult, analyze, search, solve_move
-from shared.engine.explain import principal_line, speed_text, summary
-from shared.engine.kernel import kernel_for
-from shared.engine.solvers import warm_up
-from shared.errors import BoardroomError
-from shared.games import Game, GridGame, Position, choices_text, get_game
+from boardroom.shared.engine import SearchResult, analyze, search, solve_move
+from boardroom.shared.engine.explain import principal_line, speed_text, summary
+from boardroom.shared.engine.kernel import kernel_for
+from boardroom.shared.engine.solvers import warm_up
+from boardroom.shared.errors import BoardroomError
+from boardroom.shared.games import Game, GridGame, Position, choices_text, get_game
 
 
 def register_solve(subparsers: Any) -> None:

@@ -1,8 +1,8 @@
 """``boardroom play`` and ``boardroom watch``: the terminal client.
 
-Both are thin: they turn flags into :class:`~client.terminal.app.ClientOptions`
-and run :func:`~client.terminal.app.run_client` on the console that fits the
-terminal (see :mod:`client.terminal.console`).
+Both are thin: they turn flags into :class:`~boardroom.client.terminal.app.ClientOptions`
+and run :func:`~boardroom.client.terminal.app.run_client` on the console that fits the
+terminal (see :mod:`boardroom.client.terminal.console`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import asyncio
 import sys
 from typing import Any
 
-from client.commands.server_option import add_server_argument
-from client.room_options import (
+from boardroom.client.commands.server_option import add_server_argument
+from boardroom.client.room_options import (
     DEFAULT_GAME,
     GAME_CHOICES,
     InputError,
@@ -21,11 +21,11 @@ from client.room_options import (
     parse_game,
     parse_level,
 )
-from client.terminal.app import ClientOptions, run_client
-from client.terminal.commands import DEFAULT_AI_LEVEL, parse_code
-from client.terminal.console import open_console
-from client.terminal.profile import profile_path
-from shared.protocol.messages import LEVELS, CreateRoom
+from boardroom.client.terminal.app import ClientOptions, run_client
+from boardroom.client.terminal.commands import DEFAULT_AI_LEVEL, parse_code
+from boardroom.client.terminal.console import open_console
+from boardroom.client.terminal.profile import profile_path
+from boardroom.shared.protocol.messages import LEVELS, CreateRoom
 
 _PLAY_EPILOG = f"""\
 Without --local, --game or --level you start in the lobby: list rooms, open one

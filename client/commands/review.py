@@ -1,7 +1,7 @@
 """``boardroom review [GAME_ID]``: a finished game's analysis in the terminal.
 
 Without an id it reviews the player's last game on the server: the one whose id
-the terminal client kept in its profile (:mod:`client.terminal.profile`) when
+the terminal client kept in its profile (:mod:`boardroom.client.terminal.profile`) when
 the player last sat in a game there (the result line of every game says its
 id, too).
 
@@ -11,13 +11,13 @@ the analysis runs, then 200 with all of them. The command asks once a second
 and prints each move's line as it arrives, then the turning points and each
 player's accuracy.
 
-A pure core and a thin adapter, as :mod:`server.core.room` is:
+A pure core and a thin adapter, as :mod:`boardroom.server.core.room` is:
 
 - the formatting functions (:func:`move_line`, :func:`summary_lines`,
   :func:`error_text`, :func:`new_lines`) take the endpoint's JSON and return
   text; they do no I/O;
 - :func:`run_review` does the I/O: HTTP through the standard library
-  (``client/`` does not use aiohttp, as :mod:`client.loadtest.metrics_probe`),
+  (``client/`` does not use aiohttp, as :mod:`boardroom.client.loadtest.metrics_probe`),
   the poll's pause, and printing.
 
 Exit status: 0 when the whole review was printed; 1 when the server refused
@@ -39,10 +39,10 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
-from client.commands.server_option import add_server_argument
-from client.session import normalize_server_url
-from client.terminal.profile import Profile, profile_path
-from shared.protocol.messages import SIDES, SYMBOLS
+from boardroom.client.commands.server_option import add_server_argument
+from boardroom.client.session import normalize_server_url
+from boardroom.client.terminal.profile import Profile, profile_path
+from boardroom.shared.protocol.messages import SIDES, SYMBOLS
 
 POLL_SECONDS = 1.0
 """How long to wait between two GETs while the analysis runs (the contract's pace)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from client.session import DEFAULT_SERVER_URL
+from boardroom.client.session import DEFAULT_SERVER_URL
 
 SERVER_ENV = "BOARDROOM_SERVER"
 """The environment variable that sets ``--server`` for every command at once (a

@@ -21,5 +21,5 @@ Modules, in the order a run meets them::
     errors.py         the exceptions
 
 Like the rest of ``client/``, it never imports ``server/`` or aiohttp: a server
-of our own runs as ``python -m server`` (or ``python -m server.echo_server``).
+of our own runs as ``python -m boardroom.server`` (or ``python -m boardroom.server.echo_server``).
 """

@@ -17,8 +17,8 @@ import signal
 import sys
 from typing import Any
 
-from client.loadtest.errors import CannotRunError, RunAbandonedError, UsageError
-from client.loadtest.options import LoadOptions, add_arguments, options_from
+from boardroom.client.loadtest.errors import CannotRunError, RunAbandonedError, UsageError
+from boardroom.client.loadtest.options import LoadOptions, add_arguments, options_from
 
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 
@@ -72,10 +72,15 @@ def run_loadtest(args: argparse.Namespace) -> int:
         print(f"boardroom loadtest: {error}", file=sys.stderr)
         return 2
     # Imported here: the report pulls in the whole tool, which `--help` does not need.
-    from client.loadtest.process_setup import raise_open_file_limit
-    from client.loadtest.progress import Progress
-    from client.loadtest.report import machine_conditions, render_table, report_json, write_json
-    from client.loadtest.runner import run_load
+    from boardroom.client.loadtest.process_setup import raise_open_file_limit
+    from boardroom.client.loadtest.progress import Progress
+    from boardroom.client.loadtest.report import (
+        machine_conditions,
+        render_table,
+        report_json,
+        write_json,
+    )
+    from boardroom.client.loadtest.runner import run_load
 
     raise_open_file_limit()  # before any server is started: it inherits the limit
     machine = machine_conditions()

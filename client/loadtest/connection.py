@@ -1,7 +1,7 @@
 """One WebSocket connection of the load test.
 
 A :class:`LoadClient` is a bare protocol client, lighter than
-:class:`client.session.Session` (no reconnection, no request bookkeeping, no
+:class:`boardroom.client.session.Session` (no reconnection, no request bookkeeping, no
 tracked rooms): thousands of them share one process, and what happens to each
 connection (a drop, a refusal) is something to count, not to hide.
 
@@ -31,11 +31,11 @@ from websockets.exceptions import (
     InvalidURI,
 )
 
-from client.loadtest.errors import ConnectFailedError
-from client.loadtest.stats import WorkerStats
-from client.pacing import Pacer
-from shared.protocol import PROTOCOL_VERSION, decode_server_message, encode_message
-from shared.protocol.messages import Error, Hello, Welcome
+from boardroom.client.loadtest.errors import ConnectFailedError
+from boardroom.client.loadtest.stats import WorkerStats
+from boardroom.client.pacing import Pacer
+from boardroom.shared.protocol import PROTOCOL_VERSION, decode_server_message, encode_message
+from boardroom.shared.protocol.messages import Error, Hello, Welcome
 
 OPEN_TIMEOUT = 15.0
 """Seconds for the handshake and the ``welcome``: a server busy with a ramp-up of

@@ -18,7 +18,7 @@ room starts over, and the run goes on.
 
 from __future__ import annotations
 
-from client.errors import ClientError
+from boardroom.client.errors import ClientError
 
 
 class LoadTestError(ClientError):

@@ -11,9 +11,9 @@ size, so both runs move the same bytes per frame.
 
 from __future__ import annotations
 
-from shared.games import get_game
-from shared.protocol import encode_message
-from shared.protocol.messages import MakeMove, Moved
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol import encode_message
+from boardroom.shared.protocol.messages import MakeMove, Moved
 
 SAMPLE_ROOM = "C9FVBQ"
 """A room code as the server makes them (6 characters)."""

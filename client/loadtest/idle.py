@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 
-from client.loadtest.connection import LoadClient
-from client.loadtest.errors import ConnectFailedError
-from client.loadtest.run_clock import RunClock
-from client.loadtest.stats import WorkerStats
-from shared.protocol.messages import Error
+from boardroom.client.loadtest.connection import LoadClient
+from boardroom.client.loadtest.errors import ConnectFailedError
+from boardroom.client.loadtest.run_clock import RunClock
+from boardroom.client.loadtest.stats import WorkerStats
+from boardroom.shared.protocol.messages import Error
 
 
 class IdleConnection:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from client.loadtest.errors import ProbeError
+from boardroom.client.loadtest.errors import ProbeError
 
 RSS_METRIC = "process_resident_memory_bytes"
 CPU_METRIC = "process_cpu_seconds_total"

@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from client.commands.server_option import SERVER_ENV
-from client.loadtest.errors import UsageError
-from client.pacing import DEFAULT_PACE
-from client.room_options import DEFAULT_GAME, InputError, parse_game, parse_level
-from client.session import DEFAULT_SERVER_URL, normalize_server_url
-from shared.games import choices_text
-from shared.protocol.messages import LEVELS, Level
+from boardroom.client.commands.server_option import SERVER_ENV
+from boardroom.client.loadtest.errors import UsageError
+from boardroom.client.pacing import DEFAULT_PACE
+from boardroom.client.room_options import DEFAULT_GAME, InputError, parse_game, parse_level
+from boardroom.client.session import DEFAULT_SERVER_URL, normalize_server_url
+from boardroom.shared.games import choices_text
+from boardroom.shared.protocol.messages import LEVELS, Level
 
 SERVER_LOOPS = ("asyncio", "uvloop", "auto")
 """Event loops a server started by the tool may run (its ``--event-loop``)."""
@@ -41,7 +41,7 @@ class LoadOptions:
     ``echo``: players bounce move-sized frames off an echo server."""
     server_urls: tuple[str, ...]
     """The servers to drive (several: the processes of one cluster, each client
-    on one of them, see :func:`client.loadtest.rooms.server_for`); empty when the
+    on one of them, see :func:`boardroom.client.loadtest.rooms.server_for`); empty when the
     tool starts its own."""
     start_server: bool
     compare_echo: bool
@@ -112,7 +112,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--start-server",
         action="store_true",
         help="start a server of our own on a free loopback port and a temporary "
-        "database (python -m server; with --echo, python -m server.echo_server), "
+        "database (python -m boardroom.server; with --echo,"
+        " python -m boardroom.server.echo_server), "
         "with its per-address cap raised for the run",
     )
     where.add_argument(
@@ -238,7 +239,7 @@ def options_from(args: argparse.Namespace) -> LoadOptions:
     if mode == "echo" and args.server is None and not args.start_server:
         raise UsageError(
             "--echo needs an echo server: --start-server starts one "
-            "(python -m server.echo_server), or give --server URL of a running one"
+            "(python -m boardroom.server.echo_server), or give --server URL of a running one"
         )
     if args.echo_server is not None and not args.compare_echo:
         raise UsageError("--echo-server goes with --compare-echo")

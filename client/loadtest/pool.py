@@ -2,8 +2,8 @@
 
 :class:`WorkerPool` starts them (``spawn``: a fresh interpreter each, nothing
 inherited but the plan), waits until each is ready, gives them all the same
-:class:`~client.loadtest.worker.Timing`, collects their snapshots, and makes sure
-none outlives the run. See :mod:`client.loadtest.worker` for what crosses the
+:class:`~boardroom.client.loadtest.worker.Timing`, collects their snapshots, and makes sure
+none outlives the run. See :mod:`boardroom.client.loadtest.worker` for what crosses the
 queues.
 """
 
@@ -19,9 +19,9 @@ from multiprocessing.process import BaseProcess
 from multiprocessing.queues import Queue
 from typing import Any
 
-from client.loadtest.errors import CannotRunError
-from client.loadtest.stats import WorkerStats
-from client.loadtest.worker import (
+from boardroom.client.loadtest.errors import CannotRunError
+from boardroom.client.loadtest.stats import WorkerStats
+from boardroom.client.loadtest.worker import (
     Failed,
     Ready,
     Snapshot,

@@ -11,9 +11,9 @@ import shutil
 import time
 from typing import TextIO
 
-from client.loadtest.metrics_probe import ServerReading, lag_between
-from client.loadtest.options import Mode
-from client.loadtest.stats import WorkerStats
+from boardroom.client.loadtest.metrics_probe import ServerReading, lag_between
+from boardroom.client.loadtest.options import Mode
+from boardroom.client.loadtest.stats import WorkerStats
 
 PLAIN_INTERVAL = 5.0
 """Seconds between progress lines when stderr is not a terminal."""

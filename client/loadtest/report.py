@@ -36,11 +36,11 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from client.conditions import cpu_model, load_average, usable_cores
-from client.loadtest.frames import move_frame, moved_frame
-from client.loadtest.metrics_probe import cpu_share, lag_between
-from client.loadtest.options import LoadOptions
-from client.loadtest.runner import LoadReport, PhaseResult
+from boardroom.client.conditions import cpu_model, load_average, usable_cores
+from boardroom.client.loadtest.frames import move_frame, moved_frame
+from boardroom.client.loadtest.metrics_probe import cpu_share, lag_between
+from boardroom.client.loadtest.options import LoadOptions
+from boardroom.client.loadtest.runner import LoadReport, PhaseResult
 
 FORMAT_VERSION = 1
 BUSY_SHARE = 0.9

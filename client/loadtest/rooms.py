@@ -34,14 +34,14 @@ from typing import Any, TypeVar
 
 from websockets.exceptions import ConnectionClosed
 
-from client.loadtest.connection import ABNORMAL_CLOSE, LoadClient
-from client.loadtest.errors import ConnectFailedError, RoomFailedError
-from client.loadtest.run_clock import RunClock
-from client.loadtest.stats import WorkerStats
-from client.pacing import Pacer
-from shared.games import Game, Position, get_game
-from shared.protocol import encode_message
-from shared.protocol.messages import (
+from boardroom.client.loadtest.connection import ABNORMAL_CLOSE, LoadClient
+from boardroom.client.loadtest.errors import ConnectFailedError, RoomFailedError
+from boardroom.client.loadtest.run_clock import RunClock
+from boardroom.client.loadtest.stats import WorkerStats
+from boardroom.client.pacing import Pacer
+from boardroom.shared.games import Game, Position, get_game
+from boardroom.shared.protocol import encode_message
+from boardroom.shared.protocol.messages import (
     CreateRoom,
     Error,
     GameOver,

@@ -1,6 +1,6 @@
 """A whole load test: the servers it starts, its phases, and what they measured.
 
-:func:`run_load` makes the run :class:`~client.loadtest.options.LoadOptions`
+:func:`run_load` makes the run :class:`~boardroom.client.loadtest.options.LoadOptions`
 describe: one phase (rooms, idle or echo), or two with ``--compare-echo`` (the
 echo baseline, then the real server, with the same clients). Each phase:
 
@@ -35,22 +35,22 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidHandshake, InvalidURI
 
-from client.loadtest.errors import CannotRunError, ProbeError, RunAbandonedError
-from client.loadtest.frames import move_frame
-from client.loadtest.metrics_probe import (
+from boardroom.client.loadtest.errors import CannotRunError, ProbeError, RunAbandonedError
+from boardroom.client.loadtest.frames import move_frame
+from boardroom.client.loadtest.metrics_probe import (
     Probe,
     ProcessProbe,
     ServerProbe,
     ServerReading,
     ServersProbe,
 )
-from client.loadtest.options import LoadOptions, Mode
-from client.loadtest.pool import WorkerPool
-from client.loadtest.progress import Progress
-from client.loadtest.rooms import STALL_SECONDS
-from client.loadtest.stats import WorkerStats
-from client.loadtest.worker import Timing, WorkerPlan
-from client.local_server import LocalServerError, local_process
+from boardroom.client.loadtest.options import LoadOptions, Mode
+from boardroom.client.loadtest.pool import WorkerPool
+from boardroom.client.loadtest.progress import Progress
+from boardroom.client.loadtest.rooms import STALL_SECONDS
+from boardroom.client.loadtest.stats import WorkerStats
+from boardroom.client.loadtest.worker import Timing, WorkerPlan
+from boardroom.client.local_server import LocalServerError, local_process
 
 START_DELAY = 0.2
 """Seconds between giving the workers their timeline and its start."""
@@ -178,7 +178,11 @@ async def _target(
     flags = _server_flags(options)
     try:
         async with local_process(
-            "server", flags, database=True, own_session=True, label="the load test's server"
+            "boardroom.server",
+            flags,
+            database=True,
+            own_session=True,
+            label="the load test's server",
         ) as started:
             yield (f"ws://127.0.0.1:{started.port}/ws",), started.pid, flags
     except LocalServerError as error:
@@ -203,7 +207,7 @@ async def _started_echo_server(options: LoadOptions) -> AsyncIterator[tuple[str,
     flags = () if options.server_loop is None else ("--event-loop", options.server_loop)
     try:
         async with local_process(
-            "server.echo_server",
+            "boardroom.server.echo_server",
             flags,
             ready=ECHO_READY,
             own_session=True,

@@ -29,13 +29,13 @@ from dataclasses import dataclass
 from multiprocessing.queues import Queue
 from typing import Any
 
-from client.loadtest.idle import IdleConnection
-from client.loadtest.options import Mode
-from client.loadtest.process_setup import client_loop, raise_open_file_limit
-from client.loadtest.rooms import AiRoom, EchoRoom, PairRoom, RoomBase, RoomSetting
-from client.loadtest.run_clock import RunClock
-from client.loadtest.stats import WorkerStats
-from shared.protocol.messages import Level
+from boardroom.client.loadtest.idle import IdleConnection
+from boardroom.client.loadtest.options import Mode
+from boardroom.client.loadtest.process_setup import client_loop, raise_open_file_limit
+from boardroom.client.loadtest.rooms import AiRoom, EchoRoom, PairRoom, RoomBase, RoomSetting
+from boardroom.client.loadtest.run_clock import RunClock
+from boardroom.client.loadtest.stats import WorkerStats
+from boardroom.shared.protocol.messages import Level
 
 SNAPSHOT_INTERVAL = 1.0
 """Seconds between the stats a worker sends for the live display."""
@@ -53,7 +53,7 @@ class WorkerPlan:
     index: int
     mode: Mode
     urls: tuple[str, ...]
-    """The servers; each client goes to one (:func:`client.loadtest.rooms.server_for`)."""
+    """The servers; each client goes to one (:func:`boardroom.client.loadtest.rooms.server_for`)."""
     game: str
     rooms: tuple[int, ...]
     """The numbers of this worker's rooms (out of all the run's)."""

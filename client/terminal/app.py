@@ -6,7 +6,7 @@ status: 0 after a normal quit, 1 when no server could be reached or the
 connection was lost for good (or the server revoked the player's token), 2 for
 a bad name given on the command line.
 
-The player is kept per server in the profile (:mod:`client.terminal.profile`):
+The player is kept per server in the profile (:mod:`boardroom.client.terminal.profile`):
 the token the server minted on the first run is presented on every later one,
 so a client killed and started again is the same player. A token the server
 does not know is dropped with a notice, and the run goes on as a new player.
@@ -29,17 +29,17 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-from client.errors import ClientError, RequestRefusedError, ServerUnreachableError
-from client.local_server import LocalServerError, local_server
-from client.session import Session, normalize_server_url
-from client.terminal.commands import LOBBY_HELP
-from client.terminal.console import Console
-from client.terminal.lobby import Lobby
-from client.terminal.profile import Profile, SavedSeat, SeatClaim
-from client.terminal.seat_keeper import SeatKeeper
-from client.terminal.terminal import Terminal
-from shared.protocol import ErrorCode, ProtocolError, check_player_name
-from shared.protocol.messages import CreateRoom, State, Watch, Welcome
+from boardroom.client.errors import ClientError, RequestRefusedError, ServerUnreachableError
+from boardroom.client.local_server import LocalServerError, local_server
+from boardroom.client.session import Session, normalize_server_url
+from boardroom.client.terminal.commands import LOBBY_HELP
+from boardroom.client.terminal.console import Console
+from boardroom.client.terminal.lobby import Lobby
+from boardroom.client.terminal.profile import Profile, SavedSeat, SeatClaim
+from boardroom.client.terminal.seat_keeper import SeatKeeper
+from boardroom.client.terminal.terminal import Terminal
+from boardroom.shared.protocol import ErrorCode, ProtocolError, check_player_name
+from boardroom.shared.protocol.messages import CreateRoom, State, Watch, Welcome
 
 NAME_PROMPT = "Your name: "
 DEFAULT_WATCH_NAME = "spectator"
@@ -152,7 +152,7 @@ async def _run(options: ClientOptions, console: Console) -> int:
 
 @dataclass(frozen=True)
 class _SeatHold:
-    """The seat this run may take back and keep (see :mod:`client.terminal.profile`)."""
+    """The seat this run may take back and keep (see :mod:`boardroom.client.terminal.profile`)."""
 
     claim: SeatClaim | None = None
     """This process's hold on the saved seat; None when it keeps none."""

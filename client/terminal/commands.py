@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from client.room_options import (
+from boardroom.client.room_options import (
     CLOCK_HELP,
     DEFAULT_GAME,
     GAME_CHOICES,
@@ -36,8 +36,8 @@ from client.room_options import (
     parse_game,
     parse_level,
 )
-from shared.games import GameSpec, choices_text, game_specs, spec_of
-from shared.protocol.messages import LEVELS, Clock, CreateRoom, Level, Side
+from boardroom.shared.games import GameSpec, choices_text, game_specs, spec_of
+from boardroom.shared.protocol.messages import LEVELS, Clock, CreateRoom, Level, Side
 
 DEFAULT_AI_LEVEL = Level.MEDIUM
 """The level of ``ai`` without one: a fair game for most people."""

@@ -30,8 +30,8 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.patch_stdout import patch_stdout
 
-from client.terminal.style import Palette, colour_wanted
-from client.terminal.wrap import output_width, wrap_text
+from boardroom.client.terminal.style import Palette, colour_wanted
+from boardroom.client.terminal.wrap import output_width, wrap_text
 
 TextSource = Callable[[], str]
 """Text computed when it is drawn (the prompt, the status toolbar)."""
@@ -45,7 +45,7 @@ class Console(ABC):
     """Where the client writes and reads lines."""
 
     palette: Palette
-    """Colour, or none (see :mod:`client.terminal.style`)."""
+    """Colour, or none (see :mod:`boardroom.client.terminal.style`)."""
     interactive: bool
     """True at a terminal (a person types, a toolbar shows live status); False when
     reading from a pipe or file (a script types ahead)."""
@@ -53,7 +53,7 @@ class Console(ABC):
     @abstractmethod
     def show(self, text: str = "") -> None:
         """Print ``text`` (one or more lines) above the input line, each line wider
-        than the terminal broken between words (:mod:`client.terminal.wrap`)."""
+        than the terminal broken between words (:mod:`boardroom.client.terminal.wrap`)."""
 
     @abstractmethod
     async def read_line(self, prompt: str | TextSource) -> str | None:
@@ -199,7 +199,7 @@ class PromptConsole(Console):
 @contextlib.contextmanager
 def open_console(stdin: TextIO | None = None, stdout: TextIO | None = None) -> Iterator[Console]:
     """The console for this process: a prompt when both ends are a terminal, plain
-    lines otherwise. Colour follows :func:`~client.terminal.style.colour_wanted`."""
+    lines otherwise. Colour follows :func:`~boardroom.client.terminal.style.colour_wanted`."""
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     palette = Palette(enabled=colour_wanted(stdout))

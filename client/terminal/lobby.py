@@ -1,7 +1,7 @@
 """The lobby: list rooms, open one, join or watch by code, quick match.
 
 Each command that gets the user into a room hands over to a
-:class:`~client.terminal.room_screen.RoomScreen`, and the lobby takes over again
+:class:`~boardroom.client.terminal.room_screen.RoomScreen`, and the lobby takes over again
 when the user leaves the room.
 
 In a class tournament the server sends ``match`` when a round opens a room for
@@ -11,9 +11,9 @@ does the same once the player is not in a game in progress there.
 
 from __future__ import annotations
 
-from client.room_options import DEFAULT_GAME, InputError, parse_game
-from client.session import Disconnected, Reconnected, SessionEnded
-from client.terminal.commands import (
+from boardroom.client.room_options import DEFAULT_GAME, InputError, parse_game
+from boardroom.client.session import Disconnected, Reconnected, SessionEnded
+from boardroom.client.terminal.commands import (
     CANCEL_WORDS,
     LOBBY_COMMANDS,
     LOBBY_HELP,
@@ -23,10 +23,10 @@ from client.terminal.commands import (
     parse_new_room,
     split_line,
 )
-from client.terminal.room_screen import RoomScreen
-from client.terminal.room_text import match_text
-from client.terminal.terminal import Line, Terminal
-from shared.protocol.messages import (
+from boardroom.client.terminal.room_screen import RoomScreen
+from boardroom.client.terminal.room_text import match_text
+from boardroom.client.terminal.terminal import Line, Terminal
+from boardroom.shared.protocol.messages import (
     Announcement,
     ClientMessage,
     CreateRoom,

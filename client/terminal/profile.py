@@ -16,13 +16,13 @@ profile (``welcome.player_token``); presented on every later ``hello`` to that
 server, it makes every run the same player there, whatever the name. It is a
 secret for good (unlike a resume token, it does not expire), which is why the
 file is readable by its owner only. Servers are told apart by their WebSocket
-URL as :func:`client.session.normalize_server_url` spells it.
+URL as :func:`boardroom.client.session.normalize_server_url` spells it.
 
 The seat and the last game are the player's, so they are kept per server, like
 the player token, not per name: a run under another name (``--name dana``
 after a game left as ``dora``) is the same player, and takes the seat back.
 A seat is saved as soon as it is taken and forgotten once the player is seated
-nowhere (see :mod:`client.terminal.seat_keeper`), so that a client killed in a
+nowhere (see :mod:`boardroom.client.terminal.seat_keeper`), so that a client killed in a
 game (SIGKILL, a closed terminal) takes it back on its next run. It belongs to
 one running client at a time: :meth:`Profile.claim_seat` locks it for the life
 of the process, and the OS lets the lock go however the process ends, so a

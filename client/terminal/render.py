@@ -1,14 +1,14 @@
 """Board diagrams for the terminal: coordinates, the last move and the winning line.
 
-The layout follows :meth:`shared.games.Game.render`, for every game alike: the
-top row first (:meth:`~shared.games.Game.board_rows`), rows numbered from 1 at
+The layout follows :meth:`boardroom.shared.games.Game.render`, for every game alike: the
+top row first (:meth:`~boardroom.shared.games.Game.board_rows`), rows numbered from 1 at
 the bottom (``a1`` is bottom-left), column letters underneath, as the game labels
-them (:meth:`~shared.games.Game.row_labels`, :meth:`~shared.games.Game.column_labels`):
-Connect Four has no row numbers and its columns are labelled 1 to 7, the numbers
-its moves use; Othello is labelled a1 to h8. Each cell is three characters wide
-so that a mark can sit around a stone without shifting the columns::
+them (:meth:`~boardroom.shared.games.Game.row_labels`,
+:meth:`~boardroom.shared.games.Game.column_labels`): Connect Four has no row numbers and its columns
+are labelled 1 to 7, the numbers its moves use; Othello is labelled a1 to h8. Each cell is three
+characters wide so that a mark can sit around a stone without shifting the columns::
 
-    >>> from shared.games import get_game
+    >>> from boardroom.shared.games import get_game
     >>> game = get_game("tictactoe")
     >>> print(render_board(game, game.from_moves("b2 a1"), palette=Palette(enabled=False)))
     3  .  .  .
@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from client.terminal.style import Palette
-from shared.games import Game, Position
+from boardroom.client.terminal.style import Palette
+from boardroom.shared.games import Game, Position
 
 Cell = tuple[int, int]
 """A board cell as (column, row), 0-based, row 0 at the bottom."""

@@ -6,7 +6,7 @@ waiting (so a burst of events draws one board, with every move announced on its
 own line above it), then the status line; at a terminal the status line also
 sits live in the toolbar, where clocks count down.
 
-Lines typed are commands (:data:`~client.terminal.commands.ROOM_COMMANDS`) or
+Lines typed are commands (:data:`~boardroom.client.terminal.commands.ROOM_COMMANDS`) or
 moves. At a terminal a move is checked and sent at once; from a script, a move
 waits for the player's turn (and for the connection, after a drop), so a script
 can list its moves in advance. A move whose request was cut by a drop is sent
@@ -35,10 +35,10 @@ import contextlib
 import time
 from typing import Literal
 
-from client.errors import ConnectionLostError, RequestRefusedError
-from client.room_options import InputError, parse_level
-from client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
-from client.terminal.commands import (
+from boardroom.client.errors import ConnectionLostError, RequestRefusedError
+from boardroom.client.room_options import InputError, parse_level
+from boardroom.client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
+from boardroom.client.terminal.commands import (
     DEFAULT_AI_LEVEL,
     PLAYER_COMMANDS,
     ROOM_COMMANDS,
@@ -46,13 +46,19 @@ from client.terminal.commands import (
     SPECTATOR_HELP,
     split_line,
 )
-from client.terminal.render import render_board
-from client.terminal.room_text import rematch_text, result_line, search_text, status_line, who
-from client.terminal.terminal import Line, Terminal
-from client.tracked_room import TrackedRoom
-from shared.errors import IllegalMoveError, IllegalMoveReason
-from shared.games import spec_for
-from shared.protocol.messages import (
+from boardroom.client.terminal.render import render_board
+from boardroom.client.terminal.room_text import (
+    rematch_text,
+    result_line,
+    search_text,
+    status_line,
+    who,
+)
+from boardroom.client.terminal.terminal import Line, Terminal
+from boardroom.client.tracked_room import TrackedRoom
+from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
+from boardroom.shared.games import spec_for
+from boardroom.shared.protocol.messages import (
     SYMBOLS,
     AcceptDraw,
     AddAi,

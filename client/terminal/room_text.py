@@ -1,7 +1,7 @@
 """What the terminal says about a room in words: the status line, who is who,
 clocks, and how a game ended.
 
-Pure functions of a :class:`~client.tracked_room.TrackedRoom` (and the time, for
+Pure functions of a :class:`~boardroom.client.tracked_room.TrackedRoom` (and the time, for
 clocks and held seats), so they are tested without a server. The status line is
 one line that scripts can match and people can read at a glance::
 
@@ -13,10 +13,10 @@ from __future__ import annotations
 import time
 from urllib.parse import urlsplit
 
-from client.session import DEFAULT_SERVER_URL, normalize_server_url
-from client.tracked_room import TrackedRoom
-from shared.engine.explain import count_text
-from shared.protocol.messages import SYMBOLS, Match, Moved, Side, other_side
+from boardroom.client.session import DEFAULT_SERVER_URL, normalize_server_url
+from boardroom.client.tracked_room import TrackedRoom
+from boardroom.shared.engine.explain import count_text
+from boardroom.shared.protocol.messages import SYMBOLS, Match, Moved, Side, other_side
 
 _NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 
@@ -57,7 +57,7 @@ def name_of(room: TrackedRoom, side: Side) -> str:
 def rematch_text(room: TrackedRoom, side: Side) -> str:
     """What a rematch request by ``side`` means to the player (or spectator) reading it.
 
-    >>> from shared.protocol.messages import Clock, RoomState, SeatInfo
+    >>> from boardroom.shared.protocol.messages import Clock, RoomState, SeatInfo
     >>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
     ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you="second",
     ...     seats=[SeatInfo(side="first", name="Ada"), SeatInfo(side="second", name="Bo")]))
@@ -81,7 +81,7 @@ def seat_text(room: TrackedRoom, side: Side, *, wall_now: float | None = None) -
     40s``; ``left`` for who played a finished game and has left its seat since)
     and, in a room with a clock, the time left.
 
-    >>> from shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
+    >>> from boardroom.shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
     >>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
     ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you="first",
     ...     seats=[SeatInfo(side="first", name="ann", connected=True), SeatInfo(side="second")],
@@ -221,7 +221,7 @@ def _count_text(room: TrackedRoom) -> str:
 
 def server_option(url: str) -> str:
     """The shortest ``--server`` option that names the server at ``url`` (as
-    :func:`~client.session.normalize_server_url` spells it), with a leading space;
+    :func:`~boardroom.client.session.normalize_server_url` spells it), with a leading space;
     empty for the default server, which needs none.
 
     >>> server_option("ws://127.0.0.1:8765/ws")
@@ -245,7 +245,7 @@ def result_line(room: TrackedRoom, *, server_url: str | None) -> str:
     and the command that reviews it (``server_url``: the server it is stored on;
     None when it will be gone, as a ``--local`` server is once the client quits).
 
-    >>> from shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
+    >>> from boardroom.shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
     >>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
     ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you="second",
     ...     seats=[SeatInfo(side="first", name="Ada"), SeatInfo(side="second", name="Bo")],
@@ -267,7 +267,7 @@ def result_line(room: TrackedRoom, *, server_url: str | None) -> str:
 def search_text(room: TrackedRoom, moved: Moved | None) -> str:
     """What ``why`` says about the AI's last move, ``moved`` (None: none yet).
 
-    >>> from shared.protocol.messages import Clock, RoomState, SearchInfo, SeatInfo
+    >>> from boardroom.shared.protocol.messages import Clock, RoomState, SearchInfo, SeatInfo
     >>> room = TrackedRoom(RoomState(code="ABCDEF", game="connect4", title="Connect Four",
     ...     status="playing", public=True, clock=Clock(), moves="4", ply=1, you="first",
     ...     seats=[SeatInfo(side="first", name="Ada"), SeatInfo(side="second", name="AI")]))

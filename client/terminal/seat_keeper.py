@@ -15,14 +15,14 @@ Contract: call :meth:`SeatKeeper.sync` after anything that may change the
 session's rooms, or :meth:`SeatKeeper.start`, which syncs at every session
 event as it happens (a session listener): before the screens see the event, so
 a client killed right after "Back in the lobby" has forgotten the seat. The
-keeper must hold the seat's :class:`~client.terminal.profile.SeatClaim`: two
+keeper must hold the seat's :class:`~boardroom.client.terminal.profile.SeatClaim`: two
 clients never save one seat.
 """
 
 from __future__ import annotations
 
-from client.session import Session, SessionEvent
-from client.terminal.profile import Profile, SavedSeat
+from boardroom.client.session import Session, SessionEvent
+from boardroom.client.terminal.profile import Profile, SavedSeat
 
 
 class SeatKeeper:

@@ -3,7 +3,7 @@
 Colour is a courtesy to a person at a terminal and noise to anything else, so it
 is on only when standard output is a terminal, ``NO_COLOR`` is unset or empty
 (https://no-color.org) and ``TERM`` is not ``dumb``. Everything drawn must stay
-readable without it: :mod:`client.terminal.render` marks the last move with
+readable without it: :mod:`boardroom.client.terminal.render` marks the last move with
 brackets and names the winning line in words when :attr:`Palette.enabled` is False.
 """
 

@@ -1,7 +1,7 @@
 """The terminal's two inputs, taken one at a time: lines the user types, and events
 from the session.
 
-Both screens (:mod:`client.terminal.lobby`, :mod:`client.terminal.room_screen`)
+Both screens (:mod:`boardroom.client.terminal.lobby`, :mod:`boardroom.client.terminal.room_screen`)
 run the same loop: ``item = await terminal.next(prompt)``, then act on a
 :class:`Line` or on a session event. Events come first when both are ready, so
 that a line is always judged against the latest state. A line is read only when
@@ -24,11 +24,11 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from client.errors import ClientError, ConnectionLostError, RequestRefusedError
-from client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
-from client.terminal.console import Console, TextSource
-from client.terminal.style import Palette
-from shared.protocol.messages import ClientMessage, ServerMessage
+from boardroom.client.errors import ClientError, ConnectionLostError, RequestRefusedError
+from boardroom.client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
+from boardroom.client.terminal.console import Console, TextSource
+from boardroom.client.terminal.style import Palette
+from boardroom.shared.protocol.messages import ClientMessage, ServerMessage
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ than the whole width (a long address) is kept whole on a line of its own: the
 terminal breaks it, as nothing else could without cutting it.
 
 Widths count what the terminal shows: colour codes (see
-:mod:`client.terminal.style`) take no room, and wide characters (CJK) take two
+:mod:`boardroom.client.terminal.style`) take no room, and wide characters (CJK) take two
 columns.
 """
 

@@ -1,6 +1,6 @@
 """Post-game analysis over HTTP: the engine judges every move of a finished game.
 
-:mod:`server.analysis.service` runs the analyses in the engine pool and keeps them
-in the store; :mod:`server.analysis.routes` is ``GET /api/games/{id}/analysis``.
-The judging itself is :mod:`shared.engine.analysis`.
+:mod:`boardroom.server.analysis.service` runs the analyses in the engine pool and keeps them
+in the store; :mod:`boardroom.server.analysis.routes` is ``GET /api/games/{id}/analysis``.
+The judging itself is :mod:`boardroom.shared.engine.analysis`.
 """

@@ -35,8 +35,8 @@ counts them per player. ``estimated`` is true when a judged move rests on an
 estimate (the engine cannot solve the board: gomoku, large boards), whose
 judgements are the cautious ones; clients say so. A turning point's ``kind``,
 ``move``, ``best`` and ``lets_win_in_one`` say its ``text`` as data
-(:class:`~shared.engine.analysis.TurningPoint`). What is judged and how:
-:mod:`shared.engine.analysis`.
+(:class:`~boardroom.shared.engine.analysis.TurningPoint`). What is judged and how:
+:mod:`boardroom.shared.engine.analysis`.
 """
 
 from __future__ import annotations
@@ -47,23 +47,23 @@ from typing import Any
 
 from aiohttp import web
 
-from server.analysis.service import (
+from boardroom.server.analysis.service import (
     AnalysesBusyError,
     AnalysisView,
     GameAnalyses,
     GameInProgressError,
 )
-from server.core.board_view import board_kind, board_rows
-from server.core.path_ids import parse_id
-from server.core.record_access import may_read
-from server.core.room_output import GameFinished
-from server.http_api import error_response, json_response
-from server.hub.boundary import HubEvent
-from server.lifecycle import CONFIG, HUB, POOL, STORE
-from server.store import GameNotFoundError
-from shared.engine.analysis import accuracy, estimated, turning_points, winning_chances
-from shared.games import get_game
-from shared.protocol.messages import SIDES
+from boardroom.server.core.board_view import board_kind, board_rows
+from boardroom.server.core.path_ids import parse_id
+from boardroom.server.core.record_access import may_read
+from boardroom.server.core.room_output import GameFinished
+from boardroom.server.http_api import error_response, json_response
+from boardroom.server.hub.boundary import HubEvent
+from boardroom.server.lifecycle import CONFIG, HUB, POOL, STORE
+from boardroom.server.store import GameNotFoundError
+from boardroom.shared.engine.analysis import accuracy, estimated, turning_points, winning_chances
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol.messages import SIDES
 
 ANALYSES = web.AppKey("analyses", GameAnalyses)
 

@@ -1,11 +1,11 @@
 """Post-game analyses: each finished game's moves judged by the engine, in the pool.
 
-:class:`GameAnalyses` is the adapter around :mod:`shared.engine.analysis` (the
+:class:`GameAnalyses` is the adapter around :mod:`boardroom.shared.engine.analysis` (the
 pure core): it values a game's positions one at a time in the engine pool (never
 on the event loop, and never holding a worker for more than one position, so
 the AI's moves in play get their turn), judges each move with
-:func:`~shared.engine.analysis.review_move` as soon as the position after it is
-valued, and stores every review at once (:mod:`server.store.analyses`).
+:func:`~boardroom.shared.engine.analysis.review_move` as soon as the position after it is
+valued, and stores every review at once (:mod:`boardroom.server.store.analyses`).
 
 Contract:
 
@@ -25,7 +25,7 @@ Contract:
   stored; the next view resumes from the first move without a review. A stored
   review stands: two analyses of a game may differ where values are estimates.
 - Reviews are stored with the rules they were made by
-  (:data:`~shared.engine.analysis.ANALYSIS_VERSION`): an analysis stored under
+  (:data:`~boardroom.shared.engine.analysis.ANALYSIS_VERSION`): an analysis stored under
   older rules is made again, from the first move, when next viewed (or, in
   class mode, as the background analyses find it), its reviews replaced one by
   one, never shown beside new ones.
@@ -41,18 +41,18 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from server.core.records import GameRecord, GameState
-from server.engine_pool import EngineBusyError, EnginePool, EnginePoolError
-from server.store import Store
-from shared.engine.analysis import (
+from boardroom.server.core.records import GameRecord, GameState
+from boardroom.server.engine_pool import EngineBusyError, EnginePool, EnginePoolError
+from boardroom.server.store import Store
+from boardroom.shared.engine.analysis import (
     ANALYSIS_VERSION,
     DEFAULT_SECONDS_PER_POSITION,
     MoveReview,
     PositionValue,
     review_move,
 )
-from shared.engine.remote import PositionRequest
-from shared.games import get_game
+from boardroom.shared.engine.remote import PositionRequest
+from boardroom.shared.games import get_game
 
 logger = logging.getLogger(__name__)
 

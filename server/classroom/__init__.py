@@ -17,7 +17,7 @@ Modules, each with one job::
                    the gate of the teacher's API (the token, its checks, its error codes)
     admin_routes   the teacher's HTTP API: its routes and their bodies
     tournament_director  the class's tournaments, run on the hub round after round
-                         (their pairings and standings: server.tournaments)
+                         (their pairings and standings: boardroom.server.tournaments)
     tournament_routes    the tournaments' HTTP API, and the director's start and stop
 
 ``docs/operations.md`` ("Class mode") describes the flags and the API for people.

@@ -21,9 +21,9 @@ Routes (``docs/operations.md``, "Class mode", says the same for people)::
     GET  /api/admin/export/results.csv         one row per finished game
     GET  /api/admin/export/games.zip           the CSV files and every game record
 
-The tournaments' routes share the prefix (:mod:`server.classroom.tournament_routes`).
-Every route is behind :func:`~server.classroom.class_mode.admin_only`
-(:mod:`server.classroom.class_mode` gives the checks in their order and the
+The tournaments' routes share the prefix (:mod:`boardroom.server.classroom.tournament_routes`).
+Every route is behind :func:`~boardroom.server.classroom.class_mode.admin_only`
+(:mod:`boardroom.server.classroom.class_mode` gives the checks in their order and the
 error codes). A refused request changes nothing. Answers are JSON, but for the
 exports.
 """
@@ -37,7 +37,7 @@ from typing import Annotated, Literal
 import msgspec
 from aiohttp import web
 
-from server.classroom.class_mode import (
+from boardroom.server.classroom.class_mode import (
     JOIN_ADDRESS,
     AdminError,
     RefusedError,
@@ -45,14 +45,14 @@ from server.classroom.class_mode import (
     admin_only,
     read_body,
 )
-from server.classroom.join_address import reachable
-from server.classroom.qr_codes import qr_data_uri
-from server.classroom.teacher import Classroom, NewAccount
-from server.core.path_ids import MAX_ID
-from server.core.records import PlayerKind
-from server.http_api import json_response, query_number
-from shared.protocol.codec import check_chat_text, check_player_name
-from shared.protocol.errors import ProtocolError
+from boardroom.server.classroom.join_address import reachable
+from boardroom.server.classroom.qr_codes import qr_data_uri
+from boardroom.server.classroom.teacher import Classroom, NewAccount
+from boardroom.server.core.path_ids import MAX_ID
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.http_api import json_response, query_number
+from boardroom.shared.protocol.codec import check_chat_text, check_player_name
+from boardroom.shared.protocol.errors import ProtocolError
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ class BroadcastBody(msgspec.Struct, frozen=True):
 
 def add_admin_routes(app: web.Application) -> None:
     """Route ``/api/admin/`` on ``app``, and start class mode with it when the
-    config asks for it (:func:`~server.classroom.class_mode.add_class_mode`).
+    config asks for it (:func:`~boardroom.server.classroom.class_mode.add_class_mode`).
     Call after the app's resources are added (the controls need its hub and store)."""
     add_class_mode(app)
     get, post = app.router.add_get, app.router.add_post
@@ -287,7 +287,7 @@ def _card(account: NewAccount) -> dict[str, str]:
 
 def _base_link(request: web.Request) -> str:
     """The join links' base: an address the students' machines reach
-    (:mod:`server.classroom.join_address`), never the teacher's loopback one."""
+    (:mod:`boardroom.server.classroom.join_address`), never the teacher's loopback one."""
     return request.app[JOIN_ADDRESS].base(request.scheme, request.host)
 
 

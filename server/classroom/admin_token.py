@@ -14,7 +14,7 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from server.store import Store
+from boardroom.server.store import Store
 
 TOKEN_SETTING = "admin_token"  # noqa: S105 - the setting's key, not a secret
 """The key the token is kept under in the store's settings."""

@@ -1,9 +1,9 @@
 """A class account's short class code: six characters a child can type.
 
-Each class account (:meth:`~server.classroom.teacher.Classroom.add_students`)
+Each class account (:meth:`~boardroom.server.classroom.teacher.Classroom.add_students`)
 gets a code beside its join link, and a new one with each new link. Typed on
 the browser's start page (``POST /api/class/code``,
-:mod:`server.classroom.code_routes`), it signs the browser in as that student,
+:mod:`boardroom.server.classroom.code_routes`), it signs the browser in as that student,
 as the join link does: the answer is the student's player token, which the
 browser keeps as if it had opened the link.
 
@@ -12,7 +12,7 @@ is read in any case, with spaces and dashes ignored. Six of 31 characters make
 887,503,681 codes: with guesses limited per address (a few a minute), a class
 of 30 is safe from guessing for years.
 
-The server keeps neither the code nor the token (:class:`~server.store.ClassCodeRecord`):
+The server keeps neither the code nor the token (:class:`~boardroom.server.store.ClassCodeRecord`):
 a key is derived from the code with scrypt and a salt kept in the database,
 its first half finds the code (``lookup``), its second seals the token (a
 one-time pad: each code seals one token). A leaked database gives a code away

@@ -1,12 +1,12 @@
 """Class mode on the application, and the gate of the teacher's API.
 
-With ``--class`` the classroom (:class:`~server.classroom.teacher.Classroom`: the
+With ``--class`` the classroom (:class:`~boardroom.server.classroom.teacher.Classroom`: the
 roster, the controls, the teacher's token) starts with the server, after the hub
 (:func:`add_class_mode`), and :data:`CLASSROOM` holds it; without, the key is absent.
 
-Every route of the teacher's API, the classroom's (:mod:`server.classroom.admin_routes`)
-and the tournaments' (:mod:`server.classroom.tournament_routes`), is behind :func:`admin_only`,
-and every request is checked in this order, the first failure answering:
+Every route of the teacher's API, the classroom's (:mod:`boardroom.server.classroom.admin_routes`)
+and the tournaments' (:mod:`boardroom.server.classroom.tournament_routes`), is behind
+:func:`admin_only`, and every request is checked in this order, the first failure answering:
 
 1. class mode off (no ``--class``): **404** ``class_mode_off``, token or not;
 2. no ``Authorization: Bearer TOKEN`` with the teacher's token: **401**
@@ -23,7 +23,7 @@ and every request is checked in this order, the first failure answering:
    (:class:`RefusedError`) with its own status.
 
 A refused request changes nothing. Errors are ``{"error": CODE, "message": TEXT}``
-(:func:`server.http_api.error_response`), like the rest of the HTTP API, with a
+(:func:`boardroom.server.http_api.error_response`), like the rest of the HTTP API, with a
 code of :class:`AdminError`.
 """
 
@@ -38,10 +38,10 @@ from typing import Any, TypeVar
 import msgspec
 from aiohttp import web
 
-from server.classroom.admin_token import bearer_matches, load_or_make_token
-from server.classroom.join_address import JoinAddress
-from server.classroom.roster import MergeRefusedError, Roster
-from server.classroom.teacher import (
+from boardroom.server.classroom.admin_token import bearer_matches, load_or_make_token
+from boardroom.server.classroom.join_address import JoinAddress
+from boardroom.server.classroom.roster import MergeRefusedError, Roster
+from boardroom.server.classroom.teacher import (
     AlreadyRevokedError,
     Classroom,
     SameStudentError,
@@ -49,9 +49,9 @@ from server.classroom.teacher import (
     UnknownRoomError,
     UnknownStudentError,
 )
-from server.http_api import error_response
-from server.lifecycle import CONFIG, HUB, STORE
-from server.net_addresses import reachable_hosts
+from boardroom.server.http_api import error_response
+from boardroom.server.lifecycle import CONFIG, HUB, STORE
+from boardroom.server.net_addresses import reachable_hosts
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ Handler = Callable[[web.Request, Classroom], Awaitable[web.StreamResponse]]
 
 class AdminError(enum.StrEnum):
     """The ``error`` codes of the admin API. Those that the wire protocol has too
-    (:class:`~shared.protocol.errors.ErrorCode`) mean the same here."""
+    (:class:`~boardroom.shared.protocol.errors.ErrorCode`) mean the same here."""
 
     CLASS_MODE_OFF = "class_mode_off"
     """The server runs without ``--class``: there are no teacher's controls."""
@@ -86,7 +86,7 @@ class AdminError(enum.StrEnum):
     UNKNOWN_ROOM = "unknown_room"
     """No room with that room code."""
     UNKNOWN_GAME = "unknown_game"
-    """A tournament's game that the server does not play (server.tournaments)."""
+    """A tournament's game that the server does not play (boardroom.server.tournaments)."""
     UNKNOWN_TOURNAMENT = "unknown_tournament"
     """No tournament with that id."""
     TOURNAMENT_RUNNING = "tournament_running"
@@ -122,7 +122,7 @@ class RefusedError(Exception):
 
 def add_class_mode(app: web.Application) -> None:
     """Start the classroom with ``app`` when its config asks for class mode. Call
-    after :func:`server.lifecycle.add_resources` (the classroom needs the hub and
+    after :func:`boardroom.server.lifecycle.add_resources` (the classroom needs the hub and
     the store) and before anything that needs the classroom (the tournaments)."""
     app.cleanup_ctx.append(_classroom)
 

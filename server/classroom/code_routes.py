@@ -39,13 +39,13 @@ from collections.abc import AsyncIterator
 import msgspec
 from aiohttp import web
 
-from server.classroom.class_codes import normalized
-from server.classroom.class_mode import CLASSROOM, AdminError, RefusedError, read_body
-from server.classroom.teacher import Classroom
-from server.core.limits import AddressRateLimits
-from server.http_api import error_response, json_response
-from server.http_limits import too_many_requests
-from server.store import StudentRecord
+from boardroom.server.classroom.class_codes import normalized
+from boardroom.server.classroom.class_mode import CLASSROOM, AdminError, RefusedError, read_body
+from boardroom.server.classroom.teacher import Classroom
+from boardroom.server.core.limits import AddressRateLimits
+from boardroom.server.http_api import error_response, json_response
+from boardroom.server.http_limits import too_many_requests
+from boardroom.server.store import StudentRecord
 
 logger = logging.getLogger(__name__)
 

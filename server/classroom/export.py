@@ -28,7 +28,7 @@ games finished::
     round           its round in that tournament (empty for a casual game)
     first_accuracy, second_accuracy
                     each player's accuracy, 0 to 100, by the game's analysis
-                    (shared.engine.analysis; empty until it is complete: in class
+                    (boardroom.shared.engine.analysis; empty until it is complete: in class
                     mode every game is analysed as it finishes)
     first_blunders, second_blunders
                     each player's moves judged blunders: proven to lower the
@@ -53,7 +53,7 @@ and a folder per tournament of the class, ``tournaments/NAME-ID/``, with:
   ``-:+``, ``-:-``), empty while undecided; ``game_id`` empty for a game not
   played;
 - ``crosstable.txt``: the crosstable as plain text
-  (:meth:`~server.tournaments.standings.Crosstable.text`).
+  (:meth:`~boardroom.server.tournaments.standings.Crosstable.text`).
 
 Tournament players are shown by their roster names too (the AI by its level's
 name); two players of the same name are told apart by their roster id.
@@ -81,13 +81,19 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
 from functools import partial
 
-from server.core.records import GameRecord, GameState, PgnResult, SeatRecord, record_to_text
-from server.store import StudentRecord, StudentResults, TournamentRecord
-from server.tournaments.progress import TournamentProgress
-from server.tournaments.spec import parse_entrant
-from server.tournaments.standings import Crosstable, crosstable
-from shared.engine.analysis import Judgement, MoveReview, accuracy
-from shared.games import Player
+from boardroom.server.core.records import (
+    GameRecord,
+    GameState,
+    PgnResult,
+    SeatRecord,
+    record_to_text,
+)
+from boardroom.server.store import StudentRecord, StudentResults, TournamentRecord
+from boardroom.server.tournaments.progress import TournamentProgress
+from boardroom.server.tournaments.spec import parse_entrant
+from boardroom.server.tournaments.standings import Crosstable, crosstable
+from boardroom.shared.engine.analysis import Judgement, MoveReview, accuracy
+from boardroom.shared.games import Player
 
 RESULT_COLUMNS = (
     "id",
@@ -321,7 +327,7 @@ def student_folder(student: StudentRecord) -> str:
     """The student's folder name: their name made safe for any file system, then
     their id (names need not be unique; ids are).
 
-    >>> from server.core.records import PlayerKind
+    >>> from boardroom.server.core.records import PlayerKind
     >>> zoe = StudentRecord("a1b2c3d4", "7B", "p1", "Zoë / O'Brien", PlayerKind.HUMAN, 0.0)
     >>> student_folder(zoe)
     'Zoë_O_Brien-a1b2c3d4'

@@ -10,7 +10,7 @@ links are built, in this order, from:
 2. the address the teacher's page was opened at, when it is not loopback
    (students reach the server the way the teacher's browser did);
 3. otherwise the first address ``boardroom serve`` prints that is not loopback
-   (:func:`server.net_addresses.reachable_hosts`), on the port the page used;
+   (:func:`boardroom.server.net_addresses.reachable_hosts`), on the port the page used;
 4. otherwise (a server listening on loopback only) the page's own address:
    no student can use it, and the teacher's page says so
    (``join_reachable`` in ``GET /api/admin/class``).
@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-from server.net_addresses import is_loopback
+from boardroom.server.net_addresses import is_loopback
 
 
 class JoinAddress:
     """How this server builds the base of its join links (the module docstring):
-    ``public_url`` (checked: ``server.config.checked_public_url``; "" for none)
+    ``public_url`` (checked: ``boardroom.server.config.checked_public_url``; "" for none)
     and the hosts ``boardroom serve`` prints, outward ones first."""
 
     def __init__(self, public_url: str, hosts: Sequence[str]) -> None:

@@ -1,6 +1,6 @@
 """The class's roster: who has joined, under which name, human or bot.
 
-A student is a durable player (:mod:`server.core.players`) of the class: the
+A student is a durable player (:mod:`boardroom.server.core.players`) of the class: the
 first ``hello`` in class mode of a player who is no student yet makes them one
 (:meth:`Roster.admit`, which the hub awaits before it welcomes the session),
 under the name that hello gives; every later session of the same player, from
@@ -30,11 +30,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from server.classroom.class_codes import SealedCode
-from server.core.players import PlayerId, PlayerRecord, name_key
-from server.core.records import PlayerKind
-from server.core.sessions import Session
-from server.store import ClassCodeRecord, Store, StudentRecord
+from boardroom.server.classroom.class_codes import SealedCode
+from boardroom.server.core.players import PlayerId, PlayerRecord, name_key
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.sessions import Session
+from boardroom.server.store import ClassCodeRecord, Store, StudentRecord
 
 MergeCheck = Callable[[StudentRecord, StudentRecord], None]
 """Asked before a merge (:meth:`Roster.merge`): raises :class:`MergeRefusedError`
@@ -66,7 +66,7 @@ class Roster:
         """Each player's entry on the roster (or removed), by player id; a merged
         entry's player maps to the entry it was merged into."""
         self._named: dict[str, set[str]] = {}
-        """The students on the roster by :func:`~server.core.players.name_key` of
+        """The students on the roster by :func:`~boardroom.server.core.players.name_key` of
         their name (what name_held answers from)."""
         self._merge_checks: list[MergeCheck] = []
 

@@ -13,12 +13,12 @@ What each control does, in the order it does it:
 - **kind** (human or bot): stored; the roster's and the export's word only.
 - **remove**: stored as removed (off the roster, kept for the export); then
   each of the student's sessions ends at once (:meth:`GameServer.remove_player
-  <server.hub.GameServer.remove_player>`): a game in progress is resigned,
+  <boardroom.server.hub.GameServer.remove_player>`): a game in progress is resigned,
   seats are freed, resume tokens open nothing, and each connection is closed
   with 4003. Their player token still works: a later hello puts them back on
   the roster with their games.
 - **add students** (the class's accounts): a person player is made for each
-  name, with a token and a class code (:mod:`server.classroom.class_codes`),
+  name, with a token and a class code (:mod:`boardroom.server.classroom.class_codes`),
   and made a student, all in one transaction; the tokens and codes are handed
   back this once (for the teacher's sheet of join cards).
 - **a new link** for a student (a lost slip): a new token for their player,
@@ -30,14 +30,14 @@ What each control does, in the order it does it:
   the roster, its games count for the other, its player's token opens the
   other's player); then its live sessions are the other's, under that name.
 - **a bot's token** (``new_bot``): a bot player is made and stored
-  (:class:`~server.player_directory.PlayerDirectory`), and its token handed
+  (:class:`~boardroom.server.player_directory.PlayerDirectory`), and its token handed
   back this once; the server keeps only its hash.
 - **revoke** a player's token: stored as revoked (the next ``hello`` with it
   gets ``player_token_revoked`` and 4004); then every live session of that
   player ends at once (:meth:`GameServer.end_player
-  <server.hub.GameServer.end_player>`), as a removal does, closing with 4004.
+  <boardroom.server.hub.GameServer.end_player>`), as a removal does, closing with 4004.
 - **pause**, **resume**: every room at once (:meth:`Room.pause
-  <server.core.room.Room.pause>`); rooms opened during a pause open paused. A
+  <boardroom.server.core.room.Room.pause>`); rooms opened during a pause open paused. A
   pause is not stored: a restart ends it.
 - **close a room**: its game ends with no result, its members get
   ``room_closed``, and it is gone from the lobby.
@@ -63,7 +63,7 @@ from urllib.parse import quote
 
 import msgspec
 
-from server.classroom.class_codes import (
+from boardroom.server.classroom.class_codes import (
     SALT_BYTES,
     SALT_SETTING,
     SealedCode,
@@ -72,14 +72,14 @@ from server.classroom.class_codes import (
     seal,
     unseal,
 )
-from server.classroom.export import GameAnalysisSummary, games_zip, results_csv
-from server.classroom.roster import Roster
-from server.core.players import PlayerRecord, new_player_token, player_id_for, token_hash
-from server.core.records import GameRecord, PlayerKind
-from server.hub import GameServer
-from server.hub.boundary import HubEvent, RoomDropped, RoomInfo
-from server.player_directory import PlayerDirectory
-from server.store import (
+from boardroom.server.classroom.export import GameAnalysisSummary, games_zip, results_csv
+from boardroom.server.classroom.roster import Roster
+from boardroom.server.core.players import PlayerRecord, new_player_token, player_id_for, token_hash
+from boardroom.server.core.records import GameRecord, PlayerKind
+from boardroom.server.hub import GameServer
+from boardroom.server.hub.boundary import HubEvent, RoomDropped, RoomInfo
+from boardroom.server.player_directory import PlayerDirectory
+from boardroom.server.store import (
     ClassCodeRecord,
     ClassCodeTakenError,
     PlayerNotFoundError,
@@ -87,9 +87,9 @@ from server.store import (
     StudentRecord,
     StudentResults,
 )
-from shared.engine.analysis import ANALYSIS_VERSION, MoveReview
-from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
-from shared.protocol.messages import ResultInfo, Side
+from boardroom.shared.engine.analysis import ANALYSIS_VERSION, MoveReview
+from boardroom.shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
+from boardroom.shared.protocol.messages import ResultInfo, Side
 
 CLOSE_REASON = "closed by the teacher"
 
@@ -245,7 +245,7 @@ class Classroom:
     Call :meth:`start` once the hub runs: it loads the roster and has the hub
     admit each session that says hello (:meth:`stop` unhooks it). Input must be
     checked by the caller (names by
-    :func:`~shared.protocol.codec.check_player_name`, texts' length).
+    :func:`~boardroom.shared.protocol.codec.check_player_name`, texts' length).
     """
 
     def __init__(self, *, token: str, hub: GameServer, store: Store, roster: Roster) -> None:
@@ -255,7 +255,8 @@ class Classroom:
         self._store = store
         self._roster = roster
         self._code_salt = b""
-        """The class codes' salt (:mod:`server.classroom.class_codes`), read at the start."""
+        """The class codes' salt (:mod:`boardroom.server.classroom.class_codes`), read at the
+        start."""
         self._ended: dict[str, tuple[float, RoomView]] = {}
         """Rooms that ended and emptied, by code: when the hub let them go, and their last view."""
         self._announcement: AnnouncementView | None = None
@@ -469,7 +470,7 @@ class Classroom:
 
     async def sign_in(self, code: str) -> tuple[StudentRecord, str] | None:
         """The student whose class code is ``code`` (a normalized one: see
-        :func:`~server.classroom.class_codes.normalized`) and their player token,
+        :func:`~boardroom.server.classroom.class_codes.normalized`) and their player token,
         as their join link holds it; None for a code that is no student's of
         this class now (never one, renewed by a new link, a revoked token, a
         merged entry or another class's). Changes nothing."""
@@ -527,7 +528,7 @@ class Classroom:
     async def merge(self, student_id: str, into_id: str) -> StudentView:
         """Merge student ``student_id`` into ``into_id``; see the module docstring.
         :class:`UnknownStudentError`, :class:`SameStudentError` or
-        :class:`~server.classroom.roster.MergeRefusedError` before anything changes."""
+        :class:`~boardroom.server.classroom.roster.MergeRefusedError` before anything changes."""
         if student_id == into_id:
             raise SameStudentError(f"student {student_id!r} cannot be merged into itself")
         student, into = self.student(student_id), self.student(into_id)
@@ -587,7 +588,7 @@ class Classroom:
     # -- the export -------------------------------------------------------------------------
 
     async def results_csv(self) -> bytes:
-        """``results.csv`` (:mod:`server.classroom.export`)."""
+        """``results.csv`` (:mod:`boardroom.server.classroom.export`)."""
         records = await self._store.class_games(self.name)
         tournaments = await self._store.tournaments(self.name)
         students = self._roster.everyone()
@@ -595,7 +596,7 @@ class Classroom:
         return await asyncio.to_thread(results_csv, records, students, tournaments, analyses)
 
     async def games_zip(self) -> bytes:
-        """``games.zip`` (:mod:`server.classroom.export`), built off the event loop."""
+        """``games.zip`` (:mod:`boardroom.server.classroom.export`), built off the event loop."""
         records = await self._store.class_games(self.name)
         results = await self._store.class_results(self.name)
         tournaments = await self._store.tournaments(self.name)

@@ -2,11 +2,11 @@
 
 One :class:`TournamentDirector` per class-mode server; one tournament runs at
 a time. It keeps the running tournament as a
-:class:`~server.tournaments.progress.TournamentProgress`, writes every change to
+:class:`~boardroom.server.tournaments.progress.TournamentProgress`, writes every change to
 the store before it acts on it or tells anyone, and drives the hub:
 
 - **A round opens**: each game gets a private tournament room
-  (:meth:`GameServer.open_tournament_room <server.hub.GameServer.open_tournament_room>`)
+  (:meth:`GameServer.open_tournament_room <boardroom.server.hub.GameServer.open_tournament_room>`)
   whose sides are reserved for its two entrants; an AI entrant is seated at
   once; each student is sent ``match`` on each of their sessions (and again on
   each ``welcome`` of one while the game has not started). A side is reserved
@@ -44,9 +44,9 @@ the store before it acts on it or tells anyone, and drives the hub:
   window.
 
 Every change is made under one lock, in the order the hub reported it: the
-director hears the hub's events (:mod:`server.hub.boundary`) synchronously, and
+director hears the hub's events (:mod:`boardroom.server.hub.boundary`) synchronously, and
 each starts a task that waits for the lock. It reads the hub's rooms as
-snapshots (:class:`~server.hub.boundary.RoomInfo`), never the live rooms.
+snapshots (:class:`~boardroom.server.hub.boundary.RoomInfo`), never the live rooms.
 """
 
 from __future__ import annotations
@@ -61,19 +61,19 @@ from typing import cast
 
 import msgspec
 
-from server.classroom.roster import MergeRefusedError, Roster
-from server.core.players import PlayerId
-from server.core.records import GameRecord, GameState, PlayerKind, Termination
-from server.core.room_output import ClientId, GameFinished, GameStarted
-from server.hub import GameServer
-from server.hub.boundary import HubEvent, PauseChanged, PlayerRemoved, SessionWelcomed
-from server.store import EntrantRecord, PairingRecord, Store, StudentRecord
-from server.tournaments.players import Outcome
-from server.tournaments.progress import TournamentProgress, forfeit_result
-from server.tournaments.spec import TournamentSpec, parse_entrant
-from server.tournaments.view import Seated, TournamentView, tournament_view
-from shared.games import get_game
-from shared.protocol.messages import SIDES, Clock, Level, Match, Side
+from boardroom.server.classroom.roster import MergeRefusedError, Roster
+from boardroom.server.core.players import PlayerId
+from boardroom.server.core.records import GameRecord, GameState, PlayerKind, Termination
+from boardroom.server.core.room_output import ClientId, GameFinished, GameStarted
+from boardroom.server.hub import GameServer
+from boardroom.server.hub.boundary import HubEvent, PauseChanged, PlayerRemoved, SessionWelcomed
+from boardroom.server.store import EntrantRecord, PairingRecord, Store, StudentRecord
+from boardroom.server.tournaments.players import Outcome
+from boardroom.server.tournaments.progress import TournamentProgress, forfeit_result
+from boardroom.server.tournaments.spec import TournamentSpec, parse_entrant
+from boardroom.server.tournaments.view import Seated, TournamentView, tournament_view
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol.messages import SIDES, Clock, Level, Match, Side
 
 __all__ = [
     "DirectorError",
@@ -578,7 +578,7 @@ class TournamentDirector:
 
     def _check_merge(self, student: StudentRecord, into: StudentRecord) -> None:
         """Refuse to merge two players of the running tournament: one person
-        cannot hold both seats of a game (:data:`~server.classroom.roster.MergeCheck`)."""
+        cannot hold both seats of a game (:data:`~boardroom.server.classroom.roster.MergeCheck`)."""
         progress = self._running
         if progress is None:
             return

@@ -1,7 +1,7 @@
 """The tournaments' HTTP API (``docs/operations.md``, "Tournaments").
 
 The teacher's routes sit behind the admin API's checks and error codes
-(:func:`server.classroom.class_mode.admin_only`)::
+(:func:`boardroom.server.classroom.class_mode.admin_only`)::
 
     POST /api/admin/tournaments              create one; round 1 starts at once (201)
     GET  /api/admin/tournaments              every tournament of the class, newest first
@@ -22,8 +22,8 @@ the roster and ``unknown_tournament`` for an id; 409 ``tournament_running``
 
 :func:`add_tournament_routes` also starts the :class:`TournamentDirector` with
 class mode, after the classroom (call it after
-:func:`~server.classroom.class_mode.add_class_mode`, which
-:func:`~server.classroom.admin_routes.add_admin_routes` calls).
+:func:`~boardroom.server.classroom.class_mode.add_class_mode`, which
+:func:`~boardroom.server.classroom.admin_routes.add_admin_routes` calls).
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import msgspec
 from aiohttp import web
 
-from server.classroom.class_mode import CLASSROOM, AdminError, RefusedError, admin_only
-from server.classroom.teacher import Classroom
-from server.classroom.tournament_director import (
+from boardroom.server.classroom.class_mode import CLASSROOM, AdminError, RefusedError, admin_only
+from boardroom.server.classroom.teacher import Classroom
+from boardroom.server.classroom.tournament_director import (
     DirectorError,
     TournamentDirector,
     TournamentOverError,
@@ -44,10 +44,10 @@ from server.classroom.tournament_director import (
     UnknownEntrantError,
     UnknownTournamentError,
 )
-from server.core.path_ids import parse_id
-from server.http_api import error_response, json_response
-from server.lifecycle import HUB, STORE
-from server.tournaments.spec import SpecError, UnplayableGameError, spec_from_body
+from boardroom.server.core.path_ids import parse_id
+from boardroom.server.http_api import error_response, json_response
+from boardroom.server.lifecycle import HUB, STORE
+from boardroom.server.tournaments.spec import SpecError, UnplayableGameError, spec_from_body
 
 __all__ = ["DIRECTOR", "add_tournament_routes"]
 

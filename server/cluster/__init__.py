@@ -3,16 +3,16 @@
 Every process runs the whole server (the hub, its rooms, an engine pool) and
 takes any client. Each room lives in exactly one process, its *owner*; the
 process a client is connected to is its *gateway*. Redis holds what every
-process must see (:mod:`server.cluster.directory`): which process owns each
+process must see (:mod:`boardroom.server.cluster.directory`): which process owns each
 room code, the public room list, the quick-match rooms waiting for a second
 player, the sessions' identities and which processes are alive. The game store
 is one PostgreSQL database that every process writes to.
 
-How a message reaches a room of another process (:mod:`server.cluster.node`):
+How a message reaches a room of another process (:mod:`boardroom.server.cluster.node`):
 the gateway's hub finds no room here for the code, asks the directory for the
 owner and hands the message over through Redis pub/sub, with who sent it; the
 owner's hub acts on it as if the connection were its own, and everything the
-room sends that client goes back the same way (:mod:`server.cluster.relay`).
+room sends that client goes back the same way (:mod:`boardroom.server.cluster.relay`).
 This is how lila-ws and Lichess talk, and how Colyseus's presence works. The
 other design, telling the client to reconnect to the owner, was not chosen:
 processes that share one port (every core of one machine) or sit behind one
@@ -25,7 +25,7 @@ on each session's messages one at a time, in that order, as it does for a
 connection of its own.
 
 A process that dies stops renewing its heartbeat. Within
-:data:`~server.cluster.directory.HEARTBEAT_TTL_S` another process takes its
+:data:`~boardroom.server.cluster.directory.HEARTBEAT_TTL_S` another process takes its
 rooms: one process wins the takeover in Redis, restores the rooms' games from
 the store (a move is stored before it is sent, so none is lost) and says so to
 every process. Clients that were connected to the dead process reconnect to
@@ -37,7 +37,7 @@ A class on a cluster: one process, started with ``--class``, is the class's
 tournaments, every room), so that it keeps one view of everyone. Every other
 process carries its connections to the home frame for frame (``Frame`` and
 ``Hangup`` envelopes) and passes the class's HTTP requests on to the home's
-address (:mod:`server.cluster.proxy`). With the home away they refuse rather
+address (:mod:`boardroom.server.cluster.proxy`). With the home away they refuse rather
 than serve play outside the class. A class thus runs its games on one core;
 spreading a class's rooms over processes would need its roster, controls and
 tournaments to act across processes, which they do not yet.

@@ -35,7 +35,7 @@ loses the directory, and the processes put back what they own on their next
 change (the games themselves are in PostgreSQL).
 
 Reads are async calls; writes that the hub makes as its rooms change go through
-the process's one ordered publisher (:mod:`server.cluster.relay`) as
+the process's one ordered publisher (:mod:`boardroom.server.cluster.relay`) as
 :data:`Command` functions, so they never wait and stay in order.
 """
 
@@ -48,9 +48,9 @@ import msgspec
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
-from server.core.lobby import RoomCodes, RoomPage, normalise_code
-from server.hub.boundary import SessionRecord
-from shared.protocol.messages import RoomSummary
+from boardroom.server.core.lobby import RoomCodes, RoomPage, normalise_code
+from boardroom.server.hub.boundary import SessionRecord
+from boardroom.shared.protocol.messages import RoomSummary
 
 HEARTBEAT_S = 1.0
 """How often a process renews its heartbeat."""
@@ -285,7 +285,7 @@ class Directory:
 
     async def public_page(self, game: str | None, offset: int, limit: int) -> RoomPage:
         """The cluster's public rooms as :meth:`Lobby.public_page
-        <server.core.lobby.Lobby.public_page>` pages one process's."""
+        <boardroom.server.core.lobby.Lobby.public_page>` pages one process's."""
         order = [_text(m) for m in await self.redis.zrange(self._key("order"), 0, -1)]
         if not order:
             return RoomPage([], 0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from server.hub.boundary import SessionRecord
+from boardroom.server.hub.boundary import SessionRecord
 
 
 class Forward(msgspec.Struct, tag="forward", frozen=True):

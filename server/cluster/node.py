@@ -1,7 +1,7 @@
-"""One process of a cluster: the hub's :class:`~server.hub.boundary.RoomsElsewhere`,
+"""One process of a cluster: the hub's :class:`~boardroom.server.hub.boundary.RoomsElsewhere`,
 its inbox, its heartbeat and the takeover of dead processes' rooms.
 
-Life cycle (server.lifecycle runs it): :meth:`ClusterNode.connect` before the
+Life cycle (boardroom.server.lifecycle runs it): :meth:`ClusterNode.connect` before the
 hub starts (Redis reachable, this process alive in the directory), then the hub
 starts with :meth:`ClusterNode.claim_room` deciding which stored rooms it takes
 back, then :meth:`ClusterNode.serve` hands the node the hub and starts reading
@@ -11,7 +11,7 @@ As a gateway (the client's connection is here) the node sends the hub's
 messages for other processes' rooms on (:meth:`forward`), remembers which
 processes act for each session (``_links``) and tells them when the connection
 closes. As an owner it acts for sessions of other gateways through
-:class:`~server.cluster.relay.RemoteOutbox` es, one per gateway and session, so
+:class:`~boardroom.server.cluster.relay.RemoteOutbox` es, one per gateway and session, so
 that the hub's "is this still the session's connection?" checks hold.
 """
 
@@ -33,8 +33,8 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
-from server.cluster.directory import HEARTBEAT_S, Directory
-from server.cluster.envelopes import (
+from boardroom.server.cluster.directory import HEARTBEAT_S, Directory
+from boardroom.server.cluster.envelopes import (
     Answer,
     Ask,
     Attach,
@@ -48,17 +48,17 @@ from server.cluster.envelopes import (
     RoomsMoved,
     decode,
 )
-from server.cluster.relay import Publisher, RemoteOutbox
-from server.connection import Connection
-from server.core.lobby import RoomCodes, RoomPage, normalise_code
-from server.core.room_output import ClientId
-from server.core.sessions import Session, session_id_for
-from server.hub import GameServer, Peer, resolve_game
-from server.hub.boundary import SessionRecord
-from shared.protocol.close_codes import CLOSE_SERVICE_RESTART, CLOSE_TRY_AGAIN_LATER
-from shared.protocol.codec import decode_client_message, encode_message
-from shared.protocol.errors import ProtocolError
-from shared.protocol.messages import ClientMessage, Join, QuickMatch, RoomSummary, Watch
+from boardroom.server.cluster.relay import Publisher, RemoteOutbox
+from boardroom.server.connection import Connection
+from boardroom.server.core.lobby import RoomCodes, RoomPage, normalise_code
+from boardroom.server.core.room_output import ClientId
+from boardroom.server.core.sessions import Session, session_id_for
+from boardroom.server.hub import GameServer, Peer, resolve_game
+from boardroom.server.hub.boundary import SessionRecord
+from boardroom.shared.protocol.close_codes import CLOSE_SERVICE_RESTART, CLOSE_TRY_AGAIN_LATER
+from boardroom.shared.protocol.codec import decode_client_message, encode_message
+from boardroom.shared.protocol.errors import ProtocolError
+from boardroom.shared.protocol.messages import ClientMessage, Join, QuickMatch, RoomSummary, Watch
 
 logger = logging.getLogger(__name__)
 
@@ -173,7 +173,8 @@ class ClusterNode:
             )
 
     def http_session(self) -> aiohttp.ClientSession:
-        """The HTTP client that passes a class's requests on to its home (server.cluster.proxy)."""
+        """The HTTP client that passes a class's requests on to its home
+        (boardroom.server.cluster.proxy)."""
         if self._http is None:
             self._http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=HTTP_TIMEOUT_S))
         return self._http
@@ -613,5 +614,5 @@ class ClusterNode:
 
 
 CLUSTER = web.AppKey("cluster", ClusterNode)
-"""This process in its cluster (``--cluster``), set by server.lifecycle from the
+"""This process in its cluster (``--cluster``), set by boardroom.server.lifecycle from the
 hub's entry on; unset for a server alone."""

@@ -2,7 +2,7 @@
 
 In a cluster that runs a class, the class (its roster, the teacher's controls,
 its tournaments, its rooms) lives in one process, the home
-(:mod:`server.cluster.node`). The teacher's page and the class's API may reach
+(:mod:`boardroom.server.cluster.node`). The teacher's page and the class's API may reach
 any process, through a proxy that spreads requests: every process but the home
 passes each HTTP request on to the home's address and gives back its answer,
 byte for byte. Its own ``/healthz`` and ``/metrics`` stay its own (they say how
@@ -19,8 +19,8 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 from multidict import CIMultiDict
 
-from server.cluster.node import CLUSTER, ClusterNode, Route
-from server.http_api import error_response
+from boardroom.server.cluster.node import CLUSTER, ClusterNode, Route
+from boardroom.server.http_api import error_response
 
 OWN_PATHS = frozenset({"/ws", "/healthz", "/metrics"})
 """What every process answers itself."""

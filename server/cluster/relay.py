@@ -20,11 +20,11 @@ from collections import deque
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from server.cluster.directory import Command, Directory
-from server.cluster.envelopes import Close, Deliver, Envelope, encode
-from shared.protocol.close_codes import CLOSE_SESSION_REPLACED
-from shared.protocol.codec import encode_message
-from shared.protocol.messages import ServerMessage
+from boardroom.server.cluster.directory import Command, Directory
+from boardroom.server.cluster.envelopes import Close, Deliver, Envelope, encode
+from boardroom.shared.protocol.close_codes import CLOSE_SESSION_REPLACED
+from boardroom.shared.protocol.codec import encode_message
+from boardroom.shared.protocol.messages import ServerMessage
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The engine's turns in a room: the server AI's moves and the players' hints.
 
-:class:`AiTurns` is the part of a :class:`~server.core.room.Room` that asks the
-engine (an :class:`~server.core.room_output.AiRequest` in the output) and takes
+:class:`AiTurns` is the part of a :class:`~boardroom.server.core.room.Room` that asks the
+engine (an :class:`~boardroom.server.core.room_output.AiRequest` in the output) and takes
 its answers. It keeps what is outstanding: at most one search for the AI's move
 per room (a new one waits for the old one's answer), at most one hint, and an
 answer that came during a pause. It draws the engine's seeds, and a move for an
@@ -30,8 +30,8 @@ by the server, for people to watch:
 - anyone watching may ask for the next game (``rematch``): both seats agree;
 - when its last watcher goes during a game, the game is *called off* (ended
   ``aborted``) ``grace_seconds`` later unless someone watches again first
-  (:attr:`~server.core.seating.Seating.unwatched_until`); until then, and while
-  its game is played, the room is not :attr:`~server.core.room.Room.is_empty`.
+  (:attr:`~boardroom.server.core.seating.Seating.unwatched_until`); until then, and while
+  its game is played, the room is not :attr:`~boardroom.server.core.room.Room.is_empty`.
 """
 
 from __future__ import annotations
@@ -39,15 +39,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from server.core.game_in_play import GameInPlay
-from server.core.records import PlayerKind
-from server.core.room_draft import Draft, RefusedError
-from server.core.room_output import AiRequest, ClientId, HintGiven
-from server.core.seating import Seating
-from shared.errors import IllegalMoveError
-from shared.games import Move
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import Error, Hint, Level, RequestId, SearchInfo, Side
+from boardroom.server.core.game_in_play import GameInPlay
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.room_draft import Draft, RefusedError
+from boardroom.server.core.room_output import AiRequest, ClientId, HintGiven
+from boardroom.server.core.seating import Seating
+from boardroom.shared.errors import IllegalMoveError
+from boardroom.shared.games import Move
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import Error, Hint, Level, RequestId, SearchInfo, Side
 
 
 @dataclass

@@ -5,7 +5,7 @@ same in ``moved``; ``boards`` per ply in a game's review) so that no client keep
 a copy of the rules: the browser draws the rows and offers only the legal moves,
 whatever the game (docs/protocol.md, "The board").
 
->>> from shared.games import get_game
+>>> from boardroom.shared.games import get_game
 >>> game = get_game("tictactoe")
 >>> position = game.from_moves("b2 a1")
 >>> board_rows(game, position)
@@ -16,8 +16,8 @@ whatever the game (docs/protocol.md, "The board").
 
 from __future__ import annotations
 
-from shared.games import Game, Position, spec_for
-from shared.protocol.messages import BoardKind
+from boardroom.shared.games import Game, Position, spec_for
+from boardroom.shared.protocol.messages import BoardKind
 
 
 def board_rows(game: Game, position: Position) -> list[str]:

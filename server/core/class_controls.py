@@ -1,12 +1,12 @@
 """The teacher's hold on a room in class mode: the pause, the hints switch, closing.
 
-:class:`ClassControls` is the part of a :class:`~server.core.room.Room` that
-:mod:`server.classroom` drives: whether the room is paused (since when),
+:class:`ClassControls` is the part of a :class:`~boardroom.server.core.room.Room` that
+:mod:`boardroom.server.classroom` drives: whether the room is paused (since when),
 whether hints are allowed, whether the room is closed. The room applies what
 they mean to its seats, its game and its AI.
 
-While the room is *paused* (:meth:`Room.pause <server.core.room.Room.pause>`,
-until :meth:`Room.resume <server.core.room.Room.resume>`):
+While the room is *paused* (:meth:`Room.pause <boardroom.server.core.room.Room.pause>`,
+until :meth:`Room.resume <boardroom.server.core.room.Room.resume>`):
 
 - nothing is timed: no clock runs (``state`` shows ``paused`` and
   ``clocks.running`` null, so clients stop counting down; :func:`hold_clock`)
@@ -19,19 +19,19 @@ until :meth:`Room.resume <server.core.room.Room.resume>`):
   joining, watching, chat, ``get_state`` and leaving between games work as
   usual. A game may still start (both seats taken, a rematch): it starts paused;
 - the AI is not asked to move; an answer that was on its way when the pause
-  came is kept and played at the resume (:mod:`server.core.ai_turns`).
+  came is kept and played at the resume (:mod:`boardroom.server.core.ai_turns`).
 
-Hints (:meth:`Room.set_hints <server.core.room.Room.set_hints>`, the teacher's
+Hints (:meth:`Room.set_hints <boardroom.server.core.room.Room.set_hints>`, the teacher's
 switch) are never allowed in an AI match. While they are off and a person or a
 bot sits in the room, the AI's expected line is shown to nobody, not even a
 spectator, who may be a classmate (or the player's own second tab).
 
 The teacher's other inputs apply whether paused or not: :meth:`Room.remove
-<server.core.room.Room.remove>` resigns a removed player's game in progress
+<boardroom.server.core.room.Room.remove>` resigns a removed player's game in progress
 (aborted before the first move) and frees the seat, as leaving does;
-:meth:`Room.close <server.core.room.Room.close>` ends the game in progress with
+:meth:`Room.close <boardroom.server.core.room.Room.close>` ends the game in progress with
 no result and sends ``room_closed``. The ending is recorded as ``aborted``
-whatever the moves: of the endings (:class:`~shared.games.endings.Termination`),
+whatever the moves: of the endings (:class:`~boardroom.shared.games.endings.Termination`),
 it is the one that says nobody won and nobody was at fault.
 """
 
@@ -40,11 +40,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from server.core.clock import GameClock
-from server.core.room_draft import RefusedError
-from server.core.room_output import ClientId, Output, Recipient
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import ServerMessage
+from boardroom.server.core.clock import GameClock
+from boardroom.server.core.room_draft import RefusedError
+from boardroom.server.core.room_output import ClientId, Output, Recipient
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import ServerMessage
 
 
 @dataclass

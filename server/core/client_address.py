@@ -33,7 +33,7 @@ aiohttp-remotes' ``XForwardedStrict`` do, stays right when a request reaches the
 server by more than one path (through the proxy, or straight from the proxy's own
 machine).
 
-Pure: no sockets, no headers object; the adapter (:mod:`server.admission`) passes
+Pure: no sockets, no headers object; the adapter (:mod:`boardroom.server.admission`) passes
 the peer's address and the header's value in, once per request.
 
 >>> trusted = TrustedProxies.parse("127.0.0.1, 10.0.0.0/8")

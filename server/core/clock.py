@@ -5,7 +5,7 @@ since when. The room calls :meth:`~GameClock.start` when a game starts,
 :meth:`~GameClock.move` when the side to move plays, :meth:`~GameClock.stop` when
 the game ends, and asks :meth:`~GameClock.deadline` when the running side flags.
 
-Two kinds (``shared.protocol.messages.Clock``):
+Two kinds (``boardroom.shared.protocol.messages.Clock``):
 
 - ``per_move``: every move must come within ``per_move`` seconds of the
   previous one (or of the start); the next mover gets the full time again.
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from shared.protocol.messages import Clock, ClockState, Side, other_side
+from boardroom.shared.protocol.messages import Clock, ClockState, Side, other_side
 
 
 @dataclass

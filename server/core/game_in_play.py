@@ -1,11 +1,11 @@
 """The game a room plays: its position, clock, draw offers, rematches and result.
 
-:class:`GameInPlay` is the part of a :class:`~server.core.room.Room` that knows
-the rules (from :mod:`shared.games`) and nothing of who sits where: the room
+:class:`GameInPlay` is the part of a :class:`~boardroom.server.core.room.Room` that knows
+the rules (from :mod:`boardroom.shared.games`) and nothing of who sits where: the room
 tells it which side acts, and it writes the moves, endings and answers into the
-room's :class:`~server.core.room_draft.Draft`. It reads no clock (``now`` comes
+room's :class:`~boardroom.server.core.room_draft.Draft`. It reads no clock (``now`` comes
 with every call), draws no randomness, and refuses a request
-(:class:`~server.core.room_draft.RefusedError`) before it changes anything.
+(:class:`~boardroom.server.core.room_draft.RefusedError`) before it changes anything.
 
 Rules of the game (``docs/protocol.md`` states the wire side):
 
@@ -37,12 +37,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from server.core.board_view import board_rows, legal_moves
-from server.core.clock import GameClock
-from server.core.records import SeatRecord, Termination
-from server.core.room_draft import Draft, RefusedError, with_id
-from server.core.room_options import RoomOptions
-from server.core.room_output import (
+from boardroom.server.core.board_view import board_rows, legal_moves
+from boardroom.server.core.clock import GameClock
+from boardroom.server.core.records import SeatRecord, Termination
+from boardroom.server.core.room_draft import Draft, RefusedError, with_id
+from boardroom.server.core.room_options import RoomOptions
+from boardroom.server.core.room_output import (
     ALL,
     ClientId,
     GameFinished,
@@ -51,10 +51,10 @@ from server.core.room_output import (
     RoomStatus,
     without_line,
 )
-from shared.errors import IllegalMoveError
-from shared.games import Game, Move, Outcome, Player, Position, Status
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import (
+from boardroom.shared.errors import IllegalMoveError
+from boardroom.shared.games import Game, Move, Outcome, Player, Position, Status
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import (
     SIDES,
     DrawDeclined,
     DrawOffered,

@@ -1,7 +1,7 @@
 """Who may hold a connection, as bookkeeping: the per-address cap and its refusals.
 
-Pure, like :mod:`server.core.limits`: no sockets, and times are passed in.
-:mod:`server.admission` asks an :class:`AddressGate` about every TCP connection
+Pure, like :mod:`boardroom.server.core.limits`: no sockets, and times are passed in.
+:mod:`boardroom.server.admission` asks an :class:`AddressGate` about every TCP connection
 the server accepts and tells it of every one that closes, and it logs refusals
 through a :class:`ReportThrottle` so that a flood of them makes a few lines.
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import math
 
-from server.core.limits import ConnectionCounter
+from boardroom.server.core.limits import ConnectionCounter
 
 
 class Verdict(enum.Enum):

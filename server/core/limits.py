@@ -7,9 +7,9 @@ Three guards keep one client from costing everybody else their game:
   when to retry; only a client that keeps sending regardless
   (:attr:`RateLimiter.abusive`) is disconnected.
 - :class:`ConnectionCounter`, one per server: a cap on the connections that one
-  network address may hold at once (:mod:`server.admission` counts them from accept).
+  network address may hold at once (:mod:`boardroom.server.admission` counts them from accept).
 - :class:`AddressRateLimits`, one per server: a :class:`TokenBucket` per network
-  address over its HTTP API requests (:mod:`server.http_limits` answers 429),
+  address over its HTTP API requests (:mod:`boardroom.server.http_limits` answers 429),
   and another over the new players its hellos make (``rate_limited`` past it:
   a hello flood cannot fill the class's roster).
 - :class:`RefusalDelays`, one per server: the player tokens an address presented
@@ -18,7 +18,7 @@ Three guards keep one client from costing everybody else their game:
   later the more it guesses, so guessing is slow whoever shares the address.
 
 (The caps on the rooms a session or an address may hold open are kept by
-:mod:`server.core.room_caps`.)
+:mod:`boardroom.server.core.room_caps`.)
 
 The defaults below are what ``boardroom serve`` uses unless told otherwise.
 

@@ -30,8 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar
 
-from server.core.room_output import RoomStatus
-from shared.protocol.messages import ROOMS_PAGE_DEFAULT, RoomSummary
+from boardroom.server.core.room_output import RoomStatus
+from boardroom.shared.protocol.messages import ROOMS_PAGE_DEFAULT, RoomSummary
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 ROOM_CODE_LENGTH = 6

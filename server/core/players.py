@@ -1,6 +1,6 @@
 """Durable players: who a person or a bot is across sessions, and the token that says so.
 
-A *session* (:mod:`server.core.sessions`) lasts while a client is connected and
+A *session* (:mod:`boardroom.server.core.sessions`) lasts while a client is connected and
 for the grace window after; a *player* lasts. ``hello`` without a player token
 makes a new player and hands out its *player token* once: ``bp_`` and 32 random
 bytes in URL-safe base64 (43 characters), so that it is recognisable in a file
@@ -14,7 +14,7 @@ and never mistaken for a resume token. As with sessions:
   stored hash with :func:`same_token_hash` (constant time), so neither a
   database copy nor the timing of a refusal gives a token away.
 
-Names are display names, free text (:func:`~shared.protocol.codec.check_player_name`).
+Names are display names, free text (:func:`~boardroom.shared.protocol.codec.check_player_name`).
 Two different human players may not be online under the same name at once: the
 newcomer gets the lowest free number after it (:func:`numbered_name`). A bot may
 share a name with anyone.
@@ -40,8 +40,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NewType
 
-from server.core.records import PlayerKind
-from shared.protocol.codec import MAX_NAME_LENGTH
+from boardroom.server.core.records import PlayerKind
+from boardroom.shared.protocol.codec import MAX_NAME_LENGTH
 
 __all__ = [
     "PLAYER_TOKEN_PREFIX",
@@ -138,7 +138,7 @@ def name_key(name: str) -> str:
 def numbered_name(name: str, taken: Callable[[str], bool]) -> str:
     """``name``, or if ``taken(name)`` the name with the lowest number from 2 up
     that is not taken: ``ann 2``, ``ann 3``... The result still fits
-    :data:`~shared.protocol.codec.MAX_NAME_LENGTH`: a long name is cut to make
+    :data:`~boardroom.shared.protocol.codec.MAX_NAME_LENGTH`: a long name is cut to make
     room for its number.
 
     ``taken`` answers for a candidate name (it compares by :func:`name_key`).

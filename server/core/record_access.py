@@ -8,7 +8,7 @@
   step through them: without a code the server answers as it does for an id
   that names no game, and nobody learns that the game exists.
 - Once **finished**, every game is public (the codes themselves are never
-  exported: :data:`server.core.records.PRIVATE_OPTIONS`).
+  exported: :data:`boardroom.server.core.records.PRIVATE_OPTIONS`).
 
 The room code alone opens nothing: a private room's spectators see it, and the
 tournament pages list it.
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import hmac
 
-from server.core.lobby import normalise_code
-from server.core.records import GameRecord, GameState
+from boardroom.server.core.lobby import normalise_code
+from boardroom.server.core.records import GameRecord, GameState
 
 __all__ = ["may_read"]
 
@@ -29,7 +29,7 @@ def may_read(record: GameRecord, *, code: str | None = None, teacher: bool = Fal
     ``teacher`` says they showed the teacher's token.
 
     A record without ``"public"`` in its options counts as public, as
-    :func:`server.recorder.options_from_json` reads it.
+    :func:`boardroom.server.recorder.options_from_json` reads it.
     """
     if teacher or record.state is GameState.FINISHED:
         return True

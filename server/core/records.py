@@ -1,7 +1,7 @@
 """What a stored game is, and its two exports: JSON for programs, text for people.
 
 Value types only, no I/O: the room state machine can build and read them without
-a database, and :mod:`server.store` turns them into rows and back.
+a database, and :mod:`boardroom.server.store` turns them into rows and back.
 
 A record is written in this order, and never rewritten:
 
@@ -19,7 +19,7 @@ Times are Unix seconds (wall clock, ``time.time()``) in the API and in the
 database, and ISO 8601 UTC strings in the exports.
 
 The exports are served to anyone who may read the game (``GET /api/games/{id}``;
-who that is: :mod:`server.core.record_access`), so they leave out what the record
+who that is: :mod:`boardroom.server.core.record_access`), so they leave out what the record
 keeps only for the server: each seat's session (who may reclaim it after a
 restart) and the room's private codes (:data:`PRIVATE_OPTIONS`).
 """
@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from shared.games import Game, Player, Position, get_game
-from shared.games.endings import Termination
-from shared.protocol.messages import SIDES
+from boardroom.shared.games import Game, Player, Position, get_game
+from boardroom.shared.games.endings import Termination
+from boardroom.shared.protocol.messages import SIDES
 
 __all__ = [
     "PRIVATE_OPTIONS",
@@ -123,7 +123,7 @@ class PgnResult(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     """The player in one seat, as the room reports it when a game starts
-    (:class:`~server.core.room_output.GameStarted`) and the store keeps it.
+    (:class:`~boardroom.server.core.room_output.GameStarted`) and the store keeps it.
     ``ai_level`` names the engine level of an :attr:`PlayerKind.AI` seat
     (``"perfect"``) and is None for anyone else.
 
@@ -132,7 +132,7 @@ class SeatRecord:
     for the AI, and for seats stored before it was kept. It is private: the
     exports leave it out, and so does ``repr`` (records end up in logs).
 
-    ``player`` is the durable player's public id (:mod:`server.core.players`),
+    ``player`` is the durable player's public id (:mod:`boardroom.server.core.players`),
     exported as ``player_id``; None for the AI, and for seats stored before
     players were kept whose name matched no player then.
     """
@@ -171,7 +171,7 @@ class GameRecord:
     ``options`` the room's options as given (public or private, who moves first,
     clock settings, and the private codes of :data:`PRIVATE_OPTIONS`), a fresh
     dict per record; ``seats`` is indexed by
-    :class:`~shared.games.Player`, None for an empty seat; ``moves`` holds plies
+    :class:`~boardroom.shared.games.Player`, None for an empty seat; ``moves`` holds plies
     0, 1, 2, ... without gaps. ``winner`` and ``termination`` are set once the
     game is finished (``winner`` stays None for a draw or no result).
     ``number`` is the game's number within its room: 1, then 2, 3, ... for
@@ -208,8 +208,8 @@ class GameRecord:
 def replay(record: GameRecord) -> Position:
     """The position after every move of ``record``, each checked by the rules.
 
-    Raises :class:`~shared.errors.UnknownGameError` or
-    :class:`~shared.errors.IllegalMoveError` if the record does not replay (a
+    Raises :class:`~boardroom.shared.errors.UnknownGameError` or
+    :class:`~boardroom.shared.errors.IllegalMoveError` if the record does not replay (a
     damaged or hand-edited database).
     """
     game = get_game(record.game)

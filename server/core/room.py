@@ -1,7 +1,7 @@
 """A room as a sans-I/O state machine: inputs in, outputs out, nothing hidden.
 
 The room owns everything about one table: two seats, the spectators, the game
-in progress (rules from :mod:`shared.games`), its clock, draw offers, rematch
+in progress (rules from :mod:`boardroom.shared.games`), its clock, draw offers, rematch
 requests and the AI seat's pending search. It does no I/O: it reads no clock
 (every input carries ``now``, Unix seconds, as from :func:`time.time`, since
 ``gone_until`` goes on the wire and event times into the records), opens no
@@ -12,20 +12,20 @@ asyncio layer is around its ``Protocol``.
 :class:`Room` is the facade over four parts, one job each, whose docstrings
 state the rules the room applies (``docs/protocol.md`` states the wire side):
 
-- :mod:`server.core.seating`: who sits where, spectators, grace windows and
+- :mod:`boardroom.server.core.seating`: who sits where, spectators, grace windows and
   reconnection, tournament rooms' reserved seats;
-- :mod:`server.core.game_in_play`: moves, clocks, draws, resigning, endings,
+- :mod:`boardroom.server.core.game_in_play`: moves, clocks, draws, resigning, endings,
   results and rematches;
-- :mod:`server.core.ai_turns`: the server AI's moves and the players' hints,
+- :mod:`boardroom.server.core.ai_turns`: the server AI's moves and the players' hints,
   and AI matches;
-- :mod:`server.core.class_controls`: the teacher's pause, hints switch and
+- :mod:`boardroom.server.core.class_controls`: the teacher's pause, hints switch and
   closing;
 
-joined by :mod:`server.core.table` (what a change to one part means for the
+joined by :mod:`boardroom.server.core.table` (what a change to one part means for the
 others: leaving resigns, a window's end abandons, both seats taken start a
 game, a move asks the AI, a pause holds it all), shown by
-:mod:`server.core.room_view`, and configured by
-:class:`~server.core.room_options.RoomOptions`.
+:mod:`boardroom.server.core.room_view`, and configured by
+:class:`~boardroom.server.core.room_options.RoomOptions`.
 
 Inputs (each returns an :class:`Output`)::
 
@@ -42,7 +42,7 @@ Inputs (each returns an :class:`Output`)::
     tick(now)                     time passed: clocks and grace windows
     resume_after_restart(now)     after Room.restore, once the server listens
 
-and the teacher's, in class mode (:mod:`server.classroom`)::
+and the teacher's, in class mode (:mod:`boardroom.server.classroom`)::
 
     pause(now), resume(now)       stop every clock and move; start them again
     set_hints(allowed)            allow hints or not
@@ -57,7 +57,7 @@ The contract with the server, for every :class:`Output`:
    stored, so a client never sees a move that a crash could lose). A ``moved``
    carrying the AI's ``search`` goes whole only to clients whose ``hello``
    asked for it (``search_info``); everyone else gets it without
-   (:func:`~server.core.room_output.without_search`): the room does not know
+   (:func:`~boardroom.server.core.room_output.without_search`): the room does not know
    who asked, the server's sessions do;
 3. submit ``ai_requests`` to the engine pool and answer each one, exactly
    once, with :meth:`Room.ai_moved` or :meth:`Room.ai_failed`;
@@ -67,7 +67,7 @@ The contract with the server, for every :class:`Output`:
 
 Calls must be serialised per room (one at a time, with non-decreasing ``now``).
 
-A refused request gets one :class:`~shared.protocol.messages.Error` to its
+A refused request gets one :class:`~boardroom.shared.protocol.messages.Error` to its
 sender, echoing its ``id``, and changes nothing. Replies echo the request's
 ``id`` to the requester; the copy of the same event that goes to everyone else
 carries none.
@@ -82,13 +82,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from server.core.ai_turns import AiTurns
-from server.core.class_controls import ClassControls
-from server.core.game_in_play import GameInPlay
-from server.core.records import PlayerKind
-from server.core.room_draft import Draft, RefusedError
-from server.core.room_options import RoomOptions
-from server.core.room_output import (
+from boardroom.server.core.ai_turns import AiTurns
+from boardroom.server.core.class_controls import ClassControls
+from boardroom.server.core.game_in_play import GameInPlay
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.room_draft import Draft, RefusedError
+from boardroom.server.core.room_options import RoomOptions
+from boardroom.server.core.room_output import (
     ALL,
     AiRequest,
     ClientId,
@@ -101,10 +101,10 @@ from server.core.room_output import (
     Recipient,
     RoomStatus,
 )
-from server.core.seating import Occupant, Seating
-from server.core.table import RoomRequest, Table
-from shared.games import Game, get_game
-from shared.protocol.messages import (
+from boardroom.server.core.seating import Occupant, Seating
+from boardroom.server.core.table import RoomRequest, Table
+from boardroom.shared.games import Game, get_game
+from boardroom.shared.protocol.messages import (
     Error,
     RequestId,
     RoomState,
@@ -136,7 +136,7 @@ class Room:
     """One room: seats, spectators, a game, its clock (see the module docstring).
 
     ``game_name`` is a canonical game name (``connect4``, ``mnk-5-5-4``); an
-    unknown one raises :class:`~shared.errors.UnknownGameError`. ``paused``
+    unknown one raises :class:`~boardroom.shared.errors.UnknownGameError`. ``paused``
     opens it paused (a room opened while the teacher has the games paused).
     """
 
@@ -462,7 +462,7 @@ class Room:
         out = self._begin(now)
         return self._table.output(out)
 
-    # -- inputs: the teacher (the rules are in server.core.class_controls) ---------------
+    # -- inputs: the teacher (the rules are in boardroom.server.core.class_controls) ---------------
 
     def set_hints(self, allowed: bool, *, now: float) -> Output:
         """Allow hints or not from now on (the teacher's switch); everyone gets the

@@ -19,7 +19,7 @@ more).
 This module does no I/O and keeps no room: :class:`RoomCaps` remembers who
 opened which room (:meth:`RoomCaps.opened`, :meth:`RoomCaps.forget`), and asks
 the caller whether each one is still open (an :data:`OpenTest`) when a new
-room is asked for (:meth:`RoomCaps.check`). The hub (:mod:`server.hub`) is the
+room is asked for (:meth:`RoomCaps.check`). The hub (:mod:`boardroom.server.hub`) is the
 adapter: it checks before it opens a room, and turns a :class:`CapReached` into
 a ``too_many_rooms`` error. Check and record happen in one step of the event
 loop, so two requests at once cannot both take the last place.
@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from server.core.room_output import ClientId
+from boardroom.server.core.room_output import ClientId
 
 DEFAULT_ROOMS_PER_SESSION = 4
 """Rooms one session may hold open at once. A person plays one game at a time and

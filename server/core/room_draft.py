@@ -1,10 +1,11 @@
 """The output a room input is building, and the refusal that drops it.
 
-Every part of a room (:mod:`~server.core.seating`, :mod:`~server.core.game_in_play`,
-:mod:`~server.core.ai_turns`, :mod:`~server.core.class_controls`) writes what it
+Every part of a room (:mod:`~boardroom.server.core.seating`,
+:mod:`~boardroom.server.core.game_in_play`,
+:mod:`~boardroom.server.core.ai_turns`, :mod:`~boardroom.server.core.class_controls`) writes what it
 has to say into one :class:`Draft`: messages to send, events to persist, engine
-requests. The :class:`~server.core.room.Room` turns the draft into its
-:class:`~server.core.room_output.Output` once the input is applied.
+requests. The :class:`~boardroom.server.core.room.Room` turns the draft into its
+:class:`~boardroom.server.core.room_output.Output` once the input is applied.
 
 A part refuses a request by raising :class:`RefusedError` *before* it changes
 anything; the room then drops whatever the draft gained since the request began
@@ -17,10 +18,17 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from server.core.room_output import ALL, AiRequest, ClientId, Everyone, PersistEvent, Recipient
-from shared.protocol.codec import check_chat_text
-from shared.protocol.errors import ErrorCode, ProtocolError
-from shared.protocol.messages import RequestId, ServerMessage
+from boardroom.server.core.room_output import (
+    ALL,
+    AiRequest,
+    ClientId,
+    Everyone,
+    PersistEvent,
+    Recipient,
+)
+from boardroom.shared.protocol.codec import check_chat_text
+from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
+from boardroom.shared.protocol.messages import RequestId, ServerMessage
 
 
 @dataclass

@@ -1,10 +1,10 @@
 """How a room plays: :class:`RoomOptions`, fixed for the room's life.
 
 The options are read by every part of the room: the seats
-(:mod:`~server.core.seating`: who sits where, reserved seats, grace windows),
-the game (:mod:`~server.core.game_in_play`: the clock), the AI
-(:mod:`~server.core.ai_turns`: its pace) and the class controls
-(:mod:`~server.core.class_controls`: hints at the start).
+(:mod:`~boardroom.server.core.seating`: who sits where, reserved seats, grace windows),
+the game (:mod:`~boardroom.server.core.game_in_play`: the clock), the AI
+(:mod:`~boardroom.server.core.ai_turns`: its pace) and the class controls
+(:mod:`~boardroom.server.core.class_controls`: hints at the start).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from shared.protocol.messages import MAX_AI_PACE, SIDES, Clock, Side
+from boardroom.shared.protocol.messages import MAX_AI_PACE, SIDES, Clock, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +32,7 @@ class RoomOptions:
     watch_code: str | None = None
     """Code to watch (sent to seated players only)."""
     tournament: bool = False
-    """A tournament room (:mod:`server.core.seating` states its rules)."""
+    """A tournament room (:mod:`boardroom.server.core.seating` states its rules)."""
     reserved_first: str | None = None
     """In a tournament room: the player (or the session) whose seat ``first`` is;
     None for the AI's side."""
@@ -40,12 +40,12 @@ class RoomOptions:
     """The same for ``second``."""
     ai_match: bool = False
     """An AI match: the server seats its AI in both seats, and people watch
-    (:mod:`server.core.ai_turns` states its rules)."""
+    (:mod:`boardroom.server.core.ai_turns` states its rules)."""
     ai_pace: float = 0.0
     """Seconds at least between a move and the AI's answer to it (0: at once)."""
     hints: bool = True
     """Whether its players may ask for hints at the start (:meth:`Room.set_hints
-    <server.core.room.Room.set_hints>` changes it: the teacher's switch)."""
+    <boardroom.server.core.room.Room.set_hints>` changes it: the teacher's switch)."""
 
     def __post_init__(self) -> None:
         clock = self.clock

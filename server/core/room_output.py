@@ -1,9 +1,9 @@
-"""What a :class:`~server.core.room.Room` says back: recipients, persistence events,
+"""What a :class:`~boardroom.server.core.room.Room` says back: recipients, persistence events,
 engine requests, and the :class:`Output` that carries them.
 
 Small frozen values, so the server's adapters (socket, store, engine pool) can
 act on them without reaching into the room. The contract for acting on an
-``Output`` is in :mod:`server.core.room`'s docstring.
+``Output`` is in :mod:`boardroom.server.core.room`'s docstring.
 """
 
 from __future__ import annotations
@@ -13,12 +13,19 @@ from typing import Final, Literal, NewType
 
 import msgspec
 
-from server.core.records import SeatRecord, Termination
-from shared.engine.explain import principal_line, summary
-from shared.engine.remote import SearchRequest
-from shared.engine.search import SearchResult
-from shared.games import Game
-from shared.protocol.messages import Level, Moved, RequestId, SearchInfo, ServerMessage, Side
+from boardroom.server.core.records import SeatRecord, Termination
+from boardroom.shared.engine.explain import principal_line, summary
+from boardroom.shared.engine.remote import SearchRequest
+from boardroom.shared.engine.search import SearchResult
+from boardroom.shared.games import Game
+from boardroom.shared.protocol.messages import (
+    Level,
+    Moved,
+    RequestId,
+    SearchInfo,
+    ServerMessage,
+    Side,
+)
 
 ClientId = NewType("ClientId", str)
 """An opaque session id given by the server (see the module docstring)."""
@@ -134,7 +141,7 @@ class AiRequest:
     match's pace): the server holds an earlier answer until then. None: at once."""
 
     def search_request(self, *, time_limit: float | None = None) -> SearchRequest:
-        """The request for :func:`shared.engine.remote.run_search_request`."""
+        """The request for :func:`boardroom.shared.engine.remote.run_search_request`."""
         return SearchRequest(
             self.game_name, self.moves, level=self.level, time_limit=time_limit, seed=self.seed
         )

@@ -1,8 +1,8 @@
 """What a room shows: its whole state for one client, and its line in the lobby.
 
-The read side of a :class:`~server.core.room.Room`: pure functions from its
-parts (:mod:`~server.core.seating`, :mod:`~server.core.game_in_play`,
-:mod:`~server.core.class_controls`) to the wire's ``RoomState`` and
+The read side of a :class:`~boardroom.server.core.room.Room`: pure functions from its
+parts (:mod:`~boardroom.server.core.seating`, :mod:`~boardroom.server.core.game_in_play`,
+:mod:`~boardroom.server.core.class_controls`) to the wire's ``RoomState`` and
 ``RoomSummary``. Nothing here changes the room.
 """
 
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import msgspec
 
-from server.core.board_view import board_kind, board_rows, legal_moves
-from server.core.class_controls import ClassControls
-from server.core.game_in_play import GameInPlay
-from server.core.room_options import RoomOptions
-from server.core.room_output import ClientId
-from server.core.seating import Seating
-from shared.protocol.messages import RoomState, RoomSummary
+from boardroom.server.core.board_view import board_kind, board_rows, legal_moves
+from boardroom.server.core.class_controls import ClassControls
+from boardroom.server.core.game_in_play import GameInPlay
+from boardroom.server.core.room_options import RoomOptions
+from boardroom.server.core.room_output import ClientId
+from boardroom.server.core.seating import Seating
+from boardroom.shared.protocol.messages import RoomState, RoomSummary
 
 
 def room_state(

@@ -1,10 +1,10 @@
 """Who is in a room: its two seats, the spectators, and the seats held for the dropped.
 
-:class:`Seating` is the part of a :class:`~server.core.room.Room` that knows
+:class:`Seating` is the part of a :class:`~boardroom.server.core.room.Room` that knows
 nothing of the game: who sits where (a person, a bot or the server AI), who
 watches, who is connected, and until when a dropped player's seat is held.
 Like the room, it reads no clock (every call that needs the time gets ``now``)
-and refuses a request (:class:`~server.core.room_draft.RefusedError`) before it
+and refuses a request (:class:`~boardroom.server.core.room_draft.RefusedError`) before it
 changes anything. The room decides what a change means for the game.
 
 Rules of the seats (``docs/protocol.md`` states the wire side):
@@ -41,12 +41,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from server.core.records import PlayerKind, SeatRecord
-from server.core.room_draft import RefusedError
-from server.core.room_options import RoomOptions
-from server.core.room_output import ClientId
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import LEVELS, SIDES, Level, PlayerStatus, SeatInfo, Side, other_side
+from boardroom.server.core.records import PlayerKind, SeatRecord
+from boardroom.server.core.room_draft import RefusedError
+from boardroom.server.core.room_options import RoomOptions
+from boardroom.server.core.room_output import ClientId
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import (
+    LEVELS,
+    SIDES,
+    Level,
+    PlayerStatus,
+    SeatInfo,
+    Side,
+    other_side,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,9 @@ comes back (``hello`` with the token) is the same session with the same seats.
 In class mode the teacher may end a session at once (:meth:`SessionRegistry.drop`):
 its token then opens nothing.
 
-A session is one durable player's (:mod:`server.core.players`) for its whole
+A session is one durable player's (:mod:`boardroom.server.core.players`) for its whole
 life: :attr:`Session.player`. The registry keeps the names of its human
-sessions by :func:`~server.core.players.name_key`, for the rule that two
+sessions by :func:`~boardroom.server.core.players.name_key`, for the rule that two
 different people are not online under one name (:meth:`SessionRegistry.name_taken`).
 """
 
@@ -28,10 +28,10 @@ from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from server.core.players import PlayerId, name_key
-from server.core.records import PlayerKind
-from server.core.room_output import ClientId
-from shared.protocol.messages import ServerMessage
+from boardroom.server.core.players import PlayerId, name_key
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.room_output import ClientId
+from boardroom.shared.protocol.messages import ServerMessage
 
 TOKEN_BYTES = 32
 
@@ -177,7 +177,7 @@ class SessionRegistry:
     def name_taken(self, name: str, player: PlayerId | None) -> bool:
         """True if a human session of another player than ``player`` (None: a
         player not known yet) is online as ``name``, compared by
-        :func:`~server.core.players.name_key`. Online: connected (or being
+        :func:`~boardroom.server.core.players.name_key`. Online: connected (or being
         welcomed), or away within its grace window while it holds a room. A
         session that left without a seat has let its name go, even before
         :meth:`sweep` forgets it."""

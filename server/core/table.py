@@ -1,14 +1,15 @@
 """The four parts of one room and the rules that join them.
 
-A :class:`Table` holds a room's :class:`~server.core.seating.Seating`,
-:class:`~server.core.game_in_play.GameInPlay`, :class:`~server.core.ai_turns.AiTurns`
-and :class:`~server.core.class_controls.ClassControls`, and applies what one
-part's change means for the others: both seats taken start a game, a game that
-starts or moves on asks the AI, a seat freed forgets a rematch request, time
-ends clocks and grace windows, a pause holds all of it, and everyone connected
-gets the whole state when the room changes. :class:`~server.core.room.Room` is
-the facade over it: every input there opens a :class:`~server.core.room_draft.Draft`,
-applies time (:meth:`Table.expire`), acts here, and returns :meth:`Table.output`.
+A :class:`Table` holds a room's :class:`~boardroom.server.core.seating.Seating`,
+:class:`~boardroom.server.core.game_in_play.GameInPlay`,
+:class:`~boardroom.server.core.ai_turns.AiTurns` and
+:class:`~boardroom.server.core.class_controls.ClassControls`, and applies what one part's change
+means for the others: both seats taken start a game, a game that starts or moves on asks the AI, a
+seat freed forgets a rematch request, time ends clocks and grace windows, a pause holds all of it,
+and everyone connected gets the whole state when the room changes.
+:class:`~boardroom.server.core.room.Room` is the facade over it: every input there opens a
+:class:`~boardroom.server.core.room_draft.Draft`, applies time (:meth:`Table.expire`), acts here,
+and returns :meth:`Table.output`.
 
 Rules that join the parts (each part's docstring states its own):
 
@@ -22,7 +23,7 @@ Rules that join the parts (each part's docstring states its own):
 - ``random`` for the creator's seat is drawn from the rng when the first game
   starts (until then the creator shows in ``first``, provisionally).
 - An AI match nobody watches any more is called off (``aborted``) when
-  :attr:`Seating.unwatched_until <server.core.seating.Seating.unwatched_until>`
+  :attr:`Seating.unwatched_until <boardroom.server.core.seating.Seating.unwatched_until>`
   comes, unless someone watches again first.
 """
 
@@ -31,18 +32,18 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from server.core import ai_turns
-from server.core.ai_turns import AiTurns
-from server.core.class_controls import ClassControls, addressed_to_members, hold_clock
-from server.core.game_in_play import GameInPlay
-from server.core.records import PlayerKind, Termination
-from server.core.room_draft import Draft, RefusedError, chat_text
-from server.core.room_output import ALL, ClientId, Everyone, Output
-from server.core.room_view import room_state, room_summary
-from server.core.seating import Occupant, Seating
-from shared.games import Move
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import (
+from boardroom.server.core import ai_turns
+from boardroom.server.core.ai_turns import AiTurns
+from boardroom.server.core.class_controls import ClassControls, addressed_to_members, hold_clock
+from boardroom.server.core.game_in_play import GameInPlay
+from boardroom.server.core.records import PlayerKind, Termination
+from boardroom.server.core.room_draft import Draft, RefusedError, chat_text
+from boardroom.server.core.room_output import ALL, ClientId, Everyone, Output
+from boardroom.server.core.room_view import room_state, room_summary
+from boardroom.server.core.seating import Occupant, Seating
+from boardroom.shared.games import Move
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import (
     AcceptDraw,
     AddAi,
     AskHint,
@@ -79,17 +80,18 @@ RoomRequest = (
     | AddAi
     | AskHint
 )
-"""The client messages that :meth:`Room.handle <server.core.room.Room.handle>`
+"""The client messages that :meth:`Room.handle <boardroom.server.core.room.Room.handle>`
 takes; the server routes them by their ``room`` field. ``join`` and ``watch``
 name a code, so the server resolves it and calls :meth:`Room.seat
-<server.core.room.Room.seat>` or :meth:`Room.watch <server.core.room.Room.watch>`."""
+<boardroom.server.core.room.Room.seat>` or :meth:`Room.watch
+<boardroom.server.core.room.Room.watch>`."""
 
 
 @dataclass
 class Table:
     """One room's parts, and what a change to one means for the others (see the
     module docstring). Its methods write into the input's ``out``; those that
-    refuse raise :class:`~server.core.room_draft.RefusedError` before any change."""
+    refuse raise :class:`~boardroom.server.core.room_draft.RefusedError` before any change."""
 
     rng: random.Random = field(compare=False, repr=False)
     """The room's only source of randomness (compared by the room itself)."""
@@ -206,7 +208,7 @@ class Table:
     ) -> None:
         """Seat the server AI at ``level`` for ``by`` (None: the server), in ``side``
         if given; refused as :meth:`Seating.ai_occupant
-        <server.core.seating.Seating.ai_occupant>` and :meth:`take_seat` refuse."""
+        <boardroom.server.core.seating.Seating.ai_occupant>` and :meth:`take_seat` refuse."""
         occupant = self.seating.ai_occupant(level, by)
         self.take_seat(occupant, out, now, by, request_id, side)
 

@@ -1,21 +1,21 @@
 """What the hub shows the features built on it: the events they hear, the rooms they read.
 
-Class mode (:mod:`server.classroom`) and tournaments (:mod:`server.tournaments`)
-never hold a live :class:`~server.core.room.Room` or the hub's lobby. They
+Class mode (:mod:`boardroom.server.classroom`) and tournaments (:mod:`boardroom.server.tournaments`)
+never hold a live :class:`~boardroom.server.core.room.Room` or the hub's lobby. They
 
 - **subscribe** to the hub's one stream of events
-  (:meth:`GameServer.subscribe <server.hub.GameServer.subscribe>`): each event is
+  (:meth:`GameServer.subscribe <boardroom.server.hub.GameServer.subscribe>`): each event is
   a frozen value, :data:`HubEvent`, and every subscriber hears every event, so
   a second feature cannot silently take the first one's place;
 - **read** rooms as :class:`RoomInfo` snapshots, taken when asked and never
-  changed after (:meth:`GameServer.room_info <server.hub.GameServer.room_info>`,
-  :meth:`~server.hub.GameServer.rooms`).
+  changed after (:meth:`GameServer.room_info <boardroom.server.hub.GameServer.room_info>`,
+  :meth:`~boardroom.server.hub.GameServer.rooms`).
 
 The events (:data:`HubEvent`) and when the hub publishes each::
 
     SessionWelcomed   a hello was welcomed (after the state of each room it resumed)
-    GameStarted       a room's game started, once stored       (server.core.room_output)
-    GameFinished      a room's game ended, once stored         (server.core.room_output)
+    GameStarted       a room's game started, once stored       (boardroom.server.core.room_output)
+    GameFinished      a room's game ended, once stored         (boardroom.server.core.room_output)
     RoomDropped       the hub let a room go (emptied or closed), once out of the lobby
     PauseChanged      the teacher pauses or resumes every room, before the rooms are
     PlayerRemoved     the teacher removed a player from the class, or revoked its
@@ -23,7 +23,7 @@ The events (:data:`HubEvent`) and when the hub publishes each::
 
 Deciding whether a hello is welcome is not an event: it is a check the hub
 awaits and that may refuse (:meth:`GameServer.add_hello_check
-<server.hub.GameServer.add_hello_check>`).
+<boardroom.server.hub.GameServer.add_hello_check>`).
 """
 
 from __future__ import annotations
@@ -35,16 +35,16 @@ from typing import Protocol
 
 import msgspec
 
-from server.core.lobby import RoomCodes, RoomPage
-from server.core.players import PlayerId
-from server.core.records import PlayerKind
-from server.core.room import Room
-from server.core.room_output import ClientId, GameFinished, GameStarted, RoomStatus
-from server.core.sessions import Session
-from shared.protocol.messages import SIDES, ClientMessage, RoomState, RoomSummary, Side
+from boardroom.server.core.lobby import RoomCodes, RoomPage
+from boardroom.server.core.players import PlayerId
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.room import Room
+from boardroom.server.core.room_output import ClientId, GameFinished, GameStarted, RoomStatus
+from boardroom.server.core.sessions import Session
+from boardroom.shared.protocol.messages import SIDES, ClientMessage, RoomState, RoomSummary, Side
 
 # Named as before the hub became a package: operators' log filters keep working.
-logger = logging.getLogger("server.hub_boundary")
+logger = logging.getLogger("boardroom.server.hub_boundary")
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +141,7 @@ HubEvent = SessionWelcomed | GameStarted | GameFinished | RoomDropped | PauseCha
 
 HelloCheck = Callable[[Session], Awaitable[None]]
 """Decides whether a session's ``hello`` is welcome (new or resumed): raises to
-refuse it (:meth:`GameServer.add_hello_check <server.hub.GameServer.add_hello_check>`)."""
+refuse it (:meth:`GameServer.add_hello_check <boardroom.server.hub.GameServer.add_hello_check>`)."""
 
 HubListener = Callable[[HubEvent], None]
 """Hears every event, synchronously on the event loop: it must not block (it
@@ -201,7 +201,7 @@ class SessionRecord(msgspec.Struct, frozen=True):
 
 
 class RoomsElsewhere(Protocol):
-    """The rooms of the other processes of a cluster (:mod:`server.cluster`), as
+    """The rooms of the other processes of a cluster (:mod:`boardroom.server.cluster`), as
     the hub asks about them. A hub without one (one process) holds every room.
 
     The hub asks only after looking at its own rooms first, so a room it holds

@@ -3,7 +3,7 @@
 :class:`ClassControls` pauses and resumes every room, switches hints, closes a
 room, announces to everyone, renames, removes, revokes or merges a player's
 sessions, and answers who is where. It knows nothing of classes or rosters:
-:mod:`server.classroom` decides who may do what and calls it.
+:mod:`boardroom.server.classroom` decides who may do what and calls it.
 """
 
 from __future__ import annotations
@@ -15,17 +15,19 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
-from server.core.players import PlayerId
-from server.core.room import Room
-from server.core.room_output import ClientId
-from server.hub.boundary import PauseChanged, PlayerRemoved
-from server.hub.rooms import Rooms, hints_step
-from server.room_host import RoomHost, RoomUnavailableError, Step
-from shared.protocol.close_codes import CLOSE_REASONS, CLOSE_REMOVED, CLOSE_TOKEN_REVOKED
-from shared.protocol.codec import encode_message
-from shared.protocol.messages import Announcement
+from boardroom.server.core.players import PlayerId
+from boardroom.server.core.room import Room
+from boardroom.server.core.room_output import ClientId
+from boardroom.server.hub.boundary import PauseChanged, PlayerRemoved
+from boardroom.server.hub.rooms import Rooms, hints_step
+from boardroom.server.room_host import RoomHost, RoomUnavailableError, Step
+from boardroom.shared.protocol.close_codes import CLOSE_REASONS, CLOSE_REMOVED, CLOSE_TOKEN_REVOKED
+from boardroom.shared.protocol.codec import encode_message
+from boardroom.shared.protocol.messages import Announcement
 
-logger = logging.getLogger("server.hub")  # the hub's one logger (see server.hub.rooms)
+logger = logging.getLogger(
+    "boardroom.server.hub"
+)  # the hub's one logger (see boardroom.server.hub.rooms)
 
 
 class ClassControls:
@@ -39,7 +41,7 @@ class ClassControls:
     # -- every room at once -----------------------------------------------------------
 
     async def pause_all(self) -> int:
-        """Pause every room (:meth:`Room.pause <server.core.room.Room.pause>`), and
+        """Pause every room (:meth:`Room.pause <boardroom.server.core.room.Room.pause>`), and
         open new rooms paused until :meth:`resume_all`. Returns how many rooms
         were paused (a room whose storage failed is skipped)."""
         self._rooms.paused = True
@@ -99,7 +101,7 @@ class ClassControls:
 
     async def close_room(self, code: str, reason: str) -> bool:
         """Close the room with this room code (:meth:`Room.close
-        <server.core.room.Room.close>`) and drop it; False if there is none. A room
+        <boardroom.server.core.room.Room.close>`) and drop it; False if there is none. A room
         whose storage failed is dropped as it is."""
         host = self._lobby.get(code)
         if host is None:
@@ -113,7 +115,7 @@ class ClassControls:
 
     async def rename_session(self, session_id: ClientId, name: str) -> None:
         """The session is called ``name`` (a checked name) from now on: in new
-        rooms, and in its rooms now (:meth:`Room.rename <server.core.room.Room.rename>`).
+        rooms, and in its rooms now (:meth:`Room.rename <boardroom.server.core.room.Room.rename>`).
         A session that is not live changes nothing here."""
         self._sessions.rename(session_id, name)
         for host in self._rooms.rooms_with(session_id):
@@ -123,9 +125,9 @@ class ClassControls:
     async def remove_player(self, player: PlayerId) -> int:
         """End every live session of ``player`` at once (the teacher removed it
         from the class): its resume tokens open nothing from now on, each leaves
-        every room (:meth:`Room.remove <server.core.room.Room.remove>`: a game in
+        every room (:meth:`Room.remove <boardroom.server.core.room.Room.remove>`: a game in
         progress is resigned), and each connection is closed with
-        :data:`~shared.protocol.close_codes.CLOSE_REMOVED`. Its player token
+        :data:`~boardroom.shared.protocol.close_codes.CLOSE_REMOVED`. Its player token
         still opens it: a later hello is a new session. Returns how many
         sessions ended; publishes :class:`PlayerRemoved` once, even for none."""
         ended = await self.end_sessions(player, CLOSE_REMOVED, "removed by the teacher")
@@ -135,7 +137,7 @@ class ClassControls:
     async def end_player(self, player: PlayerId) -> int:
         """End every live session of ``player`` (its token was just revoked), as
         :meth:`remove_player` does, but closing each connection with
-        :data:`~shared.protocol.close_codes.CLOSE_TOKEN_REVOKED`; a hello of it
+        :data:`~boardroom.shared.protocol.close_codes.CLOSE_TOKEN_REVOKED`; a hello of it
         still under way is refused too. Returns how many sessions ended."""
         self._rooms.revoked.add(player)  # for a hello of it still under way (dispatch)
         ended = await self.end_sessions(

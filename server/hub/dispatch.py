@@ -3,9 +3,9 @@
 :class:`Dispatcher` answers ``ping``, opens or resumes sessions on ``hello``
 (their player, their name, the checks a feature added), opens rooms on
 ``create_room`` and ``quick_match``, seats and lets watch on ``join`` and
-``watch``, and hands every other request to its room (:class:`~server.hub.rooms.Rooms`).
+``watch``, and hands every other request to its room (:class:`~boardroom.server.hub.rooms.Rooms`).
 In a cluster a message for a room that no room here answers to goes to the
-process that holds it (:class:`~server.hub.boundary.RoomsElsewhere`). Every
+process that holds it (:class:`~boardroom.server.hub.boundary.RoomsElsewhere`). Every
 refusal goes back as an ``error``, and changes nothing.
 """
 
@@ -16,22 +16,22 @@ from typing import Protocol
 
 import msgspec
 
-from server.core.lobby import RoomCodes
-from server.core.players import PlayerId, PlayerRecord, numbered_name
-from server.core.records import PlayerKind
-from server.core.room import RoomOptions
-from server.core.sessions import Session
-from server.hub.boundary import HelloCheck, SessionWelcomed
-from server.hub.peer import Peer
-from server.hub.rooms import Rooms, for_client
-from server.player_directory import REVOKED, PlayerDirectory
-from server.room_host import RoomHost, RoomUnavailableError
-from shared.errors import GameError
-from shared.games import Game, get_game
-from shared.protocol.close_codes import CLOSE_REASONS, CLOSE_TOKEN_REVOKED
-from shared.protocol.codec import check_player_name
-from shared.protocol.errors import ErrorCode, ProtocolError
-from shared.protocol.messages import (
+from boardroom.server.core.lobby import RoomCodes
+from boardroom.server.core.players import PlayerId, PlayerRecord, numbered_name
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.room import RoomOptions
+from boardroom.server.core.sessions import Session
+from boardroom.server.hub.boundary import HelloCheck, SessionWelcomed
+from boardroom.server.hub.peer import Peer
+from boardroom.server.hub.rooms import Rooms, for_client
+from boardroom.server.player_directory import REVOKED, PlayerDirectory
+from boardroom.server.room_host import RoomHost, RoomUnavailableError
+from boardroom.shared.errors import GameError
+from boardroom.shared.games import Game, get_game
+from boardroom.shared.protocol.close_codes import CLOSE_REASONS, CLOSE_TOKEN_REVOKED
+from boardroom.shared.protocol.codec import check_player_name
+from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
+from boardroom.shared.protocol.messages import (
     PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
     ClientMessage,
@@ -48,7 +48,9 @@ from shared.protocol.messages import (
     Welcome,
 )
 
-logger = logging.getLogger("server.hub")  # the hub's one logger (see server.hub.rooms)
+logger = logging.getLogger(
+    "boardroom.server.hub"
+)  # the hub's one logger (see boardroom.server.hub.rooms)
 
 
 class NameKeeper(Protocol):
@@ -76,7 +78,7 @@ class Dispatcher:
         self._hello_checks: list[HelloCheck] = []
         self._name_keeper: NameKeeper | None = None
 
-    # -- the boundary for features (server.hub.boundary) ------------------------------
+    # -- the boundary for features (boardroom.server.hub.boundary) ------------------------------
 
     def add_hello_check(self, check: HelloCheck) -> None:
         """Await ``check`` with the session of each ``hello`` (new or resumed)

@@ -1,11 +1,11 @@
 """The hub's one face: :class:`GameServer`, over its parts.
 
 Each method hands its call to the part whose job it is (each documents the
-contract): :class:`~server.hub.rooms.Rooms` (the rooms and sessions, opening,
-restoring, sweeping), :class:`~server.hub.dispatch.Dispatcher` (client
-messages), :class:`~server.hub.class_controls.ClassControls` (the teacher's),
-:class:`~server.hub.tournament_rooms.TournamentRooms` and
-:class:`~server.hub.remote_sessions.RemoteSessions` (the cluster's).
+contract): :class:`~boardroom.server.hub.rooms.Rooms` (the rooms and sessions, opening,
+restoring, sweeping), :class:`~boardroom.server.hub.dispatch.Dispatcher` (client
+messages), :class:`~boardroom.server.hub.class_controls.ClassControls` (the teacher's),
+:class:`~boardroom.server.hub.tournament_rooms.TournamentRooms` and
+:class:`~boardroom.server.hub.remote_sessions.RemoteSessions` (the cluster's).
 """
 
 from __future__ import annotations
@@ -14,31 +14,43 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Literal
 
-from server.config import ServerConfig
-from server.core.lobby import RoomPage
-from server.core.players import PlayerId
-from server.core.records import PlayerKind
-from server.core.room_caps import RoomCaps
-from server.core.room_output import ClientId
-from server.core.sessions import Outbox, Session
-from server.engine_pool import EnginePool
-from server.hub.boundary import HelloCheck, HubListener, RoomInfo, RoomsElsewhere, SessionRecord
-from server.hub.class_controls import ClassControls
-from server.hub.dispatch import Dispatcher, NameKeeper
-from server.hub.peer import Peer, PeerConnection
-from server.hub.remote_sessions import RemoteSessions
-from server.hub.rooms import Rooms
-from server.hub.tournament_rooms import TournamentRooms
-from server.metrics import ServerMetrics
-from server.player_directory import PlayerDirectory
-from server.recorder import GameRecorder
-from shared.games import Game
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import ROOMS_PAGE_DEFAULT, ClientMessage, Clock, Level, ServerMessage
+from boardroom.server.config import ServerConfig
+from boardroom.server.core.lobby import RoomPage
+from boardroom.server.core.players import PlayerId
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.room_caps import RoomCaps
+from boardroom.server.core.room_output import ClientId
+from boardroom.server.core.sessions import Outbox, Session
+from boardroom.server.engine_pool import EnginePool
+from boardroom.server.hub.boundary import (
+    HelloCheck,
+    HubListener,
+    RoomInfo,
+    RoomsElsewhere,
+    SessionRecord,
+)
+from boardroom.server.hub.class_controls import ClassControls
+from boardroom.server.hub.dispatch import Dispatcher, NameKeeper
+from boardroom.server.hub.peer import Peer, PeerConnection
+from boardroom.server.hub.remote_sessions import RemoteSessions
+from boardroom.server.hub.rooms import Rooms
+from boardroom.server.hub.tournament_rooms import TournamentRooms
+from boardroom.server.metrics import ServerMetrics
+from boardroom.server.player_directory import PlayerDirectory
+from boardroom.server.recorder import GameRecorder
+from boardroom.shared.games import Game
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import (
+    ROOMS_PAGE_DEFAULT,
+    ClientMessage,
+    Clock,
+    Level,
+    ServerMessage,
+)
 
 
 class GameServer:
-    """Every session and room of one server (see :mod:`server.hub`)."""
+    """Every session and room of one server (see :mod:`boardroom.server.hub`)."""
 
     def __init__(
         self,
@@ -81,7 +93,7 @@ class GameServer:
 
     @property
     def elsewhere(self) -> RoomsElsewhere | None:
-        """The other processes' rooms, in a cluster (:mod:`server.cluster` sets it
+        """The other processes' rooms, in a cluster (:mod:`boardroom.server.cluster` sets it
         before the server takes connections); None for a server alone."""
         return self._rooms.elsewhere
 
@@ -107,7 +119,7 @@ class GameServer:
         """Drop stale room hints, then sessions idle past the grace (:meth:`Rooms.sweep`)."""
         self._rooms.sweep(now)
 
-    # -- the boundary for features (server.hub.boundary) ------------------------------
+    # -- the boundary for features (boardroom.server.hub.boundary) ------------------------------
 
     def add_hello_check(self, check: HelloCheck) -> None:
         """Await ``check`` before each welcome (:meth:`Dispatcher.add_hello_check`)."""
@@ -122,8 +134,8 @@ class GameServer:
         self._dispatcher.keep_names(keeper)
 
     def subscribe(self, listener: HubListener) -> None:
-        """``listener`` hears every :data:`~server.hub.boundary.HubEvent` from now
-        on, beside every other subscriber (:class:`~server.hub.boundary.EventStream`)."""
+        """``listener`` hears every :data:`~boardroom.server.hub.boundary.HubEvent` from now
+        on, beside every other subscriber (:class:`~boardroom.server.hub.boundary.EventStream`)."""
         self._rooms.events.subscribe(listener)
 
     def unsubscribe(self, listener: HubListener) -> None:

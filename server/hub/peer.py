@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from server.core.sessions import Outbox, Session
+from boardroom.server.core.sessions import Outbox, Session
 
 
 class PeerConnection(Outbox, Protocol):
-    """A client's connection as the hub uses it: a :class:`~server.connection.Connection`
+    """A client's connection as the hub uses it: a :class:`~boardroom.server.connection.Connection`
     here, or one on another process of a cluster, reached through it."""
 
     @property

@@ -1,9 +1,10 @@
-"""Sessions whose connection is on another process of a cluster (for :mod:`server.cluster`).
+"""Sessions whose connection is on another process of a cluster (for
+:mod:`boardroom.server.cluster`).
 
 A cluster's node relays a client's message to the process that holds its room;
 :class:`RemoteSessions` lets that process's hub act on it as if the connection
 were its own: the session is adopted here, its messages go to a
-:class:`~server.hub.peer.PeerConnection` that reaches the client through the
+:class:`~boardroom.server.hub.peer.PeerConnection` that reaches the client through the
 other process, and the message is dispatched as a relayed one (never sent on
 again).
 """
@@ -12,14 +13,14 @@ from __future__ import annotations
 
 import contextlib
 
-from server.core.room_output import ClientId
-from server.core.sessions import Outbox, Session
-from server.hub.boundary import SessionRecord
-from server.hub.dispatch import Dispatcher
-from server.hub.peer import Peer, PeerConnection
-from server.hub.rooms import Rooms, for_client
-from server.room_host import RoomUnavailableError
-from shared.protocol.messages import ClientMessage
+from boardroom.server.core.room_output import ClientId
+from boardroom.server.core.sessions import Outbox, Session
+from boardroom.server.hub.boundary import SessionRecord
+from boardroom.server.hub.dispatch import Dispatcher
+from boardroom.server.hub.peer import Peer, PeerConnection
+from boardroom.server.hub.rooms import Rooms, for_client
+from boardroom.server.room_host import RoomUnavailableError
+from boardroom.shared.protocol.messages import ClientMessage
 
 
 class RemoteSessions:

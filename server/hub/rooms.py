@@ -1,9 +1,9 @@
 """The hub's rooms and the sessions in them: what every other part of the hub acts on.
 
-:class:`Rooms` holds the sessions (:class:`~server.core.sessions.SessionRegistry`),
-the lobby of room hosts (:class:`~server.room_host.RoomHost`, one per
-:class:`~server.core.room.Room`), the caps on opening rooms and the stream of
-events (:class:`~server.hub.boundary.EventStream`). It opens a room, seats a
+:class:`Rooms` holds the sessions (:class:`~boardroom.server.core.sessions.SessionRegistry`),
+the lobby of room hosts (:class:`~boardroom.server.room_host.RoomHost`, one per
+:class:`~boardroom.server.core.room.Room`), the caps on opening rooms and the stream of
+events (:class:`~boardroom.server.hub.boundary.EventStream`). It opens a room, seats a
 session in one or lets it watch, hands a room its requests, restores the games
 in progress from the store, tells the cluster (if any) how each room shows in
 the lobby, lets a room go once nobody can come back to it, and sweeps the
@@ -21,26 +21,32 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 
-from server.config import ServerConfig
-from server.core.lobby import Lobby, RoomCodes, RoomPage
-from server.core.players import PlayerId
-from server.core.room import Room, RoomOptions, RoomRequest
-from server.core.room_caps import RoomCaps
-from server.core.room_output import ClientId, GameFinished, GameStarted, MoveMade, Output
-from server.core.sessions import Session, SessionRegistry
-from server.engine_pool import EnginePool
-from server.hub.boundary import EventStream, RoomDropped, RoomInfo, RoomsElsewhere, SessionRecord
-from server.hub.peer import Peer
-from server.metrics import ServerMetrics
-from server.recorder import GameRecorder
-from server.room_host import RoomHost, RoomUnavailableError, Step
-from shared.games import Game
-from shared.protocol.errors import ErrorCode, ProtocolError
-from shared.protocol.messages import ROOMS_PAGE_DEFAULT, Error, RoomSummary, ServerMessage
+from boardroom.server.config import ServerConfig
+from boardroom.server.core.lobby import Lobby, RoomCodes, RoomPage
+from boardroom.server.core.players import PlayerId
+from boardroom.server.core.room import Room, RoomOptions, RoomRequest
+from boardroom.server.core.room_caps import RoomCaps
+from boardroom.server.core.room_output import ClientId, GameFinished, GameStarted, MoveMade, Output
+from boardroom.server.core.sessions import Session, SessionRegistry
+from boardroom.server.engine_pool import EnginePool
+from boardroom.server.hub.boundary import (
+    EventStream,
+    RoomDropped,
+    RoomInfo,
+    RoomsElsewhere,
+    SessionRecord,
+)
+from boardroom.server.hub.peer import Peer
+from boardroom.server.metrics import ServerMetrics
+from boardroom.server.recorder import GameRecorder
+from boardroom.server.room_host import RoomHost, RoomUnavailableError, Step
+from boardroom.shared.games import Game
+from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
+from boardroom.shared.protocol.messages import ROOMS_PAGE_DEFAULT, Error, RoomSummary, ServerMessage
 
-# Every part of the hub logs as "server.hub", as the one module did: operators'
+# Every part of the hub logs as "boardroom.server.hub", as the one module did: operators'
 # log filters (docs/operations.md) keep working.
-logger = logging.getLogger("server.hub")
+logger = logging.getLogger("boardroom.server.hub")
 
 SWEEP_SECONDS = 5.0
 """How often idle sessions are looked at (they go once past the grace window)."""
@@ -82,7 +88,7 @@ class Rooms:
         """Players whose tokens the teacher revoked while the server runs: a
         hello of one still under way is refused."""
         self.elsewhere: RoomsElsewhere | None = None
-        """The other processes' rooms, in a cluster (:mod:`server.cluster` sets it
+        """The other processes' rooms, in a cluster (:mod:`boardroom.server.cluster` sets it
         before the server takes connections); None for a server alone."""
         self._listed: dict[str, tuple[RoomSummary | None, bool]] = {}
         """What :attr:`elsewhere` was last told of each room here (sent on change only)."""
@@ -213,7 +219,7 @@ class Rooms:
             raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, refusal.explain())
 
     def _counts_as_open(self, code: str, opener: ClientId) -> bool:
-        """The :data:`~server.core.room_caps.OpenTest`: the room's game is waiting or in
+        """The :data:`~boardroom.server.core.room_caps.OpenTest`: the room's game is waiting or in
         play and its opener holds a seat there (or is about to: nobody is in yet),
         or, for an AI match, still watches it (the engine plays it for them)."""
         host = self.lobby.get(code)

@@ -1,9 +1,9 @@
-"""Tournament rooms as the hub opens and closes them (for :mod:`server.tournaments`).
+"""Tournament rooms as the hub opens and closes them (for :mod:`boardroom.server.tournaments`).
 
 :class:`TournamentRooms` opens a private room whose sides are reserved for two
 players (or the server AI), seats the AI, closes a room whose game did not
 start, keeps a tournament's sessions between rounds and sends a session a
-message. The tournament director (:mod:`server.classroom.tournament_director`)
+message. The tournament director (:mod:`boardroom.server.classroom.tournament_director`)
 decides when; the hub knows nothing of pairings or standings.
 """
 
@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from server.core.players import PlayerId
-from server.core.records import PlayerKind
-from server.core.room import RoomOptions
-from server.core.room_output import ClientId, Output
-from server.hub.rooms import Rooms
-from server.room_host import RoomUnavailableError
-from shared.games import Game
-from shared.protocol.messages import Clock, Level, ServerMessage
+from boardroom.server.core.players import PlayerId
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.room import RoomOptions
+from boardroom.server.core.room_output import ClientId, Output
+from boardroom.server.hub.rooms import Rooms
+from boardroom.server.room_host import RoomUnavailableError
+from boardroom.shared.games import Game
+from boardroom.shared.protocol.messages import Clock, Level, ServerMessage
 
 
 class TournamentRooms:
@@ -38,7 +38,7 @@ class TournamentRooms:
         second: PlayerId | None,
         hints: bool = False,
     ) -> str:
-        """Open a private tournament room (:class:`~server.core.room.RoomOptions`
+        """Open a private tournament room (:class:`~boardroom.server.core.room.RoomOptions`
         ``tournament``) whose sides are reserved for these players (any session
         of each); None is a side for the server AI (:meth:`seat_ai`). It opens
         paused during a pause. Returns its room code. Raises ``ValueError`` for

@@ -1,16 +1,16 @@
 """Player ratings per game type: Glicko-2 with one game per rating period, and leaderboards.
 
-Pure logic, no I/O: :mod:`server.ratings.glicko2` rates games,
-:mod:`server.ratings.leaderboard` replays a history of rated games into standings
+Pure logic, no I/O: :mod:`boardroom.server.ratings.glicko2` rates games,
+:mod:`boardroom.server.ratings.leaderboard` replays a history of rated games into standings
 per game type and turns them into leaderboard rows. Every error raised on purpose
 is a :class:`RatingError`, a :class:`ValueError`.
 
-Beside them, the server's side: :mod:`server.ratings.service` says what is rated
+Beside them, the server's side: :mod:`boardroom.server.ratings.service` says what is rated
 and who a player is, and keeps the store's games replayed;
-:mod:`server.ratings.routes` serves them at ``GET /api/leaderboard``.
+:mod:`boardroom.server.ratings.routes` serves them at ``GET /api/leaderboard``.
 """
 
-from server.ratings.glicko2 import (
+from boardroom.server.ratings.glicko2 import (
     MAX_DEVIATION,
     MIN_DEVIATION,
     PROVISIONAL_DEVIATION,
@@ -20,7 +20,7 @@ from server.ratings.glicko2 import (
     rate_game,
     update,
 )
-from server.ratings.leaderboard import (
+from boardroom.server.ratings.leaderboard import (
     LeaderboardRow,
     PlayerRating,
     RatedGame,

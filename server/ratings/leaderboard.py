@@ -25,7 +25,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from server.ratings.glicko2 import SCORES, TAU, Rating, RatingError, rate_game
+from boardroom.server.ratings.glicko2 import SCORES, TAU, Rating, RatingError, rate_game
 
 __all__ = ["LeaderboardRow", "PlayerRating", "RatedGame", "leaderboard", "replay"]
 
@@ -37,7 +37,7 @@ class RatedGame:
     ``game`` is the game type's name (``"connect4"``), ``first`` and ``second`` the
     players' ids, ``score_first`` the first player's score (1 win, 0.5 draw, 0 loss)
     and ``finished_at`` when it ended (Unix seconds, as the store keeps it). Raises
-    :class:`~server.ratings.glicko2.RatingError` for another score or a player
+    :class:`~boardroom.server.ratings.glicko2.RatingError` for another score or a player
     against themselves.
     """
 
@@ -88,7 +88,7 @@ class LeaderboardRow:
     ``provisional`` marks a rating still too uncertain to trust (shown with a "?").
     ``player_id`` is the durable player's public id, so that two players shown
     under one name are told apart (None: a player known otherwise, such as the
-    AI or a name from before players were kept; :mod:`server.ratings.service`).
+    AI or a name from before players were kept; :mod:`boardroom.server.ratings.service`).
     """
 
     rank: int
@@ -107,7 +107,7 @@ def replay(games: Iterable[RatedGame], *, tau: float = TAU) -> dict[str, dict[st
     """Every player's standing per game type after all ``games``, in any order.
 
     The games are rated in the order they finished, each as its own rating period
-    (:func:`~server.ratings.glicko2.rate_game`), every player starting as a
+    (:func:`~boardroom.server.ratings.glicko2.rate_game`), every player starting as a
     newcomer in every game type: a Connect Four rating says nothing about gomoku.
     Games finished at the same instant are taken in a fixed order (by player ids,
     then score) so that the result never depends on the order of the input. Only

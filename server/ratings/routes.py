@@ -14,7 +14,7 @@ none of its games is rated yet; without it, every game type with rated games::
 the game played most).
 
 An unknown game is a 400, ``{"error": "unknown_game", "message": ...}``, as for
-``/api/rooms``. What is rated and who a player is: :mod:`server.ratings.service`.
+``/api/rooms``. What is rated and who a player is: :mod:`boardroom.server.ratings.service`.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from server.http_api import error_response, json_response
-from server.hub import resolve_game
-from server.lifecycle import CONFIG, STORE
-from server.ratings.service import Leaderboards
-from shared.protocol.errors import ProtocolError
+from boardroom.server.http_api import error_response, json_response
+from boardroom.server.hub import resolve_game
+from boardroom.server.lifecycle import CONFIG, STORE
+from boardroom.server.ratings.service import Leaderboards
+from boardroom.shared.protocol.errors import ProtocolError
 
 LEADERBOARDS = web.AppKey("leaderboards", Leaderboards)
 

@@ -6,14 +6,14 @@ are not: aborted ones (ended before the first move, or closed by the teacher,
 which records them aborted) and those both players abandoned. Each game type
 (its canonical name: ``connect4``, ``tictactoe``, ``mnk-5-5-4``) has its own
 ratings; games are replayed in the order they finished
-(:func:`server.ratings.leaderboard.replay`).
+(:func:`boardroom.server.ratings.leaderboard.replay`).
 
 Who a player is (the rules are :func:`player_id`'s), first rule that applies:
 
 - the server's AI at a level is a player of its own (``ai:easy``), shown as
   ``AI (easy)`` and rated like anyone, so the class sees where the levels sit;
 - a person or bot whose seat records a durable player
-  (:mod:`server.core.players`; every seat since schema version 5, and older
+  (:mod:`boardroom.server.core.players`; every seat since schema version 5, and older
   ones whose name the migration matched) is that player
   (``player:p0123456789abcdef``), whatever name they played under, or the
   player it was merged into since (a teacher said two roster entries are one
@@ -47,17 +47,17 @@ from dataclasses import dataclass, replace
 
 import msgspec
 
-from server.core.records import GameState, PgnResult, PlayerKind, SeatRecord
-from server.ratings.leaderboard import (
+from boardroom.server.core.records import GameState, PgnResult, PlayerKind, SeatRecord
+from boardroom.server.ratings.leaderboard import (
     LeaderboardRow,
     PlayerRating,
     RatedGame,
     leaderboard,
     replay,
 )
-from server.store import Store, StudentRecord
-from shared.errors import GameError
-from shared.games import game_specs, get_game, spec_of
+from boardroom.server.store import Store, StudentRecord
+from boardroom.shared.errors import GameError
+from boardroom.shared.games import game_specs, get_game, spec_of
 
 __all__ = ["GameLeaderboard", "Leaderboards", "player_id", "rated_games"]
 
@@ -145,8 +145,8 @@ class Leaderboards:
 
     async def boards(self, game: str | None = None) -> list[GameLeaderboard]:
         """Every game type with rated games, in the order of
-        :func:`~shared.games.game_specs` (a family's boards, m,n,k, in its place, by name); or, with
-        ``game`` (a canonical name), that game alone, rows or none."""
+        :func:`~boardroom.shared.games.game_specs` (a family's boards, m,n,k, in its place, by
+        name); or, with ``game`` (a canonical name), that game alone, rows or none."""
         students = await self._students()
         history = await self._current(students)
         names = (game,) if game is not None else sorted(history.ratings, key=_game_order)

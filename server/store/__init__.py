@@ -1,8 +1,8 @@
 """Every game in one database: created, seated, started, each move, finished.
 
 The store is the server's one way to the database, with one interface and two
-backends: :class:`GameStore` on a SQLite file (:mod:`server.store.sqlite`: one
-server), :class:`PostgresGameStore` on PostgreSQL (:mod:`server.store.postgres`:
+backends: :class:`GameStore` on a SQLite file (:mod:`boardroom.server.store.sqlite`: one
+server), :class:`PostgresGameStore` on PostgreSQL (:mod:`boardroom.server.store.postgres`:
 the store of a cluster). :func:`open_store` gives the store for a database name,
 a file or a URL; the rest of the server names either as :data:`Store`. The store
 makes one promise above the others: **when** ``append_move`` **returns, the move
@@ -19,13 +19,13 @@ aiohttp's ``cleanup_ctx``)::
         await store.append_move(game_id, 0, "b2", at=now)
         await store.finish_game(game_id, Player.FIRST, Termination.LINE, at=now)
 
-A room that only records a game once it starts (as :class:`server.recorder.GameRecorder`
+A room that only records a game once it starts (as :class:`boardroom.server.recorder.GameRecorder`
 does) creates it already started, in one transaction, with
 ``create_game(..., started_at=now)``.
 
 After a crash, ``unfinished_games()`` gives back every game to restore.
 
-Concurrency and cancellation (:mod:`server.store.base`): each operation is one
+Concurrency and cancellation (:mod:`boardroom.server.store.base`): each operation is one
 transaction; writes run one at a time in the order they were called, and every
 operation sees the writes called before it, with one exception that makes the
 store fast: moves appended while a write is under way are **committed together**
@@ -38,14 +38,14 @@ learn which, and ``close()`` waits for it. So the database is never left
 half-written; a room whose ``append_move`` was cancelled should reload the game
 before writing again.
 
-Records are append-only (see :mod:`server.core.records` for the order they are written
+Records are append-only (see :mod:`boardroom.server.core.records` for the order they are written
 in). Each backend's schema enforces the same rules as the code, with CHECK
 constraints and triggers, so that no other writer (the ``sqlite3`` shell, ``psql``)
 can break a record either; the list of endings is the code's alone
-(:class:`~server.core.records.Termination`): a game a newer Boardroom ended in a
+(:class:`~boardroom.server.core.records.Termination`): a game a newer Boardroom ended in a
 way this one does not know reads as :class:`UnreadableRecordError`.
 
-Errors: :class:`StoreError` and its subtree (:mod:`server.store.errors` draws it), each
+Errors: :class:`StoreError` and its subtree (:mod:`boardroom.server.store.errors` draws it), each
 also the builtin it means (``GameNotFoundError`` is a ``LookupError``). A refused write
 changes nothing.
 
@@ -65,7 +65,7 @@ The package: the interface, once, and a backend per database::
     postgres     the same on PostgreSQL, and PostgresGameStore
 
 Each part (``games``, ``players``...) is an abstract class over
-:class:`~server.store.base.StoreBase` with the public methods, their contracts and
+:class:`~boardroom.server.store.base.StoreBase` with the public methods, their contracts and
 argument checks; a backend's part of the same name subclasses it with only its
 SQL (the abstract ``_`` methods), and each backend's store combines its parts:
 one object that the app opens and closes, one order of transactions. The parts
@@ -78,8 +78,8 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from server.store.base import SCHEMA_VERSION, StoreInfo
-from server.store.errors import (
+from boardroom.server.store.base import SCHEMA_VERSION, StoreInfo
+from boardroom.server.store.errors import (
     ClassCodeTakenError,
     GameNotFoundError,
     GameStateError,
@@ -94,8 +94,8 @@ from server.store.errors import (
     TournamentNotFoundError,
     UnreadableRecordError,
 )
-from server.store.postgres import PostgresGameStore
-from server.store.rows import (
+from boardroom.server.store.postgres import PostgresGameStore
+from boardroom.server.store.rows import (
     ClassCodeRecord,
     EntrantRecord,
     PairingRecord,
@@ -103,8 +103,8 @@ from server.store.rows import (
     StudentResults,
     TournamentRecord,
 )
-from server.store.sqlite import GameStore
-from server.store.sqlite.schema import migrate
+from boardroom.server.store.sqlite import GameStore
+from boardroom.server.store.sqlite.schema import migrate
 
 __all__ = [
     "SCHEMA_VERSION",

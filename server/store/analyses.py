@@ -1,4 +1,4 @@
-"""What the post-game analyses (:mod:`server.analysis`) keep, for either backend:
+"""What the post-game analyses (:mod:`boardroom.server.analysis`) keep, for either backend:
 each judged move of a finished game as the engine yields it, which games are judged whole, and the
 hints players were given during their games (shown in the analysis).
 
@@ -9,7 +9,7 @@ than searched again: two analyses of one game may differ where values are
 estimates, and the first one stands.
 
 Every review and finished analysis is stored with the version of the rules it
-was made by (``rules``: :data:`shared.engine.analysis.ANALYSIS_VERSION`, which
+was made by (``rules``: :data:`boardroom.shared.engine.analysis.ANALYSIS_VERSION`, which
 the caller passes; 1 for those stored before schema 9). Reading with a version
 sees only what was made by it: an analysis made under other rules reads as not
 made (no reviews, not complete), and storing a move's review or the finished
@@ -22,8 +22,8 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Iterable
 
-from server.store.base import Handle, StoreBase
-from server.store.rows import Row, complete_reviews
+from boardroom.server.store.base import Handle, StoreBase
+from boardroom.server.store.rows import Row, complete_reviews
 
 __all__ = ["AnalysisStorage"]
 

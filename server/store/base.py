@@ -13,9 +13,9 @@ PostgreSQL's pool) while open, and keeps the order callers rely on:
   shielded, so a cancelled caller stops waiting and the transaction still ends
   with COMMIT or ROLLBACK; :meth:`~StoreBase.close` waits for every one under way.
 
-A backend (:mod:`server.store.sqlite`, :mod:`server.store.postgres`) supplies
+A backend (:mod:`boardroom.server.store.sqlite`, :mod:`boardroom.server.store.postgres`) supplies
 how to connect and disconnect, how one transaction runs on its handle, and the
-SQL of each part; the parts (:mod:`server.store.games` and the others) hold the
+SQL of each part; the parts (:mod:`boardroom.server.store.games` and the others) hold the
 public methods, their contracts and their argument checks, once for both.
 """
 
@@ -27,8 +27,8 @@ from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any, Generic, Self, TypeVar
 
-from server.store.errors import StoreClosedError, StoreError
-from server.store.rows import StoreInfo
+from boardroom.server.store.errors import StoreClosedError, StoreError
+from boardroom.server.store.rows import StoreInfo
 
 __all__ = ["SCHEMA_VERSION", "StoreBase", "StoreInfo"]
 

@@ -14,24 +14,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.core.players import PlayerRecord
-from server.core.records import GameState, PlayerKind, SeatRecord, Termination
-from server.store.errors import (
+from boardroom.server.core.players import PlayerRecord
+from boardroom.server.core.records import GameState, PlayerKind, SeatRecord, Termination
+from boardroom.server.store.errors import (
     GameNotFoundError,
     GameStateError,
     InvalidRecordError,
     StaleWriteError,
     StoreError,
 )
-from server.store.rows import (
+from boardroom.server.store.rows import (
     ClassCodeRecord,
     EntrantRecord,
     PairingRecord,
     StudentRecord,
     TournamentRecord,
 )
-from shared.errors import GameError
-from shared.games import Player, get_game
+from boardroom.shared.errors import GameError
+from boardroom.shared.games import Player, get_game
 
 
 def check_time(name: str, at: object) -> float:

@@ -1,9 +1,9 @@
-"""What class mode (:mod:`server.classroom`) keeps: small tables beside the games.
+"""What class mode (:mod:`boardroom.server.classroom`) keeps: small tables beside the games.
 The methods, their contracts and their checks, for either backend.
 
 ``settings`` holds values the server makes once and keeps (the teacher's admin
 token); ``students`` is a class's roster (:class:`StudentRecord`): one student
-per durable player (:mod:`server.store.players`); ``class_codes`` the short
+per durable player (:mod:`boardroom.server.store.players`); ``class_codes`` the short
 codes of the class's accounts (:class:`ClassCodeRecord`), one per student. A
 class's games and results are read through its students' players, which the
 seats of their games carry; a merged player's seats (stored under its own id)
@@ -15,18 +15,18 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 
-from server.core.players import PlayerRecord
-from server.core.records import GameRecord, PlayerKind
-from server.store.base import Handle, StoreBase
-from server.store.checks import (
+from boardroom.server.core.players import PlayerRecord
+from boardroom.server.core.records import GameRecord, PlayerKind
+from boardroom.server.store.base import Handle, StoreBase
+from boardroom.server.store.checks import (
     class_code_row,
     class_codes_of,
     enrolment,
     student_changes,
     student_row,
 )
-from server.store.errors import InvalidRecordError, StudentNotFoundError
-from server.store.rows import (
+from boardroom.server.store.errors import InvalidRecordError, StudentNotFoundError
+from boardroom.server.store.rows import (
     ClassCodeRecord,
     Row,
     StudentRecord,
@@ -185,7 +185,7 @@ class ClassroomStorage(StoreBase[Handle]):
 
     @abstractmethod
     async def _students(self, class_name: str, *, what: str) -> Iterable[Row]:
-        """The class's students (:data:`~server.store.rows.STUDENT_COLUMNS`) in the
+        """The class's students (:data:`~boardroom.server.store.rows.STUDENT_COLUMNS`) in the
         order of :meth:`students`."""
 
     @abstractmethod
@@ -194,7 +194,7 @@ class ClassroomStorage(StoreBase[Handle]):
     ) -> Iterable[tuple[str, int, float, float, float]]:
         """``(student, played, won, lost, drawn)`` of each student with finished
         games in the class, counted for the student they were merged into
-        (drawn: no winner, by a termination of :data:`~server.store.rows.DRAWS`,
+        (drawn: no winner, by a termination of :data:`~boardroom.server.store.rows.DRAWS`,
         some of which may also end with a winner, as a count does)."""
 
     @abstractmethod

@@ -15,7 +15,7 @@
     └── StorageFailedError(StoreError, OSError)          SQLite failed: disk full, I/O error,
                                                          corrupt file, lock held too long
 
-A refused write (any of these) changes nothing. :mod:`server.store` exports them all.
+A refused write (any of these) changes nothing. :mod:`boardroom.server.store` exports them all.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ write is under way are committed together in the next transaction (group commit:
 one flush for the lot), each caller still returning only once its own move is on
 disk; a refused move in such a batch fails alone.
 
-Records are append-only (see :mod:`server.core.records` for the order they are
+Records are append-only (see :mod:`boardroom.server.core.records` for the order they are
 written in); each backend's schema holds the same rules.
 """
 
@@ -19,9 +19,9 @@ from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from server.core.records import GameRecord, GameState, SeatRecord, Termination
-from server.store.base import Handle, StoreBase
-from server.store.checks import (
+from boardroom.server.core.records import GameRecord, GameState, SeatRecord, Termination
+from boardroom.server.store.base import Handle, StoreBase
+from boardroom.server.store.checks import (
     NewGame,
     PendingMove,
     check_ending,
@@ -34,9 +34,9 @@ from server.store.checks import (
     seat_row,
     settle_moves,
 )
-from server.store.errors import GameNotFoundError, StoreError
-from server.store.rows import GAME_COLUMNS
-from shared.games import Player
+from boardroom.server.store.errors import GameNotFoundError, StoreError
+from boardroom.server.store.rows import GAME_COLUMNS
+from boardroom.shared.games import Player
 
 __all__ = ["Ending", "GamesOf", "GamesStorage", "SeatRow", "game_queries"]
 
@@ -62,7 +62,7 @@ _WHERE: dict[GamesOf, str] = {
 
 def game_queries(which: GamesOf, parameter: str) -> tuple[str, str, str]:
     """The queries of the games ``which`` selects, their seats and their moves
-    (the rows :func:`~server.store.rows.game_records` takes), with ``parameter``
+    (the rows :func:`~boardroom.server.store.rows.game_records` takes), with ``parameter``
     (the backend's spelling of the first parameter: ``?``, ``$1``) where the
     selection takes one. Fixed clauses: no text from outside reaches the SQL."""
     where = _WHERE[which].format(parameter)
@@ -77,7 +77,7 @@ def game_queries(which: GamesOf, parameter: str) -> tuple[str, str, str]:
 
 class GamesStorage(StoreBase[Handle]):
     """The games: created, seated, started, each move (group commit), finished,
-    and read back whole. See :mod:`server.store` for the contracts."""
+    and read back whole. See :mod:`boardroom.server.store` for the contracts."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -1,9 +1,9 @@
-"""Durable players (:mod:`server.core.players`): made, found by their token's
+"""Durable players (:mod:`boardroom.server.core.players`): made, found by their token's
 hash, seen, revoked. The methods, their contracts and their checks, for either backend.
 
 The store never sees a token: the hub hands it the token's hash
-(:func:`~server.core.players.token_hash`) and the public id beside it. A lookup
-goes by the hash's index, then :func:`~server.core.players.same_token_hash`
+(:func:`~boardroom.server.core.players.token_hash`) and the public id beside it. A lookup
+goes by the hash's index, then :func:`~boardroom.server.core.players.same_token_hash`
 compares the stored hash with the one presented in constant time, and that
 comparison decides.
 """
@@ -13,17 +13,17 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Iterable
 
-from server.core.players import PlayerRecord, same_token_hash
-from server.store.base import Handle, StoreBase
-from server.store.checks import check_time, is_hash, player_row
-from server.store.errors import InvalidRecordError, PlayerNotFoundError
-from server.store.rows import Row, player_record
+from boardroom.server.core.players import PlayerRecord, same_token_hash
+from boardroom.server.store.base import Handle, StoreBase
+from boardroom.server.store.checks import check_time, is_hash, player_row
+from boardroom.server.store.errors import InvalidRecordError, PlayerNotFoundError
+from boardroom.server.store.rows import Row, player_record
 
 __all__ = ["PlayersStorage"]
 
 
 class PlayersStorage(StoreBase[Handle]):
-    """The players table. See :mod:`server.store` for the contracts."""
+    """The players table. See :mod:`boardroom.server.store` for the contracts."""
 
     async def add_player(self, player: PlayerRecord, token_hash: str | None) -> None:
         """Store a new player, known by ``token_hash`` (64 hex digits; None: a
@@ -86,17 +86,17 @@ class PlayersStorage(StoreBase[Handle]):
 
     @abstractmethod
     async def _insert_player(self, row: tuple[object, ...], *, what: str) -> None:
-        """Insert a :func:`~server.store.checks.player_row` in one write
+        """Insert a :func:`~boardroom.server.store.checks.player_row` in one write
         (``player_not_new`` for an id or hash stored already)."""
 
     @abstractmethod
     async def _player_by_hash(self, token_hash: str, *, what: str) -> Row | None:
-        """The :data:`~server.store.rows.PLAYER_COLUMNS` and ``token_hash`` of the
+        """The :data:`~boardroom.server.store.rows.PLAYER_COLUMNS` and ``token_hash`` of the
         player found by the hash's index; None if none."""
 
     @abstractmethod
     async def _player(self, player_id: str, *, what: str) -> Row | None:
-        """The :data:`~server.store.rows.PLAYER_COLUMNS` of the player; None if none."""
+        """The :data:`~boardroom.server.store.rows.PLAYER_COLUMNS` of the player; None if none."""
 
     @abstractmethod
     async def _seen(self, player_id: str, name: str, seen: float, *, what: str) -> None:

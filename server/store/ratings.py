@@ -1,7 +1,7 @@
-"""What the ratings (:mod:`server.ratings`) read: every finished game with a result,
+"""What the ratings (:mod:`boardroom.server.ratings`) read: every finished game with a result,
 in the order the games finished, and the players' current names. The ratings
 keep no table of their own: they are replayed from the games whenever more have
-finished (:class:`server.ratings.service.Leaderboards`).
+finished (:class:`boardroom.server.ratings.service.Leaderboards`).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Iterable
 
-from server.core.records import SeatRecord
-from server.store.base import Handle, StoreBase
-from server.store.rows import Row, rated_game
+from boardroom.server.core.records import SeatRecord
+from boardroom.server.store.base import Handle, StoreBase
+from boardroom.server.store.rows import Row, rated_game
 
 __all__ = ["RatingsStorage"]
 
@@ -38,8 +38,8 @@ class RatingsStorage(StoreBase[Handle]):
 
     @abstractmethod
     async def _rated_games(self, *, what: str) -> Iterable[Row]:
-        """The rows (:data:`~server.store.rows.RATED_COLUMNS`) of the finished games
-        with a winner or a draw (:data:`~server.store.rows.DRAWS`), in the order
+        """The rows (:data:`~boardroom.server.store.rows.RATED_COLUMNS`) of the finished games
+        with a winner or a draw (:data:`~boardroom.server.store.rows.DRAWS`), in the order
         they finished, then by id."""
 
     @abstractmethod

@@ -1,5 +1,5 @@
-"""What both stores (SQLite's :class:`server.store.GameStore` and
-:class:`server.store.postgres.PostgresGameStore`) give back, and how each makes it
+"""What both stores (SQLite's :class:`boardroom.server.store.GameStore` and
+:class:`boardroom.server.store.postgres.PostgresGameStore`) give back, and how each makes it
 of the rows its database returns: the records, and one decoder per kind of row.
 
 Both databases hold the same tables with the same columns (integers for the 0/1
@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.core.players import PlayerId, PlayerRecord
-from server.core.records import (
+from boardroom.server.core.players import PlayerId, PlayerRecord
+from boardroom.server.core.records import (
     GameRecord,
     GameState,
     MoveRecord,
@@ -25,8 +25,8 @@ from server.core.records import (
     SeatRecord,
     Termination,
 )
-from server.store.errors import UnreadableRecordError
-from shared.games import Player
+from boardroom.server.store.errors import UnreadableRecordError
+from boardroom.shared.games import Player
 
 __all__ = [
     "GAME_COLUMNS",
@@ -98,7 +98,7 @@ class StudentRecord:
 @dataclass(frozen=True, slots=True)
 class ClassCodeRecord:
     """A student's short class code as the store keeps it: never the code itself
-    (:mod:`server.classroom.class_codes`). ``lookup`` finds it (64 hex digits, a
+    (:mod:`boardroom.server.classroom.class_codes`). ``lookup`` finds it (64 hex digits, a
     slow hash of the code), ``sealed`` is the student's player token encrypted
     under a key derived from the code (hex). One code per student."""
 
@@ -137,7 +137,7 @@ class PairingRecord:
     """One game of a tournament round: ``first`` and ``second`` are entrants;
     ``room`` and ``starts_by`` (the no-show deadline, Unix seconds) once its room
     opened, ``game_id`` once its game started, ``result`` once decided (the
-    notation of :class:`server.tournaments.players.Outcome`)."""
+    notation of :class:`boardroom.server.tournaments.players.Outcome`)."""
 
     round: int
     board: int

@@ -1,4 +1,4 @@
-"""What a class's tournaments (:mod:`server.tournaments`) keep: four tables beside
+"""What a class's tournaments (:mod:`boardroom.server.tournaments`) keep: four tables beside
 the games. The tournaments, their entrants (in seed order), their rounds (with
 the bye) and every pairing with its room, game and result
 (:class:`TournamentRecord`); a result, once stored, never changes.
@@ -10,16 +10,16 @@ from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.store.base import Handle, StoreBase
-from server.store.checks import (
+from boardroom.server.store.base import Handle, StoreBase
+from boardroom.server.store.checks import (
     NewTournament,
     check_time,
     new_tournament,
     pairing_changes,
     pairing_rows,
 )
-from server.store.errors import TournamentNotFoundError
-from server.store.rows import (
+from boardroom.server.store.errors import TournamentNotFoundError
+from boardroom.server.store.rows import (
     TOURNAMENT_COLUMNS,
     EntrantRecord,
     PairingRecord,
@@ -40,7 +40,7 @@ __all__ = [
 
 TournamentRows = tuple[list[Row], list[Row], list[Row], list[Row]]
 """A class's tournaments, entrants, rounds and pairings, as
-:func:`~server.store.rows.tournament_records` takes them."""
+:func:`~boardroom.server.store.rows.tournament_records` takes them."""
 
 RoundRows = tuple[tuple[int, int, str | None, float], list[tuple[object, ...]]]
 """A round's row (``tournament_id, round, bye, opened_at``) and its pairings'
@@ -202,6 +202,6 @@ class TournamentStorage(StoreBase[Handle]):
 
     @abstractmethod
     async def _tournament_rows(self, class_name: str, *, what: str) -> TournamentRows:
-        """The class's tournaments (:data:`~server.store.rows.TOURNAMENT_COLUMNS`,
+        """The class's tournaments (:data:`~boardroom.server.store.rows.TOURNAMENT_COLUMNS`,
         newest first), entrants (by tournament, in seed order), rounds and
         pairings (in round then board order), in one read."""

@@ -1,6 +1,6 @@
 """Perfect matchings in a graph of allowed pairs: Edmonds' blossom algorithm.
 
-The Swiss pairing (:mod:`server.tournaments.swiss`) asks two questions of the
+The Swiss pairing (:mod:`boardroom.server.tournaments.swiss`) asks two questions of the
 graph whose edges are the pairs allowed to meet: is there a pairing of everyone
 (a perfect matching), and does one survive fixing a given pair? Vertices are
 ints ``0..n-1``; ``adjacent[v]`` lists v's neighbours; only ``active`` vertices

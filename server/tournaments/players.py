@@ -7,10 +7,11 @@ moves first, ``second`` answers, and a player's *colour* in a game is its seat.
 A :class:`Round` is what a schedule or a pairing produces: the games to start, board
 by board, and the player who sits out (the bye). A finished game comes back as a
 :class:`GameResult`, a bye as a :class:`Bye`; the two together are a :data:`Result`,
-the input of :mod:`~server.tournaments.swiss` and :mod:`~server.tournaments.standings`.
+the input of :mod:`~boardroom.server.tournaments.swiss` and
+:mod:`~boardroom.server.tournaments.standings`.
 
 All values are frozen and picklable, so they may be stored or sent to a worker.
-Errors raised on purpose by the package (see :mod:`server.tournaments`)::
+Errors raised on purpose by the package (see :mod:`boardroom.server.tournaments`)::
 
     TournamentError
     ├── TournamentDataError(TournamentError, ValueError)   players or results that
@@ -24,8 +25,8 @@ import enum
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from server.core.records import PgnResult
-from shared.protocol.messages import Side
+from boardroom.server.core.records import PgnResult
+from boardroom.shared.protocol.messages import Side
 
 __all__ = [
     "DEFAULT_BYE_POINTS",
@@ -48,7 +49,7 @@ and usually worth nothing: pass ``points=0.0`` to :meth:`Round.bye_result`."""
 
 
 class TournamentError(Exception):
-    """Root of every error that :mod:`server.tournaments` raises on purpose."""
+    """Root of every error that :mod:`boardroom.server.tournaments` raises on purpose."""
 
 
 class TournamentDataError(TournamentError, ValueError):
@@ -72,7 +73,7 @@ class Outcome(enum.Enum):
     """How a game between the first and the second seat ended.
 
     The values are the usual crosstable notation: a played game's is its
-    :class:`~server.core.records.PgnResult`; ``+`` and ``-`` mark a game decided
+    :class:`~boardroom.server.core.records.PgnResult`; ``+`` and ``-`` mark a game decided
     without being played (a forfeit: a player did not show up, a bot
     never connected).
     """

@@ -1,22 +1,22 @@
 """One tournament as it stands: entrants, rounds paired so far, results. No I/O.
 
 :class:`TournamentProgress` is built from what the store keeps
-(:class:`~server.store.TournamentRecord`) and changed, in memory, the way the
+(:class:`~boardroom.server.store.TournamentRecord`) and changed, in memory, the way the
 store is changed: a round paired, a room opened, a game started, a result, an
 entrant withdrawn. From it come the next round (:meth:`~TournamentProgress.next_round`),
-the results as :mod:`~server.tournaments.standings` reads them, and whether
-the tournament is over. The director (:mod:`server.classroom.tournament_director`)
+the results as :mod:`~boardroom.server.tournaments.standings` reads them, and whether
+the tournament is over. The director (:mod:`boardroom.server.classroom.tournament_director`)
 writes each change to the store first, then applies it here.
 
 The rules it applies:
 
 - **Round robin**: the Berger schedule of the entrants in seed order
-  (:func:`~server.tournaments.round_robin.round_robin_rounds`), fixed at the
+  (:func:`~boardroom.server.tournaments.round_robin.round_robin_rounds`), fixed at the
   start. A bye there is a rest: it scores nothing and is left out of the
   standings. A withdrawn entrant's remaining games are forfeits
   (``+:-``: the opponent wins; ``-:-`` if both have withdrawn).
 - **Swiss**: each round is paired from the results so far
-  (:func:`~server.tournaments.swiss.pair_swiss_round`) among the entrants who
+  (:func:`~boardroom.server.tournaments.swiss.pair_swiss_round`) among the entrants who
   have not withdrawn, in seed order. A bye scores 1 point. The tournament ends
   early if fewer than two entrants remain or no round without a repeat exists.
 - A round is complete when every game of it has a result; the next one is paired
@@ -27,17 +27,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from server.store import EntrantRecord, PairingRecord, TournamentRecord
-from server.tournaments.players import Bye, GameResult, Outcome, PairingError, Result, Round
-from server.tournaments.round_robin import round_robin_rounds
-from server.tournaments.standings import (
+from boardroom.server.store import EntrantRecord, PairingRecord, TournamentRecord
+from boardroom.server.tournaments.players import (
+    Bye,
+    GameResult,
+    Outcome,
+    PairingError,
+    Result,
+    Round,
+)
+from boardroom.server.tournaments.round_robin import round_robin_rounds
+from boardroom.server.tournaments.standings import (
     ROUND_ROBIN_TIE_BREAKS,
     SWISS_TIE_BREAKS,
     Standing,
     TieBreak,
     compute_standings,
 )
-from server.tournaments.swiss import pair_swiss_round
+from boardroom.server.tournaments.swiss import pair_swiss_round
 
 __all__ = ["SWISS_BYE_POINTS", "TournamentProgress", "forfeit_result"]
 

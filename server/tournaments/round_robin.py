@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from server.tournaments.players import Pairing, Round, TournamentDataError
+from boardroom.server.tournaments.players import Pairing, Round, TournamentDataError
 
 __all__ = ["berger_table", "round_robin_rounds"]
 
@@ -81,7 +81,7 @@ def round_robin_rounds(players: Sequence[str], *, double: bool = False) -> list[
     times in a row across the turn of the cycle.
 
     Fewer than two players make no rounds. Raises
-    :class:`~server.tournaments.players.TournamentDataError` if an id repeats.
+    :class:`~boardroom.server.tournaments.players.TournamentDataError` if an id repeats.
     """
     if len(set(players)) != len(players):
         repeated = sorted({p for p in players if players.count(p) > 1})

@@ -22,12 +22,12 @@ from typing import Annotated, Final, Literal
 
 import msgspec
 
-from server.core.room import RoomOptions
-from server.tournaments.round_robin import round_robin_rounds
-from server.tournaments.swiss import max_swiss_rounds, recommended_swiss_rounds
-from shared.errors import GameError
-from shared.games import get_game
-from shared.protocol.messages import LEVELS, Clock
+from boardroom.server.core.room import RoomOptions
+from boardroom.server.tournaments.round_robin import round_robin_rounds
+from boardroom.server.tournaments.swiss import max_swiss_rounds, recommended_swiss_rounds
+from boardroom.shared.errors import GameError
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol.messages import LEVELS, Clock
 
 __all__ = [
     "MAX_ENTRANTS",
@@ -55,8 +55,8 @@ class SpecError(ValueError):
 
 class UnplayableGameError(SpecError):
     """The body names no game the server plays, or bad m, n, k for one: the
-    :class:`~shared.errors.GameError` that :func:`~shared.games.get_game` raised,
-    as the ``game`` field's fault (the API answers ``unknown_game``)."""
+    :class:`~boardroom.shared.errors.GameError` that :func:`~boardroom.shared.games.get_game`
+    raised, as the ``game`` field's fault (the API answers ``unknown_game``)."""
 
 
 class TournamentBody(msgspec.Struct, frozen=True, kw_only=True):

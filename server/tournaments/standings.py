@@ -38,7 +38,7 @@ won over the board. Players equal on all of these share the place: each has
 ``rank`` the best of the places (3 and 3) and ``place`` the range (``"3-4"``);
 they are listed by player id, so the order is deterministic.
 
->>> from server.tournaments.players import GameResult, Outcome
+>>> from boardroom.server.tournaments.players import GameResult, Outcome
 >>> results = [
 ...     GameResult("ada", "bob", Outcome.FIRST_WINS, round=1),
 ...     GameResult("bob", "cy", Outcome.DRAW, round=2),
@@ -62,7 +62,7 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from server.tournaments.players import (
+from boardroom.server.tournaments.players import (
     Bye,
     GameResult,
     Result,
@@ -194,7 +194,7 @@ def compute_standings(
     tie-breaks after points; the number of wins over the board and then the
     player id come after them.
 
-    Raises :class:`~server.tournaments.players.TournamentDataError` if a player
+    Raises :class:`~boardroom.server.tournaments.players.TournamentDataError` if a player
     appears twice in the same round.
     """
     lines = _lines(results, players)

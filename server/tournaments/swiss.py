@@ -52,8 +52,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from server.tournaments.matching import augment, maximum_matching, still_perfect
-from server.tournaments.players import (
+from boardroom.server.tournaments.matching import augment, maximum_matching, still_perfect
+from boardroom.server.tournaments.players import (
     Bye,
     Pairing,
     PairingError,
@@ -62,7 +62,7 @@ from server.tournaments.players import (
     Side,
     TournamentDataError,
 )
-from shared.protocol.messages import other_side
+from boardroom.shared.protocol.messages import other_side
 
 __all__ = ["PairingError", "max_swiss_rounds", "pair_swiss_round", "recommended_swiss_rounds"]
 

@@ -1,6 +1,6 @@
 """A tournament as the HTTP API shows it (``docs/operations.md``, "Tournaments").
 
-:func:`tournament_view` lays a :class:`~server.tournaments.progress.TournamentProgress`
+:func:`tournament_view` lays a :class:`~boardroom.server.tournaments.progress.TournamentProgress`
 out as the ``TOURNAMENT`` object of the API: settings, players, standings in
 rank order, every round paired so far with its games, and the crosstable. Pure:
 the names to show come from the caller (a student's roster name may have changed),
@@ -14,11 +14,11 @@ from datetime import UTC, datetime
 
 import msgspec
 
-from server.store import PairingRecord
-from server.tournaments.progress import TournamentProgress
-from server.tournaments.standings import crosstable
-from shared.games import get_game
-from shared.protocol.messages import Clock
+from boardroom.server.store import PairingRecord
+from boardroom.server.tournaments.progress import TournamentProgress
+from boardroom.server.tournaments.standings import crosstable
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol.messages import Clock
 
 __all__ = ["Seated", "TournamentView", "tournament_view"]
 

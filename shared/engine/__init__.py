@@ -1,6 +1,6 @@
 """The minimax engine: search, analysis and exact solving for every Boardroom game.
 
->>> from shared.games import get_game
+>>> from boardroom.shared.games import get_game
 >>> game = get_game("tictactoe")
 >>> solve(game, game.new())
 0
@@ -8,21 +8,22 @@
 >>> result.exact, game.format_move(result.move)
 (True, 'a3')
 
-Modules: :mod:`~shared.engine.search` (entry points), :mod:`~shared.engine.negamax`
-(the alpha-beta search of the k-in-a-row games), :mod:`~shared.engine.generic`
-(alpha-beta over any game, Othello's), :mod:`~shared.engine.kernel` (bitboard primitives),
-:mod:`~shared.engine.evaluation` (heuristics), :mod:`~shared.engine.levels`,
-:mod:`~shared.engine.scores`, :mod:`~shared.engine.minimax` (plain reference),
-:mod:`~shared.engine.remote` (compact requests for process pools),
-:mod:`~shared.engine.explain` (a search said in one line for people),
-:mod:`~shared.engine.analysis` (a finished game reviewed move by move).
+Modules: :mod:`~boardroom.shared.engine.search` (entry points),
+:mod:`~boardroom.shared.engine.negamax` (the alpha-beta search of the k-in-a-row games),
+:mod:`~boardroom.shared.engine.generic` (alpha-beta over any game, Othello's),
+:mod:`~boardroom.shared.engine.kernel` (bitboard primitives),
+:mod:`~boardroom.shared.engine.evaluation` (heuristics), :mod:`~boardroom.shared.engine.levels`,
+:mod:`~boardroom.shared.engine.scores`, :mod:`~boardroom.shared.engine.minimax` (plain reference),
+:mod:`~boardroom.shared.engine.remote` (compact requests for process pools),
+:mod:`~boardroom.shared.engine.explain` (a search said in one line for people),
+:mod:`~boardroom.shared.engine.analysis` (a finished game reviewed move by move).
 """
 
-from shared.engine.levels import Level, SearchPlan, parse_level, plan_search
-from shared.engine.minimax import MinimaxResult, minimax
-from shared.engine.remote import SearchRequest, run_search_request
-from shared.engine.scores import SCORE_UNIT, Result, Value
-from shared.engine.search import SearchResult, analyze, search, solve, solve_move
+from boardroom.shared.engine.levels import Level, SearchPlan, parse_level, plan_search
+from boardroom.shared.engine.minimax import MinimaxResult, minimax
+from boardroom.shared.engine.remote import SearchRequest, run_search_request
+from boardroom.shared.engine.scores import SCORE_UNIT, Result, Value
+from boardroom.shared.engine.search import SearchResult, analyze, search, solve, solve_move
 
 __all__ = [
     "SCORE_UNIT",

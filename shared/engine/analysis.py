@@ -1,6 +1,6 @@
 """Post-game analysis: every move of a game judged by the engine, as Lichess does for chess.
 
-A pure core over :func:`~shared.engine.search.search`. The server runs it in an
+A pure core over :func:`~boardroom.shared.engine.search.search`. The server runs it in an
 engine worker, caches what it yields and sends it on; the terminal and bots get
 the same reviews. One search per position: the value *before* move ``i`` is the
 value of position ``i`` for the mover (the best the mover could get), the value
@@ -24,12 +24,12 @@ Values: exact or heuristic
 --------------------------
 A position's value is *exact* (proven) wherever the game allows it:
 tic-tac-toe 3x3 and 4x4 always; Connect Four always where the compiled solver
-and the opening database are there (:func:`~shared.engine.search.value_search`:
+and the opening database are there (:func:`~boardroom.shared.engine.search.value_search`:
 the database answers up to 12 stones, a full solve beyond, given up to
-:data:`~shared.engine.search.EXACT_VALUE_CAP` seconds whatever the review's
+:data:`~boardroom.shared.engine.search.EXACT_VALUE_CAP` seconds whatever the review's
 budget); gomoku and large m,n,k boards never, where the deepest heuristic
 search the budget allows gives an estimate; Othello (and any game searched
-generically, :mod:`shared.engine.generic`) only in its last moves, where the
+generically, :mod:`boardroom.shared.engine.generic`) only in its last moves, where the
 search reaches the end of the game within the budget, an estimate from its
 evaluation elsewhere. Without the database (or with the
 pure solver) Connect Four is exact where the opening book or a solve within
@@ -97,7 +97,7 @@ so a player who never lowered the value has 100, above anyone who did. A move
 judged on one proven value and one estimate loses :data:`INACCURACY_DROP` if it
 went to a worse side, else nothing.
 
->>> from shared.games import get_game
+>>> from boardroom.shared.games import get_game
 >>> game = get_game("tictactoe")
 >>> reviews = list(analyse_game(game, "b2 a2 a1 c3 c1 b1 a3"))
 >>> [r.judgement.value for r in reviews][:4]
@@ -116,12 +116,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from shared.engine.book import packaged_book
-from shared.engine.generic import terminal_score, uses_generic_search
-from shared.engine.levels import plan_search
-from shared.engine.scores import POINTS, SCORE_UNIT, Result, make_value, stone_score
-from shared.engine.search import value_search
-from shared.games import Game, GridGame, Position, get_game
+from boardroom.shared.engine.book import packaged_book
+from boardroom.shared.engine.generic import terminal_score, uses_generic_search
+from boardroom.shared.engine.levels import plan_search
+from boardroom.shared.engine.scores import POINTS, SCORE_UNIT, Result, make_value, stone_score
+from boardroom.shared.engine.search import value_search
+from boardroom.shared.games import Game, GridGame, Position, get_game
 
 __all__ = [
     "ANALYSIS_VERSION",
@@ -154,7 +154,7 @@ LINE_PLIES = 6
 """How much of the best line a review keeps: enough to show the idea."""
 ANALYSIS_VERSION = 2
 """The rules (and engine values) a review is made by. Stored reviews of an older
-version are made again when next viewed (:mod:`server.store.analyses`), never
+version are made again when next viewed (:mod:`boardroom.server.store.analyses`), never
 shown beside newer ones: raise it when the judgements or the values change.
 1: before issue 25 (a win thrown away for a draw a mistake, estimates judged at
 Lichess's thresholds); 2: judgements by the game-theoretic value."""
@@ -174,7 +174,7 @@ within this much of 0 (about 4 points either way) counts as even: neither side
 is winning."""
 MIN_SECONDS_AHEAD = 0.01
 """Below this much budget left, a position with one safe move keeps the quick
-estimate :func:`~shared.engine.search.search` gave it rather than search on."""
+estimate :func:`~boardroom.shared.engine.search.search` gave it rather than search on."""
 CHANCES_PER_POINT = 0.1
 """The slope of :func:`winning_chances` in evaluation points: on Connect Four,
 positions the engine scores +10 after a depth-8 search are won about two times
@@ -203,7 +203,7 @@ class Judgement(enum.StrEnum):
 class PositionValue:
     """What one position is worth to the player to move, as searched.
 
-    ``score`` is in engine units (:mod:`shared.engine.scores`); ``best`` and
+    ``score`` is in engine units (:mod:`boardroom.shared.engine.scores`); ``best`` and
     ``line`` are the engine's move and line (empty once the game is over);
     ``moves`` counts the legal moves; ``seconds`` is the time the search took.
     """
@@ -222,7 +222,7 @@ class MoveReview:
 
     ``ply`` counts from 0 (the move's number for people is ``ply + 1``);
     ``side`` is ``"X"`` or ``"O"``; moves are in the game's notation. Scores are
-    engine units for the mover (:mod:`shared.engine.scores`), ``value_*`` the
+    engine units for the mover (:mod:`boardroom.shared.engine.scores`), ``value_*`` the
     same said for people (``win in 3``, ``draw``, ``+1.25``), ``exact_*`` True
     where proven. ``best`` is the engine's move in the position before, and
     ``line`` its expected line (up to :data:`LINE_PLIES` plies, starting with
@@ -347,9 +347,9 @@ def analyse_position(game: Game, position: Position, *, seconds: float) -> Posit
     """The value of ``position`` for the player to move, searched within ``seconds``.
 
     A finished position's value is its result. Otherwise
-    :func:`~shared.engine.search.value_search`: on Connect Four with the opening
+    :func:`~boardroom.shared.engine.search.value_search`: on Connect Four with the opening
     database a full solve, proven whatever ``seconds`` says (up to
-    :data:`~shared.engine.search.EXACT_VALUE_CAP`); elsewhere :func:`search` at
+    :data:`~boardroom.shared.engine.search.EXACT_VALUE_CAP`); elsewhere :func:`search` at
     the perfect level under the budget (the book, an exact solve where it fits,
     else deepening). If that is not proven and the game has an opening book
     holding every reply, the best of the replies' book values, exact.
@@ -547,13 +547,13 @@ def analyse_game(
     clock: Callable[[], float] = time.perf_counter,
 ) -> Iterator[MoveReview]:
     """Review every move of the game played as ``moves`` (a move string that
-    :meth:`~shared.games.Game.from_moves` reads), in order, each as soon as it
+    :meth:`~boardroom.shared.games.Game.from_moves` reads), in order, each as soon as it
     is known (see the module docstring).
 
-    ``game`` is a :class:`~shared.games.Game` or its name. Raises at once, before
-    any search: :class:`~shared.errors.UnknownGameError` for an unknown name,
-    :class:`~shared.errors.IllegalMoveError` naming the first illegal move,
-    :class:`~shared.errors.SearchLimitsError` for a bad budget. ``clock`` is read
+    ``game`` is a :class:`~boardroom.shared.games.Game` or its name. Raises at once, before
+    any search: :class:`~boardroom.shared.errors.UnknownGameError` for an unknown name,
+    :class:`~boardroom.shared.errors.IllegalMoveError` naming the first illegal move,
+    :class:`~boardroom.shared.errors.SearchLimitsError` for a bad budget. ``clock`` is read
     once before and once after each position's search, and times
     :attr:`MoveReview.seconds`.
     """

@@ -4,9 +4,9 @@ A full solve of an early Connect Four position takes far longer than a move's
 budget, so the ``perfect`` level could not be perfect from the first move by
 searching alone. The book holds, for every position where ``perfect`` may be to
 move in the opening (built by ``boardroom book build``, :mod:`client.book`), the
-position's exact stone score (:func:`~shared.engine.search.solve`'s scale: the
+position's exact stone score (:func:`~boardroom.shared.engine.search.solve`'s scale: the
 fastest win scores highest, the slowest loss lowest) and a move that keeps it.
-The search plays the book's move where it has one (:func:`~shared.engine.search.search`),
+The search plays the book's move where it has one (:func:`~boardroom.shared.engine.search.search`),
 and searches past the book, where positions are small enough to solve in time.
 
 Only gravity games (Connect Four) have books: a position's key is its
@@ -33,8 +33,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 
-from shared.games import Game, GridGame, Position
-from shared.games.base import Move
+from boardroom.shared.games import Game, GridGame, Position
+from boardroom.shared.games.base import Move
 
 __all__ = [
     "BookEntry",
@@ -175,7 +175,7 @@ def packaged_book(game: Game) -> OpeningBook | None:
     name = BOOK_FILES.get(game.name)
     if name is None or not isinstance(game, GridGame):
         return None
-    source = resources.files("shared.engine").joinpath("data", name)
+    source = resources.files("boardroom.shared.engine").joinpath("data", name)
     if not source.is_file():
         return None
     return OpeningBook.from_bytes(source.read_bytes(), game)

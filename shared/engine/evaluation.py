@@ -8,7 +8,7 @@ its owner (odd rows, counting from 1, for the first player; even rows for the
 second), the classic Connect Four parity rule.
 
 Scores are from the point of view of the player to move, in engine units
-(:mod:`shared.engine.scores`), and always within ``HEURISTIC_LIMIT``.
+(:mod:`boardroom.shared.engine.scores`), and always within ``HEURISTIC_LIMIT``.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from shared.engine.kernel import SearchKernel, kernel_for
-from shared.engine.scores import HEURISTIC_LIMIT, POINTS, SCORE_UNIT
-from shared.games.base import GridGame, Position
+from boardroom.shared.engine.kernel import SearchKernel, kernel_for
+from boardroom.shared.engine.scores import HEURISTIC_LIMIT, POINTS, SCORE_UNIT
+from boardroom.shared.games.base import GridGame, Position
 
 Evaluator = Callable[[int, int, int, int], int]
 """``evaluate(cur, opp, opp_wins, ply)``: estimate for the side to move."""

@@ -1,13 +1,13 @@
 """The search in words: one line that tells a person what the engine did.
 
-Pure wording over a :class:`~shared.engine.search.SearchResult`, so the server (with
+Pure wording over a :class:`~boardroom.shared.engine.search.SearchResult`, so the server (with
 an AI's move), the terminal, the browser (which get the server's line) and
 ``boardroom solve`` all say the same thing the same way. The line reads as the
 minimax lesson: how many positions were looked at, how far ahead, and what the
 engine concluded, proven to the end of the game or only a guess at the horizon.
 
->>> from shared.games import get_game
->>> from shared.engine import search
+>>> from boardroom.shared.games import get_game
+>>> from boardroom.shared.engine import search
 >>> game = get_game("tictactoe")
 >>> result = search(game, game.from_moves("b2 a1 c3"), level="perfect")
 >>> summary(result).startswith("searched ") and summary(result).endswith("proven draw")
@@ -18,9 +18,9 @@ True
 
 from __future__ import annotations
 
-from shared.engine.scores import Result
-from shared.engine.search import SearchResult
-from shared.games.base import Game
+from boardroom.shared.engine.scores import Result
+from boardroom.shared.engine.search import SearchResult
+from boardroom.shared.games.base import Game
 
 _UNITS = (("k", 1e3), ("M", 1e6), ("G", 1e9))
 """Prefixes for counts, smallest first: "1.2 M positions" reads at a glance where

@@ -1,10 +1,10 @@
-"""The generic search: alpha-beta over any :class:`~shared.games.Game`, for games
+"""The generic search: alpha-beta over any :class:`~boardroom.shared.games.Game`, for games
 the bitboard kernel does not know (their spec says :attr:`Search.GENERIC`: Othello).
 
-It reads the game only through the :class:`~shared.games.Game` interface
+It reads the game only through the :class:`~boardroom.shared.games.Game` interface
 (``legal_moves``, ``play_unchecked``, ``outcome``, ``to_move``,
 ``position_key``), and the game's own evaluation (:attr:`GameSpec.evaluation
-<shared.games.spec.GameSpec.evaluation>`, in points) at its horizon. The
+<boardroom.shared.games.spec.GameSpec.evaluation>`, in points) at its horizon. The
 algorithm is the textbook one, kept small:
 
 - negamax with alpha-beta, fail-soft;
@@ -13,18 +13,18 @@ algorithm is the textbook one, kept small:
 - move ordering: the transposition table's move, then the moves that caused
   cut-offs elsewhere (history), then, a few plies from the horizon, the static
   value of the position each move leads to;
-- a transposition table keyed by :meth:`~shared.games.Game.position_key` (the
+- a transposition table keyed by :meth:`~boardroom.shared.games.Game.position_key` (the
   stones and the side to move), holding bounds, the best move, and whether the
   bounds are exact: a subtree searched to the end of every line with no
   evaluation at a horizon holds proven values, which any later depth may reuse.
 
-Scores are those of :mod:`shared.engine.scores`: an ended game is scored like a
+Scores are those of :mod:`boardroom.shared.engine.scores`: an ended game is scored like a
 line on a grid, ``(half + 1 - the winner's moves) * SCORE_UNIT`` with ``half``
-half of :attr:`~shared.games.Game.max_plies` (a faster win scores higher), 0
+half of :attr:`~boardroom.shared.games.Game.max_plies` (a faster win scores higher), 0
 for a draw; an evaluation lies strictly within one unit. A result is *exact*
 only where every line was searched to the end of the game (no evaluation was
 used), or is a win or loss the search saw to the end: everywhere else it is an
-estimate, and :class:`~shared.engine.search.SearchResult` says so.
+estimate, and :class:`~boardroom.shared.engine.search.SearchResult` says so.
 """
 
 from __future__ import annotations
@@ -33,11 +33,17 @@ import random
 import time
 from dataclasses import dataclass
 
-from shared.engine.levels import SearchPlan
-from shared.engine.scores import HEURISTIC_LIMIT, INFINITY, POINTS, SCORE_UNIT, is_decisive
-from shared.errors import UnknownGameError
-from shared.games import Game, GridGame, Move, Position, spec_for
-from shared.games.spec import Evaluation, Search
+from boardroom.shared.engine.levels import SearchPlan
+from boardroom.shared.engine.scores import (
+    HEURISTIC_LIMIT,
+    INFINITY,
+    POINTS,
+    SCORE_UNIT,
+    is_decisive,
+)
+from boardroom.shared.errors import UnknownGameError
+from boardroom.shared.games import Game, GridGame, Move, Position, spec_for
+from boardroom.shared.games.spec import Evaluation, Search
 
 CHECK_EVERY = 64
 """Nodes between looks at the clock: a few milliseconds of Othello in CPython."""
@@ -57,7 +63,7 @@ class SearchInterrupted(Exception):  # noqa: N818 - a signal, not an error
 def uses_generic_search(game: Game) -> bool:
     """True if ``game`` is played by this search rather than the bitboard kernel:
     its spec says :attr:`Search.GENERIC`, or it is not a registered game and not
-    a :class:`~shared.games.GridGame`."""
+    a :class:`~boardroom.shared.games.GridGame`."""
     try:
         return spec_for(game).search is Search.GENERIC
     except UnknownGameError:
@@ -87,7 +93,7 @@ def terminal_score(game: Game, position: Position) -> int:
 
 def static_score(game: Game, position: Position, evaluation: Evaluation | None) -> int:
     """The evaluation of an ongoing ``position`` in engine units, within the
-    heuristic range (:data:`~shared.engine.scores.HEURISTIC_LIMIT`)."""
+    heuristic range (:data:`~boardroom.shared.engine.scores.HEURISTIC_LIMIT`)."""
     if evaluation is None:
         return 0
     score = round(evaluation(game, position) * POINTS)
@@ -232,7 +238,7 @@ def search_position(
 ) -> Found:
     """Carry out ``plan`` on an ongoing ``position`` (see the module docstring).
 
-    A plan with an exact share (``perfect``, :func:`~shared.engine.search.solve`)
+    A plan with an exact share (``perfect``, :func:`~boardroom.shared.engine.search.solve`)
     deepens as far as the game can last; any other stops at the plan's depth.
     With a margin (the varied levels), every root move is scored with a full
     window and one among the near-best is picked with ``rng``.

@@ -1,14 +1,14 @@
 """The search kernel: one game's rules reduced to fast functions on raw bitboards.
 
-The search (:mod:`shared.engine.negamax`) never touches :class:`~shared.games.Position`
-objects. It works on two ints, ``cur`` (stones of the side to move) and ``opp``,
-and asks the kernel for:
+The search (:mod:`boardroom.shared.engine.negamax`) never touches
+:class:`~boardroom.shared.games.Position` objects. It works on two ints, ``cur`` (stones of the side
+to move) and ``opp``, and asks the kernel for:
 
 - ``winning_cells(stones, empty)``: where one more stone completes a line. This is
   the hot spot of the whole engine (it runs for every child of every node, to
   order moves by the threats they create), so it is built per geometry as one
   straight-line function with every shift a constant, like the hand-written
-  versions in C solvers; :meth:`~shared.games.grid.Grid.winning_cells` is the
+  versions in C solvers; :meth:`~boardroom.shared.games.grid.Grid.winning_cells` is the
   readable generic version and the test oracle for it;
 - ``playable(occupied)``: the cells a stone may go to;
 - ``key(cur, opp)``: a transposition-table key, reduced by the board's symmetries
@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from shared.games.base import GridGame
-from shared.games.grid import Grid, iter_bits
+from boardroom.shared.games.base import GridGame
+from boardroom.shared.games.grid import Grid, iter_bits
 
 WinningCells = Callable[[int, int], int]
 

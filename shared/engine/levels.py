@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.engine.scores import POINTS
-from shared.errors import SearchLimitsError
-from shared.protocol.messages import Level
+from boardroom.shared.engine.scores import POINTS
+from boardroom.shared.errors import SearchLimitsError
+from boardroom.shared.protocol.messages import Level
 
 __all__ = ["MAX_DEPTH", "Level", "SearchPlan", "parse_level", "plan_search"]
 

@@ -1,22 +1,22 @@
 """Plain minimax: the classic algorithm, kept readable, as reference and test oracle.
 
-It walks every move of every position through the public :class:`~shared.games.Game`
+It walks every move of every position through the public :class:`~boardroom.shared.games.Game`
 interface, with no pruning, no table and no move ordering, and counts the nodes
 it visits. From the empty tic-tac-toe board it visits the whole game tree,
 549,946 nodes. With a ``depth`` it stops at the horizon and scores the position
 there with :func:`horizon_value`, which the production search also applies at its
 horizon, so the two can be compared value for value at the same depth.
 
-Scores are those of :mod:`shared.engine.scores`, for the player to move.
+Scores are those of :mod:`boardroom.shared.engine.scores`, for the player to move.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.engine.evaluation import horizon_value
-from shared.engine.scores import SCORE_UNIT, half_cells
-from shared.games.base import GridGame, Move, Position, Status
+from boardroom.shared.engine.evaluation import horizon_value
+from boardroom.shared.engine.scores import SCORE_UNIT, half_cells
+from boardroom.shared.games.base import GridGame, Move, Position, Status
 
 __all__ = ["MinimaxResult", "horizon_value", "minimax"]
 

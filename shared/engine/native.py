@@ -1,10 +1,11 @@
-"""The exact solver's node function, compiled: :func:`shared.engine.negamax.Searcher.negamax`
-in exact mode, with numba, on uint64 bitboards and a numpy transposition table.
+"""The exact solver's node function, compiled:
+:func:`boardroom.shared.engine.negamax.Searcher.negamax` in exact mode, with numba, on uint64
+bitboards and a numpy transposition table.
 
-One algorithm, two builds. :mod:`shared.engine.negamax` is the readable reference;
-:class:`NativeSearcher` is a :class:`~shared.engine.negamax.Searcher` whose
+One algorithm, two builds. :mod:`boardroom.shared.engine.negamax` is the readable reference;
+:class:`NativeSearcher` is a :class:`~boardroom.shared.engine.negamax.Searcher` whose
 ``negamax`` runs :func:`_negamax` below instead, so the null-window driver
-(``solve``), ``score_move`` and the root logic of :mod:`shared.engine.search` are
+(``solve``), ``score_move`` and the root logic of :mod:`boardroom.shared.engine.search` are
 the same code for both. Step for step (the numbers of negamax.py's docstring):
 
 ========================================  ==============================================
@@ -28,7 +29,7 @@ Only exact search is compiled (the ``depth`` argument must be the exact depth):
 depth-limited search needs the heuristic evaluation and history, and stays pure.
 With no limits both builds visit exactly the same nodes (the tests compare counts),
 with one difference past the sizes the tests use: where the pure table is a dict
-cleared at :data:`~shared.engine.negamax.TABLE_MAX_ENTRIES`, this one has a fixed
+cleared at :data:`~boardroom.shared.engine.negamax.TABLE_MAX_ENTRIES`, this one has a fixed
 size and, when the few slots a key may use are taken, overwrites one.
 
 Supported: every board whose bitboard fits 64 bits with its spare row (``width *
@@ -61,10 +62,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shared.engine import native_kernel as compiled
-from shared.engine import opening_database as database
-from shared.engine.kernel import SYMMETRY_MAX_CELLS, SearchKernel, _square_symmetries, kernel_for
-from shared.engine.native_kernel import (
+from boardroom.shared.engine import native_kernel as compiled
+from boardroom.shared.engine import opening_database as database
+from boardroom.shared.engine.kernel import (
+    SYMMETRY_MAX_CELLS,
+    SearchKernel,
+    _square_symmetries,
+    kernel_for,
+)
+from boardroom.shared.engine.native_kernel import (
     C_DB_COUNT,
     C_DB_KEYS,
     C_DB_SCORES,
@@ -81,8 +87,8 @@ from shared.engine.native_kernel import (
     SCRATCH_RUNS,
     TABLE_BITS,
 )
-from shared.engine.negamax import CHECK_EVERY, EXACT_DEPTH, Searcher, SearchInterrupted
-from shared.games import GridGame, get_game
+from boardroom.shared.engine.negamax import CHECK_EVERY, EXACT_DEPTH, Searcher, SearchInterrupted
+from boardroom.shared.games import GridGame, get_game
 
 SLICE_SECONDS = 0.02
 """Search between two looks at the clock under a deadline: about the pure search's
@@ -107,7 +113,7 @@ _CONSTS: dict[tuple[str, int], np.ndarray] = {}
 
 def _consts(kernel: SearchKernel, *, with_database: bool = False) -> np.ndarray:
     """The ``consts`` array of ``kernel``'s game (see the layouts in
-    :mod:`shared.engine.native_kernel`); ``with_database`` appends Connect Four's
+    :mod:`boardroom.shared.engine.native_kernel`); ``with_database`` appends Connect Four's
     opening database when it can be read (else the array has none, and the
     search goes on through 12 stones)."""
     opening = database.opening_database() if with_database else None
@@ -193,9 +199,9 @@ def _the_table() -> _Table:
 
 
 class NativeSearcher(Searcher):
-    """A :class:`~shared.engine.negamax.Searcher` for exact solves whose node function
+    """A :class:`~boardroom.shared.engine.negamax.Searcher` for exact solves whose node function
     is compiled. Same constructor, same limits (``deadline``, ``max_nodes``, raising
-    :class:`~shared.engine.negamax.SearchInterrupted`); ``depth`` must be exact.
+    :class:`~boardroom.shared.engine.negamax.SearchInterrupted`); ``depth`` must be exact.
     Build only for games :func:`supports`. Uses the process's one table: at most one
     live searcher per process is fast (see :class:`_Table`)."""
 

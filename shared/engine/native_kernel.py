@@ -1,8 +1,8 @@
-"""The compiled half of :mod:`shared.engine.native`: numba functions on uint64 words.
+"""The compiled half of :mod:`boardroom.shared.engine.native`: numba functions on uint64 words.
 
 Everything here runs as machine code (``@njit``), with fixed-width integer
 arithmetic: a ``uint64`` mixed with a Python ``int`` would become a float, so every
-constant is a numpy scalar of the right width. :mod:`shared.engine.native` says
+constant is a numpy scalar of the right width. :mod:`boardroom.shared.engine.native` says
 what each function mirrors in the pure search; the Python side (the table's
 memory, the slices, the warm-up) is there too.
 
@@ -36,9 +36,9 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
-from shared.engine.kernel import MIRROR_MAX_STONES  # noqa: E402
-from shared.engine.negamax import CHECK_EVERY  # noqa: E402
-from shared.engine.scores import INFINITY, SCORE_UNIT  # noqa: E402
+from boardroom.shared.engine.kernel import MIRROR_MAX_STONES  # noqa: E402
+from boardroom.shared.engine.negamax import CHECK_EVERY  # noqa: E402
+from boardroom.shared.engine.scores import INFINITY, SCORE_UNIT  # noqa: E402
 
 TABLE_BITS = 22
 """4M slots of 24 bytes: about 100 MB when full, touched only as used (a fresh
@@ -72,13 +72,14 @@ C_ORDER = 16
 """Where the static order starts (up to 64 masks), then the symmetries' bit maps."""
 C_PERMS = C_ORDER + 64
 DB_PLIES = 12
-"""Stones of every position in the database (:data:`shared.engine.opening_database.PLIES`)."""
+"""Stones of every position in the database
+(:data:`boardroom.shared.engine.opening_database.PLIES`)."""
 DB_MISSING = 127
 """What :func:`_database_score` returns for a position the database lacks."""
 KEY_MIRROR, KEY_SYMMETRIC, KEY_PLAIN = 0, 1, 2
-"""How positions share table entries, as :func:`shared.engine.kernel._build_kernel`
+"""How positions share table entries, as :func:`boardroom.shared.engine.kernel._build_kernel`
 chooses: Connect Four's mirror in the opening, the square's symmetries on boards
-of up to :data:`~shared.engine.kernel.SYMMETRY_MAX_CELLS` cells, or none."""
+of up to :data:`~boardroom.shared.engine.kernel.SYMMETRY_MAX_CELLS` cells, or none."""
 
 S_NODES, S_CAP, S_STOP, S_GEN = range(4)
 """Nodes so far, the cap, the stop flag, the table generation the search owns."""

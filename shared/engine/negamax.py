@@ -17,7 +17,7 @@ solvers, generalised to any board):
 2. Forced moves: if the opponent has two immediate wins we lose next move; if one,
    we must block it.
    On Connect Four, exact search stops at 12 stones and takes the position's
-   value from the opening database (:mod:`shared.engine.opening_database`).
+   value from the opening database (:mod:`boardroom.shared.engine.opening_database`).
 3. Score bounds from the clock of stones: nobody can win before their second
    stone from now, which narrows the window before anything is searched.
 4. Transposition table: stored lower/upper bounds narrow the window further; the
@@ -27,11 +27,11 @@ solvers, generalised to any board):
    centre first. The threat sets computed for ordering are handed to the child,
    which needs exactly them for step 2.
 
-Scores prefer the fastest win and the slowest loss (see :mod:`shared.engine.scores`).
+Scores prefer the fastest win and the slowest loss (see :mod:`boardroom.shared.engine.scores`).
 
 This is the readable reference. Exact mode is also compiled, step for step, in
-:mod:`shared.engine.native` (numba, uint64 bitboards, a numpy table): its
-:class:`~shared.engine.native.NativeSearcher` subclasses :class:`Searcher` and
+:mod:`boardroom.shared.engine.native` (numba, uint64 bitboards, a numpy table): its
+:class:`~boardroom.shared.engine.native.NativeSearcher` subclasses :class:`Searcher` and
 replaces only :meth:`Searcher.negamax`, and visits the same nodes. A change to
 the exact search here must be made there too; the tests compare node counts.
 """
@@ -40,10 +40,10 @@ from __future__ import annotations
 
 import time
 
-from shared.engine import opening_database as database
-from shared.engine.evaluation import Evaluator, evaluator_for
-from shared.engine.kernel import SearchKernel
-from shared.engine.scores import INFINITY, SCORE_UNIT
+from boardroom.shared.engine import opening_database as database
+from boardroom.shared.engine.evaluation import Evaluator, evaluator_for
+from boardroom.shared.engine.kernel import SearchKernel
+from boardroom.shared.engine.scores import INFINITY, SCORE_UNIT
 
 EXACT_DEPTH = 1 << 10
 """Depth used for search to the end of the game: more plies than any board has."""

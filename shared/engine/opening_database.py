@@ -5,10 +5,11 @@ No solver finds the value of an early Connect Four position within a move's
 budget; strong programs answer the opening from a database. This module reads
 the one shipped by ``bitbully-databases`` (PyPI, MIT: ``book_12ply_distances.dat``,
 21 MB) and answers one question: what a position of exactly 12 stones is worth,
-in stone scores (:mod:`shared.engine.scores`, :func:`~shared.engine.search.solve`'s
-scale). The exact search asks it at every node of 12 stones instead of searching
-on (:mod:`shared.engine.negamax`, :mod:`shared.engine.native`), so every
-position of 0 to 12 stones solves in well under a second.
+in stone scores (:mod:`boardroom.shared.engine.scores`,
+:func:`~boardroom.shared.engine.search.solve`'s scale). The exact search asks it at every node of 12
+stones instead of searching on (:mod:`boardroom.shared.engine.negamax`,
+:mod:`boardroom.shared.engine.native`), so every position of 0 to 12 stones solves in well under a
+second.
 
 The file (facts of the format, read from its documentation and checked here):
 4,200,899 records of 5 bytes, sorted ascending by key: a big-endian signed

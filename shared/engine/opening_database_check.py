@@ -6,7 +6,7 @@ back to a position, solves it with the exact solver with the database turned off
 check (tests/unit/shared/test_engine_opening_database.py takes a small sample)
 and the way to run a large one, e.g. from the shell (entries, then a seed)::
 
-    .venv/bin/python -m shared.engine.opening_database_check 1000 25
+    .venv/bin/python -m boardroom.shared.engine.opening_database_check 1000 25
 
 About 0.13 s a position with the compiled solver on one core (200 in about
 27 s, docs/benchmarks.md "Opening database").
@@ -14,7 +14,7 @@ About 0.13 s a position with the compiled solver on one core (200 in about
 :func:`time_solves` measures what the database buys: ``solve`` and
 ``solve_move`` on seeded random positions by stone count::
 
-    .venv/bin/python -m shared.engine.opening_database_check --timings 30
+    .venv/bin/python -m boardroom.shared.engine.opening_database_check --timings 30
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from shared.engine import opening_database as database
-from shared.engine.kernel import kernel_for
-from shared.engine.solvers import exact_searcher, warm_up
-from shared.games import GridGame, Position, get_game
+from boardroom.shared.engine import opening_database as database
+from boardroom.shared.engine.kernel import kernel_for
+from boardroom.shared.engine.solvers import exact_searcher, warm_up
+from boardroom.shared.games import GridGame, Position, get_game
 
 __all__ = ["Checked", "check_sample", "main"]
 
@@ -94,7 +94,7 @@ def time_solves(
     """For each stone count, the seconds of ``solve`` and of ``solve_move`` on
     ``sample`` seeded random positions (one for the empty board), after the
     solver and the database are loaded (not timed)."""
-    from shared.engine.search import solve, solve_move
+    from boardroom.shared.engine.search import solve, solve_move
 
     game = get_game("connect4")
     assert isinstance(game, GridGame)

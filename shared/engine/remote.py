@@ -2,7 +2,7 @@
 
 A worker process gets a :class:`SearchRequest` (game name, move string and limits:
 a few dozen bytes to pickle, never a live object) and sends back a
-:class:`~shared.engine.search.SearchResult`. The server's process pool submits
+:class:`~boardroom.shared.engine.search.SearchResult`. The server's process pool submits
 :func:`run_search_request`, and, for a game's analysis, one
 :class:`PositionRequest` per position (:func:`run_position_request`).
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.engine.analysis import PositionValue, analyse_position
-from shared.engine.search import EXACT_VALUE_CAP, SearchResult, search
-from shared.games import get_game
+from boardroom.shared.engine.analysis import PositionValue, analyse_position
+from boardroom.shared.engine.search import EXACT_VALUE_CAP, SearchResult, search
+from boardroom.shared.games import get_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,7 @@ def run_search_request(request: SearchRequest) -> SearchResult:
 @dataclass(frozen=True, slots=True)
 class PositionRequest:
     """A position of a game under analysis: by game name and moves, and the time
-    its search may take (:func:`shared.engine.analysis.analyse_position`)."""
+    its search may take (:func:`boardroom.shared.engine.analysis.analyse_position`)."""
 
     game: str
     moves: str
@@ -58,7 +58,7 @@ class PositionRequest:
     def longest(self) -> float:
         """The most seconds valuing the position may take: ``seconds``, or, on
         Connect Four, where values are proven whatever the budget
-        (:func:`~shared.engine.search.value_search`), :data:`EXACT_VALUE_CAP` if
+        (:func:`~boardroom.shared.engine.search.value_search`), :data:`EXACT_VALUE_CAP` if
         more (a worker without the opening database stays within ``seconds``)."""
         if self.game == CONNECT_FOUR:
             return max(self.seconds, EXACT_VALUE_CAP)

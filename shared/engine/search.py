@@ -1,16 +1,16 @@
 """The engine's public entry points: :func:`search`, :func:`analyze` and :func:`solve`.
 
-They take any registered :class:`~shared.games.Game` and a
-:class:`~shared.games.Position`, and pick the search by the game's capability
-(:attr:`GameSpec.search <shared.games.spec.GameSpec.search>`): a game whose spec
-says :attr:`~shared.games.spec.Search.GENERIC` (Othello) is searched by
-:mod:`shared.engine.generic`, alpha-beta over the :class:`~shared.games.Game`
+They take any registered :class:`~boardroom.shared.games.Game` and a
+:class:`~boardroom.shared.games.Position`, and pick the search by the game's capability
+(:attr:`GameSpec.search <boardroom.shared.games.spec.GameSpec.search>`): a game whose spec
+says :attr:`~boardroom.shared.games.spec.Search.GENERIC` (Othello) is searched by
+:mod:`boardroom.shared.engine.generic`, alpha-beta over the :class:`~boardroom.shared.games.Game`
 interface with the game's own evaluation, exact only where it reaches the end of
-the game. The k-in-a-row games (:attr:`~shared.games.spec.Search.BITBOARD`) are
+the game. The k-in-a-row games (:attr:`~boardroom.shared.games.spec.Search.BITBOARD`) are
 turned into raw bitboards once and searched by
-:class:`~shared.engine.negamax.Searcher`, as follows:
+:class:`~boardroom.shared.engine.negamax.Searcher`, as follows:
 
-- exact solves run on :func:`~shared.engine.solvers.exact_searcher`: the compiled
+- exact solves run on :func:`~boardroom.shared.engine.solvers.exact_searcher`: the compiled
   solver where the game allows (``BOARDROOM_ENGINE=python`` forces the pure one),
   the same algorithm either way;
 - the root is handled here: an immediate win is taken at once, a lost position
@@ -19,7 +19,7 @@ turned into raw bitboards once and searched by
   the time; if the clock runs out it deepens iteratively with the evaluation at the
   horizon, keeping the best move of the last finished depth;
 - on Connect Four, exact search takes the value of every 12-stone position from
-  the opening database (:mod:`shared.engine.opening_database`), so with the
+  the opening database (:mod:`boardroom.shared.engine.opening_database`), so with the
   compiled solver every position solves fast: ``perfect`` tries a full solve
   from any position, and :func:`value_search` (hints, reviews) proves every
   value unless a solve outlasts :data:`EXACT_VALUE_CAP`;
@@ -33,13 +33,13 @@ import random
 import time
 from dataclasses import dataclass, replace
 
-from shared.engine import generic
-from shared.engine.book import OpeningBook, packaged_book
-from shared.engine.evaluation import horizon_value
-from shared.engine.kernel import SearchKernel, kernel_for
-from shared.engine.levels import MAX_DEPTH, Level, SearchPlan, plan_search
-from shared.engine.negamax import EXACT_DEPTH, Searcher, SearchInterrupted
-from shared.engine.scores import (
+from boardroom.shared.engine import generic
+from boardroom.shared.engine.book import OpeningBook, packaged_book
+from boardroom.shared.engine.evaluation import horizon_value
+from boardroom.shared.engine.kernel import SearchKernel, kernel_for
+from boardroom.shared.engine.levels import MAX_DEPTH, Level, SearchPlan, plan_search
+from boardroom.shared.engine.negamax import EXACT_DEPTH, Searcher, SearchInterrupted
+from boardroom.shared.engine.scores import (
     INFINITY,
     SCORE_UNIT,
     Value,
@@ -47,10 +47,10 @@ from shared.engine.scores import (
     make_value,
     stone_score,
 )
-from shared.engine.solvers import backend, exact_searcher, solves_everywhere
-from shared.errors import IllegalMoveError, IllegalMoveReason
-from shared.games.base import Game, GridGame, Move, Position
-from shared.games.grid import iter_bits
+from boardroom.shared.engine.solvers import backend, exact_searcher, solves_everywhere
+from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
+from boardroom.shared.games.base import Game, GridGame, Move, Position
+from boardroom.shared.games.grid import iter_bits
 
 DEFAULT_ANALYSIS_TIME = 3.0
 """Seconds :func:`analyze` spends on a position when not told."""
@@ -90,11 +90,11 @@ class SearchResult:
     """The answer of :func:`search`. Small and picklable, for process pools.
 
     ``score`` is in engine units for the player to move (see
-    :mod:`shared.engine.scores`); ``value`` says it for people; ``exact`` is True
+    :mod:`boardroom.shared.engine.scores`); ``value`` says it for people; ``exact`` is True
     when the score is proven; ``pv`` is the expected line of play starting with
     ``move``; ``depth`` is the deepest finished iteration (the remaining plies of
     the game for an exact solve); ``elapsed`` is wall time in seconds.
-    :func:`shared.engine.explain.summary` says all this in one line for people.
+    :func:`boardroom.shared.engine.explain.summary` says all this in one line for people.
     """
 
     move: Move
@@ -108,13 +108,13 @@ class SearchResult:
     elapsed: float
     book: bool = False
     """The move and its exact value come from the opening book
-    (:mod:`shared.engine.book`): solved in advance, nothing searched now
+    (:mod:`boardroom.shared.engine.book`): solved in advance, nothing searched now
     (``nodes`` is 0)."""
 
     @property
     def nodes_per_second(self) -> float:
         """Positions searched a second (0.0 when no time was measured); what
-        :func:`shared.engine.explain.summary` and the clients show."""
+        :func:`boardroom.shared.engine.explain.summary` and the clients show."""
         return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
 
 
@@ -209,19 +209,19 @@ def search(
 ) -> SearchResult:
     """The engine's move in ``position``.
 
-    ``level`` picks a playing strength (:class:`~shared.engine.levels.Level`);
+    ``level`` picks a playing strength (:class:`~boardroom.shared.engine.levels.Level`);
     ``depth`` (plies) and ``time_limit`` (seconds) override it or, alone, bound a
     plain best-move search. With none of them, play perfectly within the perfect
     level's budget. The search returns within ``time_limit`` plus a few
     milliseconds. ``seed`` makes the varied levels reproducible.
 
     Perfect play (the ``perfect`` level, or no level nor limits) takes the
-    opening book's move where the book has the position (:mod:`shared.engine.book`):
+    opening book's move where the book has the position (:mod:`boardroom.shared.engine.book`):
     ``book``, or the one shipped for the game when None (an empty
-    :class:`~shared.engine.book.OpeningBook` turns it off).
+    :class:`~boardroom.shared.engine.book.OpeningBook` turns it off).
 
-    Raises :class:`~shared.errors.SearchLimitsError` for a bad level or limit and
-    :class:`~shared.errors.IllegalMoveError` if the game is already over.
+    Raises :class:`~boardroom.shared.errors.SearchLimitsError` for a bad level or limit and
+    :class:`~boardroom.shared.errors.IllegalMoveError` if the game is already over.
     """
     return _run(game, position, plan_search(level, depth, time_limit), seed=seed, book=book)
 
@@ -346,7 +346,7 @@ def _run(
 def _run_generic(
     game: Game, position: Position, plan: SearchPlan, *, seed: int | None
 ) -> SearchResult:
-    """Carry out ``plan`` with the generic search (:mod:`shared.engine.generic`)."""
+    """Carry out ``plan`` with the generic search (:mod:`boardroom.shared.engine.generic`)."""
     started = time.perf_counter()
     _check_ongoing(game, position)
     deadline = started + plan.time_limit if plan.time_limit is not None else None
@@ -373,7 +373,7 @@ def quick_move(game: Game, position: Position) -> Move:
     game's evaluation likes best otherwise (Othello). Raises
     :class:`IllegalMoveError` if the game is over.
 
-    >>> from shared.games import get_game
+    >>> from boardroom.shared.games import get_game
     >>> game = get_game("tictactoe")
     >>> game.format_move(quick_move(game, game.from_moves("b2")))
     'b1'
@@ -500,7 +500,7 @@ def value_search(game: Game, position: Position, *, time_limit: float) -> Search
     """The value of ``position`` and a best move, for hints and reviews.
 
     Where every position solves fast (Connect Four with the opening database and
-    the compiled solver, :func:`~shared.engine.solvers.solves_everywhere`), a full
+    the compiled solver, :func:`~boardroom.shared.engine.solvers.solves_everywhere`), a full
     solve proves it, given :data:`EXACT_VALUE_CAP` seconds if ``time_limit`` is
     less; only a solve that outlasts that leaves an estimate (``exact`` False).
     Elsewhere :func:`search` at the ``perfect`` level within ``time_limit``:

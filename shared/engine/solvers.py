@@ -1,9 +1,9 @@
 """Which build of the exact solver runs a search: the compiled one where it can.
 
 :func:`exact_searcher` is how the engine gets a solver: a
-:class:`~shared.engine.native.NativeSearcher` (numba, same algorithm, same node
+:class:`~boardroom.shared.engine.native.NativeSearcher` (numba, same algorithm, same node
 counts) for the games it supports, else the pure
-:class:`~shared.engine.negamax.Searcher`. Set the environment variable
+:class:`~boardroom.shared.engine.negamax.Searcher`. Set the environment variable
 ``BOARDROOM_ENGINE=python`` to force the pure build everywhere (to compare, or
 where numba cannot run); it is read at each search. If numba fails to import,
 the pure build runs too.
@@ -19,9 +19,9 @@ import os
 import time
 from types import ModuleType
 
-from shared.engine import opening_database
-from shared.engine.kernel import SearchKernel
-from shared.engine.negamax import Searcher
+from boardroom.shared.engine import opening_database
+from boardroom.shared.engine.kernel import SearchKernel
+from boardroom.shared.engine.negamax import Searcher
 
 ENGINE_ENV = "BOARDROOM_ENGINE"
 """``python`` forces the pure solver; unset (or anything else), native where supported."""
@@ -34,11 +34,11 @@ _native_failed = False
 
 
 def native_module() -> ModuleType | None:
-    """:mod:`shared.engine.native`, imported on first use; None if it cannot be."""
+    """:mod:`boardroom.shared.engine.native`, imported on first use; None if it cannot be."""
     global _native, _native_failed
     if _native is None and not _native_failed:
         try:
-            from shared.engine import native
+            from boardroom.shared.engine import native
         except ImportError:
             _native_failed = True
         else:
@@ -61,7 +61,7 @@ def backend(kernel: SearchKernel) -> str:
 
 def solves_everywhere(kernel: SearchKernel) -> bool:
     """True where a full solve of any position takes well under a second: Connect
-    Four with its opening database (:mod:`shared.engine.opening_database`, read
+    Four with its opening database (:mod:`boardroom.shared.engine.opening_database`, read
     here if not yet) on the compiled solver. Elsewhere only late positions solve
     in time, and the pure solver is about a hundred times slower."""
     grid = kernel.grid
@@ -84,7 +84,7 @@ def exact_searcher(
     Use it for search to the end of the game only (``depth=EXACT_DEPTH``); the
     depth-limited search needs the pure :class:`Searcher`. On Connect Four it
     takes 12-stone values from the opening database unless ``opening_database``
-    is False (:mod:`shared.engine.opening_database`).
+    is False (:mod:`boardroom.shared.engine.opening_database`).
     """
     build = Searcher
     if backend(kernel) == "native":

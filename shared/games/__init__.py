@@ -1,7 +1,7 @@
 """Game rules: get a game by name and play it.
 
 Every game is declared by its own module here (``GAME_SPECS``) and listed by
-:mod:`shared.games.registry`: the one list of games.
+:mod:`boardroom.shared.games.registry`: the one list of games.
 
 >>> game = get_game("connect4")
 >>> position = game.from_moves("4453")
@@ -13,10 +13,20 @@ Every game is declared by its own module here (``GAME_SPECS``) and listed by
 
 from __future__ import annotations
 
-from shared.games.base import DRAW, ONGOING, Game, GridGame, Move, Outcome, Player, Position, Status
-from shared.games.endings import Termination
-from shared.games.registry import choices_text, game_specs, get_game, spec_for, spec_of
-from shared.games.spec import GameSpec
+from boardroom.shared.games.base import (
+    DRAW,
+    ONGOING,
+    Game,
+    GridGame,
+    Move,
+    Outcome,
+    Player,
+    Position,
+    Status,
+)
+from boardroom.shared.games.endings import Termination
+from boardroom.shared.games.registry import choices_text, game_specs, get_game, spec_for, spec_of
+from boardroom.shared.games.spec import GameSpec
 
 __all__ = [
     "DRAW",

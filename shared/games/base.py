@@ -3,17 +3,17 @@
 :class:`Game` is what every game is to the server, the clients and the engine's
 generic search: two players taking turns on a ``width`` x ``height`` board of
 cells, each holding a stone of one side or none. The k-in-a-row games (a race to
-``k`` in a row on a grid, see :mod:`shared.games.grid`, with or without gravity)
+``k`` in a row on a grid, see :mod:`boardroom.shared.games.grid`, with or without gravity)
 share one class, :class:`GridGame`, which carries their rules and the bitboard
 geometry the compiled search kernel reads; subclasses add their notation. A game
-of another kind (Othello, :mod:`shared.games.othello`) implements :class:`Game`
+of another kind (Othello, :mod:`boardroom.shared.games.othello`) implements :class:`Game`
 itself.
 
 Two paths into the rules:
 
 - validating entry points for anything typed by a person or sent by a client:
   :meth:`Game.parse_move`, :meth:`Game.play`, :meth:`Game.from_moves`. They raise
-  :class:`~shared.errors.IllegalMoveError` naming the input and the reason;
+  :class:`~boardroom.shared.errors.IllegalMoveError` naming the input and the reason;
 - an unchecked path for search: :meth:`Game.play_unchecked` and the raw bitboards
   of :class:`Position`. Positions are immutable ints, so "unmake" is simply to
   keep the parent position: nothing is mutated and nothing needs undoing.
@@ -27,9 +27,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shared.errors import IllegalMoveError, IllegalMoveReason
-from shared.games.endings import Termination
-from shared.games.grid import Grid, iter_bits
+from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
+from boardroom.shared.games.endings import Termination
+from boardroom.shared.games.grid import Grid, iter_bits
 
 Move = int
 """A move as an int: what :meth:`Game.legal_moves` gives and :meth:`Game.play` takes.
@@ -125,7 +125,7 @@ DRAW = Outcome(Status.DRAW, termination=Termination.FULL_BOARD)
 
 class Game(ABC):
     """The rules of one game. Instances are immutable and shared; get them by name
-    from :func:`shared.games.get_game`.
+    from :func:`boardroom.shared.games.get_game`.
     """
 
     name: str
@@ -145,7 +145,7 @@ class Game(ABC):
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
         # Games cross process boundaries by name: the worker rebuilds it from the registry.
-        from shared.games import get_game
+        from boardroom.shared.games import get_game
 
         return get_game, (self.name,)
 
@@ -156,7 +156,7 @@ class Game(ABC):
     def from_moves(self, text: str) -> Position:
         """The position reached by the moves in ``text``, checking each one.
 
-        Raises :class:`~shared.errors.IllegalMoveError` naming the first bad move
+        Raises :class:`~boardroom.shared.errors.IllegalMoveError` naming the first bad move
         and its place in the string.
         """
         position = self.new()
@@ -217,7 +217,7 @@ class Game(ABC):
     def parse_cell_name(self, name: str) -> Cell | None:
         """The ``(column, row)`` that :meth:`cell_name` named; None for anything else.
 
-        >>> from shared.games import get_game
+        >>> from boardroom.shared.games import get_game
         >>> game = get_game("connect4")
         >>> game.parse_cell_name("d1"), game.parse_cell_name("c10"), game.parse_cell_name("4")
         ((3, 0), (2, 9), None)

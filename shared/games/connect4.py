@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from shared.errors import IllegalMoveError, IllegalMoveReason
-from shared.games.base import GridGame, Move, Position
-from shared.games.endings import Termination
-from shared.games.grid import Grid
-from shared.games.spec import BoardKind, GameSpec, Search
+from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
+from boardroom.shared.games.base import GridGame, Move, Position
+from boardroom.shared.games.endings import Termination
+from boardroom.shared.games.grid import Grid
+from boardroom.shared.games.spec import BoardKind, GameSpec, Search
 
 WIDTH = 7
 HEIGHT = 6

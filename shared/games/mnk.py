@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 
-from shared.errors import GameOptionsError, IllegalMoveError, IllegalMoveReason
-from shared.games.base import GridGame, Move, Position, column_letter, split_move_tokens
-from shared.games.endings import Termination
-from shared.games.grid import Grid
-from shared.games.spec import BoardKind, GameSpec, Search, SizeOption
+from boardroom.shared.errors import GameOptionsError, IllegalMoveError, IllegalMoveReason
+from boardroom.shared.games.base import GridGame, Move, Position, column_letter, split_move_tokens
+from boardroom.shared.games.endings import Termination
+from boardroom.shared.games.grid import Grid
+from boardroom.shared.games.spec import BoardKind, GameSpec, Search, SizeOption
 
 MAX_SIDE = 19
 """Largest board side: a Go board, and small enough for bitboard search."""

@@ -10,7 +10,7 @@ When the side to move has no legal move but the opponent has, the only legal
 move is a pass, written ``pass``: an explicit move, so turns keep alternating by
 ply (X moves on even plies) and a move string replays the game exactly. The game
 ends when neither side can move (usually a full board); the discs are counted,
-most discs wins (:attr:`~shared.games.endings.Termination.COUNT`), an equal
+most discs wins (:attr:`~boardroom.shared.games.endings.Termination.COUNT`), an equal
 count is a draw.
 
 Notation: a cell is its column letter and row number, ``a1`` to ``h8``, as on the
@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import re
 
-from shared.errors import IllegalMoveError, IllegalMoveReason
-from shared.games.base import (
+from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
+from boardroom.shared.games.base import (
     ONGOING,
     Game,
     Move,
@@ -43,10 +43,10 @@ from shared.games.base import (
     column_letter,
     split_move_tokens,
 )
-from shared.games.endings import Termination
-from shared.games.grid import iter_bits
-from shared.games.othello_evaluation import evaluate
-from shared.games.spec import BoardKind, GameSpec, Search
+from boardroom.shared.games.endings import Termination
+from boardroom.shared.games.grid import iter_bits
+from boardroom.shared.games.othello_evaluation import evaluate
+from boardroom.shared.games.spec import BoardKind, GameSpec, Search
 
 SIZE = 8
 CELLS = SIZE * SIZE

@@ -15,7 +15,7 @@ the opponent's:
 
 The value is in points for the player to move, the unit hints show (``+1.25``):
 a corner is worth about what three more moves are. It lives beside the rules
-(:mod:`shared.games.othello` names it in its ``GameSpec``, ``evaluation``) and
+(:mod:`boardroom.shared.games.othello` names it in its ``GameSpec``, ``evaluation``) and
 reads the position through the rules' bitboards: bit ``row * 8 + column`` is a
 cell, bit 0 being a1 (see the rules' docstring).
 """
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Protocol, cast
 
-from shared.games.base import Game, Position
+from boardroom.shared.games.base import Game, Position
 
 CORNER_POINTS = 3.0
 X_SQUARE_POINTS = 1.5
@@ -47,7 +47,7 @@ X_SQUARES = ((_cell("a1"), _cell("b2")), (_cell("h1"), _cell("g2")),
 
 
 class DiscGame(Protocol):
-    """What the evaluation asks of the rules (:class:`~shared.games.othello.Othello`)."""
+    """What the evaluation asks of the rules (:class:`~boardroom.shared.games.othello.Othello`)."""
 
     def sides(self, position: Position) -> tuple[int, int]:
         """The discs of the player to move and of the other."""
@@ -62,7 +62,7 @@ def evaluate(game: Game, position: Position) -> float:
     """The value of an ongoing ``position`` for the player to move, in points
     (see the module docstring).
 
-    >>> from shared.games import get_game
+    >>> from boardroom.shared.games import get_game
     >>> othello = get_game("othello")
     >>> evaluate(othello, othello.new())
     0.0

@@ -1,6 +1,6 @@
-"""The one list of games: every :class:`~shared.games.spec.GameSpec` the rules declare.
+"""The one list of games: every :class:`~boardroom.shared.games.spec.GameSpec` the rules declare.
 
-Each module of :mod:`shared.games` that defines a game declares it in a
+Each module of :mod:`boardroom.shared.games` that defines a game declares it in a
 module-level ``GAME_SPECS`` tuple; this module imports them all, once, in menu
 order. Adding a game is writing its module: nothing here, and nothing in the
 server or the clients, names it.
@@ -20,9 +20,9 @@ import importlib
 import pkgutil
 import re
 
-from shared.errors import GameOptionsError, UnknownGameError
-from shared.games.base import Game
-from shared.games.spec import GameSpec
+from boardroom.shared.errors import GameOptionsError, UnknownGameError
+from boardroom.shared.games.base import Game
+from boardroom.shared.games.spec import GameSpec
 
 __all__ = ["choices_text", "game_specs", "get_game", "spec_for", "spec_of"]
 
@@ -34,11 +34,11 @@ _SIZED_NAME = re.compile(r"([a-z][a-z0-9]*)((?:-[0-9]{1,2})+)")
 def game_specs() -> tuple[GameSpec, ...]:
     """Every game, in menu order (then by name). Families of boards (``mnk``) are
     one spec each."""
-    import shared.games as package
+    import boardroom.shared.games as package
 
     specs: list[GameSpec] = []
     for module in pkgutil.iter_modules(package.__path__):
-        declared = importlib.import_module(f"shared.games.{module.name}")
+        declared = importlib.import_module(f"boardroom.shared.games.{module.name}")
         specs.extend(getattr(declared, "GAME_SPECS", ()))
     names = [name for spec in specs for name in (spec.name, *spec.aliases)]
     duplicated = {name for name in names if names.count(name) > 1}
@@ -55,7 +55,7 @@ def _by_name() -> dict[str, GameSpec]:
 def spec_of(name: str) -> GameSpec:
     """The spec a game's name (or alias, or a family board's ``mnk-M-N-K``) names.
 
-    Raises :class:`~shared.errors.UnknownGameError` listing the choices."""
+    Raises :class:`~boardroom.shared.errors.UnknownGameError` listing the choices."""
     spec = _by_name().get(name)
     if spec is None:
         match = _SIZED_NAME.fullmatch(name)
@@ -75,8 +75,8 @@ def get_game(name: str, **sizes: int | None) -> Game:
     family's board: ``mnk-5-5-4``, or ``mnk`` with its sizes as keywords.
 
     Games are immutable and cached, so the same name gives the same object.
-    Raises :class:`~shared.errors.UnknownGameError` for an unknown name and
-    :class:`~shared.errors.GameOptionsError` for missing or out-of-range sizes.
+    Raises :class:`~boardroom.shared.errors.UnknownGameError` for an unknown name and
+    :class:`~boardroom.shared.errors.GameOptionsError` for missing or out-of-range sizes.
     """
     spec = spec_of(name)
     if not spec.is_family:

@@ -1,7 +1,7 @@
 """What a game is, for everything that lists, offers, or searches games: :class:`GameSpec`.
 
 A game's own module (``shared/games/connect4.py``, ``mnk.py``, ...) declares its
-specs in a module-level ``GAME_SPECS`` tuple; :mod:`shared.games.registry` finds
+specs in a module-level ``GAME_SPECS`` tuple; :mod:`boardroom.shared.games.registry` finds
 them. Nothing else in the tree lists games: the CLI and its help, the terminal,
 the engine pool's warm-up, the bench, the load test and the browser (through
 ``GET /api/games``) all read the registry.
@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from shared.games.endings import Termination
+from boardroom.shared.games.endings import Termination
 
 if TYPE_CHECKING:
-    from shared.games.base import Game, Position
+    from boardroom.shared.games.base import Game, Position
 
 Evaluation = Callable[["Game", "Position"], float]
 """``evaluate(game, position)``: a heuristic value of an ongoing position for the
@@ -43,7 +43,7 @@ class Search(enum.Enum):
     """The compiled k-in-a-row kernel (bitboards, threat evaluation): exact
     wherever the board can be solved in time."""
     GENERIC = "generic"
-    """Alpha-beta over any :class:`~shared.games.base.Game`, with the game's own
+    """Alpha-beta over any :class:`~boardroom.shared.games.base.Game`, with the game's own
     evaluation at the horizon: values are estimates unless the game ends within
     the search."""
 
@@ -65,9 +65,9 @@ class SizeOption:
 class GameSpec:
     """One game (or family of boards) as the registry offers it.
 
-    ``build`` makes the :class:`~shared.games.base.Game`: with no arguments for a
+    ``build`` makes the :class:`~boardroom.shared.games.base.Game`: with no arguments for a
     single game, with every :attr:`sizes` option as a keyword for a family (which
-    checks them and raises :class:`~shared.errors.GameOptionsError`). A family's
+    checks them and raises :class:`~boardroom.shared.errors.GameOptionsError`). A family's
     boards are named ``NAME-A-B-C`` by :attr:`sized_name`'s pattern.
     """
 

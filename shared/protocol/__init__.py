@@ -4,7 +4,7 @@ server and every client. Pure: it parses and builds text, and does no I/O.
 See ``docs/protocol.md`` for the contract in prose.
 """
 
-from shared.protocol.codec import (
+from boardroom.shared.protocol.codec import (
     MAX_FRAME_BYTES,
     check_chat_text,
     check_player_name,
@@ -12,8 +12,8 @@ from shared.protocol.codec import (
     decode_server_message,
     encode_message,
 )
-from shared.protocol.errors import ErrorCode, ProtocolError
-from shared.protocol.messages import (
+from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
+from boardroom.shared.protocol.messages import (
     CLIENT_MESSAGES,
     PROTOCOL_VERSION,
     SERVER_MESSAGES,

@@ -1,7 +1,7 @@
 """Turning frames into messages and back, with a typed error for every bad input.
 
 :func:`decode_client_message` is what the server runs on every text frame. It
-never raises anything but :class:`~shared.protocol.errors.ProtocolError`, whose
+never raises anything but :class:`~boardroom.shared.protocol.errors.ProtocolError`, whose
 code says what was wrong with the frame (not JSON, not an object, unknown type, a
 field missing or of the wrong type) and whose message names the field and says
 what would be accepted. The request's ``id`` is recovered whenever the frame was
@@ -24,8 +24,8 @@ from typing import Any
 
 import msgspec
 
-from shared.protocol.errors import ErrorCode, ProtocolError
-from shared.protocol.messages import (
+from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
+from boardroom.shared.protocol.messages import (
     CLIENT_MESSAGES,
     LEVELS,
     ClientMessage,

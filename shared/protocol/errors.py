@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 
-from shared.errors import BoardroomError
+from boardroom.shared.errors import BoardroomError
 
 
 class ErrorCode(enum.StrEnum):

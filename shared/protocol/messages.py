@@ -1,7 +1,7 @@
 """Every message of the wire protocol, defined once for the server and its clients.
 
 Messages are frozen :class:`msgspec.Struct` types tagged by their ``type`` field.
-Decoding (:mod:`shared.protocol.codec`) validates them: unknown fields are
+Decoding (:mod:`boardroom.shared.protocol.codec`) validates them: unknown fields are
 ignored, a missing or wrong-typed field is an error naming it. Every request may
 carry an ``id``; the reply to it (or the error) echoes it. Optional fields left at
 their default are not sent.
@@ -40,7 +40,8 @@ Seconds = Annotated[float, msgspec.Meta(gt=0, le=86_400)]
 BoardKind = Literal["cells", "columns"]
 """How a board looks and how a move names a place on it: ``cells`` (a move names
 a cell, ``b2``) or ``columns`` (a move names a column, ``4``, and the stone falls):
-the registry's :class:`shared.games.spec.BoardKind` values (a test holds them together)."""
+the registry's :class:`boardroom.shared.games.spec.BoardKind` values (a test holds them
+together)."""
 Side = Literal["first", "second"]
 """A seat: ``first`` moves first (X), ``second`` answers (O)."""
 SIDES: Final[tuple[Side, Side]] = ("first", "second")
@@ -58,14 +59,14 @@ def other_side(side: Side) -> Side:
 
 SYMBOLS: Final[dict[Side, str]] = {"first": "X", "second": "O"}
 """The stone each seat plays, as boards and texts show it: ``first`` is X and moves
-first. The rules' :class:`~shared.games.Player` converts with ``SIDES[player]``
+first. The rules' :class:`~boardroom.shared.games.Player` converts with ``SIDES[player]``
 and ``Player(SIDES.index(side))``; its ``symbol`` is the same letter."""
 
 
 class Level(enum.StrEnum):
     """The AI's playing strengths, weakest first: the one type of a level, for the
     wire (sent by value: ``"medium"``), the clients and the engine
-    (:mod:`shared.engine.levels` says how each plays). A :class:`~enum.StrEnum`, so
+    (:mod:`boardroom.shared.engine.levels` says how each plays). A :class:`~enum.StrEnum`, so
     a level is also its name as a string (``Level.MEDIUM == "medium"``)."""
 
     RANDOM = "random"
@@ -327,7 +328,7 @@ class ClockState(msgspec.Struct, frozen=True, kw_only=True):
 
 class ResultInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """How a game ended. ``winner`` is None for a draw; ``reason`` is a value of
-    :class:`shared.games.endings.Termination` (``line``, ``count``, ``resignation``,
+    :class:`boardroom.shared.games.endings.Termination` (``line``, ``count``, ``resignation``,
     ...); ``line`` names the winning cells (``"d1"``)."""
 
     winner: Side | None
@@ -609,7 +610,7 @@ class Match(_Message, tag="match", frozen=True):
 
 
 class Error(_Message, tag="error", frozen=True):
-    """A refused request: stable ``code`` (:class:`~shared.protocol.errors.ErrorCode`),
+    """A refused request: stable ``code`` (:class:`~boardroom.shared.protocol.errors.ErrorCode`),
     ``message`` for people, and ``retry_after`` (seconds) when rate limited."""
 
     code: str

@@ -13,9 +13,9 @@ from playwright.async_api import expect
 from test_browser_players import player_id, stored_player_token
 from test_browser_teacher import open_teacher
 
-from server.classroom.class_codes import ALPHABET
-from server.classroom.qr_codes import qr_data_uri
-from server.net_addresses import is_loopback, reachable_hosts
+from boardroom.server.classroom.class_codes import ALPHABET
+from boardroom.server.classroom.qr_codes import qr_data_uri
+from boardroom.server.net_addresses import is_loopback, reachable_hosts
 
 SCREENSHOTS = Path("/tmp/boardroom-cards")
 PHONE = {"width": 390, "height": 844}

@@ -12,7 +12,7 @@ from pathlib import Path
 from browser import WebPlayer, stored, web_session
 from playwright.async_api import Page, expect
 
-from server.store import GameStore
+from boardroom.server.store import GameStore
 
 PLAYER_ID = re.compile(r"^p[0-9a-f]{16}$")
 UNKNOWN_TOKEN = "bp_" + "A" * 43

@@ -14,7 +14,7 @@ from pathlib import Path
 import aiohttp
 from harness import running_server
 
-from server.web.routes import STATIC_DIR, WRITTEN_MODULES
+from boardroom.server.web.routes import STATIC_DIR, WRITTEN_MODULES
 
 IMPORT = re.compile(r'^import .* from "\./([a-z0-9-]+\.js)";$', re.MULTILINE)
 

@@ -16,8 +16,8 @@ from harness import Player, play_out
 from playwright.async_api import Route, WebSocketRoute, expect
 from test_browser_teacher import open_teacher
 
-from server.web.routes import STATIC_DIR
-from shared.games import game_specs
+from boardroom.server.web.routes import STATIC_DIR
+from boardroom.shared.games import game_specs
 
 SIDE_OF_MARK = {"X": "first", "O": "second"}
 

@@ -27,16 +27,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from server.core.players import PlayerId, PlayerRecord
-from server.core.records import PlayerKind, SeatRecord, Termination
-from server.store import (
+from boardroom.server.core.players import PlayerId, PlayerRecord
+from boardroom.server.core.records import PlayerKind, SeatRecord, Termination
+from boardroom.server.store import (
     ClassCodeRecord,
     EntrantRecord,
     GameStore,
     PairingRecord,
     StudentRecord,
 )
-from shared.games import Player
+from boardroom.shared.games import Player
 
 T0 = 1_700_000_000.0
 ADA = PlayerRecord(PlayerId("p" + "a" * 16), "ada", PlayerKind.HUMAN, T0)

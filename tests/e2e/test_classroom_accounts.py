@@ -22,7 +22,7 @@ import pytest_asyncio
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server, wait_until
 
-from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
+from boardroom.shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 
 
 @pytest_asyncio.fixture
@@ -133,7 +133,7 @@ async def test_class_accounts_are_made_at_once_and_join_by_their_links(
     own address, the token and the name after the #); each student is on the
     roster before joining, not connected. Zoë joins with her link's token: she
     is that student (no new row, no new player); the tokens are in no log line."""
-    for name in ("server", "aiohttp"):
+    for name in ("boardroom.server", "aiohttp"):
         caplog.set_level(logging.DEBUG, logger=name)
     teacher = Teacher(server)
     status, made, _ = await teacher.call(
@@ -162,7 +162,7 @@ async def test_class_accounts_are_made_at_once_and_join_by_their_links(
     assert len(rows) == 3 and [r["connected"] for r in rows] == [False, False, True]
     with closing(sqlite3.connect(server.config.database)) as db:
         assert db.execute("SELECT count(*), count(token_hash) FROM players").fetchone() == (3, 3)
-    served = [r for r in caplog.records if r.name.startswith(("server", "aiohttp"))]
+    served = [r for r in caplog.records if r.name.startswith(("boardroom.server", "aiohttp"))]
     logged = "\n".join(f"{r.getMessage()} {r.__dict__}" for r in served)
     for account in accounts:
         assert link_token(account["join_link"])[0] not in logged

@@ -23,7 +23,7 @@ from classroom_helpers import NO_TOKEN, Teacher
 from harness import Player, RunningServer, running_server
 from repo_paths import REPO_ROOT
 
-from server.classroom.class_mode import AdminError
+from boardroom.server.classroom.class_mode import AdminError
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -17,8 +17,8 @@ import pytest
 from classroom_helpers import Teacher
 from harness import TIMEOUT, Player, RunningServer, running_server, wait_until
 
-from server.classroom.class_mode import CLASSROOM
-from server.classroom.teacher import ANNOUNCEMENT_SHOWN_SECONDS, ENDED_SHOWN_SECONDS
+from boardroom.server.classroom.class_mode import CLASSROOM
+from boardroom.server.classroom.teacher import ANNOUNCEMENT_SHOWN_SECONDS, ENDED_SHOWN_SECONDS
 
 CELLS = tuple(f"{column}{row}" for row in "123" for column in "abc")
 GAME = ("a1", "a3", "b2", "b3", "c3")

@@ -26,9 +26,9 @@ import pytest_asyncio
 from classroom_helpers import NO_TOKEN, Teacher
 from harness import Player, RunningServer, assert_alive, running_server
 
-from server.core.sessions import Session
-from server.lifecycle import HUB
-from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
+from boardroom.server.core.sessions import Session
+from boardroom.server.lifecycle import HUB
+from boardroom.shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 
 
 @pytest_asyncio.fixture
@@ -72,7 +72,10 @@ async def test_the_teacher_gets_a_bot_token_that_is_one_player_on_every_connecti
     """201 with the player id, the name and the token (shaped as every player
     token, its id derived from it); the store keeps its hash only; two hellos
     with it are that one bot player, not new; the token is in no log line."""
-    for name in ("server", "aiohttp"):  # the server's logs (the test's own client logs frames)
+    for name in (
+        "boardroom.server",
+        "aiohttp",
+    ):  # the server's logs (the test's own client logs frames)
         caplog.set_level(logging.DEBUG, logger=name)
     made = await new_bot(Teacher(server), "mybot")
     token = made["token"]
@@ -91,7 +94,7 @@ async def test_the_teacher_gets_a_bot_token_that_is_one_player_on_every_connecti
         await bot.close()
     assert len(player_rows(server)) == 1
     # The server's own loggers (the test's websockets client logs what it sends).
-    served = [r for r in caplog.records if r.name.startswith(("server", "aiohttp"))]
+    served = [r for r in caplog.records if r.name.startswith(("boardroom.server", "aiohttp"))]
     made_lines = [r for r in served if r.getMessage() == "the teacher made a bot player"]
     assert [r.__dict__["player"] for r in made_lines] == [made["player_id"]]
     logged = "\n".join(f"{r.getMessage()} {r.__dict__}" for r in served)

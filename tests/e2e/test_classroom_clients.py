@@ -15,7 +15,7 @@ from harness import Player, running_server, wait_until
 from repo_paths import REPO_ROOT
 from terminal_helpers import client_process
 
-from client.session import Session, SessionEnded
+from boardroom.client.session import Session, SessionEnded
 
 SLOW_BOT = """
 import time
@@ -42,7 +42,7 @@ async def test_a_bot_waits_out_a_pause_and_finishes_its_game(tmp_path: Path) -> 
         teacher = Teacher(server)
         process = await asyncio.create_subprocess_exec(
             sys.executable,
-            *("-m", "client.cli", "bot", "--server", server.ws_url, "--script", str(bot)),
+            *("-m", "boardroom.client.cli", "bot", "--server", server.ws_url, "--script", str(bot)),
             *("--create", "tictactoe", "--ai", "random", "--games", "1"),
             cwd=REPO_ROOT,
             stdout=asyncio.subprocess.PIPE,

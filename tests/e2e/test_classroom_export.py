@@ -22,7 +22,7 @@ import pytest
 from classroom_helpers import Teacher
 from harness import Player, running_server, wait_until
 
-from shared.engine.analysis import accuracy, analyse_game
+from boardroom.shared.engine.analysis import accuracy, analyse_game
 
 ISO_WITH_OFFSET = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d"
 """A time as the export writes it: ISO 8601, to the second, with the zone's offset."""

@@ -25,11 +25,11 @@ import pytest_asyncio
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server
 
-from server.classroom.admin_routes import ROSTER_PAGE_DEFAULT, ROSTER_PAGE_MAX
-from server.core.limits import DEFAULT_NEW_PLAYERS
-from server.core.players import PlayerRecord, new_player_token, player_id_for, token_hash
-from server.core.records import PlayerKind
-from server.store import StudentRecord, open_store
+from boardroom.server.classroom.admin_routes import ROSTER_PAGE_DEFAULT, ROSTER_PAGE_MAX
+from boardroom.server.core.limits import DEFAULT_NEW_PLAYERS
+from boardroom.server.core.players import PlayerRecord, new_player_token, player_id_for, token_hash
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.store import StudentRecord, open_store
 
 SCHOOL = "127.0.0.2"
 """The school's one NAT address: every student of the class connects from it."""

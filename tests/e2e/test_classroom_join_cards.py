@@ -1,8 +1,8 @@
 """The class's join cards, end to end on a real class server: the address on
 the join links is one the students' machines reach, whatever address the
-teacher's page was opened at (:mod:`server.classroom.join_address`); each card's
+teacher's page was opened at (:mod:`boardroom.server.classroom.join_address`); each card's
 short class code signs a browser in as its student, and a wrong one makes
-nobody (:mod:`server.classroom.code_routes`)."""
+nobody (:mod:`boardroom.server.classroom.code_routes`)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ import aiohttp
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server, source_connector
 
-from server.classroom.class_codes import ALPHABET
-from server.net_addresses import is_loopback, reachable_hosts
+from boardroom.server.classroom.class_codes import ALPHABET
+from boardroom.server.net_addresses import is_loopback, reachable_hosts
 
 
 async def test_links_asked_from_loopback_carry_the_network_address(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import pytest
 from classroom_helpers import admin_call
 from harness import Player, ServerProcess
 
-from server.config import ServerConfig, add_arguments, config_from
+from boardroom.server.config import ServerConfig, add_arguments, config_from
 
 LINK = re.compile(r"^  Teacher page: (http://127\.0\.0\.1:(\d+)/teacher#token=([\w-]+))$")
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from harness import TIMEOUT, CuttableProxy, running_server, wait_until
 
-from client.errors import ConnectionLostError, RequestRefusedError, ServerUnreachableError
-from client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
-from shared.protocol.messages import (
+from boardroom.client.errors import ConnectionLostError, RequestRefusedError, ServerUnreachableError
+from boardroom.client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
+from boardroom.shared.protocol.messages import (
     CreateRoom,
     GameOver,
     Join,

@@ -19,10 +19,10 @@ import pytest
 from redis.asyncio import Redis
 from services import RedisServer
 
-from server.cluster.directory import Directory
-from server.cluster.relay import Publisher
-from server.core.lobby import RoomCodes
-from shared.protocol.messages import RoomSummary
+from boardroom.server.cluster.directory import Directory
+from boardroom.server.cluster.relay import Publisher
+from boardroom.server.core.lobby import RoomCodes
+from boardroom.shared.protocol.messages import RoomSummary
 
 
 @pytest.fixture

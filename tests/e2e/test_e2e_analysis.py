@@ -20,7 +20,7 @@ from typing import Any
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, play_out, running_server, wait_until
 
-from shared.engine.analysis import ANALYSIS_VERSION
+from boardroom.shared.engine.analysis import ANALYSIS_VERSION
 
 BLUNDER = "b2 a2 a1 c3 c1 b1 a3"
 """Tic-tac-toe: O's a2 throws the draw away (X then wins), the rest is best play."""

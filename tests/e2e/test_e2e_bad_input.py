@@ -31,10 +31,10 @@ import pytest
 from harness import Player, RunningServer, assert_alive, running_server, wait_until
 from websockets.exceptions import ConnectionClosed
 
-from server.app import HARD_FRAME_BYTES
-from server.core.limits import DEFAULT_ABUSE_STRIKES as ABUSE_STRIKES
-from shared.protocol.close_codes import CLOSE_ABUSE
-from shared.protocol.codec import MAX_FRAME_BYTES, MAX_NAME_LENGTH
+from boardroom.server.app import HARD_FRAME_BYTES
+from boardroom.server.core.limits import DEFAULT_ABUSE_STRIKES as ABUSE_STRIKES
+from boardroom.shared.protocol.close_codes import CLOSE_ABUSE
+from boardroom.shared.protocol.codec import MAX_FRAME_BYTES, MAX_NAME_LENGTH
 
 LENIENT = {"rate": 1000.0, "burst": 1000}
 """Rate limits out of the way, for the tests that are not about flooding: each

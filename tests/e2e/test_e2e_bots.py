@@ -1,7 +1,7 @@
 """End to end: ``boardroom bot`` as a real process, playing on a real server.
 
 Every test starts the server in-process (:func:`harness.running_server`: real
-SQLite, real engine pool) and runs ``python -m client.cli bot ...`` as a child
+SQLite, real engine pool) and runs ``python -m boardroom.client.cli bot ...`` as a child
 process, as a bot author would from a terminal. It checks what ``docs/bots.md``
 promises: the result lines and summary printed, the exit status, the stored
 game records (``/api/games/{id}``), and for bots that crash, hang or answer
@@ -34,8 +34,8 @@ from harness import (
 )
 from repo_paths import REPO_ROOT
 
-from client.commands.bot import TOKEN_ENV
-from server.store import GameStore
+from boardroom.client.commands.bot import TOKEN_ENV
+from boardroom.server.store import GameStore
 
 RUN_TIMEOUT = 30.0
 """Seconds a whole bot run may take here: generous, for a loaded CI machine."""
@@ -98,7 +98,7 @@ async def start_bot(
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "client.cli",
+        "boardroom.client.cli",
         "bot",
         "--server",
         url or server.ws_url,

@@ -34,9 +34,9 @@ from tournament_helpers import (
     tournament,
 )
 
-from server.classroom.class_mode import teacher_token
-from server.store import open_store
-from shared.protocol.messages import Announcement
+from boardroom.server.classroom.class_mode import teacher_token
+from boardroom.server.store import open_store
+from boardroom.shared.protocol.messages import Announcement
 
 LINE_GAME = ("a1", "a2", "b1", "b2", "c1")
 """X wins along the bottom row."""

@@ -69,7 +69,7 @@ async def test_silent_sockets_over_the_cap_are_refused_and_logged_once_while_oth
     ``too_many_connections``. A WebSocket from that address is refused too, with
     the same 503. One warning is logged for all those refusals. Meanwhile a
     client from another address connects and plays as usual."""
-    caplog.set_level(logging.INFO, logger="server.admission")
+    caplog.set_level(logging.INFO, logger="boardroom.server.admission")
     async with running_server(
         tmp_path / "games.db", max_connections_per_address=CAP, handshake_seconds=60.0
     ) as server:
@@ -117,7 +117,7 @@ async def test_connections_without_a_request_in_time_are_closed_and_their_places
     (and logged); an HTTP connection idle after its answer is closed too. A
     WebSocket that upgraded before them is still served after their deadline
     passed, and the places they held are free again."""
-    caplog.set_level(logging.INFO, logger="server.admission")
+    caplog.set_level(logging.INFO, logger="boardroom.server.admission")
     async with running_server(
         tmp_path / "games.db", max_connections_per_address=CAP, handshake_seconds=0.5
     ) as server:
@@ -162,7 +162,7 @@ async def test_a_client_that_stops_reading_is_cut_and_its_opponent_told_at_once(
     so nothing but the drop itself can end his connection. The grace window runs
     from there: Ann then wins by abandonment. Bob, reading at last, finds the
     connection cut without a close frame (1006)."""
-    caplog.set_level(logging.WARNING, logger="server.connection")
+    caplog.set_level(logging.WARNING, logger="boardroom.server.connection")
     async with running_server(
         tmp_path / "games.db",
         rate=1_000_000.0,

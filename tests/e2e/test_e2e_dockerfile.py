@@ -23,8 +23,8 @@ from pathlib import Path, PurePosixPath
 from harness import run_boardroom, running_server
 from repo_paths import REPO_ROOT
 
-from client.cli import build_parser
-from server.config import config_from
+from boardroom.client.cli import build_parser
+from boardroom.server.config import config_from
 
 DOCKERFILE = REPO_ROOT / "Dockerfile"
 DOCKERIGNORE = REPO_ROOT / ".dockerignore"
@@ -109,13 +109,13 @@ async def test_every_variable_of_the_image_is_one_that_serve_help_names() -> Non
 def test_the_image_copies_what_the_package_is_built_from_and_the_context_leaves_out_the_rest() -> (
     None
 ):
-    """The copied paths hold every package pyproject.toml names and the readme it
-    reads; .dockerignore keeps them, and keeps out the virtualenv and any local
-    database."""
+    """The copied paths hold every folder pyproject.toml maps to a package,
+    setup.py (which lists the packages) and the readme it reads; .dockerignore
+    keeps them, and keeps out the virtualenv and any local database."""
     image = read_dockerfile(DOCKERFILE.read_text())
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
-    packages = {p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]}
-    assert {"pyproject.toml", project["project"]["readme"]} <= set(image.copied)
+    packages = set(project["tool"]["setuptools"]["package-dir"].values())
+    assert {"pyproject.toml", "setup.py", project["project"]["readme"]} <= set(image.copied)
     assert packages <= {s.rstrip("/").removeprefix("./") for s in image.copied}, image.copied
     assert all((REPO_ROOT / s).exists() for s in image.copied), image.copied
 

@@ -19,9 +19,9 @@ import pytest
 from harness import Player, ServerProcess, raw_upgrade, running_server
 from websockets.exceptions import ConnectionClosed
 
-from server.core.records import GameState
-from server.stop_deadline import EXIT_STOP_OVERRAN
-from server.store import GameStore, open_store
+from boardroom.server.core.records import GameState
+from boardroom.server.stop_deadline import EXIT_STOP_OVERRAN
+from boardroom.server.store import GameStore, open_store
 
 
 async def start_game(
@@ -218,7 +218,7 @@ async def test_a_second_server_on_the_same_database_refuses_to_start(tmp_path: P
     first = await ServerProcess.start(database)
     try:
         second = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server", "--port", "0", "--database", str(database),
+            sys.executable, "-m", "boardroom.server", "--port", "0", "--database", str(database),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip
         _, stderr = await asyncio.wait_for(second.communicate(), 60)
@@ -239,7 +239,7 @@ async def test_a_port_in_use_stops_the_start_before_the_database_is_touched(
         busy.listen()
         port = busy.getsockname()[1]
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
+            sys.executable, "-m", "boardroom.server", "--host", "127.0.0.1", "--port", str(port),
             "--database", str(tmp_path / "games.db"),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip

@@ -132,7 +132,7 @@ async def test_the_default_engine_loads_the_compiled_solver_and_perfect_opens_fr
     connections, and the perfect AI opens Connect Four in the centre from the
     opening book, a proven win in 21 of its moves, shown to a player who asked
     for the search."""
-    caplog.set_level(logging.INFO, logger="server.engine_pool")
+    caplog.set_level(logging.INFO, logger="boardroom.server.engine_pool")
     async with running_server(tmp_path / "games.db", engine="auto") as server:
         ready = [r.getMessage() for r in caplog.records if " ready: " in r.getMessage()]
         assert len(ready) == server.config.workers, caplog.text

@@ -2,7 +2,7 @@
 
 A real server in-process (:func:`harness.running_server`), requests over real HTTP
 and a real WebSocket client. docs/protocol.md, "HTTP", is the contract: the list
-is every :class:`~shared.games.spec.GameSpec` in menu order, each as
+is every :class:`~boardroom.shared.games.spec.GameSpec` in menu order, each as
 ``describe()`` gives it; a browser caches it and revalidates with its ETag; and
 ``/api/games/`` and ``/api/games/{id}`` stay a stored game's record, as before.
 """
@@ -18,7 +18,7 @@ import pytest
 from harness import Player, RunningServer, running_server
 from multidict import CIMultiDict
 
-from shared.games import game_specs, get_game
+from boardroom.shared.games import game_specs, get_game
 
 
 async def get(

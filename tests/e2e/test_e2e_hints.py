@@ -12,9 +12,9 @@ import pytest
 from classroom_helpers import Teacher
 from harness import Player, assert_alive, running_server, wait_until
 
-from server.engine_pool import PoolSearchOutcome
-from server.lifecycle import POOL
-from shared.engine.remote import SearchRequest
+from boardroom.server.engine_pool import PoolSearchOutcome
+from boardroom.server.lifecycle import POOL
+from boardroom.shared.engine.remote import SearchRequest
 
 
 async def test_a_hint_goes_to_the_asker_alone_and_shows_in_the_analysis(tmp_path: Path) -> None:

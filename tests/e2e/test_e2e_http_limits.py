@@ -18,7 +18,7 @@ from typing import Any
 import aiohttp
 from harness import Player, RunningServer, running_server, source_connector
 
-from server.classroom.class_mode import teacher_token
+from boardroom.server.classroom.class_mode import teacher_token
 
 OTHER_ADDRESS = "127.0.0.2"
 

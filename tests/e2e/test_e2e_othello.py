@@ -16,8 +16,8 @@ from typing import Any
 from harness import Player, RunningServer, running_server, wait_until
 from terminal_helpers import client_process
 
-from shared.games import Player as Side
-from shared.games import Status, get_game
+from boardroom.shared.games import Player as Side
+from boardroom.shared.games import Status, get_game
 
 OTHELLO = get_game("othello")
 SIDES = ("first", "second")

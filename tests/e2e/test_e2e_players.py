@@ -20,11 +20,11 @@ import pytest
 from harness import Player, RunningServer, assert_alive, running_server
 from websockets.exceptions import ConnectionClosed
 
-from server.core.limits import DEFAULT_TOKEN_GUESSES
-from server.core.sessions import Session
-from server.lifecycle import HUB
-from server.store import GameStore
-from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
+from boardroom.server.core.limits import DEFAULT_TOKEN_GUESSES
+from boardroom.server.core.sessions import Session
+from boardroom.server.lifecycle import HUB
+from boardroom.server.store import GameStore
+from boardroom.shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 
 
 async def hello(player: Player, name: str, **fields: Any) -> dict[str, Any]:
@@ -284,7 +284,10 @@ async def test_no_token_reaches_the_logs(tmp_path: Path, caplog: pytest.LogCaptu
     that fails inside the server (which logs the message it was handling):
     neither a player token nor a resume token is in any log record, fields
     included."""
-    for name in ("server", "aiohttp"):  # the server's logs (the test's own client logs frames)
+    for name in (
+        "boardroom.server",
+        "aiohttp",
+    ):  # the server's logs (the test's own client logs frames)
         caplog.set_level(logging.DEBUG, logger=name)
     database = tmp_path / "games.db"
     async with running_server(database) as server:
@@ -313,7 +316,7 @@ async def test_no_token_reaches_the_logs(tmp_path: Path, caplog: pytest.LogCaptu
         revoked = await Player.connect(server.ws_url)
         await hello(revoked, "bob", player_token=other["player_token"])
 
-    records = [r for r in caplog.records if r.name.startswith(("server", "aiohttp"))]
+    records = [r for r in caplog.records if r.name.startswith(("boardroom.server", "aiohttp"))]
     failures = [r for r in records if r.getMessage() == "handling a message failed"]
     assert failures and "<hidden>" in str(failures[0].__dict__)
     assert any(r.getMessage() == "a revoked player token was refused" for r in records)

@@ -31,8 +31,8 @@ from harness import Player, assert_alive, play_out, run_boardroom, running_serve
 from repo_paths import REPO_ROOT
 from services import free_port, require
 
-from client.cli import build_parser
-from server.config import ServerConfig, config_from
+from boardroom.client.cli import build_parser
+from boardroom.server.config import ServerConfig, config_from
 
 GUIDE = REPO_ROOT / "docs" / "internet.md"
 GUIDE_NAME = "boardroom.example.org"

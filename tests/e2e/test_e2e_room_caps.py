@@ -15,8 +15,8 @@ from harness import Player, RunningServer, running_server
 from terminal_helpers import client_process
 from test_e2e_bad_input import LENIENT, assert_alive, assert_error
 
-from server.core.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
-from shared.protocol.messages import ROOMS_PAGE_DEFAULT
+from boardroom.server.core.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
+from boardroom.shared.protocol.messages import ROOMS_PAGE_DEFAULT
 
 OTHER_ADDRESS = "127.0.0.2"
 

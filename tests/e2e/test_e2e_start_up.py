@@ -20,9 +20,9 @@ import pytest
 from harness import TIMEOUT
 from harness import test_config as config_for  # not collected as a test under this name
 
-from server.cli import serve
-from server.single_server import DatabaseLock
-from server.store import GameStore, SchemaVersionError, StorageFailedError
+from boardroom.server.cli import serve
+from boardroom.server.single_server import DatabaseLock
+from boardroom.server.store import GameStore, SchemaVersionError, StorageFailedError
 
 
 async def a_database_without(database: Path, table: str) -> None:

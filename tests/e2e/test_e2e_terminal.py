@@ -39,16 +39,16 @@ from terminal_helpers import client_process
 from websockets.asyncio.server import ServerConnection
 from websockets.asyncio.server import serve as websockets_serve
 
-from client.errors import RequestRefusedError
-from client.session import Session, SessionEvent
-from client.terminal.console import LineConsole
-from client.terminal.room_screen import RoomScreen
-from client.terminal.style import Palette
-from client.terminal.terminal import Terminal
-from server.core.players import player_id_for
-from server.store import GameStore
-from shared.games import choices_text
-from shared.protocol.messages import ChatLine, CreateRoom, SendChat, State, Watch
+from boardroom.client.errors import RequestRefusedError
+from boardroom.client.session import Session, SessionEvent
+from boardroom.client.terminal.console import LineConsole
+from boardroom.client.terminal.room_screen import RoomScreen
+from boardroom.client.terminal.style import Palette
+from boardroom.client.terminal.terminal import Terminal
+from boardroom.server.core.players import player_id_for
+from boardroom.server.store import GameStore
+from boardroom.shared.games import choices_text
+from boardroom.shared.protocol.messages import ChatLine, CreateRoom, SendChat, State, Watch
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
 DRAWN = ["b2", "a1", "c3", "a3", "a2", "c2", "b1", "b3", "c1"]

@@ -99,7 +99,7 @@ async def test_serve_prints_https_addresses_and_refuses_a_certificate_it_cannot_
     async def serve(*flags: str) -> tuple[int, str]:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
-            *("-m", "server", "--host", "127.0.0.1", "--port", "0"),
+            *("-m", "boardroom.server", "--host", "127.0.0.1", "--port", "0"),
             *("--database", str(tmp_path / "never.db"), *flags),
             cwd=REPO_ROOT,
             stdout=asyncio.subprocess.DEVNULL,

@@ -1,4 +1,4 @@
-"""``boardroom token``, end to end: real ``python -m client.cli token ...``
+"""``boardroom token``, end to end: real ``python -m boardroom.client.cli token ...``
 processes on a database, and a real server on it with real WebSocket clients.
 
 ``new-bot`` prints a token that is one bot player across runs; ``revoke``
@@ -16,8 +16,8 @@ from harness import CliRun, Player, run_boardroom, running_server
 from services import PostgresServer
 from websockets.exceptions import ConnectionClosed
 
-from server.store import open_store
-from shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
+from boardroom.server.store import open_store
+from boardroom.shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 
 
 async def boardroom_token(*argv: str) -> CliRun:

@@ -28,7 +28,7 @@ from harness import (
     wait_until,
 )
 
-from server.admission import ADMISSION
+from boardroom.server.admission import ADMISSION
 
 PROXY = "127.0.0.1"
 UNTRUSTED = "127.0.0.2"
@@ -99,7 +99,7 @@ async def test_the_connection_cap_counts_forwarded_clients_and_not_the_proxys_co
     refused; Ann's second WebSocket is told ``too_many_connections`` naming her
     address and closed with 1013, and logged; Bob's is welcomed; once Ann's
     first closes, her place is free again."""
-    caplog.set_level(logging.WARNING, logger="server.admission")
+    caplog.set_level(logging.WARNING, logger="boardroom.server.admission")
     async with running_server(
         tmp_path / "games.db",
         trusted_proxies=PROXY,

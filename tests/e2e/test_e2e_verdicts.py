@@ -17,7 +17,7 @@ import pytest
 from connect4_oracle import CONNECT4, move_scores, result, stone_score, value_text
 from harness import Player, RunningServer, play_out, running_server, wait_until
 
-from shared.engine import search
+from boardroom.shared.engine import search
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

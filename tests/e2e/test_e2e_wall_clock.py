@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from harness import Player, running_server
 
-import server.room_host
+import boardroom.server.room_host
 
 
 class SteppableClock:
@@ -28,7 +28,7 @@ async def test_a_clock_stepping_back_gives_no_time_back(
     """One minute each, no increment: ann moves, the wall clock steps back 60 s,
     bob moves. Bob's clock has not gained the minute the wall clock lost."""
     clock = SteppableClock()
-    monkeypatch.setattr(server.room_host, "time", clock)
+    monkeypatch.setattr(boardroom.server.room_host, "time", clock)
     async with running_server(db_path) as server_:
         ann = await Player.join_server(server_.ws_url, "ann")
         timed = {"kind": "increment", "initial": 60, "increment": 0}

@@ -19,12 +19,12 @@ import pytest
 from classroom_helpers import Teacher
 from harness import TIMEOUT, Player, running_server
 
-from server.core.records import Termination
-from server.core.room_output import GameFinished, GameStarted
-from server.core.sessions import Session, session_id_for
-from server.hub.boundary import HubEvent, RoomDropped, SessionWelcomed
-from server.lifecycle import HUB
-from shared.protocol.errors import ErrorCode, ProtocolError
+from boardroom.server.core.records import Termination
+from boardroom.server.core.room_output import GameFinished, GameStarted
+from boardroom.server.core.sessions import Session, session_id_for
+from boardroom.server.hub.boundary import HubEvent, RoomDropped, SessionWelcomed
+from boardroom.server.lifecycle import HUB
+from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
 
 E = TypeVar("E")
 
@@ -134,7 +134,7 @@ async def test_a_failing_subscriber_costs_the_others_nothing(
         heard = Heard()
         hub.subscribe(broken)
         hub.subscribe(heard)
-        with caplog.at_level(logging.ERROR, logger="server.hub_boundary"):
+        with caplog.at_level(logging.ERROR, logger="boardroom.server.hub_boundary"):
             _, code = await play_a_short_game(server.ws_url, "ann")
             assert (await heard.next(RoomDropped)).room.code == code
         kinds = [type(event) for event in heard.events]

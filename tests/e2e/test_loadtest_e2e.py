@@ -1,9 +1,9 @@
 """End to end: ``boardroom loadtest`` as a real process against real servers.
 
-Each test runs ``python -m client.cli loadtest ...`` as a child process (its
+Each test runs ``python -m boardroom.client.cli loadtest ...`` as a child process (its
 worker processes, spawned, under it), either against a server started in this
 process (:func:`harness.running_server`: real SQLite, real engine pool) or with
-``--start-server``, which starts ``python -m server`` (or the echo server) on a
+``--start-server``, which starts ``python -m boardroom.server`` (or the echo server) on a
 free port. Runs are a few rooms for a second or three: enough for whole games,
 figures and the JSON report, quick enough for every test run.
 """
@@ -26,9 +26,9 @@ from harness import Player, raw_upgrade, running_server
 from repo_paths import REPO_ROOT
 from services import PostgresServer, RedisServer
 
-from client.loadtest.connection import LoadClient
-from client.loadtest.errors import ConnectFailedError
-from client.loadtest.stats import WorkerStats
+from boardroom.client.loadtest.connection import LoadClient
+from boardroom.client.loadtest.errors import ConnectFailedError
+from boardroom.client.loadtest.stats import WorkerStats
 
 RUN_TIMEOUT = 90.0
 """Seconds a whole load test may take here: generous, for a loaded CI machine."""
@@ -51,7 +51,7 @@ async def start_loadtest(tmp_path: Path, *argv: str) -> asyncio.subprocess.Proce
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "client.cli",
+        "boardroom.client.cli",
         "loadtest",
         *argv,
         "--json",

@@ -18,11 +18,11 @@ from typing import Any
 from classroom_helpers import Teacher
 from harness import Player, RunningServer, running_server
 
-from server.core.players import PlayerId, PlayerRecord
-from server.core.records import PlayerKind, SeatRecord, Termination
-from server.ratings.service import Leaderboards
-from server.store import GameStore
-from shared.games import Player as Side
+from boardroom.server.core.players import PlayerId, PlayerRecord
+from boardroom.server.core.records import PlayerKind, SeatRecord, Termination
+from boardroom.server.ratings.service import Leaderboards
+from boardroom.server.store import GameStore
+from boardroom.shared.games import Player as Side
 
 # -- Glicko-2 by hand ----------------------------------------------------------------------
 

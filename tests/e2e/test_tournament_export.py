@@ -16,9 +16,9 @@ from classroom_helpers import Teacher
 from harness import Player, running_server, wait_until
 from tournament_helpers import WAIT, tournament
 
-from server.classroom.tournament_routes import DIRECTOR
-from server.tournaments.spec import TournamentSpec
-from shared.protocol.messages import Clock
+from boardroom.server.classroom.tournament_routes import DIRECTOR
+from boardroom.server.tournaments.spec import TournamentSpec
+from boardroom.shared.protocol.messages import Clock
 
 WINDOW = 1.5
 """The no-show window, in seconds: =eve's games are forfeited once it passes."""

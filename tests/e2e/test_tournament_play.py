@@ -27,7 +27,7 @@ from tournament_helpers import (
     tournament,
 )
 
-from shared.protocol.messages import Announcement
+from boardroom.shared.protocol.messages import Announcement
 
 BOTS = ["ada", "bob", "cy", "dan", "eve", "fay"]
 
@@ -58,7 +58,7 @@ async def test_six_bot_processes_play_a_round_robin_to_the_end(tmp_path: Any) ->
             await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "client.cli",
+                "boardroom.client.cli",
                 "bot",
                 "--script",
                 str(RANDOM_BOT),

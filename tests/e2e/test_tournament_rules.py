@@ -21,9 +21,9 @@ from harness import Player, RunningServer, lines_until, running_server, wait_unt
 from repo_paths import REPO_ROOT
 from tournament_helpers import RANDOM_BOT, WAIT, tournament
 
-from server.classroom.tournament_routes import DIRECTOR
-from server.tournaments.spec import Format, TournamentSpec
-from shared.protocol.messages import Clock
+from boardroom.server.classroom.tournament_routes import DIRECTOR
+from boardroom.server.tournaments.spec import Format, TournamentSpec
+from boardroom.shared.protocol.messages import Clock
 
 WINDOW = 1.5
 """The no-show window of these tests, in seconds."""
@@ -182,7 +182,7 @@ async def test_a_bot_that_wins_by_forfeit_is_told_so(tmp_path: Path) -> None:
     async with running_server(tmp_path / "f.db", class_name="7B") as server:
         bot = await asyncio.create_subprocess_exec(
             sys.executable,
-            *("-m", "client.cli", "bot", "--script", str(RANDOM_BOT), "--tournament"),
+            *("-m", "boardroom.client.cli", "bot", "--script", str(RANDOM_BOT), "--tournament"),
             *("--name", "robo", "--server", server.ws_url),
             cwd=REPO_ROOT,
             stdout=asyncio.subprocess.PIPE,

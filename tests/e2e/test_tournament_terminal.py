@@ -18,11 +18,11 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from terminal_helpers import client_process
 from tournament_helpers import WAIT, tournament
 
-from client.session import Session
-from client.terminal.console import PromptConsole
-from client.terminal.lobby import Lobby
-from client.terminal.style import Palette
-from client.terminal.terminal import Terminal
+from boardroom.client.session import Session
+from boardroom.client.terminal.console import PromptConsole
+from boardroom.client.terminal.lobby import Lobby
+from boardroom.client.terminal.style import Palette
+from boardroom.client.terminal.terminal import Terminal
 
 
 async def test_the_terminal_client_follows_its_matches(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """The post-game analyses on PostgreSQL: the SQL of
-:class:`server.store.analyses.AnalysisStorage`."""
+:class:`boardroom.server.store.analyses.AnalysisStorage`."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from collections.abc import Iterable
 
 import asyncpg
 
-from server.store.analyses import AnalysisStorage
-from server.store.postgres.base import Connection, PostgresBase
-from server.store.rows import Row
+from boardroom.server.store.analyses import AnalysisStorage
+from boardroom.server.store.postgres.base import Connection, PostgresBase
+from boardroom.server.store.rows import Row
 
 __all__ = ["PostgresAnalyses"]
 

@@ -2,7 +2,7 @@
 schema migrated, and one transaction run on a connection of the pool.
 
 The order of transactions within a process and cancellation are
-:class:`server.store.base.StoreBase`'s: writes one at a time in the order called,
+:class:`boardroom.server.store.base.StoreBase`'s: writes one at a time in the order called,
 each operation after the writes called before it. Reads run side by side on the
 pool (REPEATABLE READ, read only: one snapshot for all the statements of one
 read, as a SQLite read transaction has). **Other processes** (the other servers
@@ -22,10 +22,10 @@ from typing import TypeAlias, TypeVar
 
 import asyncpg
 
-from server.store.base import StoreBase
-from server.store.errors import StorageFailedError, StoreError
-from server.store.postgres.schema import migrate, schema_version
-from server.store.rows import StoreInfo
+from boardroom.server.store.base import StoreBase
+from boardroom.server.store.errors import StorageFailedError, StoreError
+from boardroom.server.store.postgres.schema import migrate, schema_version
+from boardroom.server.store.rows import StoreInfo
 
 __all__ = ["DRIVER_ERRORS", "SCHEMA_REFUSALS", "Connection", "PostgresBase", "redacted"]
 
@@ -43,7 +43,7 @@ refused connections and timeouts): :class:`StorageFailedError` at the boundary."
 SCHEMA_REFUSALS = (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError)
 """What PostgreSQL raises for values the schema refuses (a constraint, a trigger,
 a value of the wrong type): where SQLite's store catches ``IntegrityError`` to
-raise :class:`~server.store.errors.InvalidRecordError`, this one catches these."""
+raise :class:`~boardroom.server.store.errors.InvalidRecordError`, this one catches these."""
 
 _POOL_SIZE = 8
 """Connections at most: one for the writes (they run one at a time) and the rest
@@ -76,7 +76,7 @@ def redacted(url: str) -> str:
 
 class PostgresBase(StoreBase[asyncpg.Pool]):
     """One PostgreSQL database behind an asyncpg pool, shared by every part of the
-    store (as :class:`server.store.sqlite.base.SQLiteBase` is for SQLite).
+    store (as :class:`boardroom.server.store.sqlite.base.SQLiteBase` is for SQLite).
 
     ``url`` is a ``postgresql://`` (or ``postgres://``) URL, as libpq takes it:
     ``postgresql://USER:PASSWORD@HOST:PORT/DATABASE``. Creating the object does no
@@ -165,7 +165,7 @@ class PostgresBase(StoreBase[asyncpg.Pool]):
         what: str,
     ) -> _T:
         """Run ``body`` in one transaction, in the order of
-        :class:`~server.store.base.StoreBase`."""
+        :class:`~boardroom.server.store.base.StoreBase`."""
 
         def work(pool: asyncpg.Pool) -> Awaitable[_T]:
             return self._in_transaction(pool, body, write=write, what=what)

@@ -1,5 +1,5 @@
 """What class mode keeps, on PostgreSQL: the SQL of
-:class:`server.store.classroom.ClassroomStorage`."""
+:class:`boardroom.server.store.classroom.ClassroomStorage`."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import asyncpg
 
-from server.core.records import GameRecord
-from server.store.checks import student_not_new
-from server.store.classroom import Accounts, ClassroomStorage, Codes, merged_players
-from server.store.errors import ClassCodeTakenError, InvalidRecordError
-from server.store.postgres.base import SCHEMA_REFUSALS, Connection, PostgresBase
-from server.store.postgres.games import load_games
-from server.store.postgres.players import insert_player
-from server.store.rows import DRAWS, STUDENT_COLUMNS, Row
+from boardroom.server.core.records import GameRecord
+from boardroom.server.store.checks import student_not_new
+from boardroom.server.store.classroom import Accounts, ClassroomStorage, Codes, merged_players
+from boardroom.server.store.errors import ClassCodeTakenError, InvalidRecordError
+from boardroom.server.store.postgres.base import SCHEMA_REFUSALS, Connection, PostgresBase
+from boardroom.server.store.postgres.games import load_games
+from boardroom.server.store.postgres.players import insert_player
+from boardroom.server.store.rows import DRAWS, STUDENT_COLUMNS, Row
 
 __all__ = ["PostgresClassroom"]
 

@@ -1,4 +1,4 @@
-"""The games on PostgreSQL: the SQL of :class:`server.store.games.GamesStorage`
+"""The games on PostgreSQL: the SQL of :class:`boardroom.server.store.games.GamesStorage`
 (its contracts, checks and group commit), and :func:`load_games`, the reader of
 whole records that class mode shares. A batch of moves is written in two round
 trips for the lot, the batch's games locked in id order.
@@ -12,8 +12,8 @@ from typing import Any
 
 import asyncpg
 
-from server.core.records import GameRecord, GameState
-from server.store.checks import (
+from boardroom.server.core.records import GameRecord, GameState
+from boardroom.server.store.checks import (
     NewGame,
     PendingMove,
     check_finish,
@@ -22,10 +22,10 @@ from server.store.checks import (
     game_state,
     move_refusal,
 )
-from server.store.errors import StoreError
-from server.store.games import Ending, GamesOf, GamesStorage, SeatRow, game_queries
-from server.store.postgres.base import Connection, PostgresBase
-from server.store.rows import game_records
+from boardroom.server.store.errors import StoreError
+from boardroom.server.store.games import Ending, GamesOf, GamesStorage, SeatRow, game_queries
+from boardroom.server.store.postgres.base import Connection, PostgresBase
+from boardroom.server.store.rows import game_records
 
 __all__ = ["PostgresGames", "load_games"]
 

@@ -1,4 +1,4 @@
-"""Durable players on PostgreSQL: the SQL of :class:`server.store.players.PlayersStorage`,
+"""Durable players on PostgreSQL: the SQL of :class:`boardroom.server.store.players.PlayersStorage`,
 and :func:`insert_player`, which class mode's enrolment shares."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ from collections.abc import Iterable, Sequence
 
 import asyncpg
 
-from server.store.checks import player_not_new
-from server.store.errors import InvalidRecordError
-from server.store.players import PlayersStorage
-from server.store.postgres.base import SCHEMA_REFUSALS, Connection, PostgresBase
-from server.store.rows import PLAYER_COLUMNS, Row
+from boardroom.server.store.checks import player_not_new
+from boardroom.server.store.errors import InvalidRecordError
+from boardroom.server.store.players import PlayersStorage
+from boardroom.server.store.postgres.base import SCHEMA_REFUSALS, Connection, PostgresBase
+from boardroom.server.store.rows import PLAYER_COLUMNS, Row
 
 __all__ = ["PostgresPlayers", "insert_player"]
 
@@ -87,7 +87,7 @@ class PostgresPlayers(PlayersStorage[asyncpg.Pool], PostgresBase):
 
 
 async def insert_player(db: Connection, row: Sequence[object]) -> None:
-    """Insert a :func:`~server.store.checks.player_row`, inside the caller's write
+    """Insert a :func:`~boardroom.server.store.checks.player_row`, inside the caller's write
     transaction. Raises :class:`InvalidRecordError` for an id or a hash stored already."""
     try:
         await db.execute(

@@ -1,5 +1,5 @@
 """What the ratings read, on PostgreSQL: the SQL of
-:class:`server.store.ratings.RatingsStorage`."""
+:class:`boardroom.server.store.ratings.RatingsStorage`."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from collections.abc import Iterable
 
 import asyncpg
 
-from server.store.postgres.base import Connection, PostgresBase
-from server.store.ratings import RatingsStorage
-from server.store.rows import DRAWS, RATED_COLUMNS, Row
+from boardroom.server.store.postgres.base import Connection, PostgresBase
+from boardroom.server.store.ratings import RatingsStorage
+from boardroom.server.store.rows import DRAWS, RATED_COLUMNS, Row
 
 __all__ = ["PostgresRatings"]
 

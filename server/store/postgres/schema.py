@@ -1,14 +1,14 @@
 """The PostgreSQL store's schema: the tables, columns, constraints and append-only
-triggers of SQLite's (:mod:`server.store.sqlite.schema`), as ordered migrations with a
+triggers of SQLite's (:mod:`boardroom.server.store.sqlite.schema`), as ordered migrations with a
 schema version table, and :func:`migrate`.
 
-The versions are SQLite's (:data:`~server.store.base.SCHEMA_VERSION`): a
+The versions are SQLite's (:data:`~boardroom.server.store.base.SCHEMA_VERSION`): a
 database of either kind at version N holds the same tables. PostgreSQL came at
 version 7, so its first step builds version 7 whole; each later change to the
 schema is a step in both lists, with the same number. The types are SQLite's as
 PostgreSQL spells them: ``double precision`` for REAL, ``bigint`` for ids, and
 ``integer`` with ``CHECK (x IN (0, 1))`` for the flags, so both stores write and
-read the same rows (:mod:`server.store.rows`). An id is an identity column: like
+read the same rows (:mod:`boardroom.server.store.rows`). An id is an identity column: like
 SQLite's AUTOINCREMENT, it is never handed out again.
 
 The rules that SQLite's triggers hold are PL/pgSQL triggers here, raising
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import asyncpg
 
-from server.store.base import SCHEMA_VERSION
-from server.store.errors import SchemaVersionError
+from boardroom.server.store.base import SCHEMA_VERSION
+from boardroom.server.store.errors import SchemaVersionError
 
 __all__ = ["migrate", "schema_version"]
 

@@ -1,5 +1,5 @@
 """A class's tournaments on PostgreSQL: the SQL of
-:class:`server.store.tournaments.TournamentStorage`."""
+:class:`boardroom.server.store.tournaments.TournamentStorage`."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 
 import asyncpg
 
-from server.store.checks import NewTournament
-from server.store.errors import InvalidRecordError
-from server.store.postgres.base import SCHEMA_REFUSALS, Connection, PostgresBase
-from server.store.tournaments import (
+from boardroom.server.store.checks import NewTournament
+from boardroom.server.store.errors import InvalidRecordError
+from boardroom.server.store.postgres.base import SCHEMA_REFUSALS, Connection, PostgresBase
+from boardroom.server.store.tournaments import (
     RoundRows,
     TournamentRows,
     TournamentStorage,

@@ -1,15 +1,15 @@
 """The post-game analyses on SQLite: the SQL of
-:class:`server.store.analyses.AnalysisStorage`."""
+:class:`boardroom.server.store.analyses.AnalysisStorage`."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
 
-from server.sqlite_thread import SQLiteThread
-from server.store.analyses import AnalysisStorage
-from server.store.rows import Row
-from server.store.sqlite.base import SQLiteBase
+from boardroom.server.sqlite_thread import SQLiteThread
+from boardroom.server.store.analyses import AnalysisStorage
+from boardroom.server.store.rows import Row
+from boardroom.server.store.sqlite.base import SQLiteBase
 
 __all__ = ["SQLiteAnalyses"]
 

@@ -1,11 +1,11 @@
 """The SQLite store's base: the file opened, set up and closed, on a thread of its
 own, and one transaction run there.
 
-SQLite runs on a thread of its own (:class:`server.sqlite_thread.SQLiteThread`:
+SQLite runs on a thread of its own (:class:`boardroom.server.sqlite_thread.SQLiteThread`:
 the stdlib driver, one trip from the loop per transaction), in WAL mode with
 ``synchronous=FULL``, so the event loop never waits on the disk and a committed
 transaction survives a power cut. The order of transactions and cancellation are
-:class:`server.store.base.StoreBase`'s.
+:class:`boardroom.server.store.base.StoreBase`'s.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from server.sqlite_thread import SQLiteThread
-from server.store.base import StoreBase
-from server.store.errors import StorageFailedError
-from server.store.rows import StoreInfo
-from server.store.sqlite.schema import migrate
-from server.store.sqlite.sql import in_transaction, scalar
+from boardroom.server.sqlite_thread import SQLiteThread
+from boardroom.server.store.base import StoreBase
+from boardroom.server.store.errors import StorageFailedError
+from boardroom.server.store.rows import StoreInfo
+from boardroom.server.store.sqlite.schema import migrate
+from boardroom.server.store.sqlite.sql import in_transaction, scalar
 
 __all__ = ["SQLiteBase"]
 
@@ -128,7 +128,7 @@ class SQLiteBase(StoreBase[SQLiteThread]):
         self, body: Callable[[sqlite3.Connection], _T], *, write: bool, what: str
     ) -> _T:
         """Run ``body`` on the thread in one transaction, in the order of
-        :class:`~server.store.base.StoreBase`; SQLite's errors become
+        :class:`~boardroom.server.store.base.StoreBase`; SQLite's errors become
         :class:`StorageFailedError` (``what`` says what failed)."""
         return await asyncio.shield(self._schedule(self._runner(body, write, what), write=write))
 
@@ -136,6 +136,6 @@ class SQLiteBase(StoreBase[SQLiteThread]):
         self, body: Callable[[sqlite3.Connection], _T], write: bool, what: str
     ) -> Callable[[SQLiteThread], Awaitable[_T]]:
         """What runs ``body`` in a transaction on the store's thread, for
-        :meth:`~server.store.base.StoreBase._schedule`."""
+        :meth:`~boardroom.server.store.base.StoreBase._schedule`."""
         failed = f"{what} failed in {self._path}"
         return lambda db: db.call(in_transaction, body, write, failed)

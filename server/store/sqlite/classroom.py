@@ -1,21 +1,21 @@
 """What class mode keeps, on SQLite: the SQL of
-:class:`server.store.classroom.ClassroomStorage`."""
+:class:`boardroom.server.store.classroom.ClassroomStorage`."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Mapping
 
-from server.core.records import GameRecord
-from server.sqlite_thread import SQLiteThread
-from server.store.checks import student_not_new
-from server.store.classroom import Accounts, ClassroomStorage, Codes, merged_players
-from server.store.errors import ClassCodeTakenError, InvalidRecordError
-from server.store.rows import DRAWS, STUDENT_COLUMNS, Row
-from server.store.sqlite.base import SQLiteBase
-from server.store.sqlite.games import load_games
-from server.store.sqlite.players import insert_player
-from server.store.sqlite.sql import scalar
+from boardroom.server.core.records import GameRecord
+from boardroom.server.sqlite_thread import SQLiteThread
+from boardroom.server.store.checks import student_not_new
+from boardroom.server.store.classroom import Accounts, ClassroomStorage, Codes, merged_players
+from boardroom.server.store.errors import ClassCodeTakenError, InvalidRecordError
+from boardroom.server.store.rows import DRAWS, STUDENT_COLUMNS, Row
+from boardroom.server.store.sqlite.base import SQLiteBase
+from boardroom.server.store.sqlite.games import load_games
+from boardroom.server.store.sqlite.players import insert_player
+from boardroom.server.store.sqlite.sql import scalar
 
 __all__ = ["SQLiteClassroom"]
 

@@ -1,4 +1,4 @@
-"""The games on SQLite: the SQL of :class:`server.store.games.GamesStorage` (its
+"""The games on SQLite: the SQL of :class:`boardroom.server.store.games.GamesStorage` (its
 contracts, checks and group commit), and :func:`load_games`, the reader of whole
 records that class mode shares.
 """
@@ -10,9 +10,9 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from server.core.records import GameRecord, GameState
-from server.sqlite_thread import SQLiteThread
-from server.store.checks import (
+from boardroom.server.core.records import GameRecord, GameState
+from boardroom.server.sqlite_thread import SQLiteThread
+from boardroom.server.store.checks import (
     NewGame,
     PendingMove,
     check_finish,
@@ -21,11 +21,11 @@ from server.store.checks import (
     game_state,
     move_refusal,
 )
-from server.store.errors import StoreError
-from server.store.games import Ending, GamesOf, GamesStorage, SeatRow, game_queries
-from server.store.rows import game_records
-from server.store.sqlite.base import SQLiteBase
-from server.store.sqlite.sql import scalar
+from boardroom.server.store.errors import StoreError
+from boardroom.server.store.games import Ending, GamesOf, GamesStorage, SeatRow, game_queries
+from boardroom.server.store.rows import game_records
+from boardroom.server.store.sqlite.base import SQLiteBase
+from boardroom.server.store.sqlite.sql import scalar
 
 __all__ = ["SQLiteGames", "load_games"]
 

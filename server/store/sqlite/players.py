@@ -1,4 +1,4 @@
-"""Durable players on SQLite: the SQL of :class:`server.store.players.PlayersStorage`,
+"""Durable players on SQLite: the SQL of :class:`boardroom.server.store.players.PlayersStorage`,
 and :func:`insert_player`, which class mode's enrolment shares."""
 
 from __future__ import annotations
@@ -6,12 +6,12 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from server.sqlite_thread import SQLiteThread
-from server.store.checks import player_not_new
-from server.store.errors import InvalidRecordError
-from server.store.players import PlayersStorage
-from server.store.rows import PLAYER_COLUMNS, Row
-from server.store.sqlite.base import SQLiteBase
+from boardroom.server.sqlite_thread import SQLiteThread
+from boardroom.server.store.checks import player_not_new
+from boardroom.server.store.errors import InvalidRecordError
+from boardroom.server.store.players import PlayersStorage
+from boardroom.server.store.rows import PLAYER_COLUMNS, Row
+from boardroom.server.store.sqlite.base import SQLiteBase
 
 __all__ = ["SQLitePlayers", "insert_player"]
 
@@ -84,7 +84,7 @@ class SQLitePlayers(PlayersStorage[SQLiteThread], SQLiteBase):
 
 
 def insert_player(db: sqlite3.Connection, row: tuple[object, ...]) -> None:
-    """Insert a :func:`~server.store.checks.player_row`, inside the caller's write
+    """Insert a :func:`~boardroom.server.store.checks.player_row`, inside the caller's write
     transaction. Raises :class:`InvalidRecordError` for an id or a hash stored already."""
     try:
         db.execute(

@@ -1,14 +1,15 @@
-"""What the ratings read, on SQLite: the SQL of :class:`server.store.ratings.RatingsStorage`."""
+"""What the ratings read, on SQLite: the SQL of
+:class:`boardroom.server.store.ratings.RatingsStorage`."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
 
-from server.sqlite_thread import SQLiteThread
-from server.store.ratings import RatingsStorage
-from server.store.rows import DRAWS, RATED_COLUMNS, Row
-from server.store.sqlite.base import SQLiteBase
+from boardroom.server.sqlite_thread import SQLiteThread
+from boardroom.server.store.ratings import RatingsStorage
+from boardroom.server.store.rows import DRAWS, RATED_COLUMNS, Row
+from boardroom.server.store.sqlite.base import SQLiteBase
 
 __all__ = ["SQLiteRatings"]
 

@@ -16,9 +16,9 @@ import secrets
 import sqlite3
 from collections.abc import Callable
 
-from server.store.base import SCHEMA_VERSION
-from server.store.errors import SchemaVersionError, StoreError
-from server.store.sqlite.sql import scalar
+from boardroom.server.store.base import SCHEMA_VERSION
+from boardroom.server.store.errors import SchemaVersionError, StoreError
+from boardroom.server.store.sqlite.sql import scalar
 
 __all__ = ["SCHEMA_VERSION", "migrate"]
 
@@ -197,7 +197,7 @@ _Step = str | Callable[[sqlite3.Connection], None]
 _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
     # Version 0 (an empty file) to 1. A migration is frozen once released: the next
     # change to the schema is a new entry, never an edit here. The CHECK lists spell
-    # out the enums of server.core.records as they were at this version.
+    # out the enums of boardroom.server.core.records as they were at this version.
     (
         # AUTOINCREMENT: a game's id is its address (GET /api/games/{id}), so an id
         # is never handed out again, even if an operator purges old games.
@@ -426,7 +426,7 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
     # Version 6 to 7: post-game analyses (server/analysis), cached as they are made,
     # and the hints players were given.
     (
-        # One judged move of a finished game: shared.engine.analysis.MoveReview as
+        # One judged move of a finished game: boardroom.shared.engine.analysis.MoveReview as
         # JSON, written as the engine yields it (a later request resumes from there).
         """
         CREATE TABLE analysis_moves (
@@ -472,7 +472,7 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
         """,
     ),
     # Version 8 to 9: the rules each stored review and finished analysis was made by
-    # (shared.engine.analysis.ANALYSIS_VERSION; 1 for those stored before): one of
+    # (boardroom.shared.engine.analysis.ANALYSIS_VERSION; 1 for those stored before): one of
     # an older version is made again when next viewed, never shown beside newer ones.
     (
         "ALTER TABLE analysis_moves ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1"
@@ -481,7 +481,7 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
         " CHECK (rules_version >= 1)",
     ),
     # Version 9 to 10: no list of endings in the schema. The code's
-    # server.core.records.Termination is the one list; a game with a new ending
+    # boardroom.server.core.records.Termination is the one list; a game with a new ending
     # needs no migration. The column keeps a simpler CHECK: not empty.
     (_games_without_termination_list,),
 )

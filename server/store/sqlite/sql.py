@@ -2,7 +2,8 @@
 transaction around a body (:func:`in_transaction`) and one value of a query (:func:`scalar`).
 
 The functions here are synchronous and take the connection in hand; the event loop
-reaches them only through :class:`server.store.sqlite.base.SQLiteBase`, one trip per transaction.
+reaches them only through :class:`boardroom.server.store.sqlite.base.SQLiteBase`, one trip per
+transaction.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from server.store.errors import StorageFailedError
+from boardroom.server.store.errors import StorageFailedError
 
 _T = TypeVar("_T")
 

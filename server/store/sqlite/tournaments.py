@@ -1,16 +1,16 @@
 """A class's tournaments on SQLite: the SQL of
-:class:`server.store.tournaments.TournamentStorage`."""
+:class:`boardroom.server.store.tournaments.TournamentStorage`."""
 
 from __future__ import annotations
 
 import sqlite3
 from typing import Any
 
-from server.sqlite_thread import SQLiteThread
-from server.store.checks import NewTournament
-from server.store.errors import InvalidRecordError
-from server.store.sqlite.base import SQLiteBase
-from server.store.tournaments import (
+from boardroom.server.sqlite_thread import SQLiteThread
+from boardroom.server.store.checks import NewTournament
+from boardroom.server.store.errors import InvalidRecordError
+from boardroom.server.store.sqlite.base import SQLiteBase
+from boardroom.server.store.tournaments import (
     RoundRows,
     TournamentRows,
     TournamentStorage,

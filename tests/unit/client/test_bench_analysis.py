@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from client.bench.analysis import GAMES, main, time_analysis
-from shared.engine.solvers import ENGINE_ENV
+from boardroom.client.bench.analysis import GAMES, main, time_analysis
+from boardroom.shared.engine.solvers import ENGINE_ENV
 
 pytestmark = [
     pytest.mark.e2e,  # whole-game analyses: seconds

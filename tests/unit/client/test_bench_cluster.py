@@ -8,7 +8,7 @@ import re
 import pytest
 from services import require
 
-from client.bench.cluster import main
+from boardroom.client.bench.cluster import main
 
 pytestmark = pytest.mark.e2e  # servers, Redis and PostgreSQL started and stopped: seconds
 

@@ -8,15 +8,21 @@ from __future__ import annotations
 
 import pytest
 
-from client.bench.early_set import NAME as EARLY_NAME
-from client.bench.early_set import PATH as EARLY_PATH
-from client.bench.early_set import STONES, early_moves
-from client.bench.engine import bench_peer, main
-from client.bench.engine_bitbully import EARLY_SET, bench_bitbully
-from client.bench.engine_run import TEST_SETS, Run, format_lines, read_test_set, solve_connect4
-from shared.engine import solve
-from shared.engine.kernel import kernel_for
-from shared.games import GridGame, get_game
+from boardroom.client.bench.early_set import NAME as EARLY_NAME
+from boardroom.client.bench.early_set import PATH as EARLY_PATH
+from boardroom.client.bench.early_set import STONES, early_moves
+from boardroom.client.bench.engine import bench_peer, main
+from boardroom.client.bench.engine_bitbully import EARLY_SET, bench_bitbully
+from boardroom.client.bench.engine_run import (
+    TEST_SETS,
+    Run,
+    format_lines,
+    read_test_set,
+    solve_connect4,
+)
+from boardroom.shared.engine import solve
+from boardroom.shared.engine.kernel import kernel_for
+from boardroom.shared.games import GridGame, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 
@@ -60,7 +66,8 @@ def test_bench_rejects_an_empty_sample(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_bench_solver_agrees_with_engine_solve_and_the_test_sets() -> None:
-    """The benchmark's rebuilt root (for node counts) gives what shared.engine.solve gives."""
+    """The benchmark's rebuilt root (for node counts) gives what boardroom.shared.engine.solve
+    gives."""
     game = get_game("connect4")
     assert isinstance(game, GridGame)
     kernel = kernel_for(game)
@@ -83,7 +90,7 @@ def test_peer_section_says_when_easyai_is_missing(capsys: pytest.CaptureFixture[
 def test_easyai_adapter_finds_the_sign_of_each_score() -> None:
     """easyAI on the bitboard adapter agrees with the set on win, draw or loss."""
     pytest.importorskip("easyAI")
-    from client.bench.peer_easyai import solve_bitboard
+    from boardroom.client.bench.peer_easyai import solve_bitboard
 
     for _, moves, expected in read_test_set(TEST_SETS[0], 10):
         result = solve_bitboard(moves, budget_seconds=30)
@@ -93,7 +100,7 @@ def test_easyai_adapter_finds_the_sign_of_each_score() -> None:
 def test_easyai_adapter_stops_at_its_budget() -> None:
     """A middle-medium position is far beyond a 0.2 s budget: the solve gives up in time."""
     pytest.importorskip("easyAI")
-    from client.bench.peer_easyai import solve_bitboard
+    from boardroom.client.bench.peer_easyai import solve_bitboard
 
     _, moves, _ = read_test_set(TEST_SETS[2], 1)[0]
     result = solve_bitboard(moves, budget_seconds=0.2)
@@ -118,7 +125,7 @@ def test_bitbully_section_says_when_bitbully_is_missing(capsys: pytest.CaptureFi
 def test_bitbully_adapter_gives_the_sets_scores() -> None:
     """bitbully, without and with its book, scores a few lines of each standard set
     as the set does (the adapter's column numbering and score scale), and counts nodes."""
-    peer_bitbully = pytest.importorskip("client.bench.peer_bitbully")
+    peer_bitbully = pytest.importorskip("boardroom.client.bench.peer_bitbully")
     book = peer_bitbully.book_path()
     assert book is not None, "bitbully-databases is a dependency: its book must be there"
     solvers = [peer_bitbully.BitbullySolver(), peer_bitbully.BitbullySolver(book)]
@@ -135,8 +142,9 @@ def test_bitbully_adapter_gives_the_sets_scores() -> None:
 
 
 def test_early_set_is_the_seeded_positions_and_our_solver_agrees_with_its_scores() -> None:
-    """The file data/connect4/Early_13_16 holds the seeded positions of client.bench.early_set,
-    13 to 16 stones each, and its scores (bitbully's) are our solver's on a few lines."""
+    """The file data/connect4/Early_13_16 holds the seeded positions of
+    boardroom.client.bench.early_set, 13 to 16 stones each, and its scores (bitbully's) are our
+    solver's on a few lines."""
     assert EARLY_SET.name == EARLY_NAME == EARLY_PATH.name
     rows = read_test_set(EARLY_SET, None)
     assert [moves for _, moves, _ in rows] == early_moves()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from client.bench.perfect import (
+from boardroom.client.bench.perfect import (
     COLUMNS,
     Checked,
     check_move,
@@ -15,8 +15,8 @@ from client.bench.perfect import (
     set_names,
     table_line,
 )
-from shared.engine import solve
-from shared.games import GridGame, get_game
+from boardroom.shared.engine import solve
+from boardroom.shared.games import GridGame, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

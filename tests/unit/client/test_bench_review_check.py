@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from client.bench.review_check import (
+from boardroom.client.bench.review_check import (
     Tally,
     check_game,
     judge_game,
     main,
     result_value,
 )
-from shared.engine.analysis import Judgement, MoveReview, analyse_game
-from shared.engine.scores import SCORE_UNIT
+from boardroom.shared.engine.analysis import Judgement, MoveReview, analyse_game
+from boardroom.shared.engine.scores import SCORE_UNIT
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 
-peer_bitbully = pytest.importorskip("client.bench.peer_bitbully")
+peer_bitbully = pytest.importorskip("boardroom.client.bench.peer_bitbully")
 
 SHORT_GAMES = ("1212121", "51455737354353126")
 """X wins in a column with its 4th stone; a random game (seed 1 of the check)."""

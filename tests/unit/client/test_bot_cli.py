@@ -1,6 +1,6 @@
 """``boardroom bot`` refuses bad input before connecting: one line, exit status 2.
 
-These run the real command in-process (``client.cli.main``); the end-to-end
+These run the real command in-process (``boardroom.client.cli.main``); the end-to-end
 tests run it as a process against a real server.
 """
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from repo_paths import REPO_ROOT
 
-from client.cli import build_parser, main
-from client.commands.bot import TOKEN_ENV
+from boardroom.client.cli import build_parser, main
+from boardroom.client.commands.bot import TOKEN_ENV
 
 EXAMPLE = str(REPO_ROOT / "examples" / "random_bot.py")
 

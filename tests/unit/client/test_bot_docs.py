@@ -11,10 +11,10 @@ import pytest
 from repo_paths import REPO_ROOT
 from room_states import room_in_play
 
-from client.bots.loader import load_script
-from client.bots.python_bot import ScriptBrains
-from client.bots.state import game_state
-from client.cli import build_parser
+from boardroom.client.bots.loader import load_script
+from boardroom.client.bots.python_bot import ScriptBrains
+from boardroom.client.bots.state import game_state
+from boardroom.client.cli import build_parser
 
 GUIDE = (REPO_ROOT / "docs" / "bots.md").read_text()
 

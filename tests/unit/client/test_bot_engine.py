@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from room_states import room_in_play
 
-from client.bots.engine_bot import EngineBrains, engine_time_limit
-from client.bots.errors import BotLoadError
-from client.bots.state import game_state
+from boardroom.client.bots.engine_bot import EngineBrains, engine_time_limit
+from boardroom.client.bots.errors import BotLoadError
+from boardroom.client.bots.state import game_state
 
 
 def test_time_follows_the_server_ais_rule() -> None:

@@ -21,8 +21,8 @@ from harness import wait_until
 from repo_paths import REPO_ROOT
 from room_states import room_in_play
 
-from client.bots.errors import BotFailedError, BotLoadError, FailureKind
-from client.bots.pipe_bot import (
+from boardroom.client.bots.errors import BotFailedError, BotLoadError, FailureKind
+from boardroom.client.bots.pipe_bot import (
     MAX_LINE_BYTES,
     PipeBrains,
     PipeProgram,
@@ -30,7 +30,7 @@ from client.bots.pipe_bot import (
     command_name,
     parse_command,
 )
-from client.bots.state import GameState, game_state
+from boardroom.client.bots.state import GameState, game_state
 
 EXAMPLES = REPO_ROOT / "examples"
 FIRST_LINE = "tictactoe X 30000 - a1,b1,c1,a2,b2,c2,a3,b3,c3"

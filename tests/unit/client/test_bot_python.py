@@ -19,11 +19,11 @@ import pytest
 from repo_paths import REPO_ROOT
 from room_states import room_in_play
 
-from client.bots.errors import BotFailedError, BotLoadError, FailureKind
-from client.bots.loader import load_script
-from client.bots.python_bot import PythonBrain, ScriptBrains
-from client.bots.state import GameState, game_result, game_state
-from shared.protocol.messages import ResultInfo, SeatInfo
+from boardroom.client.bots.errors import BotFailedError, BotLoadError, FailureKind
+from boardroom.client.bots.loader import load_script
+from boardroom.client.bots.python_bot import PythonBrain, ScriptBrains
+from boardroom.client.bots.state import GameState, game_result, game_state
+from boardroom.shared.protocol.messages import ResultInfo, SeatInfo
 
 EXAMPLES = REPO_ROOT / "examples"
 
@@ -106,7 +106,7 @@ async def test_a_bot_class_gets_a_fresh_instance_for_every_game(tmp_path: Path) 
         tmp_path,
         "counting.py",
         """
-        from client.bots import Bot
+        from boardroom.client.bots import Bot
 
         class Counting(Bot):
             def on_game_start(self, state):
@@ -250,17 +250,17 @@ async def test_a_failing_constructor_or_start_hook_fails_the_start(tmp_path: Pat
         ("def choose_move(state)\n    return 'a1'\n", "line 1: syntax error"),
         ("import no_such_module_here\n", "failed to load, line 1: ModuleNotFoundError"),
         (
-            "from client.bots import Bot\nclass A(Bot):\n    pass\n",
+            "from boardroom.client.bots import Bot\nclass A(Bot):\n    pass\n",
             "class A must define choose_move",
         ),
         (
-            "from client.bots import Bot\n"
+            "from boardroom.client.bots import Bot\n"
             "class A(Bot):\n    def choose_move(self, state):\n        return 'a1'\n"
             "class B(Bot):\n    def choose_move(self, state):\n        return 'a1'\n",
             "several Bot classes (A, B)",
         ),
         (
-            "from client.bots import Bot\n"
+            "from boardroom.client.bots import Bot\n"
             "class A(Bot):\n    def __init__(self, depth):\n        pass\n"
             "    def choose_move(self, state):\n        return 'a1'\n",
             "creatable without arguments",

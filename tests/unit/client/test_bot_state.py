@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from room_states import room_in_play
 
-from client.bots.pipe_bot import turn_line
-from client.bots.report import describe_result
-from client.bots.state import game_result, game_state
-from shared.protocol.messages import ClockState, ResultInfo, RoomState, SeatInfo
+from boardroom.client.bots.pipe_bot import turn_line
+from boardroom.client.bots.report import describe_result
+from boardroom.client.bots.state import game_result, game_state
+from boardroom.shared.protocol.messages import ClockState, ResultInfo, RoomState, SeatInfo
 
 SEATS = [
     SeatInfo(side="first", name="ann", kind="human"),

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from client.printable import decode_printable, printable
-from shared.protocol.messages import ChatLine, State
+from boardroom.client.printable import decode_printable, printable
+from boardroom.shared.protocol.messages import ChatLine, State
 
 
 @pytest.mark.parametrize(

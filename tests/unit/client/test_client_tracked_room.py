@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from room_states import room_in_play
 
-from client.tracked_room import TrackedRoom
-from shared.protocol.messages import (
+from boardroom.client.tracked_room import TrackedRoom
+from boardroom.shared.protocol.messages import (
     Clock,
     ClockState,
     DrawDeclined,

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from client.cli import main
+from boardroom.client.cli import main
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

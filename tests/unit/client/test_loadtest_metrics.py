@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from client.loadtest.errors import ProbeError
-from client.loadtest.metrics_probe import (
+from boardroom.client.loadtest.errors import ProbeError
+from boardroom.client.loadtest.metrics_probe import (
     LAG_HISTOGRAM,
     ProcessProbe,
     ServerReading,

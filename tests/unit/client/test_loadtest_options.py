@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from repo_paths import REPO_ROOT
 
-from client.loadtest.errors import UsageError
-from client.loadtest.options import LoadOptions, add_arguments, options_from
-from client.loadtest.rooms import server_for
+from boardroom.client.loadtest.errors import UsageError
+from boardroom.client.loadtest.options import LoadOptions, add_arguments, options_from
+from boardroom.client.loadtest.rooms import server_for
 
 
 @pytest.fixture(autouse=True)
@@ -118,7 +118,7 @@ def test_flags_that_make_no_run_are_refused_naming_the_flag(argv: list[str], nam
 
 def run_cli(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "client.cli", "loadtest", *argv],
+        [sys.executable, "-m", "boardroom.client.cli", "loadtest", *argv],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from client.loadtest.stats import LatencyHistogram, WorkerStats
+from boardroom.client.loadtest.stats import LatencyHistogram, WorkerStats
 
 
 def exact_percentile(samples: list[float], p: float) -> float:

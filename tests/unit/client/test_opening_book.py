@@ -1,4 +1,4 @@
-"""Building the opening book (client.opening_book, ``boardroom book``): every
+"""Building the opening book (boardroom.client.opening_book, ``boardroom book``): every
 entry keeps the position's exact value, a build carries on from its journal,
 and the book file reads back. Built from late positions of the standard test
 sets, where exact solves take milliseconds (real solves, in a real process pool)."""
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from client.cli import main
-from client.opening_book import build_book, read_journal
-from shared.engine import solve
-from shared.engine.book import OpeningBook
-from shared.games import GridGame, get_game
+from boardroom.client.cli import main
+from boardroom.client.opening_book import build_book, read_journal
+from boardroom.shared.engine import solve
+from boardroom.shared.engine.book import OpeningBook
+from boardroom.shared.games import GridGame, get_game
 
 pytestmark = [
     pytest.mark.e2e,  # solves in worker processes

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from client.terminal.commands import (
+from boardroom.client.terminal.commands import (
     AI_LEVEL_QUESTION,
     LOBBY_COMMANDS,
     LOBBY_HELP,
@@ -26,7 +26,7 @@ from client.terminal.commands import (
     parse_seat,
     split_line,
 )
-from shared.protocol.messages import Clock, CreateRoom
+from boardroom.shared.protocol.messages import Clock, CreateRoom
 
 
 def test_a_line_splits_into_a_lower_case_word_without_slash_and_the_rest() -> None:

@@ -14,8 +14,8 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from client.terminal.console import LineConsole, PromptConsole
-from client.terminal.style import Palette
+from boardroom.client.terminal.console import LineConsole, PromptConsole
+from boardroom.client.terminal.style import Palette
 
 PLAIN = Palette(enabled=False)
 

@@ -1,4 +1,4 @@
-"""``--local``'s server: a real ``python -m server`` child on a free loopback port,
+"""``--local``'s server: a real ``python -m boardroom.server`` child on a free loopback port,
 stopped afterwards; a server that cannot start is a clear error."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import asyncio
 import pytest
 from harness import Player
 
-from client.local_server import LocalServerError, local_server
+from boardroom.client.local_server import LocalServerError, local_server
 
 pytestmark = pytest.mark.e2e
-"""Each test starts ``python -m server`` as a child process."""
+"""Each test starts ``python -m boardroom.server`` as a child process."""
 
 
 async def test_a_local_server_serves_until_the_block_ends_and_then_stops() -> None:

@@ -7,7 +7,7 @@ import json
 import stat
 from pathlib import Path
 
-from client.terminal.profile import Profile, SavedSeat, profile_path
+from boardroom.client.terminal.profile import Profile, SavedSeat, profile_path
 
 
 def test_the_profile_lives_under_xdg_config_home_or_dot_config() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from client.terminal.render import last_move_cell, parse_cell, render_board
-from client.terminal.style import Palette, colour_wanted
-from shared.games import get_game
+from boardroom.client.terminal.render import last_move_cell, parse_cell, render_board
+from boardroom.client.terminal.style import Palette, colour_wanted
+from boardroom.shared.games import get_game
 
 PLAIN = Palette(enabled=False)
 COLOUR = Palette(enabled=True)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from room_states import room_in_play
 
-from client.terminal.room_text import (
+from boardroom.client.terminal.room_text import (
     format_clock,
     rematch_text,
     result_text,
@@ -17,8 +17,15 @@ from client.terminal.room_text import (
     seat_text,
     status_line,
 )
-from client.tracked_room import TrackedRoom
-from shared.protocol.messages import Clock, ClockState, Moved, ResultInfo, SearchInfo, SeatInfo
+from boardroom.client.tracked_room import TrackedRoom
+from boardroom.shared.protocol.messages import (
+    Clock,
+    ClockState,
+    Moved,
+    ResultInfo,
+    SearchInfo,
+    SeatInfo,
+)
 
 ANN = SeatInfo(side="first", name="ann", kind="human", connected=True)
 BOB = SeatInfo(side="second", name="bob", kind="human", connected=True)

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from client.terminal.console import LineConsole
-from client.terminal.style import Palette
-from client.terminal.wrap import DEFAULT_WIDTH, output_width, visible_width, wrap_text
+from boardroom.client.terminal.console import LineConsole
+from boardroom.client.terminal.style import Palette
+from boardroom.client.terminal.wrap import DEFAULT_WIDTH, output_width, visible_width, wrap_text
 
 STATUS = (
     "Tic-tac-toe, room C9FVBQ (private: join code XTZRUWF6, watch code H7VXUYV8)"

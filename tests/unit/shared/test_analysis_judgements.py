@@ -5,7 +5,7 @@ turning point, a move that keeps it is never a mistake or a blunder.
 
 bitbully's ``BoardCore.play`` takes 0-based columns (``"3"`` is our column 4);
 its scores are stone scores for the player to move, as ours
-(:mod:`shared.engine.scores`).
+(:mod:`boardroom.shared.engine.scores`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import bitbully.bitbully_core as bbc
 import bitbully_databases
 import pytest
 
-from shared.engine import SCORE_UNIT
-from shared.engine.analysis import (
+from boardroom.shared.engine import SCORE_UNIT
+from boardroom.shared.engine.analysis import (
     Judgement,
     MoveReview,
     PositionValue,
@@ -29,7 +29,7 @@ from shared.engine.analysis import (
     review_move,
     turning_points,
 )
-from shared.games import Position, get_game
+from boardroom.shared.games import Position, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

@@ -1,4 +1,5 @@
-"""Post-game analysis (shared.engine.analysis): real searches over real games, no mocks."""
+"""Post-game analysis (boardroom.shared.engine.analysis): real searches over real games, no
+mocks."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from dataclasses import replace
 import msgspec
 import pytest
 
-from shared.engine import SCORE_UNIT, search, solve, solve_move, solvers
-from shared.engine.analysis import (
+from boardroom.shared.engine import SCORE_UNIT, search, solve, solve_move, solvers
+from boardroom.shared.engine.analysis import (
     EVEN_CHANCES,
     INACCURACY_DROP,
     MISTAKE_DROP,
@@ -26,9 +27,9 @@ from shared.engine.analysis import (
     turning_points,
     winning_chances,
 )
-from shared.engine.scores import POINTS
-from shared.errors import IllegalMoveError, SearchLimitsError, UnknownGameError
-from shared.games import get_game
+from boardroom.shared.engine.scores import POINTS
+from boardroom.shared.errors import IllegalMoveError, SearchLimitsError, UnknownGameError
+from boardroom.shared.games import get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

@@ -1,14 +1,20 @@
-"""The opening book (shared.engine.book): its file format, its lookups (a mirror
+"""The opening book (boardroom.shared.engine.book): its file format, its lookups (a mirror
 image shares its entry), and the search playing its moves."""
 
 from __future__ import annotations
 
 import pytest
 
-from shared.engine import search, solve
-from shared.engine.book import BookEntry, BookFormatError, OpeningBook, book_key, packaged_book
-from shared.engine.scores import SCORE_UNIT
-from shared.games import GridGame, Position, get_game
+from boardroom.shared.engine import search, solve
+from boardroom.shared.engine.book import (
+    BookEntry,
+    BookFormatError,
+    OpeningBook,
+    book_key,
+    packaged_book,
+)
+from boardroom.shared.engine.scores import SCORE_UNIT
+from boardroom.shared.games import GridGame, Position, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from shared.engine import minimax, search, solve
-from shared.games import Player, Status, get_game
+from boardroom.shared.engine import minimax, search, solve
+from boardroom.shared.games import Player, Status, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

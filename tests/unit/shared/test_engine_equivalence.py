@@ -1,8 +1,8 @@
 """The production search against the plain reference, position by position.
 
-:func:`~shared.engine.minimax` walks every move through the public rules and
-applies :func:`~shared.engine.minimax.horizon_value` at its horizon;
-:meth:`~shared.engine.negamax.Searcher.negamax` prunes, orders, forces blocks,
+:func:`~boardroom.shared.engine.minimax` walks every move through the public rules and
+applies :func:`~boardroom.shared.engine.minimax.horizon_value` at its horizon;
+:meth:`~boardroom.shared.engine.negamax.Searcher.negamax` prunes, orders, forces blocks,
 narrows its window by the stones left and keeps a symmetry-reduced table. At the
 same depth, with the full window, both must give the same value.
 
@@ -16,11 +16,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared.engine import minimax
-from shared.engine.kernel import kernel_for
-from shared.engine.negamax import Searcher
-from shared.engine.scores import INFINITY, SCORE_UNIT
-from shared.games import Game, GridGame, Position, Status, get_game
+from boardroom.shared.engine import minimax
+from boardroom.shared.engine.kernel import kernel_for
+from boardroom.shared.engine.negamax import Searcher
+from boardroom.shared.engine.scores import INFINITY, SCORE_UNIT
+from boardroom.shared.games import Game, GridGame, Position, Status, get_game
 
 EQUIVALENCE = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

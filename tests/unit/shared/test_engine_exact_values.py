@@ -1,6 +1,6 @@
 """Hints and review values on Connect Four are exact, from the empty board on
-(:func:`shared.engine.search.value_search`, :func:`shared.engine.analyze`,
-:func:`shared.engine.analysis.analyse_position`), and agree with bitbully, the
+(:func:`boardroom.shared.engine.search.value_search`, :func:`boardroom.shared.engine.analyze`,
+:func:`boardroom.shared.engine.analysis.analyse_position`), and agree with bitbully, the
 independent C++ solver; other games keep their old kind of value.
 """
 
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from shared.engine import analyze, opening_database, search
-from shared.engine.analysis import DEFAULT_SECONDS_PER_POSITION, analyse_position
-from shared.engine.scores import stone_score
-from shared.engine.search import value_search
-from shared.games import GridGame, Position, get_game
+from boardroom.shared.engine import analyze, opening_database, search
+from boardroom.shared.engine.analysis import DEFAULT_SECONDS_PER_POSITION, analyse_position
+from boardroom.shared.engine.scores import stone_score
+from boardroom.shared.engine.search import value_search
+from boardroom.shared.games import GridGame, Position, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

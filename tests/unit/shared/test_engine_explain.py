@@ -1,4 +1,5 @@
-"""The search said in words (:mod:`shared.engine.explain`): pure, over hand-made results."""
+"""The search said in words (:mod:`boardroom.shared.engine.explain`): pure, over hand-made
+results."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from shared.engine import SCORE_UNIT, Result, SearchResult, Value, search
-from shared.engine.book import BookEntry, OpeningBook
-from shared.engine.explain import principal_line, speed_text, summary, verdict
-from shared.games import GridGame, get_game
+from boardroom.shared.engine import SCORE_UNIT, Result, SearchResult, Value, search
+from boardroom.shared.engine.book import BookEntry, OpeningBook
+from boardroom.shared.engine.explain import principal_line, speed_text, summary, verdict
+from boardroom.shared.games import GridGame, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

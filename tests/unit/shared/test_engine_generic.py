@@ -1,4 +1,4 @@
-"""The generic search (:mod:`shared.engine.generic`): alpha-beta over any Game,
+"""The generic search (:mod:`boardroom.shared.engine.generic`): alpha-beta over any Game,
 checked against plain minimax written here over the same interface, against the
 bitboard kernel's exact values on tic-tac-toe, and on Othello at every level.
 """
@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from server.engine_pool import centre_first_move
-from shared.engine import analyze, search, solve
-from shared.engine.explain import summary
-from shared.engine.generic import (
+from boardroom.server.engine_pool import centre_first_move
+from boardroom.shared.engine import analyze, search, solve
+from boardroom.shared.engine.explain import summary
+from boardroom.shared.engine.generic import (
     GenericSearcher,
     SearchInterrupted,
     evaluation_of,
@@ -22,13 +22,13 @@ from shared.engine.generic import (
     terminal_score,
     uses_generic_search,
 )
-from shared.engine.levels import Level, plan_search
-from shared.engine.scores import SCORE_UNIT, is_decisive, stone_score
-from shared.engine.search import quick_move
-from shared.errors import IllegalMoveError, IllegalMoveReason
-from shared.games import Game, Position, game_specs, get_game
-from shared.games.othello import PASS
-from shared.games.spec import Search
+from boardroom.shared.engine.levels import Level, plan_search
+from boardroom.shared.engine.scores import SCORE_UNIT, is_decisive, stone_score
+from boardroom.shared.engine.search import quick_move
+from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
+from boardroom.shared.games import Game, Position, game_specs, get_game
+from boardroom.shared.games.othello import PASS
+from boardroom.shared.games.spec import Search
 
 OTHELLO = get_game("othello")
 PASS_LINE = "d3 c3 e6 d2 d1 e1 b2 c1"

@@ -2,7 +2,7 @@
 
 ``easy`` must never blunder the obvious (a win on the board, a single threat to
 block, a fork the opponent could make next move) yet fall for plans two moves
-deep. Games between levels come from :func:`client.bench.levels.play_match`.
+deep. Games between levels come from :func:`boardroom.client.bench.levels.play_match`.
 Everything here is seeded; only ``hard`` stops on the clock, and only in the
 last test, whose per-move cap leaves it far deeper than ``medium`` on any machine.
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from client.bench.levels import GameRecord, play_game, play_match
-from shared.engine import Level, Result, search, solve_move
-from shared.games import Game, GridGame, Move, Player, Position, get_game
-from shared.protocol import decode_client_message, encode_message
-from shared.protocol import messages as wire
+from boardroom.client.bench.levels import GameRecord, play_game, play_match
+from boardroom.shared.engine import Level, Result, search, solve_move
+from boardroom.shared.games import Game, GridGame, Move, Player, Position, get_game
+from boardroom.shared.protocol import decode_client_message, encode_message
+from boardroom.shared.protocol import messages as wire
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from shared.engine import analyze, search, solve, solve_move
-from shared.errors import IllegalMoveError, IllegalMoveReason, SearchLimitsError
-from shared.games import get_game
+from boardroom.shared.engine import analyze, search, solve, solve_move
+from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason, SearchLimitsError
+from boardroom.shared.games import get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

@@ -1,7 +1,8 @@
-"""The compiled exact solver against the pure one it mirrors (:mod:`shared.engine.native`).
+"""The compiled exact solver against the pure one it mirrors
+(:mod:`boardroom.shared.engine.native`).
 
 Oracles: the Connect Four test sets (exact scores), the pure
-:class:`~shared.engine.negamax.Searcher` (same algorithm, so the same score *and*
+:class:`~boardroom.shared.engine.negamax.Searcher` (same algorithm, so the same score *and*
 the same number of nodes on every position these tests use), and the rules.
 The compiled code is loaded once per session (``tests/conftest.py``).
 """
@@ -14,11 +15,11 @@ import time
 import pytest
 from repo_paths import REPO_ROOT
 
-from shared.engine import opening_database, search, solve_move, solvers
-from shared.engine.kernel import SearchKernel, kernel_for
-from shared.engine.native import NativeSearcher, supports
-from shared.engine.negamax import EXACT_DEPTH, Searcher, SearchInterrupted
-from shared.games import GridGame, Position, get_game
+from boardroom.shared.engine import opening_database, search, solve_move, solvers
+from boardroom.shared.engine.kernel import SearchKernel, kernel_for
+from boardroom.shared.engine.native import NativeSearcher, supports
+from boardroom.shared.engine.negamax import EXACT_DEPTH, Searcher, SearchInterrupted
+from boardroom.shared.games import GridGame, Position, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

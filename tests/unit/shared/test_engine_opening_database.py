@@ -1,4 +1,4 @@
-"""Connect Four's 12-stone opening database (:mod:`shared.engine.opening_database`).
+"""Connect Four's 12-stone opening database (:mod:`boardroom.shared.engine.opening_database`).
 
 Oracles: bitbully, an independent C++ reader of the same file
 (``OpeningBookCore.getBoardValue``) and solver (``BitBullyCore.mtdf``), and our
@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from shared.engine import opening_database as database
-from shared.engine import solve
-from shared.engine.kernel import SearchKernel, kernel_for
-from shared.engine.native import NativeSearcher
-from shared.engine.negamax import Searcher
-from shared.engine.opening_database_check import check_sample
-from shared.engine.opening_database_check import random_position as random_game_position
-from shared.games import GridGame, Position, get_game
+from boardroom.shared.engine import opening_database as database
+from boardroom.shared.engine import solve
+from boardroom.shared.engine.kernel import SearchKernel, kernel_for
+from boardroom.shared.engine.native import NativeSearcher
+from boardroom.shared.engine.negamax import Searcher
+from boardroom.shared.engine.opening_database_check import check_sample
+from boardroom.shared.engine.opening_database_check import random_position as random_game_position
+from boardroom.shared.games import GridGame, Position, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 
@@ -30,7 +30,7 @@ SAMPLE_FAST = 30
 """Entries solved by our solver in the fast suite, about 0.13 s each."""
 SAMPLE_FULL = 200
 """The issue's "few hundred", about 25 s: an e2e test. ``python -m
-shared.engine.opening_database_check N`` runs thousands (docs/benchmarks.md)."""
+boardroom.shared.engine.opening_database_check N`` runs thousands (docs/benchmarks.md)."""
 
 
 def the_database() -> database.OpeningDatabase:
@@ -244,7 +244,7 @@ def test_levels_below_perfect_are_not_affected(level: str, monkeypatch: pytest.M
     """Depth-limited search never asks the database: the same move, score and
     nodes with it and without it, from a position that reaches 12 stones (a
     clock of a minute, so that only the level's depth stops the search)."""
-    from shared.engine import search
+    from boardroom.shared.engine import search
 
     game, _ = connect4()
     position = random_position(game, 9, random.Random(level))

@@ -1,9 +1,9 @@
 """Reviews, hints and the bot SDK's helpers on a game that is not a grid: Othello.
 
 The review goes through what the server runs in its engine workers
-(:func:`~shared.engine.remote.run_position_request` for each position, then
-:func:`~shared.engine.analysis.review_move`, as ``server/analysis/service.py``
-does), and through :func:`~shared.engine.analysis.analyse_game`, which the
+(:func:`~boardroom.shared.engine.remote.run_position_request` for each position, then
+:func:`~boardroom.shared.engine.analysis.review_move`, as ``server/analysis/service.py``
+does), and through :func:`~boardroom.shared.engine.analysis.analyse_game`, which the
 terminal and the bots use. The bot helpers are called as ``examples/random_bot.py``
 calls them.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 import runpy
 from pathlib import Path
 
-from client.bots.report import describe_result
-from client.bots.state import game_result, game_state
-from shared.engine.analysis import (
+from boardroom.client.bots.report import describe_result
+from boardroom.client.bots.state import game_result, game_state
+from boardroom.shared.engine.analysis import (
     Judgement,
     accuracy,
     analyse_game,
@@ -23,14 +23,14 @@ from shared.engine.analysis import (
     review_move,
     turning_points,
 )
-from shared.engine.remote import (
+from boardroom.shared.engine.remote import (
     PositionRequest,
     SearchRequest,
     run_position_request,
     run_search_request,
 )
-from shared.games import get_game
-from shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
 
 OTHELLO = get_game("othello")
 WIPEOUT = "d3 c3 f5 f4 f3 d2 d1 e3 b3"

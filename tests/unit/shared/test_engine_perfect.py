@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from repo_paths import REPO_ROOT
 
-from shared.engine import opening_database, search, solve
-from shared.engine.scores import stone_score
-from shared.games import GridGame, Position, get_game
+from boardroom.shared.engine import opening_database, search, solve
+from boardroom.shared.engine.scores import stone_score
+from boardroom.shared.games import GridGame, Position, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

@@ -1,6 +1,6 @@
 """From the empty Connect Four board, the perfect level as the first player wins
 every game, against every level, and as the second player every game against
-every level below it: the opening book's moves (shared.engine.book), then exact
+every level below it: the opening book's moves (boardroom.shared.engine.book), then exact
 solves with the compiled solver. Real games, each move a real search under the
 level's own budget."""
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from shared.engine import search
-from shared.engine.book import packaged_book
-from shared.games import GridGame, Player, get_game
+from boardroom.shared.engine import search
+from boardroom.shared.engine.book import packaged_book
+from boardroom.shared.games import GridGame, Player, get_game
 
 pytestmark = [
     pytest.mark.e2e,  # whole games: several seconds each

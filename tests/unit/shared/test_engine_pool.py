@@ -14,8 +14,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from shared.engine import SearchRequest, SearchResult, run_search_request
-from shared.games import get_game
+from boardroom.shared.engine import SearchRequest, SearchResult, run_search_request
+from boardroom.shared.games import get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

@@ -14,8 +14,8 @@ from typing import NamedTuple
 import pytest
 from repo_paths import REPO_ROOT
 
-from shared.engine import SCORE_UNIT, Result, analyze, solve, solve_move
-from shared.games import Game, Position, get_game
+from boardroom.shared.engine import SCORE_UNIT, Result, analyze, solve, solve_move
+from boardroom.shared.games import Game, Position, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

@@ -1,7 +1,7 @@
 """The engine on every tic-tac-toe position, against an oracle written here.
 
 The oracle is plain minimax, memoised by position, on the stone scale of
-:mod:`shared.engine.scores`: 0 for a draw; when the player who just moved made a
+:mod:`boardroom.shared.engine.scores`: 0 for a draw; when the player who just moved made a
 line at ply ``p``, the player to move scores ``-(HALF + 1 - (p + 1) // 2)``, one
 more than the stones the winner still had in hand, negated. It uses only the
 public rules (:meth:`legal_moves`, :meth:`play_unchecked`, :meth:`outcome`), so it
@@ -14,8 +14,8 @@ import functools
 
 import pytest
 
-from shared.engine import SCORE_UNIT, Result, analyze, minimax, search, solve, solve_move
-from shared.games import GridGame, Player, Position, Status, get_game
+from boardroom.shared.engine import SCORE_UNIT, Result, analyze, minimax, search, solve, solve_move
+from boardroom.shared.games import GridGame, Player, Position, Status, get_game
 
 pytestmark = pytest.mark.usefixtures("compiled_solver_ready")  # runs the compiled solver
 

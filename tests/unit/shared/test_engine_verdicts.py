@@ -1,7 +1,7 @@
 """Reviews of whole Connect Four games, judged move by move against an independent solver.
 
 Issue 25's "done": AI matches and random-move games are reviewed by
-:func:`shared.engine.analysis.analyse_game`, and every position's value and
+:func:`boardroom.shared.engine.analysis.analyse_game`, and every position's value and
 every judgement is checked against bitbully (tests/connect4_oracle.py), a C++
 solver with its own reader of the opening database:
 
@@ -19,9 +19,9 @@ import random
 import pytest
 from connect4_oracle import CONNECT4, result, stone_score
 
-from shared.engine import search
-from shared.engine.analysis import Judgement, MoveReview, analyse_game, turning_points
-from shared.engine.scores import stone_score as engine_stones
+from boardroom.shared.engine import search
+from boardroom.shared.engine.analysis import Judgement, MoveReview, analyse_game, turning_points
+from boardroom.shared.engine.scores import stone_score as engine_stones
 
 pytestmark = [
     pytest.mark.e2e,  # whole games searched and solved: seconds each

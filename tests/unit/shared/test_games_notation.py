@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import pytest
 
-from shared.errors import IllegalMoveError, IllegalMoveReason
-from shared.games import Game, Player, Position, get_game
+from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
+from boardroom.shared.games import Game, Player, Position, get_game
 
 GRID_GAMES = ["tictactoe", "tictactoe4", "gomoku", "mnk-5-3-3", "mnk-3-5-3", "mnk-19-19-5"]
 ALL_GAMES = [*GRID_GAMES, "connect4"]

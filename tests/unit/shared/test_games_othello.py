@@ -1,8 +1,8 @@
-"""Othello's rules (:mod:`shared.games.othello`): the start, flips, passes, the end
+"""Othello's rules (:mod:`boardroom.shared.games.othello`): the start, flips, passes, the end
 by count, illegal moves and the notation, checked against published perft counts.
 
 Boards are drawn as pictures, top row (8) first, ``X`` Black (the first player),
-``O`` White, as :meth:`~shared.games.Game.board_rows` gives them.
+``O`` White, as :meth:`~boardroom.shared.games.Game.board_rows` gives them.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import textwrap
 
 import pytest
 
-from shared.errors import IllegalMoveError, IllegalMoveReason
-from shared.games import Player, Position, Status, Termination, get_game, spec_of
-from shared.games.othello import PASS, Othello
-from shared.games.othello_evaluation import CORNERS, evaluate
-from shared.games.spec import BoardKind, Search
+from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
+from boardroom.shared.games import Player, Position, Status, Termination, get_game, spec_of
+from boardroom.shared.games.othello import PASS, Othello
+from boardroom.shared.games.othello_evaluation import CORNERS, evaluate
+from boardroom.shared.games.spec import BoardKind, Search
 
 GAME = get_game("othello")
 

@@ -1,4 +1,4 @@
-"""The rules of every game in :mod:`shared.games`: lines, draws, turns, gravity,
+"""The rules of every game in :mod:`boardroom.shared.games`: lines, draws, turns, gravity,
 the end of the game, positions as values, and the registry of game names.
 
 Boards are drawn as pictures (top row first, ``X``, ``O`` and ``.``) and turned
@@ -18,7 +18,7 @@ import textwrap
 
 import pytest
 
-from shared.errors import (
+from boardroom.shared.errors import (
     BoardroomError,
     GameError,
     GameOptionsError,
@@ -26,7 +26,7 @@ from shared.errors import (
     IllegalMoveReason,
     UnknownGameError,
 )
-from shared.games import (
+from boardroom.shared.games import (
     DRAW,
     ONGOING,
     Game,
@@ -281,7 +281,7 @@ def test_unknown_names_raise_unknown_game_error_listing_the_choices(name: str) -
 
 
 def test_every_game_error_is_also_the_builtin_it_means() -> None:
-    """The exception tree of ``shared.errors``: one root, and the builtin beside it."""
+    """The exception tree of ``boardroom.shared.errors``: one root, and the builtin beside it."""
     assert issubclass(UnknownGameError, GameError) and issubclass(UnknownGameError, LookupError)
     assert issubclass(GameOptionsError, GameError) and issubclass(GameOptionsError, ValueError)
     assert issubclass(IllegalMoveError, GameError) and issubclass(IllegalMoveError, ValueError)

@@ -1,4 +1,4 @@
-"""The bitboard line arithmetic of :class:`shared.games.grid.Grid`, checked against
+"""The bitboard line arithmetic of :class:`boardroom.shared.games.grid.Grid`, checked against
 plain coordinate oracles, and the compiled ``winning_cells`` of the search kernel,
 checked against :meth:`Grid.winning_cells`.
 
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.engine.kernel import compile_winning_cells
-from shared.games.grid import Grid, iter_bits
+from boardroom.shared.engine.kernel import compile_winning_cells
+from boardroom.shared.games.grid import Grid, iter_bits
 
 Cell = tuple[int, int]
 

@@ -9,7 +9,7 @@ import msgspec
 import pytest
 from repo_paths import REPO_ROOT
 
-from shared.protocol import (
+from boardroom.shared.protocol import (
     CLIENT_MESSAGES,
     MAX_FRAME_BYTES,
     SERVER_MESSAGES,
@@ -20,8 +20,8 @@ from shared.protocol import (
     decode_server_message,
     encode_message,
 )
-from shared.protocol import messages as m
-from shared.protocol.close_codes import (
+from boardroom.shared.protocol import messages as m
+from boardroom.shared.protocol.close_codes import (
     CLOSE_ABUSE,
     CLOSE_REASONS,
     CLOSE_REMOVED,
@@ -388,7 +388,7 @@ def test_a_value_outside_a_fixed_set_is_refused_with_the_choices() -> None:
 def test_a_side_is_the_rules_player_by_its_index_and_symbol() -> None:
     """``SIDES[player]`` and ``Player(SIDES.index(side))`` are the converters between
     the wire's seats and the rules' players; ``SYMBOLS`` shows each as its stone."""
-    from shared.games import Player
+    from boardroom.shared.games import Player
 
     for player in Player:
         side = m.SIDES[player]
@@ -421,7 +421,7 @@ def test_the_board_and_the_legal_moves_are_optional_fields_an_older_peer_can_ign
 def test_the_wire_board_kinds_are_the_registry_s() -> None:
     from typing import get_args
 
-    from shared.games.spec import BoardKind
+    from boardroom.shared.games.spec import BoardKind
 
     assert get_args(m.BoardKind) == tuple(kind.value for kind in BoardKind)
 

@@ -8,9 +8,9 @@ import logging
 
 import pytest
 
-from server.config import ServerConfig, add_arguments, config_from
-from server.logs import JsonFormatter, TextFormatter
-from server.net_addresses import reachable_hosts
+from boardroom.server.config import ServerConfig, add_arguments, config_from
+from boardroom.server.logs import JsonFormatter, TextFormatter
+from boardroom.server.net_addresses import reachable_hosts
 
 
 def parse(*flags: str) -> argparse.Namespace:
@@ -41,7 +41,7 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
     config = config_from(caps, {"BOARDROOM_HTTP_BURST": "300"})
     assert (config.max_rooms_per_address, config.http_rate, config.http_burst) == (0, 0.0, 300)
     assert config.max_rooms_per_session == 9
-    # --engine shares its variable with the engine's own switch (shared.engine.solvers).
+    # --engine shares its variable with the engine's own switch (boardroom.shared.engine.solvers).
     assert config_from(parse(), {"BOARDROOM_ENGINE": "python"}).engine == "python"
     assert config_from(parse("--engine", "python"), {}).engine == "python"
     assert config_from(parse(), {}).engine == "auto"
@@ -124,14 +124,14 @@ def test_the_public_url_is_kept_as_the_base_of_join_links() -> None:
 
 
 def record(message: str, **extra: object) -> logging.LogRecord:
-    entry = logging.LogRecord("server.app", logging.INFO, __file__, 1, message, (), None)
+    entry = logging.LogRecord("boardroom.server.app", logging.INFO, __file__, 1, message, (), None)
     entry.__dict__.update(extra)
     return entry
 
 
 def test_text_log_lines_are_key_value_pairs() -> None:
     line = TextFormatter().format(record("server ready", database="a b.db", workers=1))
-    assert line.endswith('INFO server.app server ready database="a b.db" workers=1')
+    assert line.endswith('INFO boardroom.server.app server ready database="a b.db" workers=1')
 
 
 def test_json_log_lines_are_one_object_each() -> None:

@@ -21,7 +21,7 @@ import pytest
 from harness import wait_until
 from pool_tasks import CRASH_SEED, CrashOnce, HangOnce, crash_on_marked_seed, sleep_then_search
 
-from server.engine_pool import (
+from boardroom.server.engine_pool import (
     WORKER_NICENESS,
     EngineBusyError,
     EnginePool,
@@ -29,9 +29,9 @@ from server.engine_pool import (
     FallbackReason,
     centre_first_move,
 )
-from shared.engine import SearchRequest
-from shared.errors import IllegalMoveError, SearchLimitsError, UnknownGameError
-from shared.games import get_game
+from boardroom.shared.engine import SearchRequest
+from boardroom.shared.errors import IllegalMoveError, SearchLimitsError, UnknownGameError
+from boardroom.shared.games import get_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("compiled_solver_ready")]
 """Every test here but the fallback move's starts real worker processes (about 10 s
@@ -314,7 +314,7 @@ async def test_each_worker_says_which_solver_it_readied(caplog: pytest.LogCaptur
     """``engine="auto"`` (the server's default) readies the compiled solver in each
     worker before the pool takes searches; ``engine="python"`` skips it, and the
     pure solver answers the same request. An unknown build is refused at once."""
-    caplog.set_level(logging.INFO, logger="server.engine_pool")
+    caplog.set_level(logging.INFO, logger="boardroom.server.engine_pool")
     request = SearchRequest("connect4", "4444", level="perfect", seed=3)
     moves = []
     for engine, solver in (("auto", "native solver"), ("python", "pure-Python solver")):

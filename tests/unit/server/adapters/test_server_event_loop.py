@@ -14,8 +14,8 @@ import pytest
 from harness import TIMEOUT, Player, ServerProcess
 from websockets.asyncio.client import connect
 
-from server.config import ServerConfig
-from server.event_loop import loop_factory, uvloop_available
+from boardroom.server.config import ServerConfig
+from boardroom.server.event_loop import loop_factory, uvloop_available
 
 needs_uvloop = pytest.mark.skipif(not uvloop_available(), reason="uvloop is not installed")
 
@@ -54,7 +54,7 @@ async def test_the_server_runs_and_plays_on_uvloop(tmp_path: Path) -> None:
 @pytest.mark.e2e  # a server process
 async def test_the_echo_server_sends_each_frame_back() -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.echo_server", stdout=asyncio.subprocess.PIPE
+        sys.executable, "-m", "boardroom.server.echo_server", stdout=asyncio.subprocess.PIPE
     )
     try:
         assert process.stdout is not None

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.gc_tuning import OLDER_THRESHOLDS, YOUNG_THRESHOLD, tune_for_serving
+from boardroom.server.gc_tuning import OLDER_THRESHOLDS, YOUNG_THRESHOLD, tune_for_serving
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from harness import wait_until
 from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.samples import Sample
 
-from server.metrics import LoopLagMonitor, ServerMetrics
-from shared.protocol.errors import ErrorCode
+from boardroom.server.metrics import LoopLagMonitor, ServerMetrics
+from boardroom.shared.protocol.errors import ErrorCode
 
 
 def samples(metrics: ServerMetrics) -> list[Sample]:

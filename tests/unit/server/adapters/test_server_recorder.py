@@ -9,8 +9,14 @@ from typing import Any
 
 import pytest
 
-from server.core.records import GameState, PlayerKind, SeatRecord, Termination, record_to_json
-from server.core.room import (
+from boardroom.server.core.records import (
+    GameState,
+    PlayerKind,
+    SeatRecord,
+    Termination,
+    record_to_json,
+)
+from boardroom.server.core.room import (
     ClientId,
     GameFinished,
     GameStarted,
@@ -20,16 +26,16 @@ from server.core.room import (
     Room,
     RoomOptions,
 )
-from server.recorder import (
+from boardroom.server.recorder import (
     GameRecorder,
     RestoredRoom,
     UnrecordedGameError,
     options_from_json,
     options_to_json,
 )
-from server.store import GameStore, Store, open_store
-from shared.games import Player
-from shared.protocol.messages import Clock, Error, MakeMove, Rematch
+from boardroom.server.store import GameStore, Store, open_store
+from boardroom.shared.games import Player
+from boardroom.shared.protocol.messages import Clock, Error, MakeMove, Rematch
 
 ANN = ClientId("ann-session")
 BOB = ClientId("bob-session")
@@ -294,7 +300,7 @@ async def test_records_that_cannot_come_back_are_aborted_and_skipped(
 
     store, recorder = await restart(database, store)
     try:
-        with caplog.at_level(logging.WARNING, logger="server.recorder"):
+        with caplog.at_level(logging.WARNING, logger="boardroom.server.recorder"):
             restored = await recorder.restore_rooms(seeded)
 
         assert [r.room.code for r in restored] == ["GOOD"]

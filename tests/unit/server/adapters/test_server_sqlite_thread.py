@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.sqlite_thread import SQLiteThread
+from boardroom.server.sqlite_thread import SQLiteThread
 
 
 def _connect_to(path: Path) -> SQLiteThread:

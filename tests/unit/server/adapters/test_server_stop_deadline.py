@@ -1,4 +1,4 @@
-"""server.stop_deadline: a stop that overruns ends the process, saying where it waits.
+"""boardroom.server.stop_deadline: a stop that overruns ends the process, saying where it waits.
 
 The watchdog is given its own ``exit_process`` here (pytest's process must live);
 ``tests/e2e/test_e2e_durability.py`` sends a real server the second signal.
@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from server.stop_deadline import EXIT_STOP_OVERRAN, StopWatchdog, where_tasks_wait
+from boardroom.server.stop_deadline import EXIT_STOP_OVERRAN, StopWatchdog, where_tasks_wait
 
 
 class Exits:
@@ -39,7 +39,7 @@ async def test_a_stop_stuck_on_an_await_ends_the_process_and_the_log_names_the_a
     """The stop waits on a step that never answers, two coroutines down: at the
     deadline the process is ended with status 70, and the error lists the task
     with its chain of awaits down to the future it waits on."""
-    caplog.set_level(logging.ERROR, logger="server.app")
+    caplog.set_level(logging.ERROR, logger="boardroom.server.app")
     never = asyncio.Event()
 
     async def close_the_unanswering_thing() -> None:
@@ -68,7 +68,7 @@ async def test_a_stop_stuck_on_an_await_ends_the_process_and_the_log_names_the_a
 def test_a_loop_blocked_by_a_call_is_caught_too(caplog: pytest.LogCaptureFixture) -> None:
     """A call that blocks the event loop's thread runs no timer of the loop; the
     watchdog's thread still ends the process, and shows the call in the threads."""
-    caplog.set_level(logging.ERROR, logger="server.app")
+    caplog.set_level(logging.ERROR, logger="boardroom.server.app")
     exits = Exits()
 
     async def blocking_stop() -> None:

@@ -21,7 +21,7 @@ import pytest
 from repo_paths import REPO_ROOT
 from services import PostgresServer, free_port
 
-from server.core.records import (
+from boardroom.server.core.records import (
     GameRecord,
     GameState,
     MoveRecord,
@@ -31,7 +31,7 @@ from server.core.records import (
     record_to_json,
     record_to_text,
 )
-from server.store import (
+from boardroom.server.store import (
     SCHEMA_VERSION,
     GameNotFoundError,
     GameStateError,
@@ -45,8 +45,8 @@ from server.store import (
     StoreError,
     open_store,
 )
-from server.store.sqlite.schema import _MIGRATIONS
-from shared.games import Player, get_game
+from boardroom.server.store.sqlite.schema import _MIGRATIONS
+from boardroom.shared.games import Player, get_game
 
 T0 = 1_746_100_800.0  # 2025-05-01 12:00:00 UTC
 ADA = SeatRecord("ada")
@@ -219,8 +219,8 @@ async def test_the_text_export_of_a_game_in_progress_says_who_is_to_move(
 # append_move acknowledged, then waits to be killed.
 CHILD = """
 import asyncio, sys, time
-from server.core.records import SeatRecord
-from server.store import open_store
+from boardroom.server.core.records import SeatRecord
+from boardroom.server.store import open_store
 
 async def main(database, moves):
     store = open_store(database)

@@ -10,10 +10,10 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from server.core.records import SeatRecord, Termination
-from server.store import SCHEMA_VERSION, GameStore, Store
-from server.store.sqlite.schema import _MIGRATIONS
-from shared.games import Player
+from boardroom.server.core.records import SeatRecord, Termination
+from boardroom.server.store import SCHEMA_VERSION, GameStore, Store
+from boardroom.server.store.sqlite.schema import _MIGRATIONS
+from boardroom.shared.games import Player
 
 T0 = 1_746_100_800.0
 OLD, NEW = 1, 2

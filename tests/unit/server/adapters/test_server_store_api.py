@@ -8,7 +8,7 @@ import inspect
 
 import pytest
 
-from server.store import GameStore, PostgresGameStore, is_postgres_url, open_store
+from boardroom.server.store import GameStore, PostgresGameStore, is_postgres_url, open_store
 
 
 def public_api(cls: type) -> dict[str, inspect.Signature]:

@@ -20,9 +20,9 @@ import asyncpg
 import pytest
 from services import PostgresServer
 
-from server.core.players import PlayerId, PlayerRecord
-from server.core.records import GameState, PlayerKind, SeatRecord, Termination
-from server.store import (
+from boardroom.server.core.players import PlayerId, PlayerRecord
+from boardroom.server.core.records import GameState, PlayerKind, SeatRecord, Termination
+from boardroom.server.store import (
     SCHEMA_VERSION,
     GameStore,
     PostgresGameStore,
@@ -31,8 +31,8 @@ from server.store import (
     StudentResults,
     UnreadableRecordError,
 )
-from server.store.postgres.schema import _MIGRATIONS as _POSTGRES_MIGRATIONS
-from shared.games import Player
+from boardroom.server.store.postgres.schema import _MIGRATIONS as _POSTGRES_MIGRATIONS
+from boardroom.shared.games import Player
 
 DATA = Path(__file__).parents[3] / "data"
 T0 = 1_746_100_800.0

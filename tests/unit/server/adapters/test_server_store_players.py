@@ -11,22 +11,22 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from server.core.players import (
+from boardroom.server.core.players import (
     PlayerId,
     PlayerRecord,
     new_player_token,
     player_id_for,
     token_hash,
 )
-from server.core.records import PlayerKind, SeatRecord, record_to_json
-from server.store import (
+from boardroom.server.core.records import PlayerKind, SeatRecord, record_to_json
+from boardroom.server.store import (
     SCHEMA_VERSION,
     GameStore,
     InvalidRecordError,
     PlayerNotFoundError,
 )
-from server.store import players as players_part
-from server.store.sqlite.schema import _MIGRATIONS
+from boardroom.server.store import players as players_part
+from boardroom.server.store.sqlite.schema import _MIGRATIONS
 
 T0 = 1_746_100_800.0
 

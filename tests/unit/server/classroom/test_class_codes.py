@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from server.classroom.class_codes import (
+from boardroom.server.classroom.class_codes import (
     ALPHABET,
     CODE_LENGTH,
     lookup_of,

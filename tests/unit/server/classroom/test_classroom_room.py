@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from server.core.records import PlayerKind, Termination
-from server.core.room import ClientId, GameFinished, MoveMade, Output, Room, RoomOptions
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import (
+from boardroom.server.core.records import PlayerKind, Termination
+from boardroom.server.core.room import ClientId, GameFinished, MoveMade, Output, Room, RoomOptions
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import (
     AcceptDraw,
     ChatLine,
     Clock,

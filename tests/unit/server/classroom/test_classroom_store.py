@@ -10,9 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from server.core.players import PlayerId, PlayerRecord, new_player_token, player_id_for, token_hash
-from server.core.records import PlayerKind, SeatRecord, Termination
-from server.store import (
+from boardroom.server.core.players import (
+    PlayerId,
+    PlayerRecord,
+    new_player_token,
+    player_id_for,
+    token_hash,
+)
+from boardroom.server.core.records import PlayerKind, SeatRecord, Termination
+from boardroom.server.store import (
     ClassCodeRecord,
     ClassCodeTakenError,
     GameStore,
@@ -21,7 +27,7 @@ from server.store import (
     StudentRecord,
     StudentResults,
 )
-from shared.games import Player
+from boardroom.shared.games import Player
 
 T0 = 1_746_100_800.0
 
@@ -280,7 +286,7 @@ def version_5_file(path: Path) -> None:
     """A class as schema version 5 kept it: a student a row per session, so ann,
     who joined three times with one token (once removed), has three rows; an old
     student without a player who sat in a game, and one who never did."""
-    from server.store.sqlite.schema import _MIGRATIONS
+    from boardroom.server.store.sqlite.schema import _MIGRATIONS
 
     with closing(sqlite3.connect(path, isolation_level=None)) as db:
         for step in _MIGRATIONS[:5]:

@@ -12,16 +12,16 @@ from typing import Any
 import pytest
 from refusals import refused_unchanged
 
-from server.core.ai_turns import AiTurns, answers_position, move_to_play
-from server.core.game_in_play import GameInPlay
-from server.core.records import PlayerKind, SeatRecord
-from server.core.room_draft import Draft
-from server.core.room_options import RoomOptions
-from server.core.room_output import AiRequest, ClientId, HintGiven
-from server.core.seating import Occupant, Seating
-from shared.games import get_game
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import Error, Hint, MakeMove, SearchInfo, Side
+from boardroom.server.core.ai_turns import AiTurns, answers_position, move_to_play
+from boardroom.server.core.game_in_play import GameInPlay
+from boardroom.server.core.records import PlayerKind, SeatRecord
+from boardroom.server.core.room_draft import Draft
+from boardroom.server.core.room_options import RoomOptions
+from boardroom.server.core.room_output import AiRequest, ClientId, HintGiven
+from boardroom.server.core.seating import Occupant, Seating
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import Error, Hint, MakeMove, SearchInfo, Side
 
 ANN = ClientId("ann")
 T0 = 1_700_000_000.0

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from server.core.class_controls import ClassControls, addressed_to_members, hold_clock
-from server.core.clock import GameClock
-from server.core.room_draft import Draft, RefusedError
-from server.core.room_output import ALL, ClientId, Everyone
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import Clock, RoomClosed
+from boardroom.server.core.class_controls import ClassControls, addressed_to_members, hold_clock
+from boardroom.server.core.clock import GameClock
+from boardroom.server.core.room_draft import Draft, RefusedError
+from boardroom.server.core.room_output import ALL, ClientId, Everyone
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import Clock, RoomClosed
 
 ANN, BOB, CAT = ClientId("ann"), ClientId("bob"), ClientId("cat")
 T0 = 1_700_000_000.0

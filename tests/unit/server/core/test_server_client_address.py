@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.core.client_address import (
+from boardroom.server.core.client_address import (
     MAX_FORWARDED_ENTRIES,
     TrustedProxies,
     client_address,

@@ -12,14 +12,21 @@ from typing import Any
 import pytest
 from refusals import refused_unchanged
 
-from server.core.game_in_play import GameInPlay
-from server.core.records import PlayerKind, SeatRecord, Termination
-from server.core.room_draft import Draft
-from server.core.room_options import RoomOptions
-from server.core.room_output import ALL, ClientId, Everyone, GameFinished, GameStarted, MoveMade
-from shared.games import get_game
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import (
+from boardroom.server.core.game_in_play import GameInPlay
+from boardroom.server.core.records import PlayerKind, SeatRecord, Termination
+from boardroom.server.core.room_draft import Draft
+from boardroom.server.core.room_options import RoomOptions
+from boardroom.server.core.room_output import (
+    ALL,
+    ClientId,
+    Everyone,
+    GameFinished,
+    GameStarted,
+    MoveMade,
+)
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import (
     Clock,
     DrawDeclined,
     DrawOffered,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.core.gate import AddressGate, ReportThrottle, Verdict
+from boardroom.server.core.gate import AddressGate, ReportThrottle, Verdict
 
 # -- AddressGate --------------------------------------------------------------------------
 

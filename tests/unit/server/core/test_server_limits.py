@@ -10,9 +10,9 @@ import math
 
 import pytest
 
-from server.config import ServerConfig
-from server.core import limits
-from server.core.limits import (
+from boardroom.server.config import ServerConfig
+from boardroom.server.core import limits
+from boardroom.server.core.limits import (
     AddressRateLimits,
     ConnectionCounter,
     RateLimiter,

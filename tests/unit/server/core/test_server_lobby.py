@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from server.core.lobby import CODE_ALPHABET, ROOM_CODE_LENGTH, Lobby, RoomCodes
-from server.core.records import PlayerKind
-from server.core.room_output import RoomStatus
-from server.core.sessions import SessionRegistry, session_id_for
-from shared.protocol.codec import MAX_FRAME_BYTES, MAX_NAME_LENGTH, encode_message
-from shared.protocol.messages import ROOMS_PAGE_DEFAULT, ROOMS_PAGE_MAX, RoomList, RoomSummary
+from boardroom.server.core.lobby import CODE_ALPHABET, ROOM_CODE_LENGTH, Lobby, RoomCodes
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.room_output import RoomStatus
+from boardroom.server.core.sessions import SessionRegistry, session_id_for
+from boardroom.shared.protocol.codec import MAX_FRAME_BYTES, MAX_NAME_LENGTH, encode_message
+from boardroom.shared.protocol.messages import (
+    ROOMS_PAGE_DEFAULT,
+    ROOMS_PAGE_MAX,
+    RoomList,
+    RoomSummary,
+)
 
 
 @dataclass

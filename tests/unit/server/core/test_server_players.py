@@ -8,8 +8,8 @@ import hmac
 
 import pytest
 
-from server.core import players
-from server.core.players import (
+from boardroom.server.core import players
+from boardroom.server.core.players import (
     SeenThrottle,
     is_player_token,
     name_key,
@@ -19,9 +19,9 @@ from server.core.players import (
     same_token_hash,
     token_hash,
 )
-from server.core.records import PlayerKind
-from server.core.sessions import SessionRegistry, session_id_for
-from shared.protocol.codec import MAX_NAME_LENGTH
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.sessions import SessionRegistry, session_id_for
+from boardroom.shared.protocol.codec import MAX_NAME_LENGTH
 
 
 def test_a_token_is_prefixed_random_and_never_a_resume_token() -> None:

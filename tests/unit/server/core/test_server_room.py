@@ -11,8 +11,8 @@ import msgspec
 import pytest
 from repo_paths import REPO_ROOT
 
-from server.core.records import PlayerKind, SeatRecord, Termination
-from server.core.room import (
+from boardroom.server.core.records import PlayerKind, SeatRecord, Termination
+from boardroom.server.core.room import (
     ALL,
     AiRequest,
     ClientId,
@@ -26,12 +26,12 @@ from server.core.room import (
     RoomOptions,
     RoomRequest,
 )
-from server.core.room_output import HintGiven, search_info, without_search
-from shared.engine import search
-from shared.engine.explain import summary
-from shared.games import get_game
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import (
+from boardroom.server.core.room_output import HintGiven, search_info, without_search
+from boardroom.shared.engine import search
+from boardroom.shared.engine.explain import summary
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import (
     AcceptDraw,
     AddAi,
     AskHint,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 
-from server.core.records import PlayerKind
-from server.core.room import ClientId, Room, RoomOptions
-from shared.protocol.messages import MakeMove, Moved, Resign
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.room import ClientId, Room, RoomOptions
+from boardroom.shared.protocol.messages import MakeMove, Moved, Resign
 
 ANN = ClientId("ann-session")
 BOB = ClientId("bob-session")

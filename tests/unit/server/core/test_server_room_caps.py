@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from server.config import ServerConfig
-from server.core.room_caps import (
+from boardroom.server.config import ServerConfig
+from boardroom.server.core.room_caps import (
     DEFAULT_ROOMS_PER_ADDRESS,
     DEFAULT_ROOMS_PER_SESSION,
     RoomCaps,
 )
-from server.core.room_output import ClientId
+from boardroom.server.core.room_output import ClientId
 
 ANN, BOB, CAT = ClientId("ann"), ClientId("bob"), ClientId("cat")
 SCHOOL, HOME = "203.0.113.7", "198.51.100.2"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from server.core.room_draft import Draft, RefusedError, chat_text, with_id
-from server.core.room_output import ALL, AiRequest, ClientId, Everyone, HintGiven
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import ChatLine, Left
+from boardroom.server.core.room_draft import Draft, RefusedError, chat_text, with_id
+from boardroom.server.core.room_output import ALL, AiRequest, ClientId, Everyone, HintGiven
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import ChatLine, Left
 
 ANN = ClientId("ann")
 LINE = ChatLine(room="K7Q2", name="ann", text="hello")

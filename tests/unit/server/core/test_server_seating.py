@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from refusals import refused_unchanged
 
-from server.core.records import PlayerKind, SeatRecord
-from server.core.room_options import RoomOptions
-from server.core.room_output import ClientId
-from server.core.seating import Occupant, Seating
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import PlayerStatus, SeatInfo
+from boardroom.server.core.records import PlayerKind, SeatRecord
+from boardroom.server.core.room_options import RoomOptions
+from boardroom.server.core.room_output import ClientId
+from boardroom.server.core.seating import Occupant, Seating
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import PlayerStatus, SeatInfo
 
 ANN, BOB, CAT = ClientId("ann"), ClientId("bob"), ClientId("cat")
 T0 = 1_700_000_000.0

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from hub_fakes import MemoryStore, make_hub
 
-from server.hub import GameServer
+from boardroom.server.hub import GameServer
 
 
 @pytest.fixture

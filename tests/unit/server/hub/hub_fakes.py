@@ -2,8 +2,8 @@
 what it is sent, and an engine that must not be asked.
 
 The hub talks to three outside things (server/lifecycle.py wires them): the
-store, through the :class:`~server.recorder.GameRecorder` and the
-:class:`~server.player_directory.PlayerDirectory` (both real here, over
+store, through the :class:`~boardroom.server.recorder.GameRecorder` and the
+:class:`~boardroom.server.player_directory.PlayerDirectory` (both real here, over
 :class:`MemoryStore`); the clients, through each connection's outbox
 (:class:`FakeConnection`); and the engine pool, only for the server AI
 (:class:`NoEngine`: these tests seat none).
@@ -16,18 +16,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.config import ServerConfig
-from server.core.lobby import RoomCodes, RoomPage
-from server.core.players import PlayerRecord
-from server.core.sessions import Session
-from server.hub import GameServer, Peer
-from server.hub.boundary import SessionRecord
-from server.metrics import ServerMetrics
-from server.player_directory import PlayerDirectory
-from server.recorder import GameRecorder
-from server.store import PlayerNotFoundError
-from shared.protocol.codec import encode_message
-from shared.protocol.messages import (
+from boardroom.server.config import ServerConfig
+from boardroom.server.core.lobby import RoomCodes, RoomPage
+from boardroom.server.core.players import PlayerRecord
+from boardroom.server.core.sessions import Session
+from boardroom.server.hub import GameServer, Peer
+from boardroom.server.hub.boundary import SessionRecord
+from boardroom.server.metrics import ServerMetrics
+from boardroom.server.player_directory import PlayerDirectory
+from boardroom.server.recorder import GameRecorder
+from boardroom.server.store import PlayerNotFoundError
+from boardroom.shared.protocol.codec import encode_message
+from boardroom.shared.protocol.messages import (
     PROTOCOL_VERSION,
     ClientMessage,
     CreateRoom,
@@ -119,7 +119,7 @@ class NoEngine:
 
 @dataclass(eq=False)
 class FakeConnection:
-    """A client's connection (:class:`~server.hub.PeerConnection`): it keeps what
+    """A client's connection (:class:`~boardroom.server.hub.PeerConnection`): it keeps what
     it is sent, each message as the client would decode it."""
 
     address: str = "192.0.2.1"
@@ -197,7 +197,7 @@ def refusal(of: Peer) -> Error:
 
 @dataclass
 class FakeElsewhere:
-    """The other processes of a cluster (:class:`~server.hub.boundary.RoomsElsewhere`):
+    """The other processes of a cluster (:class:`~boardroom.server.hub.boundary.RoomsElsewhere`):
     they hold the rooms in ``rooms`` and keep what they were asked."""
 
     rooms: set[str] = field(default_factory=set)

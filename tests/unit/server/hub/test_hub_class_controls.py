@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from hub_fakes import MemoryStore, connection, peer, refusal, said_hello, started_game
 
-from server.core.players import PlayerId
-from server.hub import GameServer
-from server.hub.boundary import HubEvent, PauseChanged, PlayerRemoved, RoomDropped
-from shared.games import get_game
-from shared.protocol.close_codes import CLOSE_REMOVED
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import (
+from boardroom.server.core.players import PlayerId
+from boardroom.server.hub import GameServer
+from boardroom.server.hub.boundary import HubEvent, PauseChanged, PlayerRemoved, RoomDropped
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol.close_codes import CLOSE_REMOVED
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import (
     PROTOCOL_VERSION,
     Announcement,
     Clock,

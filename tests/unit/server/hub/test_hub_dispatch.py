@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import msgspec
 import pytest
 from hub_fakes import (
     MemoryStore,
@@ -18,12 +19,12 @@ from hub_fakes import (
     started_game,
 )
 
-from server.core.room_output import GameStarted
-from server.core.sessions import Session
-from server.hub import GameServer
-from server.hub.boundary import HubEvent, SessionWelcomed
-from shared.protocol.errors import ErrorCode, ProtocolError
-from shared.protocol.messages import (
+from boardroom.server.core.room_output import GameStarted
+from boardroom.server.core.sessions import Session
+from boardroom.server.hub import GameServer
+from boardroom.server.hub.boundary import HubEvent, SessionWelcomed
+from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
+from boardroom.shared.protocol.messages import (
     PROTOCOL_VERSION,
     CreateRoom,
     Hello,
@@ -127,9 +128,12 @@ async def test_a_move_reaches_both_players_once_it_is_stored(
 ) -> None:
     ann, bob, code = await started_game(hub)
     await hub.handle(ann, MakeMove(room=code, move="4", id=5))
-    moved = Moved(room=code, ply=0, move="4", side="first", id=None)
+    # The board after the move and the moves left come with it (the client draws them).
+    board = ["......."] * 5 + ["...X..."]
+    legal = ["1", "2", "3", "4", "5", "6", "7"]
+    moved = Moved(room=code, ply=0, move="4", side="first", board=board, legal=legal)
     assert connection(bob).last() == moved
-    assert connection(ann).last() == Moved(room=code, ply=0, move="4", side="first", id=5)
+    assert connection(ann).last() == msgspec.structs.replace(moved, id=5)
     assert store.games[1].moves == ["4"]
 
 

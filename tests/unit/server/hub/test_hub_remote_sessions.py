@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from hub_fakes import FakeConnection, FakeElsewhere, connection, refusal, said_hello
 
-from server.core.records import PlayerKind
-from server.core.sessions import session_id_for
-from server.hub import GameServer
-from server.hub.boundary import SessionRecord
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import CreateRoom, Join, MakeMove, State
+from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.sessions import session_id_for
+from boardroom.server.hub import GameServer
+from boardroom.server.hub.boundary import SessionRecord
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import CreateRoom, Join, MakeMove, State
 
 TOKEN = "a-resume-token-made-on-another-process"
 

@@ -7,11 +7,19 @@ import time
 
 from hub_fakes import connection, make_hub, refusal, said_hello
 
-from server.config import ServerConfig
-from server.hub import GameServer
-from server.hub.boundary import HubEvent, RoomDropped
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import CreateRoom, Join, Leave, Left, QuickMatch, State, Watch
+from boardroom.server.config import ServerConfig
+from boardroom.server.hub import GameServer
+from boardroom.server.hub.boundary import HubEvent, RoomDropped
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import (
+    CreateRoom,
+    Join,
+    Leave,
+    Left,
+    QuickMatch,
+    State,
+    Watch,
+)
 
 
 async def test_a_room_opened_is_listed_with_its_opener_seated(hub: GameServer) -> None:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.ratings.glicko2 import (
+from boardroom.server.ratings.glicko2 import (
     MAX_DEVIATION,
     MIN_DEVIATION,
     Rating,

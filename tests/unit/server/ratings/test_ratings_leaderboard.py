@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from server.ratings.glicko2 import Rating, RatingError, rate_game
-from server.ratings.leaderboard import (
+from boardroom.server.ratings.glicko2 import Rating, RatingError, rate_game
+from boardroom.server.ratings.leaderboard import (
     LeaderboardRow,
     PlayerRating,
     RatedGame,

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from server.core.records import PlayerKind, Termination
-from server.core.room import ClientId, GameFinished, GameStarted, Room, RoomOptions
-from server.recorder import options_from_json, options_to_json
-from shared.protocol.codec import encode_message
-from shared.protocol.errors import ErrorCode
-from shared.protocol.messages import AddAi, Error, Leave, MakeMove, Rematch, Resign, State
+from boardroom.server.core.records import PlayerKind, Termination
+from boardroom.server.core.room import ClientId, GameFinished, GameStarted, Room, RoomOptions
+from boardroom.server.recorder import options_from_json, options_to_json
+from boardroom.shared.protocol.codec import encode_message
+from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.messages import AddAi, Error, Leave, MakeMove, Rematch, Resign, State
 
 ANN = ClientId("ann-session")
 BOB = ClientId("bob-session")

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.tournaments.players import Round, TournamentDataError
-from server.tournaments.round_robin import berger_table, round_robin_rounds
+from boardroom.server.tournaments.players import Round, TournamentDataError
+from boardroom.server.tournaments.round_robin import berger_table, round_robin_rounds
 
 # The FIDE Berger tables (Handbook C.05, Annex 1), transcribed: one row per
 # round, (first seat, second seat) in board order. Odd fields use the next even

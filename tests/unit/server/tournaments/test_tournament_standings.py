@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from server.tournaments.players import Bye, GameResult, Outcome, Result, TournamentDataError
-from server.tournaments.round_robin import round_robin_rounds
-from server.tournaments.standings import (
+from boardroom.server.tournaments.players import (
+    Bye,
+    GameResult,
+    Outcome,
+    Result,
+    TournamentDataError,
+)
+from boardroom.server.tournaments.round_robin import round_robin_rounds
+from boardroom.server.tournaments.standings import (
     ROUND_ROBIN_TIE_BREAKS,
     Meeting,
     Standing,

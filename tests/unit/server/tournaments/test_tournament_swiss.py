@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.tournaments.players import (
+from boardroom.server.tournaments.players import (
     Bye,
     GameResult,
     Outcome,
@@ -20,8 +20,12 @@ from server.tournaments.players import (
     Round,
     TournamentDataError,
 )
-from server.tournaments.round_robin import round_robin_rounds
-from server.tournaments.swiss import max_swiss_rounds, pair_swiss_round, recommended_swiss_rounds
+from boardroom.server.tournaments.round_robin import round_robin_rounds
+from boardroom.server.tournaments.swiss import (
+    max_swiss_rounds,
+    pair_swiss_round,
+    recommended_swiss_rounds,
+)
 
 WIN, DRAW, LOSS = Outcome.FIRST_WINS, Outcome.DRAW, Outcome.SECOND_WINS
 
