@@ -51,6 +51,10 @@ class IllegalMoveReason(enum.Enum):
     """Connect Four: the column has no room left."""
     GAME_OVER = "game_over"
     """The game has already ended; no move is legal."""
+    FLIPS_NOTHING = "flips_nothing"
+    """Othello: a disc there would bracket none of the opponent's discs."""
+    CANNOT_PASS = "cannot_pass"  # noqa: S105 - a reason, not a password
+    """Othello: a pass while a legal move remains."""
 
 
 class IllegalMoveError(GameError, ValueError):

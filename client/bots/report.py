@@ -16,6 +16,8 @@ from client.bots.state import GameResult, Outcome
 
 REASON_WORDS = {
     "line": "by a line",
+    "count": "on count",
+    "no_moves": "as a side had no move",
     "full_board": "with a full board",
     "resignation": "by resignation",
     "agreement": "by agreement",

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from shared.games import Game, GridGame, Position, get_game
+from shared.games import Game, GridGame, Player, Position, Termination, get_game
 from shared.protocol.messages import ResultInfo, RoomState, SeatInfo, Side, other_side
 
 Symbol = Literal["X", "O"]
@@ -32,10 +32,6 @@ Outcome = Literal["win", "loss", "draw", "aborted"]
 SYMBOLS: dict[Side, Symbol] = {"first": "X", "second": "O"}
 """The stone each seat plays: ``first`` is X and moves first."""
 
-_NO_WINNER_DRAWS = frozenset({"full_board", "agreement"})
-"""Reasons that end a game without a winner as a draw; any other reason without a
-winner (``aborted``, an ``abandonment`` with both players gone) is no result."""
-
 
 @dataclass(frozen=True, slots=True)
 class GameState:
@@ -43,11 +39,12 @@ class GameState:
 
     Moves are strings in the game's notation: grid cells like ``"b2"`` (column
     letter, row number from the bottom: a1 is bottom left), Connect Four columns
-    ``"1"`` to ``"7"``. Times are in seconds; None in a room without a clock.
+    ``"1"`` to ``"7"``, Othello cells and ``"pass"``. Times are in seconds; None
+    in a room without a clock.
     """
 
     game: str
-    """The game's name: ``tictactoe``, ``tictactoe4``, ``connect4``, ``gomoku``, ``mnk-M-N-K``."""
+    """The game's name, as the registry names it (``tictactoe``, ``connect4``, ``mnk-5-5-4``...)."""
     title: str
     """The game's name for people (``Connect Four``)."""
     room: str
@@ -90,8 +87,12 @@ class GameState:
         return self.rules.render(self.position)
 
     def winning_moves(self, *, opponent: bool = False) -> tuple[str, ...]:
-        """The legal moves that make a line at once: yours, or with ``opponent=True``
-        the opponent's (the threats to block).
+        """The legal moves that win at once: yours, or with ``opponent=True`` the
+        opponent's (the threats to block: a move of yours there takes the cell
+        first). On a k-in-a-row board, the cells where one more stone makes a
+        line; in a game won otherwise (Othello, by count at the end), the moves
+        after which the rules say that side won: now if it is that side's turn,
+        else in reply to any move of the other. Empty once the game is over.
 
         >>> from shared.protocol.messages import Clock
         >>> state = game_state(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
@@ -101,18 +102,40 @@ class GameState:
         >>> state.winning_moves(), state.winning_moves(opponent=True)
         (('a3',), ('b3',))
         """
+        if not self.legal_moves:
+            return ()
         rules = self.rules
-        assert isinstance(rules, GridGame)  # every Boardroom game is a grid game
-        mine = 0 if self.side == "first" else 1
-        stones = self.position.stones[1 - mine if opponent else mine]
-        occupied = self.position.occupied
-        return tuple(
-            move
-            for move in self.legal_moves
-            if rules.grid.has_line(
-                stones | rules.move_bit_in(occupied, rules.parse_move(self.position, move))
+        mine = Player.FIRST if self.side == "first" else Player.SECOND
+        player = mine.other if opponent else mine
+        if isinstance(rules, GridGame):
+            # Whoever is to move: the cells where one more stone of theirs makes a line.
+            stones = self.position.stones[player]
+            occupied = self.position.occupied
+            return tuple(
+                move
+                for move in self.legal_moves
+                if rules.grid.has_line(
+                    stones | rules.move_bit_in(occupied, rules.parse_move(self.position, move))
+                )
             )
-        )
+        winning = _winning_moves(rules, self.position, player)
+        return tuple(move for move in self.legal_moves if move in winning)
+
+
+def _winning_moves(rules: Game, position: Position, player: Player) -> set[str]:
+    """On a game without lines (Othello: a win comes at the end, by count), the
+    moves of ``player`` after which the rules say ``player`` won: at once if it is
+    ``player``'s move, else in reply to any of the other side's moves."""
+    if rules.to_move(position) is player:
+        starts = [position]
+    else:
+        starts = [rules.play_unchecked(position, move) for move in rules.legal_moves(position)]
+    return {
+        rules.format_move(move)
+        for start in starts
+        for move in rules.legal_moves(start)
+        if rules.outcome(rules.play_unchecked(start, move)).winner is player
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +150,9 @@ class GameResult:
     winner_symbol: Symbol | None
     """The winner's stone, ``X`` or ``O``, or None."""
     reason: str
-    """``line``, ``full_board``, ``resignation``, ``agreement``, ``timeout``,
-    ``abandonment`` or ``aborted`` (as in ``docs/protocol.md``)."""
+    """How it ended, a :class:`~shared.games.Termination` value: ``line``,
+    ``count``, ``no_moves``, ``full_board``, ``resignation``, ``agreement``,
+    ``timeout``, ``abandonment`` or ``aborted`` (as in ``docs/protocol.md``)."""
     line: tuple[str, ...]
     """The cells of the winning line (named as grid cells, Connect Four included)."""
     moves: tuple[str, ...]
@@ -185,7 +209,9 @@ def game_result(result: ResultInfo, moves: tuple[str, ...], side: Side) -> GameR
     """
     outcome: Outcome
     if result.winner is None:
-        outcome = "draw" if result.reason in _NO_WINNER_DRAWS else "aborted"
+        # A full board, an agreement, an equal count share the point; anything else
+        # without a winner (aborted, both players gone) is no result.
+        outcome = "draw" if _is_draw(result.reason) else "aborted"
     else:
         outcome = "win" if result.winner == side else "loss"
     return GameResult(
@@ -196,6 +222,13 @@ def game_result(result: ResultInfo, moves: tuple[str, ...], side: Side) -> GameR
         line=tuple(result.line),
         moves=moves,
     )
+
+
+def _is_draw(reason: str) -> bool:
+    try:
+        return Termination(reason).is_draw
+    except ValueError:  # a reason from a newer server: not a draw we know of
+        return False
 
 
 def _seat(seats: list[SeatInfo], side: Side) -> SeatInfo:

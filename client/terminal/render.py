@@ -1,10 +1,12 @@
 """Board diagrams for the terminal: coordinates, the last move and the winning line.
 
-The layout follows :meth:`shared.games.Game.render`: the top row first, rows
-numbered from 1 at the bottom (``a1`` is bottom-left), column letters underneath;
+The layout follows :meth:`shared.games.Game.render`, for every game alike: the
+top row first (:meth:`~shared.games.Game.board_rows`), rows numbered from 1 at
+the bottom (``a1`` is bottom-left), column letters underneath, as the game labels
+them (:meth:`~shared.games.Game.row_labels`, :meth:`~shared.games.Game.column_labels`):
 Connect Four has no row numbers and its columns are labelled 1 to 7, the numbers
-its moves use. Each cell is three characters wide so that a mark can sit around
-a stone without shifting the columns::
+its moves use; Othello is labelled a1 to h8. Each cell is three characters wide
+so that a mark can sit around a stone without shifting the columns::
 
     >>> from shared.games import get_game
     >>> game = get_game("tictactoe")
@@ -25,7 +27,7 @@ import re
 from collections.abc import Iterable
 
 from client.terminal.style import Palette
-from shared.games import Game, GridGame, Position
+from shared.games import Game, Position
 
 Cell = tuple[int, int]
 """A board cell as (column, row), 0-based, row 0 at the bottom."""
@@ -46,16 +48,9 @@ def parse_cell(name: str) -> Cell | None:
 
 
 def last_move_cell(game: Game, position: Position) -> Cell | None:
-    """The cell where the last stone landed (for Connect Four, the top of its column)."""
-    if not position.moves or not isinstance(game, GridGame):
-        return None
-    # The stone of the last move is the one bit that its parent position lacks.
-    parent_occupied = 0
-    for move in position.moves[:-1]:
-        parent_occupied |= game.move_bit_in(parent_occupied, move)
-    bit = game.move_bit_in(parent_occupied, position.moves[-1])
-    column, row = game.grid.column_row(bit)
-    return column, row
+    """The cell where the last stone landed (for Connect Four, the top of its
+    column); None before the first move or after a pass."""
+    return game.last_move_cell(position)
 
 
 def render_board(
@@ -71,26 +66,21 @@ def render_board(
     ``"d1"`` even in Connect Four); they are highlighted, or bracketed without
     colour. Otherwise the last move is.
     """
-    if not isinstance(game, GridGame):  # every game we have is a GridGame
-        return game.render(position)
-    grid = game.grid
-    first, second = position.stones
     line = {cell for cell in map(parse_cell, winning_line) if cell is not None}
     last = last_move_cell(game, position)
     # Without colour, brackets mark one thing only: the line once there is one.
     bracketed = line if line else ({last} if last is not None else set())
 
-    row_labels = [_row_label(game, row) for row in range(grid.height)]
+    row_labels = game.row_labels()
     label_width = max(len(label) for label in row_labels)
     lines = []
-    for row in reversed(range(grid.height)):
-        cells = []
-        for column in range(grid.width):
-            bit = grid.cell(column, row)
-            symbol = "X" if first & bit else "O" if second & bit else "."
-            cells.append(_cell(symbol, (column, row), line, last, bracketed, palette))
+    for row, symbols in zip(reversed(range(game.height)), game.board_rows(position), strict=True):
+        cells = [
+            _cell(symbol, (column, row), line, last, bracketed, palette)
+            for column, symbol in enumerate(symbols)
+        ]
         lines.append((_margin(row_labels[row], label_width) + "".join(cells)).rstrip())
-    column_labels = "".join(label.center(3) for label in _column_labels(game))
+    column_labels = "".join(label.center(3) for label in game.column_labels())
     lines.append((_margin("", label_width) + column_labels).rstrip())
     return "\n".join(lines)
 
@@ -119,14 +109,3 @@ def _margin(label: str, width: int) -> str:
     """The row label column: the label right-aligned, then a space; nothing at all
     for boards without row labels."""
     return label.rjust(width) + " " if width else ""
-
-
-def _row_label(game: GridGame, row: int) -> str:
-    # Connect Four moves name columns only, so its rows carry no numbers.
-    return "" if game.gravity else str(row + 1)
-
-
-def _column_labels(game: GridGame) -> list[str]:
-    if game.gravity:
-        return [str(column + 1) for column in range(game.grid.width)]
-    return [chr(ord("a") + column) for column in range(game.grid.width)]

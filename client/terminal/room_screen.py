@@ -51,6 +51,7 @@ from client.terminal.room_text import rematch_text, result_line, search_text, st
 from client.terminal.terminal import Line, Terminal
 from client.tracked_room import SYMBOLS, TrackedRoom
 from shared.errors import IllegalMoveError, IllegalMoveReason
+from shared.games import spec_for
 from shared.protocol.messages import (
     AcceptDraw,
     AddAi,
@@ -448,7 +449,7 @@ class RoomScreen:
                 return  # it reached the server before the drop
         illegal = _illegal(room, text)
         if illegal is not None and illegal.reason is IllegalMoveReason.NOT_A_MOVE:
-            example = "a column, 1 to 7" if room.game.gravity else "a cell such as b2"
+            example = spec_for(room.game).moves_help
             problem(
                 f"{text!r} is neither a command nor a move: a move is {example}; "
                 "type help for the commands."

@@ -189,6 +189,7 @@ def result_text(room: TrackedRoom) -> str:
     if winner is None:
         return {
             "full_board": "Draw: the board is full",
+            "count": f"Draw on count, {_count_text(room)}",
             "agreement": "Draw by agreement",
             "aborted": "Aborted before the first move: nobody wins",
             "abandonment": "No result: both players left",
@@ -199,6 +200,8 @@ def result_text(room: TrackedRoom) -> str:
     if result.reason == "line":
         count = _NUMBER_WORDS.get(len(result.line), str(len(result.line)))
         return f"{wins}: {count} in a row {room.game.line_text(result.line)}"
+    if result.reason == "count":
+        return f"{wins} on count, {_count_text(room)}"
     if result.reason == "resignation":
         return f"{wins}: {loser_name} resigned"
     if result.reason == "timeout":
@@ -206,6 +209,12 @@ def result_text(room: TrackedRoom) -> str:
     if result.reason == "abandonment":
         return f"{wins}: {loser_name} left and did not come back"
     return f"{wins} ({result.reason})"
+
+
+def _count_text(room: TrackedRoom) -> str:
+    """The stones on the board, X's first: ``"33 to 31"`` (a game ended by count)."""
+    rows = "".join(room.game.board_rows(room.position))
+    return f"{rows.count('X')} to {rows.count('O')}"
 
 
 def server_option(url: str) -> str:

@@ -9,7 +9,8 @@
 (True, 'a3')
 
 Modules: :mod:`~shared.engine.search` (entry points), :mod:`~shared.engine.negamax`
-(the alpha-beta search), :mod:`~shared.engine.kernel` (bitboard primitives),
+(the alpha-beta search of the k-in-a-row games), :mod:`~shared.engine.generic`
+(alpha-beta over any game, Othello's), :mod:`~shared.engine.kernel` (bitboard primitives),
 :mod:`~shared.engine.evaluation` (heuristics), :mod:`~shared.engine.levels`,
 :mod:`~shared.engine.scores`, :mod:`~shared.engine.minimax` (plain reference),
 :mod:`~shared.engine.remote` (compact requests for process pools),

@@ -28,7 +28,10 @@ and the opening database are there (:func:`~shared.engine.search.value_search`:
 the database answers up to 12 stones, a full solve beyond, given up to
 :data:`~shared.engine.search.EXACT_VALUE_CAP` seconds whatever the review's
 budget); gomoku and large m,n,k boards never, where the deepest heuristic
-search the budget allows gives an estimate. Without the database (or with the
+search the budget allows gives an estimate; Othello (and any game searched
+generically, :mod:`shared.engine.generic`) only in its last moves, where the
+search reaches the end of the game within the budget, an estimate from its
+evaluation elsewhere. Without the database (or with the
 pure solver) Connect Four is exact where the opening book or a solve within
 the budget proves it, and an estimate elsewhere. Each value says which it is
 (``exact_before`` / ``exact_after``), and the judgements below never compare
@@ -114,6 +117,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from shared.engine.book import packaged_book
+from shared.engine.generic import terminal_score, uses_generic_search
 from shared.engine.levels import plan_search
 from shared.engine.scores import POINTS, SCORE_UNIT, Result, make_value, stone_score
 from shared.engine.search import value_search
@@ -353,9 +357,9 @@ def analyse_position(game: Game, position: Position, *, seconds: float) -> Posit
     started = time.perf_counter()
     outcome = game.outcome(position)
     if outcome.is_over:
-        # The last mover made a line (the player to move lost at once) or filled the board.
-        score = 0 if outcome.winner is None else _loss_now(game, position)
-        return PositionValue(score, True, "", (), 0)
+        # The result itself: on a grid the last mover made a line (the player to
+        # move lost at once) or filled the board; in Othello the count decides.
+        return PositionValue(terminal_score(game, position), True, "", (), 0)
     found = value_search(game, position, time_limit=seconds)
     legal = len(game.legal_moves(position))
     if not found.exact:
@@ -366,7 +370,11 @@ def analyse_position(game: Game, position: Position, *, seconds: float) -> Posit
             elapsed = time.perf_counter() - started
             return PositionValue(score, True, text, (text,), legal, elapsed)
         left = seconds - (time.perf_counter() - started)
-        if left >= MIN_SECONDS_AHEAD and _only_safe_move(game, position, found.move):
+        if (
+            left >= MIN_SECONDS_AHEAD
+            and not uses_generic_search(game)
+            and _only_safe_move(game, position, found.move)
+        ):
             # search() only glances at a position with one move that does not lose
             # at once (a player needs no more); a review wants its value, which
             # is the value of the position that move leads to.
@@ -380,15 +388,9 @@ def analyse_position(game: Game, position: Position, *, seconds: float) -> Posit
     return PositionValue(found.score, found.exact, found.move_text, line, legal, elapsed)
 
 
-def _loss_now(game: Game, position: Position) -> int:
-    """The score, for the player to move, of a position the opponent has just won:
-    the negative of the win the opponent's last stone made."""
-    half = (game.grid.cells + 1) // 2
-    return -(half - (position.ply - 1) // 2) * SCORE_UNIT
-
-
 def _only_safe_move(game: Game, position: Position, move: int) -> bool:
-    """True if every legal move but ``move`` lets the opponent win at once."""
+    """True if every legal move but ``move`` lets the opponent win at once (on a
+    k-in-a-row board, where the kernel's search only glances at such positions)."""
     for other in game.legal_moves(position):
         if other == move:
             continue
@@ -432,7 +434,7 @@ def review_move(
     ``position`` (``before``) and of the position it led to (``after``, for the
     other player)."""
     ply = position.ply
-    cells = game.grid.cells
+    cells = game.max_plies
     score_after = -after.score
     value_before = make_value(before.score, exact=before.exact, cells=cells, ply=ply)
     value_after = make_value(score_after, exact=after.exact, cells=cells, ply=ply)

@@ -1,7 +1,14 @@
 """The engine's public entry points: :func:`search`, :func:`analyze` and :func:`solve`.
 
-They take a :class:`~shared.games.Game` and a :class:`~shared.games.Position`,
-turn them into raw bitboards once, and drive :class:`~shared.engine.negamax.Searcher`:
+They take any registered :class:`~shared.games.Game` and a
+:class:`~shared.games.Position`, and pick the search by the game's capability
+(:attr:`GameSpec.search <shared.games.spec.GameSpec.search>`): a game whose spec
+says :attr:`~shared.games.spec.Search.GENERIC` (Othello) is searched by
+:mod:`shared.engine.generic`, alpha-beta over the :class:`~shared.games.Game`
+interface with the game's own evaluation, exact only where it reaches the end of
+the game. The k-in-a-row games (:attr:`~shared.games.spec.Search.BITBOARD`) are
+turned into raw bitboards once and searched by
+:class:`~shared.engine.negamax.Searcher`, as follows:
 
 - exact solves run on :func:`~shared.engine.solvers.exact_searcher`: the compiled
   solver where the game allows (``BOARDROOM_ENGINE=python`` forces the pure one),
@@ -26,6 +33,7 @@ import random
 import time
 from dataclasses import dataclass, replace
 
+from shared.engine import generic
 from shared.engine.book import OpeningBook, packaged_book
 from shared.engine.evaluation import horizon_value
 from shared.engine.kernel import SearchKernel, kernel_for
@@ -124,13 +132,8 @@ class _Root:
     @classmethod
     def of(cls, game: Game, position: Position) -> _Root:
         if not isinstance(game, GridGame):
-            raise TypeError(f"the engine plays grid games, not {game!r}")
-        if game.outcome(position).is_over:
-            raise IllegalMoveError(
-                "the game is over: there is no move to search for",
-                move_text="",
-                reason=IllegalMoveReason.GAME_OVER,
-            )
+            raise TypeError(f"the bitboard kernel plays grid games, not {game!r}")
+        _check_ongoing(game, position)
         ply = position.ply
         cur, opp = position.stones[ply & 1], position.stones[1 - (ply & 1)]
         return cls(game, kernel_for(game), position, cur, opp, ply)
@@ -232,6 +235,8 @@ def _run(
     book: OpeningBook | None = None,
 ) -> SearchResult:
     """Carry out ``plan`` on ``position`` (see :func:`search`)."""
+    if generic.uses_generic_search(game):
+        return _run_generic(game, position, plan, seed=seed)
     started = time.perf_counter()
     root = _Root.of(game, position)
     rng = random.Random(seed)
@@ -338,6 +343,63 @@ def _run(
     return result(best_bit, best_score, exact=exact, pv=pv, nodes=nodes, depth=reached)
 
 
+def _run_generic(
+    game: Game, position: Position, plan: SearchPlan, *, seed: int | None
+) -> SearchResult:
+    """Carry out ``plan`` with the generic search (:mod:`shared.engine.generic`)."""
+    started = time.perf_counter()
+    _check_ongoing(game, position)
+    deadline = started + plan.time_limit if plan.time_limit is not None else None
+    found = generic.search_position(
+        game, position, plan, rng=random.Random(seed), deadline=deadline
+    )
+    return SearchResult(
+        move=found.move,
+        move_text=game.format_move(found.move),
+        score=found.score,
+        value=make_value(found.score, exact=found.exact, cells=game.max_plies, ply=position.ply),
+        exact=found.exact,
+        pv=found.pv or (found.move,),
+        nodes=found.nodes,
+        depth=found.depth,
+        elapsed=time.perf_counter() - started,
+    )
+
+
+def quick_move(game: Game, position: Position) -> Move:
+    """A sensible move found without searching, for when no search can run (the
+    server's fallback when its engine workers fail): centre first on a
+    k-in-a-row board (the kernel's static order), the move to the position the
+    game's evaluation likes best otherwise (Othello). Raises
+    :class:`IllegalMoveError` if the game is over.
+
+    >>> from shared.games import get_game
+    >>> game = get_game("tictactoe")
+    >>> game.format_move(quick_move(game, game.from_moves("b2")))
+    'b1'
+    >>> othello = get_game("othello")
+    >>> othello.format_move(quick_move(othello, othello.from_moves("d3 c3 e6 d2 d1 e1 b2 c1")))
+    'pass'
+    """
+    _check_ongoing(game, position)
+    if generic.uses_generic_search(game):
+        searcher = generic.GenericSearcher(game, evaluation=generic.evaluation_of(game))
+        return searcher.ordered_moves(position, game.legal_moves(position))[0]
+    root = _Root.of(game, position)
+    occupied = root.cur | root.opp
+    return root.move_of(root.kernel.candidates(root.kernel.playable(occupied), occupied)[0])
+
+
+def _check_ongoing(game: Game, position: Position) -> None:
+    """Raise :class:`IllegalMoveError` if the game is over: nothing to search."""
+    if game.outcome(position).is_over:
+        raise IllegalMoveError(
+            "the game is over: there is no move to search for",
+            move_text="",
+            reason=IllegalMoveReason.GAME_OVER,
+        )
+
+
 def _book_move(root: _Root, book: OpeningBook | None, safe: int) -> tuple[int, int] | None:
     """The opening book's (bit, exact score) for the root, if the book (``book``,
     else the game's own) has it and its move is one that does not lose at once:
@@ -413,7 +475,14 @@ def solve(game: Game, position: Position) -> int:
     stone count, the scale of the standard test sets); negative, a loss. Runs
     until solved: fast for tic-tac-toe boards and Connect Four past the opening,
     far too slow for an empty Connect Four or gomoku board.
+
+    A game searched generically (Othello) is solved by plain alpha-beta to the
+    end of every line: a win scores ``max_plies // 2 + 1`` minus the winner's
+    moves, so fast only in the last dozen moves or so.
     """
+    if generic.uses_generic_search(game):
+        _check_ongoing(game, position)
+        return stone_score(generic.solve_position(game, position))
     root = _Root.of(game, position)
     if root.immediate_win():
         return stone_score(root.win_now_score())
@@ -435,8 +504,11 @@ def value_search(game: Game, position: Position, *, time_limit: float) -> Search
     solve proves it, given :data:`EXACT_VALUE_CAP` seconds if ``time_limit`` is
     less; only a solve that outlasts that leaves an estimate (``exact`` False).
     Elsewhere :func:`search` at the ``perfect`` level within ``time_limit``:
-    tic-tac-toe boards solve in time, gomoku and large m,n,k boards are estimates.
+    tic-tac-toe boards solve in time, gomoku and large m,n,k boards are estimates,
+    as are games searched generically (Othello) until their last moves.
     """
+    if generic.uses_generic_search(game):
+        return search(game, position, level="perfect", time_limit=time_limit)
     root = _Root.of(game, position)
     if not solves_everywhere(root.kernel):
         return search(game, position, level="perfect", time_limit=time_limit)
@@ -470,6 +542,8 @@ def analyze(
     plan_search(None, None, total)  # validates the limit
     started = time.perf_counter()
     deadline = started + total
+    if generic.uses_generic_search(game):
+        return _analyze_generic(game, position, deadline)
     root = _Root.of(game, position)
     game = root.game
     proving = solves_everywhere(root.kernel)
@@ -495,5 +569,34 @@ def analyze(
         else:
             score = -horizon_value(game, child)
             values.append((move, root.value(score, exact=is_decisive(score))))
+    values.sort(key=lambda mv: -mv[1].score)
+    return values
+
+
+def _analyze_generic(game: Game, position: Position, deadline: float) -> list[tuple[Move, Value]]:
+    """:func:`analyze` for a game searched generically: the same shares of the
+    time, the moves in the generic search's order, the game's evaluation for
+    those the time does not reach."""
+    _check_ongoing(game, position)
+    evaluation = generic.evaluation_of(game)
+    searcher = generic.GenericSearcher(game, evaluation=evaluation)
+    moves = searcher.ordered_moves(position, game.legal_moves(position))
+
+    def value(score: int, *, exact: bool) -> Value:
+        return make_value(score, exact=exact, cells=game.max_plies, ply=position.ply)
+
+    values: list[tuple[Move, Value]] = []
+    for index, move in enumerate(moves):
+        child = game.play_unchecked(position, move)
+        if game.outcome(child).is_over:
+            values.append((move, value(-generic.terminal_score(game, child), exact=True)))
+            continue
+        left = deadline - time.perf_counter()
+        if left > 0:
+            reply = search(game, child, time_limit=left / (len(moves) - index))
+            values.append((move, value(-reply.score, exact=reply.exact)))
+        else:
+            score = -generic.static_score(game, child, evaluation)
+            values.append((move, value(score, exact=False)))
     values.sort(key=lambda mv: -mv[1].score)
     return values

@@ -1,8 +1,13 @@
 """The Game interface: value types and the rules common to every Boardroom board.
 
-Every game is a two-player race to ``k`` in a row on a grid (see
-:mod:`shared.games.grid`), with or without gravity, so one class,
-:class:`GridGame`, carries the rules; subclasses add their notation.
+:class:`Game` is what every game is to the server, the clients and the engine's
+generic search: two players taking turns on a ``width`` x ``height`` board of
+cells, each holding a stone of one side or none. The k-in-a-row games (a race to
+``k`` in a row on a grid, see :mod:`shared.games.grid`, with or without gravity)
+share one class, :class:`GridGame`, which carries their rules and the bitboard
+geometry the compiled search kernel reads; subclasses add their notation. A game
+of another kind (Othello, :mod:`shared.games.othello`) implements :class:`Game`
+itself.
 
 Two paths into the rules:
 
@@ -71,7 +76,7 @@ class Position:
 
     @property
     def ply(self) -> int:
-        """Number of stones on the board (moves played so far)."""
+        """Moves played so far (on the k-in-a-row boards, the stones on the board)."""
         return len(self.moves)
 
     @property
@@ -127,22 +132,45 @@ class Game(ABC):
     """Short name, as used on the wire and in the CLI (``connect4``, ``mnk-5-5-4``)."""
     title: str
     """Name for people (``Connect Four``)."""
-    grid: Grid
-    """Board geometry and line arithmetic."""
-    gravity: bool
-    """True if stones fall to the lowest free cell of a column (Connect Four)."""
+    width: int
+    """Columns of the board, for renderers: :meth:`board_rows` has this many cells a row."""
+    height: int
+    """Rows of the board: :meth:`board_rows` has this many strings."""
+    max_plies: int
+    """The most plies a game can last: the scale of the engine's exact scores (a
+    faster win scores higher) and of "win in N"."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        # Games cross process boundaries by name: the worker rebuilds it from the registry.
+        from shared.games import get_game
+
+        return get_game, (self.name,)
 
     @abstractmethod
     def new(self) -> Position:
         """The empty starting position."""
 
-    @abstractmethod
     def from_moves(self, text: str) -> Position:
         """The position reached by the moves in ``text``, checking each one.
 
         Raises :class:`~shared.errors.IllegalMoveError` naming the first bad move
         and its place in the string.
         """
+        position = self.new()
+        for number, token in enumerate(self._split_moves(text), start=1):
+            try:
+                move = self.parse_move(position, token)
+            except IllegalMoveError as error:
+                raise IllegalMoveError(
+                    f"move {number} of {text!r}: {error}",
+                    move_text=error.move_text,
+                    reason=error.reason,
+                ) from None
+            position = self.play_unchecked(position, move)
+        return position
 
     @abstractmethod
     def move_string(self, position: Position) -> str:
@@ -152,9 +180,10 @@ class Game(ABC):
     def legal_moves(self, position: Position) -> list[Move]:
         """Every legal move, in a stable order; empty once the game is over."""
 
-    @abstractmethod
     def play(self, position: Position, move: Move) -> Position:
         """The position after ``move``, which is checked for legality first."""
+        self._check_legal(position, move, self.format_move(move))
+        return self.play_unchecked(position, move)
 
     @abstractmethod
     def play_unchecked(self, position: Position, move: Move) -> Position:
@@ -168,9 +197,11 @@ class Game(ABC):
     def to_move(self, position: Position) -> Player:
         """The player whose turn it is."""
 
-    @abstractmethod
     def parse_move(self, position: Position, text: str) -> Move:
         """The move that ``text`` names, checked for legality in ``position``."""
+        move = self._parse_token(text)
+        self._check_legal(position, move, text)
+        return move
 
     @abstractmethod
     def format_move(self, move: Move) -> str:
@@ -202,36 +233,118 @@ class Game(ABC):
         whose board names things otherwise (Connect Four: columns) says so here."""
         return "-".join(cell_names)
 
-    @abstractmethod
+    def position_key(self, position: Position) -> object:
+        """What the future of ``position`` depends on, for the generic search's
+        transposition table: the stones and the side to move (not the moves
+        that led there)."""
+        return position.stones, self.to_move(position)
+
+    def last_move_cell(self, position: Position) -> Cell | None:
+        """The ``(column, row)`` cell where the last move put a stone (0-based,
+        row 0 at the bottom), for renderers to mark; None before the first move
+        or for a move that put no stone (a pass)."""
+        if not position.moves:
+            return None
+        return self.move_cell(position.moves[-1])
+
+    def move_cell(self, move: Move) -> Cell | None:
+        """The ``(column, row)`` a move names on a board of cells numbered
+        ``row * width + column`` (the m,n,k boards, Othello); None if it names none."""
+        if not 0 <= move < self.width * self.height:
+            return None
+        row, column = divmod(move, self.width)
+        return column, row
+
+    def column_labels(self) -> list[str]:
+        """The labels under the board's columns, left to right: ``a``, ``b``, ..."""
+        return [column_letter(c) for c in range(self.width)]
+
+    def row_labels(self) -> list[str]:
+        """The labels of the board's rows, bottom first: ``1``, ``2``, ...; empty
+        strings for a board whose moves name no rows (Connect Four)."""
+        return [str(row + 1) for row in range(self.height)]
+
     def render(self, position: Position) -> str:
         """A text diagram of the board with coordinates, top row first."""
+        labels = self.row_labels()
+        label_width = len(str(self.height))
+        lines = [
+            label.rjust(label_width) + " " + " ".join(cells)
+            for label, cells in zip(reversed(labels), self.board_rows(position), strict=True)
+        ]
+        lines.append(" " * (label_width + 1) + " ".join(self.column_labels()))
+        return "\n".join(lines)
 
     @abstractmethod
     def board_rows(self, position: Position) -> tuple[str, ...]:
         """The board, top row first, one string per row of ``X``, ``O`` and ``.``."""
 
+    # -- notation and legality hooks, for the validating entry points above ---------------
+
+    @abstractmethod
+    def _parse_token(self, text: str) -> Move:
+        """The move one token names, checked for form and board range only."""
+
+    @abstractmethod
+    def _split_moves(self, text: str) -> list[str]:
+        """The tokens of a move string."""
+
+    def _parse_cell(self, text: str, *, example: str, otherwise: str = "") -> Move:
+        """The cell ``row * width + column`` that ``text`` names by column letter
+        and row number (``b2``; the boards whose moves name cells), checked for
+        form and board range only; ``example`` and ``otherwise`` (", or pass")
+        complete the message that refuses anything else."""
+        token = text.strip()
+        # ASCII first: lower() would turn the Kelvin sign into "k".
+        match = _CELL_TOKEN.fullmatch(token.lower()) if token.isascii() else None
+        if match is None:
+            raise IllegalMoveError(
+                f"{text!r} is not a move: name a cell by column letter and row number, "
+                f"like {example} ({self._cell_ranges()}){otherwise}",
+                move_text=text,
+                reason=IllegalMoveReason.NOT_A_MOVE,
+            )
+        column = ord(match.group(1)) - ord("a")
+        row = int(match.group(2)) - 1
+        if not (0 <= column < self.width and 0 <= row < self.height):
+            raise IllegalMoveError(
+                f"{text!r} is off the board: {self._cell_ranges()}",
+                move_text=text,
+                reason=IllegalMoveReason.OFF_BOARD,
+            )
+        return row * self.width + column
+
+    def _cell_ranges(self) -> str:
+        """The board's cells for people: ``columns a-c, rows 1-3``."""
+        return f"columns a-{column_letter(self.width - 1)}, rows 1-{self.height}"
+
+    @abstractmethod
+    def _check_legal(self, position: Position, move: Move, shown: str) -> None:
+        """Raise :class:`IllegalMoveError` (naming ``shown``) unless ``move`` is
+        legal in ``position``."""
+
 
 class GridGame(Game):
-    """Rules shared by every board: stones on a :class:`Grid`, ``k`` in a row wins.
+    """Rules shared by every k-in-a-row board: stones on a :class:`Grid`, ``k`` in
+    a row wins, one stone a move, so a game lasts at most one ply a cell.
 
     Subclasses provide the notation (:meth:`format_move`, :meth:`_parse_token`,
     :meth:`_split_moves`) and whether moves name cells or columns.
     """
+
+    grid: Grid
+    """Board geometry and line arithmetic."""
+    gravity: bool
+    """True if stones fall to the lowest free cell of a column (Connect Four)."""
 
     def __init__(self, *, name: str, title: str, grid: Grid, gravity: bool) -> None:
         self.name = name
         self.title = title
         self.grid = grid
         self.gravity = gravity
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}>"
-
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        # Games cross process boundaries by name: the worker rebuilds it from the registry.
-        from shared.games import get_game
-
-        return get_game, (self.name,)
+        self.width = grid.width
+        self.height = grid.height
+        self.max_plies = grid.cells
 
     # -- search path ---------------------------------------------------------------
 
@@ -242,6 +355,16 @@ class GridGame(Game):
     @abstractmethod
     def move_of_bit(self, bit: int) -> Move:
         """The move that set ``bit``; the inverse of :meth:`move_bit_in`."""
+
+    def last_move_cell(self, position: Position) -> Cell | None:
+        if not position.moves:
+            return None
+        # The stone of the last move is the one bit that its parent position lacks
+        # (in Connect Four a move names a column, not the cell it fills).
+        parent_occupied = 0
+        for move in position.moves[:-1]:
+            parent_occupied |= self.move_bit_in(parent_occupied, move)
+        return self.grid.column_row(self.move_bit_in(parent_occupied, position.moves[-1]))
 
     def playable_cells(self, occupied: int) -> int:
         """Bitboard of the cells a stone may go to next (ignoring whether the game is over)."""
@@ -267,10 +390,6 @@ class GridGame(Game):
             first |= bit
         return Position((first, second), (*position.moves, move))
 
-    def play(self, position: Position, move: Move) -> Position:
-        self._check_legal(position, move, self.format_move(move))
-        return self.play_unchecked(position, move)
-
     def legal_moves(self, position: Position) -> list[Move]:
         if self.outcome(position).is_over:
             return []
@@ -290,36 +409,6 @@ class GridGame(Game):
             return DRAW
         return ONGOING
 
-    def parse_move(self, position: Position, text: str) -> Move:
-        move = self._parse_token(text)
-        self._check_legal(position, move, text)
-        return move
-
-    def from_moves(self, text: str) -> Position:
-        position = self.new()
-        for number, token in enumerate(self._split_moves(text), start=1):
-            try:
-                move = self.parse_move(position, token)
-            except IllegalMoveError as error:
-                raise IllegalMoveError(
-                    f"move {number} of {text!r}: {error}",
-                    move_text=error.move_text,
-                    reason=error.reason,
-                ) from None
-            position = self.play_unchecked(position, move)
-        return position
-
-    def render(self, position: Position) -> str:
-        label_width = len(str(self.grid.height))
-        lines = [
-            self._row_label(row).rjust(label_width) + " " + " ".join(cells)
-            for row, cells in zip(
-                reversed(range(self.grid.height)), self.board_rows(position), strict=True
-            )
-        ]
-        lines.append(" " * (label_width + 1) + " ".join(self._column_labels()))
-        return "\n".join(lines)
-
     def board_rows(self, position: Position) -> tuple[str, ...]:
         grid = self.grid
         first, second = position.stones
@@ -331,22 +420,6 @@ class GridGame(Game):
                 cells.append("X" if first & bit else "O" if second & bit else ".")
             rows.append("".join(cells))
         return tuple(rows)
-
-    # -- notation hooks ----------------------------------------------------------------
-
-    @abstractmethod
-    def _parse_token(self, text: str) -> Move:
-        """The move one token names, checked for form and board range only."""
-
-    @abstractmethod
-    def _split_moves(self, text: str) -> list[str]:
-        """The tokens of a move string."""
-
-    def _row_label(self, row: int) -> str:
-        return str(row + 1)
-
-    def _column_labels(self) -> list[str]:
-        return [column_letter(c) for c in range(self.grid.width)]
 
     # -- checks ------------------------------------------------------------------------
 
@@ -363,6 +436,26 @@ class GridGame(Game):
     def _check_placeable(self, position: Position, move: Move, shown: str) -> None:
         """Raise :class:`IllegalMoveError` unless ``move`` fits on the board now."""
 
+
+def split_move_tokens(text: str, run: re.Pattern[str], token: re.Pattern[str]) -> list[str]:
+    """The tokens of a move string: chunks between spaces, commas or semicolons,
+    each chunk that is a ``run`` of moves written together split into its
+    ``token`` matches (``"b2a1"``: ``b2``, ``a1``); any other chunk as it is, for the
+    rules to refuse by name."""
+    tokens: list[str] = []
+    for chunk in _SEPARATORS.split(text.strip()):
+        if not chunk:
+            continue
+        if chunk.isascii() and run.fullmatch(chunk.lower()):
+            tokens.extend(m.group(0) for m in token.finditer(chunk.lower()))
+        else:
+            tokens.append(chunk)
+    return tokens
+
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+_CELL_TOKEN = re.compile(r"([a-z])([0-9]{1,2})")
+"""A cell as a move names it (range checked apart, to say "off the board")."""
 
 _CELL_NAME = re.compile(r"([a-z])([1-9][0-9]?)")
 """A grid cell's name: a column letter and a row number from 1."""

@@ -98,10 +98,11 @@ class ConnectFour(GridGame):
         # Columns are single digits, so "4453" and "4 4 5 3" read the same.
         return list(_SEPARATORS.sub("", text))
 
-    def _row_label(self, row: int) -> str:
-        return " "
+    def row_labels(self) -> list[str]:
+        # Moves name columns only, so the rows carry no numbers.
+        return [""] * HEIGHT
 
-    def _column_labels(self) -> list[str]:
+    def column_labels(self) -> list[str]:
         return [str(c + 1) for c in range(WIDTH)]
 
 

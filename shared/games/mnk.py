@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from shared.errors import GameOptionsError, IllegalMoveError, IllegalMoveReason
-from shared.games.base import GridGame, Move, Position, column_letter
+from shared.games.base import GridGame, Move, Position, column_letter, split_move_tokens
 from shared.games.endings import Termination
 from shared.games.grid import Grid
 from shared.games.spec import BoardKind, GameSpec, Search, SizeOption
@@ -26,7 +26,6 @@ MAX_K = 7
 
 _CELL = re.compile(r"([a-z])([0-9]{1,2})")
 _RUN_OF_CELLS = re.compile(r"(?:[a-z][0-9]{1,2})+")
-_SEPARATORS = re.compile(r"[\s,;]+")
 
 
 class MNKGame(GridGame):
@@ -54,31 +53,12 @@ class MNKGame(GridGame):
         return " ".join(self.format_move(move) for move in position.moves)
 
     def _parse_token(self, text: str) -> Move:
-        grid = self.grid
-        token = text.strip()
-        # ASCII first: lower() would turn the Kelvin sign into "k".
-        match = _CELL.fullmatch(token.lower()) if token.isascii() else None
-        if match is None:
-            raise IllegalMoveError(
-                f"{text!r} is not a move: name a cell by column letter and row number, "
-                f"like b2 ({self._ranges()})",
-                move_text=text,
-                reason=IllegalMoveReason.NOT_A_MOVE,
-            )
-        column = ord(match.group(1)) - ord("a")
-        row = int(match.group(2)) - 1
-        if not (0 <= column < grid.width and 0 <= row < grid.height):
-            raise IllegalMoveError(
-                f"{text!r} is off the board: {self._ranges()}",
-                move_text=text,
-                reason=IllegalMoveReason.OFF_BOARD,
-            )
-        return row * grid.width + column
+        return self._parse_cell(text, example="b2")
 
     def _check_placeable(self, position: Position, move: Move, shown: str) -> None:
         if not 0 <= move < self.grid.cells:
             raise IllegalMoveError(
-                f"{shown!r} is off the board: {self._ranges()}",
+                f"{shown!r} is off the board: {self._cell_ranges()}",
                 move_text=shown,
                 reason=IllegalMoveReason.OFF_BOARD,
             )
@@ -92,19 +72,7 @@ class MNKGame(GridGame):
             )
 
     def _split_moves(self, text: str) -> list[str]:
-        tokens: list[str] = []
-        for chunk in _SEPARATORS.split(text.strip()):
-            if not chunk:
-                continue
-            if chunk.isascii() and _RUN_OF_CELLS.fullmatch(chunk.lower()):
-                tokens.extend(m.group(0) for m in _CELL.finditer(chunk.lower()))
-            else:
-                tokens.append(chunk)
-        return tokens
-
-    def _ranges(self) -> str:
-        grid = self.grid
-        return f"columns a-{column_letter(grid.width - 1)}, rows 1-{grid.height}"
+        return split_move_tokens(text, _RUN_OF_CELLS, _CELL)
 
 
 def check_mnk(m: int, n: int, k: int) -> None:

@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any
 from shared.games.endings import Termination
 
 if TYPE_CHECKING:
-    from shared.games.base import Game
+    from shared.games.base import Game, Position
+
+Evaluation = Callable[["Game", "Position"], float]
+"""``evaluate(game, position)``: a heuristic value of an ongoing position for the
+player to move, in points (what a hint shows: ``+1.25``; on Othello a corner is
+worth about 3), positive when the player to move stands better. The generic
+search applies it at its horizon; values beyond 1000 points are clamped."""
 
 
 class BoardKind(enum.Enum):
@@ -89,6 +95,11 @@ class GameSpec:
     family: each board is prepared when first played)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Facts a client may show (``{"line": 4}``), served as they are."""
+    evaluation: Evaluation | None = None
+    """The game's heuristic for the generic search (:attr:`Search.GENERIC`), kept
+    in a module of its own beside the rules (``othello_evaluation.py``); None:
+    the search values only ends of games (every estimate is even). Unused by
+    the bitboard kernel, which has its own."""
 
     @property
     def is_family(self) -> bool:

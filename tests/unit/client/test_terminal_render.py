@@ -104,3 +104,28 @@ def test_colour_only_on_a_terminal_without_no_color_or_a_dumb_term() -> None:
     assert not colour_wanted(tty, {"TERM": "xterm", "NO_COLOR": "1"})  # type: ignore[arg-type]
     assert colour_wanted(tty, {"TERM": "xterm", "NO_COLOR": ""})  # type: ignore[arg-type]
     assert not colour_wanted(tty, {"TERM": "dumb"})  # type: ignore[arg-type]
+
+
+def test_othello_is_drawn_a1_to_h8_with_the_last_disc_in_brackets() -> None:
+    """Othello is no grid game: the board comes from its rows and labels alone."""
+    game = get_game("othello")
+    assert render_board(game, game.from_moves("d3 c3"), palette=PLAIN).splitlines() == [
+        "8  .  .  .  .  .  .  .  .",
+        "7  .  .  .  .  .  .  .  .",
+        "6  .  .  .  .  .  .  .  .",
+        "5  .  .  .  X  O  .  .  .",
+        "4  .  .  .  O  X  .  .  .",
+        "3  .  . [O] X  .  .  .  .",
+        "2  .  .  .  .  .  .  .  .",
+        "1  .  .  .  .  .  .  .  .",
+        "   a  b  c  d  e  f  g  h",
+    ]
+
+
+def test_after_a_pass_no_disc_is_marked_as_the_last_move() -> None:
+    game = get_game("othello")
+    position = game.from_moves("d3 c3 e6 d2 d1 e1 b2 c1 pass")
+    assert last_move_cell(game, position) is None
+    assert "[" not in render_board(game, position, palette=PLAIN)
+    coloured = render_board(game, position, palette=COLOUR)
+    assert ANSI.sub("", coloured).splitlines()[-1] == "   a  b  c  d  e  f  g  h"

@@ -167,6 +167,30 @@ def test_a_connect_four_line_is_written_by_the_board_s_column_numbers(
     assert result_text(over) == f"You win: {text}"
 
 
+@pytest.mark.parametrize(
+    ("moves", "winner", "text"),
+    [
+        ("d3 c3 f5 f4 f3 d2 d1 e3 b3", "first", "You win on count, 13 to 0"),
+        (
+            "d3 c5 f6 e3 f3 g7 c6 f2 e6 c3 b5 f5 g5 g6 g4 g3 e2 f4 b3 a3 h2 h3 h8 e7 d6 f1 "
+            "b2 b7 d7 d8 b4 h1 e1 c1 c2 a5 a1 b1 a4 d2 h5 b6 f7 h6 h7 d1 a2 g8 f8 e8 a7 c4 "
+            "c8 a6 c7 a8 h4 b8 g1 g2",
+            None,
+            "Draw on count, 32 to 32",
+        ),
+    ],
+)
+def test_an_othello_count_says_the_discs(moves: str, winner: str | None, text: str) -> None:
+    over = finished(
+        ResultInfo(winner=winner, reason="count"),  # type: ignore[arg-type]
+        game="othello",
+        title="Othello",
+        moves=moves,
+        ply=len(moves.split()),
+    )
+    assert result_text(over) == text
+
+
 def test_no_result_yet_is_an_empty_text_and_a_finished_room_says_what_next() -> None:
     assert result_text(room()) == ""
     over = finished(ResultInfo(winner=None, reason="full_board"))
