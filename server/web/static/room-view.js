@@ -268,6 +268,7 @@ export class RoomView {
         ...others.map((move) => button(otherMoveText(move), () => this.pick(move), { dataset: { move } })),
       );
     }
+    show(this.otherMoves, others.length > 0);
     show(this.hintBar, asking || others.length > 0);
     show(this.hintButton, asking);
     show(this.hintLine, asking);
