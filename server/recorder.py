@@ -55,8 +55,7 @@ from boardroom.server.core.room_output import (
 )
 from boardroom.server.store import Store
 from boardroom.shared.errors import GameError
-from boardroom.shared.games import Player
-from boardroom.shared.protocol.messages import SIDES, Side
+from boardroom.shared.protocol.messages import SIDES, Side, player_of
 
 __all__ = [
     "GameRecorder",
@@ -192,7 +191,7 @@ class GameRecorder:
                     )
                 case GameFinished():
                     game_id = self._id_of(event.room, event.game_number, "the end")
-                    winner = None if event.winner is None else _player(event.winner)
+                    winner = None if event.winner is None else player_of(event.winner)
                     await self._store.finish_game(game_id, winner, event.reason, event.at)
                     # Only once stored: a failed write leaves the game in play here too.
                     del self._ids[event.room, event.game_number]
@@ -277,13 +276,9 @@ class GameRecorder:
 # -- conversions ----------------------------------------------------------------------
 
 
-def _player(side: Side) -> Player:
-    return Player(SIDES.index(side))
-
-
 def _seat(record: GameRecord, side: Side) -> SeatRecord:
     """Who sat in ``side``; ValueError for an empty seat (the room checks the rest)."""
-    seat = record.seats[_player(side)]
+    seat = record.seats[player_of(side)]
     if seat is None:
         raise ValueError(f"seat {side} is empty in a game in play")
     return seat

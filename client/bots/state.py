@@ -24,7 +24,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from boardroom.shared.games import Game, GridGame, Player, Position, Termination, get_game
-from boardroom.shared.protocol.messages import ResultInfo, RoomState, SeatInfo, Side, other_side
+from boardroom.shared.protocol.messages import (
+    ResultInfo,
+    RoomState,
+    SeatInfo,
+    Side,
+    other_side,
+    player_of,
+)
 
 Symbol = Literal["X", "O"]
 Outcome = Literal["win", "loss", "draw", "aborted"]
@@ -105,7 +112,7 @@ class GameState:
         if not self.legal_moves:
             return ()
         rules = self.rules
-        mine = Player.FIRST if self.side == "first" else Player.SECOND
+        mine = player_of(self.side)
         player = mine.other if opponent else mine
         if isinstance(rules, GridGame):
             # Whoever is to move: the cells where one more stone of theirs makes a line.

@@ -62,8 +62,8 @@ from boardroom.server.hub.boundary import HubEvent
 from boardroom.server.lifecycle import CONFIG, HUB, POOL, STORE
 from boardroom.server.store import GameNotFoundError
 from boardroom.shared.engine.analysis import accuracy, estimated, turning_points, winning_chances
-from boardroom.shared.games import get_game
-from boardroom.shared.protocol.messages import SIDES
+from boardroom.shared.games import Player, get_game
+from boardroom.shared.protocol.messages import SIDES, side_of
 
 ANALYSES = web.AppKey("analyses", GameAnalyses)
 
@@ -126,8 +126,8 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
     """The body of the route (see the module docstring) for ``view``."""
     record, reviews = view.record, view.reviews
     game = get_game(record.game)
-    by_symbol = dict(zip("XO", SIDES, strict=True))
-    winner = None if record.winner is None else SIDES[record.winner]
+    by_symbol = {player.symbol: side_of(player) for player in Player}
+    winner = None if record.winner is None else side_of(record.winner)
     positions = [game.new()]
     for played in record.moves:
         before = positions[-1]

@@ -73,7 +73,7 @@ from boardroom.server.tournaments.progress import TournamentProgress, forfeit_re
 from boardroom.server.tournaments.spec import TournamentSpec, parse_entrant
 from boardroom.server.tournaments.view import Seated, TournamentView, tournament_view
 from boardroom.shared.games import get_game
-from boardroom.shared.protocol.messages import SIDES, Clock, Level, Match, Side
+from boardroom.shared.protocol.messages import SIDES, Clock, Level, Match, Side, side_of
 
 __all__ = [
     "DirectorError",
@@ -148,7 +148,7 @@ def no_show_reason(first: str, second: str, seated: Mapping[str, bool]) -> str:
 def _outcome_of_record(record: GameRecord) -> Outcome:
     winner: Side | None = None
     if record.winner is not None:
-        winner = SIDES[record.winner]
+        winner = side_of(record.winner)
     return outcome_of(winner, record.termination or Termination.ABORTED)
 
 

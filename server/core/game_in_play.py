@@ -52,7 +52,7 @@ from boardroom.server.core.room_output import (
     without_line,
 )
 from boardroom.shared.errors import IllegalMoveError
-from boardroom.shared.games import Game, Move, Outcome, Player, Position, Status
+from boardroom.shared.games import Game, Move, Outcome, Position, Status
 from boardroom.shared.protocol.errors import ErrorCode
 from boardroom.shared.protocol.messages import (
     SIDES,
@@ -67,12 +67,8 @@ from boardroom.shared.protocol.messages import (
     SearchInfo,
     Side,
     other_side,
+    side_of,
 )
-
-
-def side_of_player(player: Player) -> Side:
-    """The wire's name of the rules' ``player``."""
-    return SIDES[player]
 
 
 def _names(seats: Sequence[SeatRecord]) -> dict[Side, str]:
@@ -129,7 +125,7 @@ class GameInPlay:
 
     @property
     def to_move(self) -> Side:
-        return side_of_player(self.game.to_move(self.position))
+        return side_of(self.game.to_move(self.position))
 
     @property
     def moves(self) -> str:
@@ -262,7 +258,7 @@ class GameInPlay:
         outcome = self.game.outcome(self.position)
         if not outcome.is_over:
             return True
-        winner = side_of_player(outcome.winner) if outcome.winner is not None else None
+        winner = side_of(outcome.winner) if outcome.winner is not None else None
         line = self.line_names(outcome.line)
         self.finish(winner, _termination_of(outcome), now, out, None, None, line)
         return False
@@ -409,7 +405,7 @@ class GameInPlay:
         outcome = game.outcome(position)
         if finished is None and outcome.is_over:
             # The last move was stored but the crash came before the result was.
-            winner = side_of_player(outcome.winner) if outcome.winner is not None else None
+            winner = side_of(outcome.winner) if outcome.winner is not None else None
             finished = GameFinished(
                 room=self.code,
                 game_number=started.game_number,

@@ -35,7 +35,7 @@ from typing import Any
 
 from boardroom.shared.games import Game, Player, Position, get_game
 from boardroom.shared.games.endings import Termination
-from boardroom.shared.protocol.messages import SIDES
+from boardroom.shared.protocol.messages import side_of
 
 __all__ = [
     "PRIVATE_OPTIONS",
@@ -269,7 +269,7 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         "moves": [
             {
                 "ply": move.ply,
-                "side": SIDES[move.side],
+                "side": side_of(move.side),
                 "move": move.move,
                 "at": _iso(move.at),
                 "clock_ms": move.clock_ms,
@@ -279,7 +279,7 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         "move_string": game.move_string(position),
         "board": game.render(position),
         "result": record.result,
-        "winner": None if record.winner is None else SIDES[record.winner],
+        "winner": None if record.winner is None else side_of(record.winner),
         "termination": None if record.termination is None else record.termination.value,
         "created_at": _iso(record.created_at),
         "started_at": _iso(record.started_at),
@@ -295,7 +295,7 @@ def public_options(options: Mapping[str, Any]) -> dict[str, Any]:
 def _seat_json(side: Player, seat: SeatRecord | None) -> dict[str, Any]:
     # Field by field, never the whole SeatRecord: its session is private.
     return {
-        "side": SIDES[side],
+        "side": side_of(side),
         "symbol": side.symbol,
         "name": None if seat is None else seat.name,
         "kind": None if seat is None else seat.kind.value,

@@ -121,7 +121,7 @@ from boardroom.shared.engine.generic import terminal_score, uses_generic_search
 from boardroom.shared.engine.levels import plan_search
 from boardroom.shared.engine.scores import POINTS, SCORE_UNIT, Result, make_value, stone_score
 from boardroom.shared.engine.search import value_search
-from boardroom.shared.games import Game, GridGame, Position, get_game
+from boardroom.shared.games import Game, GridGame, Player, Position, get_game
 
 __all__ = [
     "ANALYSIS_VERSION",
@@ -449,7 +449,7 @@ def review_move(
     )
     return MoveReview(
         ply=ply,
-        side="XO"[ply & 1],
+        side=Player(ply & 1).symbol,
         move=move_text,
         best=before.best,
         line=() if played_best else before.line,

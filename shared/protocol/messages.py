@@ -17,6 +17,8 @@ from typing import Annotated, Final, Literal
 
 import msgspec
 
+from boardroom.shared.games.base import Player
+
 PROTOCOL_VERSION = 2
 """The version this code speaks; ``hello`` states the client's. Version 2 added
 durable players: ``hello.player_token`` and ``welcome``'s ``player_id``,
@@ -59,8 +61,25 @@ def other_side(side: Side) -> Side:
 
 SYMBOLS: Final[dict[Side, str]] = {"first": "X", "second": "O"}
 """The stone each seat plays, as boards and texts show it: ``first`` is X and moves
-first. The rules' :class:`~boardroom.shared.games.Player` converts with ``SIDES[player]``
-and ``Player(SIDES.index(side))``; its ``symbol`` is the same letter."""
+first (the rules' ``Player.symbol``: :func:`player_of` converts)."""
+
+
+def side_of(player: Player) -> Side:
+    """The wire's seat of the rules' ``player``: the one converter that way.
+
+    >>> side_of(Player.SECOND)
+    'second'
+    """
+    return SIDES[player]
+
+
+def player_of(side: Side) -> Player:
+    """The rules' player in the wire's seat ``side``: the one converter this way.
+
+    >>> player_of("first"), player_of("second").symbol
+    (<Player.FIRST: 0>, 'O')
+    """
+    return Player(SIDES.index(side))
 
 
 class Level(enum.StrEnum):

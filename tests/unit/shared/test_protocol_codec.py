@@ -385,16 +385,16 @@ def test_a_value_outside_a_fixed_set_is_refused_with_the_choices() -> None:
     assert "choose one of random, easy, medium, hard, perfect" in refused.value.message
 
 
-def test_a_side_is_the_rules_player_by_its_index_and_symbol() -> None:
-    """``SIDES[player]`` and ``Player(SIDES.index(side))`` are the converters between
-    the wire's seats and the rules' players; ``SYMBOLS`` shows each as its stone."""
+def test_a_side_is_the_rules_player_through_one_pair_of_converters() -> None:
+    """``side_of`` and ``player_of`` are the one way between the wire's seats and the
+    rules' players; ``SYMBOLS`` shows each seat as its player's stone."""
     from boardroom.shared.games import Player
 
     for player in Player:
-        side = m.SIDES[player]
-        assert Player(m.SIDES.index(side)) is player
+        side = m.side_of(player)
+        assert m.player_of(side) is player
         assert m.SYMBOLS[side] == player.symbol
-    assert m.SIDES == ("first", "second")
+    assert [m.side_of(player) for player in Player] == list(m.SIDES) == ["first", "second"]
 
 
 def test_the_board_and_the_legal_moves_are_optional_fields_an_older_peer_can_ignore() -> None:
