@@ -51,3 +51,23 @@ async def test_othello_is_drawn_from_the_server_s_board_flips_and_pass_included(
         await expect(ann.room).to_have_attribute("data-ply", str(len(PASS_LINE) + 1))
         await expect(pass_button).to_be_hidden()
         await bob.close()
+
+
+async def test_an_othello_room_shows_its_sides_in_the_discs_colours(db_path: Path) -> None:
+    """The seats' badges in an Othello room are black (first) and white (second),
+    as its discs, not the red and yellow of the k-in-a-row games; a tic-tac-toe
+    room opened next, on the same page, is red and yellow again (the look's
+    colours belong to its room, not to the page). At a phone's width too."""
+    async with web_session(db_path) as web:
+        ann = await web.person("ann", viewport={"width": 390, "height": 844})
+        await ann.create_room("othello")
+        first = ann.page.locator(".room-view .stone.first").first
+        second = ann.page.locator(".room-view .stone.second").first
+        await expect(first).to_have_css("background-color", "rgb(26, 26, 26)")
+        await expect(second).to_have_css("background-color", "rgb(244, 244, 244)")
+        await ann.page.screenshot(path=str(db_path.parent / "othello-sides-390x844.png"))
+        await ann.page.get_by_role("button", name="Leave").click()
+        await ann.create_room("tictactoe")
+        await expect(ann.page.locator(".room-view .stone.first").first).to_have_css(
+            "background-color", "rgb(225, 29, 72)"
+        )

@@ -17,6 +17,9 @@ export class Board extends CellsBoard {
   constructor(shape, onMove) {
     super(shape, onMove);
     this.element.classList.add(LOOK);
+    /** The look's class, which the room view puts on the whole room too, so
+     * that its badges and marks take the discs' colours (look-othello.css). */
+    this.look = LOOK;
     if (!document.querySelector(`link[href="${SHEET}"]`)) {
       document.head.append(h("link", { rel: "stylesheet", href: SHEET }));
     }

@@ -98,7 +98,8 @@ export class RoomView {
     this.element = h(
       "section",
       {
-        class: columns ? "room-view gravity" : "room-view",
+        // A game's own look (board.look) colours the room's badges as its stones.
+        class: ["room-view", columns ? "gravity" : "", this.board.look ?? ""].join(" ").trim(),
         "aria-labelledby": this.title.id,
         dataset: { room: this.code },
       },
