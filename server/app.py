@@ -6,6 +6,7 @@ Routes::
     GET /static/{name}    the browser client's scripts, style sheet and icon
     GET /ws               the game protocol (docs/protocol.md)
     GET /api/games        the games this server offers, as the registry describes them
+    GET /api/i18n         the browser's catalogue in its reader's language (server/web)
     GET /api/rooms        public rooms as JSON, a page at a time (?game=connect4
                           to filter; ?offset=50&limit=50 for the next page)
     GET /api/games/{id}   a game's record as JSON, or as text with ?format=text
@@ -54,12 +55,18 @@ from boardroom.server.core.path_ids import MAX_ID, parse_id
 from boardroom.server.core.record_access import may_read
 from boardroom.server.core.records import record_to_json, record_to_text
 from boardroom.server.event_loop import event_loop_name
-from boardroom.server.http_api import error_response, json_response, query_number
+from boardroom.server.http_api import (
+    error_response,
+    json_response,
+    query_number,
+    revalidated_json,
+)
 from boardroom.server.http_limits import rate_limit_middleware
 from boardroom.server.hub import Peer, resolve_game
 from boardroom.server.lifecycle import CONFIG, HUB, LAG, METRICS, POOL, STORE, add_resources
 from boardroom.server.ratings.routes import add_leaderboard_routes
 from boardroom.server.store import GameNotFoundError
+from boardroom.server.web.i18n_routes import add_i18n_routes
 from boardroom.server.web.routes import add_web_routes
 from boardroom.shared.games import game_specs
 from boardroom.shared.protocol.close_codes import CLOSE_ABUSE
@@ -112,6 +119,7 @@ def create_app(config: ServerConfig) -> web.Application:
     app.router.add_get("/healthz", _healthz)
     app.router.add_get("/metrics", _metrics)
     add_web_routes(app)
+    add_i18n_routes(app)
     add_admin_routes(app)
     add_code_routes(app)
     add_tournament_routes(app)  # after the admin routes: its director needs the classroom
@@ -241,13 +249,7 @@ async def _games(request: web.Request) -> web.Response:
     ``Cache-Control: no-cache`` with an ETag, as the pages' files: a browser asks
     again each time and gets ``304 Not Modified`` until the server's games change."""
     body, etag = _game_list()
-    headers = {"Cache-Control": "no-cache"}
-    if any(tag.value in (etag, "*") for tag in request.if_none_match or ()):
-        response = web.Response(status=304, headers=headers)
-    else:
-        response = web.Response(body=body, content_type="application/json", headers=headers)
-    response.etag = etag
-    return response
+    return revalidated_json(request, body, etag)
 
 
 async def _rooms(request: web.Request) -> web.Response:

@@ -33,6 +33,7 @@ from boardroom.server.core.limits import (
 from boardroom.server.core.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
 from boardroom.server.event_loop import EVENT_LOOPS
 from boardroom.shared.engine.solvers import ENGINE_BUILDS
+from boardroom.shared.i18n.languages import CODES as LANGUAGE_CODES
 
 ENV_PREFIX = "BOARDROOM_"
 MAX_CLASS_NAME = 64
@@ -137,6 +138,15 @@ class ServerConfig:
     class_name: str = _setting(
         "", "class mode: the class's name; turns on the teacher's controls", stem="class"
     )
+    # The language of the pages that speak to a whole class (the wall, the join
+    # cards) and the first choice of every page until a reader picks their own
+    # (server/web/i18n_routes.py); none: each reader's browser decides.
+    language: str = _setting(
+        "",
+        "the class's language (en or es): the wall and the cards speak it, and every page "
+        "until a reader chooses another; none: each browser's own language",
+        stem="lang",
+    )
     # The address on the students' join cards when the one the server finds is not
     # theirs: behind a reverse proxy, or a DNS name (server/classroom/join_address.py).
     public_url: str = _setting(
@@ -203,6 +213,10 @@ class ServerConfig:
             problems.append("heartbeat_seconds must be more than 0")
         if self.event_loop not in EVENT_LOOPS:
             problems.append(f"event_loop={self.event_loop!r}: use {', '.join(EVENT_LOOPS)}")
+        if self.language and self.language not in LANGUAGE_CODES:
+            problems.append(
+                f"language={self.language!r}: use {' or '.join(sorted(LANGUAGE_CODES))}"
+            )
         if self.log_format not in ("text", "json"):
             problems.append(f"log_format={self.log_format!r}: use text or json")
         if self.log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR"):

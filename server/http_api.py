@@ -23,6 +23,21 @@ def json_response(body: Any) -> web.Response:
     return web.Response(body=msgspec.json.encode(body), content_type="application/json")
 
 
+def revalidated_json(
+    request: web.Request, body: bytes, etag: str, headers: dict[str, str] | None = None
+) -> web.Response:
+    """``body`` (JSON, fixed while ``etag`` is) with ``Cache-Control: no-cache`` and
+    its ETag, or ``304 Not Modified`` when the request's ``If-None-Match`` has it:
+    a browser asks again each time and downloads only what changed."""
+    headers = {"Cache-Control": "no-cache", **(headers or {})}
+    if any(tag.value in (etag, "*") for tag in request.if_none_match or ()):
+        response = web.Response(status=304, headers=headers)
+    else:
+        response = web.Response(body=body, content_type="application/json", headers=headers)
+    response.etag = etag
+    return response
+
+
 def error_response(
     status: int,
     code: str,

@@ -3,6 +3,7 @@
 // game played most (each board's `played`); a game chosen is kept in the
 // address (#connect4), so a projector stays on it across reloads.
 
+import "./i18n.js"; // first: the catalogue is loaded before any module shows a word
 import { h, setText, show } from "./dom.js";
 
 const REFRESH_MS = 10_000; // a game takes minutes: every 10 s is fresh enough for a wall

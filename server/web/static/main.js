@@ -22,6 +22,7 @@
 // roster says (welcome.name_locked): only the teacher renames, so the page
 // offers no "Change name" then.
 
+import "./i18n.js"; // first: the catalogue is loaded before any module shows a word
 import { parseAccountLink } from "./account-link.js";
 import { startTicking } from "./clocks.js";
 import { Connection, serverUrl } from "./connection.js";

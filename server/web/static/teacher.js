@@ -6,6 +6,7 @@
 // the tournaments. Each panel is a module of its own;
 // this one fetches and hands out what they show.
 
+import "./i18n.js"; // first: the catalogue is loaded before any module shows a word
 import { button, h, setText, show } from "./dom.js";
 import { addressNotice } from "./class-words.js";
 import { AccountsPanel } from "./teacher-accounts.js";

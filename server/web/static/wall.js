@@ -19,6 +19,7 @@
 // pages (of equal size) turning every PAGE_SECONDS (`&page=SECONDS` sets
 // another time), with "Page 1/3" in the top right corner.
 
+import "./i18n.js"; // first: the catalogue is loaded before any module shows a word
 import { h, placeInOrder, setText, show } from "./dom.js";
 import { AdminApi, errorText, takeToken } from "./teacher-api.js";
 import { playerNames, points, standingsTable, tournamentLine } from "./tournament-tables.js";
