@@ -61,7 +61,7 @@ from boardroom.server.lifecycle import CONFIG, HUB, LAG, METRICS, POOL, STORE, a
 from boardroom.server.ratings.routes import add_leaderboard_routes
 from boardroom.server.store import GameNotFoundError
 from boardroom.server.web.routes import add_web_routes
-from boardroom.shared.games import game_specs
+from boardroom.shared.games import default_game, game_specs
 from boardroom.shared.protocol.close_codes import CLOSE_ABUSE
 from boardroom.shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message
 from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
@@ -232,12 +232,14 @@ async def _serve(
 @functools.cache
 def _game_list() -> tuple[bytes, str]:
     """The body of ``GET /api/games`` and its ETag: fixed for the process's life."""
-    body = msgspec.json.encode({"games": [spec.describe() for spec in game_specs()]})
+    games = [spec.describe() for spec in game_specs()]
+    body = msgspec.json.encode({"games": games, "default": default_game().name})
     return body, hashlib.sha256(body).hexdigest()[:32]
 
 
 async def _games(request: web.Request) -> web.Response:
-    """Every game the server offers, in menu order: ``{"games": [GameSpec.describe()]}``.
+    """Every game the server offers, in menu order, and the one offered first:
+    ``{"games": [GameSpec.describe()], "default": NAME}``.
     ``Cache-Control: no-cache`` with an ETag, as the pages' files: a browser asks
     again each time and gets ``304 Not Modified`` until the server's games change."""
     body, etag = _game_list()

@@ -45,12 +45,11 @@ from boardroom.client.bench.services import (
 )
 from boardroom.client.conditions import condition_lines
 from boardroom.client.loadtest.errors import CannotRunError
-from boardroom.client.loadtest.options import DEFAULT_CONNECT_RATE, LoadOptions
+from boardroom.client.loadtest.options import DEFAULT_CONNECT_RATE, LOAD_GAME, LoadOptions
 from boardroom.client.loadtest.progress import Progress
 from boardroom.client.loadtest.report import machine_conditions, report_json
 from boardroom.client.loadtest.runner import UNPACED_SERVER_RATE, run_load
 from boardroom.client.local_server import LocalServerError, local_process
-from boardroom.client.room_options import DEFAULT_GAME
 from boardroom.shared.protocol.messages import Level
 
 
@@ -98,7 +97,7 @@ def main(*, sizes: Sequence[int], rooms: int, duration: float, think: float, wor
     print("Boardroom cluster benchmark: the same load on one process and on clusters")
     for line in condition_lines(
         [
-            ("load", f"{rooms} rooms of {DEFAULT_GAME}, {pacing}, {duration:g} s each"),
+            ("load", f"{rooms} rooms of {LOAD_GAME}, {pacing}, {duration:g} s each"),
             ("load workers", f"{workers} processes, on this machine"),
             ("servers", "each with one engine worker (--pool-size 1); uvloop where installed"),
         ]
@@ -205,7 +204,7 @@ def _load(
         start_server=False,
         compare_echo=False,
         echo_url=None,
-        game=DEFAULT_GAME,
+        game=LOAD_GAME,
         rooms=rooms,
         spectators=0,
         ai_rooms=0,
