@@ -54,7 +54,12 @@ from boardroom.server.core.path_ids import MAX_ID, parse_id
 from boardroom.server.core.record_access import may_read
 from boardroom.server.core.records import record_to_json, record_to_text
 from boardroom.server.event_loop import event_loop_name
-from boardroom.server.http_api import error_response, json_response, query_number
+from boardroom.server.http_api import (
+    error_response,
+    json_response,
+    query_number,
+    unreadable_record_middleware,
+)
 from boardroom.server.http_limits import rate_limit_middleware
 from boardroom.server.hub import Peer, resolve_game
 from boardroom.server.lifecycle import CONFIG, HUB, LAG, METRICS, POOL, STORE, add_resources
@@ -93,6 +98,7 @@ def create_app(config: ServerConfig) -> web.Application:
     )
     if limit is not None:
         app.middlewares.append(limit)  # server/http_limits.py: 429 over the API's rate
+    app.middlewares.append(unreadable_record_middleware)  # 409, not 500, for a newer record
     if config.cluster:
         app.middlewares.append(class_home_middleware)  # a class's HTTP is its home's
     add_admission(
