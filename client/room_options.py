@@ -12,12 +12,12 @@ import re
 
 from boardroom.client.errors import ClientError
 from boardroom.shared.errors import GameError
-from boardroom.shared.games import Game, choices_text, game_specs, get_game, spec_of
+from boardroom.shared.games import Game, choices_text, default_game, get_game, spec_of
 from boardroom.shared.protocol.messages import LEVELS, Clock, Level
 
 """The AI levels, weakest first: random, easy, medium, hard, perfect."""
-DEFAULT_GAME = game_specs()[0].name
-"""The game opened when none is named: the first of the registry's menu (tic-tac-toe)."""
+DEFAULT_GAME = default_game().name
+"""The game opened when none is named: the registry's default (Connect Four)."""
 GAME_CHOICES = choices_text()
 """The games for help lines, from the registry."""
 

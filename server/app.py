@@ -60,6 +60,7 @@ from boardroom.server.http_api import (
     json_response,
     query_number,
     revalidated_json,
+    unreadable_record_middleware,
 )
 from boardroom.server.http_limits import rate_limit_middleware
 from boardroom.server.hub import Peer, resolve_game
@@ -68,7 +69,7 @@ from boardroom.server.ratings.routes import add_leaderboard_routes
 from boardroom.server.store import GameNotFoundError
 from boardroom.server.web.i18n_routes import add_i18n_routes
 from boardroom.server.web.routes import add_web_routes
-from boardroom.shared.games import game_specs
+from boardroom.shared.games import default_game, game_specs
 from boardroom.shared.protocol.close_codes import CLOSE_ABUSE
 from boardroom.shared.protocol.codec import MAX_FRAME_BYTES, decode_client_message
 from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
@@ -100,6 +101,7 @@ def create_app(config: ServerConfig) -> web.Application:
     )
     if limit is not None:
         app.middlewares.append(limit)  # server/http_limits.py: 429 over the API's rate
+    app.middlewares.append(unreadable_record_middleware)  # 409, not 500, for a newer record
     if config.cluster:
         app.middlewares.append(class_home_middleware)  # a class's HTTP is its home's
     add_admission(
@@ -240,12 +242,14 @@ async def _serve(
 @functools.cache
 def _game_list() -> tuple[bytes, str]:
     """The body of ``GET /api/games`` and its ETag: fixed for the process's life."""
-    body = msgspec.json.encode({"games": [spec.describe() for spec in game_specs()]})
+    games = [spec.describe() for spec in game_specs()]
+    body = msgspec.json.encode({"games": games, "default": default_game().name})
     return body, hashlib.sha256(body).hexdigest()[:32]
 
 
 async def _games(request: web.Request) -> web.Response:
-    """Every game the server offers, in menu order: ``{"games": [GameSpec.describe()]}``.
+    """Every game the server offers, in menu order, and the one offered first:
+    ``{"games": [GameSpec.describe()], "default": NAME}``.
     ``Cache-Control: no-cache`` with an ETag, as the pages' files: a browser asks
     again each time and gets ``304 Not Modified`` until the server's games change."""
     body, etag = _game_list()

@@ -10,12 +10,17 @@ so a client reads every error the same way.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
 from aiohttp import web
 
 from boardroom.server.core.path_ids import parse_id
+from boardroom.server.store import UnreadableRecordError
+from boardroom.shared.protocol.errors import ErrorCode
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def json_response(body: Any) -> web.Response:
@@ -50,6 +55,22 @@ def error_response(
     the fields of ``extra`` beside them (what an error of that code also says)."""
     body = {"error": code, "message": message, **(extra or {})}
     return web.json_response(body, status=status, headers=headers)
+
+
+@web.middleware
+async def unreadable_record_middleware(
+    request: web.Request, handler: Handler
+) -> web.StreamResponse:
+    """A route that reads a record a newer Boardroom wrote (an ending this code
+    does not know: :class:`~boardroom.server.store.UnreadableRecordError`)
+    answers 409 ``unreadable_record`` with the store's message, which names the
+    record and says to upgrade, rather than a 500: the request was sound, the
+    server is older than its data. Every route at once, since any may read one
+    (a game's record, its analysis, a class's export...)."""
+    try:
+        return await handler(request)
+    except UnreadableRecordError as error:
+        return error_response(409, ErrorCode.UNREADABLE_RECORD, str(error))
 
 
 def query_number(request: web.Request, name: str, default: int, least: int, most: int) -> int:

@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 # The benchmark starts the same programs; what both need is written once, there.
-from boardroom.client.bench.services import free_port, postgres_bin, stop_process
+from boardroom.client.bench.services import free_port, postgres_bin, stop_postgres, stop_process
 
 START_TIMEOUT_S = 30.0
 SHARED_DATABASE = "boardroom_tests"
@@ -212,4 +212,4 @@ def start_postgres() -> Iterator[PostgresServer]:
             _wait_until_ready(programs, port, user, process, log)
             yield PostgresServer(port, process, user)
         finally:
-            stop_process(process)
+            stop_postgres(process, data)  # immediate: the folder goes with it

@@ -45,12 +45,11 @@ from boardroom.client.bench.services import (
 )
 from boardroom.client.conditions import condition_lines
 from boardroom.client.loadtest.errors import CannotRunError
-from boardroom.client.loadtest.options import DEFAULT_CONNECT_RATE, LoadOptions
+from boardroom.client.loadtest.options import DEFAULT_CONNECT_RATE, LOAD_GAME, LoadOptions
 from boardroom.client.loadtest.progress import Progress
 from boardroom.client.loadtest.report import machine_conditions, report_json
 from boardroom.client.loadtest.runner import UNPACED_SERVER_RATE, run_load
 from boardroom.client.local_server import LocalServerError, local_process
-from boardroom.client.room_options import DEFAULT_GAME
 from boardroom.shared.protocol.messages import Level
 
 
@@ -89,7 +88,20 @@ def setups(sizes: Sequence[int]) -> list[Setup]:
     return [Setup(1, False), Setup(1, True), *(Setup(size, True) for size in sizes if size > 1)]
 
 
-def main(*, sizes: Sequence[int], rooms: int, duration: float, think: float, workers: int) -> int:
+def main(
+    *,
+    sizes: Sequence[int],
+    rooms: int,
+    duration: float,
+    think: float,
+    workers: int,
+    postgres: PostgresServer | None = None,
+) -> int:
+    """Measure every setup and print both tables; 1 if a service could not run.
+
+    ``postgres``: a PostgreSQL already running to measure on (each PostgreSQL
+    setup gets a new database of it); None, what the command does: one of the
+    benchmark's own, started and stopped, with nothing else on it."""
     missing = missing_programs()
     if missing:
         print(f"bench cluster: {', '.join(missing)} missing: {INSTALL_HINT}", file=sys.stderr)
@@ -98,7 +110,7 @@ def main(*, sizes: Sequence[int], rooms: int, duration: float, think: float, wor
     print("Boardroom cluster benchmark: the same load on one process and on clusters")
     for line in condition_lines(
         [
-            ("load", f"{rooms} rooms of {DEFAULT_GAME}, {pacing}, {duration:g} s each"),
+            ("load", f"{rooms} rooms of {LOAD_GAME}, {pacing}, {duration:g} s each"),
             ("load workers", f"{workers} processes, on this machine"),
             ("servers", "each with one engine worker (--pool-size 1); uvloop where installed"),
         ]
@@ -109,7 +121,7 @@ def main(*, sizes: Sequence[int], rooms: int, duration: float, think: float, wor
         flush=True,
     )
     try:
-        results = asyncio.run(_run(setups(sizes), rooms, duration, think, workers))
+        results = asyncio.run(_run(setups(sizes), rooms, duration, think, workers, postgres))
     except (ServiceError, CannotRunError, LocalServerError) as error:
         print(f"bench cluster: {error}", file=sys.stderr)
         return 1
@@ -119,10 +131,16 @@ def main(*, sizes: Sequence[int], rooms: int, duration: float, think: float, wor
 
 
 async def _run(
-    plan: list[Setup], rooms: int, duration: float, think: float, workers: int
+    plan: list[Setup],
+    rooms: int,
+    duration: float,
+    think: float,
+    workers: int,
+    running: PostgresServer | None,
 ) -> list[Measured]:
     results = []
-    with start_redis() as redis, start_postgres() as postgres:
+    own_postgres = start_postgres() if running is None else contextlib.nullcontext(running)
+    with start_redis() as redis, own_postgres as postgres:
         for setup in plan:
             print(f"\n{setup.name} ...", flush=True)
             results.append(await _measure(setup, redis, postgres, rooms, duration, think, workers))
@@ -205,7 +223,7 @@ def _load(
         start_server=False,
         compare_echo=False,
         echo_url=None,
-        game=DEFAULT_GAME,
+        game=LOAD_GAME,
         rooms=rooms,
         spectators=0,
         ai_rooms=0,

@@ -291,8 +291,11 @@ def measure_load(cache_dir: str) -> str:
     return f"{line} (importing the engine took {float(engine_seconds):.2f} s before)"
 
 
-def bench_native(run: Run, solved: dict[str, list[Solved]], pure_sample: int) -> None:
-    """Section 3b: the compiled solver against the pure one, and its load times."""
+def bench_native(
+    run: Run, solved: dict[str, list[Solved]], pure_sample: int, numba_cache: str | None = None
+) -> None:
+    """Section 3b: the compiled solver against the pure one, and its load times
+    (see :func:`main` for ``numba_cache``)."""
     heading("3b. compiled (numba) vs pure-Python exact solver, same positions")
     game = get_game("connect4")
     assert isinstance(game, GridGame)
@@ -301,9 +304,13 @@ def bench_native(run: Run, solved: dict[str, list[Solved]], pure_sample: int) ->
         print(f"  section 3 ran the pure solver ({solvers.warm_up(kernel)}): nothing to compare")
         run.targets.append(Target("native", "compiled solver measured", "not running", None))
         return
-    with tempfile.TemporaryDirectory(prefix="boardroom-numba-") as empty:
-        print(f"  first compile, fresh process, empty cache: {measure_load(empty)}")
-        print(f"  cached load, fresh process, same cache:    {measure_load(empty)}")
+    if numba_cache is None:
+        with tempfile.TemporaryDirectory(prefix="boardroom-numba-") as empty:
+            print(f"  first compile, fresh process, empty cache: {measure_load(empty)}")
+            print(f"  cached load, fresh process, same cache:    {measure_load(empty)}")
+    else:
+        print(f"  first compile: not measured (numba's cache given: {numba_cache})")
+        print(f"  cached load, fresh process, that cache:    {measure_load(numba_cache)}")
     print(f"  the first {pure_sample} positions of each set solved again by the pure solver")
     print("  (BOARDROOM_ENGINE=python); nodes must be equal: one algorithm")
     print()
@@ -570,6 +577,7 @@ def main(
     peer_budget: float = PEER_BUDGET_SECONDS,
     pure_sample: int = PURE_SAMPLE,
     early: int = EARLY_SAMPLE,
+    numba_cache: str | None = None,
 ) -> int:
     """Run every section and print the results; 1 if the engine answered wrongly.
 
@@ -577,6 +585,10 @@ def main(
     ``peer_sample`` is how many of those the peer gets, ``peer_budget`` the seconds
     it may spend on each; ``pure_sample`` how many the pure solver solves again;
     ``early`` how many lines of the early-game set ours and bitbully solve (0: none).
+    ``numba_cache``: None, section 3b times the compiled solver's first compile
+    in a fresh process and an empty numba cache, then its load from that cache
+    (what the benchmark reports); a folder, only the load from that cache (the
+    test suite's warm one, which spares it a cold compile of about 20 s).
     """
     if sample is not None and sample < 1:
         print("boardroom bench engine: --sample must be at least 1")
@@ -608,7 +620,7 @@ def main(
     bench_tictactoe(run)
     bench_tictactoe4(run)
     solved = bench_connect4(run, sample)
-    bench_native(run, solved, pure_sample)
+    bench_native(run, solved, pure_sample, numba_cache)
     bench_peer(run, solved, peer_sample, peer, peer_budget)
     bench_bitbully(run, solved, early, bitbully)
     summary(run)

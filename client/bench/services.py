@@ -19,6 +19,7 @@ import contextlib
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -78,6 +79,22 @@ def stop_process(process: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def stop_postgres(process: subprocess.Popen[bytes], data: Path) -> None:
+    """Stop a throwaway PostgreSQL (its ``data`` folder is deleted next) at once.
+
+    SIGQUIT to the postmaster itself is PostgreSQL's immediate shutdown: its
+    backends end and it writes no checkpoint, which only a cluster that is kept
+    would need. Sent to the postmaster, not to ``process``: as root that is
+    ``runuser``, which on a signal of its own waits 2 s before it kills its
+    child; the postmaster exiting by itself ends ``runuser`` at once."""
+    if process.poll() is None:
+        with contextlib.suppress(OSError):  # gone already
+            os.kill(_postmaster(data, process), signal.SIGQUIT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(10)
+    stop_process(process)  # the slow way, if it is still running
 
 
 @dataclass(frozen=True)
@@ -171,6 +188,18 @@ class PostgresServer:
                     total += (int(fields[11]) + int(fields[12])) / ticks
         return total
 
+    @classmethod
+    def running(cls, port: int, user: str) -> PostgresServer:
+        """A server already running on 127.0.0.1:``port`` that ``user`` may use
+        (the test suite's own, which saves the benchmark its ``initdb``): its
+        postmaster read from the data folder the server names."""
+        programs = postgres_bin()
+        if programs is None:
+            raise ServiceError(f"PostgreSQL is not installed: {INSTALL_HINT}")
+        asking = cls(port, user, programs, pid=0)
+        data = asking._client("psql", "-d", "postgres", "-At", "-c", "SHOW data_directory")
+        return cls(port, user, programs, _postmaster(Path(data.strip()), None))
+
     def url(self, database: str) -> str:
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
 
@@ -207,10 +236,12 @@ def _as_postgres_user() -> tuple[list[str], str]:
     return ["runuser", "-u", "postgres", "--"], "postgres"
 
 
-def _postmaster(data: Path, started: subprocess.Popen[bytes]) -> int:
+def _postmaster(data: Path, started: subprocess.Popen[bytes] | None) -> int:
     """The postmaster's process id (as root, ``runuser`` started it: not ``started``)."""
     with contextlib.suppress(OSError, ValueError):
         return int((data / "postmaster.pid").read_text().split()[0])
+    if started is None:
+        raise ServiceError(f"no postmaster.pid in {data}: is PostgreSQL running there?")
     return started.pid
 
 
@@ -250,4 +281,4 @@ def start_postgres(max_connections: int = 200) -> Iterator[PostgresServer]:
             _wait_for(answers(), process, "PostgreSQL")
             yield PostgresServer(port, user, programs, _postmaster(data, process))
         finally:
-            stop_process(process)
+            stop_postgres(process, data)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from boardroom.shared.engine import SearchResult, analyze, search, solve_move
+from boardroom.shared.engine import SearchResult, analyze, search, solve_move, solves_in_time
 from boardroom.shared.engine.explain import principal_line, speed_text, summary
 from boardroom.shared.engine.kernel import kernel_for
 from boardroom.shared.engine.solvers import warm_up
@@ -19,9 +19,10 @@ def register_solve(subparsers: Any) -> None:
         "solve",
         help="the engine's best move and the value of a position",
         description=(
-            "Show the best move and the value of a position. Without --time the "
-            "position is solved exactly, however long that takes (seconds for "
-            "tic-tac-toe boards and Connect Four past the opening)."
+            "Show the best move and the value of a position. Without --time or "
+            "--level the position is solved exactly where that ends in seconds "
+            "(tic-tac-toe boards, Connect Four); elsewhere (Othello, a big board "
+            f"early on) the engine searches for {UNSOLVABLE_SECONDS:g} s and says so."
         ),
     )
     _position_arguments(parser)
@@ -65,13 +66,29 @@ def _load(args: argparse.Namespace) -> tuple[Game, Position]:
     return game, position
 
 
+UNSOLVABLE_SECONDS = 10.0
+"""``solve`` without --time or --level, where an exact solve would not end in
+seconds (:func:`~boardroom.shared.engine.solves_in_time`): how long it searches
+instead. A full solve of Othello's start would never end."""
+
+
 def run_solve(args: argparse.Namespace) -> int:
     try:
         game, position = _load(args)
-        if args.time is None and args.level is None:
+        unbounded = args.time is None and args.level is None
+        if unbounded and solves_in_time(game, position):
             result = solve_move(game, position)
         else:
-            result = search(game, position, level=args.level, time_limit=args.time)
+            time_limit = args.time
+            if unbounded:
+                time_limit = UNSOLVABLE_SECONDS
+                print(
+                    f"{game.title}: an exact solve from here could take far too long, so the "
+                    f"engine searches for up to {UNSOLVABLE_SECONDS:g} s instead (--time sets "
+                    "how long).",
+                    flush=True,
+                )
+            result = search(game, position, level=args.level, time_limit=time_limit)
     except BoardroomError as error:
         print(f"boardroom solve: {error}", file=sys.stderr)
         return 2

@@ -17,7 +17,7 @@ can come in any order)::
 >>> create.game, str(create.ai_level), create.public, create.seat, create.clock.initial
 ('connect4', 'hard', False, 'second', 300.0)
 >>> parse_new_room("").game
-'tictactoe'
+'connect4'
 """
 
 from __future__ import annotations

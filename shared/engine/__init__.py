@@ -23,7 +23,14 @@ from boardroom.shared.engine.levels import Level, SearchPlan, parse_level, plan_
 from boardroom.shared.engine.minimax import MinimaxResult, minimax
 from boardroom.shared.engine.remote import SearchRequest, run_search_request
 from boardroom.shared.engine.scores import SCORE_UNIT, Result, Value
-from boardroom.shared.engine.search import SearchResult, analyze, search, solve, solve_move
+from boardroom.shared.engine.search import (
+    SearchResult,
+    analyze,
+    search,
+    solve,
+    solve_move,
+    solves_in_time,
+)
 
 __all__ = [
     "SCORE_UNIT",
@@ -42,4 +49,5 @@ __all__ = [
     "search",
     "solve",
     "solve_move",
+    "solves_in_time",
 ]

@@ -456,6 +456,25 @@ def _solve_best_move(root: _Root, solver: Searcher, order: list[int]) -> tuple[i
     return order[-1], value
 
 
+def solves_in_time(game: Game, position: Position) -> bool:
+    """Whether :func:`solve_move` on ``position`` (ongoing) is expected to end in
+    seconds: a game of the bitboard kernel where its solver solves every position
+    (Connect Four with its opening database, compiled) or where few enough cells
+    are left (as many as :func:`search` tries a full solve with under a clock).
+    Never a game searched generically (Othello): its full solve ends in time only
+    in the last moves, which a search under a time limit proves as well.
+
+    >>> from boardroom.shared.games import get_game
+    >>> tictactoe, othello = get_game("tictactoe"), get_game("othello")
+    >>> solves_in_time(tictactoe, tictactoe.new()), solves_in_time(othello, othello.new())
+    (True, False)
+    """
+    if generic.uses_generic_search(game):
+        return False
+    root = _Root.of(game, position)
+    return root.remaining <= _exact_attempt_max_empty(root.kernel)
+
+
 def solve_move(game: Game, position: Position, *, book: OpeningBook | None = None) -> SearchResult:
     """The best move by exact solving, with its proven value, however long it takes.
 

@@ -25,7 +25,14 @@ from boardroom.shared.games.base import (
     Status,
 )
 from boardroom.shared.games.endings import Termination
-from boardroom.shared.games.registry import choices_text, game_specs, get_game, spec_for, spec_of
+from boardroom.shared.games.registry import (
+    choices_text,
+    default_game,
+    game_specs,
+    get_game,
+    spec_for,
+    spec_of,
+)
 from boardroom.shared.games.spec import GameSpec
 
 __all__ = [
@@ -41,6 +48,7 @@ __all__ = [
     "Status",
     "Termination",
     "choices_text",
+    "default_game",
     "game_specs",
     "get_game",
     "spec_for",

@@ -118,6 +118,7 @@ GAME_SPECS = (
         build=ConnectFour,
         aliases=("c4", "connectfour"),
         menu_order=30,
+        default=True,  # the game people expect of a quick match, as before the registry
         extra={"line": 4},
     ),
 )

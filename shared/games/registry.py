@@ -11,6 +11,8 @@ server or the clients, names it.
 ('mnk', 'connect4')
 >>> spec_for(get_game("gomoku")).title
 'Gomoku'
+>>> default_game().title
+'Connect Four'
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from boardroom.shared.errors import GameOptionsError, UnknownGameError
 from boardroom.shared.games.base import Game
 from boardroom.shared.games.spec import GameSpec
 
-__all__ = ["choices_text", "game_specs", "get_game", "spec_for", "spec_of"]
+__all__ = ["choices_text", "default_game", "game_specs", "get_game", "spec_for", "spec_of"]
 
 _SIZED_NAME = re.compile(r"([a-z][a-z0-9]*)((?:-[0-9]{1,2})+)")
 """A family's board name: the family's name and its sizes, ``mnk-5-5-4``."""
@@ -44,7 +46,19 @@ def game_specs() -> tuple[GameSpec, ...]:
     duplicated = {name for name in names if names.count(name) > 1}
     if duplicated:
         raise RuntimeError(f"two games claim the names {sorted(duplicated)}")
+    defaults = [spec.name for spec in specs if spec.default]
+    if len(defaults) > 1:
+        raise RuntimeError(f"two games claim to be the default: {sorted(defaults)}")
     return tuple(sorted(specs, key=lambda spec: (spec.menu_order, spec.name)))
+
+
+def default_game() -> GameSpec:
+    """The game chosen when nobody chose one: the spec marked
+    :attr:`~boardroom.shared.games.spec.GameSpec.default` (at most one is), else the
+    first in menu order. Every client's default (quick match, ``play --local``,
+    the browser's forms through ``GET /api/games``) is this one."""
+    specs = game_specs()
+    return next((spec for spec in specs if spec.default), specs[0])
 
 
 @functools.cache

@@ -90,6 +90,11 @@ class GameSpec:
     """Empty for one game; the sizes of a family of boards (m,n,k) otherwise."""
     menu_order: int = 100
     """Where it is listed: lower first (the registry sorts by this, then name)."""
+    default: bool = False
+    """True for the one game chosen when nobody chose (quick match, ``boardroom
+    play --local``, the forms' first choice): see
+    :func:`~boardroom.shared.games.registry.default_game`. Menu order is for
+    listing (small boards first); which game a person is offered first is this."""
     warm_up: bool = True
     """True if the engine pool prepares its search at start (false for a
     family: each board is prepared when first played)."""

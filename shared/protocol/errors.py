@@ -98,6 +98,10 @@ class ErrorCode(enum.StrEnum):
     an AI match."""
     ENGINE_BUSY = "engine_busy"
     """The server's engine is saturated; try again shortly."""
+    UNREADABLE_RECORD = "unreadable_record"
+    """A stored record holds what only a newer Boardroom knows (a game ended in a
+    way this server's code does not list): upgrade the server to read it. The
+    record is left as it is. HTTP: 409."""
     INTERNAL_ERROR = "internal_error"
     """A fault on the server; the connection and the room survive it."""
 

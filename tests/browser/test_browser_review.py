@@ -14,6 +14,8 @@ tournament's pairings. What cannot be reviewed is said so in words.
 from __future__ import annotations
 
 import re
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -273,14 +275,19 @@ async def test_a_connect_four_review_fits_a_laptop_and_a_phone(
 
 
 async def test_what_cannot_be_reviewed_is_said_in_words(db_path: Path) -> None:
-    """An id with no game, a game still played, and an address whose id is not a
-    number: the page says which, and shows no board."""
+    """An id with no game, a game still played, an address whose id is not a
+    number, and a game a newer Boardroom ended in a way this server does not know
+    (409 ``unreadable_record``, not "still being played"): the page says which,
+    and shows no board."""
     async with web_session(db_path) as web:
         ann = await Player.join_server(web.server.ws_url, "ann")
         bob = await Player.join_server(web.server.ws_url, "bob")
         room = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]
         await bob.request({"type": "join", "code": room["code"]})
         await ann.request({"type": "move", "room": room["code"], "move": "b2"})
+        newer = await play_out(web.server.ws_url, "tictactoe", ["a1", "b1", "a2", "b2", "a3"])
+        with closing(sqlite3.connect(db_path)) as db, db:
+            db.execute("UPDATE games SET termination = 'from_the_future' WHERE id = ?", (newer,))
         cases = (
             ("/#/review/99", (404,), "There is no game 99 on this server."),
             (
@@ -289,6 +296,14 @@ async def test_what_cannot_be_reviewed_is_said_in_words(db_path: Path) -> None:
                 "This game is still being played: its review opens once it is over.",
             ),
             ("/#/review/abc", (), '"abc" is not a game id: a game id is a number, like 12.'),
+            (
+                f"/#/review/{newer}",
+                (409,),
+                re.compile(
+                    rf"^The server could not review this game: game {newer} ended by "
+                    "'from_the_future', .*upgrade Boardroom to read it$"
+                ),
+            ),
         )
         for path, statuses, text in cases:
             person = await web.open(path, allowed_statuses=statuses)

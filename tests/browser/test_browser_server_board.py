@@ -17,7 +17,7 @@ from playwright.async_api import Route, WebSocketRoute, expect
 from test_browser_teacher import open_teacher
 
 from boardroom.server.web.routes import STATIC_DIR
-from boardroom.shared.games import game_specs
+from boardroom.shared.games import default_game, game_specs
 
 SIDE_OF_MARK = {"X": "first", "O": "second"}
 
@@ -86,6 +86,35 @@ async def test_the_tournament_form_lists_the_registry_s_games_too(db_path: Path)
             sizes = desk.page.locator(f"#new-tournament fieldset[data-family='{family.name}']")
             for size in family.sizes:
                 await expect(sizes.locator(f"input[name='{size.name}']")).to_be_visible()
+
+
+PROJECTOR = {"width": 1280, "height": 720}
+
+
+async def test_quick_match_and_the_forms_start_on_the_server_s_default_game(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """GET /api/games's ``default`` (the registry's, Connect Four) is what the
+    lobby's quick match, its new-game form and the teacher's tournament form show
+    chosen, not the first of the menu; Quick match alone plays it."""
+    default = default_game()
+    assert default.name != game_specs()[0].name  # else this test could not fail
+    async with web_session(db_path, class_name="7B") as web:
+        ann = await web.person("ann", viewport=PROJECTOR)
+        for select in ("#quick-game", "#new-game"):
+            await expect(ann.page.locator(select)).to_have_value(default.name)
+            chosen = ann.page.locator(f"{select} option:checked")
+            await expect(chosen).to_have_text(default.title)
+        await expect(ann.page.locator("#quick-game")).to_be_in_viewport()
+        shot = tmp_path / "quick-match-default-1280.png"
+        await ann.page.screenshot(path=str(shot))
+        print(f"\nscreenshot: {shot}")
+        await ann.page.get_by_role("button", name="Quick match").click()
+        await expect(ann.room).to_be_visible()
+        await expect(ann.room).to_contain_text(default.title)
+
+        desk = await open_teacher(web, Teacher(web.server))
+        await expect(desk.page.locator("#tournament-game")).to_have_value(default.name)
 
 
 async def test_a_game_the_page_never_heard_of_is_offered_as_the_server_lists_it(

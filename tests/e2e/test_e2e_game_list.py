@@ -18,7 +18,7 @@ import pytest
 from harness import Player, RunningServer, running_server
 from multidict import CIMultiDict
 
-from boardroom.shared.games import game_specs, get_game
+from boardroom.shared.games import default_game, game_specs, get_game
 
 
 async def get(
@@ -39,7 +39,10 @@ async def test_the_list_is_every_registered_game_and_each_can_be_played(tmp_path
         status, headers, body = await get(server, "/api/games")
         assert status == 200, body
         assert headers["Content-Type"].startswith("application/json")
-        assert body == {"games": [spec.describe() for spec in game_specs()]}
+        assert body == {
+            "games": [spec.describe() for spec in game_specs()],
+            "default": default_game().name,
+        }
         listed = {game["name"]: game for game in body["games"]}
         assert {"tictactoe", "connect4", "mnk"} <= listed.keys()
         connect4 = listed["connect4"]
@@ -73,6 +76,19 @@ async def test_the_list_is_revalidated_by_its_etag(tmp_path: Path) -> None:
         assert again["ETag"] == etag
         status, _, body = await get(server, "/api/games", **{"If-None-Match": '"stale"'})
         assert (status, body) == (200, first)
+
+
+async def test_the_default_game_is_connect_four_by_the_registry_s_flag(tmp_path: Path) -> None:
+    """The game offered when nobody chose is the spec flagged ``default`` (Connect
+    Four, as quick match offered before the registry), not the first of the menu
+    (tic-tac-toe, the smallest board)."""
+    flagged = [spec.name for spec in game_specs() if spec.default]
+    assert flagged == [default_game().name] == ["connect4"]
+    assert game_specs()[0].name != default_game().name  # the flag, not the order, decides
+    async with running_server(tmp_path / "games.db") as server:
+        _, _, body = await get(server, "/api/games")
+    assert body["default"] == "connect4"
+    assert body["default"] in [game["name"] for game in body["games"]]
 
 
 @pytest.mark.parametrize("path", ["/api/games/", "/api/games/999", "/api/games/othello"])

@@ -23,7 +23,7 @@ from urllib.parse import quote
 import pytest
 import pytest_asyncio
 from classroom_helpers import Teacher
-from harness import Player, RunningServer, running_server
+from harness import Player, RunningServer, play_out, running_server
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -271,4 +271,35 @@ async def test_an_id_in_range_that_names_no_game_is_unknown(
         404,
         {"error": "unknown_game_record", "message": unknown_message(int(raw))},
     )
+    no_traceback_logged(caplog)
+
+
+# -- a record a newer Boardroom wrote -------------------------------------------------------
+
+
+async def test_a_game_ended_in_a_way_this_server_does_not_know_is_a_409(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game whose stored ending only a newer Boardroom knows (written into the
+    real SQLite file, as that Boardroom would): its record, as JSON or text, and
+    its analysis answer 409 ``unreadable_record`` naming the game and the ending,
+    not a 500; the other games read as ever, and no traceback is logged."""
+    async with running_server(tmp_path / "games.db") as server:
+        newer = await play_out(server.ws_url, "tictactoe", ["a1", "b1", "a2", "b2", "a3"])
+        other = await play_out(server.ws_url, "tictactoe", ["a1", "b1", "a2", "b2", "a3"])
+        with closing(sqlite3.connect(server.config.database)) as db, db:
+            db.execute(
+                "UPDATE games SET termination = 'by_a_newer_boardroom' WHERE id = ?", (newer,)
+            )
+        for path in (f"/api/games/{newer}", f"/api/games/{newer}?format=text",
+                     f"/api/games/{newer}/analysis"):  # fmt: skip
+            status, kind, answer = await get(server, path)
+            assert (status, kind, answer["error"]) == (
+                409,
+                "application/json",
+                "unreadable_record",
+            ), (path, answer)
+            assert f"game {newer} ended by 'by_a_newer_boardroom'" in answer["message"], answer
+            assert "upgrade Boardroom" in answer["message"], answer
+        assert (await server.get_json(f"/api/games/{other}"))["termination"] == "line"
     no_traceback_logged(caplog)

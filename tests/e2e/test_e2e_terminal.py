@@ -47,7 +47,7 @@ from boardroom.client.terminal.style import Palette
 from boardroom.client.terminal.terminal import Terminal
 from boardroom.server.core.players import player_id_for
 from boardroom.server.store import GameStore
-from boardroom.shared.games import choices_text
+from boardroom.shared.games import choices_text, default_game
 from boardroom.shared.protocol.messages import ChatLine, CreateRoom, SendChat, State, Watch
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
@@ -415,10 +415,13 @@ async def test_a_player_who_quits_mid_game_takes_the_seat_back_on_the_next_run(
             "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
         ) as first_run:
             # The guided new (Enter keeps a default), then the AI seated from the room.
-            first_run.send("new", "", "a person", "human", "private", "", "", "ai perfect", "b2")
+            first_run.send(
+                "new", "tictactoe", "a person", "human", "private", "", "", "ai perfect", "b2"
+            )
             first_run.close_input()  # the script ends on the player's turn: it quits
             assert await first_run.finish() == 0
-        assert f"Game: {choices_text(examples=False)} [tictactoe]: " in first_run.lines
+        prompt = f"Game: {choices_text(examples=False)} [{default_game().name}]: "
+        assert f"{prompt}tictactoe" in first_run.lines
         assert (
             "'a person' is not an opponent: type human, or ai, or an AI level "
             "(random, easy, medium, hard, perfect)" in first_run.lines
@@ -492,7 +495,7 @@ async def test_the_guided_new_asks_the_level_of_the_ai(db_path: Path, tmp_path: 
             "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path
         ) as client,
     ):
-        client.send("new", "", "ai", "grandmaster", "hard", "", "", "", "b2")
+        client.send("new", "", "ai", "grandmaster", "hard", "", "", "", "4")  # Connect Four
         client.close_input()
         await client.expect(r"^AI \(hard\) sits down as O\.$")
         assert await client.finish() == 0
@@ -505,6 +508,9 @@ async def test_the_guided_new_asks_the_level_of_the_ai(db_path: Path, tmp_path: 
     )
     assert f"{prompt}hard" in client.lines
     assert "Game 1 starts: X ann vs O AI (hard). You play X and move first." in client.lines
+    # Enter at the game's question opened the default game; 4 was a move in it.
+    assert re.search(r"Room \w+ is open \(Connect Four\)", client.transcript), client.transcript
+    assert "You played 4" in client.lines, client.transcript
 
 
 async def test_the_name_is_asked_once_then_remembered(db_path: Path, tmp_path: Path) -> None:
@@ -560,7 +566,15 @@ async def test_play_local_plays_the_ai_with_no_server_running(tmp_path: Path) ->
     """``--local`` starts its own server, opens a room against the AI at once, plays
     a game and a rematch, and stops the server when the client exits."""
     async with client_process(
-        "play", "--local", "--level", "perfect", "--name", "ann", config_home=tmp_path
+        "play",
+        "--local",
+        "--game",
+        "tictactoe",
+        "--level",
+        "perfect",
+        "--name",
+        "ann",
+        config_home=tmp_path,
     ) as client:
         client.send(*ALL_CELLS, "rematch", *ALL_CELLS)
         client.close_input()

@@ -5,7 +5,7 @@
 // back into the protocol's fields.
 
 import { h, show } from "./dom.js";
-import { gameNamed, gameOptions, GAMES, isFamily, startingSizes } from "./game-list.js";
+import { DEFAULT_GAME, gameNamed, gameOptions, GAMES, isFamily, startingSizes } from "./game-list.js";
 import { GAMES_UNAVAILABLE, sizeLabel } from "./words.js";
 
 /** A section with a heading: the page's unit of layout. */
@@ -54,8 +54,9 @@ export function toggleFieldset(fieldset, on) {
  * The game's select (`name` "game"), every game the server lists, and one
  * fieldset of sizes per family of boards, shown while it is chosen (the m,n,k
  * board's columns, rows and line). `sync(values)` shows the sizes that apply.
+ * It starts on the server's default game unless told `selected`.
  */
-export function gameFields(id, { families = true, selected = null } = {}) {
+export function gameFields(id, { families = true, selected = DEFAULT_GAME } = {}) {
   const options = gameOptions({ families });
   const choice = field("Game", select("game", id, options, selected));
   if (!options.length) choice.append(h("p", { class: "form-error", role: "alert" }, GAMES_UNAVAILABLE));

@@ -2,19 +2,27 @@
 // server's game registry, docs/protocol.md "HTTP"), in menu order: fetched once,
 // when this module loads, so that every form lists the same games and the page
 // names none itself. A family of boards (m,n,k) has `sizes`: the fields a room
-// of it asks for ({ name, meaning, min, max }), which the forms offer.
+// of it asks for ({ name, meaning, min, max }), which the forms offer. The
+// list's `default` is the game a form starts on (the registry's default game).
+
+const LIST = await loadGames();
 
 /** Every game: { name, title, summary, board, moves_help, sizes, ... }; empty if the list could not be had. */
-export const GAMES = await loadGames();
+export const GAMES = LIST.games;
+
+/** The name of the game a form starts on: the server's default, else the first listed; null if none. */
+export const DEFAULT_GAME = GAMES.some((game) => game.name === LIST.default)
+  ? LIST.default
+  : (GAMES[0]?.name ?? null);
 
 async function loadGames() {
   try {
     const response = await fetch("/api/games");
-    if (!response.ok) return [];
+    if (!response.ok) return { games: [] };
     const body = await response.json();
-    return Array.isArray(body.games) ? body.games : [];
+    return { games: Array.isArray(body.games) ? body.games : [], default: body.default };
   } catch {
-    return []; // the server is not answering: the forms say so when used
+    return { games: [] }; // the server is not answering: the forms say so when used
   }
 }
 

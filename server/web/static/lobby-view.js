@@ -17,7 +17,7 @@ import {
   select,
   toggleFieldset,
 } from "./forms.js";
-import { gameOptions } from "./game-list.js";
+import { DEFAULT_GAME, gameOptions } from "./game-list.js";
 import { LEVELS, refusalText, roomSummary } from "./words.js";
 
 const ROOMS_REFRESH_MS = 5000; // live enough for a classroom, light on the server
@@ -137,7 +137,7 @@ export class LobbyView {
       h(
         "div",
         { class: "row" },
-        select("game", "quick-game", gameOptions({ families: false })),
+        select("game", "quick-game", gameOptions({ families: false }), DEFAULT_GAME),
         h("button", { type: "submit" }, "Quick match"),
       ),
       quickError,

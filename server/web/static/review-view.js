@@ -161,7 +161,7 @@ export class ReviewView {
     const code = body?.error;
     if (response.status === 404 || code === "unknown_game_record") {
       this.say(`There is no game ${this.gameId} on this server.`, "error");
-    } else if (response.status === 409 || code === "game_in_progress") {
+    } else if (code === "game_in_progress" || (response.status === 409 && !code)) {
       this.say("This game is still being played: its review opens once it is over.", "error");
     } else if (response.status === 503 || code === "engine_busy") {
       const seconds = Number(body?.retry_after ?? response.headers.get("Retry-After")) || 5;

@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from boardroom.client.cli import build_parser
+from boardroom.client.commands.play import _start_room
 from boardroom.client.terminal.commands import (
     AI_LEVEL_QUESTION,
     LOBBY_COMMANDS,
@@ -26,6 +28,7 @@ from boardroom.client.terminal.commands import (
     parse_seat,
     split_line,
 )
+from boardroom.shared.games import default_game, game_specs
 from boardroom.shared.protocol.messages import Clock, CreateRoom
 
 
@@ -65,8 +68,8 @@ def test_a_spectators_help_lists_only_what_a_spectator_can_do() -> None:
     assert set(ROOM_COMMANDS.values()) >= PLAYER_COMMANDS
 
 
-def test_new_alone_is_a_public_tictactoe_room_for_a_person_with_no_clock() -> None:
-    assert parse_new_room("") == CreateRoom(game="tictactoe")
+def test_new_alone_is_a_public_room_of_the_default_game_for_a_person_with_no_clock() -> None:
+    assert parse_new_room("") == CreateRoom(game="connect4")
 
 
 def test_the_one_line_new_takes_its_options_in_any_order() -> None:
@@ -144,7 +147,7 @@ def test_seats_by_name_symbol_or_number() -> None:
 def test_the_guided_new_takes_defaults_on_enter_and_builds_the_one_line_form() -> None:
     """Enter on every question is the default room; answers become options."""
     defaults = [question.option("") for question in NEW_ROOM_QUESTIONS]
-    assert parse_new_room(" ".join(defaults)) == CreateRoom(game="tictactoe")
+    assert parse_new_room(" ".join(defaults)) == CreateRoom(game="connect4")
     answers = ["connect4", "ai hard", "private", "5+3", "second"]
     options = [q.option(a) for q, a in zip(NEW_ROOM_QUESTIONS, answers, strict=True)]
     assert parse_new_room(" ".join(options)) == parse_new_room(
@@ -187,4 +190,18 @@ def test_codes_are_read_in_upper_case_and_must_be_one_word() -> None:
 def test_game_nicknames_resolve_to_the_games() -> None:
     assert parse_game("ttt").name == "tictactoe"
     assert parse_game("C4").name == "connect4"
-    assert parse_game("").name == "tictactoe"
+    assert parse_game("").name == "connect4"  # the registry's default game
+
+
+def test_every_default_game_of_the_cli_is_the_registry_s_default() -> None:
+    """``play --local`` (and --level alone), the terminal's quick match and the
+    guided new start on the registry's default game (Connect Four, by its spec's
+    flag); the load test keeps the smallest board, the first of the menu."""
+    parser = build_parser()
+    for argv in (["play", "--local"], ["play", "--level", "hard"]):
+        room = _start_room(parser.parse_args(argv))
+        assert room is not None and room.game == default_game().name == "connect4", argv
+    assert NEW_ROOM_QUESTIONS[0].default == "connect4"
+    assert "[connect4]" in LOBBY_HELP  # new GAME's default, as the help says
+    loadtest = build_parser().parse_args(["loadtest"])
+    assert loadtest.game == game_specs()[0].name == "tictactoe"
