@@ -18,10 +18,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from browser import WebPlayer, WebSession, web_session
 from classroom_helpers import Teacher
 from playwright.async_api import Page, expect
 from test_browser_join_cards import pdf_pages
+from test_browser_teacher_layout import a_lesson, outside_their_panel, overflowing
 from test_browser_wall import LOOK_AT_THE_PAGE, MIN_BOARD_PX, class_of, open_games, play_game
 
 SCREENSHOTS = Path("/tmp/boardroom-class-es")
@@ -197,6 +199,7 @@ async def test_the_teachers_page_roster_bulk_add_cards_and_tournament_form_in_sp
         )
         await expect(page.locator(".roster tbody tr")).to_have_count(1)
         await expect(page.get_by_role("button", name="Renombrar a ann")).to_have_text("Renombrar")
+        await shot(page, "teacher-top")
 
         box = page.get_by_label("Nombres, uno por línea")
         long_name = "Bartolomé Maximiliano Fitzgerald!"  # 33 characters
@@ -238,6 +241,8 @@ async def test_the_teachers_page_roster_bulk_add_cards_and_tournament_form_in_sp
         await shot(page, "printed-sheet")
         await page.emulate_media(media="screen")
         await page.set_viewport_size({"width": 1280, "height": 720})
+        await page.locator(".roster").scroll_into_view_if_needed()
+        await shot(page, "teacher-roster")
 
         form = page.locator("#new-tournament")
         await expect(page.locator("#new-tournament-title")).to_have_text("Nuevo torneo")
@@ -336,3 +341,48 @@ async def test_with_no_class_language_each_browser_reads_its_own(db_path: Path) 
             await expect(wall.page.locator(".wall-message")).to_have_text(
                 "Aún no hay partidas." if locale == "es-ES" else "No games yet."
             )
+
+
+WIDER_THAN_THE_SCREEN = """() => [...document.querySelectorAll("body *")]
+  .filter((el) => el.getBoundingClientRect().right > innerWidth + 0.5 && el.offsetParent !== null)
+  .filter((el) => ![...el.children]
+    .some((child) => child.getBoundingClientRect().right > innerWidth + 0.5))
+  .map((el) => `${el.tagName}.${el.className}: ${el.textContent.slice(0, 40)}`)"""
+"""The innermost elements shown that reach past the screen's right edge."""
+
+
+@pytest.mark.parametrize("viewport", PROJECTORS, ids=lambda size: f"{size['width']}")
+async def test_the_teachers_page_in_a_spanish_lesson_fits_the_projector(
+    db_path: Path, viewport: dict[str, int]
+) -> None:
+    """The lesson of test_browser_teacher_layout (25 students, rooms in play and
+    one finished, a tournament waiting for its players) in a Spanish class, at
+    1280x720 and 1024x768: the longer Spanish words leave no control outside
+    its panel, no text cut in a cell, button, label or heading, and the page
+    does not scroll sideways. The rooms name whom a tournament game waits for."""
+    async with web_session(db_path, class_name="7B", language="es") as web:
+        teacher = Teacher(web.server)
+        players = await a_lesson(web, teacher)
+        desk = await open_desk(web, teacher, locale="es-ES", heading="Clase 7B")
+        page = desk.page
+        await page.set_viewport_size(viewport)
+        await expect(page.locator(".roster tbody tr")).to_have_count(25)
+        finished = page.locator(".finished-rooms summary")
+        await expect(finished).to_have_text("Terminadas (1)")
+        await finished.click()
+        await expect(page.locator(".rooms-panel")).to_contain_text("(aún no está)")
+        await expect(page.locator(".rooms-panel")).to_contain_text(
+            "Friday Connect Four cup, ronda 1"
+        )
+        await expect(page.locator(".tournament-panel h4").first).to_have_text("Clasificación")
+        SCREENSHOTS.mkdir(exist_ok=True)
+        await page.screenshot(
+            path=str(SCREENSHOTS / f"teacher-lesson-{viewport['width']}.png"), full_page=True
+        )
+        assert await outside_their_panel(page) == []
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        wide = await page.evaluate(WIDER_THAN_THE_SCREEN)
+        assert width <= viewport["width"], f"the page scrolls sideways: {width} px: {wide}"
+        assert await overflowing(page, "main th, main td, main button, main label, main h2") == []
+        for player in players:
+            await player.close()

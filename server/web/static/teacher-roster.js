@@ -70,6 +70,20 @@ export class RosterPanel {
       this.empty,
       this.pager,
     );
+    this.table = this.element.querySelector("table.roster");
+    window.addEventListener("resize", () => this.fit());
+  }
+
+  /**
+   * Each row's controls on one line when the roster has the room; on two when
+   * it has not (a narrow screen, a language of longer words: Spanish at 1024
+   * px), rather than a roster wider than the page. Measured with one line.
+   */
+  fit() {
+    this.table.classList.remove("tight");
+    // The panel may grow with its table: then it is the page that overflows.
+    const past = this.element.getBoundingClientRect().right > document.documentElement.clientWidth + 1;
+    if (past || this.element.scrollWidth > this.element.clientWidth + 1) this.table.classList.add("tight");
   }
 
   /** The roster's address for the page shown (GET /api/admin/roster), or the page from `offset`. */
@@ -139,6 +153,7 @@ export class RosterPanel {
       this.next.disabled = first - 1 + students.length >= total;
     }
     show(this.empty, total === 0);
+    this.fit();
   }
 
   /** Forget a removed student's row at once (the next poll agrees). */
