@@ -386,3 +386,42 @@ async def test_the_teachers_page_in_a_spanish_lesson_fits_the_projector(
         assert await overflowing(page, "main th, main td, main button, main label, main h2") == []
         for player in players:
             await player.close()
+
+
+async def test_the_teachers_page_says_what_went_wrong_in_spanish(db_path: Path) -> None:
+    """In an es-ES browser: a wrong token's page, a missing token's and a wall
+    opened without the token say what to do in Spanish; a rename to a name with
+    an invisible character is refused in the student's row in Spanish (the
+    API's code worded by the page), and the row keeps the old name."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        wrong = await web.open(
+            "/teacher#token=not-the-token", allowed_statuses=(401,), locale="es-ES"
+        )
+        await expect(wrong.page.locator(".teacher-message h1")).to_have_text("Enlace equivocado")
+        await expect(wrong.page.locator(".teacher-message p")).to_have_text(
+            "El token de este enlace no es el token del docente. Abre el enlace del "
+            "docente que mostró boardroom serve (termina en #token=…)."
+        )
+        none = await web.open("/teacher", locale="es-ES")
+        await expect(none.page.locator(".teacher-message h1")).to_have_text(
+            "Esta página necesita el enlace del docente"
+        )
+        wall = await web.open("/wall", locale="es-ES")
+        await expect(wall.page.locator(".wall-message")).to_have_text(
+            "Este mural necesita el token del docente: ábrelo desde la página del docente."
+        )
+
+        await class_of(web, ["ann"])
+        desk = await open_desk(web, teacher, locale="es-ES", heading="Clase 7B", refusals=(400,))
+        row = desk.page.locator(".roster tbody tr[data-name='ann']")
+        await row.get_by_role("button", name="Renombrar a ann").click()
+        field = row.get_by_label("Nuevo nombre para ann")
+        await field.fill("Ana\u200b")  # a zero-width space: invisible, refused
+        await row.get_by_role("button", name="Guardar").click()
+        await expect(row.locator(".form-error")).to_have_text(
+            "Ese nombre no se puede usar: elige de 1 a 32 letras, cifras, espacios "
+            "o signos de puntuación."
+        )
+        await row.get_by_role("button", name="Cancelar").click()
+        await expect(row.locator(".student-name")).to_have_text("ann")
