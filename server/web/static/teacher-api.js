@@ -106,7 +106,7 @@ export class AdminApi {
     try {
       response = await fetch(path, init);
     } catch {
-      throw new ApiError(0, "network", "the server did not answer: is it running?");
+      throw new ApiError(0, "network", t("the server did not answer: is it running?"));
     }
     if (response.ok) return response;
     let error = null;
@@ -131,7 +131,6 @@ export class AdminApi {
  * server's English message: the code alone does not say which.
  */
 const ERROR_WORDS = {
-  network: N_("The server did not answer: is it running?"),
   class_mode_off: N_("This server runs without a class."),
   unauthorized: N_("The token in this link is not the teacher's token."),
   malformed_json: N_("The server could not read the request: reload the page and try again."),
