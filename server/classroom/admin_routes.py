@@ -51,7 +51,7 @@ from boardroom.server.classroom.teacher import Classroom, NewAccount
 from boardroom.server.core.path_ids import MAX_ID
 from boardroom.server.core.records import PlayerKind
 from boardroom.server.http_api import json_response, query_number
-from boardroom.shared.protocol.codec import check_chat_text, check_player_name
+from boardroom.shared.protocol.codec import MAX_NAME_LENGTH, check_chat_text, check_player_name
 from boardroom.shared.protocol.errors import ProtocolError
 
 logger = logging.getLogger(__name__)
@@ -212,14 +212,23 @@ async def _new_students(request: web.Request, classroom: Classroom) -> web.Strea
     return response
 
 
+NameProblemCode = Literal["on_roster", "repeated", "too_long", "invisible_characters"]
+"""What is wrong with a new student's name, for a client that says it in its
+reader's language (the teacher's page): on the roster already, given on an
+earlier line (``first_line``), over 32 characters, or holding control characters."""
+
+
 class NameProblem(msgspec.Struct, frozen=True):
     """One line of ``POST /api/admin/students`` that cannot be added: its number
     (from 1, blank lines counted, as the teacher's text box numbers them), the
-    name as given (trimmed) and what is wrong with it."""
+    name as given (trimmed), what is wrong with it in English (``problem``) and
+    as a code (``code``); a repeated name's ``first_line`` is where it was given first."""
 
     line: int
     name: str
     problem: str
+    code: NameProblemCode
+    first_line: int | None = None
 
 
 def _new_student_names(said: list[str], classroom: Classroom) -> list[str]:
@@ -238,14 +247,21 @@ def _new_student_names(said: list[str], classroom: Classroom) -> list[str]:
         try:
             name = check_player_name(raw)
         except ProtocolError as refusal:
-            problems.append(NameProblem(line, given, refusal.message))
+            # Blank lines were skipped: a name is refused for its length or its characters.
+            too_long = len(given) > MAX_NAME_LENGTH
+            code: NameProblemCode = "too_long" if too_long else "invisible_characters"
+            problems.append(NameProblem(line, given, refusal.message, code))
             continue
         folded = name.casefold()
         if folded in on_roster:
-            problems.append(NameProblem(line, name, "on the roster already: give each one name"))
+            problems.append(
+                NameProblem(line, name, "on the roster already: give each one name", "on_roster")
+            )
         elif folded in first_line:
             twice = f"on line {first_line[folded]} already: give each one name"
-            problems.append(NameProblem(line, name, twice))
+            problems.append(
+                NameProblem(line, name, twice, "repeated", first_line=first_line[folded])
+            )
         else:
             first_line[folded] = line
             names.append(name)

@@ -240,18 +240,34 @@ async def test_bulk_add_reports_every_bad_line_at_once_and_adds_nobody(tmp_path:
         status, refusal, _ = await teacher.call("POST", "/api/admin/students", {"names": lines})
         assert (status, refusal["error"]) == (400, "bad_names"), refusal
         assert refusal["problems"] == [
-            {"line": 2, "name": "ann", "problem": "on the roster already: give each one name"},
-            {"line": 5, "name": "bob", "problem": "on line 1 already: give each one name"},
+            {
+                "line": 2,
+                "name": "ann",
+                "problem": "on the roster already: give each one name",
+                "code": "on_roster",
+                "first_line": None,
+            },
+            {
+                "line": 5,
+                "name": "bob",
+                "problem": "on line 1 already: give each one name",
+                "code": "repeated",
+                "first_line": 1,
+            },
             {
                 "line": 6,
                 "name": long_name,
                 "problem": "name is 33 characters long: choose 1 to 32",
+                "code": "too_long",
+                "first_line": None,
             },
             {
                 "line": 7,
                 "name": "Eve\u0007",
                 "problem": "name holds control or invisible characters: use letters, "
                 "digits, spaces and punctuation",
+                "code": "invisible_characters",
+                "first_line": None,
             },
         ]
         assert refusal["message"].startswith("nobody was added: 4 lines cannot be: line 2")

@@ -7,6 +7,8 @@
 // history and a screenshot of the projector hold no token. Answers are JSON; a
 // refusal rejects with ApiError, carrying the API's error code and message.
 
+import { language, N_, t } from "./i18n.js";
+
 const KEPT_TOKEN = "boardroom.teacherToken";
 
 /**
@@ -104,7 +106,7 @@ export class AdminApi {
     try {
       response = await fetch(path, init);
     } catch {
-      throw new ApiError(0, "network", "the server did not answer: is it running?");
+      throw new ApiError(0, "network", t("the server did not answer: is it running?"));
     }
     if (response.ok) return response;
     let error = null;
@@ -114,13 +116,40 @@ export class AdminApi {
       // Not the API's JSON (a route that does not exist answers plain text).
     }
     const code = error?.error ?? (response.status === 404 ? "not_found" : "http_error");
-    const message = error?.message ?? `the server answered ${response.status} ${response.statusText}`;
+    const message =
+      error?.message ??
+      t("the server answered {status} {reason}", { status: response.status, reason: response.statusText });
     throw new ApiError(response.status, code, message, error);
   }
 }
 
+/**
+ * The admin API's refusals whose code says it all, in words for people of
+ * another language than English (in English the server's own message is
+ * shown: it can say more, "name is 33 characters long"). Those that name a
+ * field or a value (`invalid_field`, a tournament's `unknown_game`) keep the
+ * server's English message: the code alone does not say which.
+ */
+const ERROR_WORDS = {
+  class_mode_off: N_("This server runs without a class."),
+  unauthorized: N_("The token in this link is not the teacher's token."),
+  malformed_json: N_("The server could not read the request: reload the page and try again."),
+  bad_name: N_("That name cannot be used: choose 1 to 32 letters, digits, spaces or punctuation."),
+  unknown_student: N_("That student is no longer on the roster."),
+  unknown_room: N_("That room is closed already."),
+  unknown_tournament: N_("That tournament no longer exists."),
+  tournament_running: N_("A tournament is running already: one at a time."),
+  tournament_over: N_("The tournament is over: it cannot be cancelled."),
+  unknown_player: N_("That player is unknown to the server."),
+  already_revoked: N_("That token was revoked already."),
+  merge_refused: N_("Both play in the running tournament: they cannot be merged until it ends."),
+  rate_limited: N_("Too fast: wait a moment and try again"),
+};
+
 /** An API refusal in words for people, capitalised. */
 export function errorText(error) {
-  const message = error?.message || "something went wrong";
+  const words = ERROR_WORDS[error?.code];
+  if (words && language() !== "en") return t(words);
+  const message = error?.message || t("something went wrong");
   return message.charAt(0).toUpperCase() + message.slice(1);
 }

@@ -9,6 +9,7 @@
 
 import { button, confirming, h, setText, show } from "./dom.js";
 import { formError } from "./forms.js";
+import { t } from "./i18n.js";
 import { errorText } from "./teacher-api.js";
 
 const NAME_MAX = 32; // a player's name, as the server checks it
@@ -25,24 +26,26 @@ export class BotsPanel {
       maxlength: NAME_MAX,
       autocomplete: "off",
       spellcheck: "false",
-      placeholder: "e.g. annbot",
+      placeholder: t("e.g. annbot"),
     });
     this.error = formError();
-    this.list = h("ul", { class: "bot-tokens", "aria-label": "Bot tokens made on this page" });
+    this.list = h("ul", { class: "bot-tokens", "aria-label": t("Bot tokens made on this page") });
     this.element = h(
       "section",
       { class: "panel bots-panel", "aria-labelledby": "bots-title" },
-      h("h2", { id: "bots-title" }, "Bot tokens"),
+      h("h2", { id: "bots-title" }, t("Bot tokens")),
       h(
         "form",
         { class: "new-bot", onsubmit: (event) => this.make(event) },
-        h("label", { for: "bot-name" }, "The bot's name"),
-        h("div", { class: "row" }, this.name, h("button", { type: "submit" }, "Make a token")),
+        h("label", { for: "bot-name" }, t("The bot's name")),
+        h("div", { class: "row" }, this.name, h("button", { type: "submit" }, t("Make a token"))),
         h(
           "p",
           { class: "form-note" },
-          "Give the token to the bot's owner privately: it is shown here only until you leave the page. " +
-            "The bot runs with BOARDROOM_BOT_TOKEN set to it and keeps its games and rating across runs.",
+          t(
+            "Give the token to the bot's owner privately: it is shown here only until you leave the page. The bot runs with {variable} set to it and keeps its games and rating across runs.",
+            { variable: "BOARDROOM_BOT_TOKEN" },
+          ),
         ),
         this.error,
       ),
@@ -78,19 +81,19 @@ export class BotsPanel {
     const copied = h("span", { class: "form-note", role: "status" });
     const error = formError();
     const state = h("span", { class: "bot-state" });
-    const copy = button("Copy", () => copyText(token, copied), {
+    const copy = button(t("Copy"), () => copyText(token, copied), {
       class: "small",
-      "aria-label": `Copy the token of ${bot.name}`,
+      "aria-label": t("Copy the token of {name}", { name: bot.name }),
     });
-    const revoke = confirming("Revoke", "Click again", () => this.revoke(bot, item, error), {
+    const revoke = confirming(t("Revoke"), t("Click again"), () => this.revoke(bot, item, error), {
       class: "danger small",
-      "aria-label": `Revoke the token of ${bot.name}`,
+      "aria-label": t("Revoke the token of {name}", { name: bot.name }),
     });
     const item = h(
       "li",
       { class: "bot-token-item", dataset: { player: bot.player_id } },
       h("div", { class: "bot-head" }, h("strong", {}, bot.name), " ", h("code", {}, bot.player_id), " ", state),
-      h("label", { for: id, class: "offscreen" }, `Token of ${bot.name}`),
+      h("label", { for: id, class: "offscreen" }, t("Token of {name}", { name: bot.name })),
       h("div", { class: "row" }, token, copy, revoke),
       copied,
       error,
@@ -105,9 +108,9 @@ export class BotsPanel {
       await this.api.post(`/api/admin/players/${encodeURIComponent(bot.player_id)}/revoke`);
       const { token, copy, revoke, state } = item.parts;
       item.dataset.revoked = "true";
-      setText(state, "revoked: its token opens nothing");
+      setText(state, t("revoked: its token opens nothing"));
       token.value = "";
-      token.placeholder = "revoked";
+      token.placeholder = t("revoked");
       copy.remove();
       revoke.remove();
       this.changed();
@@ -136,5 +139,5 @@ async function copyText(input, note) {
     // Refused (no permission): try the older way below.
   }
   if (!done) done = document.execCommand("copy");
-  setText(note, done ? "Copied" : "Select the token and copy it (Ctrl+C)");
+  setText(note, done ? t("Copied") : t("Select the token and copy it (Ctrl+C)"));
 }

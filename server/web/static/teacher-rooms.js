@@ -7,9 +7,11 @@
 // its second click is not lost to a refresh.
 
 import { confirming, h, placeInOrder, setText, show } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { SYMBOLS } from "./room-state.js";
 import { sideMark } from "./side-mark.js";
 import { errorText } from "./teacher-api.js";
+import { shownName } from "./tournament-tables.js";
 
 export class RoomsPanel {
   /** `api` is the AdminApi; `changed()` asks the page to poll again at once. */
@@ -20,7 +22,7 @@ export class RoomsPanel {
     this.body = h("tbody");
     this.finishedBody = h("tbody");
     this.count = h("span", { class: "updated" });
-    this.empty = h("p", { class: "empty" }, "No rooms open.");
+    this.empty = h("p", { class: "empty" }, t("No rooms open."));
     this.finishedTitle = h("summary", {});
     // Folded at first; the teacher's unfolding is kept across polls (the element stays).
     this.finished = h(
@@ -33,7 +35,7 @@ export class RoomsPanel {
     this.element = h(
       "section",
       { class: "panel rooms-panel", "aria-labelledby": "rooms-title" },
-      h("div", { class: "panel-head" }, h("h2", { id: "rooms-title" }, "Rooms"), this.count),
+      h("div", { class: "panel-head" }, h("h2", { id: "rooms-title" }, t("Rooms")), this.count),
       this.table,
       this.empty,
       this.finished,
@@ -63,10 +65,10 @@ export class RoomsPanel {
     placeInOrder(this.body, going.map((room) => this.rows.get(room.code).element));
     placeInOrder(this.finishedBody, over.map((room) => this.rows.get(room.code).element));
     const playing = rooms.filter((room) => room.status === "playing").length;
-    setText(this.count, `${rooms.length} open, ${playing} playing`);
+    setText(this.count, t("{open} open, {playing} playing", { open: rooms.length, playing }));
     show(this.table, going.length > 0);
     show(this.empty, going.length === 0);
-    setText(this.finishedTitle, `Finished (${over.length})`);
+    setText(this.finishedTitle, t("Finished ({count})", { count: over.length }));
     show(this.finished, over.length > 0);
   }
 }
@@ -87,11 +89,11 @@ function roomsTable(body) {
       h(
         "tr",
         {},
-        column("Room"),
-        column("Game"),
-        column("Players"),
-        column("Status"),
-        column(h("span", { class: "offscreen" }, "Actions")),
+        column(t("Room")),
+        column(t("Game")),
+        column(t("Players")),
+        column(t("Status")),
+        column(h("span", { class: "offscreen" }, t("Actions"))),
       ),
     ),
     body,
@@ -106,17 +108,17 @@ class RoomRow {
     this.players = h("td", {});
     this.status = h("span", {});
     this.error = h("p", { class: "form-error", role: "alert", hidden: true });
-    this.close = confirming("Close", "Click again", () => this.closeRoom(), {
+    this.close = confirming(t("Close"), t("Click again"), () => this.closeRoom(), {
       class: "danger small",
-      "aria-label": `Close room ${code}`,
+      "aria-label": t("Close room {code}", { code }),
     });
     // The last game's review, for the projector: shown once a game is over.
-    this.review = h("a", { class: "review-link", target: "_blank", hidden: true }, "Review");
+    this.review = h("a", { class: "review-link", target: "_blank", hidden: true }, t("Review"));
     // The room in a new tab that only watches (main.js: "?spectator"): the teacher is no player.
     this.watch = h(
       "a",
-      { class: "watch-link", target: "_blank", rel: "noopener", "aria-label": `Watch room ${code}` },
-      "Watch",
+      { class: "watch-link", target: "_blank", rel: "noopener", "aria-label": t("Watch room {code}", { code }) },
+      t("Watch"),
     );
     this.element = h(
       "tr",
@@ -134,18 +136,19 @@ class RoomRow {
     this.element.dataset.status = room.status;
     const watch = `/#/watch/${encodeURIComponent(room.watch_by ?? room.code)}?spectator`;
     if (this.watch.getAttribute("href") !== watch) this.watch.setAttribute("href", watch);
-    let game = room.public ? room.title : `${room.title} (private)`;
-    if (expected) game = `${room.title} (${expected.label})`;
+    const title = t(room.title); // a game's title: marked in shared/games
+    let game = room.public ? title : t("{game} (private)", { game: title });
+    if (expected) game = t("{game} ({tournament_game})", { game: title, tournament_game: expected.label });
     setText(this.game, game);
     const seats = room.players.map((player) => {
       const played = playedBy(room, player.side);
       const awaited = expected?.[player.side];
-      const absent = awaited ? `${awaited} (not here yet)` : "empty seat";
-      const name = player.name ?? (played ? `${played} (left)` : absent);
-      const away = player.name && !player.connected && player.kind !== "ai" ? " (away)" : "";
-      return [player.side, ` ${name}${away}`];
+      const absent = awaited ? t("{name} (not here yet)", { name: awaited }) : t("empty seat");
+      let name = player.name ? shownName(player.name) : played ? t("{name} (left)", { name: played }) : absent;
+      if (player.name && !player.connected && player.kind !== "ai") name = t("{name} (away)", { name });
+      return [player.side, ` ${name}`];
     });
-    const watching = room.spectators ? ` · ${room.spectators} watching` : "";
+    const watching = room.spectators ? " · " + t("{count} watching", { count: room.spectators }) : "";
     const text = seats.map(([side, rest]) => SYMBOLS[side] + rest).join(" – ") + watching;
     if (this.players.textContent !== text) {
       // Each seat on a line of its own ("X Ann Lee", "O Bob Smith"): a narrow column
@@ -161,7 +164,7 @@ class RoomRow {
     show(this.review, reviewable);
     if (reviewable) {
       this.review.href = `/#/review/${room.game_id}`;
-      this.review.setAttribute("aria-label", `Review the last game in room ${this.code}`);
+      this.review.setAttribute("aria-label", t("Review the last game in room {code}", { code: this.code }));
     }
   }
 
@@ -180,22 +183,26 @@ class RoomRow {
 
 /** "playing, 7 moves", "paused", "finished: X ann wins" for the teacher. */
 export function roomStatus(room) {
-  if (room.status === "waiting") return room.paused ? "waiting (paused)" : "waiting for a player";
-  if (room.status === "finished") return `finished: ${resultWords(room)}`;
+  if (room.status === "waiting") return room.paused ? t("waiting (paused)") : t("waiting for a player");
+  if (room.status === "finished") return t("finished: {result}", { result: resultWords(room) });
   const count = room.ply ?? 0;
-  const moves = `${count} move${count === 1 ? "" : "s"}`;
-  return room.paused ? `paused, ${moves}` : `playing, ${moves}`;
+  return room.paused
+    ? tn("paused, {n} move", "paused, {n} moves", count)
+    : tn("playing, {n} move", "playing, {n} moves", count);
 }
 
 /** How a room's last game ended, in words: "X ann wins", "draw", "no result". */
 export function resultWords(room) {
   const result = room.result;
-  if (!result) return "game over";
-  if (!result.winner) return result.reason === "full_board" || result.reason === "agreement" ? "draw" : "no result";
+  if (!result) return t("game over");
+  if (!result.winner) return result.reason === "full_board" || result.reason === "agreement" ? t("draw") : t("no result");
   const player = room.players.find((seat) => seat.side === result.winner);
-  const name = player?.name ?? playedBy(room, result.winner) ?? "";
-  const how = { resignation: " (resigned)", timeout: " on time", abandonment: " (left)" }[result.reason] ?? "";
-  return `${SYMBOLS[result.winner]} ${name} wins${how}`.replace("  ", " ");
+  const name = shownName(player?.name ?? playedBy(room, result.winner) ?? "");
+  const winner = `${SYMBOLS[result.winner]} ${name}`.trim();
+  if (result.reason === "resignation") return t("{winner} wins (resigned)", { winner });
+  if (result.reason === "timeout") return t("{winner} wins on time", { winner });
+  if (result.reason === "abandonment") return t("{winner} wins (left)", { winner });
+  return t("{winner} wins", { winner });
 }
 
 /** Who played `side` of a finished game (`game_players`), also once they have left; else null. */

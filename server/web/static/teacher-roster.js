@@ -10,9 +10,10 @@
 // Previous and Next, and the page polls only the one shown (path()).
 
 import { button, confirming, h, placeInOrder, setText, show } from "./dom.js";
+import { formatNumber, N_, t, tn } from "./i18n.js";
 import { errorText } from "./teacher-api.js";
 
-const KIND_WORDS = { human: "person", bot: "bot" };
+const KIND_WORDS = { human: N_("person"), bot: N_("bot") };
 const PAGE_SIZE = 200; // the API's own default page (ROSTER_PAGE_DEFAULT)
 
 export class RosterPanel {
@@ -26,12 +27,12 @@ export class RosterPanel {
     this.offset = 0; // the first student of the page shown
     this.body = h("tbody");
     this.count = h("span", { class: "updated" });
-    this.previous = button("Previous", () => this.turn(-PAGE_SIZE), { class: "small" });
-    this.next = button("Next", () => this.turn(PAGE_SIZE), { class: "small" });
+    this.previous = button(t("Previous"), () => this.turn(-PAGE_SIZE), { class: "small" });
+    this.next = button(t("Next"), () => this.turn(PAGE_SIZE), { class: "small" });
     this.pageText = h("span", { class: "page-of" });
     this.pager = h(
       "nav",
-      { class: "row roster-pages", "aria-label": "Pages of the roster", hidden: true },
+      { class: "row roster-pages", "aria-label": t("Pages of the roster"), hidden: true },
       this.previous,
       this.pageText,
       this.next,
@@ -39,13 +40,13 @@ export class RosterPanel {
     this.empty = h(
       "p",
       { class: "empty" },
-      "No students yet: they appear here as they connect, or add them below.",
+      t("No students yet: they appear here as they connect, or add them below."),
     );
     const column = (text) => h("th", { scope: "col" }, text);
     this.element = h(
       "section",
       { class: "panel roster-panel", "aria-labelledby": "roster-title" },
-      h("div", { class: "panel-head" }, h("h2", { id: "roster-title" }, "Students"), this.count),
+      h("div", { class: "panel-head" }, h("h2", { id: "roster-title" }, t("Students")), this.count),
       h(
         "table",
         { class: "roster" },
@@ -55,13 +56,13 @@ export class RosterPanel {
           h(
             "tr",
             {},
-            column("Name"),
-            column("Plays as"),
-            column("Here"),
-            column("Rooms"),
-            column("Played"),
-            column("W-D-L"),
-            column(h("span", { class: "offscreen" }, "Actions")),
+            column(t("Name")),
+            column(t("Plays as")),
+            column(t("Here")),
+            column(t("Rooms")),
+            column(t("Played")),
+            column(t("W-D-L")),
+            column(h("span", { class: "offscreen" }, t("Actions"))),
           ),
         ),
         this.body,
@@ -69,6 +70,20 @@ export class RosterPanel {
       this.empty,
       this.pager,
     );
+    this.table = this.element.querySelector("table.roster");
+    window.addEventListener("resize", () => this.fit());
+  }
+
+  /**
+   * Each row's controls on one line when the roster has the room; on two when
+   * it has not (a narrow screen, a language of longer words: Spanish at 1024
+   * px), rather than a roster wider than the page. Measured with one line.
+   */
+  fit() {
+    this.table.classList.remove("tight");
+    // The panel may grow with its table: then it is the page that overflows.
+    const past = this.element.getBoundingClientRect().right > document.documentElement.clientWidth + 1;
+    if (past || this.element.scrollWidth > this.element.clientWidth + 1) this.table.classList.add("tight");
   }
 
   /** The roster's address for the page shown (GET /api/admin/roster), or the page from `offset`. */
@@ -115,16 +130,30 @@ export class RosterPanel {
     const paged = total > students.length || this.offset > 0;
     setText(
       this.count,
-      paged ? `${total} on the roster` : `${students.length} on the roster, ${connected} connected`,
+      paged
+        ? t("{total} on the roster", { total: formatNumber(total) })
+        : t("{count} on the roster, {connected}", {
+            count: formatNumber(students.length),
+            connected: tn("{n} connected", "{n} connected", connected),
+          }),
     );
     show(this.pager, paged);
     if (paged) {
       const first = (page.offset ?? this.offset) + 1;
-      setText(this.pageText, `Students ${first}–${first + students.length - 1} of ${total}`);
+      const last = first + students.length - 1;
+      setText(
+        this.pageText,
+        t("Students {first}–{last} of {total}", {
+          first: formatNumber(first),
+          last: formatNumber(last),
+          total: formatNumber(total),
+        }),
+      );
       this.previous.disabled = this.offset === 0;
       this.next.disabled = first - 1 + students.length >= total;
     }
     show(this.empty, total === 0);
+    this.fit();
   }
 
   /** Forget a removed student's row at once (the next poll agrees). */
@@ -142,26 +171,26 @@ class StudentRow {
     this.student = student;
     this.editing = false;
     this.nameText = h("span", { class: "student-name" });
-    this.renameButton = button("Rename", () => this.edit(), { class: "quiet" });
+    this.renameButton = button(t("Rename"), () => this.edit(), { class: "quiet" });
     this.nameCell = h("th", { scope: "row" }, this.nameText, this.renameButton);
     this.kind = h(
       "select",
       { name: "kind", onchange: () => this.setKind(this.kind.value) },
-      Object.entries(KIND_WORDS).map(([value, text]) => h("option", { value }, text)),
+      Object.entries(KIND_WORDS).map(([value, text]) => h("option", { value }, t(text))),
     );
     this.here = h("td", {});
     this.rooms = h("td", {});
     this.played = h("td", {});
     this.record = h("td", { class: "record" });
     this.error = h("p", { class: "form-error", role: "alert", hidden: true });
-    this.remove = confirming("Remove", "Click again", () => this.removeStudent(), {
+    this.remove = confirming(t("Remove"), t("Click again"), () => this.removeStudent(), {
       class: "danger small",
     });
-    this.newLinkButton = confirming("New link", "Click again", () => this.giveNewLink(), {
+    this.newLinkButton = confirming(t("New link"), t("Click again"), () => this.giveNewLink(), {
       class: "small",
     });
     this.mergeInto = h("select", { name: "merge-into", class: "merge-into" });
-    this.mergeButton = button("Merge", () => this.merge(), { class: "small" });
+    this.mergeButton = button(t("Merge"), () => this.merge(), { class: "small" });
     this.choices = ""; // the other students the merge select offers, as last drawn
     this.element = h(
       "tr",
@@ -189,13 +218,14 @@ class StudentRow {
     this.element.dataset.kind = student.kind;
     if (!this.editing) setText(this.nameText, student.name);
     if (document.activeElement !== this.kind) this.kind.value = student.kind;
-    this.kind.setAttribute("aria-label", `${student.name} plays as`);
-    this.renameButton.setAttribute("aria-label", `Rename ${student.name}`);
-    this.remove.setAttribute("aria-label", `Remove ${student.name}`);
-    this.newLinkButton.setAttribute("aria-label", `New link for ${student.name}`);
-    this.mergeInto.setAttribute("aria-label", `Merge ${student.name} into`);
-    this.mergeButton.setAttribute("aria-label", `Merge ${student.name}`);
-    setText(this.here, student.connected ? "yes" : "away");
+    const name = student.name;
+    this.kind.setAttribute("aria-label", t("{name} plays as", { name }));
+    this.renameButton.setAttribute("aria-label", t("Rename {name}", { name }));
+    this.remove.setAttribute("aria-label", t("Remove {name}", { name }));
+    this.newLinkButton.setAttribute("aria-label", t("New link for {name}", { name }));
+    this.mergeInto.setAttribute("aria-label", t("Merge {name} into", { name }));
+    this.mergeButton.setAttribute("aria-label", t("Merge {name}", { name }));
+    setText(this.here, student.connected ? t("yes") : t("away"));
     this.here.className = student.connected ? "here" : "away";
     setText(this.rooms, student.rooms.join(", ") || "—");
     setText(this.played, String(student.played));
@@ -213,7 +243,7 @@ class StudentRow {
       maxlength: 32,
       autocomplete: "off",
       spellcheck: "false",
-      "aria-label": `New name for ${this.student.name}`,
+      "aria-label": t("New name for {name}", { name: this.student.name }),
       onkeydown: (event) => {
         if (event.key === "Escape") this.stopEditing();
       },
@@ -222,8 +252,8 @@ class StudentRow {
       "form",
       { class: "rename", onsubmit: (event) => this.rename(event, input) },
       input,
-      h("button", { type: "submit" }, "Save"),
-      button("Cancel", () => this.stopEditing(), { class: "quiet" }),
+      h("button", { type: "submit" }, t("Save")),
+      button(t("Cancel"), () => this.stopEditing(), { class: "quiet" }),
     );
     this.nameCell.replaceChildren(form);
     input.focus();
@@ -276,7 +306,7 @@ class StudentRow {
     this.choices = choices;
     const chosen = this.mergeInto.value;
     this.mergeInto.replaceChildren(
-      h("option", { value: "" }, "Merge into…"),
+      h("option", { value: "" }, t("Merge into…")),
       ...others.map((student) => h("option", { value: student.id }, `${student.name} (${student.id})`)),
     );
     this.mergeInto.value = others.some((student) => student.id === chosen) ? chosen : "";
@@ -290,15 +320,18 @@ class StudentRow {
     const into = this.mergeInto.value;
     this.showError("");
     if (!into) {
-      this.showError(`Choose the entry that ${this.student.name} is the same person as`);
+      this.showError(t("Choose the entry that {name} is the same person as", { name: this.student.name }));
       return;
     }
     const other = this.panel.rows.get(into)?.student ?? { id: into, name: into };
-    const question =
-      `Merge ${this.student.name} (${this.id}) into ${other.name} (${other.id})?\n\n` +
-      `Do this only if they are the same person: the games of ${this.student.name} then ` +
-      `count for ${other.name}, and ${this.student.name} leaves the roster. ` +
-      "It cannot be undone.";
+    const names = { name: this.student.name, id: this.id, other: other.name, other_id: other.id };
+    const question = [
+      t("Merge {name} ({id}) into {other} ({other_id})?", names),
+      t(
+        "Do this only if they are the same person: the games of {name} then count for {other}, and {name} leaves the roster. It cannot be undone.",
+        names,
+      ),
+    ].join("\n\n");
     if (!window.confirm(question)) return;
     try {
       await this.panel.api.post(`/api/admin/students/${this.id}/merge`, { into });

@@ -20,8 +20,10 @@ import {
   radio,
   toggleFieldset,
 } from "./forms.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { errorText } from "./teacher-api.js";
 import {
+  aiName,
   crosstable,
   playerNames,
   roundsList,
@@ -41,12 +43,12 @@ export class TournamentPanel {
     this.shown = null; // the JSON of the tournament on screen: redrawn only when it changes
     this.tournament = null;
     this.students = new Map(); // roster id -> its entrant checkbox's label
-    this.note = h("p", { class: "empty" }, "No tournament yet.");
+    this.note = h("p", { class: "empty" }, t("No tournament yet."));
     this.current = h("div", { class: "tournament", hidden: true });
     this.heading = h("h3", { class: "tournament-name" });
     this.line = h("p", { class: "tournament-line" });
     this.cancelError = formError();
-    this.cancel = confirming("Cancel the tournament", "Click again to cancel it", () => this.cancelIt(), {
+    this.cancel = confirming(t("Cancel the tournament"), t("Click again to cancel it"), () => this.cancelIt(), {
       id: "cancel-tournament",
     });
     this.tables = h("div", { class: "tournament-tables" });
@@ -60,13 +62,13 @@ export class TournamentPanel {
     this.formPanel = h(
       "section",
       { class: "new-tournament", "aria-labelledby": "new-tournament-title" },
-      h("h3", { id: "new-tournament-title" }, "New tournament"),
+      h("h3", { id: "new-tournament-title" }, t("New tournament")),
       this.form,
     );
     this.element = h(
       "section",
       { class: "panel tournament-panel", "aria-labelledby": "tournament-title" },
-      h("h2", { id: "tournament-title" }, "Tournament"),
+      h("h2", { id: "tournament-title" }, t("Tournament")),
       this.note,
       this.current,
       this.formPanel,
@@ -85,14 +87,14 @@ export class TournamentPanel {
       required: true,
       maxlength: NAME_MAX,
       autocomplete: "off",
-      placeholder: "e.g. Friday tournament",
+      placeholder: t("e.g. Friday tournament"),
     });
     this.swissHint = h("p", { class: "form-note rounds-hint", id: "swiss-rounds-hint", "aria-live": "polite" });
     this.robinHint = h("p", { class: "form-note rounds-hint", id: "robin-rounds-hint", "aria-live": "polite" });
     const rounds = h(
       "fieldset",
       { class: "swiss-fields" },
-      numberField("rounds", "Rounds (blank: as many as recommended)", "", 1, 63, 1, { required: false }),
+      numberField("rounds", t("Rounds (blank: as many as recommended)"), "", 1, 63, 1, { required: false }),
       this.swissHint,
     );
     rounds.querySelector("input").setAttribute("aria-describedby", "swiss-rounds-hint");
@@ -103,33 +105,33 @@ export class TournamentPanel {
         "label",
         { class: "check" },
         h("input", { type: "checkbox", name: "double" }),
-        " Double: every pair plays twice, sides swapped",
+        " " + t("Double: every pair plays twice, sides swapped"),
       ),
       this.robinHint,
     );
     // Not an entrant itself (no name="entrant"): ticks or clears every student's box.
     this.allStudents = h("input", { type: "checkbox", id: "all-students", onchange: () => this.tickAll() });
-    this.allStudentsLabel = h("label", { class: "check all-students" }, this.allStudents, " All students");
-    this.studentBoxes = h("div", { class: "entrant-list", "aria-label": "Students" });
-    this.noStudents = h("p", { class: "empty" }, "No students on the roster yet.");
+    this.allStudentsLabel = h("label", { class: "check all-students" }, this.allStudents, " " + t("All students"));
+    this.studentBoxes = h("div", { class: "entrant-list", "aria-label": t("Students") });
+    this.noStudents = h("p", { class: "empty" }, t("No students on the roster yet."));
     // A roster longer than the page the form lists (thousands, not a class): say who is missing.
     this.moreStudents = h("p", { class: "form-note", id: "more-students", hidden: true });
     const aiBoxes = h(
       "div",
-      { class: "entrant-list", "aria-label": "The AI" },
-      LEVELS.map((level) => entrantBox(`ai:${level}`, `AI (${level})`)),
+      { class: "entrant-list", "aria-label": t("The AI") },
+      LEVELS.map((level) => entrantBox(`ai:${level}`, aiName(level))),
     );
     const form = h(
       "form",
       { id: "new-tournament", onsubmit: (event) => this.create(event, form) },
-      field("Name", name),
+      field(t("Name"), name),
       game.elements,
       h(
         "fieldset",
         {},
-        h("legend", {}, "Format"),
-        radio("format", "round_robin", "Round robin: everyone plays everyone", true),
-        radio("format", "swiss", "Swiss: a few rounds, equal scores meet", false),
+        h("legend", {}, t("Format")),
+        radio("format", "round_robin", t("Round robin: everyone plays everyone"), true),
+        radio("format", "swiss", t("Swiss: a few rounds, equal scores meet"), false),
       ),
       rounds,
       double,
@@ -137,28 +139,28 @@ export class TournamentPanel {
       h(
         "fieldset",
         {},
-        numberField("no_show_seconds", "Seconds to sit down before losing the game", 60, 10, 600),
+        numberField("no_show_seconds", t("Seconds to sit down before losing the game"), 60, 10, 600),
         // Off by default: a tournament counts, and the class's Hints switch does not reach it.
         h(
           "label",
           { class: "check" },
           h("input", { type: "checkbox", name: "hints" }),
-          " Hints: players may ask the engine for a move in these games",
+          " " + t("Hints: players may ask the engine for a move in these games"),
         ),
       ),
       h(
         "fieldset",
         { class: "entrants" },
-        h("legend", {}, "Players"),
-        h("p", { class: "form-note" }, "Students"),
+        h("legend", {}, t("Players")),
+        h("p", { class: "form-note" }, t("Students")),
         this.allStudentsLabel,
         this.studentBoxes,
         this.noStudents,
         this.moreStudents,
-        h("p", { class: "form-note" }, "The AI, at each level chosen"),
+        h("p", { class: "form-note" }, t("The AI, at each level chosen")),
         aiBoxes,
       ),
-      h("button", { type: "submit", class: "primary" }, "Start the tournament"),
+      h("button", { type: "submit", class: "primary" }, t("Start the tournament")),
       this.formError,
     );
     this.sync = () => {
@@ -208,7 +210,8 @@ export class TournamentPanel {
         label = entrantBox(`student:${student.id}`, student.name);
         this.students.set(student.id, label);
       }
-      setText(label.lastChild, ` ${student.name}${student.kind === "bot" ? " (bot)" : ""}`);
+      const name = student.kind === "bot" ? t("{name} (bot)", { name: student.name }) : student.name;
+      setText(label.lastChild, " " + name);
       this.studentBoxes.append(label);
     }
     show(this.noStudents, students.length === 0);
@@ -216,7 +219,10 @@ export class TournamentPanel {
     if (more) {
       setText(
         this.moreStudents,
-        `Only the roster's first ${students.length} of its ${total} students are listed here.`,
+        t("Only the roster's first {count} of its {total} students are listed here.", {
+          count: formatNumber(students.length),
+          total: formatNumber(total),
+        }),
       );
     }
     show(this.moreStudents, more);
@@ -241,7 +247,7 @@ export class TournamentPanel {
     };
     show(this.formError, false);
     if (entrants.length < 2) {
-      this.showFormError("Choose at least two players");
+      this.showFormError(t("Choose at least two players"));
       return;
     }
     try {
@@ -279,9 +285,9 @@ export class TournamentPanel {
     setText(this.line, tournamentLine(tournament));
     const part = (title, content) => h("section", { class: "tournament-part" }, h("h4", {}, title), content);
     this.tables.replaceChildren(
-      part("Standings", standingsTable(tournament)),
-      part("Crosstable", crosstable(tournament)),
-      part("Rounds", roundsList(tournament, { reviews: true })),
+      part(t("Standings"), standingsTable(tournament)),
+      part(t("Crosstable"), crosstable(tournament)),
+      part(t("Rounds"), roundsList(tournament, { reviews: true })),
     );
   }
 
@@ -302,7 +308,7 @@ export class TournamentPanel {
         seats.set(game.room, {
           first: names.get(game.first) ?? game.first,
           second: names.get(game.second) ?? game.second,
-          label: `${tournament.name}, round ${round.round}`,
+          label: t("{tournament}, round {round}", { tournament: tournament.name, round: round.round }),
         });
       }
     }
@@ -311,7 +317,7 @@ export class TournamentPanel {
 
   /** The server has no tournaments to offer (an older server): say so, offer nothing. */
   unavailable(error) {
-    setText(this.note, `Tournaments are not available here: ${errorText(error)}`);
+    setText(this.note, t("Tournaments are not available here: {problem}", { problem: errorText(error) }));
     show(this.note, true);
     show(this.current, false);
     show(this.formPanel, false);
@@ -346,19 +352,22 @@ export function roundRobinRounds(players, double) {
   return (players % 2 ? players : players - 1) * (double ? 2 : 1);
 }
 
-const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+const playerCount = (count) => tn("{n} player", "{n} players", count);
+const roundCount = (count) => tn("{n} round", "{n} rounds", count);
 
 function swissHint(players) {
-  if (players < 2) return "Tick the players to see the recommended number of rounds.";
+  if (players < 2) return t("Tick the players to see the recommended number of rounds.");
   const rounds = recommendedSwissRounds(players);
-  return `Recommended for ${plural(players, "player")}: ${plural(rounds, "round")} (enough to find a winner).`;
+  return t("Recommended for {players}: {rounds} (enough to find a winner).", {
+    players: playerCount(players),
+    rounds: roundCount(rounds),
+  });
 }
 
 function roundRobinHint(players, double) {
-  if (players < 2) return "Tick the players to see how many rounds they make.";
-  const rounds = roundRobinRounds(players, double);
-  const bye = players % 2 ? ", one player sits out each round" : "";
-  return `${plural(players, "player")}: ${plural(rounds, "round")}${bye}.`;
+  if (players < 2) return t("Tick the players to see how many rounds they make.");
+  const counts = { players: playerCount(players), rounds: roundCount(roundRobinRounds(players, double)) };
+  return players % 2 ? t("{players}: {rounds}, one player sits out each round.", counts) : t("{players}: {rounds}.", counts);
 }
 
 /** A checkbox for one entrant: `value` is its entrant id ("student:19ac7041", "ai:easy"). */

@@ -6,7 +6,7 @@
 // the tournaments. Each panel is a module of its own;
 // this one fetches and hands out what they show.
 
-import "./i18n.js"; // first: the catalogue is loaded before any module shows a word
+import { languageSwitch, t, tn } from "./i18n.js"; // first: the catalogue is loaded before any module shows a word
 import { button, h, setText, show } from "./dom.js";
 import { addressNotice } from "./class-words.js";
 import { AccountsPanel } from "./teacher-accounts.js";
@@ -48,16 +48,19 @@ class TeacherPage {
     clearInterval(this.timer);
     show(document.getElementById("links"), false);
     show(this.status, false);
-    let title = "This page could not reach the class";
+    let title = t("This page could not reach the class");
     let text = errorText(error);
     if (error.unauthorized) {
-      title = "Wrong link";
-      text =
-        "The token in this link is not the teacher's token. Open the teacher's link " +
-        "that boardroom serve printed (it ends with #token=…).";
+      title = t("Wrong link");
+      text = t(
+        "The token in this link is not the teacher's token. Open the teacher's link that {command} printed (it ends with #token=…).",
+        { command: "boardroom serve" },
+      );
     } else if (error.code === "class_mode_off") {
-      title = "Not running for a class";
-      text = "This server runs without a class: start it with boardroom serve --class NAME.";
+      title = t("Not running for a class");
+      text = t("This server runs without a class: start it with {command}.", {
+        command: "boardroom serve --class NAME",
+      });
     }
     this.main.replaceChildren(messagePanel(title, text));
   }
@@ -74,8 +77,8 @@ class TeacherPage {
     const links = document.getElementById("links");
     const wall = `/wall#token=${encodeURIComponent(this.token)}`;
     links.replaceChildren(
-      h("a", { href: wall, target: "_blank", rel: "noopener" }, "Open the wall"),
-      h("a", { href: "/leaderboard", target: "_blank", rel: "noopener" }, "Leaderboard"),
+      h("a", { href: wall, target: "_blank", rel: "noopener" }, t("Open the wall")),
+      h("a", { href: "/leaderboard", target: "_blank", rel: "noopener" }, t("Leaderboard")),
     );
     show(links, true);
     // Where students must go, when the page itself is open at an address they cannot use.
@@ -109,23 +112,25 @@ class TeacherPage {
       id: "hints-toggle",
       role: "switch",
       "aria-checked": "false",
-      title: "Whether students may ask the engine for a hint in their games (a tournament's games follow its own Hints box)",
+      title: t(
+        "Whether students may ask the engine for a hint in their games (a tournament's games follow its own Hints box)",
+      ),
     });
     this.broadcastInput = h("input", {
       id: "broadcast-text",
       name: "text",
       maxlength: BROADCAST_MAX,
       autocomplete: "off",
-      placeholder: "e.g. Ten minutes left",
+      placeholder: t("e.g. Ten minutes left"),
     });
     this.broadcastResult = h("span", { class: "form-note", role: "status" });
     this.broadcastError = errorLine();
     this.exportError = errorLine();
     const exportButton = (file) =>
-      button(file, () => this.download(file), { "aria-label": `Download ${file}` });
+      button(file, () => this.download(file), { "aria-label": t("Download {file}", { file }) });
     return h(
       "section",
-      { class: "panel class-panel", "aria-label": "The class" },
+      { class: "panel class-panel", "aria-label": t("The class") },
       h("div", { class: "class-head" }, this.title, this.counts),
       h(
         "div",
@@ -133,22 +138,22 @@ class TeacherPage {
         h(
           "div",
           { class: "control" },
-          h("h2", {}, "Games"),
+          h("h2", {}, t("Games")),
           h("div", { class: "row" }, this.pauseButton, this.pauseState, this.hintsButton),
           this.pauseError,
         ),
         h(
           "form",
           { class: "control broadcast", onsubmit: (event) => this.broadcast(event) },
-          h("h2", {}, h("label", { for: "broadcast-text" }, "Message to everyone")),
-          h("div", { class: "row" }, this.broadcastInput, h("button", { type: "submit" }, "Send")),
+          h("h2", {}, h("label", { for: "broadcast-text" }, t("Message to everyone"))),
+          h("div", { class: "row" }, this.broadcastInput, h("button", { type: "submit" }, t("Send"))),
           this.broadcastResult,
           this.broadcastError,
         ),
         h(
           "div",
           { class: "control" },
-          h("h2", {}, "Export"),
+          h("h2", {}, t("Export")),
           h("div", { class: "row" }, exportButton("results.csv"), exportButton("games.zip")),
           this.exportError,
         ),
@@ -182,7 +187,7 @@ class TeacherPage {
         this.refused(error);
         return;
       }
-      setText(this.status, `${errorText(error)} Trying again…`);
+      setText(this.status, t("{problem} Trying again…", { problem: errorText(error) }));
       show(this.status, true);
     } finally {
       this.polling = false;
@@ -201,22 +206,21 @@ class TeacherPage {
 
   showSummary(summary) {
     this.summary = summary;
-    setText(this.title, `Class ${summary.class}`);
-    document.title = `${summary.class} · Teacher · Boardroom`;
-    const many = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
-    setText(
-      this.counts,
-      `${many(summary.students, "student")}, ${summary.connected} connected · ` +
-        `${many(summary.rooms, "room")}, ${many(summary.games_in_progress, "game")} in progress`,
-    );
+    setText(this.title, t("Class {name}", { name: summary.class }));
+    document.title = t("{class_name} · Teacher · Boardroom", { class_name: summary.class });
+    const students = tn("{n} student", "{n} students", summary.students);
+    const connected = tn("{n} connected", "{n} connected", summary.connected);
+    const rooms = tn("{n} room", "{n} rooms", summary.rooms);
+    const games = tn("{n} game in progress", "{n} games in progress", summary.games_in_progress);
+    setText(this.counts, t("{students}, {connected} · {rooms}, {games}", { students, connected, rooms, games }));
     document.body.dataset.paused = String(summary.paused);
-    setText(this.pauseButton, summary.paused ? "Resume all games" : "Pause all games");
+    setText(this.pauseButton, summary.paused ? t("Resume all games") : t("Pause all games"));
     this.pauseButton.className = summary.paused ? "primary" : "";
-    setText(this.pauseState, summary.paused ? "All games are paused" : "Games are running");
+    setText(this.pauseState, summary.paused ? t("All games are paused") : t("Games are running"));
     this.pauseState.classList.toggle("paused", summary.paused);
     const hints = Boolean(summary.hints);
     document.body.dataset.hints = String(hints);
-    setText(this.hintsButton, hints ? "Hints: on" : "Hints: off");
+    setText(this.hintsButton, hints ? t("Hints: on") : t("Hints: off"));
     this.hintsButton.setAttribute("aria-checked", String(hints));
     this.hintsButton.classList.toggle("on", hints);
     const notice = addressNotice(summary);
@@ -256,7 +260,7 @@ class TeacherPage {
     try {
       const answer = await this.api.post("/api/admin/broadcast", { text });
       const count = answer.sent_to;
-      setText(this.broadcastResult, `Sent to ${count} ${count === 1 ? "connection" : "connections"}`);
+      setText(this.broadcastResult, tn("Sent to {n} connection", "Sent to {n} connections", count));
       this.broadcastInput.value = "";
     } catch (error) {
       showError(this.broadcastError, error);
@@ -291,15 +295,20 @@ function messagePanel(title, text) {
   );
 }
 
+// The page's language, chosen in the header (remembered in this browser): the
+// cards follow the class's language instead when the server has one.
+document.querySelector("header.top").append(languageSwitch());
+
 const token = takeToken();
 if (token) {
   new TeacherPage(token).start();
 } else {
   document.getElementById("teacher").replaceChildren(
     messagePanel(
-      "This page needs the teacher's link",
-      "Open the teacher's link that boardroom serve printed: it ends with #token=… " +
-        "(the address alone opens nothing).",
+      t("This page needs the teacher's link"),
+      t("Open the teacher's link that {command} printed: it ends with #token=… (the address alone opens nothing).", {
+        command: "boardroom serve",
+      }),
     ),
   );
 }

@@ -4,27 +4,49 @@
 // page shows all three; the wall shows the standings, larger.
 
 import { h, setText } from "./dom.js";
+import { N_, t, tn } from "./i18n.js";
 import { sideMark } from "./side-mark.js";
 
 const TIE_BREAKS = {
-  buchholz_cut1: ["Bch-1", "Buchholz Cut-1: the opponents' points, less the lowest"],
-  buchholz: ["Bch", "Buchholz: the opponents' points"],
-  sonneborn_berger: ["SB", "Sonneborn-Berger: the points of the opponents beaten, and half of those drawn"],
+  buchholz_cut1: [N_("Bch-1"), N_("Buchholz Cut-1: the opponents' points, less the lowest")],
+  buchholz: [N_("Bch"), N_("Buchholz: the opponents' points")],
+  sonneborn_berger: [N_("SB"), N_("Sonneborn-Berger: the points of the opponents beaten, and half of those drawn")],
 };
 
 const RESULTS = {
   "1-0": "1–0",
   "0-1": "0–1",
   "1/2-1/2": "½–½",
-  "+:-": "+ – (no-show)",
-  "-:+": "– + (no-show)",
-  "-:-": "no result (double forfeit)",
+  "+:-": N_("+ – (no-show)"),
+  "-:+": N_("– + (no-show)"),
+  "-:-": N_("no result (double forfeit)"),
 };
 
 /** The results of games played over the board (not forfeits): those have a review. */
 const OVER_THE_BOARD = new Set(["1-0", "0-1", "1/2-1/2"]);
 
-const STATUS_WORDS = { running: "running", finished: "finished", cancelled: "cancelled" };
+/** The AI's levels as people read them (the codes stay English on the wire). */
+export const LEVEL_WORDS = {
+  random: N_("random"),
+  easy: N_("easy"),
+  medium: N_("medium"),
+  hard: N_("hard"),
+  perfect: N_("perfect"),
+};
+
+/** The AI at `level` as people read it: "AI (hard)", "IA (difícil)". */
+export function aiName(level) {
+  return t("AI ({level})", { level: LEVEL_WORDS[level] ? t(LEVEL_WORDS[level]) : level });
+}
+
+/** A player's name as the page shows it: the server names its AI players
+ * "AI (hard)", which reads in the page's language; people's names stay. */
+export function shownName(name) {
+  const level = /^AI \((\w+)\)$/.exec(name ?? "")?.[1];
+  return level && LEVEL_WORDS[level] ? aiName(level) : name;
+}
+
+const STATUS_WORDS = { running: N_("running"), finished: N_("finished"), cancelled: N_("cancelled") };
 
 /** Points as people write them: 2, 2½, ½. */
 export function points(value) {
@@ -35,9 +57,12 @@ export function points(value) {
 
 /** "Round 2 of 3 · Swiss · Connect Four · running". */
 export function tournamentLine(tournament) {
-  const format = tournament.format === "swiss" ? "Swiss" : "round robin";
-  const round = tournament.rounds ? `Round ${tournament.round} of ${tournament.rounds}` : `Round ${tournament.round}`;
-  return [round, format, tournament.title, STATUS_WORDS[tournament.status] ?? tournament.status].join(" · ");
+  const format = tournament.format === "swiss" ? t("Swiss") : t("round robin");
+  const round = tournament.rounds
+    ? t("Round {round} of {rounds}", { round: tournament.round, rounds: tournament.rounds })
+    : t("Round {round}", { round: tournament.round });
+  const status = STATUS_WORDS[tournament.status] ? t(STATUS_WORDS[tournament.status]) : tournament.status;
+  return [round, format, t(tournament.title), status].join(" · ");
 }
 
 /**
@@ -49,21 +74,21 @@ export function tournamentLine(tournament) {
 export function standingsTable(tournament, { compact = false } = {}) {
   const breaks = compact ? [] : (tournament.tie_breaks ?? []).filter((name) => TIE_BREAKS[name]);
   const head = [
-    column("#", "Place"),
-    column("Player"),
-    column("Pts", "Points"),
+    column("#", t("Place")),
+    column(t("Player")),
+    column(t("Pts"), t("Points")),
     ...(compact
-      ? [column("W-D-L", "Won, drawn, lost")]
-      : [column("Played"), column("W", "Won"), column("D", "Drawn"), column("L", "Lost")]),
-    column("+/−", "Not played over the board: won by forfeit (+), lost by forfeit (−), byes"),
-    ...breaks.map((name) => column(...TIE_BREAKS[name])),
+      ? [column(t("W-D-L"), t("Won, drawn, lost"))]
+      : [column(t("Played")), column(t("W"), t("Won")), column(t("D"), t("Drawn")), column(t("L"), t("Lost"))]),
+    column("+/−", t("Not played over the board: won by forfeit (+), lost by forfeit (−), byes")),
+    ...breaks.map((name) => column(...TIE_BREAKS[name].map((words) => t(words)))),
   ];
   const rows = tournament.standings.map((row) =>
     h(
       "tr",
       { dataset: { player: row.player } },
       h("td", { class: "place" }, row.place),
-      h("th", { scope: "row", class: "name" }, row.name),
+      h("th", { scope: "row", class: "name" }, shownName(row.name)),
       h("td", { class: "points" }, points(row.points)),
       ...(compact
         ? [h("td", {}, `${row.wins}-${row.draws}-${row.losses}`)]
@@ -78,24 +103,24 @@ export function standingsTable(tournament, { compact = false } = {}) {
     h(
       "table",
       { class: "standings" },
-      h("caption", { class: "offscreen" }, "Standings"),
+      h("caption", { class: "offscreen" }, t("Standings")),
       h("thead", {}, h("tr", {}, head)),
       h("tbody", {}, rows),
     ),
-    h("p", { class: "legend" }, LEGEND),
+    h("p", { class: "legend" }, t(LEGEND)),
   );
 }
 
-const LEGEND =
-  "W-D-L: games played. +/−: won (+) or lost (−) by forfeit, a player who did not " +
-  "sit down in time; bye: no opponent that round. Each scores like a game.";
+const LEGEND = N_(
+  "W-D-L: games played. +/−: won (+) or lost (−) by forfeit, a player who did not sit down in time; bye: no opponent that round. Each scores like a game.",
+);
 
 /** A player's rounds not played over the board: "+1 −1", "bye", "—" for none. */
 function unplayedText(row) {
   const parts = [];
   if (row.forfeit_wins) parts.push(`+${row.forfeit_wins}`);
   if (row.forfeit_losses) parts.push(`−${row.forfeit_losses}`);
-  if (row.byes) parts.push(row.byes === 1 ? "bye" : `${row.byes} byes`);
+  if (row.byes) parts.push(tn("bye", "{n} byes", row.byes));
   return parts.join(" ") || "—";
 }
 
@@ -107,9 +132,9 @@ export function crosstable(tournament) {
     "tr",
     {},
     column("#"),
-    column("Player"),
+    column(t("Player")),
     order.map((player, index) => column(String(index + 1), names.get(player))),
-    column("Pts", "Points"),
+    column(t("Pts"), t("Points")),
   );
   const rows = tournament.crosstable.map((row, index) =>
     h(
@@ -128,7 +153,7 @@ export function crosstable(tournament) {
   return h(
     "table",
     { class: "crosstable" },
-    h("caption", { class: "offscreen" }, "Crosstable"),
+    h("caption", { class: "offscreen" }, t("Crosstable")),
     h("thead", {}, head),
     h("tbody", {}, rows),
   );
@@ -152,7 +177,7 @@ export function roundsList(tournament, { reviews = false } = {}) {
       h(
         "section",
         { class: "round", dataset: { round: String(round.round) } },
-        h("h4", {}, `Round ${round.round}`),
+        h("h4", {}, t("Round {round}", { round: round.round })),
         h(
           "ol",
           { class: "pairings" },
@@ -174,7 +199,7 @@ export function roundsList(tournament, { reviews = false } = {}) {
             ),
           ),
         ),
-        round.bye ? h("p", { class: "bye" }, `Bye: ${name(round.bye)}`) : null,
+        round.bye ? h("p", { class: "bye" }, t("Bye: {name}", { name: name(round.bye) })) : null,
       ),
     ),
   );
@@ -189,9 +214,9 @@ function reviewLink(game, name) {
       class: "review-link",
       href: `/#/review/${game.game_id}`,
       target: "_blank",
-      "aria-label": `Review ${name(game.first)} – ${name(game.second)}`,
+      "aria-label": t("Review {first} – {second}", { first: name(game.first), second: name(game.second) }),
     },
-    "Review",
+    t("Review"),
   );
 }
 
@@ -199,20 +224,21 @@ function reviewLink(game, name) {
 function gameState(game, tournament, name) {
   const span = (text, props = {}) => h("span", { class: "game-result", ...props }, text);
   if (game.result === "-:-" && game.seated && !game.seated.first && !game.seated.second) {
-    return span("– – (both absent)");
+    return span(t("– – (both absent)"));
   }
-  if (game.result) return span(RESULTS[game.result] ?? game.result);
-  if (tournament.status === "cancelled") return span("cancelled");
-  if (!game.room) return span("not started");
+  if (game.result) return span(RESULTS[game.result] ? t(RESULTS[game.result]) : game.result);
+  if (tournament.status === "cancelled") return span(t("cancelled"));
+  if (!game.room) return span(t("not started"));
   if (game.starts_by && game.seated) {
     const missing = ["first", "second"].filter((side) => !game.seated[side]).map((side) => name(game[side]));
     if (missing.length) {
-      const element = span("", { dataset: { startsBy: String(game.starts_by), waitingFor: missing.join(" and ") } });
+      const waitingFor = missing.length === 1 ? missing[0] : t("{first} and {second}", { first: missing[0], second: missing[1] });
+      const element = span("", { dataset: { startsBy: String(game.starts_by), waitingFor } });
       tickOne(element);
       return element;
     }
   }
-  return span(`playing in room ${game.room}`);
+  return span(t("playing in room {room}", { room: game.room }));
 }
 
 /** Bring the "waiting for … (12 s left)" counts within `element` up to now. */
@@ -221,7 +247,8 @@ export function tickWaiting(element) {
 }
 
 function tickOne(span) {
-  setText(span, `waiting for ${span.dataset.waitingFor} (${secondsLeft(Number(span.dataset.startsBy))} s left)`);
+  const seconds = secondsLeft(Number(span.dataset.startsBy));
+  setText(span, t("waiting for {who} ({seconds} s left)", { who: span.dataset.waitingFor, seconds }));
 }
 
 /** Whole seconds from now to `startsBy` (Unix seconds), 0 once it has passed. */
@@ -231,8 +258,8 @@ export function secondsLeft(startsBy, nowMs = Date.now()) {
 
 /** The tournament's players' names, by player id. */
 export function playerNames(tournament) {
-  const names = new Map((tournament.players ?? []).map((player) => [player.id, player.name]));
-  for (const row of tournament.standings ?? []) names.set(row.player, row.name);
+  const names = new Map((tournament.players ?? []).map((player) => [player.id, shownName(player.name)]));
+  for (const row of tournament.standings ?? []) names.set(row.player, shownName(row.name));
   return names;
 }
 

@@ -9,8 +9,9 @@
 
 import { createBoard } from "./board.js";
 import { h, setText, show } from "./dom.js";
+import { t } from "./i18n.js";
 import { otherSide, Room, SIDES, SYMBOLS } from "./room-state.js";
-import { secondsLeft } from "./tournament-tables.js";
+import { secondsLeft, shownName } from "./tournament-tables.js";
 import { turnText } from "./words.js";
 
 const SMALL_CELLS_FROM = 8; // more columns than this: cells of a few pixels on a wall tile
@@ -35,7 +36,7 @@ export class WallTile {
     }
     this.seats = seats;
     this.turn = h("p", { class: "tile-turn" });
-    this.pausedMark = h("p", { class: "tile-paused", hidden: true }, "Paused");
+    this.pausedMark = h("p", { class: "tile-paused", hidden: true }, t("Paused"));
     let board;
     if (this.room.shape) {
       this.board = createBoard(view.game, this.room.shape, () => {});
@@ -57,7 +58,7 @@ export class WallTile {
       );
     } else {
       this.board = null;
-      board = h("p", { class: "tile-board" }, `(${view.game}: reload the wall to show it)`);
+      board = h("p", { class: "tile-board" }, t("({game}: reload the wall to show it)", { game: view.game }));
     }
     this.title = h("span", { class: "tile-title" });
     this.element = h(
@@ -87,13 +88,13 @@ export class WallTile {
       toMove: state.to_move ?? "",
       paused: state.paused ? "true" : "",
     });
-    setText(this.title, state.title);
+    setText(this.title, t(state.title)); // a game's title: marked in shared/games
     // A tournament game not started yet: the seats are reserved for its players.
     const waiting = state.status === "waiting" && pairing?.startsBy != null;
     const absent = waiting ? SIDES.filter((side) => !room.seat(side).name) : [];
     for (const side of SIDES) {
       const seat = room.seat(side);
-      setText(this.names[side], seat.name ?? (waiting ? pairing[side] : "—"));
+      setText(this.names[side], seat.name ? shownName(seat.name) : waiting ? pairing[side] : "—");
       const item = this.names[side].parentElement;
       item.classList.toggle("absent", absent.includes(side));
       item.classList.toggle("to-move", room.playing && state.to_move === side);
@@ -102,8 +103,7 @@ export class WallTile {
     }
     this.board?.update(room);
     if (absent.length) {
-      const who = absent.map((side) => pairing[side]).join(" and ");
-      setText(this.turn, `Waiting for ${who} to sit down (${secondsLeft(pairing.startsBy)} s left)`);
+      setText(this.turn, waitingText(absent.map((side) => pairing[side]), secondsLeft(pairing.startsBy)));
     } else {
       setText(this.turn, turnText(room));
     }
@@ -112,6 +112,13 @@ export class WallTile {
     show(this.pausedMark, Boolean(state.paused) && state.status !== "finished");
     this.element.classList.toggle("paused", Boolean(state.paused));
   }
+}
+
+/** "Waiting for ann to sit down (12 s left)": one player or both. */
+function waitingText(names, seconds) {
+  return names.length === 1
+    ? t("Waiting for {name} to sit down ({seconds} s left)", { name: names[0], seconds })
+    : t("Waiting for {first} and {second} to sit down ({seconds} s left)", { first: names[0], second: names[1], seconds });
 }
 
 /**

@@ -19,10 +19,10 @@
 // pages (of equal size) turning every PAGE_SECONDS (`&page=SECONDS` sets
 // another time), with "Page 1/3" in the top right corner.
 
-import "./i18n.js"; // first: the catalogue is loaded before any module shows a word
+import { formatNumber, t, tn } from "./i18n.js"; // first: the catalogue is loaded before any module shows a word
 import { h, placeInOrder, setText, show } from "./dom.js";
 import { AdminApi, errorText, takeToken } from "./teacher-api.js";
-import { playerNames, points, standingsTable, tournamentLine } from "./tournament-tables.js";
+import { playerNames, points, shownName, standingsTable, tournamentLine } from "./tournament-tables.js";
 import { WallTile } from "./wall-tile.js";
 
 const POLL_MS = 1000; // a move shows within a second, at a cost of two small requests
@@ -36,14 +36,19 @@ const PODIUM = 3; // places a finished tournament's strip names
 
 /** The wall's own words, in one place (the boards' words are words.js's). */
 const WORDS = {
-  noGames: "No games yet.",
-  page: (page, pages) => `Page ${page}/${pages}`,
-  games: (count) => `${count} ${count === 1 ? "game" : "games"} in progress`,
-  podium: (tournament, places) => `${tournament.name}, finished: ${places}`,
-  place: (row, pts) => `${row.place}. ${row.name} ${pts} ${row.points > 0 && row.points <= 1 ? "pt" : "pts"}`,
-  wrongLink: "Wrong link: open the wall from the teacher's page.",
-  retrying: (problem) => `${problem} Trying again…`,
-  noToken: "This wall needs the teacher's token: open it from the teacher's page.",
+  noGames: t("No games yet."),
+  page: (page, pages) => t("Page {page}/{pages}", { page: formatNumber(page), pages: formatNumber(pages) }),
+  games: (count) => tn("{n} game in progress", "{n} games in progress", count),
+  podium: (tournament, places) => t("{tournament}, finished: {places}", { tournament: tournament.name, places }),
+  place: (row, pts) =>
+    row.points > 0 && row.points <= 1
+      ? t("{place}. {name} {points} pt", { place: row.place, name: shownName(row.name), points: pts })
+      : t("{place}. {name} {points} pts", { place: row.place, name: shownName(row.name), points: pts }),
+  wrongLink: t("Wrong link: open the wall from the teacher's page."),
+  retrying: (problem) => t("{problem} Trying again…", { problem }),
+  noToken: t("This wall needs the teacher's token: open it from the teacher's page."),
+  className: (name) => t("Class {name}", { name }),
+  pageTitle: (name) => t("{class_name} · Wall · Boardroom", { class_name: name }),
 };
 
 class Wall {
@@ -120,8 +125,8 @@ class Wall {
   }
 
   showClass(summary) {
-    setText(document.getElementById("wall-title"), `Class ${summary.class}`);
-    document.title = `${summary.class} · Wall · Boardroom`;
+    setText(document.getElementById("wall-title"), WORDS.className(summary.class));
+    document.title = WORDS.pageTitle(summary.class);
     setText(document.getElementById("wall-counts"), WORDS.games(summary.games_in_progress));
     show(this.paused, summary.paused);
     document.body.classList.toggle("class-paused", summary.paused);
