@@ -78,10 +78,18 @@ class WebSession:
     people: list[WebPlayer] = field(default_factory=list)
 
     async def person(
-        self, name: str | None = None, *, viewport: dict[str, int] = LAPTOP
+        self,
+        name: str | None = None,
+        *,
+        viewport: dict[str, int] = LAPTOP,
+        locale: str | None = None,
     ) -> WebPlayer:
-        """A new person opening the page (and entering ``name`` if given)."""
-        context = await self.browser.new_context(viewport=viewport, base_url=self.base_url)
+        """A new person opening the page (and entering ``name`` if given), in a
+        browser set to ``locale`` (``"es-ES"``: its ``navigator.languages``), or
+        Chromium's own (English) if None."""
+        context = await self.browser.new_context(
+            viewport=viewport, base_url=self.base_url, locale=locale
+        )
         page = await context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         player = WebPlayer(page, self.base_url)
@@ -97,11 +105,15 @@ class WebSession:
         *,
         viewport: dict[str, int] = LAPTOP,
         allowed_statuses: tuple[int, ...] = (),
+        locale: str | None = None,
     ) -> WebPlayer:
-        """A new person opening ``path`` (``/teacher#token=...``). Chromium logs each
-        HTTP error answer as a console error: those with ``allowed_statuses`` are
-        expected by the page (a review of a game that does not exist)."""
-        context = await self.browser.new_context(viewport=viewport, base_url=self.base_url)
+        """A new person opening ``path`` (``/teacher#token=...``), in a browser set
+        to ``locale`` as :meth:`person`'s. Chromium logs each HTTP error answer as a
+        console error: those with ``allowed_statuses`` are expected by the page (a
+        review of a game that does not exist)."""
+        context = await self.browser.new_context(
+            viewport=viewport, base_url=self.base_url, locale=locale
+        )
         page = await context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         person = WebPlayer(page, self.base_url, allowed_statuses=allowed_statuses)
