@@ -204,3 +204,33 @@ async def test_the_leaderboard_in_spanish(db_path: Path, tmp_path: Path) -> None
         await expect(page.locator("#rows")).to_contain_text("IA (difícil)")
         await expect(page.locator("header.top .language-switch")).to_have_value("es")
         await look(page, folder, "es-leaderboard-390x844")
+
+
+async def test_the_hint_and_the_ais_search_in_spanish(db_path: Path) -> None:
+    """Against the perfect AI at tic-tac-toe: the hint reads "Pista: b2 — empate"
+    (the engine's value in words, not the server's English), and the AI's
+    search under "¿Cómo pensó la IA?" is worded on the page from its figures
+    ("búsqueda de ... posiciones en ... , profundidad ...: empate demostrado"),
+    its numbers as Spanish writes them."""
+    async with web_session(db_path) as web:
+        ana = await web.person(locale="es-ES")
+        await enter_name_in_spanish(ana, "ana")
+        page = ana.page
+        await page.get_by_label("La IA", exact=True).check()
+        await page.locator("#new-level").select_option("perfect")
+        await page.locator("#new-seat").select_option("first")
+        await page.get_by_role("button", name="Crear sala").click()
+        await expect(ana.turn).to_have_text("Te toca")
+        await page.get_by_role("button", name="Pista").click()
+        await expect(page.locator(".hint-line")).to_have_text("Pista: b2 — empate")
+        await ana.play("b2")
+        await expect(ana.turn).to_have_text("Te toca")
+        await page.get_by_text("¿Cómo pensó la IA?").click()
+        summary = await page.locator(".ai-search-summary").inner_text()
+        searched = (
+            r"búsqueda de [\d,]+( [kMG])? posici(ón|ones) en [\d,]+ (ms|s), "
+            r"profundidad \d+: empate demostrado"
+        )
+        book = r"del libro de aperturas, resuelto de antemano: empate demostrado"
+        pattern = rf"^O IA \(perfecto\) jugó [a-c][1-3]: ({searched}|{book})$"
+        assert re.match(pattern, summary), summary

@@ -22,7 +22,7 @@ import { clockSetting, formatClock, LOW_TIME_MS } from "./clocks.js";
 import { button, confirming, copyText, h, setText, show } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 import { otherSide, SIDES, SYMBOLS } from "./room-state.js";
-import { absentLabel, expectedLineText, gameTitle, hintRefusalText, hintText, illegalPickText, LEVELS, levelName, moveRefusalText, otherMoveText, presence, refusalText, rematchText, seatKind, seatLabel, shownName, turnText, waitingText } from "./words.js";
+import { absentLabel, expectedLineText, gameTitle, hintRefusalText, hintText, illegalPickText, LEVELS, levelName, moveRefusalText, otherMoveText, presence, refusalText, rematchText, searchSummaryText, seatKind, seatLabel, shownName, turnText, waitingText } from "./words.js";
 
 const REFUSAL_MS = 10000; // a refusal stays this long, or until the next thing that works
 
@@ -295,7 +295,7 @@ export class RoomView {
     if (last === null) return;
     const { search } = last;
     const name = shownName(room.playerName(last.side)) ?? SYMBOLS[last.side];
-    const played = { who: `${SYMBOLS[last.side]} ${name}`, move: last.move, summary: search.summary };
+    const played = { who: `${SYMBOLS[last.side]} ${name}`, move: last.move, summary: searchSummaryText(search) };
     setText(this.searchLine, t("{who} played {move}: {summary}", played));
     const pv = expectedLineText(search);
     setText(this.searchPv, pv);

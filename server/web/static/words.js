@@ -4,7 +4,7 @@
 // client/terminal/room_text.py.
 
 import { parseCell } from "./board-rows.js";
-import { formatNumber, language, N_, t } from "./i18n.js";
+import { formatNumber, language, N_, t, tn } from "./i18n.js";
 import { otherSide, SYMBOLS } from "./room-state.js";
 
 export const LEVELS = ["random", "easy", "medium", "hard", "perfect"];
@@ -403,6 +403,58 @@ export function seatLabel(room, side) {
 export function expectedLineText(search) {
   if (search.line_hidden) return t("Expected line: not shown while hints are off");
   return search.nodes > 0 ? t("Expected line: {line}", { line: search.pv.join(" ") }) : "";
+}
+
+/** A count of positions for people, as shared/engine/explain.py's count_text
+ * writes it, in the page's language: "812", "1.2 M" ("1,2 M" in Spanish). */
+export function countText(count) {
+  const figure = (value, digits) =>
+    formatNumber(value, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+  if (count < 1000) return figure(count, 0);
+  let text = figure(count, 0);
+  for (const [unit, size] of [["k", 1e3], ["M", 1e6], ["G", 1e9]]) {
+    const scaled = count / size;
+    text = `${figure(scaled, Math.round(scaled * 10) / 10 < 10 ? 1 : 0)} ${unit}`;
+    if (Math.round(scaled) < 1000) return text;
+  }
+  return text;
+}
+
+/** A search's time for people, as explain.py's seconds_text: "37 ms", "0.84 s", "31.4 s". */
+function secondsText(milliseconds) {
+  const seconds = milliseconds / 1000;
+  const figure = (value, digits) => formatNumber(value, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  if (seconds < 0.1) return `${figure(milliseconds, 0)} ms`;
+  return seconds < 10 ? `${figure(seconds, 2)} s` : `${figure(seconds, 1)} s`;
+}
+
+/** What the AI's search concluded (explain.py's verdict), from the move's `search`. */
+function verdictText(search) {
+  if (search.nodes === 0 && search.depth === 0) return t("no search: a move at random");
+  const decided = /^(win|loss) in (\d+)$/.exec(search.value ?? "");
+  if (decided?.[1] === "win") return decided[2] === "1" ? t("wins with this move") : t("sees a win in {moves}", { moves: decided[2] });
+  if (decided) return t("sees a loss in {moves}", { moves: decided[2] });
+  if (search.value === "draw") return t("proven draw");
+  return t("best guess after depth {depth}: {value}", { depth: search.depth, value: valueText(search.value) });
+}
+
+/**
+ * How the AI found its move, in one line (under "How did the AI think?"):
+ * "searched 1.2 M positions in 0.84 s, depth 14: sees a win in 9". An English
+ * page shows the server's own `summary` (explain.py's summary, to the
+ * millisecond); another language's is made here from the same figures.
+ */
+export function searchSummaryText(search) {
+  if (language() === "en" && search.summary) return search.summary;
+  const verdict = verdictText(search);
+  if (search.nodes === 0 && search.depth === 0) return verdict;
+  if (search.book) return t("from the opening book, solved in advance: {verdict}", { verdict });
+  const searched = tn("searched {count} position in {time}", "searched {count} positions in {time}", search.nodes, {
+    count: countText(search.nodes),
+    time: secondsText(search.elapsed_ms ?? 0),
+  });
+  if (!search.exact) return t("{searched}: {verdict}", { searched, verdict });
+  return t("{searched}, depth {depth}: {verdict}", { searched, depth: search.depth, verdict });
 }
 
 /** A time left, "45 s" or "1 min 05 s" (the same units in every language Boardroom speaks). */
