@@ -234,3 +234,50 @@ async def test_the_hint_and_the_ais_search_in_spanish(db_path: Path) -> None:
         book = r"del libro de aperturas, resuelto de antemano: empate demostrado"
         pattern = rf"^O IA \(perfecto\) jugó [a-c][1-3]: ({searched}|{book})$"
         assert re.match(pattern, summary), summary
+
+
+async def test_refusals_are_worded_from_their_codes_in_spanish(db_path: Path) -> None:
+    """What the server refuses reads in Spanish, from the refusal's code (its
+    English message is for English pages and bots): a code no room has, a
+    move typed out of turn, a column the board does not have."""
+    async with web_session(db_path) as web:
+        ana = await web.person(locale="es-ES")
+        await enter_name_in_spanish(ana, "ana")
+        page = ana.page
+        await page.locator("#code-input").fill("ZZZZZZZZ")
+        await page.locator("#by-code").get_by_role("button", name="Entrar", exact=True).click()
+        await expect(page.locator("#by-code .form-error")).to_have_text(
+            "Ninguna sala tiene ese código: revísalo y vuelve a probar"
+        )
+        bob = await Player.join_server(web.server.ws_url, "bob")
+        created = await bob.request({"type": "create_room", "game": "connect4"})
+        await page.locator("#code-input").fill(created["room"]["code"])
+        await page.locator("#by-code").get_by_role("button", name="Entrar", exact=True).click()
+        await expect(ana.turn).to_have_text("Turno de X bob")
+        await page.get_by_role("textbox", name="O escribe una columna").fill("4")
+        await page.get_by_role("button", name="Jugar", exact=True).click()
+        await expect(ana.refusal).to_have_text("No es tu turno: espera a que juegue X bob")
+        await bob.request({"type": "move", "room": created["room"]["code"], "move": "4", "ply": 0})
+        await expect(ana.turn).to_have_text("Te toca")
+        await page.get_by_role("textbox", name="O escribe una columna").fill("9")
+        await page.get_by_role("button", name="Jugar", exact=True).click()
+        await expect(ana.refusal).to_have_text("Esa jugada no está permitida aquí: elige otra")
+
+
+async def test_a_mistyped_join_link_in_spanish(db_path: Path) -> None:
+    """A class's student whose card's link lost a character, on a Spanish phone:
+    the page says so in Spanish and offers the class code instead."""
+    async with web_session(db_path, class_name="7B") as web:
+        key = ("bp_" + "wrong" * 9)[:46]  # a key of the right shape that the class does not know
+        kid = await web.open(
+            f"/#/account/{key}?name=Ana", viewport=SIZES["360x640"], locale="es-ES"
+        )
+        page = kid.page
+        notice = page.locator(".invalid-link")
+        await expect(notice.locator("h1")).to_have_text("El enlace de tu tarjeta no funcionó")
+        await expect(notice).to_contain_text(
+            "Este enlace no es válido: pídele tu tarjeta a tu docente."
+        )
+        await expect(page).to_have_title("Enlace no válido · Boardroom")
+        await expect(page.get_by_role("link", name="Escribe tu código de clase")).to_be_visible()
+        assert await page.evaluate(OVERFLOWING) == []
