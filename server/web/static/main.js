@@ -183,7 +183,8 @@ class App {
       show(this.changeName, !welcome.name_locked);
       if (welcome.name_locked && welcome.name !== savedName()) saveName(welcome.name);
       const shown = this.playerName.textContent;
-      setText(this.playerName, welcome.name);
+      // A tab that only watches is the teacher's: called so in the page's language.
+      setText(this.playerName, spectator ? t("Teacher") : welcome.name);
       // Who this browser is on the server (the same in every tab and visit).
       this.you.dataset.player = welcome.player_id ?? "";
       this.you.title = welcome.player_id ? t("Player {id}", { id: welcome.player_id }) : "";
@@ -197,7 +198,7 @@ class App {
     this.session.addEventListener("ready", () => this.route());
     this.session.addEventListener("announcement", (event) => this.announcement(event.detail));
     this.session.addEventListener("match", (event) => this.match(event.detail));
-    setText(this.playerName, name);
+    setText(this.playerName, spectator ? t("Teacher") : name);
     show(this.you, true);
     this.connection.start();
     this.route();
