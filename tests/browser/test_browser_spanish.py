@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from browser import WebPlayer, stored, web_session
+from classroom_helpers import Teacher
 from harness import Player
 from playwright.async_api import Page, expect
 from test_browser_leaderboard import lose_to_the_ai
@@ -281,3 +282,34 @@ async def test_a_mistyped_join_link_in_spanish(db_path: Path) -> None:
         await expect(page).to_have_title("Enlace no válido · Boardroom")
         await expect(page.get_by_role("link", name="Escribe tu código de clase")).to_be_visible()
         assert await page.evaluate(OVERFLOWING) == []
+
+
+async def test_a_tournament_s_end_in_spanish(db_path: Path) -> None:
+    """Ana, whose browser speaks Spanish, plays Bob in a one-game tournament of a
+    class: its end (the server's announcement, English) reads in Spanish on her
+    page, from the tournament's standings, and the final standings' heading too."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ana = await web.person(viewport=SIZES["390x844"], locale="es-ES")
+        await enter_name_in_spanish(ana, "ana")
+        bob = await Player.join_server(web.server.ws_url, "bob")
+        entrants = [f"student:{await teacher.student_id(name)}" for name in ("ana", "bob")]
+        status, answer, _ = await teacher.call(
+            "POST",
+            "/api/admin/tournaments",
+            {"name": "Copa", "game": "tictactoe", "format": "round_robin", "entrants": entrants},
+        )
+        assert status == 201, answer
+        match = await bob.expect("match", round=1)
+        await bob.request({"type": "join", "code": match["code"]})
+        await expect(ana.room).to_have_attribute("data-status", "playing")
+        await bob.request({"type": "resign", "room": match["room"]})
+
+        notice = ana.page.locator("#pinned .pinned.server")
+        await expect(notice.locator(".pinned-label")).to_have_text("Del servidor")
+        await expect(notice.locator(".pinned-text")).to_have_text(
+            "El torneo «Copa» terminó: gana ana con 1 punto."
+        )
+        view = ana.page.locator(".standings-view")
+        await expect(view.locator("h2")).to_have_text("Clasificación final: Copa")
+        await bob.close()

@@ -22,7 +22,7 @@
 // roster says (welcome.name_locked): only the teacher renames, so the page
 // offers no "Change name" then.
 
-import { languageSwitch, t } from "./i18n.js"; // first: the catalogue is loaded before any module shows a word
+import { language, languageSwitch, t } from "./i18n.js"; // first: the catalogue is loaded before any module shows a word
 import { parseAccountLink } from "./account-link.js";
 import { startTicking } from "./clocks.js";
 import { Connection, serverUrl } from "./connection.js";
@@ -45,7 +45,7 @@ import {
   savedToken,
   saveToken,
 } from "./storage.js";
-import { gameTitle, INVALID_LINK, SPECTATOR_NAME, WATCHING_AS, refusalText, rematchText } from "./words.js";
+import { gameTitle, INVALID_LINK, SPECTATOR_NAME, WATCHING_AS, refusalText, rematchText, tournamentEndText } from "./words.js";
 
 class App {
   constructor() {
@@ -302,14 +302,32 @@ class App {
       return;
     }
     const hash = `#/tournament/${id}`;
-    this.notices.pin("server", message.text, `tournament-end/${id}`, {
+    const notice = this.notices.pin("server", message.text, `tournament-end/${id}`, {
       action: { label: t("Standings"), run: () => this.go(hash) },
     });
+    this.wordTournamentEnd(id, notice);
     const seated = this.session.seatedFirst.filter((room) => room.you !== null);
     // Called to it in this page, or (after a reload) seated in a tournament room now.
     const played = this.tournamentsPlayed.has(id) || seated.some((room) => room.state.tournament);
     const playing = seated.some((room) => room.playing);
     if (played && !playing && !this.askingName) this.go(hash);
+  }
+
+  /**
+   * Say a tournament's end (the server's announcement, in English) in the page's
+   * language, from the tournament's standings; an English page keeps the
+   * server's words, and so does any page when the standings do not come.
+   */
+  async wordTournamentEnd(id, notice) {
+    if (language() === "en") return;
+    try {
+      const response = await fetch(`/api/tournaments/${id}`, { cache: "no-store" });
+      const body = response.ok ? await response.json() : null;
+      const text = body?.tournament ? tournamentEndText(body.tournament) : "";
+      if (text) setText(notice.querySelector(".pinned-text"), text);
+    } catch {
+      // The server is not answering: its own words stay.
+    }
   }
 
   /**

@@ -479,6 +479,23 @@ export function absentLabel(opponent) {
   return t("{name} (not here yet)", { name: opponent });
 }
 
+/**
+ * A tournament's end, from its standings (GET /api/tournaments/{id}): "Tournament
+ * "Cup" is over: ann wins with 3 points." (the server's announcement, which is
+ * English, in the page's language); "" while it is not over.
+ */
+export function tournamentEndText(tournament) {
+  const name = tournament.name;
+  if (tournament.status === "cancelled") return t("The tournament {name} was cancelled by the teacher.", { name });
+  const first = (tournament.standings ?? []).filter((row) => row.rank === 1);
+  if (tournament.status !== "finished" || !first.length) return "";
+  const names = new Intl.ListFormat(language(), { type: "conjunction" }).format(first.map((row) => shownName(row.name)));
+  const points = tn("{n} point", "{n} points", first[0].points);
+  return first.length === 1
+    ? t('Tournament "{name}" is over: {names} wins with {points}.', { name, names, points })
+    : t('Tournament "{name}" is over: {names} share first place with {points}.', { name, names, points });
+}
+
 /** The review page's words (review-view.js) for what its judgements rest on. */
 export const REVIEW = {
   /** Shown when a judged move rests on an estimate (the analysis's `estimated`). */
