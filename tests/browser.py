@@ -84,8 +84,9 @@ class WebSession:
         viewport: dict[str, int] = LAPTOP,
         locale: str | None = None,
     ) -> WebPlayer:
-        """A new person opening the page (and entering ``name`` if given), with a
-        browser set to ``locale`` ("es-ES": its navigator.languages) if given."""
+        """A new person opening the page (and entering ``name`` if given), in a
+        browser set to ``locale`` (``"es-ES"``: its ``navigator.languages``), or
+        Chromium's own (English) if None."""
         context = await self.browser.new_context(
             viewport=viewport, base_url=self.base_url, locale=locale
         )
@@ -106,10 +107,10 @@ class WebSession:
         allowed_statuses: tuple[int, ...] = (),
         locale: str | None = None,
     ) -> WebPlayer:
-        """A new person opening ``path`` (``/teacher#token=...``), with a browser set
-        to ``locale`` if given. Chromium logs each HTTP error answer as a console
-        error: those with ``allowed_statuses`` are expected by the page (a review of
-        a game that does not exist)."""
+        """A new person opening ``path`` (``/teacher#token=...``), in a browser set
+        to ``locale`` as :meth:`person`'s. Chromium logs each HTTP error answer as a
+        console error: those with ``allowed_statuses`` are expected by the page (a
+        review of a game that does not exist)."""
         context = await self.browser.new_context(
             viewport=viewport, base_url=self.base_url, locale=locale
         )

@@ -18,6 +18,7 @@ from boardroom.shared.games.base import GridGame, Move, Position
 from boardroom.shared.games.endings import Termination
 from boardroom.shared.games.grid import Grid
 from boardroom.shared.games.spec import BoardKind, GameSpec, Search
+from boardroom.shared.i18n import N_
 
 WIDTH = 7
 HEIGHT = 6
@@ -109,10 +110,10 @@ class ConnectFour(GridGame):
 GAME_SPECS = (
     GameSpec(
         name="connect4",
-        title="Connect Four",
-        summary="7 columns by 6 rows, stones fall, four in a row",
+        title=N_("Connect Four"),
+        summary=N_("7 columns by 6 rows, stones fall, four in a row"),
         board=BoardKind.COLUMNS,
-        moves_help="a column, 1 to 7",
+        moves_help=N_("a column, 1 to 7"),
         endings=(Termination.LINE, Termination.FULL_BOARD),
         search=Search.BITBOARD,
         build=ConnectFour,

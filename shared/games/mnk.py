@@ -18,6 +18,7 @@ from boardroom.shared.games.base import GridGame, Move, Position, column_letter,
 from boardroom.shared.games.endings import Termination
 from boardroom.shared.games.grid import Grid
 from boardroom.shared.games.spec import BoardKind, GameSpec, Search, SizeOption
+from boardroom.shared.i18n import N_
 
 MAX_SIDE = 19
 """Largest board side: a Go board, and small enough for bitboard search."""
@@ -88,9 +89,9 @@ def check_mnk(m: int, n: int, k: int) -> None:
 
 
 _PRESETS: dict[str, tuple[int, int, int, str]] = {
-    "tictactoe": (3, 3, 3, "Tic-tac-toe"),
-    "tictactoe4": (4, 4, 4, "Tic-tac-toe 4x4"),
-    "gomoku": (15, 15, 5, "Gomoku"),
+    "tictactoe": (3, 3, 3, N_("Tic-tac-toe")),
+    "tictactoe4": (4, 4, 4, N_("Tic-tac-toe 4x4")),
+    "gomoku": (15, 15, 5, N_("Gomoku")),
 }
 """The m,n,k boards with names of their own: (m, n, k, title)."""
 
@@ -111,7 +112,7 @@ def mnk_game(m: int, n: int, k: int) -> MNKGame:
     """The m,n,k board, named as :func:`mnk_name` names it (checked first)."""
     check_mnk(m, n, k)
     name = mnk_name(m, n, k)
-    title = _PRESETS[name][3] if name in _PRESETS else f"{m},{n},{k} game"
+    title = _PRESETS[name][3] if name in _PRESETS else N_("{m},{n},{k} game").format(m=m, n=n, k=k)
     return MNKGame(m, n, k, name=name, title=title)
 
 
@@ -122,7 +123,7 @@ def _preset_spec(name: str, summary: str, order: int, aliases: tuple[str, ...] =
         title=title,
         summary=summary,
         board=BoardKind.CELLS,
-        moves_help="a cell such as b2",
+        moves_help=N_("a cell such as b2"),
         endings=(Termination.LINE, Termination.FULL_BOARD),
         search=Search.BITBOARD,
         build=lambda: mnk_game(m, n, k),
@@ -133,15 +134,15 @@ def _preset_spec(name: str, summary: str, order: int, aliases: tuple[str, ...] =
 
 
 GAME_SPECS = (
-    _preset_spec("tictactoe", "3x3, three in a row", 10, aliases=("ttt",)),
-    _preset_spec("tictactoe4", "4x4, four in a row", 20),
-    _preset_spec("gomoku", "15x15, five in a row", 40),
+    _preset_spec("tictactoe", N_("3x3, three in a row"), 10, aliases=("ttt",)),
+    _preset_spec("tictactoe4", N_("4x4, four in a row"), 20),
+    _preset_spec("gomoku", N_("15x15, five in a row"), 40),
     GameSpec(
         name="mnk",
-        title="m,n,k game",
-        summary="your own board: m columns, n rows, k in a row",
+        title=N_("m,n,k game"),
+        summary=N_("your own board: m columns, n rows, k in a row"),
         board=BoardKind.CELLS,
-        moves_help="a cell such as b2",
+        moves_help=N_("a cell such as b2"),
         endings=(Termination.LINE, Termination.FULL_BOARD),
         search=Search.BITBOARD,
         build=mnk_game,

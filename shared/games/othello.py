@@ -47,6 +47,7 @@ from boardroom.shared.games.endings import Termination
 from boardroom.shared.games.grid import iter_bits
 from boardroom.shared.games.othello_evaluation import evaluate
 from boardroom.shared.games.spec import BoardKind, GameSpec, Search
+from boardroom.shared.i18n import N_
 
 SIZE = 8
 CELLS = SIZE * SIZE
@@ -245,10 +246,10 @@ class Othello(Game):
 GAME_SPECS = (
     GameSpec(
         name="othello",
-        title="Othello",
-        summary="8x8, flip the discs you bracket, most discs wins",
+        title=N_("Othello"),
+        summary=N_("8x8, flip the discs you bracket, most discs wins"),
         board=BoardKind.CELLS,
-        moves_help="a cell such as d3, or pass",
+        moves_help=N_("a cell such as d3, or pass"),
         endings=(Termination.COUNT,),
         search=Search.GENERIC,
         build=Othello,

@@ -4,6 +4,8 @@
 // (storage.js) and takes the link out of the address at once, so that the secret
 // is not left in the address bar, the history or a screenshot.
 
+import { t } from "./i18n.js";
+
 const ROUTE = /^#\/?account(?:\/|$)/; // the route, whatever follows it
 const LINK = /^#\/?account\/([^?#]*)(?:\?(.*))?$/;
 const PLAYER_TOKEN = /^bp_[A-Za-z0-9_-]{43}$/; // the server's shape (server/core/players.py)
@@ -26,9 +28,9 @@ const PLAYER_TOKEN = /^bp_[A-Za-z0-9_-]{43}$/; // the server's shape (server/cor
 export function parseAccountLink(hash) {
   if (!ROUTE.test(hash ?? "")) return null;
   const broken = {
-    error:
-      "This join link is incomplete: it holds no student's key. " +
-      "Copy it again in full from the teacher's sheet.",
+    error: t(
+      "This join link is incomplete: it holds no student's key. Copy it again in full from the teacher's sheet.",
+    ),
   };
   const [, rawToken = "", query = ""] = LINK.exec(hash) ?? [];
   let token;

@@ -7,6 +7,7 @@
 
 import { cellName, parseCell } from "./board-rows.js";
 import { h, setText } from "./dom.js";
+import { t } from "./i18n.js";
 import { SYMBOLS } from "./room-state.js";
 
 export class CellsBoard {
@@ -20,7 +21,7 @@ export class CellsBoard {
     this.element = h("div", {
       class: "board grid-board",
       role: "group",
-      "aria-label": `Board: columns a to ${lastColumn}, rows 1 to ${rows}, a1 at the bottom left`,
+      "aria-label": t("Board: columns a to {last}, rows 1 to {rows}, a1 at the bottom left", { last: lastColumn, rows }),
       style: { "--columns": columns, "--rows": rows },
       onkeydown: (event) => this.key(event),
       onfocusin: (event) => this.focusMoved(event),
@@ -72,10 +73,11 @@ export class CellsBoard {
       if (name === hint) classes.push("hint");
       cell.className = classes.join(" ");
       setText(cell, side ? SYMBOLS[side] : "");
-      let label = `${name}, ${side ? SYMBOLS[side] : "empty"}`;
-      if (name === last) label += ", last move";
-      if (winning.has(name)) label += ", winning line";
-      if (name === hint) label += ", the hint";
+      const parts = [name, side ? SYMBOLS[side] : t("empty")];
+      if (name === last) parts.push(t("last move"));
+      if (winning.has(name)) parts.push(t("winning line"));
+      if (name === hint) parts.push(t("the hint"));
+      const label = parts.join(", ");
       cell.setAttribute("aria-label", label);
       cell.setAttribute("aria-disabled", String(!room.allows(name)));
     }

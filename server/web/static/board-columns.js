@@ -7,6 +7,7 @@
 
 import { cellName } from "./board-rows.js";
 import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { SYMBOLS } from "./room-state.js";
 
 export class ColumnsBoard {
@@ -20,7 +21,7 @@ export class ColumnsBoard {
     this.element = h("div", {
       class: "board columns-board",
       role: "group",
-      "aria-label": `Board: columns 1 to ${shape.columns}; a disc falls to the lowest free row`,
+      "aria-label": t("Board: columns 1 to {columns}; a disc falls to the lowest free row", { columns: shape.columns }),
       style: { "--columns": shape.columns, "--rows": shape.rows },
       onkeydown: (event) => this.key(event),
       onfocusin: (event) => this.focusMoved(event),
@@ -80,13 +81,14 @@ export class ColumnsBoard {
         disc.className = classes.join(" ");
       });
       const free = this.shape.rows - held.length;
-      let label = `Column ${column + 1}: `;
-      label += held.length ? `${held.join(" ")} from the bottom, ` : "";
-      label += free ? `${free} free` : "full";
-      if (lastHere) label += ", last move";
-      if (winHere) label += ", winning line";
+      const parts = [];
+      if (held.length) parts.push(t("{discs} from the bottom", { discs: held.join(" ") }));
+      parts.push(free ? tn("{n} free", "{n} free", free) : t("full"));
+      if (lastHere) parts.push(t("last move"));
+      if (winHere) parts.push(t("winning line"));
       const hinted = hint === String(column + 1);
-      if (hinted) label += ", the hint";
+      if (hinted) parts.push(t("the hint"));
+      const label = t("Column {column}: {what}", { column: column + 1, what: parts.join(", ") });
       button.setAttribute("aria-label", label);
       button.classList.toggle("hint", hinted);
       button.setAttribute("aria-disabled", String(!room.allows(String(column + 1))));

@@ -2,6 +2,11 @@
 // clocks a few times a second. The times themselves come from room-state.js,
 // which counts down locally from the server's last figures.
 
+import { formatNumber, t } from "./i18n.js";
+
+/** A figure as the page's language writes it (1,5 in Spanish), without grouping (3600 s). */
+const plain = (value) => formatNumber(value, { useGrouping: false });
+
 const TICK_MS = 200;
 export const LOW_TIME_MS = 10000; // a clock under this is shown in alarm colours
 
@@ -18,9 +23,9 @@ export function formatClock(ms) {
 /** A room's clock setting in words: "5 min + 3 s", "30 s a move" or "". */
 export function clockSetting(clock) {
   if (!clock || !clock.kind || clock.kind === "none") return "";
-  if (clock.kind === "per_move") return `${clock.per_move} s a move`;
-  const initial = clock.initial % 60 === 0 ? `${clock.initial / 60} min` : `${clock.initial} s`;
-  return clock.increment ? `${initial} + ${clock.increment} s` : initial;
+  if (clock.kind === "per_move") return t("{seconds} s a move", { seconds: plain(clock.per_move) });
+  const initial = clock.initial % 60 === 0 ? `${plain(clock.initial / 60)} min` : `${plain(clock.initial)} s`;
+  return clock.increment ? `${initial} + ${plain(clock.increment)} s` : initial;
 }
 
 /** Call `redraw` every 200 ms until the returned function is called. */

@@ -24,6 +24,8 @@
 //   "message"  every other server message, replies included, before the
 //              request's promise settles
 
+import { t } from "./i18n.js";
+
 const PROTOCOL_VERSION = 2; // 2: durable players (hello.player_token)
 
 const BACKOFF_FIRST_MS = 250; // a restarting server is back within a second or two...
@@ -40,17 +42,17 @@ const CLOSE_TOKEN_REVOKED = 4004;
 
 /** Close codes in words (docs/protocol.md, Close codes). */
 const CLOSE_REASONS = {
-  1000: "the connection was closed",
-  1001: "the server is shutting down",
-  1006: "the connection was lost",
-  1009: "a message was too large",
-  1011: "the server had an internal error",
-  1013: "too many connections from this address",
-  4000: "this game was opened in another tab or window",
-  4001: "the server dropped us for reading too slowly",
-  4002: "the server dropped us for sending too many messages",
-  4003: "the teacher removed you from the class",
-  4004: "this player's token was revoked",
+  1000: t("the connection was closed"),
+  1001: t("the server is shutting down"),
+  1006: t("the connection was lost"),
+  1009: t("a message was too large"),
+  1011: t("the server had an internal error"),
+  1013: t("too many connections from this address"),
+  4000: t("this game was opened in another tab or window"),
+  4001: t("the server dropped us for reading too slowly"),
+  4002: t("the server dropped us for sending too many messages"),
+  4003: t("the teacher removed you from the class"),
+  4004: t("this player's token was revoked"),
 };
 
 /** The server refused a request: `code` is the protocol's error code. */
@@ -65,7 +67,7 @@ export class RefusedError extends Error {
 
 /** No connection, or it dropped before the reply came. */
 export class ConnectionLostError extends Error {
-  constructor(message = "not connected to the server: reconnecting…") {
+  constructor(message = t("not connected to the server: reconnecting…")) {
     super(message);
     this.name = "ConnectionLostError";
     this.code = "connection_lost";
@@ -118,7 +120,7 @@ export class Connection extends EventTarget {
     window.removeEventListener("online", this.onOnline);
     clearInterval(this.watchdog);
     clearTimeout(this.retryTimer);
-    this.setStatus("closed", "the connection was closed");
+    this.setStatus("closed", t("the connection was closed"));
     this.lost(this.ws, 1000, "closed");
   }
 
@@ -146,7 +148,7 @@ export class Connection extends EventTarget {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new ConnectionLostError("no answer from the server"));
+        reject(new ConnectionLostError(t("no answer from the server")));
       }, REPLY_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
       this.ws.send(JSON.stringify({ ...message, id }));
@@ -251,7 +253,7 @@ export class Connection extends EventTarget {
     const backoff = Math.min(BACKOFF_FIRST_MS * 2 ** this.attempts, BACKOFF_MAX_MS);
     const delay = Math.min(Math.max(asked, backoff) * (1 + 0.2 * Math.random()), BUSY_MAX_MS);
     this.attempts += 1;
-    this.setStatus("reconnecting", "the server is busy: trying again shortly", {
+    this.setStatus("reconnecting", t("the server is busy: trying again shortly"), {
       retryAt: Date.now() + delay,
     });
     // The watchdog gives up on a hello unanswered for long: this one is not yet said.
@@ -293,7 +295,7 @@ export class Connection extends EventTarget {
     this.pending.clear();
     for (const { reject, timer } of pending) {
       clearTimeout(timer);
-      reject(new ConnectionLostError("the connection dropped before the answer came"));
+      reject(new ConnectionLostError(t("the connection dropped before the answer came")));
     }
     if (["closed", "refused", "replaced", "removed", "revoked", "invalid"].includes(this.status)) return;
     // While retrying, keep saying why the connection went ("the server is shutting
@@ -301,7 +303,7 @@ export class Connection extends EventTarget {
     const why =
       this.status === "reconnecting" && this.reason
         ? this.reason
-        : (CLOSE_REASONS[code] ?? (reason || `the connection closed (code ${code})`));
+        : (CLOSE_REASONS[code] ?? (reason || t("the connection closed (code {code})", { code })));
     if (code === CLOSE_SESSION_REPLACED) {
       this.setStatus("replaced", why);
       return;

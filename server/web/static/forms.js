@@ -6,6 +6,7 @@
 
 import { h, show } from "./dom.js";
 import { DEFAULT_GAME, gameNamed, gameOptions, GAMES, isFamily, startingSizes } from "./game-list.js";
+import { t } from "./i18n.js";
 import { GAMES_UNAVAILABLE, sizeLabel } from "./words.js";
 
 /** A section with a heading: the page's unit of layout. */
@@ -58,14 +59,14 @@ export function toggleFieldset(fieldset, on) {
  */
 export function gameFields(id, { families = true, selected = DEFAULT_GAME } = {}) {
   const options = gameOptions({ families });
-  const choice = field("Game", select("game", id, options, selected));
+  const choice = field(t("Game"), select("game", id, options, selected));
   if (!options.length) choice.append(h("p", { class: "form-error", role: "alert" }, GAMES_UNAVAILABLE));
   const sizes = (families ? GAMES.filter(isFamily) : []).map((family) => {
     const start = startingSizes(family);
     const fields = family.sizes.map((size) =>
       numberField(size.name, sizeLabel(size), start[size.name], size.min, size.max),
     );
-    return h("fieldset", { class: "sizes", dataset: { family: family.name } }, h("legend", {}, "Board"), fields);
+    return h("fieldset", { class: "sizes", dataset: { family: family.name } }, h("legend", {}, t("Board")), fields);
   });
   const sync = (values) => {
     for (const fieldset of sizes) toggleFieldset(fieldset, values.game === fieldset.dataset.family);
@@ -83,19 +84,19 @@ export function familySizes(values) {
 /** The clock's choice (field `clock`) and its settings, each shown when chosen. */
 export function clockFields(id) {
   const choice = field(
-    "Clock",
+    t("Clock"),
     select("clock", id, [
-      ["none", "No clock"],
-      ["per_move", "Time per move"],
-      ["increment", "Time per game, plus a bonus a move"],
+      ["none", t("No clock")],
+      ["per_move", t("Time per move")],
+      ["increment", t("Time per game, plus a bonus a move")],
     ]),
   );
-  const perMove = h("fieldset", { class: "clock-fields" }, numberField("per_move", "Seconds a move", 30, 1, 3600));
+  const perMove = h("fieldset", { class: "clock-fields" }, numberField("per_move", t("Seconds a move"), 30, 1, 3600));
   const increment = h(
     "fieldset",
     { class: "clock-fields" },
-    numberField("minutes", "Minutes", 5, 0.5, 600, 0.5),
-    numberField("increment", "+ seconds a move", 3, 0, 3600),
+    numberField("minutes", t("Minutes"), 5, 0.5, 600, 0.5),
+    numberField("increment", t("+ seconds a move"), 3, 0, 3600),
   );
   const sync = (values) => {
     toggleFieldset(perMove, values.clock === "per_move");

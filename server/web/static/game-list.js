@@ -3,7 +3,11 @@
 // when this module loads, so that every form lists the same games and the page
 // names none itself. A family of boards (m,n,k) has `sizes`: the fields a room
 // of it asks for ({ name, meaning, min, max }), which the forms offer. The
-// list's `default` is the game a form starts on (the registry's default game).
+// list's `default` is the game a form starts on (the registry's default game). Its
+// titles, summaries and move help are English, marked for the catalogue where the
+// games are declared (shared/games/*.py): the page shows them with t().
+
+import { t } from "./i18n.js";
 
 const LIST = await loadGames();
 
@@ -38,7 +42,7 @@ export function gameNamed(name) {
 
 /** [value, text] pairs for a game select: every game, or only single games (a quick match takes no sizes). */
 export function gameOptions({ families = true } = {}) {
-  return GAMES.filter((game) => families || !isFamily(game)).map((game) => [game.name, game.title]);
+  return GAMES.filter((game) => families || !isFamily(game)).map((game) => [game.name, t(game.title)]);
 }
 
 /** The sizes a family's board starts at in a form: its example board's ("mnk-5-5-4"), else the least. */

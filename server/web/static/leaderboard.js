@@ -3,8 +3,9 @@
 // game played most (each board's `played`); a game chosen is kept in the
 // address (#connect4), so a projector stays on it across reloads.
 
-import "./i18n.js"; // first: the catalogue is loaded before any module shows a word
+import { formatDateTime, languageSwitch, t } from "./i18n.js"; // first: the catalogue is loaded before any module shows a word
 import { h, setText, show } from "./dom.js";
+import { gameTitle, shownName } from "./words.js";
 
 const REFRESH_MS = 10_000; // a game takes minutes: every 10 s is fresh enough for a wall
 const ID_SHOWN = 6; // "p" and 5 hex digits: a million to one that two namesakes share them
@@ -28,13 +29,13 @@ class LeaderboardPage {
   async refresh() {
     try {
       const response = await fetch("/api/leaderboard", { cache: "no-store" });
-      if (!response.ok) throw new Error(`the server answered ${response.status}`);
+      if (!response.ok) throw new Error(t("the server answered {status}", { status: response.status }));
       this.games = (await response.json()).games;
       this.render();
-      setText(this.updated, `Updated at ${new Date().toLocaleTimeString()}`);
+      setText(this.updated, t("Updated at {time}", { time: formatDateTime(new Date(), { timeStyle: "medium" }) }));
     } catch (error) {
       // Keep what is on screen: a wall should not go blank for a dropped request.
-      setText(this.updated, `Cannot reach the server (${error.message}); trying again`);
+      setText(this.updated, t("Cannot reach the server ({reason}); trying again", { reason: error.message }));
     } finally {
       setTimeout(() => this.refresh(), REFRESH_MS);
     }
@@ -94,24 +95,24 @@ class LeaderboardPage {
           this.render();
         },
       },
-      board.title,
+      gameTitle(board.title),
     );
   }
 
   row(row, shared) {
     const number = (text) => h("td", { class: "number" }, String(text));
     const who = shared
-      ? h("span", { class: "who", title: `player ${row.player_id}` }, ` · ${row.player_id.slice(0, ID_SHOWN)}`)
+      ? h("span", { class: "who", title: t("player {id}", { id: row.player_id }) }, ` · ${row.player_id.slice(0, ID_SHOWN)}`)
       : null;
     const dataset = { player: row.player, ...(row.player_id ? { playerId: row.player_id } : {}) };
     return h(
       "tr",
       { class: row.provisional ? "provisional" : null, dataset },
       number(row.rank),
-      h("td", { class: "player" }, row.player, who),
+      h("td", { class: "player" }, shownName(row.player), who),
       h(
         "td",
-        { class: "number rating", title: row.provisional ? "provisional: too few games yet" : null },
+        { class: "number rating", title: row.provisional ? t("provisional: too few games yet") : null },
         String(row.rating),
         row.provisional ? h("span", { class: "unsure" }, "?") : null,
       ),
@@ -124,4 +125,6 @@ class LeaderboardPage {
   }
 }
 
+// The language switch, at the end of the header: choosing reloads the page in it.
+document.querySelector("header.top").append(languageSwitch());
 new LeaderboardPage().refresh();

@@ -18,20 +18,16 @@ import {
   toggleFieldset,
 } from "./forms.js";
 import { DEFAULT_GAME, gameOptions } from "./game-list.js";
-import { LEVELS, refusalText, roomSummary } from "./words.js";
+import { formatDateTime, formatNumber, N_, t, tn } from "./i18n.js";
+import { gameTitle, LEVELS, levelName, refusalText, roomSummary, shownName } from "./words.js";
 
 const ROOMS_REFRESH_MS = 5000; // live enough for a classroom, light on the server
 
 /** An AI match's paces: seconds each move stays on screen at least (the server allows 0 to 10). */
-const PACES = [
-  ["0.5", "0.5 s a move"],
-  ["1", "1 s a move"],
-  ["2", "2 s a move"],
-  ["5", "5 s a move"],
-];
+const PACES = ["0.5", "1", "2", "5"].map((pace) => [pace, t("{seconds} s a move", { seconds: formatNumber(Number(pace)) })]);
 const DEFAULT_PACE = "2"; // slow enough for a class to follow on the wall
 
-const STATUS_WORDS = { waiting: "waiting for a player", playing: "playing", finished: "finished" };
+const STATUS_WORDS = { waiting: N_("waiting for a player"), playing: N_("playing"), finished: N_("finished") };
 
 export class LobbyView {
   /** `app` gives the session, opens rooms and says notices (main.js). */
@@ -39,13 +35,13 @@ export class LobbyView {
     this.app = app;
     this.timer = null;
     this.roomsBody = h("tbody");
-    this.roomsEmpty = h("p", { class: "empty" }, "No public rooms yet: open one!");
+    this.roomsEmpty = h("p", { class: "empty" }, t("No public rooms yet: open one!"));
     this.roomsUpdated = h("span", { class: "updated" });
     this.yours = h("ul", { class: "your-rooms" });
-    this.yoursPanel = panel("yours", "Your rooms", this.yours);
+    this.yoursPanel = panel("yours", t("Your rooms"), this.yours);
     this.element = h(
       "section",
-      { class: "lobby-view", "aria-label": "Lobby" },
+      { class: "lobby-view", "aria-label": t("Lobby") },
       h("div", { class: "lobby-column" }, this.createPanel()),
       h("div", { class: "lobby-column" }, this.codePanel(), this.yoursPanel, this.roomsPanel()),
     );
@@ -58,31 +54,31 @@ export class LobbyView {
     const game = gameFields("new-game");
     const level = h(
       "select",
-      { name: "level", id: "new-level", "aria-label": "AI level" },
-      LEVELS.map((name) => h("option", { value: name, selected: name === "easy" }, name)),
+      { name: "level", id: "new-level", "aria-label": t("AI level") },
+      LEVELS.map((name) => h("option", { value: name, selected: name === "easy" }, levelName(name))),
     );
     const levelSelect = (name, id, label, chosen) =>
       h(
         "select",
         { name, id, "aria-label": label },
-        LEVELS.map((level) => h("option", { value: level, selected: level === chosen }, level)),
+        LEVELS.map((level) => h("option", { value: level, selected: level === chosen }, levelName(level))),
       );
     // Two AIs play each other and the creator watches: no seat and no clock for them.
     const aiMatch = h(
       "fieldset",
       { class: "ai-match" },
-      h("legend", {}, "Two AIs"),
-      field("X plays at", levelSelect("first_level", "match-first", "X AI level", "medium")),
-      field("O plays at", levelSelect("second_level", "match-second", "O AI level", "perfect")),
-      field("Pace", select("pace", "match-pace", PACES, DEFAULT_PACE)),
+      h("legend", {}, t("Two AIs")),
+      field(t("X plays at"), levelSelect("first_level", "match-first", t("X AI level"), "medium")),
+      field(t("O plays at"), levelSelect("second_level", "match-second", t("O AI level"), "perfect")),
+      field(t("Pace"), select("pace", "match-pace", PACES, DEFAULT_PACE)),
     );
     const clock = clockFields("new-clock");
     const seat = field(
-      "You play",
+      t("You play"),
       select("seat", "new-seat", [
-        ["first", "X (moves first)"],
-        ["second", "O (moves second)"],
-        ["random", "X or O at random"],
+        ["first", t("X (moves first)")],
+        ["second", t("O (moves second)")],
+        ["random", t("X or O at random")],
       ]),
     );
     const form = h(
@@ -92,11 +88,11 @@ export class LobbyView {
       h(
         "fieldset",
         {},
-        h("legend", {}, "Opponent"),
-        radio("opponent", "person", "A person", true),
-        radio("opponent", "ai", "The AI", false),
+        h("legend", {}, t("Opponent")),
+        radio("opponent", "person", t("A person"), true),
+        radio("opponent", "ai", t("The AI"), false),
         level,
-        radio("opponent", "ai_match", "Two AIs (watch)", false),
+        radio("opponent", "ai_match", t("Two AIs (watch)"), false),
       ),
       aiMatch,
       seat,
@@ -105,9 +101,10 @@ export class LobbyView {
         "label",
         { class: "check" },
         h("input", { type: "checkbox", name: "private" }),
-        " Private: only people you give the code to can join or watch",
+        // Not in a template literal: the extraction of messages does not look inside one.
+        " " + t("Private: only people you give the code to can join or watch"),
       ),
-      h("button", { type: "submit", class: "primary" }, "Create room"),
+      h("button", { type: "submit", class: "primary" }, t("Create room")),
       error,
     );
     // Fields that do not apply are hidden and disabled (so that they are not validated).
@@ -125,7 +122,7 @@ export class LobbyView {
     };
     form.addEventListener("change", sync);
     sync();
-    return panel("new", "New game", form);
+    return panel("new", t("New game"), form);
   }
 
   codePanel() {
@@ -133,12 +130,12 @@ export class LobbyView {
     const quick = h(
       "form",
       { id: "quick-match", onsubmit: (event) => this.quickMatch(event, quick, quickError) },
-      h("label", { for: "quick-game" }, "Play the next person who asks for"),
+      h("label", { for: "quick-game" }, t("Play the next person who asks for")),
       h(
         "div",
         { class: "row" },
         select("game", "quick-game", gameOptions({ families: false }), DEFAULT_GAME),
-        h("button", { type: "submit" }, "Quick match"),
+        h("button", { type: "submit" }, t("Quick match")),
       ),
       quickError,
     );
@@ -151,23 +148,23 @@ export class LobbyView {
       autocomplete: "off",
       autocapitalize: "characters",
       spellcheck: "false",
-      placeholder: "e.g. XTZRUWF6",
+      placeholder: t("e.g. {code}", { code: "XTZRUWF6" }),
     });
     const watch = (event) => this.byCode(event, "watch", input, codeError);
     const byCode = h(
       "form",
       { id: "by-code", onsubmit: (event) => this.byCode(event, "join", input, codeError) },
-      h("label", { for: "code-input" }, "Room, join or watch code"),
+      h("label", { for: "code-input" }, t("Room, join or watch code")),
       h(
         "div",
         { class: "row" },
         input,
-        h("button", { type: "submit" }, "Join"),
-        button("Watch", watch),
+        h("button", { type: "submit" }, t("Join")),
+        button(t("Watch"), watch),
       ),
       codeError,
     );
-    return panel("code", "Join a game", h("div", { class: "join-forms" }, quick, byCode));
+    return panel("code", t("Join a game"), h("div", { class: "join-forms" }, quick, byCode));
   }
 
   roomsPanel() {
@@ -181,10 +178,10 @@ export class LobbyView {
         h(
           "tr",
           {},
-          column("Game"),
-          column("Players"),
-          column("Status"),
-          column(h("span", { class: "offscreen" }, "Actions")),
+          column(t("Game")),
+          column(t("Players")),
+          column(t("Status")),
+          column(h("span", { class: "offscreen" }, t("Actions"))),
         ),
       ),
       this.roomsBody,
@@ -195,9 +192,9 @@ export class LobbyView {
       h(
         "div",
         { class: "panel-head" },
-        h("h2", { id: "rooms-title" }, "Public rooms"),
+        h("h2", { id: "rooms-title" }, t("Public rooms")),
         this.roomsUpdated,
-        button("Refresh", () => this.refresh(), { class: "quiet" }),
+        button(t("Refresh"), () => this.refresh(), { class: "quiet" }),
       ),
       table,
       this.roomsEmpty,
@@ -229,8 +226,8 @@ export class LobbyView {
         h(
           "li",
           {},
-          h("span", {}, `${room.state.title} · room ${room.code} · ${roomSummary(room)}`),
-          button("Open", () => this.app.openRoom(room.code)),
+          h("span", {}, t("{game} · room {code} · {summary}", { game: gameTitle(room.state.title), code: room.code, summary: roomSummary(room) })),
+          button(t("Open"), () => this.app.openRoom(room.code)),
         ),
       ),
     );
@@ -251,23 +248,31 @@ export class LobbyView {
   /** A page of the public rooms; `total` (how many in all) says if some are left out. */
   showRooms(rooms, total = rooms.length) {
     show(this.roomsEmpty, rooms.length === 0);
-    const some = total > rooms.length ? `the first ${rooms.length} of ${total} · ` : "";
-    setText(this.roomsUpdated, `${some}updated ${new Date().toLocaleTimeString()}`);
+    const time = formatDateTime(new Date(), { timeStyle: "medium" });
+    setText(
+      this.roomsUpdated,
+      total > rooms.length
+        ? t("the first {shown} of {total} · updated {time}", { shown: rooms.length, total, time })
+        : t("updated {time}", { time }),
+    );
     this.roomsBody.replaceChildren(
       ...rooms.map((room) => {
         const open = room.status === "waiting" && room.players.length < 2;
-        const watchers = room.spectators ? ` · ${room.spectators} watching` : "";
+        const status = t(STATUS_WORDS[room.status] ?? room.status);
+        const watchers = room.spectators
+          ? tn("{status} · {n} watching", "{status} · {n} watching", room.spectators, { status })
+          : status;
         return h(
           "tr",
           { dataset: { room: room.code } },
-          h("td", {}, room.title),
-          h("td", {}, room.players.join(" vs ") || "—"),
-          h("td", {}, STATUS_WORDS[room.status] + watchers),
+          h("td", {}, gameTitle(room.title)),
+          h("td", {}, room.players.map(shownName).join(" vs ") || "—"),
+          h("td", {}, watchers),
           h(
             "td",
             { class: "actions" },
-            open && button("Join", () => this.enter("join", room.code)),
-            button("Watch", () => this.enter("watch", room.code)),
+            open && button(t("Join"), () => this.enter("join", room.code)),
+            button(t("Watch"), () => this.enter("watch", room.code)),
           ),
         );
       }),

@@ -22,7 +22,7 @@
 // roster says (welcome.name_locked): only the teacher renames, so the page
 // offers no "Change name" then.
 
-import "./i18n.js"; // first: the catalogue is loaded before any module shows a word
+import { language, languageSwitch, t } from "./i18n.js"; // first: the catalogue is loaded before any module shows a word
 import { parseAccountLink } from "./account-link.js";
 import { startTicking } from "./clocks.js";
 import { Connection, serverUrl } from "./connection.js";
@@ -45,14 +45,16 @@ import {
   savedToken,
   saveToken,
 } from "./storage.js";
-import { INVALID_LINK, SPECTATOR_NAME, WATCHING_AS, refusalText, rematchText } from "./words.js";
+import { gameTitle, INVALID_LINK, SPECTATOR_NAME, WATCHING_AS, refusalText, rematchText, tournamentEndText } from "./words.js";
 
 class App {
   constructor() {
     this.view = document.getElementById("view");
     this.you = document.getElementById("you");
-    this.youLabel = this.you.firstChild; // "Playing as", or WATCHING_AS in a tab that only watches
-    this.playingAs = this.youLabel.nodeValue;
+    this.youLabel = document.getElementById("you-label"); // "Playing as", or WATCHING_AS in a tab that only watches
+    this.playingAs = this.youLabel.textContent;
+    // The language switch, at the end of the header: choosing reloads the page in it.
+    this.you.parentElement.append(languageSwitch());
     this.playerName = document.getElementById("player-name");
     const element = (id) => document.getElementById(id);
     this.notices = new Notices(element("banner"), element("notices"), element("pinned"), {
@@ -135,8 +137,7 @@ class App {
       name: this.session?.name ?? savedName(),
       error,
       warning: playing
-        ? "A new name starts a new session: your games in progress are lost " +
-          "if you do not come back to them."
+        ? t("A new name starts a new session: your games in progress are lost if you do not come back to them.")
         : "",
       cancel: this.session && this.connection.status !== "refused" ? () => this.cancelName() : null,
     });
@@ -172,7 +173,7 @@ class App {
       playerToken: spectator ? null : savedPlayerToken(),
       client: spectator ? "spectator" : "human",
     });
-    this.youLabel.nodeValue = spectator ? ` ${WATCHING_AS} ` : this.playingAs;
+    this.youLabel.textContent = spectator ? WATCHING_AS : this.playingAs;
     this.session = new Session(this.connection);
     this.lobby = new LobbyView(this);
     this.connection.addEventListener("status", (event) => this.statusChanged(event.detail));
@@ -182,13 +183,14 @@ class App {
       show(this.changeName, !welcome.name_locked);
       if (welcome.name_locked && welcome.name !== savedName()) saveName(welcome.name);
       const shown = this.playerName.textContent;
-      setText(this.playerName, welcome.name);
+      // A tab that only watches is the teacher's: called so in the page's language.
+      setText(this.playerName, spectator ? t("Teacher") : welcome.name);
       // Who this browser is on the server (the same in every tab and visit).
       this.you.dataset.player = welcome.player_id ?? "";
-      this.you.title = welcome.player_id ? `Player ${welcome.player_id}` : "";
+      this.you.title = welcome.player_id ? t("Player {id}", { id: welcome.player_id }) : "";
       if (welcome.name !== name && welcome.name !== shown && !welcome.name_locked) {
         // Said once, not again at each reconnection under the same name.
-        this.say(`Another player is online as ${name}: you are shown as ${welcome.name} while both are here`);
+        this.say(t("Another player is online as {name}: you are shown as {shown} while both are here", { name, shown: welcome.name }));
       }
     });
     this.session.addEventListener("room", (event) => this.roomChanged(event.detail));
@@ -196,7 +198,7 @@ class App {
     this.session.addEventListener("ready", () => this.route());
     this.session.addEventListener("announcement", (event) => this.announcement(event.detail));
     this.session.addEventListener("match", (event) => this.match(event.detail));
-    setText(this.playerName, name);
+    setText(this.playerName, spectator ? t("Teacher") : name);
     show(this.you, true);
     this.connection.start();
     this.route();
@@ -206,8 +208,8 @@ class App {
     this.notices.connection(detail);
     document.body.dataset.connection = detail.status;
     if (detail.status === "refused") {
-      if (detail.code === "unsupported_version") this.say("This page is out of date: reload it");
-      else this.askName(`The server refused that name: ${detail.reason}`);
+      if (detail.code === "unsupported_version") this.say(t("This page is out of date: reload it"));
+      else this.askName(t("The server refused that name: {reason}", { reason: detail.reason }));
     } else if (detail.status === "removed") {
       this.removed();
     } else if (detail.status === "revoked") {
@@ -247,10 +249,11 @@ class App {
   removed() {
     saveToken(null);
     this.stopped(
-      "Removed by the teacher",
-      "The teacher removed you from the class, so this page no longer connects. " +
-        "Reload it to join again: you are back on the roster, with your games.",
-      "Removed",
+      t("Removed by the teacher"),
+      t(
+        "The teacher removed you from the class, so this page no longer connects. Reload it to join again: you are back on the roster, with your games.",
+      ),
+      t("Removed"),
     );
   }
 
@@ -260,10 +263,11 @@ class App {
     savePlayerToken(null);
     saveToken(null);
     this.stopped(
-      "This player was revoked",
-      "The server's admin revoked the token this browser played with, so this page " +
-        "no longer connects. Reload it to start again as a new player.",
-      "Revoked",
+      t("This player was revoked"),
+      t(
+        "The server's admin revoked the token this browser played with, so this page no longer connects. Reload it to start again as a new player.",
+      ),
+      t("Revoked"),
     );
   }
 
@@ -276,7 +280,7 @@ class App {
         { class: "panel removed-view", role: "alert" },
         h("h1", {}, heading),
         h("p", {}, text),
-        h("button", { type: "button", class: "primary", onclick: () => location.reload() }, "Reload"),
+        h("button", { type: "button", class: "primary", onclick: () => location.reload() }, t("Reload")),
       ),
     );
     document.title = `${title} · Boardroom`;
@@ -298,14 +302,32 @@ class App {
       return;
     }
     const hash = `#/tournament/${id}`;
-    this.notices.pin("server", message.text, `tournament-end/${id}`, {
-      action: { label: "Standings", run: () => this.go(hash) },
+    const notice = this.notices.pin("server", message.text, `tournament-end/${id}`, {
+      action: { label: t("Standings"), run: () => this.go(hash) },
     });
+    this.wordTournamentEnd(id, notice);
     const seated = this.session.seatedFirst.filter((room) => room.you !== null);
     // Called to it in this page, or (after a reload) seated in a tournament room now.
     const played = this.tournamentsPlayed.has(id) || seated.some((room) => room.state.tournament);
     const playing = seated.some((room) => room.playing);
     if (played && !playing && !this.askingName) this.go(hash);
+  }
+
+  /**
+   * Say a tournament's end (the server's announcement, in English) in the page's
+   * language, from the tournament's standings; an English page keeps the
+   * server's words, and so does any page when the standings do not come.
+   */
+  async wordTournamentEnd(id, notice) {
+    if (language() === "en") return;
+    try {
+      const response = await fetch(`/api/tournaments/${id}`, { cache: "no-store" });
+      const body = response.ok ? await response.json() : null;
+      const text = body?.tournament ? tournamentEndText(body.tournament) : "";
+      if (text) setText(notice.querySelector(".pinned-text"), text);
+    } catch {
+      // The server is not answering: its own words stay.
+    }
   }
 
   /**
@@ -324,14 +346,16 @@ class App {
     const busy = session.seatedFirst.some(
       (room) => room.you !== null && room.playing && room.code !== match.room,
     );
+    const round = { round: match.round, tournament: match.tournament_name, opponent: match.opponent, symbol: SYMBOLS[match.side] };
     const text =
-      `Round ${match.round} of ${match.tournament_name}: ` +
-      `you play ${match.opponent} as ${match.side} (${SYMBOLS[match.side]})`;
+      match.side === "first"
+        ? t("Round {round} of {tournament}: you play {opponent} as first ({symbol})", round)
+        : t("Round {round} of {tournament}: you play {opponent} as second ({symbol})", round);
     // A pause moves the deadline on and the server says it again: count down to the new one.
     if (this.matchShown?.key === key && this.matchShown.startsBy !== match.starts_by) this.notices.unpin(key);
     this.matchShown = { key, room: match.room, startsBy: match.starts_by };
     this.notices.pin("match", text, key, {
-      action: busy ? { label: "Go to the game", run: () => this.goToMatch(match, key) } : null,
+      action: busy ? { label: t("Go to the game"), run: () => this.goToMatch(match, key) } : null,
       countdown: match.starts_by
         ? { until: match.starts_by, hidden: () => this.session?.rooms.get(match.room)?.you != null }
         : null,
@@ -350,7 +374,7 @@ class App {
       this.askingName = false;
       this.openRoom(match.room);
     } catch (refusal) {
-      this.say(`Could not join your tournament game: ${refusalText(refusal)}`);
+      this.say(t("Could not join your tournament game: {reason}", { reason: refusalText(refusal) }));
     } finally {
       if (this.matching === key) this.matching = null;
     }
@@ -374,15 +398,15 @@ class App {
     }
     const room = this.session.rooms.get(code);
     if (room?.you != null && before?.status === "waiting" && room.playing) {
-      this.say(`Your ${room.state.title} game in room ${code} has started`, {
-        label: "Open",
+      this.say(t("Your {game} game in room {code} has started", { game: gameTitle(room.state.title), code }), {
+        label: t("Open"),
         run: () => this.openRoom(code),
       });
     }
     if (message.type === "rematch_offered" && room?.you != null && message.side !== room.you) {
       // Asked while this player looks elsewhere: accept from here, in one click.
-      this.say(`${rematchText(room)} (${room.state.title}, room ${code})`, {
-        label: "Accept rematch",
+      this.say(t("{rematch} ({game}, room {code})", { rematch: rematchText(room), game: gameTitle(room.state.title), code }), {
+        label: t("Accept rematch"),
         run: () => this.acceptRematch(code),
       });
     }
@@ -489,7 +513,7 @@ class App {
     }
     if (!this.session.ready) {
       this.leaveView();
-      this.view.replaceChildren(h("p", { class: "loading" }, "Connecting…"));
+      this.view.replaceChildren(h("p", { class: "loading" }, t("Connecting…")));
       return; // "ready" routes again
     }
     if (this.following === `${kind}/${code}`) return;

@@ -8,6 +8,7 @@
 import { CODE_HINT, CODE_INVALID, CODE_LABEL } from "./class-words.js";
 import { button, h, setText, show } from "./dom.js";
 import { GAMES, isFamily } from "./game-list.js";
+import { t } from "./i18n.js";
 import { saveName, savePlayerToken, saveToken } from "./storage.js";
 import { welcomeLine } from "./words.js";
 
@@ -30,7 +31,7 @@ export class NameView {
     this.error = h("p", { class: "form-error", role: "alert" });
     this.warning = h("p", { class: "form-note" });
     this.onCancel = null;
-    this.cancel = button("Cancel", () => this.onCancel?.());
+    this.cancel = button(t("Cancel"), () => this.onCancel?.());
     this.codeForm = this.buildCodeForm();
     this.nameForm = h(
       "form",
@@ -42,12 +43,12 @@ export class NameView {
           if (name) onName(name);
         },
       },
-      h("label", { for: "name-input" }, "Your name"),
+      h("label", { for: "name-input" }, t("Your name")),
       h(
         "div",
         { class: "row" },
         this.input,
-        h("button", { type: "submit", class: "primary" }, "Enter"),
+        h("button", { type: "submit", class: "primary" }, t("Enter")),
         this.cancel,
       ),
       this.warning,
@@ -56,7 +57,7 @@ export class NameView {
     this.element = h(
       "section",
       { class: "name-view panel", "aria-labelledby": "name-title" },
-      h("h1", { id: "name-title" }, "Welcome to Boardroom"),
+      h("h1", { id: "name-title" }, t("Welcome to Boardroom")),
       h("p", {}, welcomeLine(GAMES.filter((game) => !isFamily(game)).map((game) => game.title))),
       this.codeForm,
       this.nameForm,
@@ -75,7 +76,7 @@ export class NameView {
       placeholder: "K7P2QX",
       "aria-describedby": "class-code-hint",
     });
-    this.codeButton = h("button", { type: "submit" }, "Join with code");
+    this.codeButton = h("button", { type: "submit" }, t("Join with code"));
     this.codeError = h("p", { class: "form-error", role: "alert", hidden: true });
     return h(
       "form",
@@ -128,12 +129,12 @@ export class NameView {
         this.onName(answer.name);
       } else if (answer.error === "rate_limited") {
         const wait = Math.max(1, Math.ceil(answer.retry_after ?? 1));
-        this.showCodeError(`Too many wrong codes from this network: try again in ${wait} s.`);
+        this.showCodeError(t("Too many wrong codes from this network: try again in {seconds} s.", { seconds: wait }));
       } else {
         this.showCodeError(CODE_INVALID);
       }
     } catch {
-      this.showCodeError("The server could not be reached: try again.");
+      this.showCodeError(t("The server could not be reached: try again."));
     } finally {
       this.codeButton.disabled = false;
     }

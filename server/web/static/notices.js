@@ -7,6 +7,8 @@
 // the CSS variable --above-view, so that a phone's board takes the height left.
 
 import { button, h, setText, show } from "./dom.js";
+import { N_, t } from "./i18n.js";
+import { timeLeft } from "./words.js";
 
 const NOTICE_MS = 8000;
 const SLOW_START_MS = 1000;
@@ -14,9 +16,9 @@ const ANNOUNCEMENTS_KEPT = 2; // older teacher's messages give way: the board ke
 
 /** Each pinned notice's label, by kind (see `pin`). */
 const PIN_LABELS = {
-  announcement: "From the teacher",
-  server: "From the server",
-  match: "Tournament",
+  announcement: N_("From the teacher"),
+  server: N_("From the server"),
+  match: N_("Tournament"),
 };
 
 export class Notices {
@@ -29,8 +31,8 @@ export class Notices {
     this.pinned = pinned;
     this.bannerText = h("span", { class: "banner-text" });
     this.slowStart = null;
-    this.retry = button("Try now", onRetry);
-    this.takeBack = button("Play here", onTakeBack);
+    this.retry = button(t("Try now"), onRetry);
+    this.takeBack = button(t("Play here"), onTakeBack);
     banner.append(this.bannerText, this.retry, this.takeBack);
     show(banner, false);
     const measure = () => {
@@ -45,11 +47,11 @@ export class Notices {
   /** Show what the connection is doing (a Connection "status" event's detail). */
   connection({ status, reason }) {
     const texts = {
-      connecting: "Connecting to the server…",
-      reconnecting: `Reconnecting… (${reason || "the connection was lost"})`,
-      replaced: "This game is open in another tab or window.",
-      removed: "The teacher removed you from the class.",
-      revoked: "This player's token was revoked.",
+      connecting: t("Connecting to the server…"),
+      reconnecting: t("Reconnecting… ({reason})", { reason: reason || t("the connection was lost") }),
+      replaced: t("This game is open in another tab or window."),
+      removed: t("The teacher removed you from the class."),
+      revoked: t("This player's token was revoked."),
     };
     const text = texts[status];
     clearTimeout(this.slowStart);
@@ -78,7 +80,7 @@ export class Notices {
         }),
       );
     }
-    item.append(button("×", dismiss, { class: "quiet", "aria-label": "Dismiss" }));
+    item.append(button("×", dismiss, { class: "quiet", "aria-label": t("Dismiss") }));
     this.list.append(item);
     setTimeout(dismiss, action ? NOTICE_MS * 2 : NOTICE_MS);
   }
@@ -97,7 +99,7 @@ export class Notices {
     const shown = [...this.pinned.children];
     const same = key && shown.find((item) => item.dataset.key === key);
     if (same) return same;
-    const label = PIN_LABELS[kind];
+    const label = t(PIN_LABELS[kind]);
     const item = h(
       "li",
       { class: `pinned ${kind}`, dataset: { key: key ?? "" } },
@@ -114,7 +116,7 @@ export class Notices {
       const left = h("span", { class: "pinned-time" });
       const tick = () => {
         const seconds = Math.max(0, Math.round(countdown.until - Date.now() / 1000));
-        setText(left, seconds > 0 ? `${timeLeft(seconds)} left to sit down` : "");
+        setText(left, seconds > 0 ? t("{time} left to sit down", { time: timeLeft(seconds) }) : "");
         show(left, seconds > 0 && !countdown.hidden());
         if (seconds === 0 || !item.isConnected) clearInterval(timer);
       };
@@ -123,7 +125,7 @@ export class Notices {
       timer = setInterval(tick, 1000);
     }
     if (action) item.append(button(action.label, () => action.run(), { class: "primary" }));
-    item.append(button("Dismiss", dismiss, { class: "quiet pinned-dismiss" }));
+    item.append(button(t("Dismiss"), dismiss, { class: "quiet pinned-dismiss" }));
     const sameKind = shown.filter((other) => other.classList.contains(kind));
     const keep = kind === "match" ? 0 : ANNOUNCEMENTS_KEPT - 1;
     for (const other of sameKind.slice(0, Math.max(0, sameKind.length - keep))) other.dismiss();
@@ -138,10 +140,4 @@ export class Notices {
     const item = [...this.pinned.children].find((other) => other.dataset.key === key);
     item?.dismiss();
   }
-}
-
-/** "45 s", "1 min 05 s". */
-function timeLeft(seconds) {
-  if (seconds < 60) return `${seconds} s`;
-  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, "0")} s`;
 }

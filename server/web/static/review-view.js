@@ -22,7 +22,8 @@ import { shapeOf, stonesOf } from "./board-rows.js";
 import { button, h, setText, show } from "./dom.js";
 import { SYMBOLS } from "./room-state.js";
 import { sideMark } from "./side-mark.js";
-import { REVIEW, turningPointText } from "./words.js";
+import { formatNumber, t, tn } from "./i18n.js";
+import { gameTitle, judgementText, reasonWords, REVIEW, shownName, turningPointText, valueText } from "./words.js";
 
 const POLL_MS = 1000; // while the analysis runs (the endpoint's contract)
 const RETRY_MS = 3000; // after a failed request (the connection dropped)
@@ -43,13 +44,14 @@ export function firstChances(review) {
 /** "X won (line)", "draw (full board)", "no result". */
 function resultText(body) {
   const result = body.result;
-  if (!result) return "no result";
+  if (!result) return t("no result");
   const winner = result.winner;
-  const how = result.reason ? ` (${String(result.reason).replace(/_/g, " ")})` : "";
+  const how = result.reason ? reasonWords(result.reason) : "";
   if (winner === "first" || winner === "second") {
-    return `${SYMBOLS[winner]} ${body.players?.[winner] ?? ""} won${how}`;
+    const who = `${SYMBOLS[winner]} ${shownName(body.players?.[winner]) ?? ""}`;
+    return how ? t("{winner} won ({how})", { winner: who, how }) : t("{winner} won", { winner: who });
   }
-  return `draw${how}`;
+  return how ? t("draw ({how})", { how }) : t("draw");
 }
 
 export class ReviewView {
@@ -66,46 +68,46 @@ export class ReviewView {
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
     if (/^[0-9]+$/.test(gameId)) this.load();
-    else this.say(`"${gameId}" is not a game id: a game id is a number, like 12.`, "error");
+    else this.say(t('"{id}" is not a game id: a game id is a number, like 12.', { id: gameId }), "error");
   }
 
   // -- building -------------------------------------------------------------------
 
   build() {
-    this.title = h("h2", { class: "room-title", id: "review-title", tabindex: "-1" }, `Review of game ${this.gameId}`);
+    this.title = h("h2", { class: "room-title", id: "review-title", tabindex: "-1" }, t("Review of game {id}", { id: this.gameId }));
     this.meta = h("p", { class: "room-meta" });
     this.status = h("p", { class: "review-status", role: "status", "aria-live": "polite" });
     this.frame = h("div", { class: "board-frame" });
     this.now = h("p", { class: "review-now", "aria-live": "polite" });
     this.steps = {
-      first: button("|◀", () => this.go(0), { "aria-label": "Start of the game", title: "Start (Home)" }),
-      previous: button("◀", () => this.go(this.at - 1), { "aria-label": "Previous move", title: "Previous (←)" }),
-      next: button("▶", () => this.go(this.at + 1), { "aria-label": "Next move", title: "Next (→)" }),
-      last: button("▶|", () => this.go(this.moves.length), { "aria-label": "Last move", title: "End (End)" }),
+      first: button("|◀", () => this.go(0), { "aria-label": t("Start of the game"), title: t("Start (Home)") }),
+      previous: button("◀", () => this.go(this.at - 1), { "aria-label": t("Previous move"), title: t("Previous (←)") }),
+      next: button("▶", () => this.go(this.at + 1), { "aria-label": t("Next move"), title: t("Next (→)") }),
+      last: button("▶|", () => this.go(this.moves.length), { "aria-label": t("Last move"), title: t("End (End)") }),
     };
     const controls = h(
       "div",
-      { class: "review-controls", role: "group", "aria-label": "Step through the game" },
+      { class: "review-controls", role: "group", "aria-label": t("Step through the game") },
       Object.values(this.steps),
     );
     this.graph = document.createElementNS(SVG, "svg");
     this.graph.setAttribute("class", "review-graph");
     this.graph.setAttribute("viewBox", `0 0 ${GRAPH.width} ${GRAPH.height}`);
     this.graph.setAttribute("role", "img");
-    this.graph.setAttribute("aria-label", "Winning chances of X after each move");
+    this.graph.setAttribute("aria-label", t("Winning chances of X after each move"));
     const legend = h(
       "p",
       { class: "graph-legend" },
-      h("span", { class: "legend-exact" }, "exact"),
-      h("span", { class: "legend-estimate" }, "estimate"),
+      h("span", { class: "legend-exact" }, t("exact")),
+      h("span", { class: "legend-estimate" }, t("estimate")),
       h("span", { class: "legend-blunder" }, REVIEW.blunderLegend),
-      h("span", { class: "legend-note" }, "X's chances: up X wins, down O wins"),
+      h("span", { class: "legend-note" }, t("X's chances: up X wins, down O wins")),
     );
     this.estimated = h("p", { class: "review-estimated", role: "note" }, REVIEW.estimated);
     show(this.estimated, false);
     this.accuracy = h("p", { class: "review-accuracy" });
     this.turningPoints = h("ol", { class: "turning-points" });
-    this.moveList = h("ol", { class: "review-moves", "aria-label": "Moves" });
+    this.moveList = h("ol", { class: "review-moves", "aria-label": t("Moves") });
     this.element = h(
       "section",
       { class: "review-view", "aria-labelledby": this.title.id, dataset: { gameId: this.gameId, ply: "0" } },
@@ -116,7 +118,7 @@ export class ReviewView {
           "header",
           { class: "room-head" },
           h("div", {}, this.title, this.meta),
-          h("a", { class: "quiet-link", href: "#/" }, "← Lobby"),
+          h("a", { class: "quiet-link", href: "#/" }, t("← Lobby")),
         ),
         this.status,
         this.frame,
@@ -129,11 +131,11 @@ export class ReviewView {
         this.estimated,
         h("figure", { class: "review-figure" }, this.graph, legend),
         this.accuracy,
-        h("section", { "aria-labelledby": "turning-title" }, h("h3", { id: "turning-title" }, "Turning points"), this.turningPoints),
-        h("section", { class: "review-moves-box", "aria-labelledby": "moves-title" }, h("h3", { id: "moves-title" }, "Moves"), this.moveList),
+        h("section", { "aria-labelledby": "turning-title" }, h("h3", { id: "turning-title" }, t("Turning points")), this.turningPoints),
+        h("section", { class: "review-moves-box", "aria-labelledby": "moves-title" }, h("h3", { id: "moves-title" }, t("Moves")), this.moveList),
       ),
     );
-    document.title = `Review of game ${this.gameId} · Boardroom`;
+    document.title = this.title.textContent + " · Boardroom";
     this.drawSteps();
   }
 
@@ -148,7 +150,7 @@ export class ReviewView {
       body = await response.json().catch(() => null);
     } catch {
       if (this.gone) return;
-      this.say("Could not reach the server: trying again…", "error");
+      this.say(t("Could not reach the server: trying again…"), "error");
       this.later(RETRY_MS);
       return;
     }
@@ -160,15 +162,16 @@ export class ReviewView {
     }
     const code = body?.error;
     if (response.status === 404 || code === "unknown_game_record") {
-      this.say(`There is no game ${this.gameId} on this server.`, "error");
+      this.say(t("There is no game {id} on this server.", { id: this.gameId }), "error");
     } else if (code === "game_in_progress" || (response.status === 409 && !code)) {
-      this.say("This game is still being played: its review opens once it is over.", "error");
+      this.say(t("This game is still being played: its review opens once it is over."), "error");
     } else if (response.status === 503 || code === "engine_busy") {
       const seconds = Number(body?.retry_after ?? response.headers.get("Retry-After")) || 5;
-      this.say(`The engine is busy with other reviews: trying again in ${seconds} s…`, "busy");
+      this.say(t("The engine is busy with other reviews: trying again in {seconds} s…", { seconds }), "busy");
       this.later(seconds * 1000);
     } else {
-      this.say(`The server could not review this game: ${body?.message ?? `HTTP ${response.status}`}`, "error");
+      const reason = body?.message ?? `HTTP ${response.status}`;
+      this.say(t("The server could not review this game: {reason}", { reason }), "error");
     }
   }
 
@@ -194,7 +197,7 @@ export class ReviewView {
       this.moves = shape ? (body.move_list ?? []) : [];
       this.board = shape
         ? createBoard(body.game, shape, () => {})
-        : { element: h("p", {}, `This page cannot draw ${body.game}: reload it for the newest version.`), update() {} };
+        : { element: h("p", {}, t("This page cannot draw {game}: reload it for the newest version.", { game: body.game })), update() {} };
       // Read-only: the cells stay readable (their names and stones) but take no clicks or focus.
       for (const cell of this.board.element.querySelectorAll("button")) cell.disabled = true;
       this.board.element.classList.add("readonly");
@@ -202,18 +205,19 @@ export class ReviewView {
       if (shape) this.frame.style.setProperty("--rows", shape.rows);
       this.element.classList.toggle("gravity", shape?.kind === "columns");
       this.frame.replaceChildren(this.board.element);
-      setText(this.title, `Review: ${body.title ?? body.game}, game ${body.game_id}`);
-      document.title = `Review: ${body.title ?? body.game} ${body.game_id} · Boardroom`;
+      const game = body.title ? gameTitle(body.title) : body.game;
+      setText(this.title, t("Review: {game}, game {id}", { game, id: body.game_id }));
+      document.title = t("Review: {game} {id}", { game, id: body.game_id }) + " · Boardroom";
     }
     const players = body.players ?? {};
     this.meta.replaceChildren(
-      sideMark("first"), ` ${players.first ?? "?"} v `, sideMark("second"), ` ${players.second ?? "?"} · ${resultText(body)}`,
+      sideMark("first"), ` ${shownName(players.first) ?? "?"} v `, sideMark("second"), ` ${shownName(players.second) ?? "?"} · ${resultText(body)}`,
     );
     const done = body.reviews.length;
     this.element.dataset.reviewed = String(done);
     this.element.dataset.complete = body.complete ? "true" : "";
-    if (body.complete) this.say(`Analysis complete: ${done} moves reviewed.`, "done");
-    else this.say(`Analysing… ${done} of ${body.total}`, "running");
+    if (body.complete) this.say(tn("Analysis complete: {n} move reviewed.", "Analysis complete: {n} moves reviewed.", done), "done");
+    else this.say(t("Analysing… {done} of {total}", { done, total: body.total }), "running");
     show(this.estimated, Boolean(body.estimated));
     this.drawMoves();
     this.drawAccuracy();
@@ -247,15 +251,17 @@ export class ReviewView {
   }
 
   nowText() {
-    if (this.at === 0) return `Start: ${this.moves.length} moves to go`;
+    if (this.at === 0) return tn("Start: {n} move to go", "Start: {n} moves to go", this.moves.length);
     const ply = this.at - 1;
     const review = this.body?.reviews[ply];
     const side = ply % 2 === 0 ? "first" : "second";
-    let text = `Move ${this.at} of ${this.moves.length}: ${SYMBOLS[side]} ${this.moves[ply]}`;
-    if (!review) return `${text} (not analysed yet)`;
-    text += `${MARKS[review.judgement] ?? ""}, ${review.judgement}; after it ${review.value_after}`;
-    if (!review.exact_after) text += " (estimate)";
-    if (betterMove(review)) text += `; better was ${review.best}`;
+    const move = { number: this.at, total: this.moves.length, side: SYMBOLS[side], move: this.moves[ply] };
+    if (!review) return t("Move {number} of {total}: {side} {move} (not analysed yet)", move);
+    const judged = { ...move, mark: MARKS[review.judgement] ?? "", judgement: judgementText(review.judgement), value: valueText(review.value_after) };
+    let text = review.exact_after
+      ? t("Move {number} of {total}: {side} {move}{mark}, {judgement}; after it {value}", judged)
+      : t("Move {number} of {total}: {side} {move}{mark}, {judgement}; after it {value} (estimate)", judged);
+    if (betterMove(review)) text = t("{text}; better was {best}", { text, best: review.best });
     return text;
   }
 
@@ -288,28 +294,29 @@ export class ReviewView {
       const side = ply % 2 === 0 ? "first" : "second";
       const entry = item.firstElementChild;
       const parts = [h("span", { class: "move-number" }, `${ply + 1}.`), sideMark(side), ` ${this.moves[ply]}`];
-      let label = `Move ${ply + 1}, ${SYMBOLS[side]} ${this.moves[ply]}`;
+      const label = [t("Move {number}, {side} {move}", { number: ply + 1, side: SYMBOLS[side], move: this.moves[ply] })];
       if (!review) {
         parts.push(h("span", { class: "move-pending" }, " …"));
-        label += ", not analysed yet";
+        label.push(t("not analysed yet"));
       } else {
         const mark = MARKS[review.judgement];
         if (mark) parts.push(h("span", { class: "move-mark" }, mark));
-        label += `, ${review.judgement}`;
-        if (review.judgement === "forced") parts.push(h("span", { class: "move-note" }, " forced"));
+        label.push(judgementText(review.judgement));
+        if (review.judgement === "forced") parts.push(h("span", { class: "move-note" }, " " + judgementText("forced")));
         if (betterMove(review)) {
-          parts.push(h("span", { class: "move-better" }, ` better: ${review.best}`));
-          label += `, better was ${review.best}`;
+          parts.push(h("span", { class: "move-better" }, " " + t("better: {best}", { best: review.best })));
+          label.push(t("better was {best}", { best: review.best }));
         }
         if (hint) {
           // A hinted move is the engine's as much as the player's: the badge says so.
-          const title = hint === this.moves[ply] ? "played the hint" : `asked for a hint (${hint}), played another move`;
-          parts.push(h("span", { class: "hint-badge", title }, hint === this.moves[ply] ? "hint" : `hint: ${hint}`));
-          label += `, ${title}`;
+          const played = hint === this.moves[ply];
+          const title = played ? t("played the hint") : t("asked for a hint ({hint}), played another move", { hint });
+          parts.push(h("span", { class: "hint-badge", title }, played ? t("hint") : t("hint: {hint}", { hint })));
+          label.push(title);
         }
       }
       entry.replaceChildren(...parts);
-      entry.setAttribute("aria-label", label);
+      entry.setAttribute("aria-label", label.join(", "));
       entry.className = `review-move ${key}`;
     });
   }
@@ -317,19 +324,20 @@ export class ReviewView {
   drawAccuracy() {
     const accuracy = this.body.accuracy ?? {};
     const players = this.body.players ?? {};
-    const parts = ["Accuracy: "];
+    const parts = [t("Accuracy:") + " "];
     for (const side of ["first", "second"]) {
       if (side === "second") parts.push(" · ");
       const figure = accuracy[side];
-      parts.push(sideMark(side), ` ${players[side] ?? "?"} `, h("strong", { dataset: { side } }, typeof figure === "number" ? `${figure.toFixed(1)}%` : "–"));
+      const percent = typeof figure === "number" ? formatNumber(figure / 100, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }) : "–";
+      parts.push(sideMark(side), ` ${shownName(players[side]) ?? "?"} `, h("strong", { dataset: { side } }, percent));
     }
-    if (!this.body.complete) parts.push(" (so far)");
+    if (!this.body.complete) parts.push(" " + t("(so far)"));
     const hints = this.body.hints;
     if (hints && (hints.first || hints.second)) {
       // The hints each player asked for, beside their accuracy: a hinted move is the
       // engine's. A game played without any says nothing of them.
       const counts = ["first", "second"].map((side) => `${SYMBOLS[side]} ${hints[side] ?? 0}`).join(", ");
-      parts.push(h("span", { class: "review-hints" }, ` · Hints used: ${counts}`));
+      parts.push(h("span", { class: "review-hints" }, " · " + t("Hints used: {counts}", { counts })));
     }
     this.accuracy.replaceChildren(...parts);
   }
@@ -340,7 +348,7 @@ export class ReviewView {
     if (this.turningPoints.dataset.shown === key && points.length) return;
     this.turningPoints.dataset.shown = key;
     if (!points.length) {
-      const none = this.body.complete ? "None: no move changed the game's course." : "None so far.";
+      const none = this.body.complete ? t("None: no move changed the game's course.") : t("None so far.");
       this.turningPoints.replaceChildren(h("li", { class: "none" }, none));
       return;
     }
@@ -385,7 +393,10 @@ export class ReviewView {
         "data-ply": ply,
       });
       const title = svg("title", {});
-      title.textContent = `Move ${ply + 1}: ${this.moves[ply]}${MARKS[review.judgement] ?? ""}, ${review.value_after}${review.exact_after ? "" : " (estimate)"}`;
+      const step = { number: ply + 1, move: this.moves[ply], mark: MARKS[review.judgement] ?? "", value: valueText(review.value_after) };
+      title.textContent = review.exact_after
+        ? t("Move {number}: {move}{mark}, {value}", step)
+        : t("Move {number}: {move}{mark}, {value} (estimate)", step);
       circle.append(title);
       circle.addEventListener("click", () => this.go(ply + 1));
       points.push(circle);

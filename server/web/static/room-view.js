@@ -20,8 +20,9 @@
 import { createBoard } from "./board.js";
 import { clockSetting, formatClock, LOW_TIME_MS } from "./clocks.js";
 import { button, confirming, copyText, h, setText, show } from "./dom.js";
+import { formatNumber, t } from "./i18n.js";
 import { otherSide, SIDES, SYMBOLS } from "./room-state.js";
-import { absentLabel, expectedLineText, hintRefusalText, hintText, illegalPickText, LEVELS, moveRefusalText, otherMoveText, presence, refusalText, rematchText, seatKind, seatLabel, turnText, waitingText } from "./words.js";
+import { absentLabel, expectedLineText, gameTitle, hintRefusalText, hintText, illegalPickText, LEVELS, levelName, moveRefusalText, otherMoveText, presence, refusalText, rematchText, searchSummaryText, seatKind, seatLabel, shownName, turnText, waitingText } from "./words.js";
 
 const REFUSAL_MS = 10000; // a refusal stays this long, or until the next thing that works
 
@@ -53,7 +54,7 @@ export class RoomView {
     this.pausedBanner = h(
       "p",
       { class: "paused-banner", role: "status", hidden: true },
-      h("strong", {}, "Paused by the teacher"),
+      h("strong", {}, t("Paused by the teacher")),
       this.heldText,
     );
     this.board = room.shape ? createBoard(room.state.game, room.shape, (move) => this.pick(move)) : unknownBoard(room);
@@ -70,11 +71,11 @@ export class RoomView {
     this.moveForm = h(
       "form",
       { class: "move-form", onsubmit: (event) => this.typedMove(event) },
-      h("label", { for: this.moveInput.id }, `Or type a ${columns ? "column" : "cell"}`),
+      h("label", { for: this.moveInput.id }, columns ? t("Or type a column") : t("Or type a cell")),
       this.moveInput,
-      h("button", { type: "submit" }, "Play"),
+      h("button", { type: "submit" }, t("Play")),
     );
-    this.hintButton = button("Hint", () => this.askHint(), { class: "hint-button" });
+    this.hintButton = button(t("Hint"), () => this.askHint(), { class: "hint-button" });
     this.hintLine = h("span", { class: "hint-line", "aria-live": "polite" });
     // The legal moves that are no place on the board (a pass), as buttons: the
     // server's list says when there are any.
@@ -90,11 +91,11 @@ export class RoomView {
     this.searchInfo = h(
       "details",
       { class: "ai-search", hidden: true },
-      h("summary", {}, "How did the AI think?"),
+      h("summary", {}, t("How did the AI think?")),
       this.searchLine,
       this.searchPv,
     );
-    const lobby = button("← Lobby", () => this.app.showLobby(), { class: "quiet" });
+    const lobby = button(t("← Lobby"), () => this.app.showLobby(), { class: "quiet" });
     this.element = h(
       "section",
       {
@@ -132,7 +133,7 @@ export class RoomView {
 
   buildSeats() {
     this.seats = {};
-    const list = h("ul", { class: "seats", "aria-label": "Players" });
+    const list = h("ul", { class: "seats", "aria-label": t("Players") });
     for (const side of SIDES) {
       const parts = {
         name: h("span", { class: "seat-name" }),
@@ -163,52 +164,52 @@ export class RoomView {
     const note = (text) => h("span", { class: "action-note" }, text);
     this.aiLevel = h(
       "select",
-      { "aria-label": "AI level" },
-      LEVELS.map((level) => h("option", { value: level, selected: level === "easy" }, level)),
+      { "aria-label": t("AI level") },
+      LEVELS.map((level) => h("option", { value: level, selected: level === "easy" }, levelName(level))),
     );
     const addAi = () => this.send("add_ai", { level: this.aiLevel.value });
     this.actions = {
-      accept: button("Accept the draw", send("accept_draw"), { class: "primary" }),
-      decline: button("Decline the draw", send("decline_draw")),
-      offerDraw: button("Offer a draw", send("offer_draw")),
-      drawOffered: note("You offered a draw"),
-      resign: confirming("Resign", "Click again to resign", send("resign")),
-      rematch: button("Rematch", send("rematch"), { class: "primary" }),
+      accept: button(t("Accept the draw"), send("accept_draw"), { class: "primary" }),
+      decline: button(t("Decline the draw"), send("decline_draw")),
+      offerDraw: button(t("Offer a draw"), send("offer_draw")),
+      drawOffered: note(t("You offered a draw")),
+      resign: confirming(t("Resign"), t("Click again to resign"), send("resign")),
+      rematch: button(t("Rematch"), send("rematch"), { class: "primary" }),
       // An AI match's next game: anyone watching may start it (the AIs' sides swap).
-      nextGame: button("Next game", send("rematch"), { class: "primary" }),
+      nextGame: button(t("Next game"), send("rematch"), { class: "primary" }),
       rematchOffer: note(""), // "Rematch asked: waiting for bob", "ann asks for a rematch"
-      acceptRematch: button("Accept rematch", send("rematch"), { class: "primary" }),
-      addAi: h("span", { class: "add-ai" }, this.aiLevel, button("Play the AI instead", addAi)),
-      leaveGame: confirming("Leave", "Leaving resigns: click again", send("leave")),
-      leave: button("Leave the room", send("leave")),
+      acceptRematch: button(t("Accept rematch"), send("rematch"), { class: "primary" }),
+      addAi: h("span", { class: "add-ai" }, this.aiLevel, button(t("Play the AI instead"), addAi)),
+      leaveGame: confirming(t("Leave"), t("Leaving resigns: click again"), send("leave")),
+      leave: button(t("Leave the room"), send("leave")),
       // The game just over, judged by the engine (review-view.js); the id comes with game_over.
-      review: h("a", { class: "button-link", href: "#/" }, "Review this game"),
-      stopWatching: button("Stop watching", send("leave")),
+      review: h("a", { class: "button-link", href: "#/" }, t("Review this game")),
+      stopWatching: button(t("Stop watching"), send("leave")),
     };
-    const group = { class: "room-actions", role: "group", "aria-label": "Game actions" };
+    const group = { class: "room-actions", role: "group", "aria-label": t("Game actions") };
     return h("div", group, Object.values(this.actions));
   }
 
   buildChat() {
-    this.log = h("ol", { class: "log", "aria-live": "polite", "aria-label": "Chat and room events" });
+    this.log = h("ol", { class: "log", "aria-live": "polite", "aria-label": t("Chat and room events") });
     this.chatInput = h("input", {
       id: `chat-${this.code}`,
       name: "text",
       maxlength: 500,
       autocomplete: "off",
-      placeholder: "Say something to the room",
+      placeholder: t("Say something to the room"),
     });
     this.chatError = h("p", { class: "form-error", role: "alert", hidden: true });
     return h(
       "section",
-      { class: "chat", "aria-label": "Chat" },
+      { class: "chat", "aria-label": t("Chat") },
       this.log,
       h(
         "form",
         { class: "row", onsubmit: (event) => this.chat(event) },
-        h("label", { for: this.chatInput.id, class: "offscreen" }, "Chat message"),
+        h("label", { for: this.chatInput.id, class: "offscreen" }, t("Chat message")),
         this.chatInput,
-        h("button", { type: "submit" }, "Send"),
+        h("button", { type: "submit" }, t("Send")),
       ),
       this.chatError,
     );
@@ -231,17 +232,18 @@ export class RoomView {
       paused: state.paused ? "true" : "",
       held: this.held ?? "",
     });
-    setText(this.title, state.title);
-    const meta = [`Room ${room.code}`];
-    if ((state.game_number ?? 1) > 1) meta.push(`game ${state.game_number}`);
+    const title = gameTitle(state.title);
+    setText(this.title, title);
+    const meta = [t("Room {code}", { code: room.code })];
+    if ((state.game_number ?? 1) > 1) meta.push(t("game {number}", { number: state.game_number }));
     if (clockSetting(state.clock)) meta.push(clockSetting(state.clock));
-    if (!state.public) meta.push("private");
-    if (room.aiMatch) meta.push(`AI match, ${state.ai_pace} s a move`);
-    if (!seated) meta.push("you are watching");
+    if (!state.public) meta.push(t("private"));
+    if (room.aiMatch) meta.push(t("AI match, {seconds} s a move", { seconds: formatNumber(state.ai_pace, { useGrouping: false }) }));
+    if (!seated) meta.push(t("you are watching"));
     setText(this.meta, meta.join(" · "));
     // While paused nobody may move: the line says so rather than "Your move".
     const paused = Boolean(state.paused) && room.playing;
-    setText(this.turn, paused ? "Paused" : turnText(room));
+    setText(this.turn, paused ? t("Paused") : turnText(room));
     this.turn.classList.toggle("my-turn", room.myTurn && !paused);
     this.turn.classList.toggle("paused", paused);
     this.element.classList.toggle("your-turn", room.myTurn);
@@ -256,7 +258,8 @@ export class RoomView {
     this.drawCodes(room);
     this.drawActions(room);
     this.drawLog(room);
-    document.title = `${room.myTurn ? "Your move · " : ""}${state.title} ${room.code} · Boardroom`;
+    const where = `${title} ${room.code} · Boardroom`;
+    document.title = room.myTurn ? t("Your move · {room}", { room: where }) : where;
   }
 
   /** The hint button and the hint (or why none came), while it is this player's move. */
@@ -277,7 +280,7 @@ export class RoomView {
     const hint = room.currentHint;
     const refused = this.hintRefusal?.ply === room.state.ply ? this.hintRefusal.text : "";
     let text = "";
-    if (this.hintAsked) text = "Asking the engine…";
+    if (this.hintAsked) text = t("Asking the engine…");
     else if (hint) text = hintText(hint);
     else if (refused) text = refused;
     setText(this.hintLine, text);
@@ -291,8 +294,9 @@ export class RoomView {
     show(this.searchInfo, last !== null);
     if (last === null) return;
     const { search } = last;
-    const name = room.playerName(last.side) ?? SYMBOLS[last.side];
-    setText(this.searchLine, `${SYMBOLS[last.side]} ${name} played ${last.move}: ${search.summary}`);
+    const name = shownName(room.playerName(last.side)) ?? SYMBOLS[last.side];
+    const played = { who: `${SYMBOLS[last.side]} ${name}`, move: last.move, summary: searchSummaryText(search) };
+    setText(this.searchLine, t("{who} played {move}: {summary}", played));
     const pv = expectedLineText(search);
     setText(this.searchPv, pv);
     show(this.searchPv, pv !== "");
@@ -342,7 +346,7 @@ export class RoomView {
     const paused = Boolean(room.state.paused);
     if (!room.myTurn) this.held = null; // the game ended meanwhile
     show(this.pausedBanner, paused);
-    setText(this.heldText, this.held ? `Your move ${this.held} is held: it is played when the game resumes` : "");
+    setText(this.heldText, this.held ? t("Your move {move} is held: it is played when the game resumes", { move: this.held }) : "");
     this.element.classList.toggle("paused", paused);
     if (!paused && this.held && !this.moving) {
       const move = this.held;
@@ -358,16 +362,16 @@ export class RoomView {
     // A tournament room's players are seated by the server: no codes to pass on.
     const sharing = !state.tournament;
     // An AI match's watchers get its watch code (private) to pass on.
-    if (sharing && state.join_code) rows.push(codeRow("Join code", state.join_code, "join", this.app));
-    if (sharing && state.watch_code) rows.push(codeRow("Watch code", state.watch_code, "watch", this.app));
+    if (sharing && state.join_code) rows.push(codeRow(CODE_WORDS.join, state.join_code, "join", this.app));
+    if (sharing && state.watch_code) rows.push(codeRow(CODE_WORDS.watch, state.watch_code, "watch", this.app));
     if (sharing && state.public && room.you !== null && state.status === "waiting") {
-      rows.push(codeRow("Room code", room.code, "join", this.app));
+      rows.push(codeRow(CODE_WORDS.room, room.code, "join", this.app));
     }
     const key = rows.map((row) => row.dataset.code).join();
     if (this.codes.dataset.shown === key) return;
     this.codes.dataset.shown = key;
-    let intro = state.public ? "Share the room code to play a friend:" : "Private room: pass these codes on.";
-    if (room.aiMatch) intro = "Private AI match: pass the watch code on to let others watch.";
+    let intro = state.public ? t("Share the room code to play a friend:") : t("Private room: pass these codes on.");
+    if (room.aiMatch) intro = t("Private AI match: pass the watch code on to let others watch.");
     this.codes.replaceChildren(...(rows.length ? [h("p", {}, intro), ...rows] : []));
     show(this.codes, rows.length > 0);
   }
@@ -443,7 +447,7 @@ export class RoomView {
     const room = this.room;
     if (!room) return false;
     if (room.you === null) {
-      this.showRefusal("You are watching: only the players can move");
+      this.showRefusal(t("You are watching: only the players can move"));
       return false;
     }
     if (room.state.paused && room.myTurn) {
@@ -539,29 +543,36 @@ export class RoomView {
   }
 }
 
-/** A code to pass on, with buttons to copy it or a link that uses it. */
-function codeRow(label, code, kind, app) {
-  const what = label.toLowerCase();
+/** The codes a room passes on, by kind: its label, and the words that name it in
+ * the copy buttons' labels and notices. */
+const CODE_WORDS = {
+  join: { label: t("Join code"), copy: t("Copy the join code"), link: t("Copy a link with the join code"), copied: t("Copied the join code") },
+  watch: { label: t("Watch code"), copy: t("Copy the watch code"), link: t("Copy a link with the watch code"), copied: t("Copied the watch code") },
+  room: { label: t("Room code"), copy: t("Copy the room code"), link: t("Copy a link with the room code"), copied: t("Copied the room code") },
+};
+
+/** A code to pass on (`words`, one of CODE_WORDS), with buttons to copy it or a link that uses it. */
+function codeRow(words, code, kind, app) {
   const link = `${location.origin}${location.pathname}#/${kind}/${code}`;
   const copy = async (text, copied) => {
     const done = await copyText(text);
-    app.say(done ? `Copied the ${copied}` : `Could not copy: select it and copy it yourself: ${text}`);
+    app.say(done ? copied : t("Could not copy: select it and copy it yourself: {text}", { text }));
   };
   return h(
     "div",
     { class: "code-row", dataset: { code } },
-    h("span", { class: "code-label" }, label),
+    h("span", { class: "code-label" }, words.label),
     h("code", {}, code),
-    button("Copy", () => copy(code, what), { class: "quiet", "aria-label": `Copy the ${what}` }),
-    button("Copy link", () => copy(link, "link"), {
+    button(t("Copy"), () => copy(code, words.copied), { class: "quiet", "aria-label": words.copy }),
+    button(t("Copy link"), () => copy(link, t("Copied the link")), {
       class: "quiet",
-      "aria-label": `Copy a link with the ${what}`,
+      "aria-label": words.link,
     }),
   );
 }
 
 /** What stands in for the board of a game this page does not know (a newer server's). */
 function unknownBoard(room) {
-  const text = `This page cannot draw ${room.state.game}: reload it for the newest version.`;
+  const text = t("This page cannot draw {game}: reload it for the newest version.", { game: room.state.game });
   return { element: h("p", {}, text), update() {}, focus() {} };
 }

@@ -17,9 +17,10 @@
 //             player (class mode; docs/protocol.md). It comes again after each
 //             welcome until that game starts.
 
+import { t } from "./i18n.js";
 import { Room } from "./room-state.js";
 import { savePlayerToken, saveToken, saveWatching, savedWatching } from "./storage.js";
-import { eventText } from "./words.js";
+import { eventText, gameTitle } from "./words.js";
 
 const ROOM_EVENTS = new Set([
   "moved",
@@ -81,13 +82,13 @@ export class Session extends EventTarget {
     // and every later visit; but not a spectator's, who is nobody to come back as.
     if (welcome.player_token && this.connection.client !== "spectator") savePlayerToken(welcome.player_token);
     if (unknownPlayer) {
-      const text = "The server did not know the player this browser kept: you play as a new player";
+      const text = t("The server did not know the player this browser kept: you play as a new player");
       this.dispatchEvent(new CustomEvent("notice", { detail: { text } }));
     }
     const kept = new Set(resumed ? (welcome.resumed_rooms ?? []) : []);
     for (const room of [...this.rooms.values()]) {
       if (room.you !== null && !kept.has(room.code)) {
-        this.forget(room.code, `Your seat in room ${room.code} was not kept: you were away too long`);
+        this.forget(room.code, t("Your seat in room {code} was not kept: you were away too long", { code: room.code }));
       }
     }
     try {
@@ -107,7 +108,7 @@ export class Session extends EventTarget {
       await this.request({ type: "watch", code });
     } catch (error) {
       if (error.code === "connection_lost") throw error;
-      this.forget(room, `Room ${room} is no longer open to watch`);
+      this.forget(room, t("Room {code} is no longer open to watch", { code: room }));
     }
   }
 
@@ -140,7 +141,8 @@ export class Session extends EventTarget {
       if (!room) return;
       // The reason says who closed it and why (the teacher, a no-show, a cancelled
       // tournament): shown as the server gives it.
-      this.forget(room.code, `Room ${room.code} (${room.state.title}) closed: ${message.reason}`, message);
+      const words = { code: room.code, game: gameTitle(room.state.title), reason: message.reason };
+      this.forget(room.code, t("Room {code} ({game}) closed: {reason}", words), message);
     } else if (message.type === "announcement" || message.type === "match") {
       if (message.type === "match") this.matches.set(message.room, message);
       this.dispatchEvent(new CustomEvent(message.type, { detail: message }));

@@ -6,6 +6,7 @@
 // The student's own row is marked.
 
 import { h, setText } from "./dom.js";
+import { t } from "./i18n.js";
 import { standingsTable, tournamentLine } from "./tournament-tables.js";
 
 const RETRY_MS = 3000; // after a failed request (the connection dropped)
@@ -17,7 +18,7 @@ export class StandingsView {
     this.you = you;
     this.timer = null;
     this.gone = false;
-    this.title = h("h2", { class: "room-title", id: "standings-title", tabindex: "-1" }, `Tournament ${id}`);
+    this.title = h("h2", { class: "room-title", id: "standings-title", tabindex: "-1" }, t("Tournament {id}", { id }));
     this.meta = h("p", { class: "room-meta" });
     this.status = h("p", { class: "standings-status", role: "status", "aria-live": "polite" });
     this.table = h("div", { class: "standings-scroll" });
@@ -28,13 +29,13 @@ export class StandingsView {
         "header",
         { class: "room-head" },
         h("div", {}, this.title, this.meta),
-        h("a", { class: "quiet-link", href: "#/" }, "← Lobby"),
+        h("a", { class: "quiet-link", href: "#/" }, t("← Lobby")),
       ),
       this.status,
       this.table,
     );
     if (/^[0-9]+$/.test(id)) this.load();
-    else setText(this.status, `"${id}" is not a tournament id: a tournament id is a number, like 3.`);
+    else setText(this.status, t('"{id}" is not a tournament id: a tournament id is a number, like 3.', { id }));
   }
 
   async load() {
@@ -45,7 +46,7 @@ export class StandingsView {
       body = await response.json().catch(() => null);
     } catch {
       if (this.gone) return;
-      setText(this.status, "Could not reach the server: trying again…");
+      setText(this.status, t("Could not reach the server: trying again…"));
       this.timer = setTimeout(() => this.load(), RETRY_MS);
       return;
     }
@@ -53,14 +54,15 @@ export class StandingsView {
     if (response.ok && body?.tournament) {
       this.show(body.tournament);
     } else if (response.status === 404 && body?.error === "unknown_tournament") {
-      setText(this.status, `There is no tournament ${this.id} on this server.`);
+      setText(this.status, t("There is no tournament {id} on this server.", { id: this.id }));
     } else {
-      setText(this.status, `The server could not show the standings: ${body?.message ?? `HTTP ${response.status}`}`);
+      const reason = body?.message ?? `HTTP ${response.status}`;
+      setText(this.status, t("The server could not show the standings: {reason}", { reason }));
     }
   }
 
   show(tournament) {
-    setText(this.title, tournament.status === "running" ? tournament.name : `Final standings: ${tournament.name}`);
+    setText(this.title, tournament.status === "running" ? tournament.name : t("Final standings: {name}", { name: tournament.name }));
     setText(this.meta, tournamentLine(tournament));
     setText(this.status, "");
     this.element.dataset.status = tournament.status;

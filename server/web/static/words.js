@@ -4,31 +4,62 @@
 // client/terminal/room_text.py.
 
 import { parseCell } from "./board-rows.js";
+import { formatNumber, language, N_, t, tn } from "./i18n.js";
 import { otherSide, SYMBOLS } from "./room-state.js";
 
-const NUMBER_WORDS = { 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven" };
-
 export const LEVELS = ["random", "easy", "medium", "hard", "perfect"];
+
+/** The AI levels (wire codes, LEVELS) as people read them. */
+const LEVEL_NAMES = {
+  random: N_("random"),
+  easy: N_("easy"),
+  medium: N_("medium"),
+  hard: N_("hard"),
+  perfect: N_("perfect"),
+};
+
+/** An AI level (a wire code: "hard") in the page's language ("difícil"); an unknown code as it is. */
+export function levelName(level) {
+  return LEVEL_NAMES[level] ? t(LEVEL_NAMES[level]) : level;
+}
+
+/** A player's name as shown: the server's AI seats, "AI (hard)", in the page's
+ * language ("IA (difícil)"); any other name as it is. */
+export function shownName(name) {
+  const ai = /^AI \((\w+)\)$/.exec(name ?? "");
+  if (ai && LEVEL_NAMES[ai[1]]) return t("AI ({level})", { level: levelName(ai[1]) });
+  return name;
+}
+
+/** A game's title (GET /api/games, a room's `title`) in the page's language: the
+ * titles are marked in shared/games; an m,n,k board's, "5,5,4 game", too. */
+export function gameTitle(title) {
+  const sized = /^(\d+),(\d+),(\d+) game$/.exec(title ?? "");
+  if (sized) return t("{m},{n},{k} game", { m: sized[1], n: sized[2], k: sized[3] });
+  return title ? t(title) : title;
+}
 
 /** The name a tab that only watches says hello with (the teacher's Watch link). */
 export const SPECTATOR_NAME = "Teacher";
 /** What the header says before that name, in place of "Playing as". */
-export const WATCHING_AS = "Watching as";
+export const WATCHING_AS = t("Watching as");
 
 /** The page shown for a join link that the class's server does not know (main.js). */
 export const INVALID_LINK = {
-  title: "Link not valid",
-  heading: "Your card's link did not work",
-  text: "This link is not valid: ask your teacher for your card.",
-  hint: "Nobody was signed in and nothing was added to the class. Open the link on your card again, or type it exactly as printed.",
-  startOver: "Type your class code instead",
+  title: t("Link not valid"),
+  heading: t("Your card's link did not work"),
+  text: t("This link is not valid: ask your teacher for your card."),
+  hint: t(
+    "Nobody was signed in and nothing was added to the class. Open the link on your card again, or type it exactly as printed.",
+  ),
+  startOver: t("Type your class code instead"),
 };
 
 /** A side as a player reads it: "You" for your own seat, else "O bob". */
 export function who(room, side, { capital = true } = {}) {
-  if (side === room.you) return capital ? "You" : "you";
+  if (side === room.you) return capital ? t("You") : t("you");
   const name = room.playerName(side);
-  return name ? `${SYMBOLS[side]} ${name}` : SYMBOLS[side];
+  return name ? `${SYMBOLS[side]} ${shownName(name)}` : SYMBOLS[side];
 }
 
 /** A seat's presence: "" when there, else "gone, seat held 40 s" or "away". */
@@ -36,26 +67,26 @@ export function presence(seat, nowSeconds = Date.now() / 1000) {
   if (!seat.name || seat.connected || seat.kind === "ai") return "";
   if (seat.gone_until != null) {
     const held = Math.max(0, Math.round(seat.gone_until - nowSeconds));
-    return `gone, seat held ${held} s`;
+    return t("gone, seat held {seconds} s", { seconds: held });
   }
-  return "away";
+  return t("away");
 }
 
 /** What a seat's player is, when the name does not say: "bot" or "". (The
  * server names its AI seats "AI (hard)".) */
 export function seatKind(seat) {
-  return seat.kind === "bot" ? "bot" : "";
+  return seat.kind === "bot" ? t("bot") : "";
 }
 
 /** Where the game stands: waiting, whose move (and a draw offer), or over. */
 export function turnText(room) {
   const { status, to_move: toMove, draw_offer: offer } = room.state;
-  if (status === "waiting") return "Waiting for an opponent";
-  if (status === "finished") return resultText(room) || "Game over";
-  let text = room.myTurn ? "Your move" : `${who(room, toMove)} to move`;
-  if (offer && offer === room.you) text += " · you offered a draw";
-  else if (offer) text += ` · ${who(room, offer)} offers a draw`;
-  return text;
+  if (status === "waiting") return t("Waiting for an opponent");
+  if (status === "finished") return resultText(room) || t("Game over");
+  const turn = room.myTurn ? t("Your move") : t("{who} to move", { who: who(room, toMove) });
+  if (offer && offer === room.you) return t("{turn} · you offered a draw", { turn });
+  if (offer) return t("{turn} · {who} offers a draw", { turn, who: who(room, offer) });
+  return turn;
 }
 
 /**
@@ -69,15 +100,46 @@ export function lineText(shape, cellNames) {
   if (shape?.kind !== "columns" || !cells.length || cells.includes(null)) return cellNames.join("-");
   const columns = [...new Set(cells.map((cell) => cell.column + 1))].sort((a, b) => a - b);
   const rows = new Set(cells.map((cell) => cell.row));
-  if (columns.length === 1) return `up column ${columns[0]}`;
-  const span = `columns ${columns[0]} to ${columns.at(-1)}`;
-  return rows.size === 1 ? `across ${span}` : `diagonally across ${span}`;
+  if (columns.length === 1) return t("up column {column}", { column: columns[0] });
+  const span = { first: columns[0], last: columns.at(-1) };
+  return rows.size === 1 ? t("across columns {first} to {last}", span) : t("diagonally across columns {first} to {last}", span);
 }
 
 /** A winning line in words: "three in a row, a1-b2-c3", "four in a row, up column 4". */
 export function lineWords(shape, line) {
-  const count = NUMBER_WORDS[line.length] ?? String(line.length);
-  return `${count} in a row, ${lineText(shape, line)}`;
+  const where = lineText(shape, line);
+  switch (line.length) {
+    case 3:
+      return t("three in a row, {line}", { line: where });
+    case 4:
+      return t("four in a row, {line}", { line: where });
+    case 5:
+      return t("five in a row, {line}", { line: where });
+    case 6:
+      return t("six in a row, {line}", { line: where });
+    case 7:
+      return t("seven in a row, {line}", { line: where });
+    default:
+      return t("{count} in a row, {line}", { count: line.length, line: where });
+  }
+}
+
+/** Why a game ended (a result's `reason`, a wire code), in a word or two: "resignation". */
+const REASON_WORDS = {
+  line: N_("line"),
+  full_board: N_("full board"),
+  count: N_("most discs"),
+  no_moves: N_("no moves"),
+  resignation: N_("resignation"),
+  agreement: N_("agreement"),
+  timeout: N_("timeout"),
+  abandonment: N_("abandonment"),
+  aborted: N_("aborted"),
+};
+
+/** A result's reason in words ("full board"); an unknown code with its underscores as spaces. */
+export function reasonWords(reason) {
+  return REASON_WORDS[reason] ? t(REASON_WORDS[reason]) : String(reason).replace(/_/g, " ");
 }
 
 /** How the last game ended ("You win: four in a row, up column 4"); "" before the end. */
@@ -86,28 +148,41 @@ export function resultText(room) {
   if (!result) return "";
   const winner = result.winner;
   if (!winner) {
-    return (
-      {
-        full_board: "Draw: the board is full",
-        agreement: "Draw by agreement",
-        aborted: "Aborted before the first move: nobody wins",
-        abandonment: "No result: both players left",
-      }[result.reason] ?? `No winner (${result.reason})`
-    );
+    switch (result.reason) {
+      case "full_board":
+        return t("Draw: the board is full");
+      case "agreement":
+        return t("Draw by agreement");
+      case "aborted":
+        return t("Aborted before the first move: nobody wins");
+      case "abandonment":
+        return t("No result: both players left");
+      default:
+        return t("No winner ({reason})", { reason: reasonWords(result.reason) });
+    }
   }
-  const wins = `${who(room, winner)} ${winner === room.you ? "win" : "wins"}`;
-  const loser = who(room, otherSide(winner), { capital: false });
+  const mine = winner === room.you;
+  const lost = otherSide(winner) === room.you;
+  const params = { winner: who(room, winner), loser: who(room, otherSide(winner), { capital: false }) };
   switch (result.reason) {
-    case "line":
-      return `${wins}: ${lineWords(room.shape, result.line)}`;
+    case "line": {
+      const line = lineWords(room.shape, result.line);
+      return mine ? t("You win: {line}", { line }) : t("{winner} wins: {line}", { ...params, line });
+    }
     case "resignation":
-      return `${wins}: ${loser} resigned`;
+      if (mine) return t("You win: {loser} resigned", params);
+      return lost ? t("{winner} wins: you resigned", params) : t("{winner} wins: {loser} resigned", params);
     case "timeout":
-      return `${wins} on time`;
+      return mine ? t("You win on time") : t("{winner} wins on time", params);
     case "abandonment":
-      return `${wins}: ${loser} left and did not come back`;
-    default:
-      return `${wins} (${result.reason})`;
+      if (mine) return t("You win: {loser} left and did not come back", params);
+      return lost
+        ? t("{winner} wins: you left and did not come back", params)
+        : t("{winner} wins: {loser} left and did not come back", params);
+    default: {
+      const reason = reasonWords(result.reason);
+      return mine ? t("You win ({reason})", { reason }) : t("{winner} wins ({reason})", { ...params, reason });
+    }
   }
 }
 
@@ -119,16 +194,21 @@ export function resultText(room) {
 export function rematchText(room) {
   const offer = room.state.rematch_offer;
   if (!offer || room.state.status !== "finished") return "";
-  if (offer === room.you) return `Rematch asked: waiting for ${room.seat(otherSide(offer)).name ?? "the opponent"}`;
-  return `${room.seat(offer).name ?? SYMBOLS[offer]} asks for a rematch`;
+  if (offer === room.you) {
+    const other = room.seat(otherSide(offer)).name;
+    return other
+      ? t("Rematch asked: waiting for {name}", { name: shownName(other) })
+      : t("Rematch asked: waiting for the opponent");
+  }
+  return t("{name} asks for a rematch", { name: shownName(room.seat(offer).name) ?? SYMBOLS[offer] });
 }
 
 /** One line for the lobby's list of your rooms: "your move", "waiting"... */
 export function roomSummary(room) {
-  if (room.state.status === "waiting") return "waiting for an opponent";
-  if (room.state.status === "finished") return "game over";
-  if (room.you === null) return "watching";
-  return room.myTurn ? "your move" : "their move";
+  if (room.state.status === "waiting") return t("waiting for an opponent");
+  if (room.state.status === "finished") return t("game over");
+  if (room.you === null) return t("watching");
+  return room.myTurn ? t("your move") : t("their move");
 }
 
 /** The log line for a room event, or null for events not worth a line. */
@@ -141,14 +221,14 @@ export function eventText(room, message, before) {
     case "player_status":
       if (message.side === room.you) return null;
       return message.connected
-        ? `${who(room, message.side)} is back`
-        : `${who(room, message.side)} lost the connection`;
+        ? t("{who} is back", { who: who(room, message.side) })
+        : t("{who} lost the connection", { who: who(room, message.side) });
     case "draw_offered":
-      return `${who(room, message.side)} ${message.side === room.you ? "offer" : "offers"} a draw`;
+      return message.side === room.you ? t("You offer a draw") : t("{who} offers a draw", { who: who(room, message.side) });
     case "draw_declined":
-      return "The draw offer is off";
+      return t("The draw offer is off");
     case "rematch_offered":
-      return message.side === room.you ? "You ask for a rematch" : rematchText(room);
+      return message.side === room.you ? t("You ask for a rematch") : rematchText(room);
     case "state":
       return stateChange(room, before);
     default:
@@ -162,14 +242,17 @@ function stateChange(room, before) {
   const newGame = before.status !== "playing" || before.game_number !== state.game_number;
   if (state.status === "playing" && newGame) {
     const number = state.game_number ?? 1;
-    const side = room.you ? `: you play ${SYMBOLS[room.you]}` : "";
-    return `Game ${number} started${side}`;
+    return room.you
+      ? t("Game {number} started: you play {side}", { number, side: SYMBOLS[room.you] })
+      : t("Game {number} started", { number });
   }
   for (const seat of state.seats) {
     const earlier = before.seats.find((other) => other.side === seat.side) ?? {};
     const symbol = SYMBOLS[seat.side];
-    if (seat.name && !earlier.name && seat.side !== room.you) return `${symbol} ${seat.name} sat down`;
-    if (!seat.name && earlier.name) return `${symbol} ${earlier.name} left the seat`;
+    if (seat.name && !earlier.name && seat.side !== room.you) {
+      return t("{who} sat down", { who: `${symbol} ${shownName(seat.name)}` });
+    }
+    if (!seat.name && earlier.name) return t("{who} left the seat", { who: `${symbol} ${shownName(earlier.name)}` });
   }
   return null;
 }
@@ -177,26 +260,28 @@ function stateChange(room, before) {
 /** A refused move in words: the turn and a moved-on position said for people. */
 export function moveRefusalText(room, error) {
   if (error?.code === "not_your_turn" && room.state.to_move) {
-    return `Not your turn: wait for ${who(room, room.state.to_move, { capital: false })} to move`;
+    return t("Not your turn: wait for {who} to move", { who: who(room, room.state.to_move, { capital: false }) });
   }
-  if (error?.code === "stale_move") return "The position changed before your move arrived: look again";
+  if (error?.code === "stale_move") return t("The position changed before your move arrived: look again");
   return refusalText(error);
 }
 
 /** The start page's line: "Play Tic-tac-toe, Connect Four and Gomoku against friends, ...". */
 export function welcomeLine(titles) {
-  const games = titles.length > 1 ? `${titles.slice(0, -1).join(", ")} and ${titles.at(-1)}` : (titles[0] ?? "board games");
-  return `Play ${games} against friends, classmates or the AI.`;
+  // British English lists take no comma before "and", as this page always wrote them.
+  const list = new Intl.ListFormat(language() === "en" ? "en-GB" : language(), { type: "conjunction" });
+  const games = titles.length ? list.format(titles.map(gameTitle)) : t("board games");
+  return t("Play {games} against friends, classmates or the AI.", { games });
 }
 
 /** Said where a game is chosen when GET /api/games did not answer. */
-export const GAMES_UNAVAILABLE = "The list of games did not load: reload the page to try again";
+export const GAMES_UNAVAILABLE = t("The list of games did not load: reload the page to try again");
 
 /** The label of a family's size field (GET /api/games `sizes`): "Columns", "Rows", "In a row". */
 export function sizeLabel(size) {
-  const labels = { columns: "Columns", rows: "Rows", line: "In a row" };
+  const labels = { columns: N_("Columns"), rows: N_("Rows"), line: N_("In a row") };
   const meaning = String(size.meaning ?? size.name);
-  return labels[meaning] ?? meaning.charAt(0).toUpperCase() + meaning.slice(1);
+  return labels[meaning] ? t(labels[meaning]) : meaning.charAt(0).toUpperCase() + meaning.slice(1);
 }
 
 /**
@@ -206,42 +291,98 @@ export function sizeLabel(size) {
  */
 export function illegalPickText(room, move) {
   if (!room.myTurn) return moveRefusalText(room, { code: "not_your_turn", message: "not your turn" });
-  if (room.shape?.kind === "columns") return `Column '${move}' is full: choose a column with room`;
-  if (room.stones.has(move)) return `Cell '${move}' is taken: choose an empty cell`;
-  return `'${move}' is not a legal move here: choose another`;
+  if (room.shape?.kind === "columns") return t("Column '{move}' is full: choose a column with room", { move });
+  if (room.stones.has(move)) return t("Cell '{move}' is taken: choose an empty cell", { move });
+  return t("'{move}' is not a legal move here: choose another", { move });
 }
 
 /** A legal move that is no place on the board, on its button: "Pass". */
 export function otherMoveText(move) {
+  if (move === "pass") return t("Pass");
   return move.charAt(0).toUpperCase() + move.slice(1);
+}
+
+/** An engine's value (the server's: "win in 3", "loss in 2", "draw", "+1.25"),
+ * said in the page's language: "victoria en 3", "+1,25". */
+export function valueText(value) {
+  const text = String(value ?? "");
+  const decided = /^(win|loss) in (\d+)$/.exec(text);
+  if (decided) {
+    const moves = Number(decided[2]);
+    return decided[1] === "win" ? t("win in {moves}", { moves }) : t("loss in {moves}", { moves });
+  }
+  if (text === "draw") return t("draw");
+  if (/^[+-]\d+(\.\d+)?$/.test(text)) {
+    const digits = text.split(".")[1]?.length ?? 0;
+    const options = { signDisplay: "always", minimumFractionDigits: digits, maximumFractionDigits: digits };
+    return formatNumber(Number(text), options);
+  }
+  return text;
 }
 
 /** The engine's hint for people: "Hint: b2 — draw", "Hint: 4 — +0.35 (estimate)". */
 export function hintText(hint) {
   const value = hint.search?.value;
-  if (!value) return `Hint: ${hint.move}`;
-  return `Hint: ${hint.move} — ${value}${hint.search.exact ? "" : " (estimate)"}`;
+  if (!value) return t("Hint: {move}", { move: hint.move });
+  const params = { move: hint.move, value: valueText(value) };
+  return hint.search.exact ? t("Hint: {move} — {value}", params) : t("Hint: {move} — {value} (estimate)", params);
 }
 
 /** A refused hint in words: short, and what to do about it. */
 export function hintRefusalText(error) {
   switch (error?.code) {
     case "hints_off":
-      return "Hints are off in this game";
+      return t("Hints are off in this game");
     case "engine_busy":
-      return "The engine is busy: ask again in a moment";
+      return t("The engine is busy: ask again in a moment");
     case "stale_move":
-      return "The game moved on before the hint came: ask again";
+      return t("The game moved on before the hint came: ask again");
     default:
       return refusalText(error);
   }
 }
 
+/**
+ * The refusal codes (shared/protocol/errors.py ErrorCode) a person may meet,
+ * in words. The server's English `message` is more precise (it names the input
+ * at fault and what would be accepted), so an English page shows it; a page in
+ * another language shows the code's words (wire codes stay English: the words
+ * are the client's, docs/protocol.md).
+ */
+const REFUSALS = {
+  unsupported_version: N_("This page is out of date: reload it"),
+  bad_name: N_("That name cannot be used: use 1 to 32 letters, digits or spaces"),
+  bad_text: N_("That message holds characters that cannot be sent, such as line breaks"),
+  too_many_connections: N_("Too many connections from this network: close a tab and try again"),
+  unknown_game: N_("The server does not play that game, or not on a board of that size"),
+  bad_options: N_("Those room options do not fit together: check the form"),
+  bad_level: N_("That AI level does not exist"),
+  unknown_room: N_("No room has that code: check it and try again"),
+  room_full: N_("That room is full: every seat is taken"),
+  too_many_rooms: N_("You have too many open rooms: finish or leave one first"),
+  watch_only: N_("This tab only watches: it cannot take a seat"),
+  not_seated: N_("You have no seat in this room"),
+  not_your_turn: N_("Not your turn"),
+  illegal_move: N_("That move is not allowed here: choose another"),
+  stale_move: N_("The position changed before your move arrived: look again"),
+  game_not_started: N_("The game has not started yet: it is waiting for an opponent"),
+  game_over: N_("The game is over"),
+  game_in_progress: N_("The game is still being played"),
+  no_draw_offer: N_("There is no draw offer to answer"),
+  tournament_room: N_("Not in a tournament room: the next round comes by itself"),
+  paused: N_("The teacher paused the games: wait until they resume"),
+  hints_off: N_("Hints are off in this game"),
+  engine_busy: N_("The engine is busy: ask again in a moment"),
+  internal_error: N_("Something went wrong on the server: try again"),
+};
+
 /** A refused request (RefusedError or ConnectionLostError) in words. */
 export function refusalText(error) {
-  const message = error?.message || "something went wrong";
-  if (error?.code === "connection_lost") return `Not sent: ${message}`;
-  if (error?.code === "rate_limited") return "Too fast: wait a moment and try again";
+  const message = error?.message || t("something went wrong");
+  if (error?.code === "connection_lost") return t("Not sent: {reason}", { reason: message });
+  if (error?.code === "rate_limited") return t("Too fast: wait a moment and try again");
+  const words = REFUSALS[error?.code];
+  if (words && t(words) !== words) return t(words);
   // The server's messages are written for people: they name the input at fault
   // and say what would be accepted.
   return message.charAt(0).toUpperCase() + message.slice(1);
@@ -251,40 +392,134 @@ export function refusalText(error) {
  * game and has left the seat since, else "empty seat". */
 export function seatLabel(room, side) {
   const seated = room.seat(side).name;
-  if (seated) return `${seated}${side === room.you ? " (you)" : ""}`;
+  if (seated) return side === room.you ? t("{name} (you)", { name: shownName(seated) }) : shownName(seated);
   const played = room.playerName(side);
-  return played ? `${played} (left)` : "empty seat";
+  return played ? t("{name} (left)", { name: shownName(played) }) : t("empty seat");
 }
 
 /** The line the AI expects, under "How did the AI think?": "Expected line: b2 a1
  * c3"; while hints are off the server sends none (its next move would be the
  * player's hint), and that is said; "" for a move found without a search. */
 export function expectedLineText(search) {
-  if (search.line_hidden) return "Expected line: not shown while hints are off";
-  return search.nodes > 0 ? `Expected line: ${search.pv.join(" ")}` : "";
+  if (search.line_hidden) return t("Expected line: not shown while hints are off");
+  return search.nodes > 0 ? t("Expected line: {line}", { line: search.pv.join(" ") }) : "";
+}
+
+/** A count of positions for people, as shared/engine/explain.py's count_text
+ * writes it, in the page's language: "812", "1.2 M" ("1,2 M" in Spanish). */
+export function countText(count) {
+  const figure = (value, digits) =>
+    formatNumber(value, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+  if (count < 1000) return figure(count, 0);
+  let text = figure(count, 0);
+  for (const [unit, size] of [["k", 1e3], ["M", 1e6], ["G", 1e9]]) {
+    const scaled = count / size;
+    text = `${figure(scaled, Math.round(scaled * 10) / 10 < 10 ? 1 : 0)} ${unit}`;
+    if (Math.round(scaled) < 1000) return text;
+  }
+  return text;
+}
+
+/** A search's time for people, as explain.py's seconds_text: "37 ms", "0.84 s", "31.4 s". */
+function secondsText(milliseconds) {
+  const seconds = milliseconds / 1000;
+  const figure = (value, digits) => formatNumber(value, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  if (seconds < 0.1) return `${figure(milliseconds, 0)} ms`;
+  return seconds < 10 ? `${figure(seconds, 2)} s` : `${figure(seconds, 1)} s`;
+}
+
+/** What the AI's search concluded (explain.py's verdict), from the move's `search`. */
+function verdictText(search) {
+  if (search.nodes === 0 && search.depth === 0) return t("no search: a move at random");
+  const decided = /^(win|loss) in (\d+)$/.exec(search.value ?? "");
+  if (decided?.[1] === "win") return decided[2] === "1" ? t("wins with this move") : t("sees a win in {moves}", { moves: decided[2] });
+  if (decided) return t("sees a loss in {moves}", { moves: decided[2] });
+  if (search.value === "draw") return t("proven draw");
+  return t("best guess after depth {depth}: {value}", { depth: search.depth, value: valueText(search.value) });
+}
+
+/**
+ * How the AI found its move, in one line (under "How did the AI think?"):
+ * "searched 1.2 M positions in 0.84 s, depth 14: sees a win in 9". An English
+ * page shows the server's own `summary` (explain.py's summary, to the
+ * millisecond); another language's is made here from the same figures.
+ */
+export function searchSummaryText(search) {
+  if (language() === "en" && search.summary) return search.summary;
+  const verdict = verdictText(search);
+  if (search.nodes === 0 && search.depth === 0) return verdict;
+  if (search.book) return t("from the opening book, solved in advance: {verdict}", { verdict });
+  const searched = tn("searched {count} position in {time}", "searched {count} positions in {time}", search.nodes, {
+    count: countText(search.nodes),
+    time: secondsText(search.elapsed_ms ?? 0),
+  });
+  if (!search.exact) return t("{searched}: {verdict}", { searched, verdict });
+  return t("{searched}, depth {depth}: {verdict}", { searched, depth: search.depth, verdict });
+}
+
+/** A time left, "45 s" or "1 min 05 s" (the same units in every language Boardroom speaks). */
+export function timeLeft(seconds) {
+  if (seconds < 60) return `${seconds} s`;
+  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, "0")} s`;
 }
 
 /** A tournament player seated before their opponent: "Waiting for Dmitri to sit
  * down: 28 s, then you win by forfeit" (`secondsLeft` until the server's
  * deadline); while the games are paused no deadline passes, and it says so. */
 export function waitingText(opponent, secondsLeft, paused) {
-  if (paused) return `Waiting for ${opponent} to sit down (the games are paused)`;
-  const left = secondsLeft < 60 ? `${secondsLeft} s` : `${Math.floor(secondsLeft / 60)} min ${String(secondsLeft % 60).padStart(2, "0")} s`;
-  return `Waiting for ${opponent} to sit down: ${left}, then you win by forfeit`;
+  if (paused) return t("Waiting for {name} to sit down (the games are paused)", { name: opponent });
+  return t("Waiting for {name} to sit down: {time}, then you win by forfeit", {
+    name: opponent,
+    time: timeLeft(secondsLeft),
+  });
 }
 
 /** The seat of a tournament opponent who has not sat down yet: "bob (not here yet)". */
 export function absentLabel(opponent) {
-  return `${opponent} (not here yet)`;
+  return t("{name} (not here yet)", { name: opponent });
+}
+
+/**
+ * A tournament's end, from its standings (GET /api/tournaments/{id}): "Tournament
+ * "Cup" is over: ann wins with 3 points." (the server's announcement, which is
+ * English, in the page's language); "" while it is not over.
+ */
+export function tournamentEndText(tournament) {
+  const name = tournament.name;
+  if (tournament.status === "cancelled") return t("The tournament {name} was cancelled by the teacher.", { name });
+  const first = (tournament.standings ?? []).filter((row) => row.rank === 1);
+  if (tournament.status !== "finished" || !first.length) return "";
+  const names = new Intl.ListFormat(language(), { type: "conjunction" }).format(first.map((row) => shownName(row.name)));
+  const points = tn("{n} point", "{n} points", first[0].points);
+  return first.length === 1
+    ? t('Tournament "{name}" is over: {names} wins with {points}.', { name, names, points })
+    : t('Tournament "{name}" is over: {names} share first place with {points}.', { name, names, points });
 }
 
 /** The review page's words (review-view.js) for what its judgements rest on. */
 export const REVIEW = {
   /** Shown when a judged move rests on an estimate (the analysis's `estimated`). */
-  estimated: "Some values are estimates: the engine cannot solve this board, or did not in time. Judgements on estimates are cautious: none is a blunder.",
+  estimated: t(
+    "Some values are estimates: the engine cannot solve this board, or did not in time. Judgements on estimates are cautious: none is a blunder.",
+  ),
   /** The graph's legend for the mark over a blunder. */
-  blunderLegend: "?? lowered the game's value",
+  blunderLegend: t("?? lowered the game's value"),
 };
+
+/** The engine's judgements of a move (the analysis's `judgement`, a wire code) in words. */
+const JUDGEMENTS = {
+  best: N_("best"),
+  good: N_("good"),
+  forced: N_("forced"),
+  inaccuracy: N_("inaccuracy"),
+  mistake: N_("mistake"),
+  blunder: N_("blunder"),
+};
+
+/** A move's judgement in words ("mistake"); an unknown code as it is. */
+export function judgementText(judgement) {
+  return JUDGEMENTS[judgement] ? t(JUDGEMENTS[judgement]) : judgement;
+}
 
 /** A turning point of a review in words, from its data (the analysis's
  * `turning_points`) and the review of its move (for the values): "move 9 (X): 5
@@ -293,28 +528,33 @@ export const REVIEW = {
  * a kind this page does not know. */
 export function turningPointText(point, review) {
   if (!review) return point.text;
-  const head = `move ${point.ply + 1} (${SYMBOLS[point.side]}): ${point.move}`;
+  const head = t("move {number} ({side}): {move}", { number: point.ply + 1, side: SYMBOLS[point.side], move: point.move });
   const before = review.value_before;
   const after = review.value_after;
   const led =
     after === "draw"
       ? ""
       : point.lets_win_in_one
-        ? ` and let ${SYMBOLS[otherSide(point.side)]} win in one`
-        : ` and lost in ${after.replace(/^loss in /, "")}`;
+        ? t(" and let {side} win in one", { side: SYMBOLS[otherSide(point.side)] })
+        : t(" and lost in {moves}", { moves: after.replace(/^loss in /, "") });
   const won = before.replace(/^win in /, "");
-  const kept = won === "1" ? `${point.best} won at once` : `${point.best} won in ${won}`;
+  const kept = won === "1" ? t("{best} won at once", { best: point.best }) : t("{best} won in {moves}", { best: point.best, moves: won });
+  const params = { head, led, kept, best: point.best };
   switch (point.kind) {
     case "threw_away_draw":
-      return `${head} threw away the draw${led}; ${point.best} held the draw`;
+      return t("{head} threw away the draw{led}; {best} held the draw", params);
     case "missed_win_in_one":
-      return `${head} missed a win in one${led}; ${kept}`;
+      return t("{head} missed a win in one{led}; {kept}", params);
     case "threw_away_win":
-      return `${head} threw away the win; ${kept}`;
+      return t("{head} threw away the win; {kept}", params);
     case "win_to_loss":
-      return `${head} threw away the win${led}; ${kept}`;
+      return t("{head} threw away the win{led}; {kept}", params);
     case "estimate_drop":
-      return `${head} went from ${before} to ${after} (estimates); ${point.best} was worth ${before}`;
+      return t("{head} went from {before} to {after} (estimates); {best} was worth {before}", {
+        ...params,
+        before: valueText(before),
+        after: valueText(after),
+      });
     default:
       return point.text;
   }
