@@ -261,7 +261,7 @@ class GameInPlay:
         outcome = self.game.outcome(self.position)
         if not outcome.is_over:
             return True
-        winner = outcome.winner if outcome.winner is not None else None
+        winner = outcome.winner
         line = self.line_names(outcome.line)
         self.finish(winner, _termination_of(outcome), now, out, None, None, line)
         return False
@@ -410,7 +410,7 @@ class GameInPlay:
         outcome = game.outcome(position)
         if finished is None and outcome.is_over:
             # The last move was stored but the crash came before the result was.
-            winner = outcome.winner if outcome.winner is not None else None
+            winner = outcome.winner
             finished = GameFinished(
                 room=self.code,
                 game_number=started.game_number,
