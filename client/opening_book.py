@@ -34,9 +34,9 @@ from pathlib import Path
 from boardroom.shared.engine.book import BookEntry, OpeningBook, book_key
 from boardroom.shared.engine.scores import stone_score
 from boardroom.shared.engine.search import solve_move
-from boardroom.shared.games import GridGame, Position, get_game
+from boardroom.shared.games import GridGame, Player, Position, get_game
 
-__all__ = ["SIDES", "BuildReport", "book_positions", "build_book", "read_journal", "write_book"]
+__all__ = ["BuildReport", "book_positions", "build_book", "read_journal", "write_book"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,22 +72,17 @@ def read_journal(path: Path, game: GridGame, plies: int) -> OpeningBook:
     return book
 
 
-SIDES = ("first", "second")
-"""Who ``perfect`` is in the positions built: the side to move at the start
-position, or the other one. The first side's are built first: they are what
-"perfect wins from the first move" needs."""
-
-
 def book_positions(
-    game: GridGame, book: OpeningBook, start: Position, plies: int, side: str = "first"
+    game: GridGame, book: OpeningBook, start: Position, plies: int, side: Player = Player.FIRST
 ) -> Iterator[list[Position]]:
     """The levels of positions the book must hold for ``perfect`` playing ``side``
     (see the module docstring), one list per level, each position once (mirror
     images count once). A level is asked for only once the book holds every
-    position of the level before it: the next level follows the book's moves."""
-    if side not in SIDES:
+    position of the level before it: the next level follows the book's moves.
+    ``side``: who ``perfect`` is, the side to move at ``start`` or the other one."""
+    if side not in tuple(Player):
         raise ValueError(f"side {side!r}: first or second")
-    if side == "first":
+    if side == Player.FIRST:
         starts = [start]
     else:
         starts = [game.play(start, move) for move in game.legal_moves(start)]
@@ -119,12 +114,13 @@ def build_book(
     workers: int = 1,
     start: str = "",
     solve: bool = True,
-    sides: Sequence[str] = SIDES,
+    sides: Sequence[Player] = tuple(Player),
     report: Callable[[str], None] = print,
 ) -> tuple[OpeningBook, BuildReport]:
     """Build (or carry on building) the book of ``game_name`` up to ``plies``
     stones from the position ``start`` (a move string), for ``perfect`` playing
-    each of ``sides`` in turn, journalling at ``journal``; see the module
+    each of ``sides`` in turn (the first side's first: they are what "perfect wins
+    from the first move" needs), journalling at ``journal``; see the module
     docstring. With ``solve=False``, solve nothing: the book is what the journal
     holds (``LookupError`` if it is not complete)."""
     started = time.monotonic()

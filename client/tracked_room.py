@@ -13,13 +13,14 @@ there (:meth:`TrackedRoom.time_left_ms`); the server stays the judge of timeouts
 >>> from boardroom.shared.protocol.messages import Moved, RoomState, SeatInfo, Clock
 >>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
 ...     status="playing", public=True, clock=Clock(), moves="", ply=0,
-...     seats=[SeatInfo(side="first"), SeatInfo(side="second")], to_move="first", you="first"))
+...     seats=[SeatInfo(side=Player.FIRST), SeatInfo(side=Player.SECOND)],
+...     to_move=Player.FIRST, you=Player.FIRST))
 >>> room.my_turn, room.legal_moves[:3]
 (True, ['a1', 'b1', 'c1'])
->>> room.apply(Moved(room="ABCDEF", ply=0, move="b2", side="first"))
+>>> room.apply(Moved(room="ABCDEF", ply=0, move="b2", side=Player.FIRST))
 True
 >>> room.state.moves, room.state.to_move, room.last_move, room.my_turn
-('b2', 'second', 'b2', False)
+('b2', <Player.SECOND: 'second'>, 'b2', False)
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import time
 import msgspec
 
 from boardroom.shared.errors import BoardroomError
-from boardroom.shared.games import Game, Position, get_game
+from boardroom.shared.games import Game, Player, Position, get_game
 from boardroom.shared.protocol.messages import (
     ClockState,
     DrawDeclined,
@@ -40,9 +41,7 @@ from boardroom.shared.protocol.messages import (
     RematchOffered,
     RoomState,
     SeatInfo,
-    Side,
     State,
-    other_side,
 )
 
 
@@ -66,7 +65,7 @@ class TrackedRoom:
     # -- reading -------------------------------------------------------------------
 
     @property
-    def you(self) -> Side | None:
+    def you(self) -> Player | None:
         """This client's seat, or None when watching."""
         return self.state.you
 
@@ -101,14 +100,14 @@ class TrackedRoom:
         result = self.state.result
         return list(result.line) if result is not None else []
 
-    def seat(self, side: Side) -> SeatInfo:
+    def seat(self, side: Player) -> SeatInfo:
         """Who sits at ``side`` (an empty seat has no name)."""
         for seat in self.state.seats:
             if seat.side == side:
                 return seat
         return SeatInfo(side=side)
 
-    def player_name(self, side: Side) -> str | None:
+    def player_name(self, side: Player) -> str | None:
         """Who plays ``side``, or played it: the seat's name; once the game is over
         and its player has left the seat, the name they played it under (the
         state's ``game_players``); else None."""
@@ -117,13 +116,13 @@ class TrackedRoom:
             return self.state.game_players.get(side)
         return name
 
-    def time_left_ms(self, side: Side, now: float | None = None) -> int | None:
+    def time_left_ms(self, side: Player, now: float | None = None) -> int | None:
         """Milliseconds left on ``side``'s clock as of ``now`` (``time.monotonic()``),
         counting down while it runs; None in a room without a clock."""
         clocks = self.state.clocks
         if clocks is None:
             return None
-        left = clocks.first_ms if side == "first" else clocks.second_ms
+        left = clocks.first_ms if side == Player.FIRST else clocks.second_ms
         if clocks.running == side and self.playing:
             elapsed = (time.monotonic() if now is None else now) - self._clocks_at
             left -= int(elapsed * 1000)
@@ -189,7 +188,7 @@ class TrackedRoom:
             self.state,
             moves=self.game.move_string(self.position),
             ply=moved.ply + 1,
-            to_move=other_side(moved.side),
+            to_move=moved.side.other,
             clocks=moved.clocks if moved.clocks is not None else self.state.clocks,
         )
         if moved.clocks is not None:
@@ -201,8 +200,8 @@ class TrackedRoom:
         if clocks is not None:
             # Stop the clocks where they stand now: nothing runs after the end.
             clocks = ClockState(
-                first_ms=self.time_left_ms("first") or 0,
-                second_ms=self.time_left_ms("second") or 0,
+                first_ms=self.time_left_ms(Player.FIRST) or 0,
+                second_ms=self.time_left_ms(Player.SECOND) or 0,
                 running=None,
             )
         in_step = over.moves == self.state.moves

@@ -55,7 +55,7 @@ from boardroom.server.core.room_output import (
 )
 from boardroom.server.store import Store
 from boardroom.shared.errors import GameError
-from boardroom.shared.protocol.messages import SIDES, Side, player_of
+from boardroom.shared.games import Player
 
 __all__ = [
     "GameRecorder",
@@ -191,7 +191,7 @@ class GameRecorder:
                     )
                 case GameFinished():
                     game_id = self._id_of(event.room, event.game_number, "the end")
-                    winner = None if event.winner is None else player_of(event.winner)
+                    winner = event.winner
                     await self._store.finish_game(game_id, winner, event.reason, event.at)
                     # Only once stored: a failed write leaves the game in play here too.
                     del self._ids[event.room, event.game_number]
@@ -276,9 +276,9 @@ class GameRecorder:
 # -- conversions ----------------------------------------------------------------------
 
 
-def _seat(record: GameRecord, side: Side) -> SeatRecord:
+def _seat(record: GameRecord, side: Player) -> SeatRecord:
     """Who sat in ``side``; ValueError for an empty seat (the room checks the rest)."""
-    seat = record.seats[player_of(side)]
+    seat = record.seats[side.number]
     if seat is None:
         raise ValueError(f"seat {side} is empty in a game in play")
     return seat
@@ -292,7 +292,7 @@ def _restore_room(record: GameRecord, rng: random.Random) -> Room:
         room=record.room,
         game=record.game,
         game_number=record.number,
-        seats=(_seat(record, "first"), _seat(record, "second")),
+        seats=(_seat(record, Player.FIRST), _seat(record, Player.SECOND)),
         at=record.started_at,
     )
     moves = [
@@ -300,7 +300,7 @@ def _restore_room(record: GameRecord, rng: random.Random) -> Room:
             room=record.room,
             game_number=record.number,
             ply=move.ply,
-            side=SIDES[move.ply % 2],
+            side=Player.to_move_at(move.ply),
             move_text=move.move,
             at=move.at,
             clock_ms=move.clock_ms,

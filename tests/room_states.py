@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardroom.shared.games import get_game
+import msgspec
+
+from boardroom.shared.games import Player, get_game
 from boardroom.shared.protocol.messages import Clock, RoomState, SeatInfo
 
-ANN = SeatInfo(side="first", name="ann", kind="human", connected=True)
-BOB = SeatInfo(side="second", name="bob", kind="human", connected=True)
+ANN = SeatInfo(side=Player.FIRST, name="ann", kind="human", connected=True)
+BOB = SeatInfo(side=Player.SECOND, name="bob", kind="human", connected=True)
 
 
 def room_in_play(game: str = "tictactoe", moves: str = "", **fields: Any) -> RoomState:
     """A public room ``ABCDEF`` of ``game`` in play after ``moves``, without a clock:
-    ann (first, X) against bob, as ann sees it. ``fields`` replace any of its fields."""
+    ann (first, X) against bob, as ann sees it. ``fields`` replace any of its fields
+    (a side may be given by its wire word: the state is read back as a client reads
+    it, every side a ``Player``)."""
     rules = get_game(game)
     ply = rules.from_moves(moves).ply
     base: dict[str, Any] = {
@@ -26,7 +30,8 @@ def room_in_play(game: str = "tictactoe", moves: str = "", **fields: Any) -> Roo
         "seats": [ANN, BOB],
         "moves": moves,
         "ply": ply,
-        "to_move": "first" if ply % 2 == 0 else "second",
-        "you": "first",
+        "to_move": Player.to_move_at(ply),
+        "you": Player.FIRST,
     }
-    return RoomState(**{**base, **fields})
+    state = RoomState(**{**base, **fields})
+    return msgspec.json.decode(msgspec.json.encode(state), type=RoomState)

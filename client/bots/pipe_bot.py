@@ -11,11 +11,13 @@ and answers with one line on stdout, its move. Its stdin is closed when the game
 ends. What it writes on stderr goes to the log, each line prefixed with the
 room and the game.
 
+>>> from boardroom.shared.games import Player
 >>> from boardroom.shared.protocol.messages import Clock, RoomState, SeatInfo
 >>> from boardroom.client.bots.state import game_state
 >>> state = game_state(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
-...     status="playing", public=True, clock=Clock(), moves="", ply=0, to_move="first",
-...     seats=[SeatInfo(side="first"), SeatInfo(side="second")], you="first"))
+...     status="playing", public=True, clock=Clock(), moves="", ply=0, to_move=Player.FIRST,
+...     seats=[SeatInfo(side=Player.FIRST), SeatInfo(side=Player.SECOND)],
+...     you=Player.FIRST))
 >>> turn_line(state, 30000)
 'tictactoe X 30000 - a1,b1,c1,a2,b2,c2,a3,b3,c3'
 

@@ -50,6 +50,7 @@ from boardroom.client.bots.state import GameState, game_result, game_state
 from boardroom.client.errors import ClientError, RequestRefusedError
 from boardroom.client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
 from boardroom.client.tracked_room import TrackedRoom
+from boardroom.shared.games import Player
 from boardroom.shared.protocol.messages import (
     ClientMessage,
     Clock,
@@ -69,9 +70,7 @@ from boardroom.shared.protocol.messages import (
     RoomState,
     SeatInfo,
     ServerMessage,
-    Side,
     State,
-    other_side,
 )
 
 BOT_FAULTS = frozenset({"illegal_move", "invalid_field"})
@@ -632,7 +631,7 @@ class BotRunner:
         state = game_state(
             final,
             time_left_ms=_clock_ms(final, side),
-            opponent_time_left_ms=_clock_ms(final, other_side(side)),
+            opponent_time_left_ms=_clock_ms(final, side.other),
         )
         outcome = game_result(result, state.moves, side)
         if progress.thinking and _ran_out_of_time(final, result, side):
@@ -654,7 +653,7 @@ class BotRunner:
         return game_state(
             room.state,
             time_left_ms=room.time_left_ms(side),
-            opponent_time_left_ms=room.time_left_ms(other_side(side)),
+            opponent_time_left_ms=room.time_left_ms(side.other),
         )
 
     # -- plumbing ------------------------------------------------------------------
@@ -723,7 +722,7 @@ def _as_played(final: RoomState | None, players: list[SeatInfo] | None) -> RoomS
     return msgspec.structs.replace(final, seats=players)
 
 
-def _ran_out_of_time(final: RoomState, result: ResultInfo, side: Side) -> bool:
+def _ran_out_of_time(final: RoomState, result: ResultInfo, side: Player) -> bool:
     """Whether the game ended because ``side``'s clock ran out: a loss on time, or
     the first move not made in time (which aborts the game)."""
     if result.reason == "timeout":
@@ -736,4 +735,4 @@ def _clock_ms(room: RoomState, side: str) -> int | None:
     clocks = room.clocks
     if clocks is None:
         return None
-    return clocks.first_ms if side == "first" else clocks.second_ms
+    return clocks.first_ms if side == Player.FIRST else clocks.second_ms

@@ -7,9 +7,9 @@ so a bot never sees the protocol, and a test can build them without a server:
 
 >>> from boardroom.shared.protocol.messages import Clock
 >>> state = game_state(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
-...     status="playing", public=True, clock=Clock(), moves="b2 a1", ply=2, to_move="first",
-...     seats=[SeatInfo(side="first", name="ann"), SeatInfo(side="second", name="bob")],
-...     you="first"))
+...     status="playing", public=True, clock=Clock(), moves="b2 a1", ply=2, to_move=Player.FIRST,
+...     seats=[SeatInfo(side=Player.FIRST, name="ann"), SeatInfo(side=Player.SECOND, name="bob")],
+...     you=Player.FIRST))
 >>> state.you, state.opponent, state.moves, state.last_move, state.my_turn
 ('X', 'bob', ('b2', 'a1'), 'a1', True)
 >>> state.board
@@ -28,16 +28,10 @@ from boardroom.shared.protocol.messages import (
     ResultInfo,
     RoomState,
     SeatInfo,
-    Side,
-    other_side,
-    player_of,
 )
 
 Symbol = Literal["X", "O"]
 Outcome = Literal["win", "loss", "draw", "aborted"]
-
-SYMBOLS: dict[Side, Symbol] = {"first": "X", "second": "O"}
-"""The stone each seat plays: ``first`` is X and moves first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +54,7 @@ class GameState:
     """1 for the room's first game, 2 for the rematch after it, and so on."""
     you: Symbol
     """Your stone: ``X`` moves first, ``O`` second."""
-    side: Side
+    side: Player
     """Your seat: ``first`` (X) or ``second`` (O)."""
     opponent: str | None
     """The opponent's name (``AI (perfect)`` for the server's engine); None if nobody sits there."""
@@ -104,19 +98,19 @@ class GameState:
         >>> from boardroom.shared.protocol.messages import Clock
         >>> state = game_state(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
         ...     status="playing", public=True, clock=Clock(), moves="a1 b1 a2 b2", ply=4,
-        ...     to_move="first", seats=[SeatInfo(side="first"), SeatInfo(side="second")],
-        ...     you="first"))
+        ...     to_move=Player.FIRST, you=Player.FIRST,
+        ...     seats=[SeatInfo(side=Player.FIRST), SeatInfo(side=Player.SECOND)]))
         >>> state.winning_moves(), state.winning_moves(opponent=True)
         (('a3',), ('b3',))
         """
         if not self.legal_moves:
             return ()
         rules = self.rules
-        mine = player_of(self.side)
+        mine = self.side
         player = mine.other if opponent else mine
         if isinstance(rules, GridGame):
             # Whoever is to move: the cells where one more stone of theirs makes a line.
-            stones = self.position.stones[player]
+            stones = self.position.stones[player.number]
             occupied = self.position.occupied
             return tuple(
                 move
@@ -152,7 +146,7 @@ class GameResult:
     outcome: Outcome
     """``win``, ``loss``, ``draw``, or ``aborted`` (ended before the first move, or
     abandoned by both players: nobody wins)."""
-    winner: Side | None
+    winner: Player | None
     """The winning seat, or None."""
     winner_symbol: Symbol | None
     """The winner's stone, ``X`` or ``O``, or None."""
@@ -186,9 +180,9 @@ def game_state(
         title=room.title,
         room=room.code,
         game_number=room.game_number,
-        you=SYMBOLS[side],
+        you=side.symbol,
         side=side,
-        opponent=_seat(room.seats, other_side(side)).name,
+        opponent=_seat(room.seats, side.other).name,
         my_turn=playing and room.to_move == side,
         ply=position.ply,
         moves=moves,
@@ -205,13 +199,13 @@ def game_state(
     )
 
 
-def game_result(result: ResultInfo, moves: tuple[str, ...], side: Side) -> GameResult:
+def game_result(result: ResultInfo, moves: tuple[str, ...], side: Player) -> GameResult:
     """The result ``result`` of a game played from ``side``.
 
-    >>> game_result(ResultInfo(winner="second", reason="line", line=["a1", "a2", "a3"]),
-    ...             ("b2", "a1"), "first").outcome
+    >>> game_result(ResultInfo(winner=Player.SECOND, reason="line", line=["a1", "a2", "a3"]),
+    ...             ("b2", "a1"), Player.FIRST).outcome
     'loss'
-    >>> game_result(ResultInfo(winner=None, reason="aborted"), (), "first").outcome
+    >>> game_result(ResultInfo(winner=None, reason="aborted"), (), Player.FIRST).outcome
     'aborted'
     """
     outcome: Outcome
@@ -224,7 +218,7 @@ def game_result(result: ResultInfo, moves: tuple[str, ...], side: Side) -> GameR
     return GameResult(
         outcome=outcome,
         winner=result.winner,
-        winner_symbol=SYMBOLS[result.winner] if result.winner is not None else None,
+        winner_symbol=result.winner.symbol if result.winner is not None else None,
         reason=result.reason,
         line=tuple(result.line),
         moves=moves,
@@ -238,7 +232,7 @@ def _is_draw(reason: str) -> bool:
         return False
 
 
-def _seat(seats: list[SeatInfo], side: Side) -> SeatInfo:
+def _seat(seats: list[SeatInfo], side: Player) -> SeatInfo:
     return next((seat for seat in seats if seat.side == side), SeatInfo(side=side))
 
 

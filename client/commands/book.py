@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from boardroom.client.opening_book import SIDES, build_book, write_book
+from boardroom.client.opening_book import build_book, write_book
 from boardroom.shared.engine.book import BookFormatError, OpeningBook
-from boardroom.shared.games import GridGame, get_game
+from boardroom.shared.games import GridGame, Player, get_game
 
 
 def register(subparsers: Any) -> None:
@@ -72,7 +72,7 @@ def run_build(args: argparse.Namespace) -> int:
             workers=args.workers,
             start=args.start,
             solve=not args.no_solve,
-            sides=SIDES if args.side == "both" else (args.side,),
+            sides=tuple(Player) if args.side == "both" else (Player(args.side),),
         )
     except (ValueError, LookupError) as error:
         print(f"boardroom book: {error}", file=sys.stderr)

@@ -42,7 +42,7 @@ from urllib.parse import urlsplit, urlunsplit
 from boardroom.client.commands.server_option import add_server_argument
 from boardroom.client.session import normalize_server_url
 from boardroom.client.terminal.profile import Profile, profile_path
-from boardroom.shared.protocol.messages import SIDES, SYMBOLS
+from boardroom.shared.games import Player
 
 POLL_SECONDS = 1.0
 """How long to wait between two GETs while the analysis runs (the contract's pace)."""
@@ -124,7 +124,7 @@ def move_line(review: Body) -> str:
     if not review.get("exact_after", True):
         value = f"~{value}"
     number = f"{review['ply'] + 1:>3}."
-    line = f"{number} {SYMBOLS[review['side']]} {move:<6} {review['judgement']:<11} {value}"
+    line = f"{number} {Player(review['side']).symbol} {move:<6} {review['judgement']:<11} {value}"
     better = review.get("best")
     if review["judgement"] in ("mistake", "blunder") and better not in (None, review["move"]):
         line = f"{line:<41} better: {better}"
@@ -138,14 +138,14 @@ def heading_lines(body: Body) -> list[str]:
     players = body.get("players", {})
     result = body.get("result") or {}
     winner = result.get("winner")
-    if winner in SYMBOLS:
-        ended = f"{SYMBOLS[winner]} {players.get(winner) or '?'} won"
+    if winner in tuple(Player):  # the body's JSON word of a side
+        ended = f"{Player(winner).symbol} {players.get(winner) or '?'} won"
     else:
         ended = "draw" if result else "no result"
     if result.get("reason"):
         ended += f" ({result['reason']})"
-    first = f"X {players.get('first') or '?'}"
-    second = f"O {players.get('second') or '?'}"
+    first = f"X {players.get(Player.FIRST) or '?'}"
+    second = f"O {players.get(Player.SECOND) or '?'}"
     title = body.get("title", body.get("game", "game"))
     return [f"{title} #{body['game_id']}: {first} v {second}: {ended}"]
 
@@ -190,16 +190,16 @@ def summary_lines(body: Body) -> list[str]:
     players = body.get("players", {})
     accuracy = body.get("accuracy", {})
     figures = [
-        f"{SYMBOLS[side]} {players.get(side, '?')} {accuracy[side]:.1f}%"
-        for side in SIDES
+        f"{side.symbol} {players.get(side, '?')} {accuracy[side]:.1f}%"
+        for side in Player
         if isinstance(accuracy.get(side), int | float)
     ]
     lines += ["", f"Accuracy: {', '.join(figures)}"]
     hints = body.get("hints") or {}
-    counts = {side: hints.get(side) for side in SIDES}
+    counts = {side: hints.get(side) for side in Player}
     if any(isinstance(count, int) and count > 0 for count in counts.values()):
         used = [
-            f"{SYMBOLS[side]} {players.get(side, '?')} {count if isinstance(count, int) else 0}"
+            f"{side.symbol} {players.get(side, '?')} {count if isinstance(count, int) else 0}"
             for side, count in counts.items()
         ]
         lines.append(f"Hints used: {', '.join(used)}")

@@ -11,7 +11,7 @@ size, so both runs move the same bytes per frame.
 
 from __future__ import annotations
 
-from boardroom.shared.games import get_game
+from boardroom.shared.games import Player, get_game
 from boardroom.shared.protocol import encode_message
 from boardroom.shared.protocol.messages import MakeMove, Moved
 
@@ -39,5 +39,7 @@ def move_frame(game_name: str) -> str:
 def moved_frame(game_name: str) -> str:
     """The ``moved`` broadcast of that move, as the opponent and spectators get it
     (no clock: the load test's rooms have none)."""
-    message = Moved(room=SAMPLE_ROOM, ply=SAMPLE_PLY, move=sample_move(game_name), side="first")
+    message = Moved(
+        room=SAMPLE_ROOM, ply=SAMPLE_PLY, move=sample_move(game_name), side=Player.FIRST
+    )
     return encode_message(message)

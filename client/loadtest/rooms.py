@@ -39,7 +39,7 @@ from boardroom.client.loadtest.errors import ConnectFailedError, RoomFailedError
 from boardroom.client.loadtest.run_clock import RunClock
 from boardroom.client.loadtest.stats import WorkerStats
 from boardroom.client.pacing import Pacer
-from boardroom.shared.games import Game, Position, get_game
+from boardroom.shared.games import Game, Player, Position, get_game
 from boardroom.shared.protocol import encode_message
 from boardroom.shared.protocol.messages import (
     CreateRoom,
@@ -367,8 +367,8 @@ class PairRoom(_GameRoom):
     """Two players (and the spectators) playing each other (module docstring)."""
 
     async def play(self) -> None:
-        creator = await self.connect("first")
-        joiner = await self.connect("second")
+        creator = await self.connect(Player.FIRST)
+        joiner = await self.connect(Player.SECOND)
         request_id = creator.next_id()
         create = CreateRoom(game=self.setting.game, public=False, id=request_id)
         await self.send(creator, encode_message(create))
@@ -384,7 +384,7 @@ class PairRoom(_GameRoom):
         await self.watchers(room.watch_code)
         number = 1
         while True:
-            first = next(c for c, m, _ in starts if _message(m, State).room.you == "first")
+            first = next(c for c, m, _ in starts if _message(m, State).room.you is Player.FIRST)
             second = creator if first is joiner else joiner
             finished = await self.play_game(first, second)
             self.game_ended(finished)
@@ -432,7 +432,7 @@ class AiRoom(_GameRoom):
     """One player against the server's AI (and the spectators)."""
 
     async def play(self) -> None:
-        player = await self.connect("first")
+        player = await self.connect(Player.FIRST)
         self.in_game = True
         self.stats.games_started += 1
         create = CreateRoom(
@@ -450,7 +450,7 @@ class AiRoom(_GameRoom):
         number = 1
         while True:
             you = _message(started, State).room.you
-            finished = await self.play_game(player, 0 if you == "first" else 1)
+            finished = await self.play_game(player, 0 if you is Player.FIRST else 1)
             self.game_ended(finished)
             if not finished or self.clock.over:
                 return
@@ -502,7 +502,10 @@ class EchoRoom(RoomBase):
     """Two raw clients taking turns to bounce a move-sized frame off an echo server."""
 
     async def play(self) -> None:
-        clients = (await self.connect("first", raw=True), await self.connect("second", raw=True))
+        clients = (
+            await self.connect(Player.FIRST, raw=True),
+            await self.connect(Player.SECOND, raw=True),
+        )
         turn = 0
         while not self.clock.over:
             client = clients[turn % 2]

@@ -36,13 +36,14 @@ from boardroom.client.room_options import (
     parse_game,
     parse_level,
 )
-from boardroom.shared.games import GameSpec, choices_text, game_specs, spec_of
-from boardroom.shared.protocol.messages import LEVELS, Clock, CreateRoom, Level, Side
+from boardroom.shared.games import GameSpec, Player, choices_text, game_specs, spec_of
+from boardroom.shared.protocol.messages import LEVELS, Clock, CreateRoom, Level, seat_choice
 
 DEFAULT_AI_LEVEL = Level.MEDIUM
 """The level of ``ai`` without one: a fair game for most people."""
 
-SeatChoice = Side | Literal["random"]
+SeatChoice = Player | Literal["random"]
+"""Where the creator sits: a side, or ``random`` (drawn when the first game starts)."""
 
 
 @dataclass(frozen=True)
@@ -276,13 +277,13 @@ def parse_seat(text: str) -> SeatChoice:
     if answer.startswith("seat="):
         answer = answer[len("seat=") :]
     seats: dict[str, SeatChoice] = {
-        "": "first",
-        "first": "first",
-        "x": "first",
-        "1": "first",
-        "second": "second",
-        "o": "second",
-        "2": "second",
+        "": Player.FIRST,
+        "first": Player.FIRST,
+        "x": Player.FIRST,
+        "1": Player.FIRST,
+        "second": Player.SECOND,
+        "o": Player.SECOND,
+        "2": Player.SECOND,
         "random": "random",
         "any": "random",
     }
@@ -300,7 +301,7 @@ def parse_new_room(text: str) -> CreateRoom:
     level: Level | None = None
     public = True
     clock = Clock()
-    seat: SeatChoice = "first"
+    seat: SeatChoice = Player.FIRST
     for token in text.split():
         lowered = token.lower()
         key, has_value, value = lowered.partition("=")
@@ -336,7 +337,9 @@ def parse_new_room(text: str) -> CreateRoom:
     if sizes:
         game_name = _sized_game_name(game_name, sizes)
     game = parse_game(game_name or "")
-    return CreateRoom(game=game.name, public=public, seat=seat, clock=clock, ai_level=level)
+    return CreateRoom(
+        game=game.name, public=public, seat=seat_choice(seat), clock=clock, ai_level=level
+    )
 
 
 _FAMILIES = tuple(spec for spec in game_specs() if spec.is_family)

@@ -57,9 +57,11 @@ from boardroom.client.terminal.room_text import (
 from boardroom.client.terminal.terminal import Line, Terminal
 from boardroom.client.tracked_room import TrackedRoom
 from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
-from boardroom.shared.games import spec_for
+from boardroom.shared.games import (
+    Player,
+    spec_for,
+)
 from boardroom.shared.protocol.messages import (
-    SYMBOLS,
     AcceptDraw,
     AddAi,
     Announcement,
@@ -83,7 +85,6 @@ from boardroom.shared.protocol.messages import (
     RoomClosed,
     RoomState,
     SendChat,
-    Side,
     State,
 )
 
@@ -132,7 +133,7 @@ class RoomScreen:
         """A move typed during the teacher's pause, sent at the resume."""
         self._resumed = False
         """True once a ``state`` without ``paused`` came after the move was held."""
-        self._rematch_shown: Side | None = None
+        self._rematch_shown: Player | None = None
         """The side whose rematch request was last said (so it is said once)."""
         self._exit: RoomExit | None = None
         self._last_search: Moved | None = None
@@ -224,7 +225,7 @@ class RoomScreen:
             return "> "
         if room.you is None:
             return "watching> "
-        symbol = SYMBOLS[room.you]
+        symbol = room.you.symbol
         if room.state.paused and room.playing:
             return f"{symbol}, paused> "
         return f"{symbol}, your move> " if room.my_turn else f"{symbol}> "
@@ -281,7 +282,7 @@ class RoomScreen:
                     show(f"Others can join it with: join {state.code}")
         else:
             for seat, old in zip(state.seats, before.seats, strict=False):
-                symbol = SYMBOLS[seat.side]
+                symbol = seat.side.symbol
                 if seat.name is not None and seat.name != old.name:
                     show(f"{seat.name} sits down as {symbol}.")
                 elif seat.name is None and old.name is not None:
@@ -299,14 +300,14 @@ class RoomScreen:
         )
         if state.status == "playing" and new_game:
             names = " vs ".join(
-                f"{SYMBOLS[seat.side]} {seat.name or '(empty)'}" for seat in state.seats
+                f"{seat.side.symbol} {seat.name or '(empty)'}" for seat in state.seats
             )
             # A first state with moves in it is a game joined (or resumed) under way.
             happens = "starts" if state.ply == 0 else f"goes on after {state.ply} moves"
             text = f"Game {state.game_number} {happens}: {names}."
             if state.you is not None:
-                text += f" You play {SYMBOLS[state.you]}"
-                text += " and move first." if state.you == "first" else "."
+                text += f" You play {state.you.symbol}"
+                text += " and move first." if state.you == Player.FIRST else "."
             show(self.terminal.palette.bold(text))
 
     # -- events ----------------------------------------------------------------------
@@ -395,7 +396,7 @@ class RoomScreen:
         elif isinstance(event, Left):
             self._exit = self._away
 
-    def _show_rematch_offer(self, room: TrackedRoom, side: Side | None) -> None:
+    def _show_rematch_offer(self, room: TrackedRoom, side: Player | None) -> None:
         """Say who asked for a rematch, once per request."""
         if side is not None and side != self._rematch_shown and not room.state.tournament:
             self.terminal.show(rematch_text(room, side))
@@ -482,7 +483,7 @@ class RoomScreen:
             )
             return
         if not room.my_turn:
-            problem(f"Not your turn: {who(room, room.state.to_move or 'first')} is to move.")
+            problem(f"Not your turn: {who(room, room.state.to_move or Player.FIRST)} is to move.")
             return
         if room.state.paused:
             if illegal is not None:

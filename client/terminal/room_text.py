@@ -16,7 +16,11 @@ from urllib.parse import urlsplit
 from boardroom.client.session import DEFAULT_SERVER_URL, normalize_server_url
 from boardroom.client.tracked_room import TrackedRoom
 from boardroom.shared.engine.explain import count_text
-from boardroom.shared.protocol.messages import SYMBOLS, Match, Moved, Side, other_side
+from boardroom.shared.games import Player
+from boardroom.shared.protocol.messages import (
+    Match,
+    Moved,
+)
 
 _NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 
@@ -35,7 +39,7 @@ def format_clock(milliseconds: int) -> str:
     return f"{minutes}:{seconds:02d}"
 
 
-def who(room: TrackedRoom, side: Side, *, capital: bool = True) -> str:
+def who(room: TrackedRoom, side: Player, *, capital: bool = True) -> str:
     """A side as a player reads it: "You" for your own seat, else "O bob" (also
     once bob has left the seat of a finished game: the result keeps his name).
 
@@ -44,30 +48,31 @@ def who(room: TrackedRoom, side: Side, *, capital: bool = True) -> str:
     if side == room.you:
         return "You" if capital else "you"
     name = room.player_name(side)
-    return f"{SYMBOLS[side]} {name}" if name else SYMBOLS[side]
+    return f"{side.symbol} {name}" if name else side.symbol
 
 
-def name_of(room: TrackedRoom, side: Side) -> str:
+def name_of(room: TrackedRoom, side: Player) -> str:
     """The name of the player at ``side``, or of who played it in the finished
     game (its symbol if nobody did): for what is said between games, when the
     symbols are about to swap."""
-    return room.player_name(side) or SYMBOLS[side]
+    return room.player_name(side) or side.symbol
 
 
-def rematch_text(room: TrackedRoom, side: Side) -> str:
+def rematch_text(room: TrackedRoom, side: Player) -> str:
     """What a rematch request by ``side`` means to the player (or spectator) reading it.
 
     >>> from boardroom.shared.protocol.messages import Clock, RoomState, SeatInfo
     >>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
-    ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you="second",
-    ...     seats=[SeatInfo(side="first", name="Ada"), SeatInfo(side="second", name="Bo")]))
-    >>> print(rematch_text(room, "first"))
+    ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you=Player.SECOND,
+    ...     seats=[SeatInfo(side=Player.FIRST, name="Ada"),
+    ...            SeatInfo(side=Player.SECOND, name="Bo")]))
+    >>> print(rematch_text(room, Player.FIRST))
     Ada asks for a rematch: type rematch (or r) to play again, sides swapped.
-    >>> print(rematch_text(room, "second"))
+    >>> print(rematch_text(room, Player.SECOND))
     You asked for a rematch; waiting for Ada.
     """
     if side == room.you:
-        return f"You asked for a rematch; waiting for {name_of(room, other_side(side))}."
+        return f"You asked for a rematch; waiting for {name_of(room, side.other)}."
     if room.you is not None:
         return (
             f"{name_of(room, side)} asks for a rematch: type rematch (or r) to play again, "
@@ -76,22 +81,23 @@ def rematch_text(room: TrackedRoom, side: Side) -> str:
     return f"{name_of(room, side)} asks for a rematch."
 
 
-def seat_text(room: TrackedRoom, side: Side, *, wall_now: float | None = None) -> str:
+def seat_text(room: TrackedRoom, side: Player, *, wall_now: float | None = None) -> str:
     """One seat for the status line: symbol, name, kind, presence (``gone, seat held
     40s``; ``left`` for who played a finished game and has left its seat since)
     and, in a room with a clock, the time left.
 
     >>> from boardroom.shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
     >>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
-    ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you="first",
-    ...     seats=[SeatInfo(side="first", name="ann", connected=True), SeatInfo(side="second")],
-    ...     result=ResultInfo(winner="second", reason="resignation"),
-    ...     game_players={"first": "ann", "second": "bob"}))
-    >>> seat_text(room, "first"), seat_text(room, "second")
+    ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you=Player.FIRST,
+    ...     seats=[SeatInfo(side=Player.FIRST, name="ann", connected=True),
+    ...            SeatInfo(side=Player.SECOND)],
+    ...     result=ResultInfo(winner=Player.SECOND, reason="resignation"),
+    ...     game_players={Player.FIRST: "ann", Player.SECOND: "bob"}))
+    >>> seat_text(room, Player.FIRST), seat_text(room, Player.SECOND)
     ('X ann (you)', 'O bob (left)')
     """
     seat = room.seat(side)
-    parts = [SYMBOLS[side]]
+    parts: list[str] = [side.symbol]
     played = room.player_name(side)
     if seat.name is None and played is not None:
         parts += [played, "(left)"]
@@ -146,7 +152,7 @@ def turn_text(room: TrackedRoom, *, held: str | None = None) -> str:
         offer = state.rematch_offer
         if offer is not None and not state.tournament:
             if offer == room.you:
-                opponent = name_of(room, other_side(offer))
+                opponent = name_of(room, offer.other)
                 return f"game over: you asked for a rematch, waiting for {opponent}"
             asker = name_of(room, offer)
             if room.you is not None:
@@ -156,16 +162,18 @@ def turn_text(room: TrackedRoom, *, held: str | None = None) -> str:
     if state.paused:
         if held is not None:
             return f"paused by the teacher: your move {held} is held"
-        to_move = "your move" if room.my_turn else f"{SYMBOLS[state.to_move or 'first']} to move"
+        to_move = (
+            "your move" if room.my_turn else f"{(state.to_move or Player.FIRST).symbol} to move"
+        )
         return f"paused by the teacher ({to_move} when the games resume)"
-    text = "your move" if room.my_turn else f"{SYMBOLS[state.to_move or 'first']} to move"
+    text = "your move" if room.my_turn else f"{(state.to_move or Player.FIRST).symbol} to move"
     if state.draw_offer is not None:
         if state.draw_offer == room.you:
             text += ", you offered a draw"
         elif room.you is not None:
             text += f", {who(room, state.draw_offer)} offers a draw: accept or decline"
         else:
-            text += f", {SYMBOLS[state.draw_offer]} offers a draw"
+            text += f", {state.draw_offer.symbol} offers a draw"
     return text
 
 
@@ -174,7 +182,7 @@ def status_line(
 ) -> str:
     """The room on one line: title, both seats (with clocks), whose turn (and the
     move ``held`` during a pause)."""
-    seats = [seat_text(room, side, wall_now=wall_now) for side in ("first", "second")]
+    seats = [seat_text(room, side, wall_now=wall_now) for side in (Player.FIRST, Player.SECOND)]
     return " | ".join([room_title(room), *seats, turn_text(room, held=held)])
 
 
@@ -196,7 +204,7 @@ def result_text(room: TrackedRoom) -> str:
         }.get(result.reason, f"No winner ({result.reason})")
     winner_name = who(room, winner)
     wins = f"{winner_name} {'win' if winner == room.you else 'wins'}"
-    loser_name = who(room, other_side(winner), capital=False)
+    loser_name = who(room, winner.other, capital=False)
     if result.reason == "line":
         count = _NUMBER_WORDS.get(len(result.line), str(len(result.line)))
         return f"{wins}: {count} in a row {room.game.line_text(result.line)}"
@@ -247,9 +255,10 @@ def result_line(room: TrackedRoom, *, server_url: str | None) -> str:
 
     >>> from boardroom.shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
     >>> room = TrackedRoom(RoomState(code="ABCDEF", game="tictactoe", title="Tic-tac-toe",
-    ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you="second",
-    ...     seats=[SeatInfo(side="first", name="Ada"), SeatInfo(side="second", name="Bo")],
-    ...     result=ResultInfo(winner="first", reason="resignation"), game_id=12))
+    ...     status="finished", public=True, clock=Clock(), moves="", ply=0, you=Player.SECOND,
+    ...     seats=[SeatInfo(side=Player.FIRST, name="Ada"),
+    ...            SeatInfo(side=Player.SECOND, name="Bo")],
+    ...     result=ResultInfo(winner=Player.FIRST, reason="resignation"), game_id=12))
     >>> print(result_line(room, server_url="ws://127.0.0.1:8765/ws"))
     Result: X Ada wins: you resigned (game #12: boardroom review 12)
     >>> print(result_line(room, server_url="ws://10.0.0.5:8765/ws"))
@@ -269,12 +278,13 @@ def search_text(room: TrackedRoom, moved: Moved | None) -> str:
 
     >>> from boardroom.shared.protocol.messages import Clock, RoomState, SearchInfo, SeatInfo
     >>> room = TrackedRoom(RoomState(code="ABCDEF", game="connect4", title="Connect Four",
-    ...     status="playing", public=True, clock=Clock(), moves="4", ply=1, you="first",
-    ...     seats=[SeatInfo(side="first", name="Ada"), SeatInfo(side="second", name="AI")]))
+    ...     status="playing", public=True, clock=Clock(), moves="4", ply=1, you=Player.FIRST,
+    ...     seats=[SeatInfo(side=Player.FIRST, name="Ada"),
+    ...            SeatInfo(side=Player.SECOND, name="AI")]))
     >>> search = SearchInfo(summary="searched 52 k positions in 0.31 s, depth 9: proven draw",
     ...     nodes=52_000, depth=9, elapsed_ms=310, nodes_per_second=167_741, exact=True,
     ...     value="draw", pv=["4", "4", "3"])
-    >>> print(search_text(room, Moved(room="ABCDEF", ply=1, move="4", side="second",
+    >>> print(search_text(room, Moved(room="ABCDEF", ply=1, move="4", side=Player.SECOND,
     ...     search=search)))
     O AI played 4: searched 52 k positions in 0.31 s, depth 9: proven draw
       expected line: 4 4 3 (168 k positions a second)
@@ -300,13 +310,13 @@ def match_text(match: Match, *, now: float | None = None) -> str:
     """The notice of a tournament game ready for the player.
 
     >>> print(match_text(Match(tournament=3, tournament_name="Cup", round=2, board=1,
-    ...     room="K3F9AB", code="XTZRUWF6", game="connect4", side="second",
+    ...     room="K3F9AB", code="XTZRUWF6", game="connect4", side=Player.SECOND,
     ...     opponent="Ada", starts_by=1_000_060.0), now=1_000_000.0))
     Tournament "Cup", round 2: you play O against Ada in room K3F9AB; joining it (60s left).
     """
     left = max(0, round(match.starts_by - (time.time() if now is None else now)))
     return (
         f'Tournament "{match.tournament_name}", round {match.round}: you play '
-        f"{SYMBOLS[match.side]} against {match.opponent} in room {match.room}; "
+        f"{match.side.symbol} against {match.opponent} in room {match.room}; "
         f"joining it ({left}s left)."
     )

@@ -63,7 +63,6 @@ from boardroom.server.lifecycle import CONFIG, HUB, POOL, STORE
 from boardroom.server.store import GameNotFoundError
 from boardroom.shared.engine.analysis import accuracy, estimated, turning_points, winning_chances
 from boardroom.shared.games import Player, get_game
-from boardroom.shared.protocol.messages import SIDES, side_of
 
 ANALYSES = web.AppKey("analyses", GameAnalyses)
 
@@ -126,8 +125,7 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
     """The body of the route (see the module docstring) for ``view``."""
     record, reviews = view.record, view.reviews
     game = get_game(record.game)
-    by_symbol = {player.symbol: side_of(player) for player in Player}
-    winner = None if record.winner is None else side_of(record.winner)
+    by_symbol: dict[str, Player] = {player.symbol: player for player in Player}
     positions = [game.new()]
     for played in record.moves:
         before = positions[-1]
@@ -146,10 +144,10 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
         "boards": [board_rows(game, position) for position in positions],
         "players": {
             side: seat.name if seat is not None else None
-            for side, seat in zip(SIDES, record.seats, strict=True)
+            for side, seat in zip(Player, record.seats, strict=True)
         },
         "result": {
-            "winner": winner,
+            "winner": record.winner,
             "reason": record.termination.value if record.termination else None,
             "line": line,
         },
@@ -181,16 +179,14 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
             }
             for review in reviews
         ],
-        "hints": {
-            side: sum(ply % 2 == index for ply in view.hints) for index, side in enumerate(SIDES)
-        },
+        "hints": {side: sum(ply % 2 == side.number for ply in view.hints) for side in Player},
         "accuracy": {
             side: round(accuracy(reviews, symbol), 1) for symbol, side in by_symbol.items()
         },
         "turning_points": [
             {
                 "ply": point.ply,
-                "side": SIDES[point.ply % 2],
+                "side": Player.to_move_at(point.ply),
                 "text": point.text,
                 "kind": point.kind,
                 "move": point.move,

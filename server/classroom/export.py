@@ -186,7 +186,7 @@ def results_csv(
     rows = []
     for record in finished:
         assert record.finished_at is not None and record.termination is not None
-        first, second = (record.seats[side] for side in Player)
+        first, second = (record.seats[side.number] for side in Player)
         tournament, round_ = played_in.get(record.id, ("", ""))
         rows.append(
             (

@@ -88,8 +88,11 @@ from boardroom.server.store import (
     StudentResults,
 )
 from boardroom.shared.engine.analysis import ANALYSIS_VERSION, MoveReview
+from boardroom.shared.games import Player
 from boardroom.shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
-from boardroom.shared.protocol.messages import ResultInfo, Side
+from boardroom.shared.protocol.messages import (
+    ResultInfo,
+)
 
 CLOSE_REASON = "closed by the teacher"
 
@@ -183,7 +186,7 @@ class StudentView(msgspec.Struct, frozen=True, kw_only=True):
 class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
     """Who sits in a seat; ``student`` is their roster id (None for the AI)."""
 
-    side: Side
+    side: Player
     name: str | None
     kind: str | None
     student: str | None
@@ -202,7 +205,7 @@ class RoomView(msgspec.Struct, frozen=True, kw_only=True):
     moves: str
     ply: int = 0
     """Moves played in the current or last game."""
-    to_move: Side | None = None
+    to_move: Player | None = None
     """Whose move it is, while a game is played."""
     board: list[str] | None = None
     """The board now, top row first, as the room's ``state`` gives it."""
@@ -212,7 +215,7 @@ class RoomView(msgspec.Struct, frozen=True, kw_only=True):
     spectators: int
     result: ResultInfo | None
     """How the room's last game ended (the wall shows it); None before the end."""
-    game_players: dict[Side, str]
+    game_players: dict[Player, str]
     """Who played the room's current or last game, by side, as it started
     (empty before the first game): still there once they have left their seats."""
     game_id: int | None = None

@@ -72,8 +72,15 @@ from boardroom.server.tournaments.players import Outcome
 from boardroom.server.tournaments.progress import TournamentProgress, forfeit_result
 from boardroom.server.tournaments.spec import TournamentSpec, parse_entrant
 from boardroom.server.tournaments.view import Seated, TournamentView, tournament_view
-from boardroom.shared.games import get_game
-from boardroom.shared.protocol.messages import SIDES, Clock, Level, Match, Side, side_of
+from boardroom.shared.games import (
+    Player,
+    get_game,
+)
+from boardroom.shared.protocol.messages import (
+    Clock,
+    Level,
+    Match,
+)
 
 __all__ = [
     "DirectorError",
@@ -116,16 +123,16 @@ class TournamentOverError(DirectorError, RuntimeError):
     """The tournament is finished: there is nothing left to cancel."""
 
 
-def outcome_of(winner: Side | None, reason: Termination) -> Outcome:
+def outcome_of(winner: Player | None, reason: Termination) -> Outcome:
     """A tournament game's result from how its game ended (see the module docstring).
 
-    >>> outcome_of("second", Termination.RESIGNATION).value
+    >>> outcome_of(Player.SECOND, Termination.RESIGNATION).value
     '0-1'
     >>> outcome_of(None, Termination.AGREEMENT).value, outcome_of(None, Termination.ABORTED).value
     ('1/2-1/2', '-:-')
     """
     if winner is not None:
-        return Outcome.FIRST_WINS if winner == "first" else Outcome.SECOND_WINS
+        return Outcome.FIRST_WINS if winner == Player.FIRST else Outcome.SECOND_WINS
     return Outcome.DRAW if reason.is_draw else Outcome.DOUBLE_FORFEIT
 
 
@@ -134,21 +141,21 @@ def no_show_reason(first: str, second: str, seated: Mapping[str, bool]) -> str:
     not sit down in time and who wins by forfeit. ``first`` and ``second`` are
     the players' names, ``seated`` who sat by side (one side at least is empty).
 
-    >>> no_show_reason("Ada", "Dora", {"first": True, "second": False})
+    >>> no_show_reason("Ada", "Dora", {Player.FIRST: True, Player.SECOND: False})
     'Dora did not sit down in time: Ada wins by forfeit'
-    >>> no_show_reason("Ada", "Dora", {"first": False, "second": False})
+    >>> no_show_reason("Ada", "Dora", {Player.FIRST: False, Player.SECOND: False})
     'neither player sat down in time: both lose by forfeit'
     """
-    if not seated["first"] and not seated["second"]:
+    if not seated[Player.FIRST] and not seated[Player.SECOND]:
         return "neither player sat down in time: both lose by forfeit"
-    absent, winner = (first, second) if not seated["first"] else (second, first)
+    absent, winner = (first, second) if not seated[Player.FIRST] else (second, first)
     return f"{absent} did not sit down in time: {winner} wins by forfeit"
 
 
 def _outcome_of_record(record: GameRecord) -> Outcome:
-    winner: Side | None = None
+    winner: Player | None = None
     if record.winner is not None:
-        winner = side_of(record.winner)
+        winner = record.winner
     return outcome_of(winner, record.termination or Termination.ABORTED)
 
 
@@ -326,7 +333,7 @@ class TournamentDirector:
             kind, level = parse_entrant(entrant)
             if kind == "ai":
                 await self._hub.seat_ai(code, cast(Level, level))
-        for side in SIDES:
+        for side in Player:
             self._send_match(progress, pairing, side)
 
     async def _recover(self, progress: TournamentProgress) -> None:
@@ -439,9 +446,11 @@ class TournamentDirector:
                 if seated is None:
                     if self._hub.has_room(pairing.room):
                         continue  # it started: its start is on its way to us
-                    seated = {"first": False, "second": False}  # the teacher closed it
+                    seated = {Player.FIRST: False, Player.SECOND: False}  # the teacher closed it
                 await self._decide(
-                    progress, pairing, forfeit_result(not seated["first"], not seated["second"])
+                    progress,
+                    pairing,
+                    forfeit_result(not seated[Player.FIRST], not seated[Player.SECOND]),
                 )
             await self._advance()
             self._arm_timer()
@@ -459,7 +468,7 @@ class TournamentDirector:
                 window_from = max(paused_at, pairing.starts_by - window)
                 held = max(0.0, resumed_at - window_from)
                 moved = await self._set(progress, pairing, starts_by=pairing.starts_by + held)
-                for side in SIDES:
+                for side in Player:
                     self._send_match(progress, moved, side)
             self._arm_timer()
 
@@ -487,7 +496,7 @@ class TournamentDirector:
         if player is None:
             return
         for pairing in self._waiting(progress):
-            for side, entrant in zip(SIDES, (pairing.first, pairing.second), strict=True):
+            for side, entrant in zip(Player, (pairing.first, pairing.second), strict=True):
                 if self._player(entrant) == player:
                     self._send_match(progress, pairing, side, only=session_id)
 
@@ -623,14 +632,16 @@ class TournamentDirector:
         self,
         progress: TournamentProgress,
         pairing: PairingRecord,
-        side: Side,
+        side: Player,
         *,
         only: ClientId | None = None,
     ) -> None:
         """Send ``match`` for ``side`` of the pairing to each session of its
         student (``only`` that one)."""
         entrant, opponent = (
-            (pairing.first, pairing.second) if side == "first" else (pairing.second, pairing.first)
+            (pairing.first, pairing.second)
+            if side == Player.FIRST
+            else (pairing.second, pairing.first)
         )
         player = self._player(entrant)
         room = self._hub.room_info(pairing.room) if pairing.room is not None else None
@@ -665,7 +676,7 @@ class TournamentDirector:
             room = self._hub.room_info(pairing.room) if pairing.room is not None else None
             if room is not None and room.status == "waiting":
                 seated[room.code] = Seated(
-                    first="first" in room.taken, second="second" in room.taken
+                    first=Player.FIRST in room.taken, second=Player.SECOND in room.taken
                 )
         return seated
 

@@ -45,9 +45,18 @@ from boardroom.server.core.room_draft import Draft, RefusedError
 from boardroom.server.core.room_output import AiRequest, ClientId, HintGiven
 from boardroom.server.core.seating import Seating
 from boardroom.shared.errors import IllegalMoveError
-from boardroom.shared.games import Move
+from boardroom.shared.games import (
+    Move,
+    Player,
+)
 from boardroom.shared.protocol.errors import ErrorCode
-from boardroom.shared.protocol.messages import Error, Hint, Level, RequestId, SearchInfo, Side
+from boardroom.shared.protocol.messages import (
+    Error,
+    Hint,
+    Level,
+    RequestId,
+    SearchInfo,
+)
 
 
 @dataclass
@@ -141,7 +150,7 @@ class AiTurns:
 
     def ask_hint(
         self,
-        side: Side,
+        side: Player,
         play: GameInPlay,
         rng: random.Random,
         now: float,
@@ -188,7 +197,7 @@ class AiTurns:
     def hint_found(
         self,
         client: ClientId,
-        side: Side | None,
+        side: Player | None,
         play: GameInPlay,
         game_number: int,
         ply: int,

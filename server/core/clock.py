@@ -20,7 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from boardroom.shared.protocol.messages import Clock, ClockState, Side, other_side
+from boardroom.shared.games import Player
+from boardroom.shared.protocol.messages import (
+    Clock,
+    ClockState,
+)
 
 
 @dataclass
@@ -32,15 +36,15 @@ class GameClock:
     """
 
     clock: Clock
-    left: dict[Side, float] = field(default_factory=dict)
-    running: Side | None = None
+    left: dict[Player, float] = field(default_factory=dict)
+    running: Player | None = None
     since: float | None = None
     """When the running clock started; None while stopped or paused."""
 
     def __post_init__(self) -> None:
         if not self.left:
             full = self.full_time
-            self.left = {"first": full, "second": full}
+            self.left = {Player.FIRST: full, Player.SECOND: full}
 
     @classmethod
     def for_clock(cls, clock: Clock) -> GameClock | None:
@@ -55,7 +59,7 @@ class GameClock:
             raise ValueError(f"a {self.clock.kind} clock needs its time in seconds")
         return seconds
 
-    def start(self, side: Side, now: float | None) -> None:
+    def start(self, side: Player, now: float | None) -> None:
         """Run ``side``'s clock from ``now`` (None: leave it paused)."""
         if self.clock.kind == "per_move":
             self.left[side] = self.full_time
@@ -67,7 +71,7 @@ class GameClock:
         if self.running is not None and self.since is None:
             self.since = now
 
-    def time_left(self, side: Side, now: float) -> float:
+    def time_left(self, side: Player, now: float) -> float:
         """Seconds ``side`` has at ``now`` (never below zero)."""
         left = self.left[side]
         if side == self.running and self.since is not None:
@@ -95,7 +99,7 @@ class GameClock:
             self.left[mover] = spent + self.clock.increment
         else:
             self.left[mover] = self.full_time  # shown full until its next turn starts
-        self.start(other_side(mover), now)
+        self.start(mover.other, now)
         return spent
 
     def stop(self, now: float) -> None:
@@ -108,8 +112,8 @@ class GameClock:
     def state(self, now: float) -> ClockState:
         """The clocks as the wire shows them at ``now``."""
         return ClockState(
-            first_ms=_ms(self.time_left("first", now)),
-            second_ms=_ms(self.time_left("second", now)),
+            first_ms=_ms(self.time_left(Player.FIRST, now)),
+            second_ms=_ms(self.time_left(Player.SECOND, now)),
             running=self.running,
         )
 

@@ -52,10 +52,16 @@ from boardroom.server.core.room_output import (
     without_line,
 )
 from boardroom.shared.errors import IllegalMoveError
-from boardroom.shared.games import Game, Move, Outcome, Position, Status
+from boardroom.shared.games import (
+    Game,
+    Move,
+    Outcome,
+    Player,
+    Position,
+    Status,
+)
 from boardroom.shared.protocol.errors import ErrorCode
 from boardroom.shared.protocol.messages import (
-    SIDES,
     DrawDeclined,
     DrawOffered,
     GameOver,
@@ -65,15 +71,12 @@ from boardroom.shared.protocol.messages import (
     RequestId,
     ResultInfo,
     SearchInfo,
-    Side,
-    other_side,
-    side_of,
 )
 
 
-def _names(seats: Sequence[SeatRecord]) -> dict[Side, str]:
+def _names(seats: Sequence[SeatRecord]) -> dict[Player, str]:
     """Who sits in each side, by name, as ``seats`` (first, second) record them."""
-    return {side: record.name for side, record in zip(SIDES, seats, strict=True)}
+    return {side: record.name for side, record in zip(Player, seats, strict=True)}
 
 
 def _termination_of(outcome: Outcome) -> Termination:
@@ -99,15 +102,15 @@ class GameInPlay:
     number: int = 1
     """The current (or last) game's number, from 1."""
     result: ResultInfo | None = None
-    draw_offer: Side | None = None
+    draw_offer: Player | None = None
     """The side whose draw offer stands."""
-    rematch: frozenset[Side] = frozenset()
+    rematch: frozenset[Player] = frozenset()
     """The sides that asked for a rematch."""
     clock: GameClock | None = None
     last_move_at: float | None = None
     """When the game in play started or last had a move (the AI's pace counts
     from there); None before the first game and in a room just restored."""
-    players: dict[Side, str] = field(default_factory=dict)
+    players: dict[Player, str] = field(default_factory=dict)
     """Who played the current or last game, by side, as it started."""
     unrecorded_finish: GameFinished | None = None
     """A restored game's end that the records lack (the crash came first)."""
@@ -124,8 +127,8 @@ class GameInPlay:
         return self.status == "playing"
 
     @property
-    def to_move(self) -> Side:
-        return side_of(self.game.to_move(self.position))
+    def to_move(self) -> Player:
+        return self.game.to_move(self.position)
 
     @property
     def moves(self) -> str:
@@ -133,7 +136,7 @@ class GameInPlay:
         return self.game.move_string(self.position)
 
     @property
-    def rematch_offer(self) -> Side | None:
+    def rematch_offer(self) -> Player | None:
         """The side whose rematch request waits for the other's answer."""
         return next(iter(self.rematch)) if len(self.rematch) == 1 else None
 
@@ -164,15 +167,15 @@ class GameInPlay:
                 "you can ask for a rematch, chat or leave",
             )
 
-    def require_draw_offer_to(self, side: Side) -> None:
+    def require_draw_offer_to(self, side: Player) -> None:
         """RefusedError (``no_draw_offer``) unless ``side``'s opponent offers a draw."""
-        if self.draw_offer != other_side(side):
+        if self.draw_offer != side.other:
             raise RefusedError(
                 ErrorCode.NO_DRAW_OFFER,
                 "no draw offer from your opponent stands: send offer_draw to make one",
             )
 
-    def require_turn(self, side: Side, message: MakeMove) -> Move:
+    def require_turn(self, side: Player, message: MakeMove) -> Move:
         """The move ``side`` asks for in ``message``, if it is ``side``'s turn at
         the ply it names and the rules allow it; refused (``stale_move``,
         ``not_your_turn``, ``illegal_move``) otherwise."""
@@ -210,13 +213,13 @@ class GameInPlay:
         self.clock = GameClock.for_clock(self.options.clock)
         self.last_move_at = now
         if self.clock is not None:
-            self.clock.start("first", None if paused else now)  # None: held
+            self.clock.start(Player.FIRST, None if paused else now)  # None: held
         self.players = _names(seats)
         out.events.append(GameStarted(self.code, self.game.name, self.number, seats, at=now))
 
     def play(
         self,
-        side: Side,
+        side: Player,
         move: Move,
         now: float,
         out: Draft,
@@ -251,21 +254,21 @@ class GameInPlay:
             legal=legal_moves(self.game, self.position),
         )
         out.announce(moved, requester, request_id)
-        if self.draw_offer == other_side(side):
+        if self.draw_offer == side.other:
             # Moving instead of answering lapses the opponent's offer.
             self.draw_offer = None
-            out.send(ALL, self._declined(other_side(side)))
+            out.send(ALL, self._declined(side.other))
         outcome = self.game.outcome(self.position)
         if not outcome.is_over:
             return True
-        winner = side_of(outcome.winner) if outcome.winner is not None else None
+        winner = outcome.winner
         line = self.line_names(outcome.line)
         self.finish(winner, _termination_of(outcome), now, out, None, None, line)
         return False
 
     def concede(
         self,
-        side: Side,
+        side: Player,
         reason: Termination,
         at: float,
         out: Draft,
@@ -277,11 +280,11 @@ class GameInPlay:
         if self.position.ply == 0 and not self.options.tournament:
             self.finish(None, Termination.ABORTED, at, out, requester, request_id)
         else:
-            self.finish(other_side(side), reason, at, out, requester, request_id)
+            self.finish(side.other, reason, at, out, requester, request_id)
 
     def finish(
         self,
-        winner: Side | None,
+        winner: Player | None,
         reason: Termination,
         at: float,
         out: Draft,
@@ -304,7 +307,7 @@ class GameInPlay:
 
     def offer_draw(
         self,
-        side: Side,
+        side: Player,
         *,
         to_ai: bool,
         now: float,
@@ -314,7 +317,7 @@ class GameInPlay:
     ) -> None:
         """``side`` (``client``) offers a draw; ``to_ai``: the opponent is the
         server AI, which declines at once. Accepts the opponent's standing offer."""
-        if self.draw_offer == other_side(side):
+        if self.draw_offer == side.other:
             self.finish(None, Termination.AGREEMENT, now, out, client, request_id)
             return
         offered = DrawOffered(room=self.code, side=side)
@@ -327,23 +330,25 @@ class GameInPlay:
             self.draw_offer = None
             out.send(ALL, self._declined(side))
 
-    def decline_draw(self, side: Side, out: Draft, client: ClientId, request_id: RequestId) -> None:
+    def decline_draw(
+        self, side: Player, out: Draft, client: ClientId, request_id: RequestId
+    ) -> None:
         """``side`` (``client``) declines its opponent's standing offer."""
         self.draw_offer = None
-        out.announce(self._declined(other_side(side)), client, request_id)
+        out.announce(self._declined(side.other), client, request_id)
 
     def forget_rematch(self) -> None:
         """Rematch requests lapse: a seat changed hands."""
         self.rematch = frozenset()
 
-    def _declined(self, offerer: Side) -> DrawDeclined:
+    def _declined(self, offerer: Player) -> DrawDeclined:
         return DrawDeclined(room=self.code, side=offerer)
 
     def ask_rematch(
         self,
-        side: Side | None,
+        side: Player | None,
         *,
-        agreeing: set[Side],
+        agreeing: set[Player],
         seats_full: bool,
         out: Draft,
         client: ClientId,
@@ -368,7 +373,7 @@ class GameInPlay:
                 "when both seats are taken",
             )
         asked = set(self.rematch) | ({side} if side is not None else set()) | agreeing
-        if len(asked) < len(SIDES) and side is not None:
+        if len(asked) < len(Player) and side is not None:
             offered = RematchOffered(room=self.code, side=side)
             if side in self.rematch:
                 out.send(client, with_id(offered, request_id))  # already standing
@@ -405,7 +410,7 @@ class GameInPlay:
         outcome = game.outcome(position)
         if finished is None and outcome.is_over:
             # The last move was stored but the crash came before the result was.
-            winner = side_of(outcome.winner) if outcome.winner is not None else None
+            winner = outcome.winner
             finished = GameFinished(
                 room=self.code,
                 game_number=started.game_number,

@@ -35,7 +35,6 @@ from typing import Any
 
 from boardroom.shared.games import Game, Player, Position, get_game
 from boardroom.shared.games.endings import Termination
-from boardroom.shared.protocol.messages import side_of
 
 __all__ = [
     "PRIVATE_OPTIONS",
@@ -147,7 +146,7 @@ class SeatRecord:
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
     """One move: ``ply`` is the number of moves before it (0 for the first, so the
-    mover is ``Player(ply % 2)``), ``move`` its notation (``"b2"``, ``"4"``), ``at``
+    mover is ``Player.to_move_at(ply)``), ``move`` its notation (``"b2"``, ``"4"``), ``at``
     when it was made (Unix seconds) and ``clock_ms`` the mover's time left when
     it moved, in milliseconds, before any increment (as the room's ``MoveMade``
     has it), or None without a clock."""
@@ -160,7 +159,7 @@ class MoveRecord:
     @property
     def side(self) -> Player:
         """The player who made the move."""
-        return Player(self.ply % 2)
+        return Player.to_move_at(self.ply)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,11 +264,11 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         "title": game.title,
         "options": public_options(record.options),
         "state": record.state.value,
-        "players": [_seat_json(side, record.seats[side]) for side in Player],
+        "players": [_seat_json(side, record.seats[side.number]) for side in Player],
         "moves": [
             {
                 "ply": move.ply,
-                "side": side_of(move.side),
+                "side": move.side,
                 "move": move.move,
                 "at": _iso(move.at),
                 "clock_ms": move.clock_ms,
@@ -279,7 +278,7 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         "move_string": game.move_string(position),
         "board": game.render(position),
         "result": record.result,
-        "winner": None if record.winner is None else side_of(record.winner),
+        "winner": record.winner,
         "termination": None if record.termination is None else record.termination.value,
         "created_at": _iso(record.created_at),
         "started_at": _iso(record.started_at),
@@ -295,7 +294,7 @@ def public_options(options: Mapping[str, Any]) -> dict[str, Any]:
 def _seat_json(side: Player, seat: SeatRecord | None) -> dict[str, Any]:
     # Field by field, never the whole SeatRecord: its session is private.
     return {
-        "side": side_of(side),
+        "side": side,
         "symbol": side.symbol,
         "name": None if seat is None else seat.name,
         "kind": None if seat is None else seat.kind.value,
@@ -358,7 +357,7 @@ def record_to_text(
     hints = {} if hints is None else hints
     header = [
         f"{game.title} ({record.game}), game {record.id} in room {record.room}",
-        *(f"{side.symbol:<9} {_seat_text(record.seats[side])}" for side in Player),
+        *(f"{side.symbol:<9} {_seat_text(record.seats[side.number])}" for side in Player),
         f"{'Options':<9} {json.dumps(public_options(record.options), sort_keys=True)}",
         f"{'Created':<9} {when(record.created_at)}",
     ]
@@ -369,7 +368,7 @@ def record_to_text(
     header.append(f"{'Result':<9} {record.result}, {_ending_text(record, game, position)}")
     if hints:
         counts = (
-            f"{_player_text(record, side)} {sum(ply % 2 == side for ply in hints)}"
+            f"{_player_text(record, side)} {sum(ply % 2 == side.number for ply in hints)}"
             for side in Player
         )
         header.append(f"{'Hints':<9} {', '.join(counts)}")
@@ -386,7 +385,7 @@ def _seat_text(seat: SeatRecord | None) -> str:
 
 
 def _player_text(record: GameRecord, side: Player) -> str:
-    seat = record.seats[side]
+    seat = record.seats[side.number]
     return side.symbol if seat is None else f"{side.symbol} ({seat.name})"
 
 

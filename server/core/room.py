@@ -103,14 +103,17 @@ from boardroom.server.core.room_output import (
 )
 from boardroom.server.core.seating import Occupant, Seating
 from boardroom.server.core.table import RoomRequest, Table
-from boardroom.shared.games import Game, get_game
+from boardroom.shared.games import (
+    Game,
+    Player,
+    get_game,
+)
 from boardroom.shared.protocol.messages import (
     Error,
     RequestId,
     RoomState,
     RoomSummary,
     SearchInfo,
-    Side,
     State,
 )
 
@@ -225,7 +228,7 @@ class Room:
         return self._table.play.moves
 
     @property
-    def game_players(self) -> dict[Side, str]:
+    def game_players(self) -> dict[Player, str]:
         """Who played the current or last game, by side, named as when it
         started or as the teacher renamed them since (empty before the first
         game). Kept after they leave, for whoever shows how a game ended (the
@@ -268,11 +271,11 @@ class Room:
             return False  # played out, or called off once nobody watches (Table.expire)
         return not self.members
 
-    def is_taken(self, side: Side) -> bool:
+    def is_taken(self, side: Player) -> bool:
         """True while someone (a person, a bot, the AI) holds ``side``, connected or not."""
         return self._table.seating.seats[side] is not None
 
-    def seat_holder(self, side: Side) -> tuple[ClientId, str, PlayerKind, str | None] | None:
+    def seat_holder(self, side: Player) -> tuple[ClientId, str, PlayerKind, str | None] | None:
         """The session, name, kind and player id (None if unknown) of the client
         holding ``side`` (connected or held); None for an empty seat or the server AI."""
         occupant = self._table.seating.seats[side]
@@ -280,7 +283,7 @@ class Room:
             return None
         return occupant.client, occupant.name, occupant.kind, occupant.player
 
-    def side_of(self, client: ClientId) -> Side | None:
+    def side_of(self, client: ClientId) -> Player | None:
         """The seat ``client`` holds (connected or not), if any."""
         return self._table.seating.side_of(client)
 
@@ -338,7 +341,7 @@ class Room:
         now: float,
         by: ClientId | None = None,
         request_id: RequestId = None,
-        side: Side | None = None,
+        side: Player | None = None,
     ) -> Output:
         """Seat the server AI at ``level`` in a free seat (``bad_level``,
         ``room_full``). ``by`` is the requesting client, who must be seated;

@@ -10,9 +10,14 @@ the game (:mod:`~boardroom.server.core.game_in_play`: the clock), the AI
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import get_args
 
-from boardroom.shared.protocol.messages import MAX_AI_PACE, SIDES, Clock, Side
+from boardroom.shared.games import Player
+from boardroom.shared.protocol.messages import (
+    MAX_AI_PACE,
+    Clock,
+    SeatChoice,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,8 +27,10 @@ class RoomOptions:
     ``bad_options`` with its message."""
 
     public: bool = True
-    creator_seat: Side | Literal["random"] = "first"
-    """The first occupant's side; ``random``: drawn when the first game starts."""
+    creator_seat: SeatChoice = "first"
+    """The first occupant's side as ``create_room`` asked for it (and as the store
+    keeps it): read through :func:`~boardroom.shared.protocol.messages.chosen_seat`;
+    ``random``: drawn when the first game starts."""
     clock: Clock = field(default_factory=Clock)
     grace_seconds: float = 60.0
     """How long a dropped player's seat is held."""
@@ -55,7 +62,7 @@ class RoomOptions:
             raise ValueError("clock: an increment clock needs initial (seconds per side)")
         if not self.grace_seconds > 0:
             raise ValueError(f"grace_seconds={self.grace_seconds!r}: give more than 0 seconds")
-        if self.creator_seat not in (*SIDES, "random"):
+        if self.creator_seat not in get_args(SeatChoice):
             raise ValueError(f"creator_seat={self.creator_seat!r}: choose first, second or random")
         reserved = (self.reserved_first, self.reserved_second)
         if not self.tournament and reserved != (None, None):
@@ -67,7 +74,7 @@ class RoomOptions:
         if self.ai_match and (self.clock.kind != "none" or self.tournament):
             raise ValueError("ai_match: an AI match has no clock and is no tournament game")
 
-    def reserved_for(self, side: Side) -> str | None:
+    def reserved_for(self, side: Player) -> str | None:
         """The player or session ``side`` is reserved for (tournament rooms); None
         if nobody's."""
-        return self.reserved_first if side == "first" else self.reserved_second
+        return self.reserved_first if side == Player.FIRST else self.reserved_second

@@ -17,14 +17,16 @@ from boardroom.server.core.records import SeatRecord, Termination
 from boardroom.shared.engine.explain import principal_line, summary
 from boardroom.shared.engine.remote import SearchRequest
 from boardroom.shared.engine.search import SearchResult
-from boardroom.shared.games import Game
+from boardroom.shared.games import (
+    Game,
+    Player,
+)
 from boardroom.shared.protocol.messages import (
     Level,
     Moved,
     RequestId,
     SearchInfo,
     ServerMessage,
-    Side,
 )
 
 ClientId = NewType("ClientId", str)
@@ -76,7 +78,7 @@ class MoveMade:
     room: str
     game_number: int
     ply: int
-    side: Side
+    side: Player
     move_text: str
     at: float
     clock_ms: int | None = None
@@ -90,7 +92,7 @@ class GameFinished:
 
     room: str
     game_number: int
-    winner: Side | None
+    winner: Player | None
     reason: Termination
     at: float
     line: tuple[str, ...] = ()
@@ -104,7 +106,7 @@ class HintGiven:
     room: str
     game_number: int
     ply: int
-    side: Side
+    side: Player
     move_text: str
     at: float
 
@@ -129,7 +131,7 @@ class AiRequest:
     level: Level
     game_number: int
     ply: int
-    side: Side
+    side: Player
     seed: int
     clock_left: float | None = None
     hint_for: ClientId | None = None

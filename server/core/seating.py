@@ -45,15 +45,14 @@ from boardroom.server.core.records import PlayerKind, SeatRecord
 from boardroom.server.core.room_draft import RefusedError
 from boardroom.server.core.room_options import RoomOptions
 from boardroom.server.core.room_output import ClientId
+from boardroom.shared.games import Player
 from boardroom.shared.protocol.errors import ErrorCode
 from boardroom.shared.protocol.messages import (
     LEVELS,
-    SIDES,
     Level,
     PlayerStatus,
     SeatInfo,
-    Side,
-    other_side,
+    chosen_seat,
 )
 
 
@@ -71,7 +70,7 @@ class Occupant:
     player: str | None = None
     """The durable player's id (for the record); None for the AI and unknown players."""
 
-    def info(self, side: Side) -> SeatInfo:
+    def info(self, side: Player) -> SeatInfo:
         return SeatInfo(
             side=side,
             name=self.name,
@@ -85,7 +84,7 @@ class Occupant:
         return SeatRecord(self.name, self.kind, self.level, self.client, self.player)
 
     @classmethod
-    def restored(cls, record: SeatRecord, side: Side) -> Occupant:
+    def restored(cls, record: SeatRecord, side: Player) -> Occupant:
         """Who sat in ``side`` as ``record`` has it, disconnected unless it is the
         AI; ValueError for a record no room could have written."""
         if record.kind is PlayerKind.AI:
@@ -103,8 +102,8 @@ class Occupant:
         )
 
 
-def _no_seats() -> dict[Side, Occupant | None]:
-    return {"first": None, "second": None}
+def _no_seats() -> dict[Player, Occupant | None]:
+    return {Player.FIRST: None, Player.SECOND: None}
 
 
 @dataclass
@@ -113,7 +112,7 @@ class Seating:
 
     code: str
     options: RoomOptions
-    seats: dict[Side, Occupant | None] = field(default_factory=_no_seats)
+    seats: dict[Player, Occupant | None] = field(default_factory=_no_seats)
     spectators: dict[ClientId, str] = field(default_factory=dict)
     """Who watches, by session, with the name each watches under."""
     unwatched_until: float | None = None
@@ -122,15 +121,15 @@ class Seating:
 
     # -- reading -----------------------------------------------------------------------
 
-    def side_of(self, client: ClientId | None) -> Side | None:
+    def side_of(self, client: ClientId | None) -> Player | None:
         """The seat ``client`` holds (connected or not), if any."""
-        for side in SIDES:
+        for side in Player:
             occupant = self.seats[side]
             if occupant is not None and occupant.client == client:
                 return side
         return None
 
-    def occupant(self, side: Side) -> Occupant:
+    def occupant(self, side: Player) -> Occupant:
         """Who holds ``side``; RuntimeError for an empty seat (a caller's bug)."""
         occupant = self.seats[side]
         if occupant is None:
@@ -157,7 +156,7 @@ class Seating:
         ]
         return seated + list(self.spectators)
 
-    def ai_sides(self) -> set[Side]:
+    def ai_sides(self) -> set[Player]:
         """The sides the server AI holds."""
         return {s for s, o in self.seats.items() if o is not None and o.kind is PlayerKind.AI}
 
@@ -166,7 +165,7 @@ class Seating:
         """True while a person or a bot holds a seat (connected or not)."""
         return any(o is not None and o.kind is not PlayerKind.AI for o in self.seats.values())
 
-    def gone(self, side: Side) -> bool:
+    def gone(self, side: Player) -> bool:
         """True if a person or bot holds ``side`` but is disconnected."""
         occupant = self.seats[side]
         return (
@@ -175,24 +174,24 @@ class Seating:
 
     def infos(self) -> list[SeatInfo]:
         """Both seats as ``state`` shows them."""
-        return [o.info(s) if (o := self.seats[s]) else SeatInfo(side=s) for s in SIDES]
+        return [o.info(s) if (o := self.seats[s]) else SeatInfo(side=s) for s in Player]
 
     def records(self) -> tuple[SeatRecord, SeatRecord]:
         """Both occupants as a game's record keeps them (both seats must be taken)."""
-        first, second = (self.occupant(side) for side in SIDES)
+        first, second = (self.occupant(side) for side in Player)
         return first.record(), second.record()
 
-    def window_deadlines(self) -> list[tuple[float, Side]]:
+    def window_deadlines(self) -> list[tuple[float, Player]]:
         """When each held seat's grace window ends, with its side."""
         return [
             (occupant.gone_until, side)
-            for side in SIDES
+            for side in Player
             if (occupant := self.seats[side]) is not None and occupant.gone_until is not None
         ]
 
     # -- checks (raise RefusedError before any change) ------------------------------------------
 
-    def require_player(self, client: ClientId, action: str) -> Side:
+    def require_player(self, client: ClientId, action: str) -> Player:
         """The side ``client`` holds; refused (``not_seated``) if it holds none."""
         side = self.side_of(client)
         if side is not None:
@@ -237,12 +236,12 @@ class Seating:
             )
         return Occupant(client=None, name=f"AI ({level})", kind=PlayerKind.AI, level=Level(level))
 
-    def choose_side(self, occupant: Occupant, wanted: Side | None, *, game_over: bool) -> Side:
+    def choose_side(self, occupant: Occupant, wanted: Player | None, *, game_over: bool) -> Player:
         """The free side ``occupant`` takes: ``wanted`` if given (the server's own
         choice, for an AI match), else by the rules of the module docstring.
         ``game_over``: the room's game is finished (a tournament room's is its
         last). RefusedError (``room_full``, ``tournament_room``) if there is none."""
-        free = [side for side in SIDES if self.seats[side] is None]
+        free = [side for side in Player if self.seats[side] is None]
         if wanted is not None:
             if wanted not in free:
                 raise RefusedError(ErrorCode.ROOM_FULL, f"seat {wanted} of {self.code} is taken")
@@ -253,21 +252,23 @@ class Seating:
             raise RefusedError(
                 ErrorCode.ROOM_FULL, f"both seats of room {self.code} are taken: watch it instead"
             )
-        if len(free) == len(SIDES):
+        if len(free) == len(Player):
             # The first occupant: the creator's choice, or opposite it for the AI.
-            preferred = self.options.creator_seat
-            creator_side: Side = "second" if preferred == "second" else "first"
-            return creator_side if occupant.kind is not PlayerKind.AI else other_side(creator_side)
+            preferred = chosen_seat(self.options.creator_seat)
+            creator_side = (
+                Player.FIRST if preferred == "random" else preferred
+            )  # swapped at the start
+            return creator_side if occupant.kind is not PlayerKind.AI else creator_side.other
         return free[0]
 
-    def _reserved_side(self, occupant: Occupant, free: list[Side], game_over: bool) -> Side:
+    def _reserved_side(self, occupant: Occupant, free: list[Player], game_over: bool) -> Player:
         """The side of a tournament room that ``occupant`` may take (see the module
         docstring); refuses anyone else, and everyone once the game is over."""
         if occupant.kind is PlayerKind.AI:
             sides = [s for s in free if self.options.reserved_for(s) is None]
         else:
             identities = {occupant.client, occupant.player} - {None}
-            sides = [s for s in SIDES if self.options.reserved_for(s) in identities]
+            sides = [s for s in Player if self.options.reserved_for(s) in identities]
         if not sides:
             raise RefusedError(
                 ErrorCode.ROOM_FULL,
@@ -287,22 +288,25 @@ class Seating:
         """Seat whoever ``records`` (first, second) say sat, from a stored game:
         held for their sessions, disconnected, with no window running yet
         (:meth:`start_windows`). ValueError for a record no room could have written."""
-        for side, record in zip(SIDES, records, strict=True):
+        for side, record in zip(Player, records, strict=True):
             self.seats[side] = Occupant.restored(record, side)
 
-    def sit(self, side: Side, occupant: Occupant) -> None:
+    def sit(self, side: Player, occupant: Occupant) -> None:
         """Seat ``occupant`` in ``side`` (chosen by :meth:`choose_side`); a
         spectator who sits down stops watching."""
         if occupant.client is not None:
             self.spectators.pop(occupant.client, None)
         self.seats[side] = occupant
 
-    def free(self, side: Side) -> None:
+    def free(self, side: Player) -> None:
         self.seats[side] = None
 
     def swap(self) -> None:
         """The occupants change sides (a rematch; a ``random`` creator seat)."""
-        self.seats = {"first": self.seats["second"], "second": self.seats["first"]}
+        self.seats = {
+            Player.FIRST: self.seats[Player.SECOND],
+            Player.SECOND: self.seats[Player.FIRST],
+        }
 
     def watch(self, client: ClientId, name: str) -> None:
         """``client`` watches as ``name``; an AI match is watched again."""
@@ -333,7 +337,7 @@ class Seating:
         self.seats[side] = replace(occupant, connected=False, gone_until=gone_until)
         return PlayerStatus(room=self.code, side=side, connected=False, gone_until=gone_until)
 
-    def reconnect(self, side: Side) -> PlayerStatus | None:
+    def reconnect(self, side: Player) -> PlayerStatus | None:
         """The held seat ``side`` is connected again; the ``player_status`` to tell
         the others, or None if it was connected already."""
         occupant = self.occupant(side)
@@ -345,7 +349,7 @@ class Seating:
     def start_windows(self, now: float) -> None:
         """Held seats whose window has not started yet (a restored room's) get a
         whole one from ``now``."""
-        for side in SIDES:
+        for side in Player:
             occupant = self.seats[side]
             if occupant is not None and not occupant.connected and occupant.gone_until is None:
                 self.seats[side] = replace(occupant, gone_until=now + self.options.grace_seconds)
@@ -354,14 +358,14 @@ class Seating:
         """A pause from ``paused_at`` to ``now`` ended: each held seat gets back
         what was left of its window at the pause, a whole one if it dropped since."""
         grace = self.options.grace_seconds
-        for side in SIDES:
+        for side in Player:
             occupant = self.seats[side]
             if occupant is not None and occupant.gone_until is not None:
                 window_from = max(paused_at, occupant.gone_until - grace)
                 gone_until = occupant.gone_until + (now - window_from)
                 self.seats[side] = replace(occupant, gone_until=gone_until)
 
-    def rename(self, client: ClientId, name: str) -> Side | None:
+    def rename(self, client: ClientId, name: str) -> Player | None:
         """``client`` is called ``name`` from now on, seated or watching; the side
         it holds, if any."""
         side = self.side_of(client)

@@ -41,7 +41,10 @@ from boardroom.server.core.room_draft import Draft, RefusedError, chat_text
 from boardroom.server.core.room_output import ALL, ClientId, Everyone, Output
 from boardroom.server.core.room_view import room_state, room_summary
 from boardroom.server.core.seating import Occupant, Seating
-from boardroom.shared.games import Move
+from boardroom.shared.games import (
+    Move,
+    Player,
+)
 from boardroom.shared.protocol.errors import ErrorCode
 from boardroom.shared.protocol.messages import (
     AcceptDraw,
@@ -62,9 +65,7 @@ from boardroom.shared.protocol.messages import (
     RoomSummary,
     SearchInfo,
     SendChat,
-    Side,
     State,
-    other_side,
 )
 
 RoomRequest = (
@@ -137,7 +138,7 @@ class Table:
                 play.concede(side, Termination.RESIGNATION, now, out, client, request_id)
             case OfferDraw():
                 side = self.require_playing_side(client, "offer a draw")
-                to_ai = self.seating.occupant(other_side(side)).kind is PlayerKind.AI
+                to_ai = self.seating.occupant(side.other).kind is PlayerKind.AI
                 play.offer_draw(
                     side, to_ai=to_ai, now=now, out=out, client=client, request_id=request_id
                 )
@@ -184,7 +185,7 @@ class Table:
         now: float,
         requester: ClientId | None,
         request_id: RequestId,
-        wanted: Side | None = None,
+        wanted: Player | None = None,
     ) -> None:
         """Seat ``occupant`` (in ``wanted`` if given); the next game starts if both
         seats are taken and none is played."""
@@ -204,7 +205,7 @@ class Table:
         now: float,
         out: Draft,
         request_id: RequestId,
-        side: Side | None = None,
+        side: Player | None = None,
     ) -> None:
         """Seat the server AI at ``level`` for ``by`` (None: the server), in ``side``
         if given; refused as :meth:`Seating.ai_occupant
@@ -212,7 +213,7 @@ class Table:
         occupant = self.seating.ai_occupant(level, by)
         self.take_seat(occupant, out, now, by, request_id, side)
 
-    def free_seat(self, side: Side, out: Draft, now: float) -> None:
+    def free_seat(self, side: Player, out: Draft, now: float) -> None:
         """``side`` is free again; everyone is told."""
         self.seating.free(side)
         self.play.forget_rematch()
@@ -243,7 +244,7 @@ class Table:
 
     def play_move(
         self,
-        side: Side,
+        side: Player,
         move: Move,
         now: float,
         out: Draft,
@@ -262,7 +263,7 @@ class Table:
     def rematch(self, client: ClientId, now: float, out: Draft, request_id: RequestId) -> None:
         """``client`` asks for a rematch; once both sides have, the occupants swap
         sides and the next game starts."""
-        side: Side | None
+        side: Player | None
         if self.seating.options.ai_match and client in self.seating.spectators:
             side = None  # anyone watching an AI match may start its next game
         else:
@@ -296,7 +297,7 @@ class Table:
         self.free_seat(side, out, now)
         out.send(client, Left(room=self.play.code, id=request_id))
 
-    def require_playing_side(self, client: ClientId, action: str) -> Side:
+    def require_playing_side(self, client: ClientId, action: str) -> Player:
         """The side ``client`` plays in the game in progress, which it may act
         in now; refused otherwise (before any change)."""
         side = self.seating.require_player(client, action)
@@ -432,13 +433,13 @@ class Table:
 
     # -- time ------------------------------------------------------------------------
 
-    def deadlines(self) -> list[tuple[float, Side | None]]:
+    def deadlines(self) -> list[tuple[float, Player | None]]:
         """Timed events: (when, None) for the flag, (when, side) for a held seat.
         None in a pause: its clock is held, and :meth:`resume` moves the windows."""
         if self.controls.paused:
             return []
         flag = self.play.flag_deadline()
-        deadlines: list[tuple[float, Side | None]] = [] if flag is None else [(flag, None)]
+        deadlines: list[tuple[float, Player | None]] = [] if flag is None else [(flag, None)]
         return deadlines + list(self.seating.window_deadlines())
 
     def expire(self, now: float, out: Draft) -> None:
@@ -455,7 +456,7 @@ class Table:
                 play.concede(play.clock.running, Termination.TIMEOUT, at, out, None, None)
             else:
                 if play.playing:
-                    both_gone = self.seating.gone(other_side(side))
+                    both_gone = self.seating.gone(side.other)
                     if both_gone and (play.position.ply > 0 or self.seating.options.tournament):
                         # Nobody waited: both are gone, so nobody wins.
                         play.finish(None, Termination.ABANDONMENT, at, out, None, None)

@@ -41,7 +41,12 @@ from boardroom.server.core.records import PlayerKind
 from boardroom.server.core.room import Room
 from boardroom.server.core.room_output import ClientId, GameFinished, GameStarted, RoomStatus
 from boardroom.server.core.sessions import Session
-from boardroom.shared.protocol.messages import SIDES, ClientMessage, RoomState, RoomSummary, Side
+from boardroom.shared.games import Player
+from boardroom.shared.protocol.messages import (
+    ClientMessage,
+    RoomState,
+    RoomSummary,
+)
 
 # Named as before the hub became a package: operators' log filters keep working.
 logger = logging.getLogger("boardroom.server.hub_boundary")
@@ -56,12 +61,12 @@ class RoomInfo:
     kinds, connected), moves, result and game number."""
     join_code: str | None
     """A private room's join code, which a spectator's ``state`` leaves out."""
-    taken: frozenset[Side]
+    taken: frozenset[Player]
     """The sides someone holds: a person, a bot or the server AI, connected or held."""
-    holders: Mapping[Side, ClientId]
+    holders: Mapping[Player, ClientId]
     """The session holding each side a client holds (connected or held; not the AI)."""
     spectators: int
-    game_players: Mapping[Side, str]
+    game_players: Mapping[Player, str]
     """Who played the current or last game, by side, named as when it started
     (empty before the first game; kept after they leave)."""
     closed: bool
@@ -86,15 +91,15 @@ class RoomInfo:
     def of(cls, room: Room, now: float, *, game_id: int | None = None) -> RoomInfo:
         """A snapshot of ``room`` at ``now`` (Unix seconds: the clocks it shows);
         ``game_id`` is its game's stored id, which the room itself does not know."""
-        holders: dict[Side, ClientId] = {}
-        for side in SIDES:
+        holders: dict[Player, ClientId] = {}
+        for side in Player:
             holder = room.seat_holder(side)
             if holder is not None:
                 holders[side] = holder[0]
         return cls(
             state=msgspec.structs.replace(room.state_for(None, now=now), game_id=game_id),
             join_code=room.options.join_code,
-            taken=frozenset(side for side in SIDES if room.is_taken(side)),
+            taken=frozenset(side for side in Player if room.is_taken(side)),
             holders=holders,
             spectators=room.summary().spectators,
             game_players=room.game_players,

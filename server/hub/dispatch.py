@@ -27,7 +27,7 @@ from boardroom.server.hub.rooms import Rooms, for_client
 from boardroom.server.player_directory import REVOKED, PlayerDirectory
 from boardroom.server.room_host import RoomHost, RoomUnavailableError
 from boardroom.shared.errors import GameError
-from boardroom.shared.games import Game, get_game
+from boardroom.shared.games import Game, Player, get_game
 from boardroom.shared.protocol.close_codes import CLOSE_REASONS, CLOSE_TOKEN_REVOKED
 from boardroom.shared.protocol.codec import check_player_name
 from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
@@ -46,6 +46,8 @@ from boardroom.shared.protocol.messages import (
     RoomList,
     Watch,
     Welcome,
+    chosen_seat,
+    seat_choice,
 )
 
 logger = logging.getLogger(
@@ -389,7 +391,9 @@ class Dispatcher:
     async def _create_room(self, session: Session, address: str, message: CreateRoom) -> None:
         game = resolve_game(message.game, message.m, message.n, message.k)
         match = message.ai_match
-        if match is not None and (message.ai_level is not None or message.seat != "first"):
+        if match is not None and (
+            message.ai_level is not None or chosen_seat(message.seat) is not Player.FIRST
+        ):
             raise ProtocolError(
                 ErrorCode.BAD_OPTIONS,
                 "ai_match: the AI takes both seats, so give no seat or ai_level with it",
@@ -402,8 +406,8 @@ class Dispatcher:
         # The creator of an AI match watches it; the AI sits down once they are in.
         await rooms.enter(host, session, message.id, watch=match is not None)
         if match is not None:
-            await host.run(lambda now: host.room.add_ai(match.first, now=now, side="first"))
-            await host.run(lambda now: host.room.add_ai(match.second, now=now, side="second"))
+            await host.run(lambda now: host.room.add_ai(match.first, now=now, side=Player.FIRST))
+            await host.run(lambda now: host.room.add_ai(match.second, now=now, side=Player.SECOND))
         elif message.ai_level is not None and host.room.has_free_seat:
             level = message.ai_level
             await host.run(lambda now: host.room.add_ai(level, now=now))
@@ -432,7 +436,7 @@ class Dispatcher:
         try:
             options = RoomOptions(
                 public=public,
-                creator_seat=request.seat if request is not None else "first",
+                creator_seat=request.seat if request is not None else seat_choice(Player.FIRST),
                 clock=request.clock if request is not None else RoomOptions().clock,
                 grace_seconds=self._rooms.config.grace_seconds,
                 hints=self._rooms.hints,

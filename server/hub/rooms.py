@@ -40,7 +40,7 @@ from boardroom.server.hub.peer import Peer
 from boardroom.server.metrics import ServerMetrics
 from boardroom.server.recorder import GameRecorder
 from boardroom.server.room_host import RoomHost, RoomUnavailableError, Step
-from boardroom.shared.games import Game
+from boardroom.shared.games import Game, Player
 from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
 from boardroom.shared.protocol.messages import ROOMS_PAGE_DEFAULT, Error, RoomSummary, ServerMessage
 
@@ -120,7 +120,7 @@ class Rooms:
             options = room.options
             host = self._host(room)
             self.lobby.add(host, RoomCodes(room.code, options.join_code, options.watch_code))
-            for side in ("first", "second"):
+            for side in (Player.FIRST, Player.SECOND):
                 seat = room.seat_holder(side)
                 if seat is not None:
                     client, name, kind, player = seat

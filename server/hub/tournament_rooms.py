@@ -17,7 +17,7 @@ from boardroom.server.core.room import RoomOptions
 from boardroom.server.core.room_output import ClientId, Output
 from boardroom.server.hub.rooms import Rooms
 from boardroom.server.room_host import RoomUnavailableError
-from boardroom.shared.games import Game
+from boardroom.shared.games import Game, Player
 from boardroom.shared.protocol.messages import Clock, Level, ServerMessage
 
 
@@ -85,13 +85,16 @@ class TournamentRooms:
             nonlocal seated
             if room.status != "waiting":
                 return room.tick(now)
-            seated = {side: room.is_taken(side) for side in ("first", "second")}
+            seated = {side: room.is_taken(side) for side in (Player.FIRST, Player.SECOND)}
             return room.close(reason if isinstance(reason, str) else reason(seated), now=now)
 
         try:
             await host.run(step)
         except RoomUnavailableError:
-            seated = {"first": False, "second": False}  # its storage failed: nobody plays there
+            seated = {
+                Player.FIRST: False,
+                Player.SECOND: False,
+            }  # its storage failed: nobody plays there
         if seated is not None:
             self._rooms.let_go(host)
         return seated

@@ -63,7 +63,7 @@ def check_side(side: object) -> Player:
     if isinstance(side, Player):
         return side
     if isinstance(side, int) and not isinstance(side, bool) and side in (0, 1):
-        return Player(side)
+        return Player.numbered(side)
     raise InvalidRecordError(f"a seat is Player.FIRST or Player.SECOND, not {side!r}")
 
 
@@ -262,7 +262,7 @@ def check_ending(winner: object, termination: object) -> int | None:
     if not termination.allows(side):
         having = "no winner" if side is None else f"a winner ({side.symbol})"
         raise InvalidRecordError(f"a game ended by {termination.value} cannot have {having}")
-    return None if side is None else int(side)
+    return None if side is None else side.number
 
 
 def check_finish(game_id: int, state: GameState, termination: Termination) -> None:

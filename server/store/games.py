@@ -122,7 +122,7 @@ class GamesStorage(StoreBase[Handle]):
         check_game_id(game_id)
         side = check_side(side)
         row = None if player is None else seat_row(player)
-        await self._seat(game_id, int(side), row, what=f"seating game {game_id}")
+        await self._seat(game_id, side.number, row, what=f"seating game {game_id}")
 
     async def start_game(self, game_id: int, at: float) -> None:
         """Mark the game :attr:`~GameState.PLAYING` from ``at``; moves may follow.

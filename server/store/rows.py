@@ -211,7 +211,7 @@ def game_records(
                 seats=(first, second),
                 moves=tuple(played.get(game_id, ())),
                 state=GameState(row[4]),
-                winner=None if row[5] is None else Player(row[5]),
+                winner=None if row[5] is None else Player.numbered(row[5]),
                 termination=_termination(game_id, row[6]),
                 created_at=row[7],
                 started_at=row[8],

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from boardroom.server.core.records import PgnResult
-from boardroom.shared.protocol.messages import Side
+from boardroom.shared.games import Player
 
 __all__ = [
     "DEFAULT_BYE_POINTS",
@@ -37,7 +37,6 @@ __all__ = [
     "PairingError",
     "Result",
     "Round",
-    "Side",
     "TournamentDataError",
     "TournamentError",
 ]
@@ -96,14 +95,14 @@ class Outcome(enum.Enum):
         """Whether the game was played over the board (not decided by forfeit)."""
         return self in (Outcome.FIRST_WINS, Outcome.DRAW, Outcome.SECOND_WINS)
 
-    def points(self, seat: Side) -> float:
+    def points(self, seat: Player) -> float:
         """The points that ``seat`` scores: 1, 0.5 or 0.
 
-        >>> Outcome.DRAW.points("second"), Outcome.FIRST_WINS_BY_FORFEIT.points("second")
+        >>> Outcome.DRAW.points(Player.SECOND), Outcome.FIRST_WINS_BY_FORFEIT.points(Player.SECOND)
         (0.5, 0.0)
         """
         first, second = _POINTS[self]
-        return first if seat == "first" else second
+        return first if seat == Player.FIRST else second
 
 
 _POINTS: dict[Outcome, tuple[float, float]] = {
@@ -189,17 +188,17 @@ class GameResult:
             raise TournamentDataError(f"{self.first!r} cannot play against themselves")
         _check_round(self.round, f"{self.first!r} against {self.second!r}")
 
-    def seat_of(self, player: str) -> Side:
+    def seat_of(self, player: str) -> Player:
         """The seat ``player`` had; ValueError if they did not play this game."""
         if player == self.first:
-            return "first"
+            return Player.FIRST
         if player == self.second:
-            return "second"
+            return Player.SECOND
         raise ValueError(f"{player!r} did not play {self.first!r} against {self.second!r}")
 
     def opponent_of(self, player: str) -> str:
         """The other player of the game."""
-        return self.second if self.seat_of(player) == "first" else self.first
+        return self.second if self.seat_of(player) == Player.FIRST else self.first
 
     def points_of(self, player: str) -> float:
         """What ``player`` scored in this game: 1, 0.5 or 0."""

@@ -66,9 +66,9 @@ from boardroom.server.tournaments.players import (
     Bye,
     GameResult,
     Result,
-    Side,
     TournamentDataError,
 )
+from boardroom.shared.games import Player
 
 __all__ = [
     "ROUND_ROBIN_TIE_BREAKS",
@@ -255,7 +255,7 @@ class Meeting:
 
     points: float
     """What the row player scored: 1, 0.5 or 0."""
-    seat: Side
+    seat: Player
     """The row player's seat."""
     round: int | None
     played: bool

@@ -59,10 +59,9 @@ from boardroom.server.tournaments.players import (
     PairingError,
     Result,
     Round,
-    Side,
     TournamentDataError,
 )
-from boardroom.shared.protocol.messages import other_side
+from boardroom.shared.games import Player
 
 __all__ = ["PairingError", "max_swiss_rounds", "pair_swiss_round", "recommended_swiss_rounds"]
 
@@ -104,13 +103,13 @@ class _Record:
 
     points: float = 0.0
     opponents: set[str] = field(default_factory=set)
-    seats: list[Side] = field(default_factory=list)
+    seats: list[Player] = field(default_factory=list)
     """Seats in the games played over the board, in round order (forfeits have none)."""
     byes: int = 0
 
     @property
     def colour_difference(self) -> int:
-        return self.seats.count("first") - self.seats.count("second")
+        return self.seats.count(Player.FIRST) - self.seats.count(Player.SECOND)
 
 
 def _records(players: Sequence[str], history: Iterable[Result]) -> tuple[dict[str, _Record], int]:
@@ -156,8 +155,8 @@ class _ColourLimits:
     max_difference: int | None
     no_three_in_a_row: bool
 
-    def allows(self, record: _Record, seat: Side) -> bool:
-        difference = record.colour_difference + (1 if seat == "first" else -1)
+    def allows(self, record: _Record, seat: Player) -> bool:
+        difference = record.colour_difference + (1 if seat == Player.FIRST else -1)
         if self.max_difference is not None and abs(difference) > self.max_difference:
             return False
         return not (self.no_three_in_a_row and record.seats[-2:] == [seat, seat])
@@ -170,19 +169,19 @@ _LIMITS = (
 )
 
 
-def _preference(record: _Record) -> tuple[Side | None, int]:
+def _preference(record: _Record) -> tuple[Player | None, int]:
     """The seat a player is due and how strongly (0: no preference, before any game)."""
     if not record.seats:
         return None, 0
     difference = record.colour_difference
-    fewer: Side = "first" if difference < 0 else "second"
+    fewer: Player = Player.FIRST if difference < 0 else Player.SECOND
     if abs(difference) >= 2:
         return fewer, _ABSOLUTE
     if record.seats[-2:] == [record.seats[-1]] * 2:
-        return other_side(record.seats[-1]), _ABSOLUTE
+        return record.seats[-1].other, _ABSOLUTE
     if difference:
         return fewer, _STRONG
-    return other_side(record.seats[-1]), _MILD
+    return record.seats[-1].other, _MILD
 
 
 @dataclass(frozen=True)
@@ -191,7 +190,7 @@ class _Seating:
 
     cost: int
     """The strengths of the preferences it denies, summed."""
-    higher: Side
+    higher: Player
 
 
 def _seating(higher: _Record, lower: _Record, limits: _ColourLimits) -> _Seating | None:
@@ -204,8 +203,12 @@ def _seating(higher: _Record, lower: _Record, limits: _ColourLimits) -> _Seating
     want_higher, strength_higher = _preference(higher)
     want_lower, strength_lower = _preference(lower)
     # The higher-ranked player's wanted seat is tried first, so it wins a tie in cost.
-    for seat in ("first", "second") if want_higher != "second" else ("second", "first"):
-        lower_seat = other_side(seat)
+    for seat in (
+        (Player.FIRST, Player.SECOND)
+        if want_higher != Player.SECOND
+        else (Player.SECOND, Player.FIRST)
+    ):
+        lower_seat = seat.other
         if not (limits.allows(higher, seat) and limits.allows(lower, lower_seat)):
             continue
         cost = (strength_higher if want_higher not in (None, seat) else 0) + (
@@ -219,7 +222,7 @@ def _seating(higher: _Record, lower: _Record, limits: _ColourLimits) -> _Seating
 def _seat(higher: str, lower: str, seating: _Seating, board: int, fresh: bool) -> Pairing:
     """The pairing on ``board``; ``fresh``: neither player has a colour history yet."""
     # With no colour history on either side, alternate down the boards as round 1 does.
-    first_is_higher = board % 2 == 1 if fresh else seating.higher == "first"
+    first_is_higher = board % 2 == 1 if fresh else seating.higher == Player.FIRST
     return Pairing(higher, lower) if first_is_higher else Pairing(lower, higher)
 
 

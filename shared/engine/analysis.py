@@ -449,7 +449,7 @@ def review_move(
     )
     return MoveReview(
         ply=ply,
-        side=Player(ply & 1).symbol,
+        side=Player.to_move_at(ply).symbol,
         move=move_text,
         best=before.best,
         line=() if played_best else before.line,

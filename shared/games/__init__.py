@@ -8,7 +8,7 @@ Every game is declared by its own module here (``GAME_SPECS``) and listed by
 >>> game.format_move(game.legal_moves(position)[0])
 '1'
 >>> get_game("tictactoe").outcome(get_game("tictactoe").from_moves("a1 b1 a2 b2 a3")).winner
-<Player.FIRST: 0>
+<Player.FIRST: 'first'>
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
 from boardroom.shared.games.endings import Termination
@@ -44,30 +45,62 @@ Cell = tuple[int, int]
 """A cell as ``(column, row)``, 0-based, row 0 at the bottom."""
 
 
-class Player(enum.IntEnum):
-    """A seat at the board. The first player moves first and plays ``X``."""
+class Player(enum.StrEnum):
+    """A side at the board: the one type of a side for the rules, the server, the
+    clients and the wire. The first player moves first and plays ``X``.
 
-    FIRST = 0
+    A :class:`~enum.StrEnum` whose values are the wire's words, so a message field
+    typed ``Player`` is sent and read as ``"first"``/``"second"`` by msgspec with no
+    converter (as :class:`~boardroom.shared.protocol.messages.Level` is sent by its
+    value). The rules reach a player's stones by :attr:`number`; the store keeps
+    that number (0 or 1), converting with :attr:`number` and :meth:`numbered`.
+    """
+
+    FIRST = "first"
     """Moves on even plies; shown as ``X``."""
-    SECOND = 1
+    SECOND = "second"
     """Moves on odd plies; shown as ``O``."""
+
+    @property
+    def number(self) -> int:
+        """0 for the first player, 1 for the second: where its stones are in
+        :attr:`Position.stones`, and how the store keeps a side."""
+        return 0 if self is Player.FIRST else 1
+
+    @classmethod
+    def numbered(cls, number: int) -> Player:
+        """The player of :attr:`number` ``number`` (0 or 1).
+
+        >>> Player.numbered(1), Player.numbered(0).symbol
+        (<Player.SECOND: 'second'>, 'X')
+        """
+        return (Player.FIRST, Player.SECOND)[number]
+
+    @classmethod
+    def to_move_at(cls, ply: int) -> Player:
+        """The player who makes move ``ply`` (0-based): the first on even plies.
+
+        >>> Player.to_move_at(3)
+        <Player.SECOND: 'second'>
+        """
+        return cls.numbered(ply & 1)
 
     @property
     def other(self) -> Player:
         """The opponent of this player."""
-        return Player(1 - self)
+        return Player.SECOND if self is Player.FIRST else Player.FIRST
 
     @property
-    def symbol(self) -> str:
+    def symbol(self) -> Literal["X", "O"]:
         """The stone letter used in renderings and records."""
-        return "XO"[self]
+        return "X" if self is Player.FIRST else "O"
 
 
 @dataclass(frozen=True, slots=True)
 class Position:
     """A position: both players' stones as bitboards, and the moves that led here.
 
-    ``stones[p]`` holds the stones of ``Player(p)``. Positions are small, hashable
+    ``stones[p.number]`` holds the stones of player ``p``. Positions are small, hashable
     and picklable; ``moves`` is kept so records and move strings need no replay.
     """
 
@@ -379,7 +412,7 @@ class GridGame(Game):
         return Position((0, 0), ())
 
     def to_move(self, position: Position) -> Player:
-        return Player(position.ply & 1)
+        return Player.to_move_at(position.ply)
 
     def play_unchecked(self, position: Position, move: Move) -> Position:
         bit = self.move_bit_in(position.occupied, move)
@@ -400,8 +433,8 @@ class GridGame(Game):
         if not position.moves:
             return ONGOING
         # Only the player who moved last can have just made a line.
-        last = Player((position.ply - 1) & 1)
-        line = self.grid.winning_line(position.stones[last])
+        last = Player.to_move_at(position.ply - 1)
+        line = self.grid.winning_line(position.stones[last.number])
         if line:
             cells = tuple(self.grid.column_row(bit) for bit in line)
             return Outcome(Status.WIN, winner=last, line=cells, termination=Termination.LINE)

@@ -130,7 +130,7 @@ class Othello(Game):
         return Position(START, ())
 
     def to_move(self, position: Position) -> Player:
-        return Player(position.ply & 1)
+        return Player.to_move_at(position.ply)
 
     def sides(self, position: Position) -> tuple[int, int]:
         """The discs of the player to move and of the other, as bitboards."""

@@ -8,6 +8,18 @@ their default are not sent.
 
 Client to server: :data:`CLIENT_MESSAGES`. Server to client: :data:`SERVER_MESSAGES`.
 ``docs/protocol.md`` is the same catalogue in prose, with an example session.
+
+A side has one type in code, the rules' :class:`~boardroom.shared.games.Player`,
+and message fields are typed with it: ``Player`` is a :class:`~enum.StrEnum`
+whose values are the wire's words, and msgspec sends an enum by its value and
+reads it back (an unknown word is ``Invalid enum value``, as it was for the
+literal type these fields had), so the bytes are those of protocol 2 with no
+converter anywhere. The other ways were worse: an ``IntEnum`` is sent as a
+number by msgspec, which calls no ``enc_hook`` for it; a wire-only type would
+have needed a converter wherever a message is built or read. The one exception
+is :data:`SeatChoice` (a side or ``random``), which msgspec cannot type as
+``Player | Literal["random"]``: :func:`chosen_seat` and :func:`seat_choice`
+convert it.
 """
 
 from __future__ import annotations
@@ -44,42 +56,31 @@ BoardKind = Literal["cells", "columns"]
 a cell, ``b2``) or ``columns`` (a move names a column, ``4``, and the stone falls):
 the registry's :class:`boardroom.shared.games.spec.BoardKind` values (a test holds them
 together)."""
-Side = Literal["first", "second"]
-"""A seat: ``first`` moves first (X), ``second`` answers (O)."""
-SIDES: Final[tuple[Side, Side]] = ("first", "second")
-"""Both seats, ``first`` first."""
+SeatChoice = Literal["first", "second", "random"]
+"""The seat a room's creator asks for: a :class:`Player`'s value, or ``random``
+(drawn when the first game starts). The one place the wire spells a side
+outside :class:`Player`, because msgspec cannot read a union of an enum and a
+literal string: :func:`chosen_seat` and :func:`seat_choice` convert."""
 
 
-def other_side(side: Side) -> Side:
-    """The opponent's seat.
+def chosen_seat(seat: SeatChoice) -> Player | Literal["random"]:
+    """The seat ``seat`` asks for, as the code holds it.
 
-    >>> other_side("first")
-    'second'
+    >>> chosen_seat("second"), chosen_seat("random")
+    (<Player.SECOND: 'second'>, 'random')
     """
-    return "second" if side == "first" else "first"
+    return "random" if seat == "random" else Player(seat)
 
 
-SYMBOLS: Final[dict[Side, str]] = {"first": "X", "second": "O"}
-"""The stone each seat plays, as boards and texts show it: ``first`` is X and moves
-first (the rules' ``Player.symbol``: :func:`player_of` converts)."""
+def seat_choice(seat: Player | Literal["random"]) -> SeatChoice:
+    """The wire's spelling of the seat ``seat`` (the inverse of :func:`chosen_seat`).
 
-
-def side_of(player: Player) -> Side:
-    """The wire's seat of the rules' ``player``: the one converter that way.
-
-    >>> side_of(Player.SECOND)
-    'second'
+    >>> seat_choice(Player.FIRST)
+    'first'
     """
-    return SIDES[player]
-
-
-def player_of(side: Side) -> Player:
-    """The rules' player in the wire's seat ``side``: the one converter this way.
-
-    >>> player_of("first"), player_of("second").symbol
-    (<Player.FIRST: 0>, 'O')
-    """
-    return Player(SIDES.index(side))
+    if seat == "random":
+        return "random"
+    return "first" if seat is Player.FIRST else "second"
 
 
 class Level(enum.StrEnum):
@@ -191,7 +192,7 @@ class CreateRoom(_Message, tag="create_room", frozen=True):
     n: int | None = None
     k: int | None = None
     public: bool = True
-    seat: Side | Literal["random"] = "first"
+    seat: SeatChoice = "first"
     clock: Clock = Clock()
     ai_level: Level | None = None
     ai_match: AiMatch | None = None
@@ -329,7 +330,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     engine, at ``level``); ``gone_until`` (Unix seconds) is set while a dropped
     player's seat is held for them."""
 
-    side: Side
+    side: Player
     name: str | None = None
     kind: Literal["human", "bot", "ai"] | None = None
     level: Level | None = None
@@ -342,7 +343,7 @@ class ClockState(msgspec.Struct, frozen=True, kw_only=True):
 
     first_ms: int
     second_ms: int
-    running: Side | None = None
+    running: Player | None = None
 
 
 class ResultInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -350,7 +351,7 @@ class ResultInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     :class:`boardroom.shared.games.endings.Termination` (``line``, ``count``, ``resignation``,
     ...); ``line`` names the winning cells (``"d1"``)."""
 
-    winner: Side | None
+    winner: Player | None
     reason: str
     line: list[str] = []
 
@@ -368,10 +369,10 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     moves: str
     """The game's move string so far (``"4453"``, ``"b2 a1"``)."""
     ply: int
-    to_move: Side | None = None
+    to_move: Player | None = None
     clocks: ClockState | None = None
-    draw_offer: Side | None = None
-    rematch_offer: Side | None = None
+    draw_offer: Player | None = None
+    rematch_offer: Player | None = None
     """The side that asked for a rematch of the finished game, while the other
     has not answered (see :class:`RematchOffered`)."""
     result: ResultInfo | None = None
@@ -379,7 +380,7 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     game_id: int | None = None
     """The stored id of the game in play, or of the last one once over (its
     record, ``GET /api/games/{id}``, and its review); absent before it is stored."""
-    you: Side | None = None
+    you: Player | None = None
     """The receiver's seat; None for a spectator."""
     join_code: str | None = None
     """The private join code, sent to seated players only."""
@@ -397,7 +398,7 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     hints: bool = True
     """True while its players may ask for hints (``hint``); the teacher turns them
     off or on in class mode."""
-    game_players: dict[Side, str] = {}
+    game_players: dict[Player, str] = {}
     """Who played the current or last game, by side, named as it started or as
     the teacher renamed them since (left out before the first game): a
     finished game's result keeps its players' names once they have left."""
@@ -508,7 +509,7 @@ class Moved(_Message, tag="moved", frozen=True):
     room: str
     ply: int
     move: str
-    side: Side
+    side: Player
     clocks: ClockState | None = None
     search: SearchInfo | None = None
     board: list[str] | None = None
@@ -543,7 +544,7 @@ class PlayerStatus(_Message, tag="player_status", frozen=True):
     """A seated player connected, or dropped (seat held until ``gone_until``)."""
 
     room: str
-    side: Side
+    side: Player
     connected: bool
     gone_until: float | None = None
 
@@ -552,14 +553,14 @@ class DrawOffered(_Message, tag="draw_offered", frozen=True):
     """A draw offer from ``side`` stands."""
 
     room: str
-    side: Side
+    side: Player
 
 
 class DrawDeclined(_Message, tag="draw_declined", frozen=True):
     """The standing draw offer was declined (or lapsed with a move)."""
 
     room: str
-    side: Side
+    side: Player
 
 
 class RematchOffered(_Message, tag="rematch_offered", frozen=True):
@@ -567,7 +568,7 @@ class RematchOffered(_Message, tag="rematch_offered", frozen=True):
     accepts by sending ``rematch`` too. Lapses when a seat is freed."""
 
     room: str
-    side: Side
+    side: Player
 
 
 class ChatLine(_Message, tag="chat", frozen=True):
@@ -623,7 +624,7 @@ class Match(_Message, tag="match", frozen=True):
     room: str
     code: str
     game: str
-    side: Side
+    side: Player
     opponent: str
     starts_by: float
 

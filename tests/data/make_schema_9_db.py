@@ -130,9 +130,14 @@ async def fill(store: GameStore) -> list[int]:
 
 def plain(value: Any) -> Any:
     """``value`` as JSON takes it: a record as its fields by name, an enum as its
-    value, a mapping as ``[key, value]`` pairs in key order, a tuple as a list."""
+    value (a side its number), a mapping as ``[key, value]`` pairs in key order, a
+    tuple as a list."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Player):
+        # A side as the store keeps it, 0 or 1 (Player's value until it became the
+        # wire's word in issue 26; the stored column never changed).
+        return list(Player).index(value)
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, dict):

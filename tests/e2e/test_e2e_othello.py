@@ -101,7 +101,7 @@ async def test_the_last_move_ends_othello_by_count_and_the_record_says_so(
     ``game_over`` with the count as the reason, and the record stores it."""
     moves = played_out([*PASS_LINE, "pass"])
     outcome = OTHELLO.outcome(OTHELLO.from_moves(" ".join(moves)))
-    winner = None if outcome.status is Status.DRAW else SIDES[outcome.winner or 0]
+    winner = None if outcome.status is Status.DRAW else SIDES[(outcome.winner or Side.FIRST).number]
     async with running_server(tmp_path / "games.db") as server:
         code, ada, bob, carol = await seated_room(server)
         await play(code, (ada, bob), [carol], moves)

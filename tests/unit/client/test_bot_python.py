@@ -23,6 +23,7 @@ from boardroom.client.bots.errors import BotFailedError, BotLoadError, FailureKi
 from boardroom.client.bots.loader import load_script
 from boardroom.client.bots.python_bot import PythonBrain, ScriptBrains
 from boardroom.client.bots.state import GameState, game_result, game_state
+from boardroom.shared.games import Player
 from boardroom.shared.protocol.messages import ResultInfo, SeatInfo
 
 EXAMPLES = REPO_ROOT / "examples"
@@ -41,8 +42,8 @@ def write(folder: Path, name: str, source: str) -> Path:
     return path
 
 
-def state(moves: str = "", you: str = "first") -> GameState:
-    seats = [SeatInfo(side="first", name="bot"), SeatInfo(side="second", name="AI")]
+def state(moves: str = "", you: str = Player.FIRST) -> GameState:
+    seats = [SeatInfo(side=Player.FIRST, name="bot"), SeatInfo(side=Player.SECOND, name="AI")]
     return game_state(room_in_play("tictactoe", moves, seats=seats, you=you))
 
 
@@ -67,7 +68,7 @@ async def test_the_example_bot_takes_a_win_then_blocks_then_plays_legal_moves() 
     bot = brain(EXAMPLES / "random_bot.py")
     await bot.start(state())
     assert await bot.choose(state("a1 b1 a2 b2"), timeout=5, time_ms=5000) == "a3"
-    assert await bot.choose(state("a1 b1 c3 b2", you="first"), timeout=5, time_ms=5000) == "b3"
+    assert await bot.choose(state("a1 b1 c3 b2", you=Player.FIRST), timeout=5, time_ms=5000) == "b3"
     random.seed(7)
     for _ in range(20):
         assert await bot.choose(state("b2"), timeout=5, time_ms=5000) in state("b2").legal_moves
@@ -95,7 +96,9 @@ async def test_a_script_of_functions_gets_its_hooks_called(tmp_path: Path) -> No
     bot = brain(path)
     await bot.start(state())
     assert await bot.choose(state(), timeout=5, time_ms=5000) == "a1"
-    result = game_result(ResultInfo(winner="second", reason="resignation"), ("a1",), "first")
+    result = game_result(
+        ResultInfo(winner=Player.SECOND, reason="resignation"), ("a1",), Player.FIRST
+    )
     await bot.end(state("a1"), result)
     module = sys.modules["boardroom_bot_hooks"]
     assert module.calls == [("start", "X"), ("move", 0), ("end", "loss")]

@@ -11,11 +11,12 @@ from room_states import room_in_play
 from boardroom.client.bots.pipe_bot import turn_line
 from boardroom.client.bots.report import describe_result
 from boardroom.client.bots.state import game_result, game_state
+from boardroom.shared.games import Player
 from boardroom.shared.protocol.messages import ClockState, ResultInfo, RoomState, SeatInfo
 
 SEATS = [
-    SeatInfo(side="first", name="ann", kind="human"),
-    SeatInfo(side="second", name="AI (perfect)", kind="ai", level="perfect"),
+    SeatInfo(side=Player.FIRST, name="ann", kind="human"),
+    SeatInfo(side=Player.SECOND, name="AI (perfect)", kind="ai", level="perfect"),
 ]
 
 
@@ -30,14 +31,14 @@ def test_state_names_the_game_the_seat_and_the_opponent() -> None:
     assert (state.game, state.room, state.game_number) == ("tictactoe", "ABCDEF", 1)
     assert (state.you, state.side, state.opponent, state.my_turn) == (
         "X",
-        "first",
+        Player.FIRST,
         "AI (perfect)",
         True,
     )
-    second = game_state(room(moves="b2 a1", you="second"))
+    second = game_state(room(moves="b2 a1", you=Player.SECOND))
     assert (second.you, second.side, second.opponent, second.my_turn) == (
         "O",
-        "second",
+        Player.SECOND,
         "ann",
         False,
     )
@@ -73,7 +74,7 @@ def test_an_empty_board_has_no_last_move() -> None:
 def test_times_are_seconds_and_none_without_a_clock() -> None:
     assert game_state(room()).time_left is None
     timed = game_state(
-        room(clocks=ClockState(first_ms=29_500, second_ms=30_000, running="first")),
+        room(clocks=ClockState(first_ms=29_500, second_ms=30_000, running=Player.FIRST)),
         time_left_ms=29_500,
         opponent_time_left_ms=30_000,
     )
@@ -86,7 +87,7 @@ def test_a_finished_game_has_no_legal_moves_and_is_nobodys_turn() -> None:
             moves="a1 a2 b1 b2 c1",
             status="finished",
             to_move=None,
-            result=ResultInfo(winner="first", reason="line", line=["a1", "b1", "c1"]),
+            result=ResultInfo(winner=Player.FIRST, reason="line", line=["a1", "b1", "c1"]),
         )
     )
     assert (state.legal_moves, state.my_turn) == ((), False)
@@ -105,7 +106,7 @@ def test_winning_moves_in_connect_four_count_only_cells_a_stone_can_reach() -> N
     """With gravity a line needs the stone to land there. After 5 1 1 2 2 3 3, O
     (to move) has 1-2-3 on the bottom row and wins in column 4; X has 1-2-3 on the
     second row, but its cell in column 4 floats over an empty one: no threat yet."""
-    state = game_state(room("connect4", moves="5112233", you="second"))
+    state = game_state(room("connect4", moves="5112233", you=Player.SECOND))
     assert state.winning_moves() == ("4",)
     assert state.winning_moves(opponent=True) == ()
     stacked = game_state(room("connect4", moves="273747"))  # X: 2 3 4 below; O: three in 7
@@ -127,16 +128,16 @@ def test_a_spectator_has_no_state_to_play() -> None:
 @pytest.mark.parametrize(
     ("winner", "reason", "side", "outcome"),
     [
-        ("first", "line", "first", "win"),
-        ("first", "resignation", "second", "loss"),
-        ("second", "timeout", "first", "loss"),
-        (None, "full_board", "first", "draw"),
-        (None, "agreement", "second", "draw"),
-        (None, "count", "first", "draw"),
-        ("second", "count", "first", "loss"),
-        (None, "an_ending_newer_than_this_client", "first", "aborted"),
-        (None, "aborted", "first", "aborted"),
-        (None, "abandonment", "first", "aborted"),
+        (Player.FIRST, "line", Player.FIRST, "win"),
+        (Player.FIRST, "resignation", Player.SECOND, "loss"),
+        (Player.SECOND, "timeout", Player.FIRST, "loss"),
+        (None, "full_board", Player.FIRST, "draw"),
+        (None, "agreement", Player.SECOND, "draw"),
+        (None, "count", Player.FIRST, "draw"),
+        (Player.SECOND, "count", Player.FIRST, "loss"),
+        (None, "an_ending_newer_than_this_client", Player.FIRST, "aborted"),
+        (None, "aborted", Player.FIRST, "aborted"),
+        (None, "abandonment", Player.FIRST, "aborted"),
     ],
 )
 def test_result_outcome_is_from_the_bots_side(
@@ -144,26 +145,26 @@ def test_result_outcome_is_from_the_bots_side(
 ) -> None:
     result = game_result(ResultInfo(winner=winner, reason=reason), ("b2",), side)
     assert result.outcome == outcome
-    assert result.winner_symbol == {"first": "X", "second": "O", None: None}[winner]
+    assert result.winner_symbol == {Player.FIRST: "X", Player.SECOND: "O", None: None}[winner]
 
 
 def test_results_read_as_words() -> None:
     result = game_result(
-        ResultInfo(winner="first", reason="line", line=["a1", "b1", "c1"]),
+        ResultInfo(winner=Player.FIRST, reason="line", line=["a1", "b1", "c1"]),
         ("a1", "a2", "b1", "b2", "c1"),
-        "first",
+        Player.FIRST,
     )
     assert describe_result(result) == "win by a line after 5 moves"
     assert result.line == ("a1", "b1", "c1")
-    aborted = game_result(ResultInfo(winner=None, reason="aborted"), (), "first")
+    aborted = game_result(ResultInfo(winner=None, reason="aborted"), (), Player.FIRST)
     assert describe_result(aborted) == "aborted before the first move"
 
 
 def test_turn_line_follows_the_documented_format() -> None:
     """``GAME YOU TIME_MS MOVES LEGAL``, lists comma-separated, ``-`` when empty."""
-    state = game_state(room("connect4", moves="445", you="second"))
+    state = game_state(room("connect4", moves="445", you=Player.SECOND))
     assert turn_line(state, 29_500) == "connect4 O 29500 4,4,5 1,2,3,4,5,6,7"
     first = game_state(room())
     assert turn_line(first, 30_000) == "tictactoe X 30000 - a1,b1,c1,a2,b2,c2,a3,b3,c3"
-    mnk = game_state(room("mnk-5-5-4", moves="c3", you="second"))
+    mnk = game_state(room("mnk-5-5-4", moves="c3", you=Player.SECOND))
     assert turn_line(mnk, 0).startswith("mnk-5-5-4 O 0 c3 a1,b1,")

@@ -18,6 +18,7 @@ from boardroom.client.terminal.room_text import (
     status_line,
 )
 from boardroom.client.tracked_room import TrackedRoom
+from boardroom.shared.games import Player
 from boardroom.shared.protocol.messages import (
     Clock,
     ClockState,
@@ -27,9 +28,9 @@ from boardroom.shared.protocol.messages import (
     SeatInfo,
 )
 
-ANN = SeatInfo(side="first", name="ann", kind="human", connected=True)
-BOB = SeatInfo(side="second", name="bob", kind="human", connected=True)
-AI = SeatInfo(side="second", name="AI (hard)", kind="ai", level="hard", connected=True)
+ANN = SeatInfo(side=Player.FIRST, name="ann", kind="human", connected=True)
+BOB = SeatInfo(side=Player.SECOND, name="bob", kind="human", connected=True)
+AI = SeatInfo(side=Player.SECOND, name="AI (hard)", kind="ai", level="hard", connected=True)
 
 
 def room(**fields: Any) -> TrackedRoom:
@@ -43,7 +44,7 @@ def finished(result: ResultInfo, **fields: Any) -> TrackedRoom:
 
 def test_the_status_line_names_the_room_both_seats_and_whose_move() -> None:
     assert status_line(room()) == ("Tic-tac-toe, room C9FVBQ | X ann (you) | O bob | your move")
-    assert status_line(room(moves="b2", ply=1, to_move="second")).endswith("| O to move")
+    assert status_line(room(moves="b2", ply=1, to_move=Player.SECOND)).endswith("| O to move")
 
 
 def test_a_private_room_shows_its_codes_to_pass_on_while_it_waits() -> None:
@@ -51,7 +52,7 @@ def test_a_private_room_shows_its_codes_to_pass_on_while_it_waits() -> None:
         status="waiting",
         to_move=None,
         public=False,
-        seats=[ANN, SeatInfo(side="second")],
+        seats=[ANN, SeatInfo(side=Player.SECOND)],
         join_code="XTZRUWF6",
         watch_code="H7VXUYV8",
     )
@@ -70,38 +71,42 @@ def test_a_tournament_room_offers_no_join_code_and_no_rematch() -> None:
         "Tic-tac-toe, room C9FVBQ, tournament game (watch code H7VXUYV8)"
         " | X ann (you) | O bob | your move"
     )
-    over = finished(ResultInfo(winner="second", reason="resignation"), tournament=True, **codes)
+    over = finished(
+        ResultInfo(winner=Player.SECOND, reason="resignation"), tournament=True, **codes
+    )
     assert status_line(over).endswith("| O bob | game over")
-    casual = finished(ResultInfo(winner="second", reason="resignation"), **codes)
+    casual = finished(ResultInfo(winner=Player.SECOND, reason="resignation"), **codes)
     assert status_line(casual).endswith("| game over: rematch or leave")
 
 
 def test_clocks_show_minutes_and_seconds_and_the_running_one_counts_down() -> None:
     clocked = room(
         clock=Clock(kind="increment", initial=120, increment=2),
-        clocks=ClockState(first_ms=119_500, second_ms=61_000, running="first"),
+        clocks=ClockState(first_ms=119_500, second_ms=61_000, running=Player.FIRST),
         seats=[ANN, AI],
     )
     assert "X ann (you) 1:59" in status_line(clocked)
     assert "O AI (hard) 1:01" in status_line(clocked)
-    later = clocked.time_left_ms("first", now=time.monotonic() + 10)
+    later = clocked.time_left_ms(Player.FIRST, now=time.monotonic() + 10)
     assert later is not None and format_clock(later) == "1:49"
 
 
 def test_a_dropped_player_shows_as_gone_with_the_seat_held_for_a_countdown() -> None:
-    gone = room(seats=[ANN, SeatInfo(side="second", name="bob", kind="human", gone_until=1000.0)])
-    assert seat_text(gone, "second", wall_now=955.2) == "O bob (gone, seat held 45s)"
+    gone = room(
+        seats=[ANN, SeatInfo(side=Player.SECOND, name="bob", kind="human", gone_until=1000.0)]
+    )
+    assert seat_text(gone, Player.SECOND, wall_now=955.2) == "O bob (gone, seat held 45s)"
 
 
 def test_a_bot_is_labelled_and_a_spectator_sees_no_you() -> None:
-    bot = SeatInfo(side="second", name="minimax", kind="bot", connected=True)
+    bot = SeatInfo(side=Player.SECOND, name="minimax", kind="bot", connected=True)
     watched = room(seats=[ANN, bot], you=None)
     assert status_line(watched) == "Tic-tac-toe, room C9FVBQ | X ann | O minimax [bot] | X to move"
 
 
 def test_a_draw_offer_shows_who_offered_and_what_to_answer() -> None:
-    assert "you offered a draw" in status_line(room(draw_offer="first"))
-    assert "O bob offers a draw: accept or decline" in status_line(room(draw_offer="second"))
+    assert "you offered a draw" in status_line(room(draw_offer=Player.FIRST))
+    assert "O bob offers a draw: accept or decline" in status_line(room(draw_offer=Player.SECOND))
 
 
 def test_a_pause_by_the_teacher_says_whose_move_comes_at_the_resume_and_the_held_move() -> None:
@@ -114,30 +119,32 @@ def test_a_pause_by_the_teacher_says_whose_move_comes_at_the_resume_and_the_held
     assert status_line(room(paused=True), held="b2").endswith(
         "| paused by the teacher: your move b2 is held"
     )
-    waiting = room(paused=True, status="waiting", seats=[ANN, SeatInfo(side="second")])
+    waiting = room(paused=True, status="waiting", seats=[ANN, SeatInfo(side=Player.SECOND)])
     assert status_line(waiting).endswith("| waiting for an opponent (games paused by the teacher)")
 
 
 @pytest.mark.parametrize(
     ("result", "you", "text"),
     [
-        (ResultInfo(winner="first", reason="line", line=["a1", "a2", "a3"]), "first",
+        (ResultInfo(winner=Player.FIRST, reason="line", line=["a1", "a2", "a3"]), Player.FIRST,
          "You win: three in a row a1-a2-a3"),
-        (ResultInfo(winner="first", reason="line", line=["a1", "a2", "a3"]), "second",
+        (ResultInfo(winner=Player.FIRST, reason="line", line=["a1", "a2", "a3"]), Player.SECOND,
          "X ann wins: three in a row a1-a2-a3"),
-        (ResultInfo(winner="first", reason="line", line=["a1", "a2", "a3"]), None,
+        (ResultInfo(winner=Player.FIRST, reason="line", line=["a1", "a2", "a3"]), None,
          "X ann wins: three in a row a1-a2-a3"),
-        (ResultInfo(winner=None, reason="full_board"), "first", "Draw: the board is full"),
-        (ResultInfo(winner=None, reason="agreement"), "first", "Draw by agreement"),
-        (ResultInfo(winner="second", reason="timeout"), "first", "O bob wins on time"),
-        (ResultInfo(winner="second", reason="timeout"), "second", "You win on time"),
-        (ResultInfo(winner="first", reason="resignation"), "first", "You win: O bob resigned"),
-        (ResultInfo(winner="second", reason="resignation"), "first",
+        (ResultInfo(winner=None, reason="full_board"), Player.FIRST, "Draw: the board is full"),
+        (ResultInfo(winner=None, reason="agreement"), Player.FIRST, "Draw by agreement"),
+        (ResultInfo(winner=Player.SECOND, reason="timeout"), Player.FIRST, "O bob wins on time"),
+        (ResultInfo(winner=Player.SECOND, reason="timeout"), Player.SECOND, "You win on time"),
+        (ResultInfo(winner=Player.FIRST, reason="resignation"), Player.FIRST,
+         "You win: O bob resigned"),
+        (ResultInfo(winner=Player.SECOND, reason="resignation"), Player.FIRST,
          "O bob wins: you resigned"),
-        (ResultInfo(winner="first", reason="abandonment"), "first",
+        (ResultInfo(winner=Player.FIRST, reason="abandonment"), Player.FIRST,
          "You win: O bob left and did not come back"),
-        (ResultInfo(winner=None, reason="abandonment"), "first", "No result: both players left"),
-        (ResultInfo(winner=None, reason="aborted"), "first",
+        (ResultInfo(winner=None, reason="abandonment"), Player.FIRST,
+         "No result: both players left"),
+        (ResultInfo(winner=None, reason="aborted"), Player.FIRST,
          "Aborted before the first move: nobody wins"),
     ],
 )  # fmt: skip
@@ -150,11 +157,11 @@ def test_every_ending_reads_as_a_sentence_from_where_you_sit(
 @pytest.mark.parametrize(
     ("result", "text"),
     [
-        (ResultInfo(winner="first", reason="count"), "You win on count, 3 to 2"),
-        (ResultInfo(winner="second", reason="count"), "O bob wins on count, 3 to 2"),
+        (ResultInfo(winner=Player.FIRST, reason="count"), "You win on count, 3 to 2"),
+        (ResultInfo(winner=Player.SECOND, reason="count"), "O bob wins on count, 3 to 2"),
         (ResultInfo(winner=None, reason="count"), "Draw on count, 3 to 2"),
-        (ResultInfo(winner="first", reason="no_moves"), "You win: O bob had no move"),
-        (ResultInfo(winner="first", reason="checkmate"), "You win (checkmate)"),
+        (ResultInfo(winner=Player.FIRST, reason="no_moves"), "You win: O bob had no move"),
+        (ResultInfo(winner=Player.FIRST, reason="checkmate"), "You win (checkmate)"),
         (ResultInfo(winner=None, reason="checkmate"), "No winner (checkmate)"),
     ],
 )
@@ -168,7 +175,7 @@ def test_endings_by_count_or_no_move_and_newer_endings_read_as_sentences(
 
 def test_a_gomoku_overline_counts_the_stones_in_it() -> None:
     line = ["a1", "b1", "c1", "d1", "e1", "f1"]
-    over = finished(ResultInfo(winner="first", reason="line", line=line))
+    over = finished(ResultInfo(winner=Player.FIRST, reason="line", line=line))
     assert result_text(over) == "You win: six in a row a1-b1-c1-d1-e1-f1"
 
 
@@ -188,7 +195,9 @@ def test_a_connect_four_line_is_written_by_the_board_s_column_numbers(
     """Connect Four's board labels its columns 1 to 7 and moves are columns: its
     winning line is written by them too, never as grid cells ("d1-d2-d3-d4")."""
     over = finished(
-        ResultInfo(winner="first", reason="line", line=line), game="connect4", title="Connect Four"
+        ResultInfo(winner=Player.FIRST, reason="line", line=line),
+        game="connect4",
+        title="Connect Four",
     )
     assert result_text(over) == f"You win: {text}"
 
@@ -196,7 +205,7 @@ def test_a_connect_four_line_is_written_by_the_board_s_column_numbers(
 @pytest.mark.parametrize(
     ("moves", "winner", "text"),
     [
-        ("d3 c3 f5 f4 f3 d2 d1 e3 b3", "first", "You win on count, 13 to 0"),
+        ("d3 c3 f5 f4 f3 d2 d1 e3 b3", Player.FIRST, "You win on count, 13 to 0"),
         (
             "d3 c5 f6 e3 f3 g7 c6 f2 e6 c3 b5 f5 g5 g6 g4 g3 e2 f4 b3 a3 h2 h3 h8 e7 d6 f1 "
             "b2 b7 d7 d8 b4 h1 e1 c1 c2 a5 a1 b1 a4 d2 h5 b6 f7 h6 h7 d1 a2 g8 f8 e8 a7 c4 "
@@ -225,37 +234,37 @@ def test_no_result_yet_is_an_empty_text_and_a_finished_room_says_what_next() -> 
 
 def test_a_rematch_request_names_who_asked_and_what_the_other_may_type() -> None:
     over = ResultInfo(winner=None, reason="full_board")
-    assert status_line(finished(over, rematch_offer="first")).endswith(
+    assert status_line(finished(over, rematch_offer=Player.FIRST)).endswith(
         "| game over: you asked for a rematch, waiting for bob"
     )
-    assert status_line(finished(over, rematch_offer="second")).endswith(
+    assert status_line(finished(over, rematch_offer=Player.SECOND)).endswith(
         "| game over: bob asks for a rematch: rematch (r) or leave"
     )
-    assert status_line(finished(over, rematch_offer="second", you=None)).endswith(
+    assert status_line(finished(over, rematch_offer=Player.SECOND, you=None)).endswith(
         "| game over: bob asks for a rematch"
     )
-    assert rematch_text(finished(over, you=None), "first") == "ann asks for a rematch."
+    assert rematch_text(finished(over, you=None), Player.FIRST) == "ann asks for a rematch."
 
 
 def test_a_finished_games_players_stay_named_after_they_leave_their_seats() -> None:
     """Bob wins and leaves (a bot leaves at once): the result and the status line
     still name him, from the server's ``game_players``, marked as gone."""
     left = finished(
-        ResultInfo(winner="second", reason="line", line=["b1", "b2", "b3"]),
-        seats=[ANN, SeatInfo(side="second")],
-        game_players={"first": "ann", "second": "bob"},
+        ResultInfo(winner=Player.SECOND, reason="line", line=["b1", "b2", "b3"]),
+        seats=[ANN, SeatInfo(side=Player.SECOND)],
+        game_players={Player.FIRST: "ann", Player.SECOND: "bob"},
     )
     assert result_text(left) == "O bob wins: three in a row b1-b2-b3"
-    assert seat_text(left, "second") == "O bob (left)"
-    assert rematch_text(left, "first") == "You asked for a rematch; waiting for bob."
+    assert seat_text(left, Player.SECOND) == "O bob (left)"
+    assert rematch_text(left, Player.FIRST) == "You asked for a rematch; waiting for bob."
     # While a game is on, an empty seat is empty whatever the last game's players.
     waiting = room(
         status="waiting",
         to_move=None,
-        seats=[ANN, SeatInfo(side="second")],
-        game_players={"first": "ann", "second": "bob"},
+        seats=[ANN, SeatInfo(side=Player.SECOND)],
+        game_players={Player.FIRST: "ann", Player.SECOND: "bob"},
     )
-    assert seat_text(waiting, "second") == "O (empty seat)"
+    assert seat_text(waiting, Player.SECOND) == "O (empty seat)"
 
 
 def test_clock_readings_round_down_and_grow_hours() -> None:
@@ -283,6 +292,6 @@ def test_why_says_the_line_is_not_shown_while_hints_are_off() -> None:
         pv=["a1"],
         line_hidden=True,
     )
-    moved = Moved(room="C9FVBQ", ply=1, move="a1", side="second", search=search)
+    moved = Moved(room="C9FVBQ", ply=1, move="a1", side=Player.SECOND, search=search)
     text = search_text(room(seats=[ANN, AI]), moved)
     assert text.splitlines()[1].startswith("  expected line: not shown while hints are off (")

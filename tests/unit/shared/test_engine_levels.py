@@ -50,7 +50,9 @@ def threats_against(game: Game, position: Position) -> set[Move]:
     return {
         move
         for move in game.legal_moves(position)
-        if game.grid.has_line(position.stones[other] | game.move_bit_in(position.occupied, move))
+        if game.grid.has_line(
+            position.stones[other.number] | game.move_bit_in(position.occupied, move)
+        )
     }
 
 

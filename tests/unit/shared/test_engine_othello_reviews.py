@@ -29,7 +29,7 @@ from boardroom.shared.engine.remote import (
     run_position_request,
     run_search_request,
 )
-from boardroom.shared.games import get_game
+from boardroom.shared.games import Player, get_game
 from boardroom.shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
 
 OTHELLO = get_game("othello")
@@ -83,7 +83,7 @@ def test_an_othello_hint_comes_from_the_workers_search() -> None:
     assert found.move_text in {"d6", "f4", "f6"}
 
 
-def othello_room(moves: str, you: str = "first", **extra: object) -> RoomState:
+def othello_room(moves: str, you: Player = Player.FIRST, **extra: object) -> RoomState:
     position = OTHELLO.from_moves(moves)
     return RoomState(
         code="ABCDEF",
@@ -94,9 +94,9 @@ def othello_room(moves: str, you: str = "first", **extra: object) -> RoomState:
         clock=Clock(),
         moves=moves,
         ply=position.ply,
-        to_move="first" if position.ply % 2 == 0 else "second",
-        seats=[SeatInfo(side="first", name="ann"), SeatInfo(side="second", name="bob")],
-        you=you,  # type: ignore[arg-type]
+        to_move=Player.to_move_at(position.ply),
+        seats=[SeatInfo(side=Player.FIRST, name="ann"), SeatInfo(side=Player.SECOND, name="bob")],
+        you=you,
         **extra,  # type: ignore[arg-type]
     )
 
@@ -109,7 +109,7 @@ def test_the_bot_helpers_work_on_othello() -> None:
     assert state.board[5] == "..OOOX.."  # row 3, a3 to h3
     assert state.render().splitlines()[-1] == "  a b c d e f g h"
     # White, waiting: Black's winning move is the threat White sees.
-    white = game_state(othello_room(WIPEOUT.rsplit(" ", 1)[0], you="second"))
+    white = game_state(othello_room(WIPEOUT.rsplit(" ", 1)[0], you=Player.SECOND))
     assert not white.my_turn and white.winning_moves(opponent=True) == ("b3",)
 
 
@@ -123,8 +123,10 @@ def test_examples_random_bot_plays_othello_and_takes_the_win() -> None:
 
 
 def test_an_othello_result_is_worded_for_the_bot() -> None:
-    won = game_result(ResultInfo(winner="first", reason="count"), tuple(WIPEOUT.split()), "first")
+    won = game_result(
+        ResultInfo(winner=Player.FIRST, reason="count"), tuple(WIPEOUT.split()), Player.FIRST
+    )
     assert (won.outcome, won.reason) == ("win", "count")
     assert describe_result(won) == "win on count after 9 moves"
-    drawn = game_result(ResultInfo(winner=None, reason="count"), ("d3",) * 60, "second")
+    drawn = game_result(ResultInfo(winner=None, reason="count"), ("d3",) * 60, Player.SECOND)
     assert drawn.outcome == "draw"

@@ -91,7 +91,7 @@ def test_a_named_cell_holds_the_stone_played_there(
     """The stone of ``text`` lands on (column, row) counted from the bottom-left."""
     game = get_game(name)
     position = game.play(game.new(), game.parse_move(game.new(), text))
-    assert position.stones[Player.FIRST] == game.grid.cell(*cell)
+    assert position.stones[Player.FIRST.number] == game.grid.cell(*cell)
 
 
 # -- move strings ----------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def position_of(picture: str, *, to_move: Player = Player.FIRST) -> Position:
             bit = 1 << (row * 8 + column)
             black |= bit if symbol == "X" else 0
             white |= bit if symbol == "O" else 0
-    return Position((black, white), (PASS,) * to_move)
+    return Position((black, white), (PASS,) * to_move.number)
 
 
 def moves_text(position: Position) -> list[str]:

@@ -306,7 +306,7 @@ def test_every_line_on_a_grid_board_wins_for_either_player(name: str) -> None:
             ordered = line[: k // 2] + line[k // 2 + 1 :] + [line[k // 2]]
             loser: list[Cell] = []
             for cell in every_cell:
-                if len(loser) == k - 1 + winner:
+                if len(loser) == k - 1 + winner.number:
                     break
                 if cell not in line and not has_line_by_coordinates({*loser, cell}, k):
                     loser.append(cell)
@@ -452,7 +452,7 @@ def test_connect_four_lines_win_in_every_direction_up_to_the_edges(
     position = connect_four_from_picture(picture, last)
     outcome = game.outcome(position)
     assert outcome.status is Status.WIN
-    assert outcome.winner is Player(1 - position.ply % 2)
+    assert outcome.winner is Player.to_move_at(position.ply - 1)
     assert sorted(outcome.line) == sorted(name_cell(cell) for cell in line)
     assert is_line(outcome.line, 4)
 
@@ -655,9 +655,9 @@ def test_players_alternate_starting_with_the_first(name: str) -> None:
         mover = game.to_move(position)
         assert mover is (Player.FIRST if ply % 2 == 0 else Player.SECOND)
         child = game.play(position, move)
-        added = child.stones[mover] & ~position.stones[mover]
+        added = child.stones[mover.number] & ~position.stones[mover.number]
         assert added.bit_count() == 1
-        assert child.stones[mover.other] == position.stones[mover.other]
+        assert child.stones[mover.other.number] == position.stones[mover.other.number]
         position = child
 
 

@@ -385,16 +385,23 @@ def test_a_value_outside_a_fixed_set_is_refused_with_the_choices() -> None:
     assert "choose one of random, easy, medium, hard, perfect" in refused.value.message
 
 
-def test_a_side_is_the_rules_player_through_one_pair_of_converters() -> None:
-    """``side_of`` and ``player_of`` are the one way between the wire's seats and the
-    rules' players; ``SYMBOLS`` shows each seat as its player's stone."""
+def test_a_side_is_the_rules_player_sent_by_its_word() -> None:
+    """A message's side is the rules' ``Player``, sent as ``first``/``second`` and
+    read back as ``Player`` with no converter; a number or another word is refused."""
     from boardroom.shared.games import Player
 
-    for player in Player:
-        side = m.side_of(player)
-        assert m.player_of(side) is player
-        assert m.SYMBOLS[side] == player.symbol
-    assert [m.side_of(player) for player in Player] == list(m.SIDES) == ["first", "second"]
+    for player, word in ((Player.FIRST, "first"), (Player.SECOND, "second")):
+        sent = encode_message(m.Moved(room="K7Q2", ply=0, move="b2", side=player))
+        assert json.loads(sent)["side"] == word
+        assert decode_server_message(sent) == m.Moved(room="K7Q2", ply=0, move="b2", side=player)
+        assert decode_server_message(sent).side is player  # type: ignore[union-attr]
+    for bad in (b'"third"', b"0"):
+        with pytest.raises(msgspec.ValidationError):
+            decode_server_message(
+                b'{"type":"moved","room":"K7Q2","ply":0,"move":"b2","side":' + bad + b"}"
+            )
+    assert m.chosen_seat("random") == "random" and m.chosen_seat("second") is Player.SECOND
+    assert [m.seat_choice(seat) for seat in (*Player, "random")] == ["first", "second", "random"]
 
 
 def test_the_board_and_the_legal_moves_are_optional_fields_an_older_peer_can_ignore() -> None:

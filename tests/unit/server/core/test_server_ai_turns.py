@@ -19,9 +19,9 @@ from boardroom.server.core.room_draft import Draft
 from boardroom.server.core.room_options import RoomOptions
 from boardroom.server.core.room_output import AiRequest, ClientId, HintGiven
 from boardroom.server.core.seating import Occupant, Seating
-from boardroom.shared.games import get_game
+from boardroom.shared.games import Player, get_game
 from boardroom.shared.protocol.errors import ErrorCode
-from boardroom.shared.protocol.messages import Error, Hint, MakeMove, SearchInfo, Side
+from boardroom.shared.protocol.messages import Error, Hint, MakeMove, SearchInfo
 
 ANN = ClientId("ann")
 T0 = 1_700_000_000.0
@@ -127,7 +127,7 @@ def test_a_hint_is_asked_for_the_side_to_move_one_at_a_time_while_allowed() -> N
     play, _ = table(HUMAN, AI)
     turns, out, rng = AiTurns(), Draft(), random.Random(1)
 
-    def ask(side: Side = "first", allowed: bool = True) -> None:
+    def ask(side: Player = Player.FIRST, allowed: bool = True) -> None:
         turns.ask_hint(side, play, rng, T0, out, allowed=allowed, client=ANN, request_id=5)
 
     refused_unchanged(turns, ErrorCode.HINTS_OFF, lambda: ask(allowed=False))

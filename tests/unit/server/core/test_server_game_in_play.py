@@ -24,7 +24,7 @@ from boardroom.server.core.room_output import (
     GameStarted,
     MoveMade,
 )
-from boardroom.shared.games import get_game
+from boardroom.shared.games import Player, get_game
 from boardroom.shared.protocol.errors import ErrorCode
 from boardroom.shared.protocol.messages import (
     Clock,
@@ -35,7 +35,6 @@ from boardroom.shared.protocol.messages import (
     Moved,
     RematchOffered,
     ResultInfo,
-    Side,
 )
 
 ANN, BOB = ClientId("ann"), ClientId("bob")
@@ -66,9 +65,9 @@ def moves(play: GameInPlay, texts: str, out: Draft) -> bool:
 
 def test_a_game_starts_with_its_record_and_the_first_side_to_move() -> None:
     play, out = started()
-    assert (play.status, play.number, play.to_move) == ("playing", 1, "first")
+    assert (play.status, play.number, play.to_move) == ("playing", 1, Player.FIRST)
     assert out.events == [GameStarted(CODE, "tictactoe", 1, SEATS, at=T0)]
-    assert play.players == {"first": "ann", "second": "bob"}
+    assert play.players == {Player.FIRST: "ann", Player.SECOND: "bob"}
 
 
 def test_a_line_ends_the_game_with_its_winner_and_cells() -> None:
@@ -76,8 +75,10 @@ def test_a_line_ends_the_game_with_its_winner_and_cells() -> None:
     assert moves(play, "a1 b1 a2 b2", out)
     assert not moves(play, "a3", out)
     line = ("a1", "a2", "a3")
-    assert out.events[-1] == GameFinished(CODE, 1, "first", Termination.LINE, at=T0 + 1, line=line)
-    result = ResultInfo(winner="first", reason="line", line=list(line))
+    assert out.events[-1] == GameFinished(
+        CODE, 1, Player.FIRST, Termination.LINE, at=T0 + 1, line=line
+    )
+    result = ResultInfo(winner=Player.FIRST, reason="line", line=list(line))
     assert out.messages[-1] == (ALL, GameOver(room=CODE, result=result, moves=play.moves))
     assert isinstance(out.messages[-2][1], Moved)
 
@@ -94,50 +95,50 @@ def test_a_move_out_of_turn_at_an_old_ply_or_illegal_is_refused() -> None:
     play, out = started()
     moves(play, "b2", out)
     stale = MakeMove(room=CODE, move="a1", ply=0)
-    refused_unchanged(play, ErrorCode.STALE_MOVE, lambda: play.require_turn("second", stale))
+    refused_unchanged(play, ErrorCode.STALE_MOVE, lambda: play.require_turn(Player.SECOND, stale))
     refused_unchanged(
         play,
         ErrorCode.NOT_YOUR_TURN,
-        lambda: play.require_turn("first", MakeMove(room=CODE, move="a1")),
+        lambda: play.require_turn(Player.FIRST, MakeMove(room=CODE, move="a1")),
     )
     refused_unchanged(
         play,
         ErrorCode.ILLEGAL_MOVE,
-        lambda: play.require_turn("second", MakeMove(room=CODE, move="b2")),
+        lambda: play.require_turn(Player.SECOND, MakeMove(room=CODE, move="b2")),
     )
 
 
 def test_conceding_before_the_first_move_aborts_but_not_in_a_tournament() -> None:
     play, out = started()
-    play.concede("first", Termination.RESIGNATION, T0, out, None, None)
+    play.concede(Player.FIRST, Termination.RESIGNATION, T0, out, None, None)
     assert play.result == ResultInfo(winner=None, reason="aborted", line=[])
     tournament, out = started(tournament=True, reserved_first="p1", reserved_second="p2")
-    tournament.concede("first", Termination.RESIGNATION, T0, out, None, None)
-    assert tournament.result == ResultInfo(winner="second", reason="resignation", line=[])
+    tournament.concede(Player.FIRST, Termination.RESIGNATION, T0, out, None, None)
+    assert tournament.result == ResultInfo(winner=Player.SECOND, reason="resignation", line=[])
 
 
 def test_a_move_lapses_the_opponents_draw_offer() -> None:
     play, out = started()
-    play.offer_draw("first", to_ai=False, now=T0, out=out, client=ANN, request_id=None)
-    assert play.draw_offer == "first"
+    play.offer_draw(Player.FIRST, to_ai=False, now=T0, out=out, client=ANN, request_id=None)
+    assert play.draw_offer == Player.FIRST
     moves(play, "b2", out)  # first moves: its own offer stands
-    assert play.draw_offer == "first"
+    assert play.draw_offer == Player.FIRST
     moves(play, "a1", out)  # second moves instead of answering
     assert play.draw_offer is None
-    assert (ALL, DrawDeclined(room=CODE, side="first")) in out.messages
+    assert (ALL, DrawDeclined(room=CODE, side=Player.FIRST)) in out.messages
 
 
 def test_the_ai_declines_a_draw_at_once_and_crossing_offers_agree() -> None:
     play, out = started()
-    play.offer_draw("first", to_ai=True, now=T0, out=out, client=ANN, request_id=7)
+    play.offer_draw(Player.FIRST, to_ai=True, now=T0, out=out, client=ANN, request_id=7)
     assert play.draw_offer is None
     assert out.messages[-3:] == [
-        (ANN, DrawOffered(room=CODE, side="first", id=7)),
-        (Everyone(exclude=ANN), DrawOffered(room=CODE, side="first")),
-        (ALL, DrawDeclined(room=CODE, side="first")),
+        (ANN, DrawOffered(room=CODE, side=Player.FIRST, id=7)),
+        (Everyone(exclude=ANN), DrawOffered(room=CODE, side=Player.FIRST)),
+        (ALL, DrawDeclined(room=CODE, side=Player.FIRST)),
     ]
-    play.offer_draw("first", to_ai=False, now=T0, out=out, client=ANN, request_id=None)
-    play.offer_draw("second", to_ai=False, now=T0, out=out, client=BOB, request_id=None)
+    play.offer_draw(Player.FIRST, to_ai=False, now=T0, out=out, client=ANN, request_id=None)
+    play.offer_draw(Player.SECOND, to_ai=False, now=T0, out=out, client=BOB, request_id=None)
     assert play.result == ResultInfo(winner=None, reason="agreement", line=[])
 
 
@@ -147,17 +148,17 @@ def test_a_rematch_needs_both_sides_and_none_in_a_tournament() -> None:
         play,
         ErrorCode.GAME_IN_PROGRESS,
         lambda: play.ask_rematch(
-            "first", agreeing=set(), seats_full=True, out=out, client=ANN, request_id=None
+            Player.FIRST, agreeing=set(), seats_full=True, out=out, client=ANN, request_id=None
         ),
     )
-    play.concede("first", Termination.RESIGNATION, T0, out, None, None)
+    play.concede(Player.FIRST, Termination.RESIGNATION, T0, out, None, None)
     asked = play.ask_rematch(
-        "first", agreeing=set(), seats_full=True, out=out, client=ANN, request_id=None
+        Player.FIRST, agreeing=set(), seats_full=True, out=out, client=ANN, request_id=None
     )
-    assert not asked and play.rematch_offer == "first"
-    assert out.messages[-1] == (Everyone(exclude=ANN), RematchOffered(room=CODE, side="first"))
+    assert not asked and play.rematch_offer == Player.FIRST
+    assert out.messages[-1] == (Everyone(exclude=ANN), RematchOffered(room=CODE, side=Player.FIRST))
     assert play.ask_rematch(
-        "second", agreeing=set(), seats_full=True, out=out, client=BOB, request_id=None
+        Player.SECOND, agreeing=set(), seats_full=True, out=out, client=BOB, request_id=None
     )
     play.start(SEATS, T0 + 5, out, paused=False)
     assert play.number == 2 and play.rematch == frozenset()
@@ -166,7 +167,7 @@ def test_a_rematch_needs_both_sides_and_none_in_a_tournament() -> None:
         tournament,
         ErrorCode.TOURNAMENT_ROOM,
         lambda: tournament.ask_rematch(
-            "first", agreeing=set(), seats_full=True, out=out, client=ANN, request_id=None
+            Player.FIRST, agreeing=set(), seats_full=True, out=out, client=ANN, request_id=None
         ),
     )
 
@@ -175,7 +176,7 @@ def test_a_game_over_by_its_last_stored_move_gets_its_end_back() -> None:
     """The crash came after the winning move was stored, before its result."""
     play = GameInPlay.new(CODE, get_game("tictactoe"), RoomOptions())
     start = GameStarted(CODE, "tictactoe", 3, SEATS, at=T0)
-    sides: tuple[Side, Side] = ("first", "second")
+    sides: tuple[Player, Player] = (Player.FIRST, Player.SECOND)
     texts = ["a1", "b1", "a2", "b2", "a3"]
     stored = [
         MoveMade(CODE, 3, ply, sides[ply % 2], text, T0 + ply, None)
@@ -184,7 +185,7 @@ def test_a_game_over_by_its_last_stored_move_gets_its_end_back() -> None:
     play.replay(start, stored, None)
     assert play.status == "finished" and play.number == 3
     assert play.unrecorded_finish == GameFinished(
-        CODE, 3, "first", Termination.LINE, at=T0 + 4, line=("a1", "a2", "a3")
+        CODE, 3, Player.FIRST, Termination.LINE, at=T0 + 4, line=("a1", "a2", "a3")
     )
 
 
@@ -192,11 +193,13 @@ def test_a_game_in_play_is_replayed_with_its_clock_held() -> None:
     options = RoomOptions(clock=Clock(kind="per_move", per_move=30))
     play = GameInPlay.new(CODE, get_game("tictactoe"), options)
     start = GameStarted(CODE, "tictactoe", 1, SEATS, at=T0)
-    play.replay(start, [MoveMade(CODE, 1, 0, "first", "b2", T0 + 1, None)], None)
-    assert play.status == "playing" and play.to_move == "second"
-    assert play.clock is not None and play.clock.running == "second" and play.clock.since is None
+    play.replay(start, [MoveMade(CODE, 1, 0, Player.FIRST, "b2", T0 + 1, None)], None)
+    assert play.status == "playing" and play.to_move == Player.SECOND
+    assert (
+        play.clock is not None and play.clock.running == Player.SECOND and play.clock.since is None
+    )
     assert play.flag_deadline() is None  # held: no flag falls until the room resumes it
     with pytest.raises(ValueError, match="expected game 1, ply 0"):
         GameInPlay.new(CODE, get_game("tictactoe"), RoomOptions()).replay(
-            start, [MoveMade(CODE, 1, 1, "second", "b2", T0, None)], None
+            start, [MoveMade(CODE, 1, 1, Player.SECOND, "b2", T0, None)], None
         )
