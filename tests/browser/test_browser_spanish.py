@@ -217,6 +217,7 @@ async def test_the_hint_and_the_ais_search_in_spanish(db_path: Path) -> None:
         ana = await web.person(locale="es-ES")
         await enter_name_in_spanish(ana, "ana")
         page = ana.page
+        await page.locator("#new-game").select_option("tictactoe")  # Connect Four is the default
         await page.get_by_label("La IA", exact=True).check()
         await page.locator("#new-level").select_option("perfect")
         await page.locator("#new-seat").select_option("first")
