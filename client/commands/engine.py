@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from boardroom.shared.engine import SearchResult, analyze, search, solve_move
-from boardroom.shared.engine.explain import principal_line, speed_text, summary
+from boardroom.shared.engine.explain import local_summary, principal_line, speed_text
 from boardroom.shared.engine.kernel import kernel_for
 from boardroom.shared.engine.solvers import warm_up
 from boardroom.shared.errors import BoardroomError
@@ -91,7 +91,7 @@ positions, how deep): the total stays the time asked for."""
 def _print_search(game: Game, result: SearchResult) -> None:
     """How the engine found ``result``, as the server tells clients that ask:
     the one-line summary, then the line it expects and its speed."""
-    print(summary(result))
+    print(local_summary(result))
     if result.nodes == 0:
         return  # the random level: no search, no line
     print(f"  expected line: {' '.join(principal_line(game, result))} ({speed_text(result)})")
