@@ -80,6 +80,20 @@ JUDGEMENTS = {
 """The judgements (codes in the analysis) in words."""
 
 
+ENDINGS = {
+    "line": N_("line"),
+    "count": N_("count"),
+    "no_moves": N_("no_moves"),
+    "full_board": N_("full_board"),
+    "resignation": N_("resignation"),
+    "agreement": N_("agreement"),
+    "timeout": N_("timeout"),
+    "abandonment": N_("abandonment"),
+    "aborted": N_("aborted"),
+}
+"""How a game ended (a code: English reads it as it is, ``(line)``), in words."""
+
+
 def judgement_text(judgement: str) -> str:
     """A judgement in the reader's language (a code it does not know, as it is)."""
     return _(JUDGEMENTS[judgement]) if judgement in JUDGEMENTS else judgement
@@ -172,7 +186,8 @@ def heading_lines(body: Body) -> list[str]:
     else:
         ended = _("draw") if result else _("no result")
     if result.get("reason"):
-        ended += f" ({result['reason']})"
+        reason = str(result["reason"])
+        ended += f" ({_(ENDINGS[reason]) if reason in ENDINGS else reason})"
     first = f"X {player_label(players.get('first') or '?')}"
     second = f"O {player_label(players.get('second') or '?')}"
     title = game_title(str(body.get("title", body.get("game", "game"))))
