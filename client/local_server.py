@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardroom.client.errors import ClientError
+from boardroom.shared.i18n import _
 
 START_TIMEOUT = 30.0
 """Seconds to wait for the server to listen: it starts its engine worker first,
@@ -61,9 +62,12 @@ async def local_server(
     """
     if importlib.util.find_spec(server_module) is None:
         raise LocalServerError(
-            f"--local needs the Boardroom server, and the {server_module!r} package is not "
-            "installed with this client: install the full boardroom package, or connect to "
-            "a running server with --server"
+            _(
+                "--local needs the Boardroom server, and the {package!r} package is not "
+                "installed with this client: install the full boardroom package, or connect "
+                "to a running server with --server",
+                package=server_module,
+            )
         )
     async with local_process(
         server_module,

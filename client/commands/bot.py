@@ -186,29 +186,35 @@ def run_options(args: argparse.Namespace) -> RunOptions:
     """The run the flags ask for; :class:`UsageError` for flags that do not fit."""
     games = args.games if args.games is not None else (0 if args.tournament else 1)
     if games < 0:
-        raise UsageError("--games must be 0 (until Ctrl-C) or more")
+        raise UsageError(_("--games must be 0 (until Ctrl-C) or more"))
     if args.parallel < 1:
-        raise UsageError("--parallel must be 1 or more")
+        raise UsageError(_("--parallel must be 1 or more"))
     if args.parallel > 1 and (args.join or args.tournament):
         raise UsageError(
-            "--parallel needs --quick or --create: one room code is one seat, "
-            "and a tournament gives one game at a time"
+            _(
+                "--parallel needs --quick or --create: one room code is one seat, "
+                "and a tournament gives one game at a time"
+            )
         )
     if not args.move_timeout > 0:
-        raise UsageError("--move-timeout must be more than 0 seconds")
+        raise UsageError(_("--move-timeout must be more than 0 seconds"))
     if args.wait is not None and not args.wait >= 0:
-        raise UsageError("--wait must be 0 (wait for ever) or more seconds")
+        raise UsageError(_("--wait must be 0 (wait for ever) or more seconds"))
     if args.wait is not None and args.tournament:
         raise UsageError(
-            "--wait is for --join, --quick and --create: a tournament waits for its "
-            "matches until Ctrl-C, and the server rules on no-shows"
+            _(
+                "--wait is for --join, --quick and --create: a tournament waits for its "
+                "matches until Ctrl-C, and the server rules on no-shows"
+            )
         )
     if args.create is None and (args.ai is not None or args.clock is not None):
-        raise UsageError("--ai and --clock go with --create")
+        raise UsageError(_("--ai and --clock go with --create"))
     if args.log is not None and args.cmd is None:
-        raise UsageError("--log is for the program of --cmd")
+        raise UsageError(_("--log is for the program of --cmd"))
     if args.ai is not None and args.ai not in LEVELS:
-        raise UsageError(f"--ai {args.ai!r}: choose one of {', '.join(LEVELS)}")
+        raise UsageError(
+            _("--ai {level!r}: choose one of {levels}", level=args.ai, levels=", ".join(LEVELS))
+        )
     if args.tournament:
         entry = Entry("tournament")
     elif args.join is not None:

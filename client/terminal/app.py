@@ -197,7 +197,7 @@ async def choose_name(options: ClientOptions, profile: Profile, console: Console
         try:
             name = check_player_name(options.name)
         except ProtocolError as error:
-            console.show(console.palette.problem(f"--name: {error.message}"))
+            console.show(console.palette.problem(f"--name: {_name_problem(error)}"))
             return None
         if options.watch_code is None:
             profile.remember_name(name)
@@ -216,12 +216,22 @@ async def choose_name(options: ClientOptions, profile: Profile, console: Console
         try:
             name = check_player_name(answer)
         except ProtocolError as error:
-            console.show(
-                console.palette.problem(f"{error.message[:1].upper()}{error.message[1:]}.")
-            )
+            console.show(console.palette.problem(_capitalized_sentence(_name_problem(error))))
             continue
         profile.remember_name(name)
         return name
+
+
+def _name_problem(error: ProtocolError) -> str:
+    """Why a name is refused, in the reader's language (the rules' English message
+    in English: it says what is wrong with the name)."""
+    return refusal_text(RequestRefusedError(error.code, error.message))
+
+
+def _capitalized_sentence(text: str) -> str:
+    """``text`` with a capital and one final stop."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith(".") else f"{text}."
 
 
 def busy_text(seconds: float) -> str:
