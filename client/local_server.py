@@ -100,9 +100,13 @@ async def local_process(
     """
     if importlib.util.find_spec(".".join(module.split(".")[:2])) is None:
         raise LocalServerError(
-            f"{label} needs the {module!r} package, which is not installed with this "
-            "client: install the full boardroom package, or give the address of a "
-            "running server with --server"
+            _(
+                "{program} needs the {package!r} package, which is not installed with this "
+                "client: install the full boardroom package, or give the address of a "
+                "running server with --server",
+                program=label,
+                package=module,
+            )
         )
     with tempfile.TemporaryDirectory(prefix="boardroom-local-") as name:
         directory = Path(name)
@@ -143,9 +147,17 @@ async def _wait_until_ready(
             status = await process.wait()
     except TimeoutError:
         raise LocalServerError(
-            f"{label} did not start within {START_TIMEOUT:g} s{_log_tail(log_path)}"
+            _(
+                "{program} did not start within {seconds} s",
+                program=label,
+                seconds=format(START_TIMEOUT, "g"),
+            )
+            + _log_tail(log_path)
         ) from None
-    raise LocalServerError(f"{label} exited with status {status}{_log_tail(log_path)}")
+    raise LocalServerError(
+        _("{program} exited with status {status}", program=label, status=status)
+        + _log_tail(log_path)
+    )
 
 
 async def _stop(process: asyncio.subprocess.Process) -> None:

@@ -618,9 +618,9 @@ class BotRunner:
             room = self.session.rooms.get(code)
             before_first = room is not None and room.state.ply == 0
             then = (
-                "resigning: no move has been played, so the game is aborted"
+                _("resigning: no move has been played, so the game is aborted")
                 if before_first
-                else "resigning: the game is lost by resignation"
+                else _("resigning: the game is lost by resignation")
             )
             self.report.failure(label, failure, then)
             await self._resign(code, number, changed)
@@ -678,14 +678,14 @@ class BotRunner:
         if progress.thinking and _ran_out_of_time(final, result, side):
             self.report.failure(
                 label,
-                BotFailedError(FailureKind.HUNG, "no move came before its clock ran out"),
-                "the room's clock decided the game; the bot was stopped",
+                BotFailedError(FailureKind.HUNG, _("no move came before its clock ran out")),
+                _("the room's clock decided the game; the bot was stopped"),
             )
         if progress.started:
             try:
                 await brain.end(state, outcome)
             except BotFailedError as failure:
-                self.report.failure(label, failure, "after the game: the result stands")
+                self.report.failure(label, failure, _("after the game: the result stands"))
         self.report.result(label, state.game, state.you, state.opponent, outcome)
 
     def _state_of(self, room: TrackedRoom) -> GameState:
