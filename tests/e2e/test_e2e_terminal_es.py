@@ -11,7 +11,10 @@ loosely; everything around them is matched as a reader sees it.
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
+import sys
 from pathlib import Path
 
 from harness import play_out, run_boardroom, running_server
@@ -140,3 +143,40 @@ async def test_a_review_in_spanish_names_the_turning_point_and_the_accuracy(
         "  jugada 2 (O): a2 dejó escapar el empate y perdió en 3; a1 mantenía el empate" in lines
     ), lines
     assert lines[-1] == "Precisión: X ann 100,0 %, O bob 69,5 %", lines
+
+
+async def test_serve_with_lang_es_says_its_addresses_and_the_teachers_link_in_spanish(
+    tmp_path: Path,
+) -> None:
+    """``boardroom serve --class 7B --lang es``: the lines the Spanish teacher's guide
+    shows (docs/es/classroom.md)."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *("-m", "boardroom.client.cli", "serve", "--port", "0", "--class", "7B", "--lang", "es"),
+        "--database",
+        str(tmp_path / "class.db"),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        env={**os.environ, "LANGUAGE": "", "LC_ALL": "", "LANG": "C.UTF-8"},
+    )
+    assert process.stdout is not None
+    lines: list[str] = []
+    try:
+        async with asyncio.timeout(30):
+            while not lines or not lines[-1].startswith("Para detenerlo"):
+                lines.append((await process.stdout.readline()).decode().rstrip("\n"))
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert re.fullmatch(
+        r"Boardroom funciona en el puerto \d+\. Ábrelo en un navegador o conecta un cliente "
+        r"\(--server DIRECCIÓN\):",
+        lines[0],
+    ), lines
+    assert (
+        'Clase "7B": el enlace del docente da acceso a los controles; no se lo des a nadie.'
+        in lines
+    ), lines
+    assert any(line.startswith("  Página del docente: http://127.0.0.1:") for line in lines)
+    assert lines[-1] == "Para detenerlo: Ctrl-C (o SIGTERM)."
