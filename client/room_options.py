@@ -11,16 +11,33 @@ from __future__ import annotations
 import re
 
 from boardroom.client.errors import ClientError
-from boardroom.shared.errors import GameError
-from boardroom.shared.games import Game, choices_text, game_specs, get_game, spec_of
+from boardroom.shared.errors import GameError, UnknownGameError
+from boardroom.shared.games import Game, GameSpec, game_specs, get_game, spec_of
 from boardroom.shared.i18n import N_, _
 from boardroom.shared.protocol.messages import LEVELS, Clock, Level
 
 """The AI levels, weakest first: random, easy, medium, hard, perfect."""
 DEFAULT_GAME = game_specs()[0].name
 """The game opened when none is named: the first of the registry's menu (tic-tac-toe)."""
-GAME_CHOICES = choices_text()
-"""The games for help lines, from the registry."""
+
+
+def game_choices(*, examples: bool = True) -> str:
+    """The games for a help line, in the reader's language: ``tictactoe, ...,
+    connect4 or mnk-M-N-K (e.g. mnk-5-5-4)`` (the registry's ``choices_text``,
+    whose English the server sends).
+
+    >>> game_choices().endswith(" or mnk-M-N-K (e.g. mnk-5-5-4)")
+    True
+    """
+    names = [_choice(spec, examples) for spec in game_specs()]
+    return _("{some} or {last}", some=", ".join(names[:-1]), last=names[-1])
+
+
+def _choice(spec: GameSpec, example: bool) -> str:
+    if not spec.is_family or not example:
+        return spec.sized_name
+    shown = spec.extra.get("example", spec.sized_name)
+    return _("{name} (e.g. {example})", name=spec.sized_name, example=shown)
 
 
 class InputError(ClientError, ValueError):
@@ -45,6 +62,10 @@ def parse_game(text: str) -> Game:
                 )
             )
         return get_game(name)
+    except UnknownGameError:
+        raise InputError(
+            _("unknown game {name!r}: choose one of {games}", name=name, games=game_choices())
+        ) from None
     except GameError as error:
         raise InputError(str(error)) from None
 

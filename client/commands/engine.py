@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from boardroom.client.room_options import game_choices
 from boardroom.shared.engine import SearchResult, analyze, search, solve_move
 from boardroom.shared.engine.explain import (
     local_summary,
@@ -16,7 +17,7 @@ from boardroom.shared.engine.explain import (
 from boardroom.shared.engine.kernel import kernel_for
 from boardroom.shared.engine.solvers import warm_up
 from boardroom.shared.errors import BoardroomError
-from boardroom.shared.games import Game, GridGame, Position, choices_text, get_game
+from boardroom.shared.games import Game, GridGame, Position, get_game
 from boardroom.shared.i18n import _
 
 
@@ -51,7 +52,7 @@ def register_analyze(subparsers: Any) -> None:
 
 
 def _position_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help=choices_text(examples=False))
+    parser.add_argument("game", help=game_choices(examples=False))
     parser.add_argument(
         "moves",
         nargs="?",

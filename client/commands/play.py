@@ -15,8 +15,8 @@ from typing import Any
 from boardroom.client.commands.server_option import add_server_argument
 from boardroom.client.room_options import (
     DEFAULT_GAME,
-    GAME_CHOICES,
     InputError,
+    game_choices,
     parse_clock,
     parse_game,
     parse_level,
@@ -77,7 +77,7 @@ def register_play(subparsers: Any) -> None:
         help=_("no server needed: start one on this machine and play the AI"),
     )
     parser.add_argument(
-        "--game", help=_("start in a new room of this game: {games}", games=GAME_CHOICES)
+        "--game", help=_("start in a new room of this game: {games}", games=game_choices())
     )
     parser.add_argument(
         "--level",

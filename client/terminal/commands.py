@@ -30,13 +30,13 @@ from typing import Literal
 from boardroom.client.room_options import (
     CLOCK_HELP,
     DEFAULT_GAME,
-    GAME_CHOICES,
     InputError,
+    game_choices,
     parse_clock,
     parse_game,
     parse_level,
 )
-from boardroom.shared.games import GameSpec, choices_text, game_specs, spec_of
+from boardroom.shared.games import GameSpec, game_specs, spec_of
 from boardroom.shared.i18n import _
 from boardroom.shared.protocol.messages import LEVELS, Clock, CreateRoom, Level, Side
 
@@ -156,7 +156,7 @@ the default's (Connect Four's columns), so the help shows more than one."""
 def _new_options() -> list[str]:
     return help_table(
         [
-            ("GAME", f"{GAME_CHOICES} [{DEFAULT_GAME}]"),
+            ("GAME", f"{game_choices()} [{DEFAULT_GAME}]"),
             (
                 "ai=LEVEL",
                 _(
@@ -512,7 +512,7 @@ AI_LEVEL_QUESTION = Question(
 
 NEW_ROOM_QUESTIONS = (
     Question(
-        lambda: _("Game: {games}", games=choices_text(examples=False)),
+        lambda: _("Game: {games}", games=game_choices(examples=False)),
         DEFAULT_GAME,
         lambda answer: parse_game(answer).name,
     ),
