@@ -5,6 +5,13 @@ Each entry point in the ``boardroom.commands`` group names a function
 handler takes the parsed arguments and returns an exit status. Loading commands
 this way keeps the CLI in ``client/`` free of imports from ``server/``: the
 server adds ``serve`` through its own entry point.
+
+The CLI speaks the user's language (English or Spanish): ``--lang`` (before or
+after the subcommand), else the locale (``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES``, ``LANG``). It is read from the arguments before the parser
+is built, so that the ``--help`` texts speak it too. ``serve --lang`` is the
+class's language: the server's own words on the terminal follow it as well,
+while what it sends on the wire stays English.
 """
 
 from __future__ import annotations
@@ -14,15 +21,68 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 
+from boardroom.shared.i18n import (
+    LANGUAGES,
+    _,
+    language_from_environment,
+    set_default_language,
+)
+from boardroom.shared.i18n.languages import CODES
+
 Handler = Callable[[argparse.Namespace], int]
+
+LANGUAGE_CHOICES = [language.code for language in LANGUAGES]
+
+
+def language_in_arguments(argv: Sequence[str]) -> str | None:
+    """The language ``argv`` asks for with ``--lang CODE`` or ``--lang=CODE`` (the
+    last one given, before any ``--``), if Boardroom speaks it; else None.
+
+    >>> language_in_arguments(["play", "--lang", "es", "--local"])
+    'es'
+    >>> language_in_arguments(["--lang=en", "review", "3"]), language_in_arguments(["--lang"])
+    ('en', None)
+    >>> language_in_arguments(["--lang", "fr"]), language_in_arguments(["--", "--lang", "es"])
+    (None, None)
+    """
+    found: str | None = None
+    for index, argument in enumerate(argv):
+        if argument == "--":
+            break
+        if argument == "--lang" and index + 1 < len(argv):
+            found = argv[index + 1]
+        elif argument.startswith("--lang="):
+            found = argument.removeprefix("--lang=")
+    return found if found in CODES else None
+
+
+def choose_language(argv: Sequence[str]) -> str:
+    """Make the language asked for in ``argv`` (else the locale's) the process's:
+    every message shown after this speaks it. Returns its code."""
+    language = language_in_arguments(argv) or language_from_environment()
+    set_default_language(language)
+    return language
+
+
+def _add_language_option(parser: argparse.ArgumentParser) -> None:
+    """Give ``parser`` the ``--lang`` option, unless it has its own (``serve``'s,
+    the class's language, which the CLI's output follows too)."""
+    if "--lang" in parser._option_string_actions:
+        return
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGE_CHOICES,
+        help=_("the language to speak: en or es (default: the locale, LANG)"),
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser with every installed subcommand."""
     parser = argparse.ArgumentParser(
         prog="boardroom",
-        description="Boardroom: board games for people and bots.",
+        description=_("Boardroom: board games for people and bots."),
     )
+    _add_language_option(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for entry in sorted(entry_points(group="boardroom.commands"), key=lambda e: e.name):
         try:
@@ -30,21 +90,32 @@ def build_parser() -> argparse.ArgumentParser:
         except ImportError as error:
             # One broken or missing command (say, serve on a client-only install)
             # must not take the others down with it.
-            print(f"boardroom: command {entry.name!r} is unavailable: {error}", file=sys.stderr)
+            print(
+                _(
+                    "boardroom: command {command!r} is unavailable: {error}",
+                    command=entry.name,
+                    error=error,
+                ),
+                file=sys.stderr,
+            )
             continue
         register(subparsers)
+    for subparser in subparsers.choices.values():
+        _add_language_option(subparser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``boardroom`` with ``argv`` (default: the process arguments)."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    choose_language(arguments)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     handler: Handler = args.handler
     try:
         return handler(args)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(_("interrupted"), file=sys.stderr)
         return 130
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardroom.client.errors import ClientError
+from boardroom.shared.i18n import _
 
 START_TIMEOUT = 30.0
 """Seconds to wait for the server to listen: it starts its engine worker first,
@@ -61,9 +62,12 @@ async def local_server(
     """
     if importlib.util.find_spec(server_module) is None:
         raise LocalServerError(
-            f"--local needs the Boardroom server, and the {server_module!r} package is not "
-            "installed with this client: install the full boardroom package, or connect to "
-            "a running server with --server"
+            _(
+                "--local needs the Boardroom server, and the {package!r} package is not "
+                "installed with this client: install the full boardroom package, or connect "
+                "to a running server with --server",
+                package=server_module,
+            )
         )
     async with local_process(
         server_module,
@@ -96,9 +100,13 @@ async def local_process(
     """
     if importlib.util.find_spec(".".join(module.split(".")[:2])) is None:
         raise LocalServerError(
-            f"{label} needs the {module!r} package, which is not installed with this "
-            "client: install the full boardroom package, or give the address of a "
-            "running server with --server"
+            _(
+                "{program} needs the {package!r} package, which is not installed with this "
+                "client: install the full boardroom package, or give the address of a "
+                "running server with --server",
+                program=label,
+                package=module,
+            )
         )
     with tempfile.TemporaryDirectory(prefix="boardroom-local-") as name:
         directory = Path(name)
@@ -139,9 +147,17 @@ async def _wait_until_ready(
             status = await process.wait()
     except TimeoutError:
         raise LocalServerError(
-            f"{label} did not start within {START_TIMEOUT:g} s{_log_tail(log_path)}"
+            _(
+                "{program} did not start within {seconds} s",
+                program=label,
+                seconds=format(START_TIMEOUT, "g"),
+            )
+            + _log_tail(log_path)
         ) from None
-    raise LocalServerError(f"{label} exited with status {status}{_log_tail(log_path)}")
+    raise LocalServerError(
+        _("{program} exited with status {status}", program=label, status=status)
+        + _log_tail(log_path)
+    )
 
 
 async def _stop(process: asyncio.subprocess.Process) -> None:

@@ -11,15 +11,33 @@ from __future__ import annotations
 import re
 
 from boardroom.client.errors import ClientError
-from boardroom.shared.errors import GameError
-from boardroom.shared.games import Game, choices_text, default_game, get_game, spec_of
+from boardroom.shared.errors import GameError, UnknownGameError
+from boardroom.shared.games import Game, GameSpec, default_game, game_specs, get_game, spec_of
+from boardroom.shared.i18n import N_, _
 from boardroom.shared.protocol.messages import LEVELS, Clock, Level
 
 """The AI levels, weakest first: random, easy, medium, hard, perfect."""
 DEFAULT_GAME = default_game().name
 """The game opened when none is named: the registry's default (Connect Four)."""
-GAME_CHOICES = choices_text()
-"""The games for help lines, from the registry."""
+
+
+def game_choices(*, examples: bool = True) -> str:
+    """The games for a help line, in the reader's language: ``tictactoe, ...,
+    connect4 or mnk-M-N-K (e.g. mnk-5-5-4)`` (the registry's ``choices_text``,
+    whose English the server sends).
+
+    >>> game_choices().endswith(" or mnk-M-N-K (e.g. mnk-5-5-4)")
+    True
+    """
+    names = [_choice(spec, examples) for spec in game_specs()]
+    return _("{some} or {last}", some=", ".join(names[:-1]), last=names[-1])
+
+
+def _choice(spec: GameSpec, example: bool) -> str:
+    if not spec.is_family or not example:
+        return spec.sized_name
+    shown = spec.extra.get("example", spec.sized_name)
+    return _("{name} (e.g. {example})", name=spec.sized_name, example=shown)
 
 
 class InputError(ClientError, ValueError):
@@ -35,9 +53,19 @@ def parse_game(text: str) -> Game:
         if spec.is_family and name == spec.name:
             example = spec.extra.get("example", spec.sized_name)
             raise InputError(
-                f"{name} needs its sizes: {spec.sized_name}, e.g. {example} ({spec.summary})"
+                _(
+                    "{name} needs its sizes: {sized_name}, e.g. {example} ({summary})",
+                    name=name,
+                    sized_name=spec.sized_name,
+                    example=example,
+                    summary=_(spec.summary),
+                )
             )
         return get_game(name)
+    except UnknownGameError:
+        raise InputError(
+            _("unknown game {name!r}: choose one of {games}", name=name, games=game_choices())
+        ) from None
     except GameError as error:
         raise InputError(str(error)) from None
 
@@ -48,12 +76,19 @@ def parse_level(text: str) -> Level:
     for known in LEVELS:
         if level == known:
             return known
-    raise InputError(f"{text.strip()!r} is not an AI level: choose one of {', '.join(LEVELS)}")
+    raise InputError(
+        _(
+            "{text!r} is not an AI level: choose one of {levels}",
+            text=text.strip(),
+            levels=", ".join(LEVELS),
+        )
+    )
 
 
 _PER_MOVE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*s?")
 _INCREMENT = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*\+\s*([0-9]+(?:\.[0-9]+)?)")
-CLOCK_HELP = "type none, seconds a move like 30s, or minutes each plus seconds a move like 5+3"
+CLOCK_HELP = N_("type none, seconds a move like 30s, or minutes each plus seconds a move like 5+3")
+"""How to type a clock (translated where shown: ``_(CLOCK_HELP)``)."""
 
 
 def parse_clock(text: str) -> Clock:
@@ -72,12 +107,15 @@ def parse_clock(text: str) -> Clock:
         minutes, increment = float(match.group(1)), float(match.group(2))
         if not 0 < minutes <= 24 * 60 or increment > 3600:
             raise InputError(
-                f"{text.strip()!r}: give 0 to 1440 minutes each and at most 3600 s a move"
+                _(
+                    "{text!r}: give 0 to 1440 minutes each and at most 3600 s a move",
+                    text=text.strip(),
+                )
             )
         return Clock(kind="increment", initial=minutes * 60, increment=increment)
     if match := _PER_MOVE.fullmatch(answer):
         seconds = float(match.group(1))
         if not 0 < seconds <= 86_400:
-            raise InputError(f"{text.strip()!r}: give 1 to 86400 seconds a move")
+            raise InputError(_("{text!r}: give 1 to 86400 seconds a move", text=text.strip()))
         return Clock(kind="per_move", per_move=seconds)
-    raise InputError(f"{text.strip()!r} is not a clock: {CLOCK_HELP}")
+    raise InputError(_("{text!r} is not a clock: {help}", text=text.strip(), help=_(CLOCK_HELP)))

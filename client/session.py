@@ -74,6 +74,7 @@ from boardroom.client.errors import (
 from boardroom.client.pacing import DEFAULT_PACE, Pacer
 from boardroom.client.printable import decode_printable, printable
 from boardroom.client.tracked_room import TrackedRoom
+from boardroom.shared.i18n import _
 from boardroom.shared.protocol import ErrorCode, encode_message
 from boardroom.shared.protocol.close_codes import CLOSE_REASONS, FINAL_CLOSE_CODES
 from boardroom.shared.protocol.messages import (
@@ -306,7 +307,7 @@ class Session:
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
-        self._fail_pending(ConnectionLostError("the session was closed"))
+        self._fail_pending(ConnectionLostError(_("the session was closed")))
         if self.ended is None:
             self._end("the session was closed")
 
@@ -324,7 +325,7 @@ class Session:
             await self._pacer.wait()
         ws = self._ws
         if ws is None:
-            raise ConnectionLostError("not connected to the server (reconnecting)")
+            raise ConnectionLostError(_("not connected to the server (reconnecting)"))
         request_id = next(self._ids)
         future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
@@ -332,14 +333,16 @@ class Session:
             try:
                 await ws.send(encode_message(msgspec.structs.replace(message, id=request_id)))
             except ConnectionClosed as error:
-                raise ConnectionLostError("the connection dropped while sending") from error
+                raise ConnectionLostError(_("the connection dropped while sending")) from error
             try:
                 # Not wait_for: on 3.11 it can return a reply that arrives in the same
                 # step as a cancel, and swallow the cancellation.
                 async with asyncio.timeout(timeout):
                     reply = await future
             except TimeoutError:
-                raise ClientError(f"no reply from the server within {timeout:g} s") from None
+                raise ClientError(
+                    _("no reply from the server within {seconds} s", seconds=format(timeout, "g"))
+                ) from None
         finally:
             self._pending.pop(request_id, None)
         if isinstance(reply, Error):
@@ -381,12 +384,12 @@ class Session:
             )
         except InvalidURI as error:
             raise ServerUnreachableError(
-                f"{self.url!r} is not a WebSocket address: {error}"
+                _("{url!r} is not a WebSocket address: {error}", url=self.url, error=error)
             ) from None
         except (OSError, InvalidHandshake, TimeoutError) as error:
             reason = printable(str(error) or type(error).__name__)  # may quote the server
             raise ServerUnreachableError(
-                f"cannot reach a Boardroom server at {self.url}: {reason}"
+                _("cannot reach a Boardroom server at {url}: {reason}", url=self.url, reason=reason)
             ) from None
 
     async def _greet_resuming(self, ws: ClientConnection) -> Welcome:
@@ -455,7 +458,7 @@ class Session:
             except ConnectionClosed:
                 pass
             self._ws = None
-            self._fail_pending(ConnectionLostError("the connection dropped before the reply"))
+            self._fail_pending(ConnectionLostError(_("the connection dropped before the reply")))
             if self._closing:
                 return
             code = ws.close_code

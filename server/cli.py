@@ -37,6 +37,7 @@ from boardroom.server.net_addresses import reachable_hosts
 from boardroom.server.single_server import DatabaseInUseError
 from boardroom.server.stop_deadline import StopWatchdog, exit_at_once
 from boardroom.server.tls import server_ssl_context
+from boardroom.shared.i18n import _
 
 logger = logging.getLogger("boardroom.server.app")
 
@@ -45,10 +46,12 @@ def register(subparsers: Any) -> None:
     """Add ``serve`` to the ``boardroom`` CLI."""
     parser = subparsers.add_parser(
         "serve",
-        help="run the game server",
-        description="Run the Boardroom server: rooms, AI players and game records over "
-        "WebSocket and HTTP on one port. Every flag can also be set by the environment "
-        "variable named in its help.",
+        help=_("run the game server"),
+        description=_(
+            "Run the Boardroom server: rooms, AI players and game records over "
+            "WebSocket and HTTP on one port. Every flag can also be set by the environment "
+            "variable named in its help."
+        ),
     )
     add_arguments(parser)
     parser.set_defaults(handler=_serve_command)
@@ -109,9 +112,14 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
         site = web.SockSite(runner, listener, ssl_context=ssl_context)
         await site.start()
         port = _bound_port(runner)
+        # The line local servers are recognised by ("serving on port N") is English
+        # wherever the process speaks English: python -m boardroom.server always does.
         print(
-            f"Boardroom is serving on port {port}. Open it in a browser, "
-            "or connect a client (--server ADDRESS):",
+            _(
+                "Boardroom is serving on port {port}. Open it in a browser, "
+                "or connect a client (--server ADDRESS):",
+                port=port,
+            ),
             flush=True,
         )
         # Off the loop: looking up this machine's own name may wait on DNS.
@@ -130,19 +138,24 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
         token = teacher_token(runner.app)
         if token is not None:
             print(
-                f'Class "{config.class_name}": the teacher\'s link holds the controls; '
-                "keep it to yourself.",
+                _(
+                    'Class "{name}": the teacher\'s link holds the controls; keep it to yourself.',
+                    name=config.class_name,
+                ),
                 flush=True,
             )
             for host in hosts:
                 link = teacher_link(host, port, token, tls=config.tls)
-                print(f"  Teacher page: {link}", flush=True)
+                print(_("  Teacher page: {link}", link=link), flush=True)
             if config.public_url:
                 print(
-                    f"Students' join links and cards lead to {config.public_url} (--public-url).",
+                    _(
+                        "Students' join links and cards lead to {url} (--public-url).",
+                        url=config.public_url,
+                    ),
                     flush=True,
                 )
-        print("Stop with Ctrl-C (or SIGTERM).", flush=True)
+        print(_("Stop with Ctrl-C (or SIGTERM)."), flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
@@ -154,7 +167,7 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, _stop_at_once)
         print(
-            "Shutting down: telling clients, saving games (Ctrl-C again to stop at once).",
+            _("Shutting down: telling clients, saving games (Ctrl-C again to stop at once)."),
             flush=True,
         )
     finally:

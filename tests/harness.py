@@ -301,8 +301,10 @@ class CliRun:
 
 async def run_boardroom(*argv: str, env: dict[str, str] | None = None) -> CliRun:
     """Run ``boardroom ARGV`` to its end as a child process, with ``env`` added to
-    ours (and no ``BOARDROOM_SERVER`` from the test's own environment)."""
+    ours (and no ``BOARDROOM_SERVER`` from the test's own environment). It speaks
+    English unless ``env`` or ``argv`` asks for a language (``LANG``, ``--lang``)."""
     environ = {k: v for k, v in os.environ.items() if k != "BOARDROOM_SERVER"}
+    environ.update(LANGUAGE="", LC_ALL="", LC_MESSAGES="", LANG="C.UTF-8")
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         *("-m", "boardroom.client.cli", *argv),

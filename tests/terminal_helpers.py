@@ -22,7 +22,8 @@ WIDE_TERMINAL = 1000
 class ClientProcess:
     """``python -m boardroom.client.cli ARGS`` with a pipe for input and one for output.
 
-    Its terminal is 1,000 columns wide (``COLUMNS``) unless ``env`` says otherwise:
+    It speaks English and its terminal is 1,000 columns wide (``COLUMNS``) unless
+    ``env`` says otherwise (``LANG=es_ES.UTF-8``):
     the client breaks longer lines between words, and most tests match whole lines.
     Every line printed is kept in :attr:`lines`; :meth:`expect` waits for the next
     line (from where the last expect stopped) that matches a pattern.
@@ -39,6 +40,12 @@ class ClientProcess:
             **os.environ,
             "COLUMNS": str(WIDE_TERMINAL),
             "XDG_CONFIG_HOME": str(config_home),
+            # English unless a test asks for a language (LANG=es_ES.UTF-8, --lang es):
+            # the tests read the client's words.
+            "LANGUAGE": "",
+            "LC_ALL": "",
+            "LC_MESSAGES": "",
+            "LANG": "C.UTF-8",
             **env,
         }
         environ.pop("NO_COLOR", None)  # colour is off anyway: the output is a pipe

@@ -22,6 +22,7 @@ from boardroom.client.bots.state import GameState
 from boardroom.shared.engine import SearchRequest, parse_level, plan_search, run_search_request
 from boardroom.shared.errors import BoardroomError
 from boardroom.shared.games import game_specs
+from boardroom.shared.i18n import _
 
 CLOCK_SHARE = 0.1
 """Share of the time left that one search may use with a clock: the server AI's
@@ -101,10 +102,10 @@ class EngineBrains(BrainSource):
         except BrokenProcessPool:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
-            raise BotFailedError(FailureKind.CRASHED, "an engine worker process died") from None
+            raise BotFailedError(FailureKind.CRASHED, _("an engine worker process died")) from None
         except BoardroomError as error:
             raise BotFailedError(
-                FailureKind.RAISED, f"the engine refused the search: {error}"
+                FailureKind.RAISED, _("the engine refused the search: {error}", error=error)
             ) from None
         return result.move_text
 

@@ -26,6 +26,7 @@ from types import ModuleType
 
 from boardroom.client.bots.bot import Bot
 from boardroom.client.bots.errors import BotLoadError
+from boardroom.shared.i18n import _
 
 HOOKS = {"choose_move": ("state",), "on_game_start": ("state",), "on_game_end": ("state", "result")}
 """The functions a bot may define, with the arguments each is called with."""
@@ -75,7 +76,7 @@ def load_script(path: str | Path) -> BotScript:
     """
     path = Path(path)
     if not path.is_file():
-        raise BotLoadError(f"--script: no such file: {path}")
+        raise BotLoadError(_("--script: no such file: {path}", path=path))
     module = _import(path)
     classes = [
         value
@@ -87,24 +88,39 @@ def load_script(path: str | Path) -> BotScript:
     ]
     if len(classes) > 1:
         names = ", ".join(cls.__name__ for cls in classes)
-        raise BotLoadError(f"{path} defines several Bot classes ({names}): keep one")
+        raise BotLoadError(
+            _("{path} defines several Bot classes ({names}): keep one", path=path, names=names)
+        )
     if classes:
         bot_class = classes[0]
         if bot_class.choose_move is Bot.choose_move:
-            raise BotLoadError(f"{path}: class {bot_class.__name__} must define choose_move")
+            raise BotLoadError(
+                _(
+                    "{path}: class {name} must define choose_move",
+                    path=path,
+                    name=bot_class.__name__,
+                )
+            )
         try:
             inspect.signature(bot_class).bind()
         except TypeError:
             raise BotLoadError(
-                f"{path}: class {bot_class.__name__} must be creatable without arguments "
-                "(a new one plays each game)"
+                _(
+                    "{path}: class {name} must be creatable without arguments "
+                    "(a new one plays each game)",
+                    path=path,
+                    name=bot_class.__name__,
+                )
             ) from None
         _check_hooks(path, bot_class, method=True)
         return BotScript(path, module, bot_class)
     if not hasattr(module, "choose_move"):
         raise BotLoadError(
-            f"{path} defines no choose_move(state) function and no Bot class: "
-            "see docs/bots.md for a 15-line example"
+            _(
+                "{path} defines no choose_move(state) function and no Bot class: "
+                "see docs/bots.md for a 15-line example",
+                path=path,
+            )
         )
     _check_hooks(path, module, method=False)
     return BotScript(path, module, None)
@@ -117,7 +133,7 @@ def _import(path: Path) -> ModuleType:
     name = f"boardroom_bot_{stem}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise BotLoadError(f"--script: {path} is not a Python file")
+        raise BotLoadError(_("--script: {path} is not a Python file", path=path))
     module = importlib.util.module_from_spec(spec)
     folder = str(path.resolve().parent)
     if folder not in sys.path:
@@ -130,24 +146,37 @@ def _import(path: Path) -> ModuleType:
         spec.loader.exec_module(module)
     except SyntaxError as error:
         del sys.modules[name]
-        raise BotLoadError(f"{path}, line {error.lineno}: syntax error: {error.msg}") from None
+        raise BotLoadError(
+            _(
+                "{path}, line {line}: syntax error: {error}",
+                path=path,
+                line=error.lineno,
+                error=error.msg,
+            )
+        ) from None
     except Exception as error:
         del sys.modules[name]
+        line = _error_line(error, path)
+        failure = f"{type(error).__name__}: {error}"
         raise BotLoadError(
-            f"{path} failed to load{_where(error, path)}: {type(error).__name__}: {error}"
+            _("{path} failed to load: {error}", path=path, error=failure)
+            if line is None
+            else _(
+                "{path} failed to load, line {line}: {error}", path=path, line=line, error=failure
+            )
         ) from None
     return module
 
 
-def _where(error: BaseException, path: Path) -> str:
-    """``, line N`` for the deepest line of the script in the error's traceback."""
+def _error_line(error: BaseException, path: Path) -> int | None:
+    """The deepest line of the script in the error's traceback (None: none)."""
     resolved = path.resolve()
     lines = [
         frame.lineno
         for frame in traceback.extract_tb(error.__traceback__)
         if Path(frame.filename).resolve() == resolved
     ]
-    return f", line {lines[-1]}" if lines else ""
+    return lines[-1] if lines else None
 
 
 def _check_hooks(path: Path, owner: object, *, method: bool) -> None:
@@ -159,7 +188,14 @@ def _check_hooks(path: Path, owner: object, *, method: bool) -> None:
         parameters = ("self", *arguments) if method else arguments
         shown = f"{hook}({', '.join(parameters)})"
         if not callable(function):
-            raise BotLoadError(f"{path}: {hook} must be a function: def {shown}")
+            raise BotLoadError(
+                _(
+                    "{path}: {hook} must be a function: {definition}",
+                    path=path,
+                    hook=hook,
+                    definition="def " + shown,
+                )
+            )
         try:
             signature = inspect.signature(function)
         except (TypeError, ValueError):
@@ -168,7 +204,13 @@ def _check_hooks(path: Path, owner: object, *, method: bool) -> None:
             signature.bind(*parameters)
         except TypeError:
             raise BotLoadError(
-                f"{path}: {hook} must take {', '.join(arguments)}: def {shown}"
+                _(
+                    "{path}: {hook} must take {arguments}: {definition}",
+                    path=path,
+                    hook=hook,
+                    arguments=", ".join(arguments),
+                    definition="def " + shown,
+                )
             ) from None
 
 

@@ -45,6 +45,7 @@ from typing import TextIO
 from boardroom.client.bots.brains import Brain, BrainSource
 from boardroom.client.bots.errors import BotFailedError, BotLoadError, FailureKind
 from boardroom.client.bots.state import GameResult, GameState
+from boardroom.shared.i18n import _
 
 MAX_LINE_BYTES = 64 * 1024
 """Longest answer read from a program; the longest real move is three characters."""
@@ -76,20 +77,31 @@ def parse_command(text: str) -> list[str]:
     except ValueError as error:
         raise BotLoadError(f"--cmd {text!r}: {error}") from None
     if not argv:
-        raise BotLoadError("--cmd is empty: give the program to run, such as './mybot'")
+        raise BotLoadError(
+            _("--cmd is empty: give the program to run, such as {example}", example="'./mybot'")
+        )
     program = argv[0]
     if os.sep in program or (os.altsep and os.altsep in program):
         path = Path(program)
         if not path.is_file():
-            raise BotLoadError(f"--cmd: no such program: {program}")
+            raise BotLoadError(_("--cmd: no such program: {program}", program=program))
         if not os.access(path, os.X_OK):
             raise BotLoadError(
-                f"--cmd: {program} is not executable: run 'chmod +x {program}', "
-                f"or name its interpreter first (--cmd 'bash {program}')"
+                _(
+                    "--cmd: {program} is not executable: run {chmod}, or name its interpreter "
+                    "first ({example})",
+                    program=program,
+                    chmod="'chmod +x " + program + "'",
+                    example="--cmd 'bash " + program + "'",
+                )
             )
     elif shutil.which(program) is None:
         raise BotLoadError(
-            f"--cmd: program {program!r} not found on PATH (for a file here, write ./{program})"
+            _(
+                "--cmd: program {program!r} not found on PATH (for a file here, write {here})",
+                program=program,
+                here="./" + program,
+            )
         )
     return argv
 
@@ -166,7 +178,12 @@ class PipeProgram:
             )
         except OSError as error:
             raise BotFailedError(
-                FailureKind.CRASHED, f"the program could not start: {shlex.join(argv)}: {error}"
+                FailureKind.CRASHED,
+                _(
+                    "the program could not start: {command}: {error}",
+                    command=shlex.join(argv),
+                    error=error,
+                ),
             ) from None
         return cls(process, on_stderr)
 
@@ -193,12 +210,16 @@ class PipeProgram:
                 answer = b"" if gone else await stdout.readline()
         except TimeoutError:
             raise BotFailedError(
-                FailureKind.HUNG, f"the program did not answer within {timeout:g} s"
+                FailureKind.HUNG,
+                _("the program did not answer within {seconds} s", seconds=format(timeout, "g")),
             ) from None
         except ValueError:  # the line is over the reader's limit
             raise BotFailedError(
                 FailureKind.REFUSED,
-                f"the program answered a line of over {MAX_LINE_BYTES} bytes, not a move",
+                _(
+                    "the program answered a line of over {bytes} bytes, not a move",
+                    bytes=MAX_LINE_BYTES,
+                ),
             ) from None
         if not answer:  # end of file (or a broken pipe): the program is gone
             raise await self._crashed()
@@ -229,13 +250,13 @@ class PipeProgram:
         """How the program ended, in words (``exit status 1``, ``killed by SIGSEGV``)."""
         code = self.process.returncode
         if code is None:
-            return "still running, but its stdout is closed"
+            return _("still running, but its stdout is closed")
         if code < 0:
             try:
-                return f"killed by {signal.Signals(-code).name}"
+                return _("killed by {signal}", signal=signal.Signals(-code).name)
             except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit status {code}"
+                return _("killed by signal {number}", number=-code)
+        return _("exit status {code}", code=code)
 
     async def _crashed(self) -> BotFailedError:
         """The failure of a program whose stdout ended: its exit status and last words."""
@@ -243,13 +264,16 @@ class PipeProgram:
             await asyncio.wait_for(self.process.wait(), CRASH_SETTLE)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(self._stderr_task), CRASH_SETTLE)
-        message = f"the program ended without answering ({self.exit_description()})"
+        ended = self.exit_description()
         if self.last_stderr:
-            message += "; its last stderr lines:\n" + "\n".join(
-                f"    {line}" for line in self.last_stderr
-            )
+            message = _(
+                "the program ended without answering ({how}); its last stderr lines:", how=ended
+            ) + "".join(f"\n    {line}" for line in self.last_stderr)
         else:
-            message += "; it wrote nothing on stderr"
+            message = _(
+                "the program ended without answering ({how}); it wrote nothing on stderr",
+                how=ended,
+            )
         return BotFailedError(FailureKind.CRASHED, message)
 
     async def _copy_stderr(self) -> None:

@@ -23,6 +23,7 @@ from boardroom.client.bots.brains import Brain, BrainSource
 from boardroom.client.bots.errors import BotFailedError, FailureKind
 from boardroom.client.bots.loader import BotScript, Player
 from boardroom.client.bots.state import GameResult, GameState
+from boardroom.shared.i18n import _
 
 T = TypeVar("T")
 
@@ -51,11 +52,16 @@ class PythonBrain(Brain):
         if isinstance(move, int) and not isinstance(move, bool):
             return str(move)  # a Connect Four column as a number
         if not isinstance(move, str):
-            example = f": return one of state.legal_moves, such as {state.legal_moves[0]!r}"
             raise BotFailedError(
                 FailureKind.RAISED,
-                f"choose_move returned {move!r}, not a move"
-                + (example if state.legal_moves else ""),
+                _(
+                    "choose_move returned {move!r}, not a move: return one of "
+                    "state.legal_moves, such as {example!r}",
+                    move=move,
+                    example=state.legal_moves[0],
+                )
+                if state.legal_moves
+                else _("choose_move returned {move!r}, not a move", move=move),
             )
         return move
 
@@ -99,12 +105,21 @@ async def _call(
             if inspect.isawaitable(result):
                 result = await result
     except TimeoutError:
-        left = "" if on_loop else " (its thread is left running)"
+        seconds = format(timeout, "g")
         raise BotFailedError(
-            FailureKind.HUNG, f"{what} did not return within {timeout:g} s{left}"
+            FailureKind.HUNG,
+            _("{hook} did not return within {seconds} s", hook=what, seconds=seconds)
+            if on_loop
+            else _(
+                "{hook} did not return within {seconds} s (its thread is left running)",
+                hook=what,
+                seconds=seconds,
+            ),
         ) from None
     except Exception as error:
-        raise BotFailedError(FailureKind.RAISED, f"{what} raised {_traceback(error)}") from None
+        raise BotFailedError(
+            FailureKind.RAISED, _("{hook} raised {error}", hook=what, error=_traceback(error))
+        ) from None
     return result
 
 

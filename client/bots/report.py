@@ -13,24 +13,28 @@ from typing import TextIO
 
 from boardroom.client.bots.errors import BotFailedError, FailureKind
 from boardroom.client.bots.state import GameResult, Outcome
+from boardroom.shared.i18n import N_, _, ngettext
 
 REASON_WORDS = {
-    "line": "by a line",
-    "count": "on count",
-    "no_moves": "as a side had no move",
-    "full_board": "with a full board",
-    "resignation": "by resignation",
-    "agreement": "by agreement",
-    "timeout": "on time",
-    "abandonment": "by abandonment",
+    "line": N_("by a line"),
+    "count": N_("on count"),
+    "no_moves": N_("as a side had no move"),
+    "full_board": N_("with a full board"),
+    "resignation": N_("by resignation"),
+    "agreement": N_("by agreement"),
+    "timeout": N_("on time"),
+    "abandonment": N_("by abandonment"),
 }
 """``result.reason`` after an outcome: "loss on time", "win by a line"."""
 
+OUTCOME_WORDS = {"win": N_("win"), "loss": N_("loss"), "draw": N_("draw")}
+"""A game's outcome (a code) in words."""
+
 FAILURE_WORDS = {
-    FailureKind.CRASHED: "the bot crashed",
-    FailureKind.HUNG: "the bot hung",
-    FailureKind.REFUSED: "the bot's move was refused",
-    FailureKind.RAISED: "the bot failed",
+    FailureKind.CRASHED: N_("the bot crashed"),
+    FailureKind.HUNG: N_("the bot hung"),
+    FailureKind.REFUSED: N_("the bot's move was refused"),
+    FailureKind.RAISED: N_("the bot failed"),
 }
 
 
@@ -42,7 +46,7 @@ class GameLabel:
     room: str
 
     def __str__(self) -> str:
-        return f"game {self.number} in room {self.room}"
+        return _("game {number} in room {room}", number=self.number, room=self.room)
 
     @property
     def log_prefix(self) -> str:
@@ -58,12 +62,19 @@ def describe_result(result: GameResult) -> str:
     'loss on time after 1 move'
     """
     if result.reason == "aborted":
-        return "aborted before the first move"
+        return _("aborted before the first move")
     if result.outcome == "aborted":
-        return f"no result ({result.reason}, both players gone)"
+        return _("no result ({reason}, both players gone)", reason=result.reason)
     moves = len(result.moves)
-    words = REASON_WORDS.get(result.reason, f"({result.reason})")
-    return f"{result.outcome} {words} after {moves} move{'s' * (moves != 1)}"
+    how = _(REASON_WORDS[result.reason]) if result.reason in REASON_WORDS else f"({result.reason})"
+    outcome = OUTCOME_WORDS.get(result.outcome)
+    return ngettext(
+        "{outcome} {how} after {n} move",
+        "{outcome} {how} after {n} moves",
+        moves,
+        outcome=_(outcome) if outcome else result.outcome,
+        how=how,
+    )
 
 
 class Report:
@@ -89,10 +100,17 @@ class Report:
     ) -> None:
         """One line on stdout for a finished game."""
         self.outcomes[result.outcome] += 1
-        against = opponent or "nobody"
+        against = opponent or _("nobody")
         print(
-            f"game {label.number}: {describe_result(result)}, "
-            f"as {you} against {against} in {game} room {label.room}",
+            _(
+                "game {number}: {result}, as {you} against {opponent} in {game} room {room}",
+                number=label.number,
+                result=describe_result(result),
+                you=you,
+                opponent=against,
+                game=game,
+                room=label.room,
+            ),
             file=self.out,
             flush=True,
         )
@@ -100,21 +118,31 @@ class Report:
     def failure(self, label: GameLabel, failure: BotFailedError, then: str) -> None:
         """The bot failed a game: what happened, and what the bridge did (``then``)."""
         self.failed_games.add(label)
-        self.note(f"{label}: {FAILURE_WORDS[failure.kind]}: {failure.message}\n  {then}")
+        self.note(
+            _(
+                "{game}: {what}: {message}",
+                game=label,
+                what=_(FAILURE_WORDS[failure.kind]),
+                message=failure.message,
+            )
+            + f"\n  {then}"
+        )
 
     def summary(self) -> str:
         """``4 games: 2 wins, 1 loss, 1 draw, 0 aborted`` (and the failures, if any)."""
         counts = self.outcomes
         played = self.played
-        text = (
-            f"{played} game{'s' * (played != 1)}: "
-            f"{_plural(counts['win'], 'win')}, {_plural(counts['loss'], 'loss', 'losses')}, "
-            f"{_plural(counts['draw'], 'draw')}, {counts['aborted']} aborted"
+        text = _(
+            "{games}: {wins}, {losses}, {draws}, {aborted}",
+            games=ngettext("{n} game", "{n} games", played),
+            wins=ngettext("{n} win", "{n} wins", counts["win"]),
+            losses=ngettext("{n} loss", "{n} losses", counts["loss"]),
+            draws=ngettext("{n} draw", "{n} draws", counts["draw"]),
+            aborted=ngettext("{n} aborted", "{n} aborted", counts["aborted"]),
         )
         if self.failed_games:
-            text += f"; the bot failed in {_plural(len(self.failed_games), 'game')} (see above)"
+            text += _(
+                "; the bot failed in {games} (see above)",
+                games=ngettext("{n} game", "{n} games", len(self.failed_games)),
+            )
         return text
-
-
-def _plural(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else many or one + 's'}"

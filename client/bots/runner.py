@@ -48,9 +48,11 @@ from boardroom.client.bots.errors import BotFailedError, FailureKind
 from boardroom.client.bots.report import GameLabel, Report
 from boardroom.client.bots.state import GameState, game_result, game_state
 from boardroom.client.errors import ClientError, RequestRefusedError
+from boardroom.client.refusals import refusal_text
 from boardroom.client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
 from boardroom.client.tracked_room import TrackedRoom
 from boardroom.shared.games import Player
+from boardroom.shared.i18n import N_, _
 from boardroom.shared.protocol.messages import (
     ClientMessage,
     Clock,
@@ -263,7 +265,7 @@ class BotRunner:
         matches = self.session.subscribe()
         events = self.session.subscribe()
         taken: set[str] = set()
-        self.report.note("tournament mode: waiting for a match (Ctrl-C to stop)")
+        self.report.note(_("tournament mode: waiting for a match (Ctrl-C to stop)"))
         try:
             while (match := await self._next_match(matches, taken)) is not None:
                 taken.add(match.room)
@@ -271,9 +273,17 @@ class BotRunner:
                 if number is None:
                     return
                 self.report.note(
-                    f"match: round {match.round}, board {match.board} of "
-                    f"{match.tournament_name!r}: {match.game} against {match.opponent} "
-                    f"as {match.side}, in room {match.room}"
+                    _(
+                        "match: round {round}, board {board} of {tournament!r}: {game} "
+                        "against {opponent} as {side}, in room {room}",
+                        round=match.round,
+                        board=match.board,
+                        tournament=match.tournament_name,
+                        game=match.game,
+                        opponent=match.opponent,
+                        side=match.side,
+                        room=match.room,
+                    )
                 )
                 while not events.empty():  # what came before this game is no news to it
                     events.get_nowait()
@@ -297,7 +307,7 @@ class BotRunner:
             if event is None:
                 return None
             if isinstance(event, SessionEnded):
-                raise RunError(f"the session ended: {event.reason}")
+                raise RunError(_("the session ended: {reason}", reason=event.reason))
             if isinstance(event, Match) and event.room not in taken:
                 return event
 
@@ -308,7 +318,12 @@ class BotRunner:
                 reply = await self._request(Join(code=match.code))
             except RequestRefusedError as refusal:
                 self.report.note(
-                    f"cannot join room {match.room}: {refusal.message} ({refusal.code})"
+                    _(
+                        "cannot join room {room}: {message} ({code})",
+                        room=match.room,
+                        message=refusal_text(refusal),
+                        code=refusal.code,
+                    )
                 )
                 return None
             except ClientError:
@@ -354,11 +369,18 @@ class BotRunner:
         if self.options.entry.kind == "create":
             code = room.join_code or room.code
             self.report.note(
-                f"room {room.code} ({room.title}) is open, waiting for an opponent "
-                f"(in boardroom play, type: join {code})"
+                _(
+                    "room {room} ({title}) is open, waiting for an opponent "
+                    "(in boardroom play, type: {command})",
+                    room=room.code,
+                    title=_(room.title) if room.title else room.title,
+                    command="join " + code,
+                )
             )
         elif self.options.entry.kind == "quick":
-            self.report.note(f"quick match: waiting for an opponent in room {room.code}")
+            self.report.note(
+                _("quick match: waiting for an opponent in room {room}", room=room.code)
+            )
 
     def _unowned_seat(self) -> str | None:
         for code, room in self.session.rooms.items():
@@ -395,7 +417,7 @@ class BotRunner:
         while True:
             room = self.session.rooms.get(code)
             if room is None:
-                self.report.note(f"room {code}: no longer seated there")
+                self.report.note(_("room {room}: no longer seated there", room=code))
                 return None
             if room.state.game_number > after and room.state.status != "waiting":
                 return room.state.game_number
@@ -408,21 +430,30 @@ class BotRunner:
             if event is None:
                 return None
             if isinstance(event, SessionEnded):
-                raise RunError(f"the session ended: {event.reason}")
+                raise RunError(_("the session ended: {reason}", reason=event.reason))
             if isinstance(event, RoomClosed) and event.room == code:
                 # Say why in the server's words: a tournament no-show names who
                 # wins by forfeit, a teacher's close says so.
-                self.report.note(f"room {code} closed: {event.reason}")
+                self.report.note(_("room {room} closed: {reason}", room=code, reason=event.reason))
                 return None
 
     def _give_up(self, room: TrackedRoom) -> None:
         """No game started in ``room`` within ``wait``: start no new game (those in
         progress elsewhere are played to their end), and end the run with an error."""
-        waited = f"within {self.options.wait:g} s (--wait {self.options.wait:g})"
+        wait = format(self.options.wait, "g")
         if any(seat.name is None for seat in room.state.seats):
-            why = f"nobody came to play in room {room.code} {waited}"
+            why = _(
+                "nobody came to play in room {room} within {seconds} s (--wait {seconds})",
+                room=room.code,
+                seconds=wait,
+            )
         else:
-            why = f"the opponent in room {room.code} did not ask for a rematch {waited}"
+            why = _(
+                "the opponent in room {room} did not ask for a rematch within {seconds} s "
+                "(--wait {seconds})",
+                room=room.code,
+                seconds=wait,
+            )
         if self._gave_up is None:
             self._gave_up = why
         self.stop()
@@ -446,7 +477,7 @@ class BotRunner:
         while not self.session.connected:
             event = await events.get()
             if isinstance(event, SessionEnded):
-                raise RunError(f"the session ended: {event.reason}")
+                raise RunError(_("the session ended: {reason}", reason=event.reason))
             if isinstance(event, Reconnected):
                 return
 
@@ -501,7 +532,7 @@ class BotRunner:
             changed.set()
             look()
             if isinstance(event, SessionEnded):
-                raise RunError(f"the session ended: {event.reason}")
+                raise RunError(_("the session ended: {reason}", reason=event.reason))
             if isinstance(event, Reconnected) and code in event.lost_rooms:
                 return None, last
             if isinstance(event, GameOver) and event.room == code:
@@ -565,8 +596,12 @@ class BotRunner:
                     if refusal.code in BOT_FAULTS:
                         raise BotFailedError(
                             FailureKind.REFUSED,
-                            f"it played {move!r}, and the server answered "
-                            f"{refusal.code}: {refusal.message}",
+                            _(
+                                "it played {move!r}, and the server answered {code}: {message}",
+                                move=move,
+                                code=refusal.code,
+                                message=refusal.message,
+                            ),
                         ) from None
                     if refusal.code == "rate_limited":
                         await asyncio.sleep(refusal.retry_after or RATE_LIMIT_PAUSE)
@@ -582,9 +617,9 @@ class BotRunner:
             room = self.session.rooms.get(code)
             before_first = room is not None and room.state.ply == 0
             then = (
-                "resigning: no move has been played, so the game is aborted"
+                _("resigning: no move has been played, so the game is aborted")
                 if before_first
-                else "resigning: the game is lost by resignation"
+                else _("resigning: the game is lost by resignation")
             )
             self.report.failure(label, failure, then)
             await self._resign(code, number, changed)
@@ -625,7 +660,12 @@ class BotRunner:
     ) -> None:
         """Tell the brain how it ended, and report the game."""
         if result is None or final is None or final.you is None:
-            self.report.note(f"{label}: the seat was lost (disconnected too long); result unknown")
+            self.report.note(
+                _(
+                    "{game}: the seat was lost (disconnected too long); result unknown",
+                    game=label,
+                )
+            )
             return
         side = final.you
         state = game_state(
@@ -637,14 +677,14 @@ class BotRunner:
         if progress.thinking and _ran_out_of_time(final, result, side):
             self.report.failure(
                 label,
-                BotFailedError(FailureKind.HUNG, "no move came before its clock ran out"),
-                "the room's clock decided the game; the bot was stopped",
+                BotFailedError(FailureKind.HUNG, _("no move came before its clock ran out")),
+                _("the room's clock decided the game; the bot was stopped"),
             )
         if progress.started:
             try:
                 await brain.end(state, outcome)
             except BotFailedError as failure:
-                self.report.failure(label, failure, "after the game: the result stands")
+                self.report.failure(label, failure, _("after the game: the result stands"))
         self.report.result(label, state.game, state.you, state.opponent, outcome)
 
     def _state_of(self, room: TrackedRoom) -> GameState:
@@ -688,21 +728,33 @@ class BotRunner:
             while True:
                 event = await events.get()
                 if isinstance(event, Disconnected) and event.will_retry:
-                    self.report.note(f"connection lost: {event.reason}; reconnecting")
+                    self.report.note(
+                        _("connection lost: {reason}; reconnecting", reason=event.reason)
+                    )
                 elif isinstance(event, Reconnected):
                     lost = ", ".join(event.lost_rooms)
-                    self.report.note("reconnected" + (f" (seats lost in {lost})" if lost else ""))
+                    self.report.note(
+                        _("reconnected (seats lost in {rooms})", rooms=lost)
+                        if lost
+                        else _("reconnected")
+                    )
         finally:
             self.session.unsubscribe(events)
 
 
 def _entry_refused(entry: Entry, refusal: RequestRefusedError) -> str:
     what = {
-        "join": f"cannot join {entry.code}",
-        "quick": f"no quick match for {entry.game}",
-        "create": f"cannot create a {entry.game} room",
+        "join": N_("cannot join {code}: {message} ({refusal})"),
+        "quick": N_("no quick match for {game}: {message} ({refusal})"),
+        "create": N_("cannot create a {game} room: {message} ({refusal})"),
     }[entry.kind]
-    return f"{what}: {refusal.message} ({refusal.code})"
+    return _(
+        what,
+        code=entry.code,
+        game=entry.game,
+        message=refusal_text(refusal),
+        refusal=refusal.code,
+    )
 
 
 def _ended(last: RoomState | None, over: GameOver) -> RoomState | None:

@@ -44,9 +44,11 @@ from boardroom.client.bots.report import Report
 from boardroom.client.bots.runner import DEFAULT_WAIT, BotRunner, Entry, RunError, RunOptions
 from boardroom.client.commands.server_option import add_server_argument
 from boardroom.client.errors import RequestRefusedError, ServerUnreachableError
+from boardroom.client.refusals import refusal_text
 from boardroom.client.room_options import InputError, parse_clock, parse_game
 from boardroom.client.session import Session
 from boardroom.shared.games import game_specs
+from boardroom.shared.i18n import _
 from boardroom.shared.protocol import ErrorCode
 from boardroom.shared.protocol.codec import MAX_NAME_LENGTH
 from boardroom.shared.protocol.messages import LEVELS, Clock, Level
@@ -65,8 +67,8 @@ class UsageError(Exception):
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "bot",
-        help="play a bot (Python script, any program, or the engine) on a server",
-        description=(
+        help=_("play a bot (Python script, any program, or the engine) on a server"),
+        description=_(
             "Seat a bot in rooms and play its games. Give one brain (--script, --cmd "
             "or --engine) and one way in (--join, --quick, --create or --tournament). Ctrl-C once: "
             "finish the games in progress, then stop; twice: resign them and quit. "
@@ -75,78 +77,95 @@ def register(subparsers: Any) -> None:
     )
     brain = parser.add_mutually_exclusive_group(required=True)
     brain.add_argument(
-        "--script", metavar="PATH", help="a Python file defining choose_move(state) or a Bot class"
+        "--script",
+        metavar="PATH",
+        help=_("a Python file defining choose_move(state) or a Bot class"),
     )
     brain.add_argument(
         "--cmd",
         metavar="COMMAND",
-        help="a program that reads a line per turn and answers its move (docs/bots.md)",
+        help=_("a program that reads a line per turn and answers its move (docs/bots.md)"),
     )
-    brain.add_argument("--engine", metavar="LEVEL", help=f"Boardroom's engine: {', '.join(LEVELS)}")
+    brain.add_argument(
+        "--engine",
+        metavar="LEVEL",
+        help=_("Boardroom's engine: {levels}", levels=", ".join(LEVELS)),
+    )
     way = parser.add_mutually_exclusive_group(required=True)
     way.add_argument(
-        "--join", metavar="CODE", help="a room code or private join code (rematches there)"
+        "--join", metavar="CODE", help=_("a room code or private join code (rematches there)")
     )
-    way.add_argument("--quick", metavar="GAME", help="quick match: play whoever waits for GAME")
+    way.add_argument("--quick", metavar="GAME", help=_("quick match: play whoever waits for GAME"))
     way.add_argument(
         "--create",
         metavar="GAME",
-        help="open a room for GAME and wait for an opponent (or --ai LEVEL)",
+        help=_("open a room for GAME and wait for an opponent (or --ai LEVEL)"),
     )
     way.add_argument(
         "--tournament",
         action="store_true",
-        help="stay connected and play each game a class tournament sends (until Ctrl-C)",
+        help=_("stay connected and play each game a class tournament sends (until Ctrl-C)"),
     )
     parser.add_argument(
-        "--ai", metavar="LEVEL", help="with --create: the server's AI plays the bot"
+        "--ai", metavar="LEVEL", help=_("with --create: the server's AI plays the bot")
     )
     parser.add_argument(
         "--clock",
         metavar="SPEC",
-        help="with --create: seconds a move (30s), or minutes each + seconds a move (5+3); "
-        "default none",
+        help=_(
+            "with --create: seconds a move (30s), or minutes each + seconds a move (5+3); "
+            "default none"
+        ),
     )
     parser.add_argument(
         "--games",
         type=int,
         default=None,
         metavar="N",
-        help="games in all (default 1, with --tournament 0; 0: until Ctrl-C)",
+        help=_("games in all (default 1, with --tournament 0; 0: until Ctrl-C)"),
     )
     parser.add_argument(
         "--parallel",
         type=int,
         default=1,
         metavar="P",
-        help="games at once, with --quick or --create (default 1)",
+        help=_("games at once, with --quick or --create (default 1)"),
     )
     add_server_argument(parser)
-    parser.add_argument("--name", help="the bot's name (default: from the script or program)")
+    parser.add_argument("--name", help=_("the bot's name (default: from the script or program)"))
     parser.add_argument(
         "--token",
         metavar="TOKEN",
         default=os.environ.get(TOKEN_ENV) or None,
-        help=f"the bot's player token (bp_...): every run with it is the same player "
-        f"[env {TOKEN_ENV}; default: a new player each run, its token printed once]",
+        help=_(
+            "the bot's player token (bp_...): every run with it is the same player "
+            "[env {variable}; default: a new player each run, its token printed once]",
+            variable=TOKEN_ENV,
+        ),
     )
     parser.add_argument(
         "--move-timeout",
         type=float,
         default=30.0,
         metavar="SECONDS",
-        help="time per move in rooms without a clock (default 30)",
+        help=_("time per move in rooms without a clock (default 30)"),
     )
     parser.add_argument(
         "--wait",
         type=float,
         default=None,
         metavar="SECONDS",
-        help=f"give up (exit status 1) when no game has started this long after taking a "
-        f"seat or asking for a rematch (default {DEFAULT_WAIT:g}; 0: wait for ever)",
+        help=_(
+            "give up (exit status 1) when no game has started this long after taking a "
+            "seat or asking for a rematch (default {default}; 0: wait for ever)",
+            default=format(DEFAULT_WAIT, "g"),
+        ),
     )
     parser.add_argument(
-        "--log", type=Path, metavar="FILE", help="with --cmd: append the program's stderr here"
+        "--log",
+        type=Path,
+        metavar="FILE",
+        help=_("with --cmd: append the program's stderr here"),
     )
     parser.set_defaults(handler=run_bot)
 
@@ -157,7 +176,7 @@ def run_bot(args: argparse.Namespace) -> int:
         options = run_options(args)
         brains = make_brains(args, options)
     except (UsageError, BotLoadError) as error:
-        print(f"boardroom bot: {error}", file=sys.stderr)
+        print(_("boardroom bot: {error}", error=error), file=sys.stderr)
         return 2
     name = (args.name or brains.name)[:MAX_NAME_LENGTH]
     return asyncio.run(play(args.server, name, brains, options, token=args.token))
@@ -167,29 +186,35 @@ def run_options(args: argparse.Namespace) -> RunOptions:
     """The run the flags ask for; :class:`UsageError` for flags that do not fit."""
     games = args.games if args.games is not None else (0 if args.tournament else 1)
     if games < 0:
-        raise UsageError("--games must be 0 (until Ctrl-C) or more")
+        raise UsageError(_("--games must be 0 (until Ctrl-C) or more"))
     if args.parallel < 1:
-        raise UsageError("--parallel must be 1 or more")
+        raise UsageError(_("--parallel must be 1 or more"))
     if args.parallel > 1 and (args.join or args.tournament):
         raise UsageError(
-            "--parallel needs --quick or --create: one room code is one seat, "
-            "and a tournament gives one game at a time"
+            _(
+                "--parallel needs --quick or --create: one room code is one seat, "
+                "and a tournament gives one game at a time"
+            )
         )
     if not args.move_timeout > 0:
-        raise UsageError("--move-timeout must be more than 0 seconds")
+        raise UsageError(_("--move-timeout must be more than 0 seconds"))
     if args.wait is not None and not args.wait >= 0:
-        raise UsageError("--wait must be 0 (wait for ever) or more seconds")
+        raise UsageError(_("--wait must be 0 (wait for ever) or more seconds"))
     if args.wait is not None and args.tournament:
         raise UsageError(
-            "--wait is for --join, --quick and --create: a tournament waits for its "
-            "matches until Ctrl-C, and the server rules on no-shows"
+            _(
+                "--wait is for --join, --quick and --create: a tournament waits for its "
+                "matches until Ctrl-C, and the server rules on no-shows"
+            )
         )
     if args.create is None and (args.ai is not None or args.clock is not None):
-        raise UsageError("--ai and --clock go with --create")
+        raise UsageError(_("--ai and --clock go with --create"))
     if args.log is not None and args.cmd is None:
-        raise UsageError("--log is for the program of --cmd")
+        raise UsageError(_("--log is for the program of --cmd"))
     if args.ai is not None and args.ai not in LEVELS:
-        raise UsageError(f"--ai {args.ai!r}: choose one of {', '.join(LEVELS)}")
+        raise UsageError(
+            _("--ai {level!r}: choose one of {levels}", level=args.ai, levels=", ".join(LEVELS))
+        )
     if args.tournament:
         entry = Entry("tournament")
     elif args.join is not None:
@@ -253,16 +278,19 @@ async def play(
     session = Session(url, name, client_kind="bot", player_token=token)
     # A busy server (too many new players from this address) is asked again by itself.
     session.on_busy = lambda seconds: report.note(
-        f"boardroom bot: the server is busy: trying again in {math.ceil(seconds)} s"
+        _(
+            "boardroom bot: the server is busy: trying again in {seconds} s",
+            seconds=math.ceil(seconds),
+        )
     )
     try:
         try:
             await session.start()
         except ServerUnreachableError as error:
-            report.note(f"boardroom bot: {error}")
+            report.note(_("boardroom bot: {error}", error=error))
             return 1
         except RequestRefusedError as error:
-            report.note(f"boardroom bot: {_refusal_text(error, name)}")
+            report.note(_("boardroom bot: {error}", error=_refusal_text(error, name)))
             return 2 if error.code in _BAD_INPUT_REFUSALS else 1
         if session.new_player and session.player_token is not None:
             report.note(_new_player_text(session.player_id, session.player_token))
@@ -274,7 +302,7 @@ async def play(
         try:
             await runner.run()
         except RunError as error:
-            report.note(f"boardroom bot: {error}")
+            report.note(_("boardroom bot: {error}", error=error))
             status = error.exit_status
         finally:
             signals.remove()
@@ -302,24 +330,37 @@ _BAD_INPUT_REFUSALS = frozenset(
 def _refusal_text(error: RequestRefusedError, name: str) -> str:
     """Why the server would not have the bot, and what to do about it."""
     if error.code in (ErrorCode.BAD_PLAYER_TOKEN, ErrorCode.UNKNOWN_CLASS_TOKEN):
-        return (
-            f"the server does not know this bot's token (--token or {TOKEN_ENV}): "
-            f"{error.message}. Check it was made for this server (boardroom token new-bot "
-            f"NAME), or run without a token to play as a new player"
+        return _(
+            "the server does not know this bot's token (--token or {variable}): "
+            "{message}. Check it was made for this server ({command}), or run without a "
+            "token to play as a new player",
+            variable=TOKEN_ENV,
+            message=refusal_text(error),
+            command="boardroom token new-bot NAME",
         )
     if error.code == ErrorCode.PLAYER_TOKEN_REVOKED:
-        return (
-            f"this bot's token was revoked (--token or {TOKEN_ENV}): {error.message}. "
-            "Ask the server's admin for a new one (boardroom token new-bot NAME)"
+        return _(
+            "this bot's token was revoked (--token or {variable}): {message}. "
+            "Ask the server's admin for a new one ({command})",
+            variable=TOKEN_ENV,
+            message=refusal_text(error),
+            command="boardroom token new-bot NAME",
         )
-    return f"the server refused the name {name!r}: {error.message}"
+    return _(
+        "the server refused the name {name!r}: {message}", name=name, message=refusal_text(error)
+    )
 
 
 def _new_player_text(player_id: str | None, token: str) -> str:
     """The one time the bot's new token is shown (on stderr, never in a log)."""
     return (
-        f"boardroom bot: this run is a new player, {player_id}. To play as it again, "
-        f"keep its token and pass it with --token or {TOKEN_ENV}:\n  {token}"
+        _(
+            "boardroom bot: this run is a new player, {player}. To play as it again, "
+            "keep its token and pass it with --token or {variable}:",
+            player=player_id,
+            variable=TOKEN_ENV,
+        )
+        + f"\n  {token}"
     )
 
 
@@ -349,16 +390,18 @@ class _Signals:
         self.last = signal.SIGINT
         if not self.runner.stopping:
             self.report.note(
-                "stopping: no new games; finishing the games in progress "
-                "(Ctrl-C again to resign them and quit)"
+                _(
+                    "stopping: no new games; finishing the games in progress "
+                    "(Ctrl-C again to resign them and quit)"
+                )
             )
             self.runner.stop()
         else:
-            self.report.note("quitting: resigning the games in progress")
+            self.report.note(_("quitting: resigning the games in progress"))
             self.runner.abort()
 
     def _terminate(self) -> None:
         # A supervisor's SIGTERM wants the process gone soon: like a second Ctrl-C.
         self.last = signal.SIGTERM
-        self.report.note("terminated: resigning the games in progress")
+        self.report.note(_("terminated: resigning the games in progress"))
         self.runner.abort()

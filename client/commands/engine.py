@@ -6,52 +6,60 @@ import argparse
 import sys
 from typing import Any
 
+from boardroom.client.room_options import game_choices
 from boardroom.shared.engine import SearchResult, analyze, search, solve_move, solves_in_time
-from boardroom.shared.engine.explain import principal_line, speed_text, summary
+from boardroom.shared.engine.explain import (
+    local_summary,
+    principal_line,
+    speed_text,
+    value_text,
+)
 from boardroom.shared.engine.kernel import kernel_for
 from boardroom.shared.engine.solvers import warm_up
 from boardroom.shared.errors import BoardroomError
-from boardroom.shared.games import Game, GridGame, Position, choices_text, get_game
+from boardroom.shared.games import Game, GridGame, Position, get_game
+from boardroom.shared.i18n import _
 
 
 def register_solve(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "solve",
-        help="the engine's best move and the value of a position",
-        description=(
+        help=_("the engine's best move and the value of a position"),
+        description=_(
             "Show the best move and the value of a position. Without --time or "
             "--level the position is solved exactly where that ends in seconds "
             "(tic-tac-toe boards, Connect Four); elsewhere (Othello, a big board "
-            f"early on) the engine searches for {UNSOLVABLE_SECONDS:g} s and says so."
+            "early on) the engine searches for {seconds} s and says so.",
+            seconds=format(UNSOLVABLE_SECONDS, "g"),
         ),
     )
     _position_arguments(parser)
-    parser.add_argument("--time", type=float, help="stop after this many seconds")
-    parser.add_argument("--level", help="play at a level: random, easy, medium, hard, perfect")
+    parser.add_argument("--time", type=float, help=_("stop after this many seconds"))
+    parser.add_argument("--level", help=_("play at a level: random, easy, medium, hard, perfect"))
     parser.set_defaults(handler=run_solve)
 
 
 def register_analyze(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "analyze",
-        help="the value of every legal move in a position",
-        description=(
+        help=_("the value of every legal move in a position"),
+        description=_(
             "List every legal move with its value, best first, then the engine's own "
             "pick and how it searched (a third of the time goes to that search)."
         ),
     )
     _position_arguments(parser)
-    parser.add_argument("--time", type=float, default=3.0, help="seconds in all (default 3)")
+    parser.add_argument("--time", type=float, default=3.0, help=_("seconds in all (default 3)"))
     parser.set_defaults(handler=run_analyze)
 
 
 def _position_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help=choices_text(examples=False))
+    parser.add_argument("game", help=game_choices(examples=False))
     parser.add_argument(
         "moves",
         nargs="?",
         default="",
-        help='moves played so far: "4453" (Connect Four) or "b2 a1" (grid boards)',
+        help=_('moves played so far: "4453" (Connect Four) or "b2 a1" (grid boards)'),
     )
 
 
@@ -90,11 +98,17 @@ def run_solve(args: argparse.Namespace) -> int:
                 )
             result = search(game, position, level=args.level, time_limit=time_limit)
     except BoardroomError as error:
-        print(f"boardroom solve: {error}", file=sys.stderr)
+        print(_("boardroom solve: {error}", error=error), file=sys.stderr)
         return 2
     print(game.render(position))
     print()
-    print(f"best move: {result.move_text}   value: {result.value}")
+    print(
+        _(
+            "best move: {move}   value: {value}",
+            move=result.move_text,
+            value=value_text(str(result.value)),
+        )
+    )
     _print_search(game, result)
     return 0
 
@@ -108,10 +122,16 @@ positions, how deep): the total stays the time asked for."""
 def _print_search(game: Game, result: SearchResult) -> None:
     """How the engine found ``result``, as the server tells clients that ask:
     the one-line summary, then the line it expects and its speed."""
-    print(summary(result))
+    print(local_summary(result))
     if result.nodes == 0:
         return  # the random level: no search, no line
-    print(f"  expected line: {' '.join(principal_line(game, result))} ({speed_text(result)})")
+    print(
+        _(
+            "  expected line: {line} ({speed})",
+            line=" ".join(principal_line(game, result)),
+            speed=speed_text(result),
+        )
+    )
 
 
 def run_analyze(args: argparse.Namespace) -> int:
@@ -120,13 +140,19 @@ def run_analyze(args: argparse.Namespace) -> int:
         values = analyze(game, position, time_limit=args.time * ANALYSIS_SHARE)
         pick = search(game, position, time_limit=args.time * (1 - ANALYSIS_SHARE))
     except BoardroomError as error:
-        print(f"boardroom analyze: {error}", file=sys.stderr)
+        print(_("boardroom analyze: {error}", error=error), file=sys.stderr)
         return 2
     print(game.render(position))
     print()
     for move, value in values:
-        print(f"{game.format_move(move):>4}  {value}")
+        print(f"{game.format_move(move):>4}  {value_text(str(value))}")
     print()
-    print(f"the engine's pick: {pick.move_text}   value: {pick.value}")
+    print(
+        _(
+            "the engine's pick: {move}   value: {value}",
+            move=pick.move_text,
+            value=value_text(str(pick.value)),
+        )
+    )
     _print_search(game, pick)
     return 0

@@ -15,8 +15,8 @@ from typing import Any
 from boardroom.client.commands.server_option import add_server_argument
 from boardroom.client.room_options import (
     DEFAULT_GAME,
-    GAME_CHOICES,
     InputError,
+    game_choices,
     parse_clock,
     parse_game,
     parse_level,
@@ -25,15 +25,16 @@ from boardroom.client.terminal.app import ClientOptions, run_client
 from boardroom.client.terminal.commands import DEFAULT_AI_LEVEL, parse_code
 from boardroom.client.terminal.console import open_console
 from boardroom.client.terminal.profile import profile_path
+from boardroom.shared.i18n import N_, _
 from boardroom.shared.protocol.messages import LEVELS, CreateRoom
 
-_PLAY_EPILOG = f"""\
+_PLAY_EPILOG = N_("""\
 Without --local, --game or --level you start in the lobby: list rooms, open one
 (against a person or the AI), join one by its code, quick match, or watch.
 
 With --local no server is needed: a private server starts on this machine (on a
 free port, with a throwaway database; it stops when you quit) and you go straight
-into a game against the AI: {DEFAULT_GAME} at level {DEFAULT_AI_LEVEL}, or what
+into a game against the AI: {game} at level {level}, or what
 --game and --level say. --game or --level without --local open such a room on
 the server.
 
@@ -56,34 +57,42 @@ your seat for a while, and boardroom play run again takes it back. Output has
 no colour when it is not a terminal or NO_COLOR is set; every finished game ends
 with a line "Result: ...", which gives the game's id and the command that
 reviews it (boardroom review alone reviews your last game).
-"""
+""")
 
 
 def register_play(subparsers: Any) -> None:
     """Add ``play`` to the ``boardroom`` CLI."""
     parser = subparsers.add_parser(
         "play",
-        help="play in the terminal, against people or the AI",
-        description="Play board games in the terminal, against people or the AI.",
-        epilog=_PLAY_EPILOG,
+        help=_("play in the terminal, against people or the AI"),
+        description=_("Play board games in the terminal, against people or the AI."),
+        epilog=_(_PLAY_EPILOG, game=DEFAULT_GAME, level=DEFAULT_AI_LEVEL),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_server_argument(parser)
-    parser.add_argument("--name", help="your name (remembered for next time)")
+    parser.add_argument("--name", help=_("your name (remembered for next time)"))
     parser.add_argument(
         "--local",
         action="store_true",
-        help="no server needed: start one on this machine and play the AI",
+        help=_("no server needed: start one on this machine and play the AI"),
     )
-    parser.add_argument("--game", help=f"start in a new room of this game: {GAME_CHOICES}")
+    parser.add_argument(
+        "--game", help=_("start in a new room of this game: {games}", games=game_choices())
+    )
     parser.add_argument(
         "--level",
-        help=f"start against the AI at this level: {', '.join(LEVELS)} [{DEFAULT_AI_LEVEL}]",
+        help=_(
+            "start against the AI at this level: {levels} [{default}]",
+            levels=", ".join(LEVELS),
+            default=DEFAULT_AI_LEVEL,
+        ),
     )
     parser.add_argument(
         "--clock",
-        help="with --local, --game or --level: 30s (a move) or 5+3 (minutes each + seconds "
-        "a move) [none]",
+        help=_(
+            "with --local, --game or --level: 30s (a move) or 5+3 (minutes each + seconds "
+            "a move) [none]"
+        ),
     )
     parser.set_defaults(handler=run_play)
 
@@ -92,13 +101,15 @@ def register_watch(subparsers: Any) -> None:
     """Add ``watch`` to the ``boardroom`` CLI."""
     parser = subparsers.add_parser(
         "watch",
-        help="watch a game in the terminal",
-        description="Watch a game as a spectator: the board is drawn again after every "
-        "move; chat TEXT talks to the room, leave or quit ends.",
+        help=_("watch a game in the terminal"),
+        description=_(
+            "Watch a game as a spectator: the board is drawn again after every "
+            "move; chat TEXT talks to the room, leave or quit ends."
+        ),
     )
-    parser.add_argument("code", help="the room code, or a private room's join or watch code")
+    parser.add_argument("code", help=_("the room code, or a private room's join or watch code"))
     add_server_argument(parser)
-    parser.add_argument("--name", help="the name shown when you chat [your remembered name]")
+    parser.add_argument("--name", help=_("the name shown when you chat [your remembered name]"))
     parser.set_defaults(handler=run_watch)
 
 
@@ -107,7 +118,7 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         start_room = _start_room(args)
     except InputError as error:
-        print(f"boardroom play: {error}", file=sys.stderr)
+        print(_("boardroom play: {error}", error=error), file=sys.stderr)
         return 2
     options = ClientOptions(
         server=args.server,
@@ -124,7 +135,7 @@ def run_watch(args: argparse.Namespace) -> int:
     try:
         code = parse_code(args.code, "watch")
     except InputError as error:
-        print(f"boardroom watch: {error}", file=sys.stderr)
+        print(_("boardroom watch: {error}", error=error), file=sys.stderr)
         return 2
     options = ClientOptions(
         server=args.server, profile_path=profile_path(), name=args.name, watch_code=code
@@ -136,7 +147,7 @@ def _start_room(args: argparse.Namespace) -> CreateRoom | None:
     """The room to open at once: against the AI, if --local, --game or --level asks."""
     if not (args.local or args.game or args.level):
         if args.clock:
-            raise InputError("--clock goes with --local, --game or --level")
+            raise InputError(_("--clock goes with --local, --game or --level"))
         return None
     game = parse_game(args.game or DEFAULT_GAME)
     level = parse_level(args.level) if args.level else DEFAULT_AI_LEVEL

@@ -42,7 +42,16 @@ from urllib.parse import urlsplit, urlunsplit
 from boardroom.client.commands.server_option import add_server_argument
 from boardroom.client.session import normalize_server_url
 from boardroom.client.terminal.profile import Profile, profile_path
+from boardroom.client.terminal.room_text import game_title, player_label
+from boardroom.shared.engine.analysis import turning_point_words
+from boardroom.shared.engine.explain import value_text
 from boardroom.shared.games import Player
+from boardroom.shared.i18n import N_, _, current
+
+TURNING_POINT_KINDS = frozenset(
+    {"threw_away_win", "win_to_loss", "threw_away_draw", "missed_win_in_one", "estimate_drop"}
+)
+"""The turning points' kinds this client words itself (:func:`turning_point_text`)."""
 
 POLL_SECONDS = 1.0
 """How long to wait between two GETs while the analysis runs (the contract's pace)."""
@@ -54,11 +63,41 @@ HTTP_TIMEOUT = 30.0
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """Lichess's marks; ``best``, ``good`` and ``forced`` moves are left plain."""
 
-ESTIMATED = (
+ESTIMATED = N_(
     "Values marked ~ are estimates: the engine cannot solve this board, or did "
     "not in time, so no move is called a blunder on them."
 )
-"""Said after the moves of a review whose judgements rest on estimates."""
+"""Said after the moves of a review whose judgements rest on estimates (``_(ESTIMATED)``)."""
+
+JUDGEMENTS = {
+    "best": N_("best"),
+    "good": N_("good"),
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+    "forced": N_("forced"),
+}
+"""The judgements (codes in the analysis) in words."""
+
+
+ENDINGS = {
+    "line": N_("line"),
+    "count": N_("count"),
+    "no_moves": N_("no_moves"),
+    "full_board": N_("full_board"),
+    "resignation": N_("resignation"),
+    "agreement": N_("agreement"),
+    "timeout": N_("timeout"),
+    "abandonment": N_("abandonment"),
+    "aborted": N_("aborted"),
+}
+"""How a game ended (a code: English reads it as it is, ``(line)``), in words."""
+
+
+def judgement_text(judgement: str) -> str:
+    """A judgement in the reader's language (a code it does not know, as it is)."""
+    return _(JUDGEMENTS[judgement]) if judgement in JUDGEMENTS else judgement
+
 
 Body = dict[str, Any]
 
@@ -78,7 +117,7 @@ def parse_game_id(text: str) -> int:
     """
     if not (text.isascii() and text.isdigit()) or int(text) < 1:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a game id: a game id is a number, like 12"
+            _("{text!r} is not a game id: a game id is a number, like 12", text=text)
         )
     return int(text)
 
@@ -120,16 +159,17 @@ def move_line(review: Body) -> str:
     '  1. X b2     best        draw   (after a hint: b2)'
     """
     move = f"{review['move']}{judgement_mark(review['judgement'])}"
-    value = review["value_after"]
+    value = value_text(review["value_after"])
     if not review.get("exact_after", True):
         value = f"~{value}"
     number = f"{review['ply'] + 1:>3}."
-    line = f"{number} {Player(review['side']).symbol} {move:<6} {review['judgement']:<11} {value}"
+    judgement = judgement_text(review["judgement"])
+    line = f"{number} {Player(review['side']).symbol} {move:<6} {judgement:<11} {value}"
     better = review.get("best")
     if review["judgement"] in ("mistake", "blunder") and better not in (None, review["move"]):
-        line = f"{line:<41} better: {better}"
+        line = f"{line:<41} " + _("better: {move}", move=better)
     if review.get("hint") is not None:
-        line = f"{line.rstrip()}   (after a hint: {review['hint']})"
+        line = f"{line.rstrip()}   " + _("(after a hint: {move})", move=review["hint"])
     return line.rstrip()
 
 
@@ -139,20 +179,37 @@ def heading_lines(body: Body) -> list[str]:
     result = body.get("result") or {}
     winner = result.get("winner")
     if winner in tuple(Player):  # the body's JSON word of a side
-        ended = f"{Player(winner).symbol} {players.get(winner) or '?'} won"
+        ended = _(
+            "{player} won",
+            player=Player(winner).symbol + " " + player_label(players.get(winner) or "?"),
+        )
     else:
-        ended = "draw" if result else "no result"
+        ended = _("draw") if result else _("no result")
     if result.get("reason"):
-        ended += f" ({result['reason']})"
-    first = f"X {players.get(Player.FIRST) or '?'}"
-    second = f"O {players.get(Player.SECOND) or '?'}"
-    title = body.get("title", body.get("game", "game"))
-    return [f"{title} #{body['game_id']}: {first} v {second}: {ended}"]
+        reason = str(result["reason"])
+        ended += f" ({_(ENDINGS[reason]) if reason in ENDINGS else reason})"
+    first = f"X {player_label(players.get(Player.FIRST) or '?')}"
+    second = f"O {player_label(players.get(Player.SECOND) or '?')}"
+    title = game_title(str(body.get("title", body.get("game", "game"))))
+    return [
+        _(
+            "{title} #{id}: {first} v {second}: {ended}",
+            title=title,
+            id=body["game_id"],
+            first=first,
+            second=second,
+            ended=ended,
+        )
+    ]
 
 
 def progress_line(body: Body) -> str:
     """``analysing… 17 of 42``, while the analysis runs."""
-    return f"analysing… {len(body.get('reviews', []))} of {body.get('total', '?')}"
+    return _(
+        "analysing… {done} of {total}",
+        done=len(body.get("reviews", [])),
+        total=body.get("total", "?"),
+    )
 
 
 def new_lines(body: Body, printed: int) -> tuple[list[str], int]:
@@ -181,29 +238,63 @@ def summary_lines(body: Body) -> list[str]:
     >>> summary_lines({"estimated": True, "accuracy": {}})[:2] == ["", ESTIMATED]
     True
     """
-    lines = ["", ESTIMATED] if body.get("estimated") else []
-    lines += ["", "Turning points:"]
+    lines = ["", _(ESTIMATED)] if body.get("estimated") else []
+    lines += ["", _("Turning points:")]
     points = body.get("turning_points", [])
-    lines += [f"  {point['text']}" for point in points] or [
-        "  none: no move changed the game's course"
-    ]
+    reviews = {review.get("ply"): review for review in body.get("reviews", [])}
+    lines += [f"  {turning_point_text(point, reviews.get(point.get('ply')))}" for point in points]
+    if not points:
+        lines.append("  " + _("none: no move changed the game's course"))
     players = body.get("players", {})
     accuracy = body.get("accuracy", {})
     figures = [
-        f"{side.symbol} {players.get(side, '?')} {accuracy[side]:.1f}%"
+        _(
+            "{player} {percent}%",
+            player=side.symbol + " " + player_label(players.get(side, "?")),
+            percent=current().decimal(accuracy[side], 1),
+        )
         for side in Player
         if isinstance(accuracy.get(side), int | float)
     ]
-    lines += ["", f"Accuracy: {', '.join(figures)}"]
+    lines += ["", _("Accuracy: {figures}", figures=", ".join(figures))]
     hints = body.get("hints") or {}
     counts = {side: hints.get(side) for side in Player}
     if any(isinstance(count, int) and count > 0 for count in counts.values()):
         used = [
-            f"{side.symbol} {players.get(side, '?')} {count if isinstance(count, int) else 0}"
+            f"{side.symbol} {player_label(players.get(side, '?'))} "
+            f"{count if isinstance(count, int) else 0}"
             for side, count in counts.items()
         ]
-        lines.append(f"Hints used: {', '.join(used)}")
+        lines.append(_("Hints used: {counts}", counts=", ".join(used)))
     return lines
+
+
+def turning_point_text(point: Body, review: Body | None) -> str:
+    """A turning point in the reader's language, from its data (``kind``, ``move``,
+    ``best``) and its move's review (the values); the server's English ``text``
+    for a point this client cannot word (no review of its move, an unknown kind).
+
+    >>> point = {"ply": 6, "side": "first", "kind": "threw_away_win", "move": "e3",
+    ...          "best": "d3", "text": "move 7 (X): e3 threw away the win; d3 won in 5"}
+    >>> turning_point_text(point, {"value_before": "win in 5", "value_after": "draw"})
+    'move 7 (X): e3 threw away the win; d3 won in 5'
+    """
+    text = str(point.get("text", ""))
+    if review is None or point.get("kind") not in TURNING_POINT_KINDS:
+        return text
+    try:
+        kind, words = turning_point_words(
+            ply=int(point["ply"]),
+            symbol=Player(point["side"]).symbol,
+            move=str(point["move"]),
+            best=str(point["best"]),
+            value_before=str(review["value_before"]),
+            value_after=str(review["value_after"]),
+            exact=point["kind"] != "estimate_drop",
+        )
+    except (KeyError, TypeError, ValueError):
+        return text
+    return words if kind == point["kind"] else text
 
 
 def error_text(status: int, body: Body | None, game_id: int, retry_after: str | None = None) -> str:
@@ -217,15 +308,21 @@ def error_text(status: int, body: Body | None, game_id: int, retry_after: str | 
     """
     code = (body or {}).get("error")
     if status == 404 or code == "unknown_game_record":
-        return f"no game {game_id} on this server"
+        return _("no game {id} on this server", id=game_id)
     if status == 409 or code == "game_in_progress":
-        return f"game {game_id} is still being played: it can be reviewed once it is over"
+        return _("game {id} is still being played: it can be reviewed once it is over", id=game_id)
     if status == 503 or code == "engine_busy":
         retry = (body or {}).get("retry_after", retry_after)
-        later = f" in {retry} s" if retry is not None else " later"
-        return f"the server's engine is busy with other analyses: try again{later}"
+        if retry is not None:
+            return _(
+                "the server's engine is busy with other analyses: try again in {seconds} s",
+                seconds=retry,
+            )
+        return _("the server's engine is busy with other analyses: try again later")
     message = (body or {}).get("message")
-    return f"the server answered HTTP {status}" + (f": {message}" if message else "")
+    if message:
+        return _("the server answered HTTP {status}: {message}", status=status, message=message)
+    return _("the server answered HTTP {status}", status=status)
 
 
 # -- the adapter ---------------------------------------------------------------------
@@ -288,11 +385,18 @@ def run_review(
         try:
             answer = get(url)
         except UnreachableError as error:
-            print(f"boardroom review: cannot reach the server at {url}: {error}", file=err)
+            print(
+                _(
+                    "boardroom review: cannot reach the server at {url}: {error}",
+                    url=url,
+                    error=error,
+                ),
+                file=err,
+            )
             return 1
         if answer.status not in (200, 202) or answer.body is None:
             why = error_text(answer.status, answer.body, game_id, answer.retry_after)
-            print(f"boardroom review: {why}", file=err)
+            print(_("boardroom review: {why}", why=why), file=err)
             return 1
         body = answer.body
         if not headed:
@@ -306,7 +410,13 @@ def run_review(
             return 0
         if not announced:
             # Once, on stderr: the moves on stdout stay the review alone.
-            print(f"boardroom review: {progress_line(body)}, more as the engine goes", file=err)
+            print(
+                _(
+                    "boardroom review: {progress}, more as the engine goes",
+                    progress=progress_line(body),
+                ),
+                file=err,
+            )
             announced = True
         out.flush()
         pause(POLL_SECONDS)
@@ -316,8 +426,8 @@ def register(subparsers: Any) -> None:
     """Add ``review`` to the ``boardroom`` CLI."""
     parser = subparsers.add_parser(
         "review",
-        help="a finished game's analysis: every move judged by the engine",
-        description=(
+        help=_("a finished game's analysis: every move judged by the engine"),
+        description=_(
             "Show the engine's review of a finished game: each move with its "
             "judgement (?! inaccuracy, ? mistake, ?? blunder: a move proven to lower "
             "the game's value), the value after it (~ marks an estimate), the better "
@@ -330,7 +440,9 @@ def register(subparsers: Any) -> None:
         type=parse_game_id,
         nargs="?",
         metavar="GAME_ID",
-        help="the game's id, as its result line says (#12); left out: your last game on the server",
+        help=_(
+            "the game's id, as its result line says (#12); left out: your last game on the server"
+        ),
     )
     add_server_argument(parser)
     parser.set_defaults(handler=run)
@@ -344,7 +456,10 @@ def run(args: argparse.Namespace, *, profile: Profile | None = None) -> int:
         profile = profile or Profile(profile_path())
         game_id = profile.last_game(normalize_server_url(args.server))
         if game_id is None:
-            print(f"boardroom review: {no_last_game_text(args.server)}", file=sys.stderr)
+            print(
+                _("boardroom review: {why}", why=no_last_game_text(args.server)),
+                file=sys.stderr,
+            )
             return 1
     return run_review(game_id, args.server)
 
@@ -355,7 +470,9 @@ def no_last_game_text(server: str) -> str:
     >>> print(no_last_game_text("192.0.2.5"))
     no game of yours on ws://192.0.2.5:8765/ws is known here: give a game's id, as its result line says (boardroom review 12)
     """  # noqa: E501
-    return (
-        f"no game of yours on {normalize_server_url(server)} is known here: give a game's id, "
-        "as its result line says (boardroom review 12)"
+    return _(
+        "no game of yours on {server} is known here: give a game's id, "
+        "as its result line says ({example})",
+        server=normalize_server_url(server),
+        example="boardroom review 12",
     )

@@ -6,6 +6,7 @@ import argparse
 import os
 
 from boardroom.client.session import DEFAULT_SERVER_URL
+from boardroom.shared.i18n import _
 
 SERVER_ENV = "BOARDROOM_SERVER"
 """The environment variable that sets ``--server`` for every command at once (a
@@ -19,6 +20,10 @@ def add_server_argument(parser: argparse.ArgumentParser) -> None:
         "--server",
         metavar="URL",
         default=os.environ.get(SERVER_ENV, DEFAULT_SERVER_URL),
-        help=f"the server: ws://HOST:PORT/ws, or just HOST or HOST:PORT "
-        f"[env {SERVER_ENV}; default {DEFAULT_SERVER_URL}]",
+        help=_(
+            "the server: ws://HOST:PORT/ws, or just HOST or HOST:PORT "
+            "[env {variable}; default {default}]",
+            variable=SERVER_ENV,
+            default=DEFAULT_SERVER_URL,
+        ),
     )

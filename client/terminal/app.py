@@ -31,17 +31,19 @@ from pathlib import Path
 
 from boardroom.client.errors import ClientError, RequestRefusedError, ServerUnreachableError
 from boardroom.client.local_server import LocalServerError, local_server
+from boardroom.client.refusals import REFUSALS, refusal_text
 from boardroom.client.session import Session, normalize_server_url
-from boardroom.client.terminal.commands import LOBBY_HELP
+from boardroom.client.terminal.commands import lobby_help
 from boardroom.client.terminal.console import Console
 from boardroom.client.terminal.lobby import Lobby
 from boardroom.client.terminal.profile import Profile, SavedSeat, SeatClaim
 from boardroom.client.terminal.seat_keeper import SeatKeeper
 from boardroom.client.terminal.terminal import Terminal
+from boardroom.shared.i18n import N_, SOURCE_LANGUAGE, _, current_language
 from boardroom.shared.protocol import ErrorCode, ProtocolError, check_player_name
 from boardroom.shared.protocol.messages import CreateRoom, State, Watch, Welcome
 
-NAME_PROMPT = "Your name: "
+NAME_PROMPT = N_("Your name: ")
 DEFAULT_WATCH_NAME = "spectator"
 """The name a spectator goes by when none is remembered (watching asks nothing)."""
 
@@ -77,7 +79,7 @@ async def run_client(options: ClientOptions, console: Console) -> int:
     try:
         return await _run(options, console)
     except asyncio.CancelledError:
-        console.show("Stopped.")
+        console.show(_("Stopped."))
         return 1
     finally:
         for signum in handled:
@@ -92,11 +94,13 @@ async def _run(options: ClientOptions, console: Console) -> int:
     async with contextlib.AsyncExitStack() as stack:
         url = options.server
         if options.local:
-            console.show("Starting a local server (it stops when you quit)...")
+            console.show(_("Starting a local server (it stops when you quit)..."))
             try:
                 url = await stack.enter_async_context(local_server())
             except LocalServerError as error:
-                console.show(console.palette.problem(f"Cannot play locally: {error}"))
+                console.show(
+                    console.palette.problem(_("Cannot play locally: {error}", error=error))
+                )
                 return 1
         seat = _SeatHold.claim_for(profile, url, options)
         if seat.claim is not None:
@@ -117,24 +121,36 @@ async def _run(options: ClientOptions, console: Console) -> int:
         if welcome.name != name and welcome.resumed_rooms:
             # A resumed session keeps the name it was opened with (the game's record too).
             terminal.notice(
-                f"You are the same player as in room {welcome.resumed_rooms[0]}: your game "
-                f"there goes on as {welcome.name}, the name it began with."
+                _(
+                    "You are the same player as in room {code}: your game there goes on "
+                    "as {name}, the name it began with.",
+                    code=welcome.resumed_rooms[0],
+                    name=welcome.name,
+                )
             )
         elif welcome.name != name:
             terminal.notice(
-                f"Another player is online here as {name}: the server shows you as "
-                f"{welcome.name} (names are told apart while both are connected)."
+                _(
+                    "Another player is online here as {name}: the server shows you as "
+                    "{shown} (names are told apart while both are connected).",
+                    name=name,
+                    shown=welcome.name,
+                )
             )
         if unknown_player:
             terminal.notice(
-                "The server does not know the player this client kept for it (its "
-                "database is new, or another server answers at this address): you "
-                "play as a new player."
+                _(
+                    "The server does not know the player this client kept for it (its "
+                    "database is new, or another server answers at this address): you "
+                    "play as a new player."
+                )
             )
         if seat.shared:
             terminal.notice(
-                "Another boardroom play from this profile is running on this server: "
-                "this one has a session of its own."
+                _(
+                    "Another boardroom play from this profile is running on this server: "
+                    "this one has a session of its own."
+                )
             )
         keeper = SeatKeeper(session, profile) if seat.claim is not None else None
         if keeper is not None:
@@ -145,7 +161,7 @@ async def _run(options: ClientOptions, console: Console) -> int:
             if keeper is not None:
                 keeper.stop()
                 _remember_seat(terminal, keeper)
-        console.show("Bye.")
+        console.show(_("Bye."))
         return status
     return 0  # not reached: the exit stack does not swallow exceptions
 
@@ -181,7 +197,7 @@ async def choose_name(options: ClientOptions, profile: Profile, console: Console
         try:
             name = check_player_name(options.name)
         except ProtocolError as error:
-            console.show(console.palette.problem(f"--name: {error.message}"))
+            console.show(console.palette.problem(f"--name: {_name_problem(error)}"))
             return None
         if options.watch_code is None:
             profile.remember_name(name)
@@ -192,19 +208,30 @@ async def choose_name(options: ClientOptions, profile: Profile, console: Console
     if options.watch_code is not None:
         return DEFAULT_WATCH_NAME
     while True:
-        answer = await console.read_line(NAME_PROMPT)
+        prompt = _(NAME_PROMPT)
+        answer = await console.read_line(prompt)
         if answer is None:
             return None
-        console.echo(NAME_PROMPT, answer)
+        console.echo(prompt, answer)
         try:
             name = check_player_name(answer)
         except ProtocolError as error:
-            console.show(
-                console.palette.problem(f"{error.message[:1].upper()}{error.message[1:]}.")
-            )
+            console.show(console.palette.problem(_capitalized_sentence(_name_problem(error))))
             continue
         profile.remember_name(name)
         return name
+
+
+def _name_problem(error: ProtocolError) -> str:
+    """Why a name is refused, in the reader's language (the rules' English message
+    in English: it says what is wrong with the name)."""
+    return refusal_text(RequestRefusedError(error.code, error.message))
+
+
+def _capitalized_sentence(text: str) -> str:
+    """``text`` with a capital and one final stop."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith(".") else f"{text}."
 
 
 def busy_text(seconds: float) -> str:
@@ -214,7 +241,7 @@ def busy_text(seconds: float) -> str:
     >>> busy_text(10.4)
     'The server is busy: trying again in 11 s.'
     """
-    return f"The server is busy: trying again in {math.ceil(seconds)} s."
+    return _("The server is busy: trying again in {seconds} s.", seconds=math.ceil(seconds))
 
 
 def _session(
@@ -270,14 +297,17 @@ async def _play(
 ) -> int:
     """The first screen, then the lobby; the exit status."""
     session = terminal.session
-    terminal.show(f"Welcome, {session.name}! Connected to {session.url}.")
+    terminal.show(_("Welcome, {name}! Connected to {url}.", name=session.name, url=session.url))
     resumed = welcome.resumed_rooms
     if saved is not None and saved.room is not None and saved.room not in resumed:
         terminal.notice(
-            f"Your seat in room {saved.room} was not kept (the server's grace window ran out)."
+            _(
+                "Your seat in room {code} was not kept (the server's grace window ran out).",
+                code=saved.room,
+            )
         )
     if resumed:
-        terminal.notice(f"Welcome back: your game in room {resumed[0]} goes on.")
+        terminal.notice(_("Welcome back: your game in room {code} goes on.", code=resumed[0]))
         if not await lobby.enter_room(resumed[0]):
             return lobby.exit_status
     elif options.watch_code is not None:
@@ -290,7 +320,7 @@ async def _play(
         if not await lobby.open_room(options.start_room):
             return lobby.exit_status
     else:
-        terminal.show(LOBBY_HELP)
+        terminal.show(lobby_help())
     await lobby.run()
     return lobby.exit_status
 
@@ -305,18 +335,25 @@ def _remember_seat(terminal: Terminal, keeper: SeatKeeper) -> None:
         return
     keeper.keep(SavedSeat(session.resume_token, playing[0].code))
     terminal.notice(
-        f"Your seat in room {playing[0].code} is held for a while: run boardroom play "
-        "again to carry on."
+        _(
+            "Your seat in room {code} is held for a while: run boardroom play again to carry on.",
+            code=playing[0].code,
+        )
     )
 
 
 def _refused_text(error: ClientError) -> str:
     if isinstance(error, RequestRefusedError) and error.code == ErrorCode.PLAYER_TOKEN_REVOKED:
-        return (
-            f"The server refused this player: {error.message}. The token is forgotten: "
-            "boardroom play run again starts as a new player."
+        return _(
+            "The server refused this player: {message}. The token is forgotten: "
+            "boardroom play run again starts as a new player.",
+            message=_(REFUSALS["player_token_revoked"])
+            if current_language() != SOURCE_LANGUAGE
+            else error.message,
         )
-    return f"The server refused us: {error}"
+    if isinstance(error, RequestRefusedError):
+        return _("The server refused us: {why}", why=refusal_text(error))
+    return _("The server refused us: {why}", why=error)
 
 
 def _unreachable_text(error: ServerUnreachableError, options: ClientOptions) -> str:
@@ -324,6 +361,11 @@ def _unreachable_text(error: ServerUnreachableError, options: ClientOptions) -> 
     if options.local or options.watch_code is not None:
         return text
     return (
-        f"{text}\nStart a server with: boardroom serve    (or play the AI offline: "
-        "boardroom play --local)"
+        text
+        + "\n"
+        + _(
+            "Start a server with: {serve}    (or play the AI offline: {local})",
+            serve="boardroom serve",
+            local="boardroom play --local",
+        )
     )

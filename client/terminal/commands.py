@@ -30,13 +30,14 @@ from typing import Literal
 from boardroom.client.room_options import (
     CLOCK_HELP,
     DEFAULT_GAME,
-    GAME_CHOICES,
     InputError,
+    game_choices,
     parse_clock,
     parse_game,
     parse_level,
 )
-from boardroom.shared.games import GameSpec, Player, choices_text, game_specs, spec_of
+from boardroom.shared.games import GameSpec, Player, game_specs, spec_of
+from boardroom.shared.i18n import _
 from boardroom.shared.protocol.messages import LEVELS, Clock, CreateRoom, Level, seat_choice
 
 DEFAULT_AI_LEVEL = Level.MEDIUM
@@ -152,87 +153,130 @@ _EXAMPLE_GAME = next(
 """The game of the help's example of ``new``: the first on another kind of board than
 the default's (Connect Four's columns), so the help shows more than one."""
 
-_NEW_OPTIONS = help_table(
-    [
-        ("GAME", f"{GAME_CHOICES} [{DEFAULT_GAME}]"),
-        (
-            "ai=LEVEL",
-            f"play the AI: {', '.join(LEVELS)} (ai alone: {DEFAULT_AI_LEVEL}); "
-            "human (the default) waits for a person to join",
-        ),
-        ("private", "only people you give the join code to can join [public]"),
-        (
-            "clock=30s",
-            "30 seconds a move; clock=5+3: 5 minutes each, 3 s added a move; clock=none [none]",
-        ),
-        ("seat=SEAT", "first, second or random: first plays X and moves first [first]"),
-    ],
-    indent=4,
-)
 
-LOBBY_HELP = help_text(
-    "Lobby commands:",
-    help_table(
+def _new_options() -> list[str]:
+    return help_table(
         [
-            ("rooms", "list the open public rooms"),
-            ("new", "open a room: a few questions (Enter takes the default)"),
+            ("GAME", f"{game_choices()} [{DEFAULT_GAME}]"),
             (
-                "new GAME [OPTIONS]",
-                f"open a room in one line: new {_EXAMPLE_GAME} ai=hard clock=5+3",
+                "ai=LEVEL",
+                _(
+                    "play the AI: {levels} (ai alone: {default}); "
+                    "human (the default) waits for a person to join",
+                    levels=", ".join(LEVELS),
+                    default=DEFAULT_AI_LEVEL,
+                ),
             ),
-        ]
-    ),
-    _NEW_OPTIONS,
-    help_table(
-        [
-            ("join CODE", "take the free seat in a room (its code, or a private join code)"),
-            ("quick GAME", "play the next person asking for the same game (or wait)"),
-            ("watch CODE", "watch a game (room code, join code or watch code)"),
-            ("help", "this list"),
-            ("quit", "leave Boardroom"),
-        ]
-    ),
-)
-
-ROOM_HELP = help_text(
-    "In a room, type a move to play it: a cell like b2 (a1 is bottom-left), or a "
-    "column 1-7 in Connect Four. Commands:",
-    help_table(
-        [
-            ("resign", "concede the game"),
-            ("draw", "offer a draw, or accept the one offered to you"),
-            ("accept, decline", "answer a draw offer"),
-            ("rematch, r", "ask for another game, sides swapped (or accept the one asked for)"),
-            ("chat TEXT", "say something to the room (also: say TEXT)"),
-            ("ai [LEVEL]", f"seat the AI in the empty seat (levels: {', '.join(LEVELS)})"),
-            ("board", "draw the board again"),
-            ("why, info", "how the AI found its last move: positions searched, depth, its line"),
+            ("private", _("only people you give the join code to can join [public]")),
             (
-                "hint",
-                "on your move, ask the engine for a move and what it is worth (where hints "
-                "are allowed; kept with the game, shown in its review)",
+                "clock=30s",
+                _(
+                    "30 seconds a move; clock=5+3: 5 minutes each, 3 s added a move; "
+                    "clock=none [none]"
+                ),
             ),
-            ("help", "this list"),
-            ("leave", "back to the lobby (during a game this resigns it)"),
-            ("quit", "leave Boardroom (your seat is held for a while, nothing is resigned)"),
-        ]
-    ),
-)
+            ("seat=SEAT", _("first, second or random: first plays X and moves first [first]")),
+        ],
+        indent=4,
+    )
 
-SPECTATOR_HELP = help_text(
-    "You are watching: the players' moves show as they are made. Commands:",
-    help_table(
-        [
-            ("chat TEXT", "say something to the room (also: say TEXT)"),
-            ("board", "draw the board again"),
-            ("why, info", "how the AI found its last move: positions searched, depth, its line"),
-            ("help", "this list"),
-            ("leave", "stop watching"),
-            ("quit", "leave Boardroom"),
-        ]
-    ),
-)
-"""The room's help for a spectator: only what a spectator can do."""
+
+def lobby_help() -> str:
+    """The lobby's help, in the language spoken now."""
+    return help_text(
+        _("Lobby commands:"),
+        help_table(
+            [
+                ("rooms", _("list the open public rooms")),
+                ("new", _("open a room: a few questions (Enter takes the default)")),
+                (
+                    "new GAME [OPTIONS]",
+                    _(
+                        "open a room in one line: {example}",
+                        example="new " + _EXAMPLE_GAME + " ai=hard clock=5+3",
+                    ),
+                ),
+            ]
+        ),
+        _new_options(),
+        help_table(
+            [
+                (
+                    "join CODE",
+                    _("take the free seat in a room (its code, or a private join code)"),
+                ),
+                ("quick GAME", _("play the next person asking for the same game (or wait)")),
+                ("watch CODE", _("watch a game (room code, join code or watch code)")),
+                ("help", _("this list")),
+                ("quit", _("leave Boardroom")),
+            ]
+        ),
+    )
+
+
+def room_help() -> str:
+    """The room's help for a player, in the language spoken now."""
+    return help_text(
+        _(
+            "In a room, type a move to play it: a cell like b2 (a1 is bottom-left), or a "
+            "column 1-7 in Connect Four. Commands:"
+        ),
+        help_table(
+            [
+                ("resign", _("concede the game")),
+                ("draw", _("offer a draw, or accept the one offered to you")),
+                ("accept, decline", _("answer a draw offer")),
+                (
+                    "rematch, r",
+                    _("ask for another game, sides swapped (or accept the one asked for)"),
+                ),
+                ("chat TEXT", _("say something to the room (also: say TEXT)")),
+                (
+                    "ai [LEVEL]",
+                    _("seat the AI in the empty seat (levels: {levels})", levels=", ".join(LEVELS)),
+                ),
+                ("board", _("draw the board again")),
+                (
+                    "why, info",
+                    _("how the AI found its last move: positions searched, depth, its line"),
+                ),
+                (
+                    "hint",
+                    _(
+                        "on your move, ask the engine for a move and what it is worth (where "
+                        "hints are allowed; kept with the game, shown in its review)"
+                    ),
+                ),
+                ("help", _("this list")),
+                ("leave", _("back to the lobby (during a game this resigns it)")),
+                (
+                    "quit",
+                    _("leave Boardroom (your seat is held for a while, nothing is resigned)"),
+                ),
+            ]
+        ),
+    )
+
+
+def spectator_help() -> str:
+    """The room's help for a spectator: only what a spectator can do."""
+    return help_text(
+        _("You are watching: the players' moves show as they are made. Commands:"),
+        help_table(
+            [
+                ("chat TEXT", _("say something to the room (also: say TEXT)")),
+                ("board", _("draw the board again")),
+                (
+                    "why, info",
+                    _("how the AI found its last move: positions searched, depth, its line"),
+                ),
+                ("help", _("this list")),
+                ("leave", _("stop watching")),
+                ("quit", _("leave Boardroom")),
+            ]
+        ),
+    )
+
 
 PLAYER_COMMANDS = frozenset({"resign", "draw", "accept", "decline", "rematch", "ai", "hint"})
 """Room commands for the players alone: a spectator is told so without asking the server."""
@@ -256,8 +300,11 @@ def parse_opponent(text: str) -> Level | None:
         return parse_level(answer)
     except InputError:
         raise InputError(
-            f"{text.strip()!r} is not an opponent: type human, or ai, or an AI level "
-            f"({', '.join(LEVELS)})"
+            _(
+                "{text!r} is not an opponent: type human, or ai, or an AI level ({levels})",
+                text=text.strip(),
+                levels=", ".join(LEVELS),
+            )
         ) from None
 
 
@@ -268,7 +315,7 @@ def parse_visibility(text: str) -> bool:
         return True
     if answer in ("private", "priv", "secret"):
         return False
-    raise InputError(f"{text.strip()!r}: type public or private")
+    raise InputError(_("{text!r}: type public or private", text=text.strip()))
 
 
 def parse_seat(text: str) -> SeatChoice:
@@ -289,7 +336,9 @@ def parse_seat(text: str) -> SeatChoice:
     }
     if answer in seats:
         return seats[answer]
-    raise InputError(f"{text.strip()!r} is not a seat: type first (X), second (O) or random")
+    raise InputError(
+        _("{text!r} is not a seat: type first (X), second (O) or random", text=text.strip())
+    )
 
 
 def parse_new_room(text: str) -> CreateRoom:
@@ -307,7 +356,9 @@ def parse_new_room(text: str) -> CreateRoom:
         key, has_value, value = lowered.partition("=")
         if key in _SIZE_KEYS and has_value:
             if not value.isdigit():
-                raise InputError(f"{token!r}: {key} takes a whole number, e.g. {key}=5")
+                raise InputError(
+                    _("{token!r}: {key} takes a whole number, e.g. {key}=5", token=token, key=key)
+                )
             sizes[key] = int(value)
         elif key in ("ai", "vs", "opponent") or lowered in ("human", "person"):
             level = parse_opponent(lowered if key != "opponent" else value)
@@ -317,7 +368,12 @@ def parse_new_room(text: str) -> CreateRoom:
             public = parse_visibility(lowered)
         elif key == "clock":
             if not has_value:
-                raise InputError(f"clock needs a value, e.g. clock=30s or clock=5+3: {CLOCK_HELP}")
+                raise InputError(
+                    _(
+                        "clock needs a value, e.g. clock=30s or clock=5+3: {help}",
+                        help=_(CLOCK_HELP),
+                    )
+                )
             clock = parse_clock(value)
         elif key == "seat" or lowered in ("first", "second", "random"):
             seat = parse_seat(value if has_value else lowered)
@@ -325,14 +381,22 @@ def parse_new_room(text: str) -> CreateRoom:
             game_name = value
         elif has_value:
             raise InputError(
-                f"unknown option {token!r}: the options are ai=LEVEL, human, public, private, "
-                f"clock=..., seat=..., {_SIZE_OPTIONS} (type help for the details)"
+                _(
+                    "unknown option {token!r}: the options are ai=LEVEL, human, public, "
+                    "private, clock=..., seat=..., {sizes} (type help for the details)",
+                    token=token,
+                    sizes=_size_options(),
+                )
             )
         elif game_name is None:
             game_name = lowered
         else:
             raise InputError(
-                f"{token!r}: the game is already {game_name!r}; type help for the options of new"
+                _(
+                    "{token!r}: the game is already {game!r}; type help for the options of new",
+                    token=token,
+                    game=game_name,
+                )
             )
     if sizes:
         game_name = _sized_game_name(game_name, sizes)
@@ -346,11 +410,18 @@ _FAMILIES = tuple(spec for spec in game_specs() if spec.is_family)
 """The registry's families of boards (m,n,k), whose sizes ``new`` also takes as
 options (``new mnk m=5 n=5 k=4``)."""
 _SIZE_KEYS = frozenset(size.name for family in _FAMILIES for size in family.sizes)
-_SIZE_OPTIONS = ", ".join(
-    f"and {', '.join(f'{size.name}=' for size in family.sizes)} for {family.name}"
-    for family in _FAMILIES
-)
-"""The size options for the list of options: ``and m=, n=, k= for mnk``."""
+
+
+def _size_options() -> str:
+    """The size options for the list of options: ``and m=, n=, k= for mnk``."""
+    return ", ".join(
+        _(
+            "and {keys} for {family}",
+            keys=", ".join(f"{size.name}=" for size in family.sizes),
+            family=family.name,
+        )
+        for family in _FAMILIES
+    )
 
 
 def _sized_game_name(game_name: str | None, sizes: dict[str, int]) -> str:
@@ -360,14 +431,23 @@ def _sized_game_name(game_name: str | None, sizes: dict[str, int]) -> str:
         family = next(spec for spec in _FAMILIES if set(sizes) & {s.name for s in spec.sizes})
         keys = _and_list([f"{size.name}=" for size in family.sizes])
         raise InputError(
-            f"{keys} go with the game {family.name} only "
-            f"(new {family.name} {_sizes_example(family)})"
+            _(
+                "{keys} go with the game {family} only ({example})",
+                keys=keys,
+                family=family.name,
+                example=" ".join(["new", family.name, _sizes_example(family)]),
+            )
         )
     missing = [size.name for size in family.sizes if size.name not in sizes]
     if missing:
         raise InputError(
-            f"{family.name} needs {_and_list([size.name for size in family.sizes])}: "
-            f"{', '.join(missing)} missing ({_sizes_example(family)})"
+            _(
+                "{family} needs {sizes}: {missing} missing ({example})",
+                family=family.name,
+                sizes=_and_list([size.name for size in family.sizes]),
+                missing=", ".join(missing),
+                example=_sizes_example(family),
+            )
         )
     return "-".join([family.name, *(str(sizes[size.name]) for size in family.sizes)])
 
@@ -383,21 +463,29 @@ def _sizes_example(family: GameSpec) -> str:
 
 
 def _and_list(words: list[str]) -> str:
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+    if len(words) == 1:
+        return words[0]
+    return _("{some} and {last}", some=", ".join(words[:-1]), last=words[-1])
 
 
 @dataclass(frozen=True)
 class Question:
-    """One question of the guided ``new``: what to ask, the default shown in
-    brackets, and how an answer becomes an option of the one-line form."""
+    """One question of the guided ``new``: what to ask (in the language spoken
+    when it is asked), the default shown in brackets, and how an answer becomes an
+    option of the one-line form."""
 
-    prompt: str
+    ask: Callable[[], str]
     default: str
     to_option: Callable[[str], str]
     """The one-line option for an answer; raises :class:`InputError` for a bad one."""
     then: Callable[[str], Question | None] = lambda option: None
     """The question to ask next about an option (None: none), whose option
     replaces it: the AI's level, for ``ai`` said without one."""
+
+    @property
+    def prompt(self) -> str:
+        """The question, in the language spoken now."""
+        return self.ask()
 
     def option(self, answer: str) -> str:
         """The option for ``answer``, or for the default when the answer is blank."""
@@ -419,7 +507,7 @@ def _clock_option(answer: str) -> str:
 
 
 AI_LEVEL_QUESTION = Question(
-    f"AI level: {', '.join(LEVELS[:-1])} or {LEVELS[-1]}",
+    lambda: _("AI level: {levels} or {last}", levels=", ".join(LEVELS[:-1]), last=LEVELS[-1]),
     DEFAULT_AI_LEVEL,
     lambda answer: "ai=" + parse_level(answer.strip().lower().removeprefix("ai=")),
 )
@@ -427,26 +515,28 @@ AI_LEVEL_QUESTION = Question(
 
 NEW_ROOM_QUESTIONS = (
     Question(
-        f"Game: {choices_text(examples=False)}",
+        lambda: _("Game: {games}", games=game_choices(examples=False)),
         DEFAULT_GAME,
         lambda answer: parse_game(answer).name,
     ),
     Question(
-        f"Opponent: human, or the AI at {'/'.join(LEVELS)}",
+        lambda: _("Opponent: human, or the AI at {levels}", levels="/".join(LEVELS)),
         "human",
         _opponent_option,
         then=lambda option: AI_LEVEL_QUESTION if option == "ai" else None,
     ),
     Question(
-        "Public or private",
+        lambda: _("Public or private"),
         "public",
         lambda answer: "public" if parse_visibility(answer) else "private",
     ),
     Question(
-        "Clock: none, seconds a move (30s), or minutes+increment (5+3)", "none", _clock_option
+        lambda: _("Clock: none, seconds a move (30s), or minutes+increment (5+3)"),
+        "none",
+        _clock_option,
     ),
     Question(
-        "Your seat: first (X, moves first), second (O) or random",
+        lambda: _("Your seat: first (X, moves first), second (O) or random"),
         "first",
         lambda answer: "seat=" + parse_seat(answer),
     ),
@@ -462,7 +552,11 @@ def parse_code(text: str, what: str) -> str:
     naming the command ``what`` needs it for."""
     code = text.strip().upper()
     if not code:
-        raise InputError(f"{what} needs a code: {what} CODE (the room code, or a private code)")
+        raise InputError(
+            _("{what} needs a code: {what} CODE (the room code, or a private code)", what=what)
+        )
     if " " in code or len(code) > 32:
-        raise InputError(f"{text.strip()!r} is not a room code: codes are one word, like C9FVBQ")
+        raise InputError(
+            _("{text!r} is not a room code: codes are one word, like C9FVBQ", text=text.strip())
+        )
     return code

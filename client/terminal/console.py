@@ -32,6 +32,7 @@ from prompt_toolkit.patch_stdout import patch_stdout
 
 from boardroom.client.terminal.style import Palette, colour_wanted
 from boardroom.client.terminal.wrap import output_width, wrap_text
+from boardroom.shared.i18n import _
 
 TextSource = Callable[[], str]
 """Text computed when it is drawn (the prompt, the status toolbar)."""
@@ -193,7 +194,7 @@ class PromptConsole(Console):
             except EOFError:  # Ctrl-D
                 return None
             except KeyboardInterrupt:  # Ctrl-C clears the line, as in a shell
-                self.show(self.palette.dim("(Ctrl-D or quit to leave)"))
+                self.show(self.palette.dim(_("(Ctrl-D or quit to leave)")))
 
 
 @contextlib.contextmanager

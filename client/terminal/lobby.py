@@ -16,16 +16,17 @@ from boardroom.client.session import Disconnected, Reconnected, SessionEnded
 from boardroom.client.terminal.commands import (
     CANCEL_WORDS,
     LOBBY_COMMANDS,
-    LOBBY_HELP,
     NEW_ROOM_QUESTIONS,
     Question,
+    lobby_help,
     parse_code,
     parse_new_room,
     split_line,
 )
 from boardroom.client.terminal.room_screen import RoomScreen
-from boardroom.client.terminal.room_text import match_text
+from boardroom.client.terminal.room_text import game_title, match_text, player_label
 from boardroom.client.terminal.terminal import Line, Terminal
+from boardroom.shared.i18n import N_, _
 from boardroom.shared.protocol.messages import (
     Announcement,
     ClientMessage,
@@ -40,7 +41,10 @@ from boardroom.shared.protocol.messages import (
     Watch,
 )
 
-LOBBY_PROMPT = "lobby> "
+LOBBY_PROMPT = N_("lobby> ")
+
+ROOM_STATUSES = {"waiting": N_("waiting"), "playing": N_("playing"), "finished": N_("finished")}
+"""A room's status (a code on the wire) as the room list says it."""
 
 
 class Lobby:
@@ -61,7 +65,7 @@ class Lobby:
         terminal.console.set_status(self._status)
         try:
             while True:
-                item = await terminal.next(LOBBY_PROMPT)
+                item = await terminal.next(_(LOBBY_PROMPT))
                 if isinstance(item, Line):
                     if item.text is None or not await self._on_line(item.text):
                         return
@@ -71,7 +75,7 @@ class Lobby:
                         self.ended_by_session = True
                         return
                 elif isinstance(item, Announcement):
-                    terminal.notice(f"Announcement: {item.text}")
+                    terminal.notice(_("Announcement: {text}", text=item.text))
                 elif isinstance(item, Match) and not await self.follow_match(item):
                     return
                 # Other events are about rooms left behind: nothing to show.
@@ -80,8 +84,13 @@ class Lobby:
 
     def _status(self) -> str:
         session = self.terminal.session
-        state = "connected" if session.connected else "reconnecting..."
-        return f"Boardroom lobby | {session.name} at {session.url} | {state} | help lists commands"
+        state = _("connected") if session.connected else _("reconnecting...")
+        return _(
+            "Boardroom lobby | {name} at {url} | {state} | help lists commands",
+            name=session.name,
+            url=session.url,
+            state=state,
+        )
 
     async def enter_room(
         self, code: str, *, lobby_after: bool = True, ai_coming: bool = False
@@ -97,7 +106,7 @@ class Lobby:
             return False
         if screen.next_match is not None:
             return await self.follow_match(screen.next_match)
-        self.terminal.show("Back in the lobby (help lists the commands).")
+        self.terminal.show(_("Back in the lobby (help lists the commands)."))
         return True
 
     async def follow_match(self, match: Match) -> bool:
@@ -119,7 +128,7 @@ class Lobby:
 
     async def _on_line(self, line: str) -> bool:
         """Act on one lobby line; False to quit."""
-        self.terminal.echo(LOBBY_PROMPT, line)
+        self.terminal.echo(_(LOBBY_PROMPT), line)
         typed = split_line(line)
         if typed is None:
             return True
@@ -128,7 +137,7 @@ class Lobby:
             if command == "quit":
                 return False
             if command == "help":
-                self.terminal.show(LOBBY_HELP)
+                self.terminal.show(lobby_help())
             elif command == "rooms":
                 await self._list_rooms(typed.rest)
             elif command == "new":
@@ -141,12 +150,17 @@ class Lobby:
                 return await self.open_room(Watch(code=parse_code(typed.rest, "watch")))
             elif command == "quick":
                 game = parse_game(typed.rest or DEFAULT_GAME)
-                self.terminal.show(f"Looking for an opponent for {game.title}...")
+                self.terminal.show(
+                    _("Looking for an opponent for {title}...", title=game_title(game.title))
+                )
                 return await self.open_room(QuickMatch(game=game.name))
             else:
                 self.terminal.problem(
-                    f"{typed.word!r} is not a lobby command: type help for the list "
-                    "(moves are played once you are in a room)."
+                    _(
+                        "{word!r} is not a lobby command: type help for the list "
+                        "(moves are played once you are in a room).",
+                        word=typed.word,
+                    )
                 )
         except InputError as error:
             self.terminal.problem(str(error))
@@ -155,7 +169,7 @@ class Lobby:
     async def _ask_new_room(self) -> CreateRoom | None:
         """The guided ``new``: one question per option, Enter for the default; None
         if the user cancels (or the input ends)."""
-        self.terminal.show("A new room: Enter takes the answer in brackets, cancel goes back.")
+        self.terminal.show(_("A new room: Enter takes the answer in brackets, cancel goes back."))
         options = []
         for question in NEW_ROOM_QUESTIONS:
             option = await self._answer(question)
@@ -187,7 +201,7 @@ class Lobby:
             return
         if not reply.rooms:
             self.terminal.show(
-                "No open rooms. Type new to open one, or quick GAME to be paired with someone."
+                _("No open rooms. Type new to open one, or quick GAME to be paired with someone.")
             )
             return
         self.terminal.show(format_room_list(reply.rooms))
@@ -206,9 +220,11 @@ def more_rooms_note(shown: int, total: int | None) -> str | None:
     """
     if total is None or total <= shown:
         return None
-    return (
-        f"The first {shown} of {total} public rooms. "
-        "rooms GAME lists one game's; join CODE works for any."
+    return _(
+        "The first {shown} of {total} public rooms. "
+        "rooms GAME lists one game's; join CODE works for any.",
+        shown=shown,
+        total=total,
     )
 
 
@@ -220,10 +236,11 @@ def format_room_list(rooms: list[RoomSummary]) -> str:
     CODE    GAME         STATUS   PLAYERS  WATCHING
     C9FVBQ  Tic-tac-toe  waiting  ann      0
     """
-    rows = [("CODE", "GAME", "STATUS", "PLAYERS", "WATCHING")]
+    rows = [(_("CODE"), _("GAME"), _("STATUS"), _("PLAYERS"), _("WATCHING"))]
     for room in rooms:
-        players = ", ".join(room.players) if room.players else "-"
-        rows.append((room.code, room.title, room.status, players, str(room.spectators)))
+        players = ", ".join(map(player_label, room.players)) if room.players else "-"
+        status = _(ROOM_STATUSES[room.status]) if room.status in ROOM_STATUSES else room.status
+        rows.append((room.code, game_title(room.title), status, players, str(room.spectators)))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     return "\n".join(
         "  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True))

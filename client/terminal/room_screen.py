@@ -36,18 +36,22 @@ import time
 from typing import Literal
 
 from boardroom.client.errors import ConnectionLostError, RequestRefusedError
+from boardroom.client.refusals import illegal_move_text, move_refusal_text
 from boardroom.client.room_options import InputError, parse_level
 from boardroom.client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
 from boardroom.client.terminal.commands import (
     DEFAULT_AI_LEVEL,
     PLAYER_COMMANDS,
     ROOM_COMMANDS,
-    ROOM_HELP,
-    SPECTATOR_HELP,
+    room_help,
+    spectator_help,
     split_line,
 )
 from boardroom.client.terminal.render import render_board
 from boardroom.client.terminal.room_text import (
+    game_title,
+    played_text,
+    player_label,
     rematch_text,
     result_line,
     search_text,
@@ -56,11 +60,10 @@ from boardroom.client.terminal.room_text import (
 )
 from boardroom.client.terminal.terminal import Line, Terminal
 from boardroom.client.tracked_room import TrackedRoom
+from boardroom.shared.engine.explain import search_summary, value_text
 from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
-from boardroom.shared.games import (
-    Player,
-    spec_for,
-)
+from boardroom.shared.games import Player, spec_for
+from boardroom.shared.i18n import _, ngettext
 from boardroom.shared.protocol.messages import (
     AcceptDraw,
     AddAi,
@@ -91,8 +94,16 @@ from boardroom.shared.protocol.messages import (
 
 def hint_text(hint: Hint) -> str:
     """The engine's hint for people: ``Hint: b2 (draw): searched 5.5 k positions...``."""
-    estimate = "" if hint.search.exact else ", an estimate"
-    return f"Hint: {hint.move} ({hint.search.value}{estimate}): {hint.search.summary}"
+    summary = search_summary(hint.search)
+    value = value_text(hint.search.value)
+    if hint.search.exact:
+        return _("Hint: {move} ({value}): {summary}", move=hint.move, value=value, summary=summary)
+    return _(
+        "Hint: {move} ({value}, an estimate): {summary}",
+        move=hint.move,
+        value=value,
+        summary=summary,
+    )
 
 
 RoomExit = Literal["lobby", "quit"]
@@ -173,7 +184,7 @@ class RoomScreen:
                     if not isinstance(item, Line):
                         self._on_event(item)
         except TimeoutError:
-            self.terminal.problem(f"Room {self.code} did not answer.")
+            self.terminal.problem(_("Room {code} did not answer.", code=self.code))
             return False
         return self.room is not None and self._exit is None
 
@@ -186,7 +197,7 @@ class RoomScreen:
                 self._on_event(terminal.events.get_nowait())
                 continue
             if room is None:
-                terminal.notice(f"You are no longer in room {self.code}.")
+                terminal.notice(_("You are no longer in room {code}.", code=self.code))
                 return "lobby" if self.next_match is not None else self._away
             if self.next_match is not None and not (room.you is not None and room.playing):
                 await self._leave_for_match()
@@ -224,11 +235,11 @@ class RoomScreen:
         if room is None:
             return "> "
         if room.you is None:
-            return "watching> "
+            return _("watching> ")
         symbol = room.you.symbol
         if room.state.paused and room.playing:
-            return f"{symbol}, paused> "
-        return f"{symbol}, your move> " if room.my_turn else f"{symbol}> "
+            return _("{symbol}, paused> ", symbol=symbol)
+        return _("{symbol}, your move> ", symbol=symbol) if room.my_turn else f"{symbol}> "
 
     def _status(self) -> str:
         room = self.room
@@ -256,58 +267,101 @@ class RoomScreen:
         before = self._described
         self._described = state
         show = self.terminal.show
+        code, title = state.code, game_title(state.title)
         if before is None:
             if state.you is None:
-                show(f"You are watching room {state.code} ({state.title}).")
+                show(_("You are watching room {code} ({title}).", code=code, title=title))
             elif state.status == "waiting" and state.tournament:
                 show(
-                    f"Room {state.code} is open ({state.title}): it is a tournament game, "
-                    "and the server seats your opponent here."
+                    _(
+                        "Room {code} is open ({title}): it is a tournament game, "
+                        "and the server seats your opponent here.",
+                        code=code,
+                        title=title,
+                    )
                 )
             elif state.status == "waiting" and self.ai_coming:
-                show(f"Room {state.code} is open ({state.title}).")  # the AI sits down next
+                # The AI sits down next.
+                show(_("Room {code} is open ({title}).", code=code, title=title))
             elif state.status == "waiting" and self.terminal.local:
                 show(
-                    f"Room {state.code} is open ({state.title}). Nobody else can reach this "
-                    "local server: ai LEVEL seats the AI."
+                    _(
+                        "Room {code} is open ({title}). Nobody else can reach this "
+                        "local server: ai LEVEL seats the AI.",
+                        code=code,
+                        title=title,
+                    )
                 )
             elif state.status == "waiting":
-                show(f"Room {state.code} is open ({state.title}): waiting for an opponent.")
+                show(
+                    _(
+                        "Room {code} is open ({title}): waiting for an opponent.",
+                        code=code,
+                        title=title,
+                    )
+                )
                 if state.join_code is not None:
                     show(
-                        f"It is private: give your opponent the join code {state.join_code}"
-                        f" (spectators: watch code {state.watch_code})."
+                        _(
+                            "It is private: give your opponent the join code {join_code} "
+                            "(spectators: watch code {watch_code}).",
+                            join_code=state.join_code,
+                            watch_code=state.watch_code,
+                        )
                     )
                 else:
-                    show(f"Others can join it with: join {state.code}")
+                    show(_("Others can join it with: {command}", command="join " + code))
         else:
             for seat, old in zip(state.seats, before.seats, strict=False):
                 symbol = seat.side.symbol
                 if seat.name is not None and seat.name != old.name:
-                    show(f"{seat.name} sits down as {symbol}.")
+                    show(
+                        _(
+                            "{player} sits down as {symbol}.",
+                            player=player_label(seat.name),
+                            symbol=symbol,
+                        )
+                    )
                 elif seat.name is None and old.name is not None:
-                    show(f"{old.name} left seat {symbol}.")
+                    show(
+                        _(
+                            "{player} left seat {symbol}.",
+                            player=player_label(old.name),
+                            symbol=symbol,
+                        )
+                    )
         if state.paused and (before is None or not before.paused):
             show(
-                "The teacher paused the games: moves wait until they resume."
+                _("The teacher paused the games: moves wait until they resume.")
                 if before is not None
-                else "The games are paused by the teacher: moves wait until they resume."
+                else _("The games are paused by the teacher: moves wait until they resume.")
             )
         elif before is not None and before.paused and not state.paused:
-            show("The teacher resumed the games.")
+            show(_("The teacher resumed the games."))
         new_game = before is None or (
             before.status != "playing" or before.game_number != state.game_number
         )
         if state.status == "playing" and new_game:
-            names = " vs ".join(
-                f"{seat.side.symbol} {seat.name or '(empty)'}" for seat in state.seats
+            names = _(" vs ").join(
+                f"{seat.side.symbol} {player_label(seat.name) if seat.name else _('(empty)')}"
+                for seat in state.seats
             )
+            number = state.game_number
             # A first state with moves in it is a game joined (or resumed) under way.
-            happens = "starts" if state.ply == 0 else f"goes on after {state.ply} moves"
-            text = f"Game {state.game_number} {happens}: {names}."
-            if state.you is not None:
-                text += f" You play {state.you.symbol}"
-                text += " and move first." if state.you == Player.FIRST else "."
+            if state.ply == 0:
+                text = _("Game {number} starts: {names}.", number=number, names=names)
+            else:
+                text = ngettext(
+                    "Game {number} goes on after {n} move: {names}.",
+                    "Game {number} goes on after {n} moves: {names}.",
+                    state.ply,
+                    number=number,
+                    names=names,
+                )
+            if state.you == Player.FIRST:
+                text += _(" You play {symbol} and move first.", symbol=state.you.symbol)
+            elif state.you is not None:
+                text += _(" You play {symbol}.", symbol=state.you.symbol)
             show(self.terminal.palette.bold(text))
 
     # -- events ----------------------------------------------------------------------
@@ -327,8 +381,11 @@ class RoomScreen:
             elif isinstance(event, Reconnected):
                 if self.code in event.lost_rooms:
                     terminal.notice(
-                        f"Your seat in room {self.code} was not kept (the server's grace "
-                        "window ran out)."
+                        _(
+                            "Your seat in room {code} was not kept (the server's grace "
+                            "window ran out).",
+                            code=self.code,
+                        )
                     )
                 self._dirty = True
             return
@@ -338,7 +395,7 @@ class RoomScreen:
                 # The game's end first: what is announced right after it is often
                 # about it (a tournament's end), and reads wrong above the result.
                 self._draw(room)
-            terminal.notice(f"Announcement: {event.text}")
+            terminal.notice(_("Announcement: {text}", text=event.text))
             return
         if isinstance(event, Match):
             if event.room != self.code:
@@ -346,12 +403,17 @@ class RoomScreen:
                 room = self.room
                 if room is not None and room.you is not None and room.playing:
                     terminal.notice(
-                        f"Your next tournament game is ready in room {event.room}: "
-                        "it is joined when this game is over."
+                        _(
+                            "Your next tournament game is ready in room {code}: "
+                            "it is joined when this game is over.",
+                            code=event.room,
+                        )
                     )
             return
         if isinstance(event, RoomClosed) and event.room == self.code:
-            terminal.notice(f"Room {self.code} was closed: {event.reason}.")
+            terminal.notice(
+                _("Room {code} was closed: {reason}.", code=self.code, reason=event.reason)
+            )
             return
         code = event.room.code if isinstance(event, State) else getattr(event, "room", None)
         room = self.room
@@ -367,7 +429,7 @@ class RoomScreen:
             finished = event.room.status == "finished"
             self._show_rematch_offer(room, event.room.rematch_offer if finished else None)
         elif isinstance(event, Moved):
-            terminal.show(f"{who(room, event.side)} played {event.move}")
+            terminal.show(played_text(room, event.side, event.move))
             if event.search is not None:
                 self._last_search = event
             self._dirty = True
@@ -379,16 +441,21 @@ class RoomScreen:
             self._on_player_status(room, event)
         elif isinstance(event, DrawOffered):
             if event.side == room.you:
-                terminal.show("You offered a draw.")
+                terminal.show(_("You offered a draw."))
             elif room.you is not None:
-                terminal.show(f"{who(room, event.side)} offers a draw: type accept or decline.")
+                terminal.show(
+                    _(
+                        "{player} offers a draw: type accept or decline.",
+                        player=who(room, event.side),
+                    )
+                )
             else:
-                terminal.show(f"{who(room, event.side)} offers a draw.")
+                terminal.show(_("{player} offers a draw.", player=who(room, event.side)))
         elif isinstance(event, DrawDeclined):
             if event.side == room.you:
-                terminal.show("Your draw offer was declined.")
+                terminal.show(_("Your draw offer was declined."))
             else:
-                terminal.show(f"The draw offer of {who(room, event.side)} is off.")
+                terminal.show(_("The draw offer of {player} is off.", player=who(room, event.side)))
         elif isinstance(event, RematchOffered):
             self._show_rematch_offer(room, event.side)
         elif isinstance(event, ChatLine):
@@ -405,12 +472,18 @@ class RoomScreen:
     def _on_player_status(self, room: TrackedRoom, event: PlayerStatus) -> None:
         player = who(room, event.side)
         if event.connected:
-            self.terminal.show(f"{player} is back.")
+            self.terminal.show(_("{player} is back.", player=player))
         elif event.gone_until is not None:
             held = max(0, round(event.gone_until - time.time()))
-            self.terminal.show(f"{player} lost the connection: the seat is held for {held}s.")
+            self.terminal.show(
+                _(
+                    "{player} lost the connection: the seat is held for {seconds}s.",
+                    player=player,
+                    seconds=held,
+                )
+            )
         else:
-            self.terminal.show(f"{player} is away.")
+            self.terminal.show(_("{player} is away.", player=player))
 
     # -- lines -----------------------------------------------------------------------
 
@@ -459,48 +532,60 @@ class RoomScreen:
         if illegal is not None and illegal.reason is IllegalMoveReason.NOT_A_MOVE:
             example = spec_for(room.game).moves_help
             problem(
-                f"{text!r} is neither a command nor a move: a move is {example}; "
-                "type help for the commands."
+                _(
+                    "{text!r} is neither a command nor a move: a move is {example}; "
+                    "type help for the commands.",
+                    text=text,
+                    example=_(example),
+                )
             )
             return
         # Any other refusal (a taken cell, a full column) is the server's to explain,
         # except in a pause, when the move is not sent.
         if room.you is None:
-            problem("You are watching: only the players can move.")
+            problem(_("You are watching: only the players can move."))
             return
         if room.state.status == "waiting":
             problem(
-                "The game has not started: the server seats your opponent here."
+                _("The game has not started: the server seats your opponent here.")
                 if room.state.tournament
-                else "The game has not started: waiting for an opponent (ai LEVEL seats the AI)."
+                else _("The game has not started: waiting for an opponent (ai LEVEL seats the AI).")
             )
             return
         if room.state.status == "finished":
             problem(
-                "The game is over: a tournament game has no rematch."
+                _("The game is over: a tournament game has no rematch.")
                 if room.state.tournament
-                else "The game is over: type rematch for another one, or leave."
+                else _("The game is over: type rematch for another one, or leave.")
             )
             return
         if not room.my_turn:
-            problem(f"Not your turn: {who(room, room.state.to_move or Player.FIRST)} is to move.")
+            problem(
+                _(
+                    "Not your turn: {player} is to move.",
+                    player=who(room, room.state.to_move or Player.FIRST),
+                )
+            )
             return
         if room.state.paused:
             if illegal is not None:
-                problem(f"{illegal}.")
+                problem(f"{illegal_move_text(illegal)}.")
             else:
                 self._hold_for_resume(text)
             return
         ply = room.state.ply
         try:
             await self.terminal.request(
-                MakeMove(room=self.code, move=text, ply=ply), raising={"paused"}
+                MakeMove(room=self.code, move=text, ply=ply), raising={"paused", "illegal_move"}
             )
-        except RequestRefusedError:  # the pause came while the move was on its way
-            self._hold_for_resume(text)
+        except RequestRefusedError as refusal:
+            if refusal.code == "illegal_move":
+                problem(move_refusal_text(refusal, illegal))
+            else:  # the pause came while the move was on its way
+                self._hold_for_resume(text)
         except ConnectionLostError:
             if self._interactive:
-                problem("Not connected (reconnecting): type your move again once reconnected.")
+                problem(_("Not connected (reconnecting): type your move again once reconnected."))
             else:
                 # Sent again after the reconnection, unless it turns out to have gone through.
                 self._held = text
@@ -510,7 +595,10 @@ class RoomScreen:
         self._held_for_resume = move.strip().lower()
         self._resumed = False
         self.terminal.show(
-            f"Your move {self._held_for_resume} is held: sent when the teacher resumes."
+            _(
+                "Your move {move} is held: sent when the teacher resumes.",
+                move=self._held_for_resume,
+            )
         )
         self._dirty = True  # the status line shows it
 
@@ -524,8 +612,14 @@ class RoomScreen:
         if room.my_turn and illegal is None:
             await self._play(room, move)
         else:
-            why = f"{illegal}" if illegal is not None else "it is no longer your turn"
-            self.terminal.problem(f"Your held move {move} is not played: {why}.")
+            why = (
+                illegal_move_text(illegal)
+                if illegal is not None
+                else _("it is no longer your turn")
+            )
+            self.terminal.problem(
+                _("Your held move {move} is not played: {why}.", move=move, why=why)
+            )
 
     async def _command(self, room: TrackedRoom, command: str, rest: str) -> None:
         terminal = self.terminal
@@ -533,10 +627,13 @@ class RoomScreen:
         seated_in_game = room.you is not None and room.playing
         if command in PLAYER_COMMANDS and room.you is None:
             terminal.problem(
-                f"{command} is for the players: you are watching (help lists what you can do)."
+                _(
+                    "{command} is for the players: you are watching (help lists what you can do).",
+                    command=command,
+                )
             )
         elif command == "help":
-            terminal.show(ROOM_HELP if room.you is not None else SPECTATOR_HELP)
+            terminal.show(room_help() if room.you is not None else spectator_help())
         elif command == "board":
             self._dirty = True
         elif command == "why":
@@ -547,7 +644,7 @@ class RoomScreen:
             if isinstance(reply, Hint):
                 terminal.show(hint_text(reply))
         elif command == "resign":
-            if seated_in_game and not await terminal.confirm("Resign this game?"):
+            if seated_in_game and not await terminal.confirm(_("Resign this game?")):
                 return
             await request(Resign(room=self.code))
         elif command == "draw":
@@ -564,27 +661,33 @@ class RoomScreen:
         elif command == "chat":
             text = rest.strip()
             if not text:
-                raise InputError("chat needs something to say: chat TEXT")
+                raise InputError(_("chat needs something to say: chat TEXT"))
             if len(text) > MAX_CHAT_LENGTH:
-                raise InputError(f"That is {len(text)} characters: chat takes at most 500.")
+                raise InputError(
+                    _(
+                        "That is {count} characters: chat takes at most {most}.",
+                        count=len(text),
+                        most=MAX_CHAT_LENGTH,
+                    )
+                )
             await request(SendChat(room=self.code, text=text))
         elif command == "ai":
             level = parse_level(rest) if rest.strip() else DEFAULT_AI_LEVEL
             await request(AddAi(room=self.code, level=level))
         elif command == "leave":
             if seated_in_game and not await terminal.confirm(
-                "Leaving resigns the game in progress. Leave?"
+                _("Leaving resigns the game in progress. Leave?")
             ):
                 return
             if isinstance(await request(Leave(room=self.code)), Left):
-                terminal.show(f"You left room {self.code}.")
+                terminal.show(_("You left room {code}.", code=self.code))
                 self._exit = self._away
         elif command == "quit":
             if (
                 seated_in_game
                 and self._interactive
                 and not await terminal.confirm(
-                    "Quit now? Nothing is resigned, but the game goes on without you. Quit?"
+                    _("Quit now? Nothing is resigned, but the game goes on without you. Quit?")
                 )
             ):
                 return

@@ -10,19 +10,49 @@ one line that scripts can match and people can read at a glance::
 
 from __future__ import annotations
 
+import re
 import time
 from urllib.parse import urlsplit
 
 from boardroom.client.session import DEFAULT_SERVER_URL, normalize_server_url
 from boardroom.client.tracked_room import TrackedRoom
-from boardroom.shared.engine.explain import count_text
+from boardroom.shared.engine.explain import count_text, search_summary
 from boardroom.shared.games import Player
-from boardroom.shared.protocol.messages import (
-    Match,
-    Moved,
-)
+from boardroom.shared.i18n import N_, _
+from boardroom.shared.protocol.messages import Match, Moved
 
-_NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+_IN_A_ROW = {
+    3: N_("three in a row"),
+    4: N_("four in a row"),
+    5: N_("five in a row"),
+    6: N_("six in a row"),
+    7: N_("seven in a row"),
+    8: N_("eight in a row"),
+    9: N_("nine in a row"),
+}
+"""A winning line's length in words, as the result says it."""
+
+AI_NAMES = {
+    "AI (random)": N_("AI (random)"),
+    "AI (easy)": N_("AI (easy)"),
+    "AI (medium)": N_("AI (medium)"),
+    "AI (hard)": N_("AI (hard)"),
+    "AI (perfect)": N_("AI (perfect)"),
+}
+"""The names the server gives its AI seats (``AI (hard)``), in words: the level is a
+code on the wire, a word on the screen (``IA (difícil)``)."""
+
+_AI_NAME = re.compile(r"AI \((random|easy|medium|hard|perfect)\)")
+
+
+def player_label(name: str) -> str:
+    """A player's name as shown: the AI's seats in the reader's language (their
+    level in words), anyone else's name as it is.
+
+    >>> player_label("AI (hard)"), player_label("ann")
+    ('AI (hard)', 'ann')
+    """
+    return _(AI_NAMES[name]) if _AI_NAME.fullmatch(name) else name
 
 
 def format_clock(milliseconds: int) -> str:
@@ -46,16 +76,24 @@ def who(room: TrackedRoom, side: Player, *, capital: bool = True) -> str:
     The symbol comes first because the board shows symbols, not names.
     """
     if side == room.you:
-        return "You" if capital else "you"
+        return _("You") if capital else _("you")
     name = room.player_name(side)
-    return f"{side.symbol} {name}" if name else side.symbol
+    return f"{side.symbol} {player_label(name)}" if name else side.symbol
 
 
 def name_of(room: TrackedRoom, side: Player) -> str:
     """The name of the player at ``side``, or of who played it in the finished
     game (its symbol if nobody did): for what is said between games, when the
     symbols are about to swap."""
-    return room.player_name(side) or side.symbol
+    name = room.player_name(side)
+    return player_label(name) if name else side.symbol
+
+
+def played_text(room: TrackedRoom, side: Player, move: str) -> str:
+    """A move announced: ``You played b2``, ``O bob played 4``."""
+    if side == room.you:
+        return _("You played {move}", move=move)
+    return _("{player} played {move}", player=who(room, side), move=move)
 
 
 def rematch_text(room: TrackedRoom, side: Player) -> str:
@@ -72,13 +110,16 @@ def rematch_text(room: TrackedRoom, side: Player) -> str:
     You asked for a rematch; waiting for Ada.
     """
     if side == room.you:
-        return f"You asked for a rematch; waiting for {name_of(room, side.other)}."
-    if room.you is not None:
-        return (
-            f"{name_of(room, side)} asks for a rematch: type rematch (or r) to play again, "
-            "sides swapped."
+        return _(
+            "You asked for a rematch; waiting for {opponent}.",
+            opponent=name_of(room, side.other),
         )
-    return f"{name_of(room, side)} asks for a rematch."
+    if room.you is not None:
+        return _(
+            "{player} asks for a rematch: type rematch (or r) to play again, sides swapped.",
+            player=name_of(room, side),
+        )
+    return _("{player} asks for a rematch.", player=name_of(room, side))
 
 
 def seat_text(room: TrackedRoom, side: Player, *, wall_now: float | None = None) -> str:
@@ -100,21 +141,21 @@ def seat_text(room: TrackedRoom, side: Player, *, wall_now: float | None = None)
     parts: list[str] = [side.symbol]
     played = room.player_name(side)
     if seat.name is None and played is not None:
-        parts += [played, "(left)"]
+        parts += [player_label(played), _("(left)")]
     elif seat.name is None:
-        parts.append("(empty seat)")
+        parts.append(_("(empty seat)"))
     else:
-        parts.append(seat.name)
+        parts.append(player_label(seat.name))
         if seat.kind == "bot":
             parts.append("[bot]")
         if side == room.you:
-            parts.append("(you)")
+            parts.append(_("(you)"))
         if seat.gone_until is not None and not seat.connected:
             now = time.time() if wall_now is None else wall_now
             held = max(0, round(seat.gone_until - now))
-            parts.append(f"(gone, seat held {held}s)")
+            parts.append(_("(gone, seat held {seconds}s)", seconds=held))
         elif not seat.connected and seat.kind != "ai":
-            parts.append("(away)")
+            parts.append(_("(away)"))
     left = room.time_left_ms(side)
     if left is not None:
         parts.append(format_clock(left))
@@ -125,19 +166,37 @@ def room_title(room: TrackedRoom) -> str:
     """The game and the room, with the private codes for its players to pass on
     (in a tournament room, whose players the server seats, the watch code only)."""
     state = room.state
-    text = f"{state.title}, room {room.code}"
+    title = game_title(state.title)
     if state.game_number > 1:
-        text += f", game {state.game_number}"
+        text = _(
+            "{title}, room {code}, game {number}",
+            title=title,
+            code=room.code,
+            number=state.game_number,
+        )
+    else:
+        text = _("{title}, room {code}", title=title, code=room.code)
     if state.tournament:
-        text += ", tournament game"
+        text += _(", tournament game")
         if state.watch_code is not None:
-            text += f" (watch code {state.watch_code})"
+            text += _(" (watch code {code})", code=state.watch_code)
     elif state.join_code is not None:
-        text += f" (private: join code {state.join_code}"
         if state.watch_code is not None:
-            text += f", watch code {state.watch_code}"
-        text += ")"
+            text += _(
+                " (private: join code {join_code}, watch code {watch_code})",
+                join_code=state.join_code,
+                watch_code=state.watch_code,
+            )
+        else:
+            text += _(" (private: join code {join_code})", join_code=state.join_code)
     return text
+
+
+def game_title(title: str) -> str:
+    """A game's title as the server sends it (``Connect Four``), in the reader's
+    language where the catalogue has it (the games' titles are marked in
+    ``shared/games``); as it came otherwise."""
+    return _(title) if title else title
 
 
 def turn_text(room: TrackedRoom, *, held: str | None = None) -> str:
@@ -145,35 +204,45 @@ def turn_text(room: TrackedRoom, *, held: str | None = None) -> str:
     pause by the teacher (with the move ``held`` for the resume), or over."""
     state = room.state
     if state.status == "waiting":
-        text = "waiting for an opponent"
-        return f"{text} (games paused by the teacher)" if state.paused else text
+        if state.paused:
+            return _("waiting for an opponent (games paused by the teacher)")
+        return _("waiting for an opponent")
     if state.status == "finished":
         # A tournament game has no rematch: the next round opens by itself.
         offer = state.rematch_offer
         if offer is not None and not state.tournament:
             if offer == room.you:
                 opponent = name_of(room, offer.other)
-                return f"game over: you asked for a rematch, waiting for {opponent}"
+                return _(
+                    "game over: you asked for a rematch, waiting for {opponent}",
+                    opponent=opponent,
+                )
             asker = name_of(room, offer)
             if room.you is not None:
-                return f"game over: {asker} asks for a rematch: rematch (r) or leave"
-            return f"game over: {asker} asks for a rematch"
-        return "game over: rematch or leave" if room.you and not state.tournament else "game over"
+                return _(
+                    "game over: {player} asks for a rematch: rematch (r) or leave", player=asker
+                )
+            return _("game over: {player} asks for a rematch", player=asker)
+        if room.you and not state.tournament:
+            return _("game over: rematch or leave")
+        return _("game over")
+    symbol = (state.to_move or Player.FIRST).symbol
     if state.paused:
         if held is not None:
-            return f"paused by the teacher: your move {held} is held"
-        to_move = (
-            "your move" if room.my_turn else f"{(state.to_move or Player.FIRST).symbol} to move"
-        )
-        return f"paused by the teacher ({to_move} when the games resume)"
-    text = "your move" if room.my_turn else f"{(state.to_move or Player.FIRST).symbol} to move"
+            return _("paused by the teacher: your move {move} is held", move=held)
+        if room.my_turn:
+            return _("paused by the teacher (your move when the games resume)")
+        return _("paused by the teacher ({symbol} to move when the games resume)", symbol=symbol)
+    text = _("your move") if room.my_turn else _("{symbol} to move", symbol=symbol)
     if state.draw_offer is not None:
         if state.draw_offer == room.you:
-            text += ", you offered a draw"
+            text += _(", you offered a draw")
         elif room.you is not None:
-            text += f", {who(room, state.draw_offer)} offers a draw: accept or decline"
+            text += _(
+                ", {player} offers a draw: accept or decline", player=who(room, state.draw_offer)
+            )
         else:
-            text += f", {state.draw_offer.symbol} offers a draw"
+            text += _(", {symbol} offers a draw", symbol=state.draw_offer.symbol)
     return text
 
 
@@ -195,36 +264,56 @@ def result_text(room: TrackedRoom) -> str:
         return ""
     winner = result.winner
     if winner is None:
-        return {
-            "full_board": "Draw: the board is full",
-            "count": f"Draw on count, {_count_text(room)}",
-            "agreement": "Draw by agreement",
-            "aborted": "Aborted before the first move: nobody wins",
-            "abandonment": "No result: both players left",
-        }.get(result.reason, f"No winner ({result.reason})")
-    winner_name = who(room, winner)
-    wins = f"{winner_name} {'win' if winner == room.you else 'wins'}"
-    loser_name = who(room, winner.other, capital=False)
+        if result.reason == "full_board":
+            return _("Draw: the board is full")
+        if result.reason == "count":
+            return _("Draw on count, {count}", count=_count_text(room))
+        if result.reason == "agreement":
+            return _("Draw by agreement")
+        if result.reason == "aborted":
+            return _("Aborted before the first move: nobody wins")
+        if result.reason == "abandonment":
+            return _("No result: both players left")
+        return _("No winner ({reason})", reason=result.reason)
+    wins = _("You win") if winner == room.you else _("{player} wins", player=who(room, winner))
     if result.reason == "line":
-        count = _NUMBER_WORDS.get(len(result.line), str(len(result.line)))
-        return f"{wins}: {count} in a row {room.game.line_text(result.line)}"
+        length = len(result.line)
+        in_a_row = _(_IN_A_ROW[length]) if length in _IN_A_ROW else _("{n} in a row", n=length)
+        return _(
+            "{wins}: {in_a_row} {line}",
+            wins=wins,
+            in_a_row=in_a_row,
+            line=room.game.line_text(result.line),
+        )
     if result.reason == "count":
-        return f"{wins} on count, {_count_text(room)}"
-    if result.reason == "no_moves":
-        return f"{wins}: {loser_name} had no move"
-    if result.reason == "resignation":
-        return f"{wins}: {loser_name} resigned"
+        return _("{wins} on count, {count}", wins=wins, count=_count_text(room))
     if result.reason == "timeout":
-        return f"{wins} on time"
-    if result.reason == "abandonment":
-        return f"{wins}: {loser_name} left and did not come back"
+        return _("{wins} on time", wins=wins)
+    loser = winner.other
+    if result.reason in _LOSER_DID:
+        if loser == room.you:
+            did = _(_LOSER_DID[result.reason][0])
+        else:
+            did = _(_LOSER_DID[result.reason][1], player=who(room, loser, capital=False))
+        return _("{wins}: {what}", wins=wins, what=did)
     return f"{wins} ({result.reason})"
+
+
+_LOSER_DID = {
+    "no_moves": (N_("you had no move"), N_("{player} had no move")),
+    "resignation": (N_("you resigned"), N_("{player} resigned")),
+    "abandonment": (
+        N_("you left and did not come back"),
+        N_("{player} left and did not come back"),
+    ),
+}
+"""What the loser did, for a result: said to them, and of another."""
 
 
 def _count_text(room: TrackedRoom) -> str:
     """The stones on the board, X's first: ``"33 to 31"`` (a game ended by count)."""
     rows = "".join(room.game.board_rows(room.position))
-    return f"{rows.count('X')} to {rows.count('O')}"
+    return _("{x} to {o}", x=rows.count("X"), o=rows.count("O"))
 
 
 def server_option(url: str) -> str:
@@ -266,11 +355,16 @@ def result_line(room: TrackedRoom, *, server_url: str | None) -> str:
     >>> print(result_line(room, server_url=None))
     Result: X Ada wins: you resigned
     """
-    text = f"Result: {result_text(room)}"
+    result = result_text(room)
     game_id = room.state.game_id
     if game_id is None or server_url is None:
-        return text
-    return f"{text} (game #{game_id}: boardroom review {game_id}{server_option(server_url)})"
+        return _("Result: {result}", result=result)
+    return _(
+        "Result: {result} (game #{id}: {command})",
+        result=result,
+        id=game_id,
+        command="boardroom review " + str(game_id) + server_option(server_url),
+    )
 
 
 def search_text(room: TrackedRoom, moved: Moved | None) -> str:
@@ -290,19 +384,25 @@ def search_text(room: TrackedRoom, moved: Moved | None) -> str:
       expected line: 4 4 3 (168 k positions a second)
     """
     if moved is None or moved.search is None:
-        return (
+        return _(
             "No AI move to explain yet: after the AI moves, why says how it searched "
             "(positions, depth, the line it expects)."
         )
     search = moved.search
+    said = _(
+        "{played}: {summary}",
+        played=played_text(room, moved.side, moved.move),
+        summary=search_summary(search),
+    )
     if search.nodes == 0:
-        return f"{who(room, moved.side)} played {moved.move}: {search.summary}"
+        return said
     # Hints off: the server leaves the line out (its next move would be a hint).
-    line = "not shown while hints are off" if search.line_hidden else " ".join(search.pv)
+    line = _("not shown while hints are off") if search.line_hidden else " ".join(search.pv)
     speed = count_text(search.nodes_per_second)
     return (
-        f"{who(room, moved.side)} played {moved.move}: {search.summary}\n"
-        f"  expected line: {line} ({speed} positions a second)"
+        said
+        + "\n"
+        + _("  expected line: {line} ({speed} positions a second)", line=line, speed=speed)
     )
 
 
@@ -315,8 +415,13 @@ def match_text(match: Match, *, now: float | None = None) -> str:
     Tournament "Cup", round 2: you play O against Ada in room K3F9AB; joining it (60s left).
     """
     left = max(0, round(match.starts_by - (time.time() if now is None else now)))
-    return (
-        f'Tournament "{match.tournament_name}", round {match.round}: you play '
-        f"{match.side.symbol} against {match.opponent} in room {match.room}; "
-        f"joining it ({left}s left)."
+    return _(
+        'Tournament "{tournament}", round {round}: you play {symbol} against {opponent} '
+        "in room {room}; joining it ({seconds}s left).",
+        tournament=match.tournament_name,
+        round=match.round,
+        symbol=match.side.symbol,
+        opponent=player_label(match.opponent),
+        room=match.room,
+        seconds=left,
     )

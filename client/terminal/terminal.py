@@ -25,10 +25,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardroom.client.errors import ClientError, ConnectionLostError, RequestRefusedError
+from boardroom.client.refusals import refusal_text
 from boardroom.client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
 from boardroom.client.terminal.console import Console, TextSource
 from boardroom.client.terminal.style import Palette
+from boardroom.shared.i18n import _
 from boardroom.shared.protocol.messages import ClientMessage, ServerMessage
+
+YES = frozenset({"y", "yes", "s", "si", "sí"})
+"""The answers that mean yes, in English and Spanish alike (the question's ``[y/N]``
+is ``[s/N]`` in Spanish)."""
 
 
 @dataclass(frozen=True)
@@ -129,8 +135,8 @@ class Terminal:
         which cannot be asked (it meant what it typed)."""
         if not self.console.interactive:
             return True
-        answer = await self.ask(f"{question} [y/N] ")
-        return answer is not None and answer.strip().lower() in ("y", "yes")
+        answer = await self.ask(_("{question} [y/N] ", question=question))
+        return answer is not None and answer.strip().lower() in YES
 
     async def request(
         self, message: ClientMessage, *, raising: Collection[str] = ()
@@ -144,7 +150,7 @@ class Terminal:
         except RequestRefusedError as refusal:
             if refusal.code in raising:
                 raise
-            self.problem(_refusal_text(refusal))
+            self.problem(refusal_text(refusal))
             return None
         except ConnectionLostError:
             raise
@@ -157,22 +163,23 @@ class Terminal:
         try:
             return await self.request(message)
         except ConnectionLostError:
-            self.problem("Not connected to the server right now (reconnecting): try again soon.")
+            self.problem(_("Not connected to the server right now (reconnecting): try again soon."))
             return None
 
     def show_connection_event(self, event: SessionEvent) -> None:
         """Tell the user about a drop, a reconnection or the end of the session."""
         if isinstance(event, Disconnected):
             # A plain drop (1006) needs no reason; a server shutting down (1001) does.
-            why = "" if event.code in (None, 1006) else f" ({event.reason})"
-            if event.will_retry:
-                self.notice(f"Connection lost{why}, reconnecting...")
+            if event.will_retry and event.code in (None, 1006):
+                self.notice(_("Connection lost, reconnecting..."))
+            elif event.will_retry:
+                self.notice(_("Connection lost ({reason}), reconnecting...", reason=event.reason))
             else:
-                self.notice(f"Connection lost: {event.reason}.")
+                self.notice(_("Connection lost: {reason}.", reason=event.reason))
         elif isinstance(event, Reconnected):
-            self.notice("Reconnected.")
+            self.notice(_("Reconnected."))
         elif isinstance(event, SessionEnded):
-            self.notice(f"Disconnected: {event.reason}.")
+            self.notice(_("Disconnected: {reason}.", reason=event.reason))
 
     async def _stop_reading(self) -> None:
         reading, self._reading = self._reading, None
@@ -185,11 +192,3 @@ class Terminal:
         """Stop reading input and stop receiving events."""
         await self._stop_reading()
         self.session.unsubscribe(self.events)
-
-
-def _refusal_text(refusal: RequestRefusedError) -> str:
-    """The server's message, made a sentence: it already names the input at fault."""
-    message = refusal.message.strip()
-    if refusal.code == "rate_limited" and refusal.retry_after is not None:
-        return f"Too fast: {message}"
-    return message or f"Refused ({refusal.code})."

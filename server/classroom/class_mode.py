@@ -52,6 +52,7 @@ from boardroom.server.classroom.teacher import (
 from boardroom.server.http_api import error_response
 from boardroom.server.lifecycle import CONFIG, HUB, STORE
 from boardroom.server.net_addresses import reachable_hosts
+from boardroom.shared.i18n import SOURCE_LANGUAGE
 
 logger = logging.getLogger(__name__)
 
@@ -141,7 +142,11 @@ async def _classroom(app: web.Application) -> AsyncIterator[None]:
     store, hub = app[STORE], app[HUB]
     token = await load_or_make_token(store)
     classroom = Classroom(
-        token=token, hub=hub, store=store, roster=Roster(store, config.class_name)
+        token=token,
+        hub=hub,
+        store=store,
+        roster=Roster(store, config.class_name),
+        language=config.language or SOURCE_LANGUAGE,
     )
     await classroom.start()
     # Off the loop: looking up this machine's own name may wait on DNS.

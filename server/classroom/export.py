@@ -58,6 +58,10 @@ and a folder per tournament of the class, ``tournaments/NAME-ID/``, with:
 Tournament players are shown by their roster names too (the AI by its level's
 name); two players of the same name are told apart by their roster id.
 
+The human-readable parts (the game records' text, the crosstable, the AI's
+names) speak the class's language (``serve --lang``, the ``language`` argument);
+the CSV files' columns and codes do not change with it.
+
 Times are written in the server's local time zone (``TZ``, else the system's),
 each with the offset in force at that time, so that a teacher's spreadsheet
 shows the lesson's hours; the functions take a ``zone`` to write them in
@@ -94,6 +98,7 @@ from boardroom.server.tournaments.spec import parse_entrant
 from boardroom.server.tournaments.standings import Crosstable, crosstable
 from boardroom.shared.engine.analysis import Judgement, MoveReview, accuracy
 from boardroom.shared.games import Player
+from boardroom.shared.i18n import SOURCE_LANGUAGE, _, use_language
 
 RESULT_COLUMNS = (
     "id",
@@ -237,10 +242,12 @@ def games_zip(
     tournaments: Sequence[TournamentRecord] = (),
     analyses: Mapping[int, GameAnalysisSummary] | None = None,
     zone: tzinfo | None = None,
+    language: str = SOURCE_LANGUAGE,
 ) -> bytes:
     """``games.zip``: both CSV files, a folder of game records per student
     (every student on the roster, and removed ones who played) and a folder
-    per tournament; times in ``zone`` (None: the server's, :func:`iso_time`)."""
+    per tournament; times in ``zone`` (None: the server's, :func:`iso_time`);
+    the records' and crosstables' words in ``language`` (the class's)."""
     analyses = {} if analyses is None else analyses
     time_text = partial(iso_time, zone=zone)
     by_player = students_by_player(students)
@@ -263,21 +270,34 @@ def games_zip(
             for record in games:
                 hints = analyses.get(record.id, GameAnalysisSummary()).hints
                 text = record_to_text(
-                    _with_roster_names(record, by_player), time_text=time_text, hints=hints
+                    _with_roster_names(record, by_player),
+                    time_text=time_text,
+                    hints=hints,
+                    language=language,
                 )
                 archive.writestr(f"{folder}game-{record.id:05d}.txt", text)
         for tournament in tournaments:
             folder = f"tournaments/{_folder_name(tournament.name, tournament.id)}/"
-            for name, content in tournament_files(tournament, students).items():
+            for name, content in tournament_files(tournament, students, language).items():
                 archive.writestr(folder + name, content)
     return buffer.getvalue()
 
 
 def tournament_files(
-    tournament: TournamentRecord, students: Iterable[StudentRecord]
+    tournament: TournamentRecord,
+    students: Iterable[StudentRecord],
+    language: str = SOURCE_LANGUAGE,
 ) -> dict[str, bytes]:
     """A tournament's ``standings.csv``, ``games.csv`` and ``crosstable.txt``
-    (see the module docstring), by file name."""
+    (see the module docstring), by file name; the AI's names and the
+    crosstable's words in ``language`` (the columns' names are codes: English)."""
+    with use_language(language):
+        return _tournament_files(tournament, students)
+
+
+def _tournament_files(
+    tournament: TournamentRecord, students: Iterable[StudentRecord]
+) -> dict[str, bytes]:
     progress = TournamentProgress.from_record(tournament)
     names = _entrant_names(tournament, students)
     standings = progress.standings()
@@ -351,7 +371,10 @@ def _entrant_names(
     names = {}
     for entrant in tournament.entrants:
         kind, value = parse_entrant(entrant.entrant)
-        names[entrant.entrant] = entrant.name if kind == "ai" else roster.get(value, entrant.name)
+        # The AI's name (``AI (hard)``) in the language spoken: the catalogue has it.
+        names[entrant.entrant] = (
+            _(entrant.name) if kind == "ai" else roster.get(value, entrant.name)
+        )
     counts = Counter(names.values())
     return {
         entrant: f"{name} ({parse_entrant(entrant)[1]})" if counts[name] > 1 else name

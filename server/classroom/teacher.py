@@ -59,6 +59,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from urllib.parse import quote
 
 import msgspec
@@ -89,6 +90,7 @@ from boardroom.server.store import (
 )
 from boardroom.shared.engine.analysis import ANALYSIS_VERSION, MoveReview
 from boardroom.shared.games import Player
+from boardroom.shared.i18n import SOURCE_LANGUAGE
 from boardroom.shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 from boardroom.shared.protocol.messages import (
     ResultInfo,
@@ -251,8 +253,18 @@ class Classroom:
     :func:`~boardroom.shared.protocol.codec.check_player_name`, texts' length).
     """
 
-    def __init__(self, *, token: str, hub: GameServer, store: Store, roster: Roster) -> None:
+    def __init__(
+        self,
+        *,
+        token: str,
+        hub: GameServer,
+        store: Store,
+        roster: Roster,
+        language: str = SOURCE_LANGUAGE,
+    ) -> None:
         self.token = token
+        self.language = language
+        """The class's language (``serve --lang``): the export's words speak it."""
         self.name = roster.class_name
         self._hub = hub
         self._store = store
@@ -605,7 +617,14 @@ class Classroom:
         tournaments = await self._store.tournaments(self.name)
         students = self._roster.everyone()
         analyses = await self._analyses(records)
-        return await asyncio.to_thread(games_zip, records, students, results, tournaments, analyses)
+        return await asyncio.to_thread(
+            partial(games_zip, language=self.language),
+            records,
+            students,
+            results,
+            tournaments,
+            analyses,
+        )
 
     async def _analyses(self, records: list[GameRecord]) -> dict[int, GameAnalysisSummary]:
         """What the analyses of ``records`` found, for the export."""

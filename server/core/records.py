@@ -35,6 +35,7 @@ from typing import Any
 
 from boardroom.shared.games import Game, Player, Position, get_game
 from boardroom.shared.games.endings import Termination
+from boardroom.shared.i18n import N_, SOURCE_LANGUAGE, _, use_language
 
 __all__ = [
     "PRIVATE_OPTIONS",
@@ -318,8 +319,11 @@ def record_to_text(
     *,
     time_text: Callable[[float], str] | None = None,
     hints: Mapping[int, str] | None = None,
+    language: str = SOURCE_LANGUAGE,
 ) -> str:
-    """The record as a person reads it: a header (game, players, times, result and
+    """The record as a person reads it, in ``language`` (English by default: what
+    ``GET /api/games/{id}?format=text`` sends; a class's export speaks the class's
+    language): a header (game, players, times, result and
     how it ended), the board after the last move, and the numbered move list with
     the time each move took and, with a clock, the mover's time left::
 
@@ -351,72 +355,135 @@ def record_to_text(
     and each move played after a hint says what the hint was:
     ``c3 (2.9s, hint c3)``.
     """
+    with use_language(language):
+        return _record_text(record, time_text, {} if hints is None else hints)
+
+
+def _record_text(
+    record: GameRecord, time_text: Callable[[float], str] | None, hints: Mapping[int, str]
+) -> str:
     game = get_game(record.game)
     position = replay(record)
     when = _clock_time if time_text is None else time_text
-    hints = {} if hints is None else hints
+    labels = {name: _(label) for name, label in _LABELS.items()}
+    # The labels' column: 9 wide in English, as wide as the longest label and a space.
+    width = max(len(label) for label in labels.values()) + 1
     header = [
-        f"{game.title} ({record.game}), game {record.id} in room {record.room}",
-        *(f"{side.symbol:<9} {_seat_text(record.seats[side.number])}" for side in Player),
-        f"{'Options':<9} {json.dumps(public_options(record.options), sort_keys=True)}",
-        f"{'Created':<9} {when(record.created_at)}",
+        _(
+            "{title} ({game}), game {id} in room {room}",
+            title=_(game.title),
+            game=record.game,
+            id=record.id,
+            room=record.room,
+        ),
+        *(f"{side.symbol:<{width}} {_seat_text(record.seats[side.number])}" for side in Player),
+        f"{labels['options']:<{width}} "
+        f"{json.dumps(public_options(record.options), sort_keys=True)}",
+        f"{labels['created']:<{width}} {when(record.created_at)}",
     ]
     if record.started_at is not None:
-        header.append(f"{'Started':<9} {when(record.started_at)}")
+        header.append(f"{labels['started']:<{width}} {when(record.started_at)}")
     if record.finished_at is not None:
-        header.append(f"{'Finished':<9} {when(record.finished_at)}")
-    header.append(f"{'Result':<9} {record.result}, {_ending_text(record, game, position)}")
+        header.append(f"{labels['finished']:<{width}} {when(record.finished_at)}")
+    ending = _ending_text(record, game, position)
+    header.append(f"{labels['result']:<{width}} {record.result}, {ending}")
     if hints:
         counts = (
             f"{_player_text(record, side)} {sum(ply % 2 == side.number for ply in hints)}"
             for side in Player
         )
-        header.append(f"{'Hints':<9} {', '.join(counts)}")
+        header.append(f"{labels['hints']:<{width}} {', '.join(counts)}")
     moves = _move_lines(record, hints)
     return "\n".join([*header, "", game.render(position), "", *moves]) + "\n"
 
 
+_LABELS = {
+    "options": N_("Options"),
+    "created": N_("Created"),
+    "started": N_("Started"),
+    "finished": N_("Finished"),
+    "result": N_("Result"),
+    "hints": N_("Hints"),
+}
+"""The header's labels of a text record."""
+
+_KINDS = {PlayerKind.HUMAN: N_("human"), PlayerKind.AI: N_("ai"), PlayerKind.BOT: N_("bot")}
+"""A seat's kind (a code) in words."""
+
+
 def _seat_text(seat: SeatRecord | None) -> str:
     if seat is None:
-        return "(empty seat)"
+        return _("(empty seat)")
+    kind = _(_KINDS[seat.kind]) if seat.kind in _KINDS else seat.kind.value
     if seat.ai_level is not None:
-        return f"{seat.name} ({seat.kind.value}, {seat.ai_level})"
-    return f"{seat.name} ({seat.kind.value})"
+        level = _(_LEVELS[seat.ai_level]) if seat.ai_level in _LEVELS else seat.ai_level
+        return f"{_seat_name(seat)} ({kind}, {level})"
+    return f"{_seat_name(seat)} ({kind})"
+
+
+_LEVELS = {
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "perfect": N_("perfect"),
+}
+"""The AI's levels (codes) in words."""
+
+
+def _seat_name(seat: SeatRecord) -> str:
+    """The name of the player in ``seat``: the AI's (``AI (hard)``) in the reader's
+    language (the catalogue has its names), anyone else's as it is."""
+    return _(seat.name) if seat.kind is PlayerKind.AI and seat.name else seat.name
 
 
 def _player_text(record: GameRecord, side: Player) -> str:
     seat = record.seats[side.number]
-    return side.symbol if seat is None else f"{side.symbol} ({seat.name})"
+    return side.symbol if seat is None else f"{side.symbol} ({_seat_name(seat)})"
 
 
 def _ending_text(record: GameRecord, game: Game, position: Position) -> str:
     termination, winner = record.termination, record.winner
     if termination is None:
         if record.state is GameState.WAITING:
-            return "waiting for the game to start"
-        return f"in progress, {_player_text(record, game.to_move(position))} to move"
+            return _("waiting for the game to start")
+        return _(
+            "in progress, {player} to move",
+            player=_player_text(record, game.to_move(position)),
+        )
     if winner is None:
-        return {
-            Termination.FULL_BOARD: "draw, the board is full",
-            Termination.AGREEMENT: "draw by agreement",
-            Termination.COUNT: "draw, equal count",
-            Termination.ABANDONMENT: "no result, both players left",
-        }.get(termination, "no result, aborted")
-    loser = _player_text(record, winner.other)
-    reason = {
-        Termination.LINE: "with a line",
-        Termination.COUNT: "on count",
-        Termination.NO_MOVES: f"as {loser} had no move",
-        Termination.RESIGNATION: f"as {loser} resigned",
-        Termination.TIMEOUT: f"as {loser} ran out of time",
-        Termination.ABANDONMENT: f"as {loser} left the game",
-    }.get(termination, f"({termination.value})")
-    return f"{_player_text(record, winner)} wins {reason}"
+        return _(_DRAWN.get(termination, _ABORTED))
+    words = _WON.get(termination)
+    if words is None:
+        return _(
+            "{winner} wins ({termination})",
+            winner=_player_text(record, winner),
+            termination=termination.value,
+        )
+    return _(words, winner=_player_text(record, winner), loser=_player_text(record, winner.other))
+
+
+_DRAWN = {
+    Termination.FULL_BOARD: N_("draw, the board is full"),
+    Termination.AGREEMENT: N_("draw by agreement"),
+    Termination.COUNT: N_("draw, equal count"),
+    Termination.ABANDONMENT: N_("no result, both players left"),
+}
+_WON = {
+    Termination.LINE: N_("{winner} wins with a line"),
+    Termination.COUNT: N_("{winner} wins on count"),
+    Termination.NO_MOVES: N_("{winner} wins as {loser} had no move"),
+    Termination.RESIGNATION: N_("{winner} wins as {loser} resigned"),
+    Termination.TIMEOUT: N_("{winner} wins as {loser} ran out of time"),
+    Termination.ABANDONMENT: N_("{winner} wins as {loser} left the game"),
+}
+"""How a game ended, in words: drawn (or no result), and won."""
+_ABORTED = N_("no result, aborted")
 
 
 def _move_lines(record: GameRecord, hints: Mapping[int, str]) -> list[str]:
     if not record.moves:
-        return ["(no moves)"]
+        return [_("(no moves)")]
     shown = []
     previous = record.started_at
     for ply, move in enumerate(record.moves):
@@ -424,9 +491,9 @@ def _move_lines(record: GameRecord, hints: Mapping[int, str]) -> list[str]:
         if previous is not None:
             details.append(_duration(move.at - previous))
         if move.clock_ms is not None:
-            details.append(f"{_duration(move.clock_ms / 1000)} left")
+            details.append(_("{time} left", time=_duration(move.clock_ms / 1000)))
         if ply in hints:
-            details.append(f"hint {hints[ply]}")
+            details.append(_("hint {move}", move=hints[ply]))
         shown.append(f"{move.move} ({', '.join(details)})" if details else move.move)
         previous = move.at
     width = len(str((len(shown) + 1) // 2))

@@ -69,6 +69,7 @@ from boardroom.server.tournaments.players import (
     TournamentDataError,
 )
 from boardroom.shared.games import Player
+from boardroom.shared.i18n import _, current
 
 __all__ = [
     "ROUND_ROBIN_TIE_BREAKS",
@@ -287,8 +288,10 @@ class Crosstable:
         return self.cells.get((row, column), ())
 
     def text(self) -> str:
-        """A plain-text grid: one row per player, one column per opponent, then points."""
-        name_width = max(len(name) for name in ("Player", *self.players))
+        """A plain-text grid: one row per player, one column per opponent, then
+        points; its two words in the language spoken now."""
+        player_label, points_label = _("Player"), _("Points")
+        name_width = max(len(name) for name in (player_label, *self.players))
         number_width = len(str(len(self.players)))
         cells = [
             [
@@ -298,13 +301,13 @@ class Crosstable:
             for row in self.players
         ]
         cell_width = max([len(str(len(self.players))), *(len(c) for r in cells for c in r)])
-        header = [f"{'':<{number_width}}  {'Player':<{name_width}}"]
+        header = [f"{'':<{number_width}}  {player_label:<{name_width}}"]
         header += [f"{n:<{cell_width}}" for n in range(1, len(self.players) + 1)]
-        lines = ["  ".join(header) + "   Points"]
+        lines = ["  ".join(header) + f"   {points_label}"]
         for number, (player, row) in enumerate(zip(self.players, cells, strict=True), start=1):
             line = [f"{number:<{number_width}}  {player:<{name_width}}"]
             line += [f"{cell:<{cell_width}}" for cell in row]
-            lines.append("  ".join(line) + f"   {self.points[player]:g}")
+            lines.append("  ".join(line) + f"   {current().number(self.points[player])}")
         return "\n".join(lines)
 
 

@@ -117,11 +117,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from boardroom.shared.engine.book import packaged_book
+from boardroom.shared.engine.explain import value_text
 from boardroom.shared.engine.generic import terminal_score, uses_generic_search
 from boardroom.shared.engine.levels import plan_search
 from boardroom.shared.engine.scores import POINTS, SCORE_UNIT, Result, make_value, stone_score
 from boardroom.shared.engine.search import value_search
 from boardroom.shared.games import Game, GridGame, Player, Position, get_game
+from boardroom.shared.i18n import N_, SOURCE_LANGUAGE, _, use_language
 
 __all__ = [
     "ANALYSIS_VERSION",
@@ -596,51 +598,142 @@ def turning_points(reviews: Iterable[MoveReview]) -> list[TurningPoint]:
     +1.20``.
     """
     points = []
-    for review in reviews:
-        if review.judgement not in (Judgement.MISTAKE, Judgement.BLUNDER):
-            continue
-        head = f"move {review.ply + 1} ({review.side}): {review.move}"
-        kind, what = _what_it_did(review)
-        points.append(
-            TurningPoint(
-                review.ply,
-                f"{head} {what}",
-                kind=kind,
+    with use_language(SOURCE_LANGUAGE):  # the wire's words: English
+        for review in reviews:
+            if review.judgement not in (Judgement.MISTAKE, Judgement.BLUNDER):
+                continue
+            kind, text = turning_point_words(
+                ply=review.ply,
+                symbol=review.side,
                 move=review.move,
                 best=review.best,
-                lets_win_in_one=review.value_after == "loss in 1",
+                value_before=review.value_before,
+                value_after=review.value_after,
+                exact=review.exact,
             )
-        )
+            points.append(
+                TurningPoint(
+                    review.ply,
+                    text,
+                    kind=kind,
+                    move=review.move,
+                    best=review.best,
+                    lets_win_in_one=review.value_after == "loss in 1",
+                )
+            )
     return points
 
 
-def _what_it_did(review: MoveReview) -> tuple[str, str]:
-    """The turning point's kind and its words after the move (see :func:`turning_points`).
+def turning_point_words(
+    *,
+    ply: int,
+    symbol: str,
+    move: str,
+    best: str,
+    value_before: str,
+    value_after: str,
+    exact: bool,
+) -> tuple[str, str]:
+    """A turning point's kind and its sentence in the language spoken now, from
+    its move's review as data (the values in the wire's words, ``win in 5``,
+    ``+1.20``; ``symbol`` ``X`` or ``O``): what :func:`turning_points` says in
+    English, and a client says from the analysis's JSON in its reader's language.
     The browser words them the same (``server/web/static/words.js``,
-    ``turningPointText``; tests/browser/test_browser_review.py checks they match)."""
-    before, after, best = review.value_before, review.value_after, review.best
-    if not review.exact:
-        return (
-            "estimate_drop",
-            f"went from {before} to {after} (estimates); {best} was worth {before}",
+    ``turningPointText``; tests/browser/test_browser_review.py checks they match).
+
+    >>> turning_point_words(ply=6, symbol="X", move="e3", best="d3", value_before="win in 5",
+    ...     value_after="draw", exact=True)
+    ('threw_away_win', 'move 7 (X): e3 threw away the win; d3 won in 5')
+    >>> with use_language("es"):
+    ...     turning_point_words(ply=6, symbol="X", move="e3", best="d3",
+    ...         value_before="win in 5", value_after="draw", exact=True)[1]
+    'jugada 7 (X): e3 dejó escapar la victoria; d3 ganaba en 5'
+    """
+    number = ply + 1
+    if not exact:
+        return "estimate_drop", _(
+            "move {number} ({side}): {move} went from {before} to {after} (estimates); "
+            "{best} was worth {before}",
+            number=number,
+            side=symbol,
+            move=move,
+            before=value_text(value_before),
+            after=value_text(value_after),
+            best=best,
         )
-    was, now = _result(review.score_before), _result(review.score_after)
-    opponent = "O" if review.side == "X" else "X"
-    lost = after.removeprefix("loss in ")
+    was, now = _result_of(value_before), _result_of(value_after)
+    opponent = "O" if symbol == "X" else "X"
+    lost = value_after.removeprefix("loss in ")
+    won = value_before.removeprefix("win in ")
     # What the move led to: nothing more to say of a draw.
-    led = (
-        ""
-        if now is Result.DRAW
-        else f" and let {opponent} win in one"
-        if lost == "1"
-        else f" and lost in {lost}"
-    )
-    if was is Result.DRAW:
-        return "threw_away_draw", f"threw away the draw{led}; {best} held the draw"
-    won = before.removeprefix("win in ")
-    kept = f"{best} won at once" if won == "1" else f"{best} won in {won}"
-    if won == "1":
-        return "missed_win_in_one", f"missed a win in one{led}; {kept}"
     if now is Result.DRAW:
-        return "threw_away_win", f"threw away the win; {kept}"
-    return "win_to_loss", f"threw away the win{led}; {kept}"
+        led = "draw"
+    elif lost == "1":
+        led = "one"
+    else:
+        led = "lost"
+    if was is Result.DRAW:
+        kind = "threw_away_draw"
+    elif won == "1":
+        kind = "missed_win_in_one"
+    elif now is Result.DRAW:
+        kind = "threw_away_win"
+    else:
+        kind = "win_to_loss"
+    words = _TURNING_WORDS.get((kind, led), _TURNING_WORDS["threw_away_win", "draw"])
+    return kind, _(
+        words,
+        number=number,
+        side=symbol,
+        move=move,
+        best=best,
+        opponent=opponent,
+        lost=lost,
+        won=won,
+    )
+
+
+_TURNING_WORDS = {
+    ("threw_away_draw", "one"): N_(
+        "move {number} ({side}): {move} threw away the draw and let {opponent} win in one; "
+        "{best} held the draw"
+    ),
+    ("threw_away_draw", "lost"): N_(
+        "move {number} ({side}): {move} threw away the draw and lost in {lost}; "
+        "{best} held the draw"
+    ),
+    ("threw_away_draw", "draw"): N_(
+        "move {number} ({side}): {move} threw away the draw; {best} held the draw"
+    ),
+    ("missed_win_in_one", "draw"): N_(
+        "move {number} ({side}): {move} missed a win in one; {best} won at once"
+    ),
+    ("missed_win_in_one", "one"): N_(
+        "move {number} ({side}): {move} missed a win in one and let {opponent} win in one; "
+        "{best} won at once"
+    ),
+    ("missed_win_in_one", "lost"): N_(
+        "move {number} ({side}): {move} missed a win in one and lost in {lost}; {best} won at once"
+    ),
+    ("threw_away_win", "draw"): N_(
+        "move {number} ({side}): {move} threw away the win; {best} won in {won}"
+    ),
+    ("win_to_loss", "one"): N_(
+        "move {number} ({side}): {move} threw away the win and let {opponent} win in one; "
+        "{best} won in {won}"
+    ),
+    ("win_to_loss", "lost"): N_(
+        "move {number} ({side}): {move} threw away the win and lost in {lost}; {best} won in {won}"
+    ),
+}
+"""The sentence of each kind of turning point between proven values, by what the
+move led to (a draw; the opponent's win in one; a loss in more)."""
+
+
+def _result_of(value: str) -> Result:
+    """The proven result a value in the wire's words stands for (``win in 5``: a win)."""
+    if value.startswith("win in "):
+        return Result.WIN
+    if value.startswith("loss in "):
+        return Result.LOSS
+    return Result.DRAW

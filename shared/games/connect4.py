@@ -18,7 +18,7 @@ from boardroom.shared.games.base import GridGame, Move, Position
 from boardroom.shared.games.endings import Termination
 from boardroom.shared.games.grid import Grid
 from boardroom.shared.games.spec import BoardKind, GameSpec, Search
-from boardroom.shared.i18n import N_
+from boardroom.shared.i18n import N_, _
 
 WIDTH = 7
 HEIGHT = 6
@@ -65,10 +65,13 @@ class ConnectFour(GridGame):
             return super().line_text(cell_names)
         columns = sorted({column + 1 for column, _ in known})
         rows = {row for _, row in known}
+        # In the reader's language: only the terminal says a line in words.
         if len(columns) == 1:
-            return f"up column {columns[0]}"
-        span = f"columns {columns[0]} to {columns[-1]}"
-        return f"across {span}" if len(rows) == 1 else f"diagonally across {span}"
+            return _("up column {column}", column=columns[0])
+        first, last = columns[0], columns[-1]
+        if len(rows) == 1:
+            return _("across columns {first} to {last}", first=first, last=last)
+        return _("diagonally across columns {first} to {last}", first=first, last=last)
 
     def _parse_token(self, text: str) -> Move:
         token = text.strip()

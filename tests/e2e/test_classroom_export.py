@@ -221,3 +221,33 @@ async def test_the_export_writes_the_servers_time_zone_and_marks_hinted_moves(
         assert "hint" not in moves[0].split("  ")[1]  # bob's a1: no hint
         assert f"hint {hinted[2]})" in moves[1].split("  ")[0]
         assert "hint" not in moves[2]
+
+
+async def test_a_spanish_class_exports_its_game_records_in_spanish(tmp_path: Path) -> None:
+    """``serve --class 7B --lang es``: the records in games.zip speak the class's
+    language (labels, kinds, how the game ended), while the CSV columns and
+    ``GET /api/games/{id}?format=text`` (the wire) stay English."""
+    async with running_server(tmp_path / "games.db", class_name="7B", language="es") as server:
+        teacher = Teacher(server)
+        ann = await Player.join_server(server.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        for mover, cell in zip([ann, bob] * 3, ["a1", "a2", "b1", "b2", "c1"], strict=False):
+            await mover.request({"type": "move", "room": code, "move": cell})
+        await bob.expect("game_over")
+        status, archive_bytes, _headers = await teacher.call("GET", "/api/admin/export/games.zip")
+        _status, _type, english = await server.get("/api/games/1?format=text")
+        await ann.close()
+        await bob.close()
+
+    assert status == 200
+    with zipfile.ZipFile(io.BytesIO(archive_bytes)) as archive:
+        name = next(n for n in archive.namelist() if n.endswith("game-00001.txt"))
+        record = archive.read(name).decode()
+        results = archive.read("results.csv").decode("utf-8-sig")
+    assert f", partida 1 en la sala {code}" in record.splitlines()[0], record
+    assert "X          ann (persona)" in record and "O          bob (persona)" in record
+    assert "Resultado  1-0, gana X (ann) con una línea" in record, record
+    assert results.startswith("id,finished_at,game,room,first_player,second_player,result")
+    assert "Result    1-0, X (ann) wins with a line" in english, english

@@ -13,19 +13,19 @@ from boardroom.client.commands.play import _start_room
 from boardroom.client.terminal.commands import (
     AI_LEVEL_QUESTION,
     LOBBY_COMMANDS,
-    LOBBY_HELP,
     NEW_ROOM_QUESTIONS,
     PLAYER_COMMANDS,
     ROOM_COMMANDS,
-    ROOM_HELP,
-    SPECTATOR_HELP,
     InputError,
+    lobby_help,
     parse_clock,
     parse_code,
     parse_game,
     parse_new_room,
     parse_opponent,
     parse_seat,
+    room_help,
+    spectator_help,
     split_line,
 )
 from boardroom.shared.games import default_game, game_specs
@@ -41,13 +41,13 @@ def test_a_line_splits_into_a_lower_case_word_without_slash_and_the_rest() -> No
 
 def test_every_command_word_and_alias_is_in_the_help() -> None:
     """Each command a user can type is documented where they look for it."""
-    for commands, help_text in ((LOBBY_COMMANDS, LOBBY_HELP), (ROOM_COMMANDS, ROOM_HELP)):
+    for commands, help_text in ((LOBBY_COMMANDS, lobby_help()), (ROOM_COMMANDS, room_help())):
         for canonical in set(commands.values()):
             assert re.search(rf"^  (\w+, )*{canonical}\b", help_text, re.MULTILINE), canonical
 
 
 @pytest.mark.parametrize(
-    "help_text", [LOBBY_HELP, ROOM_HELP, SPECTATOR_HELP], ids=["lobby", "room", "spectator"]
+    "help_text", [lobby_help(), room_help(), spectator_help()], ids=["lobby", "room", "spectator"]
 )
 def test_every_help_line_fits_an_80_column_terminal(help_text: str) -> None:
     """A longer line wraps mid-word at the narrowest terminal in use; a
@@ -62,9 +62,9 @@ def test_a_spectators_help_lists_only_what_a_spectator_can_do() -> None:
     """The players' commands (resign, rematch, hint...) are not offered to a
     spectator; chat, board, why, leave and quit are."""
     for command in PLAYER_COMMANDS:
-        assert not re.search(rf"^  (\w+, )*{command}\b", SPECTATOR_HELP, re.MULTILINE), command
+        assert not re.search(rf"^  (\w+, )*{command}\b", spectator_help(), re.MULTILINE), command
     for command in ("chat", "board", "why", "help", "leave", "quit"):
-        assert re.search(rf"^  (\w+, )*{command}\b", SPECTATOR_HELP, re.MULTILINE), command
+        assert re.search(rf"^  (\w+, )*{command}\b", spectator_help(), re.MULTILINE), command
     assert set(ROOM_COMMANDS.values()) >= PLAYER_COMMANDS
 
 
@@ -202,6 +202,6 @@ def test_every_default_game_of_the_cli_is_the_registry_s_default() -> None:
         room = _start_room(parser.parse_args(argv))
         assert room is not None and room.game == default_game().name == "connect4", argv
     assert NEW_ROOM_QUESTIONS[0].default == "connect4"
-    assert "[connect4]" in LOBBY_HELP  # new GAME's default, as the help says
+    assert "[connect4]" in lobby_help()  # new GAME's default, as the help says
     loadtest = build_parser().parse_args(["loadtest"])
     assert loadtest.game == game_specs()[0].name == "tictactoe"

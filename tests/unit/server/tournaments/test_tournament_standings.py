@@ -20,6 +20,7 @@ from boardroom.server.tournaments.standings import (
     compute_standings,
     crosstable,
 )
+from boardroom.shared.i18n import use_language
 
 WIN, DRAW, LOSS = Outcome.FIRST_WINS, Outcome.DRAW, Outcome.SECOND_WINS
 
@@ -231,6 +232,15 @@ def test_the_crosstable_text_marks_forfeits_with_plus_and_minus() -> None:
         "4  dan        ½  0  *  +   1.5",
         "5  bob     0        -  *   1",
     ]
+
+
+def test_the_crosstable_text_speaks_the_language_of_the_export() -> None:
+    """A Spanish class's export: its two words in Spanish, half points with a comma."""
+    order = [s.player for s in compute_standings(SMALL_SWISS)]
+    with use_language("es"):
+        lines = crosstable(SMALL_SWISS, order).text().splitlines()
+    assert lines[0] == "   Jugador/a  1  2  3  4  5   Puntos"
+    assert lines[1] == "1  ada        *  ½  1     1   2,5"
 
 
 def test_a_double_round_robin_cell_lists_both_games_by_round() -> None:
