@@ -142,7 +142,7 @@ def literals(source: str) -> list[Literal]:
             code.append('""')
         else:
             if char == "(":
-                called = re.search(r"(?<![\w.$])(\w+)\s*$", "".join(code[-20:]))
+                called = re.search(r"(?<![\w$])(\w+)\s*$", "".join(code[-20:]))
                 calls.append(bool(called) and called.group(1) in MESSAGE_CALLS)
             elif char == ")" and calls:
                 calls.pop()
