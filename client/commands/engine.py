@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from boardroom.client.room_options import game_choices
+from boardroom.client.terminal.room_text import game_title
 from boardroom.shared.engine import SearchResult, analyze, search, solve_move, solves_in_time
 from boardroom.shared.engine.explain import (
     local_summary,
@@ -91,9 +92,12 @@ def run_solve(args: argparse.Namespace) -> int:
             if unbounded:
                 time_limit = UNSOLVABLE_SECONDS
                 print(
-                    f"{game.title}: an exact solve from here could take far too long, so the "
-                    f"engine searches for up to {UNSOLVABLE_SECONDS:g} s instead (--time sets "
-                    "how long).",
+                    _(
+                        "{game}: an exact solve from here could take far too long, so the "
+                        "engine searches for up to {seconds} s instead (--time sets how long).",
+                        game=game_title(game.title),
+                        seconds=format(UNSOLVABLE_SECONDS, "g"),
+                    ),
                     flush=True,
                 )
             result = search(game, position, level=args.level, time_limit=time_limit)

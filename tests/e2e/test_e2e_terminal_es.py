@@ -135,7 +135,7 @@ async def test_a_review_in_spanish_names_the_turning_point_and_the_accuracy(
     assert review.status == 0, review
     lines = review.out.splitlines()
     assert re.fullmatch(rf".+ #{game_id}: X ann contra O bob: ganó X ann \(en línea\)", lines[0])
-    assert lines[1].startswith("  1. X b2     mejor       empate"), lines
+    assert lines[1].startswith("  1. X b2     la mejor    empate"), lines
     assert lines[2].startswith("  2. O a2??   error grave derrota en 3"), lines
     assert lines[2].endswith("mejor jugada: a1"), lines
     assert "Momentos clave:" in lines

@@ -374,6 +374,7 @@ const REFUSALS = {
   hints_off: N_("Hints are off in this game"),
   engine_busy: N_("The engine is busy: ask again in a moment"),
   internal_error: N_("Something went wrong on the server: try again"),
+  unreadable_record: N_("A newer Boardroom stored that game: this server cannot read it"),
 };
 
 /** A refused request (RefusedError or ConnectionLostError) in words. */

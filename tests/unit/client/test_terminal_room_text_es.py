@@ -25,12 +25,13 @@ from boardroom.client.terminal.room_text import (
 )
 from boardroom.client.tracked_room import TrackedRoom
 from boardroom.shared.errors import IllegalMoveError, IllegalMoveReason
+from boardroom.shared.games import Player
 from boardroom.shared.i18n import translator, use_language
 from boardroom.shared.protocol.messages import Hint, Moved, ResultInfo, SearchInfo, SeatInfo
 
-ANN = SeatInfo(side="first", name="ann", kind="human", connected=True)
-BOB = SeatInfo(side="second", name="bob", kind="human", connected=True)
-AI = SeatInfo(side="second", name="AI (hard)", kind="ai", level="hard", connected=True)
+ANN = SeatInfo(side=Player.FIRST, name="ann", kind="human", connected=True)
+BOB = SeatInfo(side=Player.SECOND, name="bob", kind="human", connected=True)
+AI = SeatInfo(side=Player.SECOND, name="AI (hard)", kind="ai", level="hard", connected=True)
 SEARCH = SearchInfo(
     summary="searched 1.2 M positions in 0.84 s, depth 14: sees a win in 9",
     nodes=1_234_567,
@@ -65,18 +66,18 @@ def plain(text: str) -> str:
 
 def test_the_status_line_says_the_seats_and_the_turn_in_spanish() -> None:
     assert status_line(room()).endswith(", sala C9FVBQ | X ann (tú) | O bob | te toca")
-    assert status_line(room(moves="b2", ply=1, to_move="second")).endswith("| turno de O")
-    waiting = room(status="waiting", to_move=None, seats=[ANN, SeatInfo(side="second")])
+    assert status_line(room(moves="b2", ply=1, to_move=Player.SECOND)).endswith("| turno de O")
+    waiting = room(status="waiting", to_move=None, seats=[ANN, SeatInfo(side=Player.SECOND)])
     assert status_line(waiting).endswith("| X ann (tú) | O (puesto libre) | esperando rival")
 
 
 def test_the_ais_seat_says_its_level_in_words() -> None:
     """The server names the seat ``AI (hard)``: a code on the wire, words on the screen."""
-    assert seat_text(room(seats=[ANN, AI]), "second") == "O IA (difícil)"
+    assert seat_text(room(seats=[ANN, AI]), Player.SECOND) == "O IA (difícil)"
 
 
 def test_a_draw_offer_and_a_pause_are_said_in_spanish() -> None:
-    offered = room(moves="b2", ply=1, to_move="second", draw_offer="second")
+    offered = room(moves="b2", ply=1, to_move=Player.SECOND, draw_offer=Player.SECOND)
     assert status_line(offered).endswith("| turno de O, O bob ofrece empate: accept o decline")
     paused = room(paused=True)
     assert status_line(paused).endswith(
@@ -90,11 +91,11 @@ def test_a_draw_offer_and_a_pause_are_said_in_spanish() -> None:
 @pytest.mark.parametrize(
     ("result", "you_see", "bob_sees"),
     [
-        (ResultInfo(winner="first", reason="resignation"), "Ganas tú: O bob abandonó",
+        (ResultInfo(winner=Player.FIRST, reason="resignation"), "Ganas tú: O bob abandonó",
          "Gana X ann: abandonaste"),
-        (ResultInfo(winner="first", reason="timeout"), "Ganas tú por tiempo",
+        (ResultInfo(winner=Player.FIRST, reason="timeout"), "Ganas tú por tiempo",
          "Gana X ann por tiempo"),
-        (ResultInfo(winner="first", reason="abandonment"),
+        (ResultInfo(winner=Player.FIRST, reason="abandonment"),
          "Ganas tú: O bob se fue y no volvió", "Gana X ann: te fuiste y no volviste"),
         (ResultInfo(winner=None, reason="full_board"), "Empate: el tablero está lleno",
          "Empate: el tablero está lleno"),
@@ -106,24 +107,26 @@ def test_a_result_is_said_to_each_player_in_spanish(
     result: ResultInfo, you_see: str, bob_sees: str
 ) -> None:
     assert result_text(finished(result)) == you_see
-    assert result_text(finished(result, you="second")) == bob_sees
+    assert result_text(finished(result, you=Player.SECOND)) == bob_sees
 
 
 def test_a_line_is_said_with_its_length_in_words() -> None:
-    line = ResultInfo(winner="second", reason="line", line=["a1", "b2", "c3"])
+    line = ResultInfo(winner=Player.SECOND, reason="line", line=["a1", "b2", "c3"])
     assert result_text(finished(line)) == "Gana O bob: tres en línea a1-b2-c3"
 
 
 def test_the_result_line_gives_the_games_id_and_the_review_command() -> None:
-    over = finished(ResultInfo(winner="first", reason="resignation"), game_id=12)
+    over = finished(ResultInfo(winner=Player.FIRST, reason="resignation"), game_id=12)
     assert result_line(over, server_url="ws://10.0.0.5:8765/ws") == (
         "Resultado: Ganas tú: O bob abandonó (partida #12: boardroom review 12 --server 10.0.0.5)"
     )
 
 
 def test_a_rematch_request_is_said_in_spanish() -> None:
-    over = finished(ResultInfo(winner="first", reason="resignation"), rematch_offer="second")
-    assert rematch_text(over, "second") == (
+    over = finished(
+        ResultInfo(winner=Player.FIRST, reason="resignation"), rematch_offer=Player.SECOND
+    )
+    assert rematch_text(over, Player.SECOND) == (
         "bob pide la revancha: escribe rematch (o r) para jugar otra vez, con los lados cambiados."
     )
     assert status_line(over).endswith(
@@ -133,7 +136,7 @@ def test_a_rematch_request_is_said_in_spanish() -> None:
 
 def test_why_says_the_search_in_spanish_with_spanish_numbers() -> None:
     """The glossary's own line: positions in the locale's short form, depth, the win."""
-    moved = Moved(room="C9FVBQ", ply=1, move="4", side="second", search=SEARCH)
+    moved = Moved(room="C9FVBQ", ply=1, move="4", side=Player.SECOND, search=SEARCH)
     said = plain(search_text(room(seats=[ANN, AI]), moved)).splitlines()
     assert said == [
         "O IA (difícil) jugó 4: búsqueda de 1,2 M posiciones en 0,84 s, profundidad 14: gana en 9",
