@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    .venv/bin/python tests/screenshots.py [OUTPUT_FOLDER]
+    .venv/bin/python tests/screenshots.py [--lang en|es] [OUTPUT_FOLDER]
 
 It starts the real server in class mode on a throwaway database, connects real
 protocol players (:class:`harness.Player`) who play casual games and a round
@@ -34,12 +34,20 @@ what Chromium shows (``docs/images/`` by default):
 Each page's function takes a running server and a browser, so that one picture
 can be taken again alone (``hint_page`` and ``ai_match_page`` need no class).
 
+``--lang es`` takes the Spanish twins (``docs/es/images/`` by default;
+``--lang es cards`` takes the cards alone): every server speaks the language
+(``language=``), every browser asks for it (``locale``), the teacher's messages
+and the tournament's name are written in it, and the labels the script clicks
+are read from the catalogue (:func:`say`), so they are the words on the page.
+The students' names stay as they are.
+
 Moves are chosen at random among the legal ones (seeded), so each run looks
 alike without being scripted.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 import sys
@@ -56,8 +64,55 @@ from harness import Player, RunningServer, running_server, wait_until
 from playwright.async_api import Browser, Page, async_playwright, expect
 
 from boardroom.shared.games import get_game
+from boardroom.shared.i18n import translator
 
-IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+IMAGES = {"en": DOCS / "images", "es": DOCS / "es" / "images"}
+"""Where each language's pictures go by default."""
+BROWSER_LOCALES = {"en": "en-US", "es": "es-ES"}
+LANG = "en"
+"""The language of the pictures (``--lang``); set once, before anything runs."""
+
+
+def say(message: str, /, **params: Any) -> str:
+    """``message`` (an English msgid of the catalogue) as the pages write it in :data:`LANG`."""
+    return translator(LANG).gettext(message, **params)
+
+
+def say_n(singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """The plural message for ``n`` as the pages write it in :data:`LANG`."""
+    return translator(LANG).ngettext(singular, plural, n, **params)
+
+
+def locale() -> str:
+    """The browser's locale (its ``navigator.languages``) for :data:`LANG`."""
+    return BROWSER_LOCALES[LANG]
+
+
+WRITTEN = {
+    "en": {
+        "announcement": "Ten minutes left: finish your game, then look at the wall.",
+        "phone announcement": (
+            "Hands off the keyboards for a minute: look at the wall, then finish your game."
+        ),
+        "tournament": "Friday Connect Four",
+    },
+    "es": {
+        "announcement": "Quedan diez minutos: termina tu partida y luego mira el mural.",
+        "phone announcement": (
+            "Suelta el teclado un minuto: mira el mural y luego termina tu partida."
+        ),
+        "tournament": "Copa de Conecta 4 del viernes",
+    },
+}
+"""What the teacher types, in each language (typed, so not in the catalogue)."""
+
+
+def written(what: str) -> str:
+    """The teacher's text ``what`` in :data:`LANG`."""
+    return WRITTEN[LANG][what]
+
+
 PROJECTOR = {"width": 1920, "height": 1080}
 CASUAL = (
     ("Ada", "Ben", "tictactoe4", 6),
@@ -73,14 +128,10 @@ CASUAL = (
 )
 """(first player, second player or the AI, game, how many moves to play)."""
 TOURNAMENT_PLAYERS = ("Ivo", "Jun", "Kai", "Lea")
-ANNOUNCEMENT = "Ten minutes left: finish your game, then look at the wall."
 CLASS_URL = "http://192.168.1.20:8765/"
 """The address students reach the server at, in the pictures."""
 
 PHONE = {"width": 390, "height": 844}
-PHONE_ANNOUNCEMENT = (
-    "Hands off the keyboards for a minute: look at the wall, then finish your game."
-)
 
 chooser = random.Random(7)
 SAVED: list[str] = []
@@ -103,6 +154,7 @@ async def main(folder: Path) -> None:
             # The compiled solver, as `boardroom serve` runs it: the review and the
             # hint show proven Connect Four values (the tests' pure one estimates).
             engine="auto",
+            language=LANG,
         ) as server:
             teacher = Teacher(server)
             await casual_games(server)
@@ -130,6 +182,7 @@ async def main(folder: Path) -> None:
 
 async def cards_only(folder: Path) -> None:
     """``cards.png`` alone."""
+    folder.mkdir(parents=True, exist_ok=True)
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=chromium_path(), args=list(CHROMIUM_FLAGS)
@@ -204,21 +257,21 @@ async def start_tournament(
     tasks = [asyncio.create_task(tournament_student(student)) for student in students]
     running_tasks.update(tasks)
     context = await browser.new_context(
-        viewport={"width": 1440, "height": 900}, base_url=server.http_url("")
+        viewport={"width": 1440, "height": 900}, base_url=server.http_url(""), locale=locale()
     )
     page = await context.new_page()
     await page.goto(f"/teacher#token={teacher.token}")
     form = page.locator("#new-tournament")
     for name in TOURNAMENT_PLAYERS:
         await form.get_by_label(name, exact=True).wait_for()
-    await form.get_by_label("Name").fill("Friday Connect Four")
+    await form.get_by_label(say("Name")).fill(written("tournament"))
     await form.locator("#tournament-game").select_option("connect4")
-    for name in (*TOURNAMENT_PLAYERS, "AI (easy)"):
+    for name in (*TOURNAMENT_PLAYERS, say("AI ({level})", level=say("easy"))):
         await form.get_by_label(name, exact=True).check()
     await form.screenshot(path=folder / "tournament-form.png")
     SAVED.append("tournament-form.png")
-    await form.get_by_role("button", name="Start the tournament").click()
-    await expect(page.locator(".tournament-name")).to_have_text("Friday Connect Four")
+    await form.get_by_role("button", name=say("Start the tournament")).click()
+    await expect(page.locator(".tournament-name")).to_have_text(written("tournament"))
     await context.close()
     await wait_until(
         lambda: teacher.get("/api/admin/tournaments"),
@@ -241,15 +294,17 @@ async def connect_four_against_the_ai(
 ) -> Page:
     """A page at ``viewport`` where ``name`` plays ``columns`` against the easy
     AI at Connect Four, left at their next turn."""
-    context = await browser.new_context(viewport=viewport, base_url=server.http_url(""))
+    context = await browser.new_context(
+        viewport=viewport, base_url=server.http_url(""), locale=locale()
+    )
     page = await context.new_page()
     await page.goto("/")
-    await page.get_by_label("Your name").fill(name)
-    await page.get_by_role("button", name="Enter").click()
+    await page.get_by_label(say("Your name")).fill(name)
+    await page.get_by_role("button", name=say("Enter"), exact=True).click()
     await page.locator("#new-game").select_option("connect4")
-    await page.get_by_label("The AI").check()
+    await page.get_by_label(say("The AI"), exact=True).check()
     await page.locator("#new-level").select_option("easy")
-    await page.get_by_role("button", name="Create room").click()
+    await page.get_by_role("button", name=say("Create room"), exact=True).click()
     room = page.locator(".room-view")
     for column in columns:
         await page.locator(".room-view.your-turn").wait_for()
@@ -264,7 +319,7 @@ async def student_page(
     server: RunningServer, teacher: Teacher, browser: Browser, path: Path
 ) -> None:
     page = await connect_four_against_the_ai(server, browser, LAPTOP, "Mia", ("4", "3", "4"))
-    await teacher.post("/api/admin/broadcast", {"text": ANNOUNCEMENT})
+    await teacher.post("/api/admin/broadcast", {"text": written("announcement")})
     await expect(page.locator(".pinned.announcement")).to_be_visible()
     await page.screenshot(path=path)
     SAVED.append(path.name)
@@ -276,8 +331,10 @@ async def phone_notice_page(
     """Noa plays the AI at Connect Four on a 390x844 phone when the teacher's
     message comes: it stands above the board, which stays whole on screen."""
     page = await connect_four_against_the_ai(server, browser, PHONE, "Noa", ("4", "4", "3"))
-    await teacher.post("/api/admin/broadcast", {"text": PHONE_ANNOUNCEMENT})
-    await expect(page.locator(".pinned.announcement").last).to_contain_text(PHONE_ANNOUNCEMENT)
+    await teacher.post("/api/admin/broadcast", {"text": written("phone announcement")})
+    await expect(page.locator(".pinned.announcement").last).to_contain_text(
+        written("phone announcement")
+    )
     await page.screenshot(path=path)
     SAVED.append(path.name)
 
@@ -286,7 +343,7 @@ async def teacher_page(
     server: RunningServer, teacher: Teacher, browser: Browser, path: Path
 ) -> None:
     context = await browser.new_context(
-        viewport={"width": 1440, "height": 900}, base_url=server.http_url("")
+        viewport={"width": 1440, "height": 900}, base_url=server.http_url(""), locale=locale()
     )
     page = await context.new_page()
     await page.goto(f"/teacher#token={teacher.token}")
@@ -298,7 +355,9 @@ async def teacher_page(
 
 
 async def wall_page(server: RunningServer, teacher: Teacher, browser: Browser, path: Path) -> None:
-    context = await browser.new_context(viewport=PROJECTOR, base_url=server.http_url(""))
+    context = await browser.new_context(
+        viewport=PROJECTOR, base_url=server.http_url(""), locale=locale()
+    )
     page = await context.new_page()
     await page.goto(f"/wall#token={teacher.token}")
     await page.locator(".tile").first.wait_for()
@@ -324,7 +383,10 @@ async def projector_wall_page(browser: Browser, path: Path) -> None:
         # Twenty students on one machine: more connections than one address may
         # hold by default, as for a class behind one address (docs/classroom.md).
         async with running_server(
-            Path(scratch) / "wall.db", class_name="7B", max_connections_per_address=64
+            Path(scratch) / "wall.db",
+            class_name="7B",
+            max_connections_per_address=64,
+            language=LANG,
         ) as server:
             students = [await Player.join_server(server.ws_url, name) for name in PROJECTOR_CLASS]
             for index, (first, second) in enumerate(
@@ -338,25 +400,33 @@ async def projector_wall_page(browser: Browser, path: Path) -> None:
                     mover, side = (first, "first") if ply % 2 == 0 else (second, "second")
                     await play_moves(mover, room, side, 1)
             teacher = Teacher(server)
-            await teacher.post("/api/admin/broadcast", {"text": ANNOUNCEMENT})
+            await teacher.post("/api/admin/broadcast", {"text": written("announcement")})
             context = await browser.new_context(
-                viewport={"width": 1280, "height": 720}, base_url=server.http_url("")
+                viewport={"width": 1280, "height": 720},
+                base_url=server.http_url(""),
+                locale=locale(),
             )
             page = await context.new_page()
             await page.goto(f"/wall#token={teacher.token}")
-            await expect(page.locator("#wall-counts")).to_have_text("20 games in progress")
+            await expect(page.locator("#wall-counts")).to_have_text(
+                say_n("{n} game in progress", "{n} games in progress", 20)
+            )
             await expect(page.locator("#wall-announcement")).to_be_visible()
-            await expect(page.locator("#wall-page")).to_have_text("Page 1/2")
+            await expect(page.locator("#wall-page")).to_have_text(
+                say("Page {page}/{pages}", page=1, pages=2)
+            )
             await page.screenshot(path=path)
             await context.close()
     SAVED.append(path.name)
 
 
 async def leaderboard_page(server: RunningServer, browser: Browser, path: Path) -> None:
-    context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+    context = await browser.new_context(
+        viewport=LAPTOP, base_url=server.http_url(""), locale=locale()
+    )
     page = await context.new_page()
     await page.goto("/leaderboard")
-    await page.get_by_role("tab", name="Connect Four").click()
+    await page.get_by_role("tab", name=say("Connect Four")).click()
     await page.locator("tbody tr").first.wait_for()
     await page.screenshot(path=path)
     SAVED.append(path.name)
@@ -375,7 +445,9 @@ async def review_page(server: RunningServer, browser: Browser, path: Path) -> No
     for ply, move in enumerate(REVIEWED):
         await (ada, ben)[ply % 2].request({"type": "move", "room": code, "move": move})
     game_id = (await ada.expect("game_over"))["game_id"]
-    context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+    context = await browser.new_context(
+        viewport=LAPTOP, base_url=server.http_url(""), locale=locale()
+    )
     page = await context.new_page()
     await page.goto(f"/#/review/{game_id}")
     await expect(page.locator(".review-view")).to_have_attribute(
@@ -392,15 +464,17 @@ async def hint_page(server: RunningServer, browser: Browser, path: Path) -> None
     """Nia plays the AI at Connect Four, asks for a hint on her third move: the
     hint under the board, its column ringed. Hints must be on (class mode: the
     teacher's switch)."""
-    context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+    context = await browser.new_context(
+        viewport=LAPTOP, base_url=server.http_url(""), locale=locale()
+    )
     page = await context.new_page()
     await page.goto("/")
-    await page.get_by_label("Your name").fill("Nia")
-    await page.get_by_role("button", name="Enter").click()
+    await page.get_by_label(say("Your name")).fill("Nia")
+    await page.get_by_role("button", name=say("Enter"), exact=True).click()
     await page.locator("#new-game").select_option("connect4")
-    await page.get_by_label("The AI").check()
+    await page.get_by_label(say("The AI"), exact=True).check()
     await page.locator("#new-level").select_option("easy")
-    await page.get_by_role("button", name="Create room").click()
+    await page.get_by_role("button", name=say("Create room"), exact=True).click()
     room = page.locator(".room-view")
     for column in ("4", "3"):
         await page.locator(".room-view.your-turn").wait_for()
@@ -408,7 +482,7 @@ async def hint_page(server: RunningServer, browser: Browser, path: Path) -> None
         await page.locator(f".column[data-column='{column}']").click()
         await expect(room).not_to_have_attribute("data-ply", ply or "")
     await page.locator(".room-view.your-turn").wait_for()
-    await page.get_by_role("button", name="Hint").click()
+    await page.get_by_role("button", name=say("Hint"), exact=True).click()
     await expect(page.locator(".column.hint")).to_have_count(1)
     await page.screenshot(path=path)
     SAVED.append(path.name)
@@ -417,17 +491,19 @@ async def hint_page(server: RunningServer, browser: Browser, path: Path) -> None
 async def ai_match_page(server: RunningServer, browser: Browser, path: Path) -> None:
     """Two AIs (medium as X, perfect as O) at Connect Four, 0.5 s a move, opened
     from the lobby; the picture once twelve moves are on the board."""
-    context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+    context = await browser.new_context(
+        viewport=LAPTOP, base_url=server.http_url(""), locale=locale()
+    )
     page = await context.new_page()
     await page.goto("/")
-    await page.get_by_label("Your name").fill("Oli")
-    await page.get_by_role("button", name="Enter").click()
+    await page.get_by_label(say("Your name")).fill("Oli")
+    await page.get_by_role("button", name=say("Enter"), exact=True).click()
     await page.locator("#new-game").select_option("connect4")
-    await page.get_by_label("Two AIs (watch)").check()
+    await page.get_by_label(say("Two AIs (watch)")).check()
     await page.locator("#match-first").select_option("medium")
     await page.locator("#match-second").select_option("perfect")
     await page.locator("#match-pace").select_option("0.5")
-    await page.get_by_role("button", name="Create room").click()
+    await page.get_by_role("button", name=say("Create room"), exact=True).click()
     await page.wait_for_function(
         "() => Number(document.querySelector('.room-view')?.dataset.ply) >= 12", timeout=60_000
     )
@@ -443,14 +519,16 @@ async def cards_page(browser: Browser, path: Path) -> None:
     """The teacher adds eight students; the sheet as printed on an A4 page."""
     with tempfile.TemporaryDirectory() as scratch:
         async with running_server(
-            Path(scratch) / "cards.db", class_name="7B", public_url=CLASS_URL
+            Path(scratch) / "cards.db", class_name="7B", public_url=CLASS_URL, language=LANG
         ) as server:
             teacher = Teacher(server)
-            context = await browser.new_context(viewport=LAPTOP, base_url=server.http_url(""))
+            context = await browser.new_context(
+                viewport=LAPTOP, base_url=server.http_url(""), locale=locale()
+            )
             page = await context.new_page()
             await page.goto(f"/teacher#token={teacher.token}")
-            await page.get_by_label("Names, one per line").fill("\n".join(CARD_NAMES))
-            await page.get_by_role("button", name="Add students").click()
+            await page.get_by_label(say("Names, one per line")).fill("\n".join(CARD_NAMES))
+            await page.get_by_role("button", name=say("Add students")).click()
             await expect(page.locator(".account-card")).to_have_count(len(CARD_NAMES))
             await page.emulate_media(media="print")
             await page.set_viewport_size(A4_AT_96_DPI)
@@ -459,9 +537,23 @@ async def cards_page(browser: Browser, path: Path) -> None:
             SAVED.append(path.name)
 
 
+def arguments(argv: list[str]) -> argparse.Namespace:
+    """``[--lang en|es] [cards] [FOLDER]``."""
+    parser = argparse.ArgumentParser(description="Take the docs' screenshots (not a test).")
+    parser.add_argument("--lang", choices=sorted(IMAGES), default="en", help="their language")
+    parser.add_argument("what", nargs="*", help="'cards' for cards.png alone; then the folder")
+    options = parser.parse_args(argv)
+    words = list(options.what)
+    options.cards = words[:1] == ["cards"]
+    del words[: int(options.cards)]
+    if len(words) > 1:
+        parser.error("one folder at most")
+    options.folder = Path(words[0]) if words else IMAGES[options.lang]
+    return options
+
+
 if __name__ == "__main__":
     # The engine's worker processes import this module again: run only in the parent.
-    if sys.argv[1:2] == ["cards"]:
-        asyncio.run(cards_only(Path(sys.argv[2]) if len(sys.argv) > 2 else IMAGES))
-    else:
-        asyncio.run(main(Path(sys.argv[1]) if len(sys.argv) > 1 else IMAGES))
+    options = arguments(sys.argv[1:])
+    LANG = options.lang
+    asyncio.run(cards_only(options.folder) if options.cards else main(options.folder))

@@ -41,6 +41,15 @@ export function firstChances(review) {
   return review.side === "first" ? review.chances_after : -review.chances_after;
 }
 
+/** A translated sentence with its {placeholders} replaced by `parts` (each a list of
+ * nodes and text): the words between them stay where the language puts them. */
+function withParts(sentence, parts) {
+  return sentence.split(/(\{\w+\})/).flatMap((piece) => {
+    const name = /^\{(\w+)\}$/.exec(piece)?.[1];
+    return name && parts[name] ? parts[name] : piece ? [piece] : [];
+  });
+}
+
 /** "X won (line)", "draw (full board)", "no result". */
 function resultText(body) {
   const result = body.result;
@@ -210,8 +219,10 @@ export class ReviewView {
       document.title = t("Review: {game} {id}", { game, id: body.game_id }) + " · Boardroom";
     }
     const players = body.players ?? {};
+    const side = (which) => [sideMark(which), ` ${shownName(players[which]) ?? "?"}`];
     this.meta.replaceChildren(
-      sideMark("first"), ` ${shownName(players.first) ?? "?"} v `, sideMark("second"), ` ${shownName(players.second) ?? "?"} · ${resultText(body)}`,
+      ...withParts(t("{first} v {second}"), { first: side("first"), second: side("second") }),
+      ` · ${resultText(body)}`,
     );
     const done = body.reviews.length;
     this.element.dataset.reviewed = String(done);
