@@ -324,6 +324,7 @@ class Dispatcher:
             session.outbox.replace()
         session.outbox = peer.connection
         session.search_info = hello.search_info
+        session.address = peer.connection.address
         session.idle_since = None
         peer.session, peer.token = session, token
         resumed_elsewhere: list[str] = []
@@ -396,9 +397,9 @@ class Dispatcher:
             )
         rooms = self._rooms
         codes = await rooms.new_codes(private=not message.public)
-        rooms.check_room_caps(session, address, codes)
+        rooms.check_room_caps(session, address, codes, ai_match=match is not None)
         host = self._open_room(game, codes, public=message.public, request=message)
-        rooms.room_caps.opened(host.code, session.id, address)
+        rooms.opened_room(host.code, session, address, ai_match=match is not None)
         # The creator of an AI match watches it; the AI sits down once they are in.
         await rooms.enter(host, session, message.id, watch=match is not None)
         if match is not None:
@@ -416,7 +417,7 @@ class Dispatcher:
             codes = await rooms.new_codes(private=False)
             rooms.check_room_caps(session, address, codes)
             host = self._open_room(game, codes, public=True, request=None, quick=True)
-            rooms.room_caps.opened(host.code, session.id, address)
+            rooms.opened_room(host.code, session, address, ai_match=False)
         await rooms.enter(host, session, message.id, watch=False)
 
     def _open_room(
