@@ -24,6 +24,7 @@ from boardroom.server.core.engine_queue import DEFAULT_RESERVED_WORKERS
 from boardroom.server.core.limits import (
     DEFAULT_CONNECTIONS_PER_ADDRESS,
     DEFAULT_HANDSHAKE_SECONDS,
+    DEFAULT_HINTS_PER_MINUTE,
     DEFAULT_HTTP_BURST,
     DEFAULT_HTTP_RATE,
     DEFAULT_MESSAGE_BURST,
@@ -121,6 +122,10 @@ class ServerConfig:
     max_ai_matches_per_address: int = _setting(
         DEFAULT_AI_MATCHES_PER_ADDRESS,
         "AI matches the players of one address may have running at once (0: no cap)",
+    )
+    hints_per_minute: float = _setting(
+        DEFAULT_HINTS_PER_MINUTE,
+        "hints one player may ask for a minute, on average, past a burst of ten (0: no limit)",
     )
     http_rate: float = _setting(
         DEFAULT_HTTP_RATE, "HTTP API requests per second from one address, on average (0: no limit)"
@@ -224,6 +229,8 @@ class ServerConfig:
                 "max_ai_matches_per_session must be 1 or more and max_ai_matches_per_address "
                 "0 or more"
             )
+        if not 0 <= self.hints_per_minute < math.inf:
+            problems.append("hints_per_minute must be 0 (no limit) or more")
         if self.new_players_per_address < 0 or not 0 < self.new_player_seconds < math.inf:
             problems.append(
                 "new_players_per_address must be 0 (no cap) or more and new_player_seconds "

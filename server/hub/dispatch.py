@@ -12,10 +12,13 @@ refusal goes back as an ``error``, and changes nothing.
 from __future__ import annotations
 
 import logging
+import math
+import time
 from typing import Protocol
 
 import msgspec
 
+from boardroom.server.core.limits import HINT_BURST, AddressRateLimits
 from boardroom.server.core.lobby import RoomCodes
 from boardroom.server.core.players import PlayerId, PlayerRecord, numbered_name
 from boardroom.server.core.records import PlayerKind
@@ -34,6 +37,7 @@ from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
 from boardroom.shared.protocol.messages import (
     PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
+    AskHint,
     ClientMessage,
     CreateRoom,
     Error,
@@ -77,6 +81,11 @@ class Dispatcher:
         self._players = players
         self._hello_checks: list[HelloCheck] = []
         self._name_keeper: NameKeeper | None = None
+        per_minute = rooms.config.hints_per_minute
+        # Keyed by session: a bucket is forgotten once full again (limits.py).
+        self._hint_rates = (
+            AddressRateLimits(per_minute / 60, HINT_BURST) if per_minute > 0 else None
+        )
 
     # -- the boundary for features (boardroom.server.hub.boundary) ------------------------------
 
@@ -160,6 +169,15 @@ class Dispatcher:
                 ErrorCode.HELLO_REQUIRED,
                 f'say hello first: {{"type": "hello", "name": ..., "version": {PROTOCOL_VERSION}}}',
             )
+        if isinstance(message, AskHint) and self._hint_rates is not None:
+            delay = self._hint_rates.check(session.id, time.monotonic())
+            if delay is not None:
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    f"you asked for many hints in a short time: ask again in {math.ceil(delay)} s "
+                    "(each one takes the engine from everybody's AI)",
+                    retry_after=round(delay, 1),
+                )
         rooms = self._rooms
         match message:
             case ListRooms():

@@ -21,6 +21,7 @@ from typing import Any
 from harness import Player, RunningServer, running_server
 from test_e2e_bad_input import assert_error
 
+from boardroom.server.core.limits import HINT_BURST
 from boardroom.server.core.room_caps import (
     DEFAULT_AI_MATCHES_PER_ADDRESS,
     DEFAULT_AI_MATCHES_PER_SESSION,
@@ -56,11 +57,13 @@ async def drain(player: Player) -> None:
 
 
 async def ask_hints(player: Player, code: str) -> None:
-    """Ask for a hint in ``code`` again as soon as the last is answered, for ever."""
+    """Ask for a hint in ``code`` again as soon as the last is answered, for ever
+    (as soon as the server allows: past the session's hint rate, when it says)."""
     with contextlib.suppress(Exception):
         while True:
-            await player.request({"type": "hint", "room": code})
+            reply = await player.request({"type": "hint", "room": code})
             player._pending.clear()  # the AI never moves: only the hints' replies come
+            await asyncio.sleep(reply.get("retry_after") or 0.0)
 
 
 @contextlib.asynccontextmanager
@@ -199,3 +202,27 @@ async def test_ai_matches_past_the_session_or_address_cap_are_refused(tmp_path: 
 
         assert (await ann.request({"type": "leave", "room": codes[0]}))["type"] == "left"
         assert (await open_match(bob, "tictactoe", pace=5.0))["type"] == "state"
+
+
+async def test_hints_past_the_sessions_rate_are_refused_with_when_to_ask_again(
+    tmp_path: Path,
+) -> None:
+    """A session may ask for ten hints at once, then a few a minute: the next is
+    refused ``rate_limited`` with ``retry_after`` (no search is made), and the
+    other player's hints are theirs."""
+    async with running_server(tmp_path / "games.db", hints_per_minute=6.0) as server:
+        ann = await Player.join_server(server.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        for _ in range(HINT_BURST):
+            hint = await ann.request({"type": "hint", "room": code})
+            assert hint["type"] == "hint", hint
+        searches = server.app[POOL].metrics().searches
+        refused = assert_error(
+            await ann.request({"type": "hint", "room": code}), "rate_limited", "hints"
+        )
+        assert 0 < refused["retry_after"] <= 10.0
+        assert server.app[POOL].metrics().searches == searches
+        assert (await ann.request({"type": "move", "room": code, "move": "b2"}))["type"] == "moved"
+        assert (await bob.request({"type": "hint", "room": code}))["type"] == "hint"

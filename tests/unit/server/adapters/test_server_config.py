@@ -73,6 +73,8 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
         ({"BOARDROOM_MAX_AI_MATCHES_PER_SESSION": "0"}, "max_ai_matches_per_session"),
         ({"BOARDROOM_MAX_AI_MATCHES_PER_ADDRESS": "-1"}, "max_ai_matches_per_address"),
         ({"BOARDROOM_ENGINE_RESERVE": "-1"}, "engine_reserve"),
+        ({"BOARDROOM_HINTS_PER_MINUTE": "-1"}, "hints_per_minute"),
+        ({"BOARDROOM_HINTS_PER_MINUTE": "inf"}, "hints_per_minute"),
         ({"BOARDROOM_HTTP_RATE": "-1"}, "http_rate"),
         ({"BOARDROOM_HTTP_RATE": "nan"}, "http_rate"),
         ({"BOARDROOM_HTTP_BURST": "0"}, "http_burst"),
