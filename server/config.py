@@ -125,7 +125,7 @@ class ServerConfig:
     )
     hints_per_minute: float = _setting(
         DEFAULT_HINTS_PER_MINUTE,
-        "hints one player may ask for a minute, on average, past a burst of ten (0: no limit)",
+        "hints one player may ask for a minute, on average, past a burst of thirty (0: no limit)",
     )
     http_rate: float = _setting(
         DEFAULT_HTTP_RATE, "HTTP API requests per second from one address, on average (0: no limit)"

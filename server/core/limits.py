@@ -52,16 +52,17 @@ DEFAULT_MESSAGE_BURST = 40
 client that (re)connects sends ``hello``, joins or resumes several rooms and asks
 for their state in one go; a bot may also catch up on a backlog after a pause."""
 
-DEFAULT_HINTS_PER_MINUTE = 10.0
+DEFAULT_HINTS_PER_MINUTE = 20.0
 """Hints one session may ask for a minute, sustained (``--hints-per-minute``; 0:
-no limit). A person asks for a hint at most once a move, and thinks over it:
-ten a minute is a hint every six seconds, more than a fast game of tic-tac-toe
-needs; a script asking in four rooms as fast as the engine answers asks for
-eighty."""
+no limit), past :data:`HINT_BURST`. A person asks for a hint at most once a
+move: one every three seconds is more than a gomoku game allows (a hint there
+is itself a 3 s search); a script asking in four rooms as fast as the engine
+answers asks for eighty a minute, and far more on boards it solves at once."""
 
-HINT_BURST = 10
+HINT_BURST = 30
 """Hints a session may ask for at once before :data:`DEFAULT_HINTS_PER_MINUTE`
-applies: a player who opens several rooms, or asks again after a refused hint."""
+applies: a whole Connect Four game with a hint before each of one side's 21
+moves, however fast it is played, fits in it."""
 
 DEFAULT_ABUSE_STRIKES = 50
 """Refusals within :data:`DEFAULT_ABUSE_WINDOW` that get a connection closed. One

@@ -207,7 +207,7 @@ async def test_ai_matches_past_the_session_or_address_cap_are_refused(tmp_path: 
 async def test_hints_past_the_sessions_rate_are_refused_with_when_to_ask_again(
     tmp_path: Path,
 ) -> None:
-    """A session may ask for ten hints at once, then a few a minute: the next is
+    """A session may ask for thirty hints at once, then a few a minute: the next is
     refused ``rate_limited`` with ``retry_after`` (no search is made), and the
     other player's hints are theirs."""
     async with running_server(tmp_path / "games.db", hints_per_minute=6.0) as server:
