@@ -327,7 +327,10 @@ async def _metrics(request: web.Request) -> web.Response:
     metrics.set_games({state.value: count for state, count in games.items()})
     engine = pool.metrics()
     metrics.set_engine(
-        queue_depth=engine.queue_depth, busy_workers=engine.busy_workers, restarts=engine.restarts
+        queue_depth=engine.queue_depth,
+        busy_workers=engine.busy_workers,
+        restarts=engine.restarts,
+        waiting=engine.waiting,
     )
     body, content_type = metrics.render()
     response = web.Response(body=body)

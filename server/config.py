@@ -20,9 +20,11 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from boardroom.server.core.client_address import TrustedProxies
+from boardroom.server.core.engine_queue import DEFAULT_RESERVED_WORKERS
 from boardroom.server.core.limits import (
     DEFAULT_CONNECTIONS_PER_ADDRESS,
     DEFAULT_HANDSHAKE_SECONDS,
+    DEFAULT_HINTS_PER_MINUTE,
     DEFAULT_HTTP_BURST,
     DEFAULT_HTTP_RATE,
     DEFAULT_MESSAGE_BURST,
@@ -30,7 +32,12 @@ from boardroom.server.core.limits import (
     DEFAULT_NEW_PLAYER_SECONDS,
     DEFAULT_NEW_PLAYERS,
 )
-from boardroom.server.core.room_caps import DEFAULT_ROOMS_PER_ADDRESS, DEFAULT_ROOMS_PER_SESSION
+from boardroom.server.core.room_caps import (
+    DEFAULT_AI_MATCHES_PER_ADDRESS,
+    DEFAULT_AI_MATCHES_PER_SESSION,
+    DEFAULT_ROOMS_PER_ADDRESS,
+    DEFAULT_ROOMS_PER_SESSION,
+)
 from boardroom.server.event_loop import EVENT_LOOPS
 from boardroom.shared.engine.solvers import ENGINE_BUILDS
 from boardroom.shared.i18n.languages import CODES as LANGUAGE_CODES
@@ -74,6 +81,12 @@ class ServerConfig:
     )
     pool_size: int = _setting(0, "engine worker processes (0: one per core but one)")
     engine_queue: int = _setting(64, "server AI searches that may wait or run at once")
+    # Why one: server/core/engine_queue.py (a started search is never interrupted).
+    engine_reserve: int = _setting(
+        DEFAULT_RESERVED_WORKERS,
+        "engine workers started beyond --pool-size that run only the moves of AIs "
+        "that people play against, so a busy engine never keeps them waiting",
+    )
     # The same variable as the engine's own switch (boardroom.shared.engine.solvers), so one
     # name means one thing in `boardroom serve`, `solve` and `bench`.
     engine: str = _setting(
@@ -102,6 +115,17 @@ class ServerConfig:
     )
     max_rooms_per_address: int = _setting(
         DEFAULT_ROOMS_PER_ADDRESS, "rooms the players of one address may have open (0: no cap)"
+    )
+    max_ai_matches_per_session: int = _setting(
+        DEFAULT_AI_MATCHES_PER_SESSION, "AI matches one player may have running at once"
+    )
+    max_ai_matches_per_address: int = _setting(
+        DEFAULT_AI_MATCHES_PER_ADDRESS,
+        "AI matches the players of one address may have running at once (0: no cap)",
+    )
+    hints_per_minute: float = _setting(
+        DEFAULT_HINTS_PER_MINUTE,
+        "hints one player may ask for a minute, on average, past a burst of thirty (0: no limit)",
     )
     http_rate: float = _setting(
         DEFAULT_HTTP_RATE, "HTTP API requests per second from one address, on average (0: no limit)"
@@ -180,8 +204,10 @@ class ServerConfig:
         problems = []
         if not 0 <= self.port <= 65535:
             problems.append(f"port={self.port}: use 0 to 65535")
-        if self.pool_size < 0 or self.engine_queue < 1:
-            problems.append("pool_size must be 0 or more and engine_queue 1 or more")
+        if self.pool_size < 0 or self.engine_queue < 1 or self.engine_reserve < 0:
+            problems.append(
+                "pool_size and engine_reserve must be 0 or more and engine_queue 1 or more"
+            )
         if self.engine not in ENGINE_BUILDS:
             problems.append(f"engine={self.engine!r}: use {' or '.join(ENGINE_BUILDS)}")
         if not self.grace_seconds > 0:
@@ -198,6 +224,13 @@ class ServerConfig:
             problems.append(
                 "max_rooms_per_session must be 1 or more and max_rooms_per_address 0 or more"
             )
+        if self.max_ai_matches_per_session < 1 or self.max_ai_matches_per_address < 0:
+            problems.append(
+                "max_ai_matches_per_session must be 1 or more and max_ai_matches_per_address "
+                "0 or more"
+            )
+        if not 0 <= self.hints_per_minute < math.inf:
+            problems.append("hints_per_minute must be 0 (no limit) or more")
         if self.new_players_per_address < 0 or not 0 < self.new_player_seconds < math.inf:
             problems.append(
                 "new_players_per_address must be 0 (no cap) or more and new_player_seconds "

@@ -10,7 +10,13 @@
   solver (compiling it into numba's disk cache the first time on a machine, a few
   seconds, logged), so the first AI move pays no start-up;
 - bounded: at most ``max_queue`` searches waiting or running, and one per ``key``
-  (a room id); beyond that :meth:`~EnginePool.search` refuses at once;
+  (a room id); beyond that :meth:`~EnginePool.search` refuses at once (so do a
+  session's and an address's shares of the queue);
+- ordered: a search waits for a worker in the pure
+  :class:`~boardroom.server.core.engine_queue.EngineQueue`, by priority (a seated
+  person's AI opponent first, then hints, AI matches, analyses), and within one by
+  fair share between sessions and addresses, not first come; ``reserved`` workers
+  beyond ``workers`` run only seated players' AI moves (that module says why);
 - deadlines: a worker's answer is awaited for the time limit plus a margin, counted
   from when a worker takes the search; after that the caller gets a fallback move
   and the worker finishes on its own (it stays counted busy until it is free);
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import itertools
 import logging
 import multiprocessing
 import os
@@ -46,6 +53,13 @@ from multiprocessing.synchronize import Barrier
 from types import TracebackType
 from typing import Any, Self
 
+from boardroom.server.core.engine_queue import (
+    DEFAULT_AGING_SECONDS,
+    SERVER,
+    EnginePriority,
+    EngineQueue,
+    Submitter,
+)
 from boardroom.shared.engine import (
     SearchRequest,
     SearchResult,
@@ -155,6 +169,8 @@ class EnginePoolMetrics:
     """Wall time of the last answered search."""
     total_search_seconds: float
     """Wall time of all answered searches."""
+    waiting: int = 0
+    """Searches waiting for a worker (of ``queue_depth``)."""
 
 
 def centre_first_move(game_name: str, moves: str) -> Move:
@@ -295,6 +311,9 @@ class EnginePool:
     ``if __name__ == "__main__":`` guard (the ``boardroom`` entry point has it).
 
     ``task`` runs in the workers; it must pickle by reference (tests pass their own).
+    ``reserved`` workers are started beyond ``workers`` for seated players' AI moves
+    only (the server's ``--engine-reserve``); ``aging_seconds``: see
+    :class:`~boardroom.server.core.engine_queue.EngineQueue`.
     ``engine`` is the server's ``--engine``: ``"auto"`` leaves the solver to the
     workers' environment (compiled where it runs), ``"python"`` makes them use the
     pure one and skip loading the compiled one (about 0.7 s per worker, more on a
@@ -311,9 +330,14 @@ class EnginePool:
         deadline_margin: float = DEADLINE_MARGIN,
         warm_games: tuple[str, ...] = WARM_GAMES,
         engine: str = "auto",
+        reserved: int = 0,
+        aging_seconds: float = DEFAULT_AGING_SECONDS,
     ) -> None:
         if workers < 1 or max_queue < 1:
             raise ValueError(f"workers={workers}, max_queue={max_queue}: both must be 1 or more")
+        self._queue = EngineQueue(
+            workers=workers, max_queue=max_queue, reserved=reserved, aging_seconds=aging_seconds
+        )
         if start_method not in ("spawn", "forkserver"):
             raise ValueError(f"start_method={start_method!r}: use 'spawn' or 'forkserver'")
         if engine not in solvers.ENGINE_BUILDS:
@@ -321,20 +345,20 @@ class EnginePool:
         for name in warm_games:
             get_game(name)  # an unknown name fails here, not as a broken pool at start()
         self._context = multiprocessing.get_context(start_method)
-        self._workers = workers
-        self._max_queue = max_queue
+        self._workers = self._queue.slots
         self._task = task
         self._margin = deadline_margin
         self._warm_games = warm_games
         self._engine = engine
         self._executor: ProcessPoolExecutor | None = None
         self._closed = False
-        # One slot per worker: a search is handed over only when a worker is free, so
-        # its deadline does not run while it waits behind other rooms' searches.
-        self._slots = asyncio.Semaphore(workers)
+        # A search is handed over only when the queue gives it a worker's slot, so its
+        # deadline does not run while it waits behind other rooms' searches.
+        self._tickets = itertools.count()
+        self._waiters: dict[int, asyncio.Future[None]] = {}
         self._restart_lock = asyncio.Lock()
         self._keys: set[str] = set()
-        self._accepted = self._busy = 0
+        self._busy = 0
         self._searches = self._failures = self._timeouts = self._restarts = self._refused = 0
         self._last_seconds = self._total_seconds = 0.0
 
@@ -366,6 +390,10 @@ class EnginePool:
         if self._closed:
             return
         self._closed = True
+        waiters, self._waiters = self._waiters, {}
+        for waiter in waiters.values():
+            if not waiter.done():
+                waiter.set_exception(EngineUnavailableError("the engine pool was closed"))
         async with self._restart_lock:
             executor, self._executor = self._executor, None
         if executor is not None:
@@ -379,17 +407,27 @@ class EnginePool:
             timeouts=self._timeouts,
             restarts=self._restarts,
             refused=self._refused,
-            queue_depth=self._accepted,
+            queue_depth=self._queue.accepted,
             busy_workers=self._busy,
+            waiting=self._queue.waiting,
             last_search_seconds=self._last_seconds,
             total_search_seconds=self._total_seconds,
         )
 
-    async def search(self, request: SearchRequest, *, key: str | None = None) -> PoolSearchOutcome:
-        """Search ``request`` in a worker and return a move to play.
+    async def search(
+        self,
+        request: SearchRequest,
+        *,
+        key: str | None = None,
+        priority: EnginePriority = EnginePriority.SEATED,
+        submitter: Submitter = SERVER,
+    ) -> PoolSearchOutcome:
+        """Search ``request`` in a worker and return a move to play. It waits for a
+        worker at ``priority``, in turn with the other ``submitter`` s' searches.
 
         Raises :class:`EngineBusyError` at once when ``max_queue`` searches are
-        already waiting or running, or when ``key`` (a room id) already has one;
+        already waiting or running (or the submitter's share of them), or when
+        ``key`` (a room id) already has one;
         :class:`EngineUnavailableError` before :meth:`start` or after :meth:`close`;
         :class:`~boardroom.shared.errors.BoardroomError` for a bad request. Safe to cancel: the
         search is dropped (a worker already on it finishes it, and the answer is lost).
@@ -401,21 +439,20 @@ class EnginePool:
         if key is not None and key in self._keys:
             self._refused += 1
             raise EngineBusyError(f"{key!r} already has a search running; wait for its move")
-        if self._accepted >= self._max_queue:
-            self._refused += 1
-            raise EngineBusyError(f"the engine is busy ({self._max_queue} searches queued)")
+        self._admit(priority, submitter)
         self._searches += 1
-        self._accepted += 1
         if key is not None:
             self._keys.add(key)
         started = time.perf_counter()
         try:
-            result, retried, reason = await self._with_retry(request, deadline)
+            result, retried, reason = await self._with_retry(
+                request, deadline, order=(priority, submitter)
+            )
             fallback = (
                 None if result is not None else centre_first_move(request.game, request.moves)
             )
         finally:
-            self._accepted -= 1
+            self._queue.release(priority, submitter)
             if key is not None:
                 self._keys.discard(key)
         wall = time.perf_counter() - started
@@ -429,11 +466,14 @@ class EnginePool:
         searched = result.elapsed if result is not None else 0.0
         return PoolSearchOutcome(result, fallback, retried, max(wall - searched, 0.0), reason)
 
-    async def analyse(self, request: PositionRequest) -> PositionValue:
+    async def analyse(
+        self, request: PositionRequest, *, submitter: Submitter = SERVER
+    ) -> PositionValue:
         """Value one position of a game under analysis in a worker (its search
         takes at most ``request.longest``: the budget, more on Connect Four). It
-        waits for a free worker like a search, so an analysis holds no worker
-        longer than one position and the AI's moves in play get theirs in turn.
+        waits for a free worker like a search, at the lowest priority
+        (``ANALYSIS``), so an analysis holds no worker longer than one position
+        and the AI's moves in play go first.
 
         Raises :class:`EngineBusyError` at once when ``max_queue`` requests are
         waiting or running; :class:`EngineUnavailableError` when the pool is not
@@ -443,25 +483,37 @@ class EnginePool:
         """
         if self._executor is None:
             raise EngineUnavailableError("the engine pool is not running")
-        if self._accepted >= self._max_queue:
-            self._refused += 1
-            raise EngineBusyError(f"the engine is busy ({self._max_queue} searches queued)")
-        self._accepted += 1
+        order = (EnginePriority.ANALYSIS, submitter)
+        self._admit(*order)
         try:
             # Connect Four's values are proven beyond the review's budget (typically
             # in milliseconds): its deadline is the engine's cap, not the budget.
             deadline = request.longest + self._margin
-            value, _, reason = await self._with_retry(request, deadline, runs=run_position_request)
+            value, _, reason = await self._with_retry(
+                request, deadline, runs=run_position_request, order=order
+            )
         finally:
-            self._accepted -= 1
+            self._queue.release(*order)
         if value is None:
             assert reason is not None
             raise EngineUnavailableError(f"no value for {request} ({reason.value})")
         found: PositionValue = value
         return found
 
+    def _admit(self, priority: EnginePriority, submitter: Submitter) -> None:
+        """Count one search in, or raise :class:`EngineBusyError` with the queue's reason."""
+        refusal = self._queue.admit(priority, submitter)
+        if refusal is not None:
+            self._refused += 1
+            raise EngineBusyError(refusal)
+
     async def _with_retry(
-        self, request: Any, deadline: float, *, runs: Callable[[Any], Any] | None = None
+        self,
+        request: Any,
+        deadline: float,
+        *,
+        runs: Callable[[Any], Any] | None = None,
+        order: tuple[EnginePriority, Submitter] = (EnginePriority.SEATED, SERVER),
     ) -> tuple[Any, bool, FallbackReason | None]:
         """Run ``request`` in a worker (``runs``: see :meth:`_attempt`), once more on
         a fresh pool if a worker died: (its answer or None, whether it was retried,
@@ -469,7 +521,8 @@ class EnginePool:
         retried = False
         while True:
             try:
-                return await self._attempt(request, deadline, runs=runs), retried, None
+                answer = await self._attempt(request, deadline, runs=runs, order=order)
+                return answer, retried, None
             except BrokenProcessPool:
                 if retried:
                     return None, retried, FallbackReason.CRASHED
@@ -483,11 +536,17 @@ class EnginePool:
                 return None, retried, FallbackReason.ERROR
 
     async def _attempt(
-        self, request: Any, deadline: float, *, runs: Callable[[Any], Any] | None = None
+        self,
+        request: Any,
+        deadline: float,
+        *,
+        runs: Callable[[Any], Any] | None,
+        order: tuple[EnginePriority, Submitter],
     ) -> Any:
-        """One try: wait for a free worker, then for its answer until ``deadline``.
-        ``runs`` runs the request in the worker (default: the pool's search task)."""
-        await self._slots.acquire()
+        """One try: wait for a free worker (in the queue, at ``order``), then for its
+        answer until ``deadline``. ``runs`` runs the request in the worker (default:
+        the pool's search task)."""
+        ticket = await self._take_slot(*order)
         executor = self._executor
         try:
             if self._restart_lock.locked():  # a restart is under way: wait for the new pool
@@ -498,12 +557,12 @@ class EnginePool:
             work = self._task if runs is None else runs
             future = asyncio.wrap_future(executor.submit(_run_task, work, request))
         except BaseException as error:
-            self._slots.release()
+            self._slot_free(ticket)
             if isinstance(error, BrokenProcessPool) and executor is not None:
                 await self._replace(executor)  # broken while idle: no search saw it yet
             raise
         self._busy += 1
-        future.add_done_callback(self._worker_free)
+        future.add_done_callback(lambda done: self._worker_free(ticket, done))
         try:
             # shield: on timeout or cancellation the worker goes on, and keeps its slot.
             return await asyncio.wait_for(asyncio.shield(future), deadline)
@@ -517,9 +576,41 @@ class EnginePool:
                 raise EngineUnavailableError("the engine pool closed during the search") from None
             raise
 
-    def _worker_free(self, future: asyncio.Future[SearchResult]) -> None:
+    async def _take_slot(self, priority: EnginePriority, submitter: Submitter) -> int:
+        """Wait in the queue until a worker's slot is this search's: its ticket.
+        Cancelled while waiting, it leaves the queue (its room closed)."""
+        if self._closed:
+            raise EngineUnavailableError("the engine pool was closed")
+        ticket = next(self._tickets)
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters[ticket] = waiter
+        self._queue.wait(ticket, priority, submitter, now=time.monotonic())
+        self._start_waiting()
+        try:
+            await waiter
+        except BaseException:
+            self._waiters.pop(ticket, None)
+            if not self._queue.cancel(ticket):  # given a slot as it was cancelled
+                self._slot_free(ticket)
+            raise
+        return ticket
+
+    def _start_waiting(self) -> None:
+        """Hand every free slot to the search the queue says is next."""
+        now = time.monotonic()
+        while (ticket := self._queue.start_next(now=now)) is not None:
+            waiter = self._waiters.pop(ticket, None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(None)
+            # else: its caller is gone (cancelled, or the pool closed); it frees the slot.
+
+    def _slot_free(self, ticket: int) -> None:
+        self._queue.finished(ticket)
+        self._start_waiting()
+
+    def _worker_free(self, ticket: int, future: asyncio.Future[Any]) -> None:
         self._busy -= 1
-        self._slots.release()
+        self._slot_free(ticket)
         if not future.cancelled():
             future.exception()  # an overrun search's error has nobody else to read it
 

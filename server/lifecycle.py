@@ -105,7 +105,12 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
 
 async def _engine_pool(app: web.Application) -> AsyncIterator[None]:
     config = app[CONFIG]
-    pool = EnginePool(workers=config.workers, max_queue=config.engine_queue, engine=config.engine)
+    pool = EnginePool(
+        workers=config.workers,
+        max_queue=config.engine_queue,
+        engine=config.engine,
+        reserved=config.engine_reserve,
+    )
     await pool.start()  # a failed start shuts down the workers it started
     app[POOL] = pool
     try:

@@ -127,6 +127,11 @@ class ServerMetrics:
         self.engine_busy_workers = Gauge(
             _PREFIX + "engine_busy_workers", "Engine workers running a search.", registry=r
         )
+        self.engine_waiting = Gauge(
+            _PREFIX + "engine_waiting",
+            "Engine searches waiting for a worker (of the queue depth).",
+            registry=r,
+        )
         self.engine_search_seconds = Histogram(
             _PREFIX + "engine_search_seconds",
             "Wall time of engine searches, dispatch included.",
@@ -224,7 +229,9 @@ class ServerMetrics:
         An unknown state is a ValueError."""
         self._set_levels(self.games, "state", GAME_STATES, counts)
 
-    def set_engine(self, *, queue_depth: int, busy_workers: int, restarts: int) -> None:
+    def set_engine(
+        self, *, queue_depth: int, busy_workers: int, restarts: int, waiting: int = 0
+    ) -> None:
         """Copy in the engine pool's levels and its restart counter.
 
         ``restarts`` is the pool's running total; the metric grows by the difference
@@ -233,6 +240,7 @@ class ServerMetrics:
         """
         self.engine_queue_depth.set(queue_depth)
         self.engine_busy_workers.set(busy_workers)
+        self.engine_waiting.set(waiting)
         new = restarts - self._restarts_seen if restarts >= self._restarts_seen else restarts
         if new > 0:
             self.engine_restarts_total.inc(new)

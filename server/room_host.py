@@ -30,6 +30,7 @@ from typing import Protocol
 
 import msgspec
 
+from boardroom.server.core.engine_queue import SERVER, EnginePriority, Submitter
 from boardroom.server.core.room import Room, RoomOptions
 from boardroom.server.core.room_output import (
     AiRequest,
@@ -83,6 +84,13 @@ Deliver = Callable[[ClientId, ServerMessage, str], None]
 """Send one message, already encoded, to one client (dropped if it is not connected)."""
 Step = Callable[[float], Output]
 """One room input, given the time ``now``."""
+EngineOrder = Callable[[AiRequest], tuple[EnginePriority, Submitter]]
+"""How urgent an AI search is and whom it is for, in the engine's queue
+(:mod:`boardroom.server.core.engine_queue`)."""
+
+
+def _seated_order(request: AiRequest) -> tuple[EnginePriority, Submitter]:
+    return EnginePriority.SEATED, SERVER
 
 
 class RoomHost:
@@ -99,11 +107,14 @@ class RoomHost:
         quick: bool = False,
         on_search: Callable[[float, str | None], None] | None = None,
         wants_search: Callable[[ClientId], bool] = lambda client: False,
+        engine_order: EngineOrder = _seated_order,
     ) -> None:
         """``after`` runs after every carried-out output (the server updates its
         lobby and metrics there); ``on_search(seconds, fallback_reason)`` after
         every engine search; ``wants_search(client)`` says whether a client asked
-        for the AI's search with its moves (``hello.search_info``)."""
+        for the AI's search with its moves (``hello.search_info``);
+        ``engine_order(request)`` the search's priority and submitter in the
+        engine's queue."""
         self.room = room
         self.code = room.code
         self.quick = quick
@@ -113,6 +124,7 @@ class RoomHost:
         self._after = after
         self._on_search = on_search
         self._wants_search = wants_search
+        self._engine_order = engine_order
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -313,11 +325,14 @@ class RoomHost:
     async def _search(self, request: AiRequest) -> tuple[str | None, SearchInfo | None]:
         """The AI's move and, when the engine (not a fallback) chose it, its search."""
         search = request.search_request(time_limit=_time_limit(request))
+        priority, submitter = self._engine_order(request)
         for _ in range(ENGINE_BUSY_RETRIES):
             try:
                 # A hint searches beside the AI's move, so it has a key of its own.
                 key = self.code if request.hint_for is None else f"{self.code}/hint"
-                outcome = await self._engine.search(search, key=key)
+                outcome = await self._engine.search(
+                    search, key=key, priority=priority, submitter=submitter
+                )
             except EngineBusyError:
                 await asyncio.sleep(ENGINE_BUSY_PAUSE)
                 continue

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
+from boardroom.server.core.engine_queue import Submitter
 from boardroom.server.core.records import GameRecord, GameState
 from boardroom.server.engine_pool import EngineBusyError, EnginePool, EnginePoolError
 from boardroom.server.store import Store
@@ -194,11 +195,11 @@ class GameAnalyses:
         texts = [move.move for move in record.moves]
         position = game.from_moves(" ".join(texts[:start]))
         try:
-            before = await self._value(record.game, texts[:start])
+            before = await self._value(record, texts[:start])
             for ply in range(start, len(texts)):
                 if self._closing:
                     return False  # a cancellation the pool's wait_for swallowed
-                after = await self._value(record.game, texts[: ply + 1])
+                after = await self._value(record, texts[: ply + 1])
                 review = review_move(game, position, texts[ply], before, after)
                 text = msgspec.json.encode(review).decode()
                 await self._store.add_review(record.id, ply, text, rules=ANALYSIS_VERSION)
@@ -213,11 +214,14 @@ class GameAnalyses:
             return True
         return False
 
-    async def _value(self, game: str, moves: list[str]) -> PositionValue:
-        request = PositionRequest(game, " ".join(moves), self._seconds)
+    async def _value(self, record: GameRecord, moves: list[str]) -> PositionValue:
+        request = PositionRequest(record.game, " ".join(moves), self._seconds)
+        # Each game's analysis takes its turn with the others' (and after every AI
+        # search in play: the engine queue runs analyses last).
+        submitter = Submitter(f"analysis {record.id}")
         while True:
             try:
-                return await self._pool.analyse(request)
+                return await self._pool.analyse(request, submitter=submitter)
             except EngineBusyError:
                 await asyncio.sleep(BUSY_RETRY_SECONDS)  # the AI's searches go first
 

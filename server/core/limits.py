@@ -17,8 +17,15 @@ Three guards keep one client from costing everybody else their game:
   an address has used up its refusals, each further refusal is answered late,
   later the more it guesses, so guessing is slow whoever shares the address.
 
+The hub also keeps an :class:`AddressRateLimits` keyed by session over the
+hints it asks for (``rate_limited`` past it): each hint is up to 3 s of an
+engine worker, so a session asking in all its rooms at once, again and again,
+is slowed down to what a person uses.
+
 (The caps on the rooms a session or an address may hold open are kept by
-:mod:`boardroom.server.core.room_caps`.)
+:mod:`boardroom.server.core.room_caps`; the engine's queue, which serves hints
+after seated players' AI moves and by fair share, by
+:mod:`boardroom.server.core.engine_queue`.)
 
 The defaults below are what ``boardroom serve`` uses unless told otherwise.
 
@@ -44,6 +51,18 @@ DEFAULT_MESSAGE_BURST = 40
 """Messages a connection may send at once before the sustained rate applies. A
 client that (re)connects sends ``hello``, joins or resumes several rooms and asks
 for their state in one go; a bot may also catch up on a backlog after a pause."""
+
+DEFAULT_HINTS_PER_MINUTE = 20.0
+"""Hints one session may ask for a minute, sustained (``--hints-per-minute``; 0:
+no limit), past :data:`HINT_BURST`. A person asks for a hint at most once a
+move: one every three seconds is more than a gomoku game allows (a hint there
+is itself a 3 s search); a script asking in four rooms as fast as the engine
+answers asks for eighty a minute, and far more on boards it solves at once."""
+
+HINT_BURST = 30
+"""Hints a session may ask for at once before :data:`DEFAULT_HINTS_PER_MINUTE`
+applies: a whole Connect Four game with a hint before each of one side's 21
+moves, however fast it is played, fits in it."""
 
 DEFAULT_ABUSE_STRIKES = 50
 """Refusals within :data:`DEFAULT_ABUSE_WINDOW` that get a connection closed. One

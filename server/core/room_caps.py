@@ -59,6 +59,19 @@ or each a room for themselves and one for their bot, fit. A script that opens a
 new session for every few rooms stops there. (In class mode too: a new ``hello``
 is a new student, so the roster bounds nothing; a bigger class raises it.)"""
 
+DEFAULT_AI_MATCHES_PER_SESSION = 2
+"""AI matches one session may hold open at once (within its open rooms). An AI
+match is the heaviest room there is: the engine plays both seats, move after
+move, at the pace its opener chose (none, at pace 0). A person watches one, or
+two side by side; four of them from one session once delayed everybody else's
+AI by 12 s (issue 28). The same :class:`RoomCaps` bookkeeping counts them."""
+
+DEFAULT_AI_MATCHES_PER_ADDRESS = 8
+"""AI matches all the sessions of one network address may hold open at once: a
+class watching AI matches on its screens or the projector fits, a script that
+opens a new session for every two matches stops at eight (each takes the engine
+for up to its whole move budget, 3 s at ``perfect``, every move)."""
+
 K = TypeVar("K", bound=str)
 
 OpenTest = Callable[[str, ClientId], bool]
@@ -76,6 +89,22 @@ class CapReached:
     scope: Literal["session", "address"]
     limit: int
     own_rooms: tuple[str, ...]
+
+    def explain_ai_matches(self) -> str:
+        """The refusal of an AI match in words (the cap on AI matches reached)."""
+        own = ", ".join(self.own_rooms)
+        matches = f"{self.limit} AI match{'' if self.limit == 1 else 'es'}"
+        if self.scope == "session":
+            return (
+                f"you already have {matches} running ({own}), the most one player may "
+                "have: let one finish, or leave it, before starting another"
+            )
+        yours = f" (yours: {own})" if own else ""
+        return (
+            f"the players at your network address already have {matches} running, "
+            f"the most the server allows one address{yours}: let one finish or leave "
+            "it, or ask whoever runs the server to raise --max-ai-matches-per-address"
+        )
 
     def explain(self) -> str:
         """The refusal in words for the player: the cap, and what to do."""
@@ -147,6 +176,10 @@ class RoomCaps:
         session, address = opener
         _discard(self._by_session, session, code)
         _discard(self._by_address, address, code)
+
+    def opener(self, code: str) -> tuple[ClientId, str] | None:
+        """Who opened room ``code``, and from which address; None if not remembered."""
+        return self._openers.get(code)
 
     def __len__(self) -> int:
         """Rooms remembered."""

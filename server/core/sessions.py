@@ -77,6 +77,10 @@ class Session:
     search_info: bool = False
     """Its connection's ``hello`` asked for the AI's search with AI moves
     (``hello.search_info``); each hello that opens or resumes it says it anew."""
+    address: str = ""
+    """The network address of its last welcomed connection ("" before one): its
+    AI searches share the engine with the rest of that address's
+    (:mod:`boardroom.server.core.engine_queue`)."""
 
 
 def _online(session: Session) -> bool:

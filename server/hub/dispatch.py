@@ -12,10 +12,13 @@ refusal goes back as an ``error``, and changes nothing.
 from __future__ import annotations
 
 import logging
+import math
+import time
 from typing import Protocol
 
 import msgspec
 
+from boardroom.server.core.limits import HINT_BURST, AddressRateLimits
 from boardroom.server.core.lobby import RoomCodes
 from boardroom.server.core.players import PlayerId, PlayerRecord, numbered_name
 from boardroom.server.core.records import PlayerKind
@@ -34,6 +37,7 @@ from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
 from boardroom.shared.protocol.messages import (
     PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
+    AskHint,
     ClientMessage,
     CreateRoom,
     Error,
@@ -79,6 +83,11 @@ class Dispatcher:
         self._players = players
         self._hello_checks: list[HelloCheck] = []
         self._name_keeper: NameKeeper | None = None
+        per_minute = rooms.config.hints_per_minute
+        # Keyed by session: a bucket is forgotten once full again (limits.py).
+        self._hint_rates = (
+            AddressRateLimits(per_minute / 60, HINT_BURST) if per_minute > 0 else None
+        )
 
     # -- the boundary for features (boardroom.server.hub.boundary) ------------------------------
 
@@ -162,6 +171,15 @@ class Dispatcher:
                 ErrorCode.HELLO_REQUIRED,
                 f'say hello first: {{"type": "hello", "name": ..., "version": {PROTOCOL_VERSION}}}',
             )
+        if isinstance(message, AskHint) and self._hint_rates is not None:
+            delay = self._hint_rates.check(session.id, time.monotonic())
+            if delay is not None:
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    f"you asked for many hints in a short time: ask again in {math.ceil(delay)} s "
+                    "(each one takes the engine from everybody's AI)",
+                    retry_after=round(delay, 1),
+                )
         rooms = self._rooms
         match message:
             case ListRooms():
@@ -326,6 +344,7 @@ class Dispatcher:
             session.outbox.replace()
         session.outbox = peer.connection
         session.search_info = hello.search_info
+        session.address = peer.connection.address
         session.idle_since = None
         peer.session, peer.token = session, token
         resumed_elsewhere: list[str] = []
@@ -400,9 +419,9 @@ class Dispatcher:
             )
         rooms = self._rooms
         codes = await rooms.new_codes(private=not message.public)
-        rooms.check_room_caps(session, address, codes)
+        rooms.check_room_caps(session, address, codes, ai_match=match is not None)
         host = self._open_room(game, codes, public=message.public, request=message)
-        rooms.room_caps.opened(host.code, session.id, address)
+        rooms.opened_room(host.code, session, address, ai_match=match is not None)
         # The creator of an AI match watches it; the AI sits down once they are in.
         await rooms.enter(host, session, message.id, watch=match is not None)
         if match is not None:
@@ -420,7 +439,7 @@ class Dispatcher:
             codes = await rooms.new_codes(private=False)
             rooms.check_room_caps(session, address, codes)
             host = self._open_room(game, codes, public=True, request=None, quick=True)
-            rooms.room_caps.opened(host.code, session.id, address)
+            rooms.opened_room(host.code, session, address, ai_match=False)
         await rooms.enter(host, session, message.id, watch=False)
 
     def _open_room(

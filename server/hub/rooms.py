@@ -22,11 +22,19 @@ import time
 from collections.abc import Awaitable, Callable
 
 from boardroom.server.config import ServerConfig
+from boardroom.server.core.engine_queue import EnginePriority, Submitter
 from boardroom.server.core.lobby import Lobby, RoomCodes, RoomPage
 from boardroom.server.core.players import PlayerId
 from boardroom.server.core.room import Room, RoomOptions, RoomRequest
 from boardroom.server.core.room_caps import RoomCaps
-from boardroom.server.core.room_output import ClientId, GameFinished, GameStarted, MoveMade, Output
+from boardroom.server.core.room_output import (
+    AiRequest,
+    ClientId,
+    GameFinished,
+    GameStarted,
+    MoveMade,
+    Output,
+)
 from boardroom.server.core.sessions import Session, SessionRegistry
 from boardroom.server.engine_pool import EnginePool
 from boardroom.server.hub.boundary import (
@@ -69,6 +77,10 @@ class Rooms:
         self.lobby: Lobby[RoomHost] = Lobby()
         self.room_caps = RoomCaps(config.max_rooms_per_session, config.max_rooms_per_address)
         """Who opened which room, and the caps on the open ones (``too_many_rooms``)."""
+        self.ai_match_caps = RoomCaps(
+            config.max_ai_matches_per_session, config.max_ai_matches_per_address
+        )
+        """The same for the AI matches among them (``too_many_ai_matches``)."""
         self.recorder = recorder
         self.metrics = metrics
         self._engine = engine
@@ -205,18 +217,35 @@ class Rooms:
             if self.elsewhere is None or await self.elsewhere.claim_codes(codes):
                 return codes
 
-    def check_room_caps(self, session: Session, address: str, codes: RoomCodes) -> None:
-        """Refuse with ``too_many_rooms`` if the session may not open a room now
-        (giving back ``codes``, claimed for it). Nothing awaits between this check
-        and ``room_caps.opened``: the two are one step, so concurrent requests
-        cannot both take the last place."""
+    def check_room_caps(
+        self, session: Session, address: str, codes: RoomCodes, *, ai_match: bool = False
+    ) -> None:
+        """Refuse with ``too_many_rooms`` if the session may not open a room now,
+        or with ``too_many_ai_matches`` if it may not start an ``ai_match`` (giving
+        back ``codes``, claimed for it). Nothing awaits between this check and
+        :meth:`opened_room`: the two are one step, so concurrent requests cannot
+        both take the last place."""
         refusal = self.room_caps.check(session.id, address, self._counts_as_open)
+        error: ProtocolError | None = None
         if refusal is not None:
+            error = ProtocolError(ErrorCode.TOO_MANY_ROOMS, refusal.explain())
+        elif ai_match:
+            refusal = self.ai_match_caps.check(session.id, address, self._counts_as_open)
+            if refusal is not None:
+                error = ProtocolError(ErrorCode.TOO_MANY_AI_MATCHES, refusal.explain_ai_matches())
+        if error is not None:
             if self.elsewhere is not None:
                 task = asyncio.create_task(self.elsewhere.release_codes(codes))
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
-            raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, refusal.explain())
+            raise error
+
+    def opened_room(self, code: str, session: Session, address: str, *, ai_match: bool) -> None:
+        """Count room ``code``, just opened by ``session`` from ``address``, against
+        their caps (:meth:`check_room_caps` just passed)."""
+        self.room_caps.opened(code, session.id, address)
+        if ai_match:
+            self.ai_match_caps.opened(code, session.id, address)
 
     def _counts_as_open(self, code: str, opener: ClientId) -> bool:
         """The :data:`~boardroom.server.core.room_caps.OpenTest`: the room's game is waiting or in
@@ -358,7 +387,29 @@ class Rooms:
             quick=quick,
             on_search=self._observe_search,
             wants_search=self._wants_search,
+            engine_order=lambda request: self._engine_order(room, request),
         )
+
+    def _engine_order(self, room: Room, request: AiRequest) -> tuple[EnginePriority, Submitter]:
+        """The :data:`~boardroom.server.room_host.EngineOrder` of ``room``'s searches:
+        a hint is its asker's; an AI match's move its opener's (the room's own
+        once restored: its opener is not known any more); the move of an AI a
+        person plays is that person's (server/core/engine_queue.py orders them)."""
+        if request.hint_for is not None:
+            return EnginePriority.HINT, self._submitter(request.hint_for)
+        if room.options.ai_match:
+            opener = self.room_caps.opener(room.code)
+            if opener is None:
+                return EnginePriority.AI_MATCH, Submitter(f"room {room.code}")
+            return EnginePriority.AI_MATCH, Submitter(opener[0], opener[1])
+        seated = sorted(client for client in room.members if room.side_of(client) is not None)
+        if not seated:
+            return EnginePriority.SEATED, Submitter(f"room {room.code}")
+        return EnginePriority.SEATED, self._submitter(seated[0])
+
+    def _submitter(self, client: ClientId) -> Submitter:
+        session = self.sessions.get(client)
+        return Submitter(client, session.address if session is not None else "")
 
     def _observe_search(self, seconds: float, fallback_reason: str | None) -> None:
         self.metrics.observe_search(seconds)
@@ -422,6 +473,7 @@ class Rooms:
             self._listed.pop(host.code, None)
             self.elsewhere.room_dropped(host.code)
         self.room_caps.forget(host.code)
+        self.ai_match_caps.forget(host.code)
         self.recorder.forget(host.code)
         host.close()
         self.events.publish(RoomDropped(RoomInfo.of(host.room, time.time(), game_id=host.game_id)))

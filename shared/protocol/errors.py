@@ -68,6 +68,11 @@ class ErrorCode(enum.StrEnum):
     """The session (or all the sessions of its network address) already has as many
     open rooms as the server allows; finish or leave one first. The message names
     the cap and the session's open rooms."""
+    TOO_MANY_AI_MATCHES = "too_many_ai_matches"
+    """The session (or all the sessions of its network address) already runs as
+    many AI matches as the server allows (they take the engine from everybody's
+    AI); let one finish or leave it first. The message names the cap and the
+    session's AI matches."""
     WATCH_ONLY = "watch_only"
     """The session said hello as a ``spectator``: it may watch, not take a seat."""
     NOT_SEATED = "not_seated"

@@ -135,7 +135,8 @@ async def test_the_default_engine_loads_the_compiled_solver_and_perfect_opens_fr
     caplog.set_level(logging.INFO, logger="boardroom.server.engine_pool")
     async with running_server(tmp_path / "games.db", engine="auto") as server:
         ready = [r.getMessage() for r in caplog.records if " ready: " in r.getMessage()]
-        assert len(ready) == server.config.workers, caplog.text
+        # The pool's workers and the one kept for seated players' AI moves.
+        assert len(ready) == server.config.workers + server.config.engine_reserve, caplog.text
         assert all("native solver" in line for line in ready), ready
         ann = await Player.connect(server.ws_url)
         welcome = await ann.request(

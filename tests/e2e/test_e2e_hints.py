@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from classroom_helpers import Teacher
@@ -158,10 +159,10 @@ async def test_a_hint_asked_before_the_teacher_turns_hints_off_is_not_delivered(
         searching, release = asyncio.Event(), asyncio.Event()
         real_search = pool.search
 
-        async def gated(request: SearchRequest, *, key: str | None = None) -> PoolSearchOutcome:
+        async def gated(request: SearchRequest, **order: Any) -> PoolSearchOutcome:
             searching.set()
             await release.wait()
-            return await real_search(request, key=key)
+            return await real_search(request, **order)
 
         monkeypatch.setattr(pool, "search", gated)
         ann = await Player.join_server(server.ws_url, "ann")

@@ -41,6 +41,10 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
     config = config_from(caps, {"BOARDROOM_HTTP_BURST": "300"})
     assert (config.max_rooms_per_address, config.http_rate, config.http_burst) == (0, 0.0, 300)
     assert config.max_rooms_per_session == 9
+    engine = parse("--engine-reserve", "0", "--max-ai-matches-per-session", "3")
+    config = config_from(engine, {"BOARDROOM_MAX_AI_MATCHES_PER_ADDRESS": "0"})
+    assert (config.engine_reserve, config.max_ai_matches_per_session) == (0, 3)
+    assert config.max_ai_matches_per_address == 0
     # --engine shares its variable with the engine's own switch (boardroom.shared.engine.solvers).
     assert config_from(parse(), {"BOARDROOM_ENGINE": "python"}).engine == "python"
     assert config_from(parse("--engine", "python"), {}).engine == "python"
@@ -66,6 +70,11 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
         ({"BOARDROOM_LOG_FORMAT": "xml"}, "log_format"),
         ({"BOARDROOM_MAX_ROOMS_PER_SESSION": "0"}, "max_rooms_per_session"),
         ({"BOARDROOM_MAX_ROOMS_PER_ADDRESS": "-1"}, "max_rooms_per_address"),
+        ({"BOARDROOM_MAX_AI_MATCHES_PER_SESSION": "0"}, "max_ai_matches_per_session"),
+        ({"BOARDROOM_MAX_AI_MATCHES_PER_ADDRESS": "-1"}, "max_ai_matches_per_address"),
+        ({"BOARDROOM_ENGINE_RESERVE": "-1"}, "engine_reserve"),
+        ({"BOARDROOM_HINTS_PER_MINUTE": "-1"}, "hints_per_minute"),
+        ({"BOARDROOM_HINTS_PER_MINUTE": "inf"}, "hints_per_minute"),
         ({"BOARDROOM_HTTP_RATE": "-1"}, "http_rate"),
         ({"BOARDROOM_HTTP_RATE": "nan"}, "http_rate"),
         ({"BOARDROOM_HTTP_BURST": "0"}, "http_burst"),

@@ -21,6 +21,7 @@ import pytest
 from harness import wait_until
 from pool_tasks import CRASH_SEED, CrashOnce, HangOnce, crash_on_marked_seed, sleep_then_search
 
+from boardroom.server.core.engine_queue import EnginePriority, Submitter
 from boardroom.server.engine_pool import (
     WORKER_NICENESS,
     EngineBusyError,
@@ -136,6 +137,52 @@ async def test_a_search_beyond_the_queue_bound_is_refused() -> None:
             assert outcome.result is not None
         assert (await pool.search(request)).result is not None
         assert pool.metrics().refused == 1
+
+
+async def test_a_seated_players_search_overtakes_ai_matches_on_the_reserved_worker() -> None:
+    """One worker busy with an AI match and more queued behind it: a seated player's
+    AI move takes the reserved worker and is answered before any AI match, and the
+    AI matches' share of the queue is bounded."""
+    flood = Submitter("flooder", "10.0.0.1")
+    match = SearchRequest("gomoku", "h8 h9", time_limit=1.0)
+    async with EnginePool(workers=1, max_queue=8, reserved=1) as pool:
+        matches = [
+            asyncio.create_task(
+                pool.search(match, priority=EnginePriority.AI_MATCH, submitter=flood)
+            )
+            for _ in range(2)
+        ]
+        await wait_until(lambda: pool.metrics().busy_workers == 1)
+        assert pool.metrics().waiting == 1  # the second AI match: the other worker is kept
+        with pytest.raises(EngineBusyError, match="searches queued"):
+            await pool.search(match, priority=EnginePriority.AI_MATCH, submitter=flood)
+        seated = asyncio.create_task(
+            pool.search(SearchRequest("tictactoe", "b2", level="easy", seed=1))
+        )
+        done, _ = await asyncio.wait([seated, *matches], return_when=asyncio.FIRST_COMPLETED)
+        assert done == {seated}
+        assert (await seated).result is not None
+        for outcome in await asyncio.gather(*matches):
+            assert outcome.result is not None
+
+
+async def test_a_search_cancelled_while_it_waits_leaves_the_queue() -> None:
+    """A room that closes cancels its search: waiting, it leaves the queue at once
+    (the next search does not wait behind it); the pool goes on."""
+    slow = SearchRequest("gomoku", "h8 h9", time_limit=0.5)
+    async with EnginePool(workers=1, max_queue=4) as pool:
+        running = asyncio.create_task(pool.search(slow))
+        await wait_until(lambda: pool.metrics().busy_workers == 1)
+        queued = asyncio.create_task(pool.search(slow))
+        await wait_until(lambda: pool.metrics().waiting == 1)
+        queued.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await queued
+        metrics = pool.metrics()
+        assert (metrics.waiting, metrics.queue_depth) == (0, 1)
+        assert (await running).result is not None
+        assert (await pool.search(SearchRequest("tictactoe", "b2"))).result is not None
+        assert (pool.metrics().queue_depth, pool.metrics().busy_workers) == (0, 0)
 
 
 async def test_a_second_search_for_the_same_key_is_refused_until_the_first_ends(

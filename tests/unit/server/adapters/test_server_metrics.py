@@ -65,6 +65,7 @@ def test_every_metric_is_exposed_under_the_boardroom_prefix() -> None:
         "boardroom_games",
         "boardroom_engine_queue_depth",
         "boardroom_engine_busy_workers",
+        "boardroom_engine_waiting",
         "boardroom_engine_search_seconds",
         "boardroom_engine_fallbacks",
         "boardroom_engine_restarts",
@@ -158,8 +159,9 @@ def test_an_unknown_status_is_a_value_error() -> None:
 
 def test_engine_levels_and_restarts_follow_the_pool() -> None:
     m = ServerMetrics()
-    m.set_engine(queue_depth=3, busy_workers=2, restarts=0)
+    m.set_engine(queue_depth=3, busy_workers=2, restarts=0, waiting=1)
     assert value(m, "boardroom_engine_queue_depth") == 3
+    assert value(m, "boardroom_engine_waiting") == 1
     assert value(m, "boardroom_engine_busy_workers") == 2
     assert value(m, "boardroom_engine_restarts_total") == 0
     m.set_engine(queue_depth=0, busy_workers=0, restarts=2)
