@@ -57,7 +57,9 @@ REFUSALS = {
     "hints_off": N_("Hints are off in this game: play your own move."),
     "engine_busy": N_("The engine is busy: ask again in a moment."),
     "internal_error": N_("The server failed on this request: try again."),
-    "too_many_ai_matches": N_("You are watching as many AI matches as the server allows: close one first."),
+    "too_many_ai_matches": N_(
+        "You are watching as many AI matches as the server allows: close one first."
+    ),
     "unreadable_record": N_("A newer Boardroom stored that game: this server cannot read it."),
 }
 """What each refusal code means, for a reader of another language than the
