@@ -301,6 +301,8 @@ def test_fair_player_names_are_accepted_and_trimmed(name: str) -> None:
         ("ann\nbob", "control"),
         ("a\u200bb", "invisible"),
         ("\x1b[31mred", "control"),
+        ("ann\u2028bob", "control"),  # a line separator: a terminal starts a new line
+        ("ann\u2029bob", "control"),
     ],
 )
 def test_unfit_player_names_get_bad_name(name: str, words: str) -> None:
