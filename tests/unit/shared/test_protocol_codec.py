@@ -329,6 +329,16 @@ def test_the_protocol_document_lists_every_message_and_error_code() -> None:
         assert f"`{code.value}`" in text, f"error code {code.value!r} missing"
 
 
+def test_the_protocol_documents_room_state_paragraph_names_every_field() -> None:
+    """The paragraph that says what the room in ``state`` holds names each of
+    its fields (``hints`` was left out: issue 28)."""
+    text = PROTOCOL_DOC.read_text()
+    start = text.index("The room in `state`:")
+    paragraph = text[start : text.index("\n\n", start)]
+    missing = [f for f in m.RoomState.__struct_fields__ if f"`{f}`" not in paragraph]
+    assert not missing, f"room fields missing from docs/protocol.md's room paragraph: {missing}"
+
+
 def test_the_protocol_document_lists_every_close_code_with_its_words() -> None:
     """Each close code a client may meet is in docs/protocol.md's table, and the
     application's own codes (4000 and up) all have words for clients to show."""
