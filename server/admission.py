@@ -23,6 +23,16 @@ every file descriptor the server had and locked everyone else out (issue 13).
   before any request are logged as ``connections sent no request in time``
   (INFO, as sparingly).
 
+On the TLS port (``--tls-cert``/``--tls-key``) the door stands before the TLS
+handshake, not after it: asyncio's own TLS would hand the connection over only
+once its handshake is done (or after a minute of nothing), and silent sockets
+would again be neither counted nor timed out (issue 28). :class:`AdmittingServer`
+accepts the bare TCP connection, counts it as above, and only then does the
+handshake itself (``loop.start_tls``). The deadline runs from accept over the
+handshake and the request's start together. A connection refused at once is
+closed without a word (there is no TLS yet to say it in); the one let in to be
+told why is told after its handshake, like any other.
+
 Behind a trusted reverse proxy (``--trusted-proxy``) the door tells the clients
 apart by ``X-Forwarded-For`` (:mod:`boardroom.server.core.client_address`), and counts
 differently, because the proxy's connections are not its clients':
@@ -52,9 +62,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from aiohttp import WSCloseCode, hdrs, web
@@ -91,6 +102,9 @@ class _Entry:
     proxied: bool = False
     """From a trusted proxy: not counted itself, each of its requests is (see
     the module docstring); ``verdict`` is then ADMIT, unused."""
+    transport: asyncio.Transport | None = None
+    """The TCP connection as accepted: closed by the deadline while the handler
+    has none yet (a TLS handshake under way)."""
     deadline: asyncio.TimerHandle | None = None
     """Closes the connection unless a request starts first; None once one has."""
     requested: bool = False
@@ -128,28 +142,39 @@ class Admission:
         """Connections admitted from ``address`` and open now."""
         return self._gate.held(address)
 
-    def accepted(self, handler: RequestHandler, transport: asyncio.Transport) -> None:
-        """A connection was accepted: count it, or refuse it (see the module docstring)."""
+    def accepted(
+        self, handler: RequestHandler, transport: asyncio.Transport, *, tls: bool = False
+    ) -> bool:
+        """A connection was accepted: count it, or refuse it (see the module
+        docstring). ``tls``: ``transport`` is a TCP connection whose TLS
+        handshake has not begun, and ``handler`` has no transport yet. Returns
+        False for a connection refused at once, which is being closed."""
         loop = asyncio.get_running_loop()
         address = _peer_address(transport)
         if self._trusted.trusts(address):
             entry = _Entry(address, Verdict.ADMIT, loop.time(), proxied=True)
         else:
             entry = _Entry(address, self._gate.enter(address), loop.time())
+        entry.transport = transport
         self._open[handler] = entry
         if entry.verdict is Verdict.ADMIT:
             entry.deadline = loop.call_later(self.handshake_seconds, self._time_out, handler)
-            return
+            return True
         self._refused(address, entry.accepted_at)
         if entry.verdict is Verdict.TELL:
             # Served, to be told why; but it must ask in time like any other.
             entry.deadline = loop.call_later(self.handshake_seconds, self._time_out, handler)
-            return
+            return True
+        if tls:
+            # Nothing can be said before a handshake, and it costs the most.
+            transport.close()
+            return False
         # Written without reading the request: the refusal costs nothing more.
         # Closed on the next turn of the loop: aiohttp starts the handler's task
         # after this hook returns, and that task must not find it lost already.
         transport.write(_http_refusal(self._refusal_text(address)))
         loop.call_soon(handler.force_close)
+        return False
 
     def closed(self, handler: RequestHandler) -> None:
         """The connection of ``handler`` is gone: free its place."""
@@ -234,7 +259,10 @@ class Admission:
         entry = self._open.get(handler)
         if entry is not None and not entry.requested:
             entry.timed_out = True
-            handler.force_close()
+            if handler.transport is not None:
+                handler.force_close()
+            elif entry.transport is not None:  # its TLS handshake is not done
+                entry.transport.abort()
 
     async def _tell(
         self, request: web.BaseRequest, address: str, *, keep_open: bool = False
@@ -262,9 +290,18 @@ class Admission:
 
 class AdmittingServer(web.Server):
     """aiohttp's low-level server with an :class:`Admission` at its door, serving
-    the requests of ``app_server`` (an application's own server)."""
+    the requests of ``app_server`` (an application's own server); over TLS
+    with ``tls``, its handshake done by the door after admission (see the
+    module docstring): the site that listens is then given no TLS context."""
 
-    def __init__(self, admission: Admission, app_server: web.Server, **handler_options: Any):
+    def __init__(
+        self,
+        admission: Admission,
+        app_server: web.Server,
+        *,
+        tls: ssl.SSLContext | None = None,
+        **handler_options: Any,
+    ):
         """``handler_options`` go to aiohttp's ``RequestHandler`` as for any
         ``web.Server``; the keep-alive timeout defaults to the handshake deadline."""
         handler_options.setdefault("keepalive_timeout", admission.handshake_seconds)
@@ -276,22 +313,147 @@ class AdmittingServer(web.Server):
         )
         self._admission = admission
         self._app_handler: AppHandler = app_server.request_handler
+        self._tls = tls
+        self._handshakes: set[_TLSDoor] = set()
+
+    def __call__(self) -> RequestHandler:
+        # The protocol factory the listening socket calls at each accept: over
+        # TLS, the door, which hands the connection to the handler once admitted
+        # and through its handshake.
+        handler = super().__call__()
+        if self._tls is None:
+            return handler
+        return _TLSDoor(self._admission, handler, self._tls, self._handshakes)  # type: ignore[return-value]
 
     def connection_made(self, handler: RequestHandler, transport: asyncio.Transport) -> None:
         super().connection_made(handler, transport)
-        self._admission.accepted(handler, transport)
+        if self._tls is None:  # over TLS, admitted at accept already (_TLSDoor)
+            self._admission.accepted(handler, transport)
 
     def connection_lost(self, handler: RequestHandler, exc: BaseException | None = None) -> None:
         self._admission.closed(handler)
         super().connection_lost(handler, exc)
 
+    def pre_shutdown(self) -> None:
+        for door in tuple(self._handshakes):
+            door.abort()
+        super().pre_shutdown()
+
     async def _serve(self, request: web.BaseRequest) -> web.StreamResponse:
         return await self._admission.serve(request, self._app_handler)
 
 
+class _TLSDoor(asyncio.Protocol):
+    """One connection on the TLS port from its accept to the end of its TLS
+    handshake: admitted (or refused) at accept, then through the handshake,
+    then handed to its ``handler`` as if it had come so. Its deadline, set at
+    accept, covers the handshake (:meth:`Admission._time_out` closes the TCP
+    connection while the handler has none)."""
+
+    def __init__(
+        self,
+        admission: Admission,
+        handler: RequestHandler,
+        tls: ssl.SSLContext,
+        handshakes: set[_TLSDoor],
+    ):
+        """``handshakes``: the server's doors whose handshakes are under way,
+        which this one joins while its own is."""
+        self._admission = admission
+        self._handler = handler
+        self._tls = tls
+        self._handshakes = handshakes
+        self._transport: asyncio.Transport | None = None
+        self._handshake: asyncio.Task[None] | None = None
+        self._early = bytearray()
+        """What was read before the handshake began, to be given to it."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # uvloop's transports are asyncio.Transports by their methods, not their class.
+        transport = cast(asyncio.Transport, transport)
+        self._transport = transport
+        # Nothing should be read before the handshake starts: start_tls reads
+        # the client's hello itself. asyncio's loop reads nothing from here on;
+        # uvloop starts reading once this returns, whatever it was told, and
+        # what it reads meanwhile is kept (data_received) and handed over.
+        transport.pause_reading()
+        if not self._admission.accepted(self._handler, transport, tls=True):
+            return  # closed: connection_lost follows
+        self._handshakes.add(self)
+        loop = asyncio.get_running_loop()
+        # The task's first step runs start_tls up to its wait: it swaps this
+        # protocol for the TLS one and schedules that one's connection_made,
+        # then its reading. Scheduled after that step, _hand_over schedules
+        # the early bytes' delivery after those two, in the same turn of the
+        # loop, before anything else is read: they reach the handshake first.
+        self._handshake = loop.create_task(self._shake_hands(transport))
+        loop.call_soon(self._hand_over, transport)
+
+    def data_received(self, data: bytes) -> None:
+        self._early += data
+
+    def _hand_over(self, transport: asyncio.Transport) -> None:
+        if self._early:
+            asyncio.get_running_loop().call_soon(self._deliver_early, transport)
+
+    def _deliver_early(self, transport: asyncio.Transport) -> None:
+        # Both loops' TLS protocols read into buffers (uvloop's is one by its
+        # methods, not its class).
+        tls = cast(asyncio.BufferedProtocol, transport.get_protocol())
+        if transport.is_closing():
+            return  # the handshake failed already
+        early, self._early = memoryview(self._early), bytearray()
+        while early:
+            buffer = memoryview(tls.get_buffer(len(early)))
+            size = min(len(buffer), len(early))
+            buffer[:size] = early[:size]
+            tls.buffer_updated(size)
+            early = early[size:]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        # Closed before the handshake began (refused at once, or shut down).
+        self._handshakes.discard(self)
+        self._admission.closed(self._handler)
+
+    def abort(self) -> None:
+        """Close the connection, its handshake unfinished (the server stops)."""
+        if self._transport is not None:
+            self._transport.abort()
+
+    async def _shake_hands(self, transport: asyncio.Transport) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            tls_transport = await loop.start_tls(
+                transport,
+                self._handler,
+                self._tls,
+                server_side=True,
+                # Admission's deadline closes it first; this one only in case.
+                ssl_handshake_timeout=2 * self._admission.handshake_seconds,
+            )
+        except OSError:
+            # Timed out by the door, closed by the client, not TLS at all: the
+            # connection is closed already (start_tls closes it on failure).
+            self._admission.closed(self._handler)
+            return
+        except asyncio.CancelledError:
+            self._admission.closed(self._handler)
+            raise
+        finally:
+            self._handshakes.discard(self)
+        if tls_transport is None or tls_transport.is_closing():
+            # Closed during the handshake without an error (timed out by the
+            # door, say): asyncio's loop returns None then, uvloop a closed transport.
+            self._admission.closed(self._handler)
+            return
+        self._handler.connection_made(tls_transport)
+
+
 class AdmittingRunner(web.AppRunner):
     """``web.AppRunner`` for an application holding an :data:`ADMISSION`: its
-    connections pass through that door. Options are those of ``web.AppRunner``."""
+    connections pass through that door, over TLS with ``tls`` (give the site
+    no TLS context then: the door does the handshake). Other options are those
+    of ``web.AppRunner``."""
 
     def __init__(
         self,
@@ -299,19 +461,23 @@ class AdmittingRunner(web.AppRunner):
         *,
         handle_signals: bool = False,
         shutdown_timeout: float = 60.0,
+        tls: ssl.SSLContext | None = None,
         **handler_options: Any,
     ) -> None:
         super().__init__(
             app, handle_signals=handle_signals, shutdown_timeout=shutdown_timeout, **handler_options
         )
         self._handler_options = handler_options
+        self._tls = tls
 
     async def _make_server(self) -> web.Server:
         # aiohttp's one hook for the server a runner makes. The app's own server
         # is made as AppRunner makes it (start-up hooks run, the app frozen); its
         # handler and request factory are then served behind the door.
         app_server = await super()._make_server()
-        return AdmittingServer(self.app[ADMISSION], app_server, **self._handler_options)
+        return AdmittingServer(
+            self.app[ADMISSION], app_server, tls=self._tls, **self._handler_options
+        )
 
 
 ADMISSION = web.AppKey("admission", Admission)

@@ -96,7 +96,11 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
     # Bind first: a port in use must stop the start before the database is touched.
     listener = _listen(config.host, config.port, reuse_port=config.reuse_port)
     runner = AdmittingRunner(
-        create_app(config), handle_signals=False, access_log=None, shutdown_timeout=5.0
+        create_app(config),
+        handle_signals=False,
+        access_log=None,
+        shutdown_timeout=5.0,
+        tls=ssl_context,
     )
     try:
         await runner.setup()
@@ -109,7 +113,7 @@ async def serve(config: ServerConfig, ssl_context: ssl.SSLContext | None = None)
             listener.close()
         raise
     try:
-        site = web.SockSite(runner, listener, ssl_context=ssl_context)
+        site = web.SockSite(runner, listener)  # TLS, if any, at the runner's door
         await site.start()
         port = _bound_port(runner)
         # The line local servers are recognised by ("serving on port N") is English

@@ -54,7 +54,7 @@ from boardroom.server.core.players import (
     token_hash,
 )
 from boardroom.server.core.records import PlayerKind
-from boardroom.server.store import Store, StoreError
+from boardroom.server.store import PlayerNotFoundError, Store, StoreError
 from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
 
 __all__ = ["NOT_A_CLASS_KEY", "REVOKED", "PlayerDirectory"]
@@ -140,6 +140,17 @@ class PlayerDirectory:
             )
         logger.info("a revoked player token was refused", extra={"player": player.id})
         raise ProtocolError(ErrorCode.PLAYER_TOKEN_REVOKED, REVOKED)
+
+    async def revoked(self, player_id: str) -> bool:
+        """Whether the store has ``player_id``'s token revoked (by the admin
+        API, or by ``boardroom token revoke`` beside this server); False for a
+        player it does not know. Raises :class:`~boardroom.server.store.StoreError`
+        if it cannot be read."""
+        try:
+            player = await self._store.get_player(player_id)
+        except PlayerNotFoundError:
+            return False
+        return player.revoked
 
     async def new(
         self,

@@ -9,7 +9,9 @@ Both work on the database (a SQLite file, or a cluster's ``postgresql://`` URL),
 whether or not a server is running on it (SQLite lets them write beside the
 server, PostgreSQL serves every client): a running server looks each token
 up at each ``hello``, so a new bot's token works at once and a revoked one is
-refused at its next ``hello`` (connections open now play on until they close).
+refused at its next ``hello``. A ``hello`` resuming one of the revoked player's
+sessions is looked up too: refused the same, it ends the player's sessions as
+the admin API's revoke does (connections open now play on until then).
 
 ``new-bot`` prints the token alone on stdout (``TOKEN=$(boardroom token new-bot
 mybot)``) and what it is on stderr. The token exists nowhere else: the database

@@ -161,10 +161,16 @@ async def running_server(database: Path, **overrides: Any) -> AsyncIterator[Runn
     """Start the server on ``database`` (config ``overrides`` applied); stop it after."""
     config = test_config(database, **overrides)
     app = create_app(config)
-    runner = AdmittingRunner(app, handle_signals=False, access_log=None, shutdown_timeout=2.0)
+    runner = AdmittingRunner(
+        app,
+        handle_signals=False,
+        access_log=None,
+        shutdown_timeout=2.0,
+        tls=server_ssl_context(config),
+    )
     try:
         await runner.setup()  # if it fails, cleanup() gives back what it had started
-        site = web.TCPSite(runner, config.host, 0, ssl_context=server_ssl_context(config))
+        site = web.TCPSite(runner, config.host, 0)  # TLS, if any, at the runner's door
         await site.start()
         port = next(a[1] for a in runner.addresses if isinstance(a, tuple))
         node = app.get(CLUSTER)

@@ -72,7 +72,8 @@ def add_tournament_routes(app: web.Application) -> None:
     app.router.add_post("/api/admin/tournaments/{id}/cancel", admin_only(_refusing(_cancel)))
     app.router.add_get("/api/tournaments", _public(_list))
     app.router.add_get("/api/tournaments/current", _public(_current))
-    app.router.add_get("/api/tournaments/{id}", _public(_one))
+    # {id} may be empty, so /api/tournaments/ gets the JSON 404 too
+    app.router.add_get("/api/tournaments/{id:[^{}/]*}", _public(_one))
 
 
 async def _director(app: web.Application) -> AsyncIterator[None]:

@@ -264,11 +264,16 @@ class Room:
     def is_empty(self) -> bool:
         """True when no client sits, is held or watches: the server may drop the
         room. A tournament room waiting for its game is kept, empty or not, until
-        the game is over or the room is closed."""
+        the game is over or the room is closed; an AI match, while it plays or
+        its watchers' grace window runs (``Seating.unwatched_until``)."""
         if self.options.tournament and self.status != "finished" and not self.closed:
             return False
         if self.options.ai_match and self.status == "playing":
             return False  # played out, or called off once nobody watches (Table.expire)
+        if self._table.seating.unwatched_until is not None:
+            # An AI match over while its watchers' window runs: kept for them
+            # to come back to, until the window ends (Table.expire).
+            return False
         return not self.members
 
     def is_taken(self, side: Player) -> bool:

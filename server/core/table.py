@@ -24,7 +24,9 @@ Rules that join the parts (each part's docstring states its own):
   starts (until then the creator shows in ``first``, provisionally).
 - An AI match nobody watches any more is called off (``aborted``) when
   :attr:`Seating.unwatched_until <boardroom.server.core.seating.Seating.unwatched_until>`
-  comes, unless someone watches again first.
+  comes, unless someone watches again first. A restored one starts that
+  window at the restart (its watchers were not kept). If its game ends first,
+  the room is kept until then, for a watcher coming back to see how it ended.
 """
 
 from __future__ import annotations
@@ -113,8 +115,10 @@ class Table:
 
     def restarted(self, now: float, out: Draft) -> None:
         """A restored room starts from ``now``: its held seats' windows, its
-        clock, the end of a game the records lack, and the AI if it is to move."""
+        clock, the end of a game the records lack, and the AI if it is to move.
+        An AI match's watchers were not kept: its window for them starts too."""
         self.seating.start_windows(now)
+        self.seating.note_unwatched(now, playing=self.play.playing)
         if self.play.unrecorded_finish is not None:
             out.events.append(self.play.unrecorded_finish)
             self.play.unrecorded_finish = None

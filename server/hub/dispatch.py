@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 import msgspec
@@ -76,11 +77,22 @@ class NameKeeper(Protocol):
 class Dispatcher:
     """Acts on each client message over the hub's rooms (see the module docstring)."""
 
-    def __init__(self, rooms: Rooms, players: PlayerDirectory) -> None:
+    def __init__(
+        self,
+        rooms: Rooms,
+        players: PlayerDirectory,
+        end_revoked: Callable[[PlayerId], Awaitable[int]],
+    ) -> None:
+        """``end_revoked``: ends every session of a player whose token was revoked
+        (:meth:`ClassControls.end_player
+        <boardroom.server.hub.class_controls.ClassControls.end_player>`, what the
+        admin API's revoke does at once), for a revocation this server learns of
+        at a resuming hello (``boardroom token revoke``, beside it)."""
         self._rooms = rooms
         self._sessions = rooms.sessions
         self._lobby = rooms.lobby
         self._players = players
+        self._end_revoked = end_revoked
         self._hello_checks: list[HelloCheck] = []
         self._name_keeper: NameKeeper | None = None
         per_minute = rooms.config.hints_per_minute
@@ -262,7 +274,10 @@ class Dispatcher:
         hellos cannot both take one name. A resumed session keeps its name, and
         must be ``player_token``'s player's when both tokens come (``bad_token``).
         A player revoked by ``end_player`` while its hello awaited is refused
-        as a revoked token is."""
+        as a revoked token is; so is a resume token alone whose session's
+        player the store says is revoked (by ``boardroom token revoke``, which
+        writes the database beside the server): its sessions then end as the
+        admin API's revoke ends them."""
         if hello.version not in SUPPORTED_VERSIONS:
             spoken = " or ".join(str(version) for version in SUPPORTED_VERSIONS)
             raise ProtocolError(
@@ -320,6 +335,17 @@ class Dispatcher:
                 # A session restored without its player (kept from before players
                 # were, or for a tournament): whoever holds both tokens is both.
                 self._sessions.set_player(resumed.id, player.id)
+            if (
+                player is None
+                and resumed.player is not None
+                and await self._players.revoked(resumed.player)
+            ):
+                # Revoked in the database by another process: this server hears
+                # of it now. Ended as if revoked here, this session with the rest.
+                await self._end_revoked(resumed.player)
+                self.refuse(peer, ErrorCode.PLAYER_TOKEN_REVOKED, REVOKED, hello.id)
+                peer.connection.close(CLOSE_TOKEN_REVOKED, CLOSE_REASONS[CLOSE_TOKEN_REVOKED])
+                return
             session, token = resumed, hello.resume_token
         try:
             for check in tuple(self._hello_checks):

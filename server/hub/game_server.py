@@ -63,8 +63,8 @@ class GameServer:
         rng: Callable[[], random.Random] = random.Random,
     ) -> None:
         self._rooms = Rooms(config, recorder=recorder, engine=engine, metrics=metrics, rng=rng)
-        self._dispatcher = Dispatcher(self._rooms, players)
         self._class = ClassControls(self._rooms)
+        self._dispatcher = Dispatcher(self._rooms, players, self._class.end_player)
         self._tournaments = TournamentRooms(self._rooms)
         self._remote = RemoteSessions(self._rooms, self._dispatcher)
 

@@ -120,7 +120,10 @@ def decode_server_message(frame: str | bytes) -> ServerMessage:
 
 def check_player_name(name: str) -> str:
     """``name`` trimmed, if it is fit to show to others; raises
-    :class:`ProtocolError` (``bad_name``) otherwise."""
+    :class:`ProtocolError` (``bad_name``) otherwise: for what chat refuses too
+    (:func:`is_terminal_control`: line separators among them), and for any
+    other invisible, private-use or unassigned character (a name is shown
+    everywhere, and must be told apart from others: even the zero-width joiner)."""
     trimmed = name.strip()
     if not trimmed:
         raise ProtocolError(ErrorCode.BAD_NAME, "name is empty: choose 1 to 32 characters")
@@ -129,7 +132,9 @@ def check_player_name(name: str) -> str:
             ErrorCode.BAD_NAME,
             f"name is {len(trimmed)} characters long: choose 1 to {MAX_NAME_LENGTH}",
         )
-    if any(unicodedata.category(char).startswith("C") for char in trimmed):
+    if any(
+        is_terminal_control(char) or unicodedata.category(char).startswith("C") for char in trimmed
+    ):
         raise ProtocolError(
             ErrorCode.BAD_NAME,
             "name holds control or invisible characters: use letters, digits, "

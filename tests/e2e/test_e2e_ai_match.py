@@ -205,5 +205,32 @@ async def test_a_match_comes_back_after_a_restart_and_is_played_out(tmp_path: Pa
     assert termination in ("line", "full_board"), termination
 
 
+async def test_a_restored_match_that_ends_before_its_watcher_is_back_is_kept_for_the_grace(
+    tmp_path: Path,
+) -> None:
+    """The server stops mid-match; restarted, it plays the match out before
+    anyone watches again. The room is kept for the grace window from the
+    restart, as a live match's is once its last watcher went: Ann, back, can
+    still watch it and see how it ended (it was closed at once: issue 28).
+    Once she leaves, nobody can come back to it and it is closed."""
+    database = tmp_path / "games.db"
+    async with running_server(database) as server:
+        ann = await Player.join_server(server.ws_url, "ann")
+        opened = await open_match(ann, first="easy", second="easy", pace=1)
+        code = opened["room"]["code"]
+        await ann.expect("moved", ply=0, timeout=10)
+    async with running_server(database, grace_seconds=120.0) as server:
+        await wait_until(
+            lambda: _stored(database), lambda rows: rows[0][0] == "finished", timeout=30
+        )
+        ann = await Player.join_server(server.ws_url, "ann")
+        back = await ann.request({"type": "watch", "code": code})
+        assert back["type"] == "state", back
+        assert back["room"]["status"] == "finished" and "result" in back["room"], back
+        assert (await ann.request({"type": "leave", "room": code}))["type"] == "left"
+        gone = await ann.request({"type": "watch", "code": code})
+        assert (gone["type"], gone["code"]) == ("error", "unknown_room"), gone
+
+
 async def _stored(database: Path) -> list[tuple[str, str | None]]:
     return terminations(database)

@@ -419,8 +419,14 @@ async def test_an_unsupported_version_then_a_good_hello(server: RunningServer) -
 
 @pytest.mark.parametrize(
     "name",
-    ["", "   ", "\t", "a" * (MAX_NAME_LENGTH + 1), "a\u0000b", "a\nb", "a\u200bb", "\x1b[31mred"],
-    ids=["empty", "spaces", "tab", "33-chars", "nul", "newline", "zero-width", "ansi-escape"],
+    [
+        *("", "   ", "\t", "a" * (MAX_NAME_LENGTH + 1), "a\u0000b", "a\nb", "a\u200bb"),
+        *("\x1b[31mred", "ann\u2028bob", "ann\u2029bob"),
+    ],
+    ids=[
+        *("empty", "spaces", "tab", "33-chars", "nul", "newline", "zero-width"),
+        *("ansi-escape", "line-separator", "paragraph-separator"),
+    ],
 )
 async def test_bad_names_are_refused_then_a_good_hello_works(
     server: RunningServer, name: str

@@ -1,6 +1,7 @@
 """TLS on a real server (``--tls-cert``/``--tls-key``): https:// and wss:// on its
 port, with a self-signed certificate authority made for the test (trustme); the
-clients trust it through ``SSL_CERT_FILE``, as anyone's would through their system's."""
+clients trust it through ``SSL_CERT_FILE``, as anyone's would through their system's.
+Its door: tests/e2e/test_e2e_tls_door.py."""
 
 from __future__ import annotations
 

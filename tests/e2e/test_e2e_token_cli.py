@@ -107,6 +107,43 @@ async def test_revoking_while_the_server_runs_refuses_the_next_hello(tmp_path: P
         assert again.ws.close_code == CLOSE_TOKEN_REVOKED
 
 
+async def test_revoking_while_the_server_runs_ends_resume_as_the_admin_api_does(
+    tmp_path: Path,
+) -> None:
+    """Bob plays Ann; revoke (the CLI, beside the running server) revokes Bob;
+    his connection drops; his hello with his resume token alone, the session's
+    key, is refused as his player token would be (player_token_revoked, 4004),
+    and his session ends as the admin API's revoke ends it: Ann's game is
+    over, Bob gone from it. (It was welcomed back into his game, issue 28.)"""
+    database = tmp_path / "games.db"
+    async with running_server(database, grace_seconds=60.0) as server:
+        ann = await Player.join_server(server.ws_url, "ann")
+        bob = await Player.join_server(server.ws_url, "bob")
+        bob_id = next(m for m in bob.seen if m["type"] == "welcome")["player_id"]
+        created = await ann.request({"type": "create_room", "game": "tictactoe"})
+        joined = await bob.request({"type": "join", "code": created["room"]["code"]})
+        assert joined["room"]["status"] == "playing", joined
+
+        revoked = await boardroom_token("revoke", bob_id, "--db", str(database))
+        assert revoked.status == 0, revoked
+        await bob.close()
+
+        again = await Player.connect(server.ws_url)
+        hello = {"type": "hello", "name": "bob", "version": 2, "resume_token": bob.token}
+        reply = await again.request(hello)
+        assert reply["type"] == "error" and reply["code"] == "player_token_revoked", reply
+        with pytest.raises(ConnectionClosed):
+            await again.recv()
+        assert again.ws.close_code == CLOSE_TOKEN_REVOKED
+
+        # Bob's seat given up, as on the API's revoke (no move yet: aborted).
+        ended = await ann.expect("game_over")
+        assert ended["result"]["reason"] == "aborted", ended
+        retry = await Player.connect(server.ws_url)  # the resume token opens nothing now
+        refused = await retry.request(hello)
+        assert refused["type"] == "error" and refused["code"] == "bad_token", refused
+
+
 @pytest.mark.parametrize(
     ("argv", "status", "words"),
     [

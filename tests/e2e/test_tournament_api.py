@@ -99,11 +99,13 @@ async def test_a_bad_body_is_refused_naming_the_field_and_creates_nothing(
 
 
 async def test_unknown_tournaments_are_404_and_nothing_is_current(klass: Class) -> None:
-    """Ids are ASCII digits: '²' or '①' (which str.isdigit passes) are unknown, no 500.
+    """Ids are ASCII digits: '²' or '①' (which str.isdigit passes), or none, are
+    unknown, no 500 nor plain text.
     With no tournament yet, the current one is null (200: the wall asks every few
     seconds, and a browser logs each 404 as an error)."""
     for method, path in [
         ("GET", "/api/tournaments/99"),
+        ("GET", "/api/tournaments/"),  # an empty id: a JSON 404 like the others (issue 28)
         ("GET", "/api/tournaments/abc"),
         ("GET", "/api/tournaments/%C2%B2"),
         ("GET", f"/api/tournaments/{2**63}"),

@@ -301,6 +301,8 @@ def test_fair_player_names_are_accepted_and_trimmed(name: str) -> None:
         ("ann\nbob", "control"),
         ("a\u200bb", "invisible"),
         ("\x1b[31mred", "control"),
+        ("ann\u2028bob", "control"),  # a line separator: a terminal starts a new line
+        ("ann\u2029bob", "control"),
     ],
 )
 def test_unfit_player_names_get_bad_name(name: str, words: str) -> None:
@@ -325,6 +327,16 @@ def test_the_protocol_document_lists_every_message_and_error_code() -> None:
         assert f"`{kind}`" in text, f"message type {kind!r} missing from docs/protocol.md"
     for code in ErrorCode:
         assert f"`{code.value}`" in text, f"error code {code.value!r} missing"
+
+
+def test_the_protocol_documents_room_state_paragraph_names_every_field() -> None:
+    """The paragraph that says what the room in ``state`` holds names each of
+    its fields (``hints`` was left out: issue 28)."""
+    text = PROTOCOL_DOC.read_text()
+    start = text.index("The room in `state`:")
+    paragraph = text[start : text.index("\n\n", start)]
+    missing = [f for f in m.RoomState.__struct_fields__ if f"`{f}`" not in paragraph]
+    assert not missing, f"room fields missing from docs/protocol.md's room paragraph: {missing}"
 
 
 def test_the_protocol_document_lists_every_close_code_with_its_words() -> None:

@@ -1216,6 +1216,27 @@ def test_an_ai_match_nobody_watches_is_called_off_after_the_grace_window() -> No
     assert room.is_empty and room.status == "finished"
 
 
+def test_a_restored_ai_match_keeps_its_room_for_the_watchers_window_after_its_game_ends() -> None:
+    """Restored mid-game, nobody watching (watchers are not kept): the window
+    runs from the restart. The AIs finish the game within it: the room is not
+    empty until the window ends (a watcher may come back to see the result);
+    then it is, with the game's own ending, not ``aborted``."""
+    room, started = ai_match(pace=0.0, grace=5.0)
+    outputs = [started, room.ai_moved(1, 0, "a1", now=T0 + 1)]
+    first_game, moves = record_game(outputs)
+    restored = Room.restore(
+        options=room.options, started=first_game, moves=moves, rng=random.Random(2)
+    )
+    restored.resume_after_restart(T0 + 100)
+    assert not restored.is_empty and restored.next_deadline == T0 + 105
+    for ply, move_text in enumerate(["b1", "a2", "b2", "a3"], start=1):
+        restored.ai_moved(1, ply, move_text, now=T0 + 100 + ply)
+    assert restored.status == "finished" and not restored.is_empty
+    assert restored.tick(T0 + 104.9).events == () and not restored.is_empty
+    assert restored.tick(T0 + 105).events == ()  # the game ended as it did
+    assert restored.is_empty
+
+
 def test_a_watcher_of_a_finished_ai_match_starts_the_next_with_sides_swapped() -> None:
     """Anyone watching may ask: both AIs agree at once. A non-match room still
     refuses a watcher's rematch."""
