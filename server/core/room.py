@@ -79,8 +79,10 @@ session's token, so :meth:`Room.reconnected` takes the id that held the seat.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from boardroom.server.core.ai_turns import AiTurns
 from boardroom.server.core.class_controls import ClassControls
@@ -130,6 +132,16 @@ __all__ = [
     "RoomRequest",
     "RoomStatus",
 ]
+
+
+class RoomSnapshot:
+    """A room's state at one moment (:meth:`Room.snapshot`); opaque."""
+
+    __slots__ = ("rng_state", "table")
+
+    def __init__(self, table: Table, rng_state: tuple[Any, ...]) -> None:
+        self.table = table
+        self.rng_state = rng_state
 
 
 class Room:
@@ -516,6 +528,29 @@ class Room:
         out = self._begin(now)
         self._table.close(reason, now, out)
         return self._table.output(out)
+
+    # -- undoing an input the store refused ----------------------------------------------
+
+    def snapshot(self) -> RoomSnapshot:
+        """Everything an input may change (seats, game, clocks, AI turns, controls,
+        the random source's state), copied: :meth:`rollback` puts it back. The
+        adapter takes one before an input whose events it may fail to store, so a
+        move refused for that changes nothing. The game's rules (shared, never
+        changed) are not copied."""
+        # Shared, not copied: the rules and the options never change, and the
+        # random source is one object the parts hold (its state is kept instead).
+        memo: dict[int, object] = {
+            id(self.game): self.game,
+            id(self.options): self.options,
+            id(self._rng): self._rng,
+        }
+        return RoomSnapshot(copy.deepcopy(self._table, memo), self._rng.getstate())
+
+    def rollback(self, snapshot: RoomSnapshot) -> None:
+        """Put the room back as it was at ``snapshot`` (taken of this room): every
+        input since is undone, as if it had never come."""
+        self._table = snapshot.table
+        self._rng.setstate(snapshot.rng_state)
 
     # -- the refusal contract ----------------------------------------------------------
 

@@ -310,7 +310,12 @@ class Rooms:
             if host is None:
                 continue
             with contextlib.suppress(RoomUnavailableError):
-                await host.run(for_client(host.room.disconnected, client))
+                # If the store refuses for now, the drop is told again later,
+                # unless the session is back by then.
+                await host.run_or_retry(
+                    for_client(host.room.disconnected, client),
+                    wanted=lambda: session.outbox is None,
+                )
             if client not in host.room.members:
                 session.rooms.discard(code)
 
@@ -336,7 +341,7 @@ class Rooms:
             outbox, session.outbox = session.outbox, None
         for host in self.rooms_with(session_id):
             with contextlib.suppress(RoomUnavailableError):
-                await host.run(for_client(host.room.remove, session_id))
+                await host.run_or_retry(for_client(host.room.remove, session_id))
         if outbox is not None:
             outbox.close(code, reason)
         self.kept.discard(session_id)
@@ -358,6 +363,7 @@ class Rooms:
             quick=quick,
             on_search=self._observe_search,
             wants_search=self._wants_search,
+            outage_limit=self.config.storage_outage_limit,
         )
 
     def _observe_search(self, seconds: float, fallback_reason: str | None) -> None:

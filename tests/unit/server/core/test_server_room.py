@@ -1343,3 +1343,22 @@ def test_the_teachers_switch_tells_everyone_and_an_ai_match_has_no_hints() -> No
     assert room.state_for(ANN, now=T0).hints is False
     match, _ = ai_match()
     assert match.state_for(ANN, now=T0).hints is False
+
+
+# -- undoing an input the store refused --------------------------------------------------
+
+
+def test_rollback_undoes_a_winning_move_and_the_same_move_plays_again() -> None:
+    """A snapshot taken before a move, rolled back after it: the room is as before
+    (its every part and its random source), and the move, sent again, plays the
+    same way: what the adapter does when the store refuses a move for now."""
+    room = started_room()
+    play_moves(room, "a1 b1 a2 b2")
+    before = snapshot(room)
+    taken = room.snapshot()
+    first = move(room, ANN, "a3", ply=4)
+    assert room.status == "finished"
+    room.rollback(taken)
+    assert snapshot(room) == before
+    assert room.status == "playing" and room.moves == "a1 b1 a2 b2"
+    assert move(room, ANN, "a3", ply=4) == first
