@@ -569,7 +569,9 @@ class BotRunner:
                             f"it played {move!r}, and the server answered "
                             f"{refusal.code}: {refusal.message}",
                         ) from None
-                    if refusal.code == "rate_limited":
+                    if refusal.code in ("rate_limited", "storage_unavailable"):
+                        # storage_unavailable: the session sent it again for minutes
+                        # already; the server keeps the room, so go on trying.
                         await asyncio.sleep(refusal.retry_after or RATE_LIMIT_PAUSE)
                         unsent = (ply, move)
                         changed.set()

@@ -47,6 +47,7 @@ from boardroom.client.errors import RequestRefusedError, ServerUnreachableError
 from boardroom.client.room_options import InputError, parse_clock, parse_game
 from boardroom.client.session import Session
 from boardroom.shared.games import game_specs
+from boardroom.shared.i18n import _
 from boardroom.shared.protocol import ErrorCode
 from boardroom.shared.protocol.codec import MAX_NAME_LENGTH
 from boardroom.shared.protocol.messages import LEVELS, Clock, Level
@@ -254,6 +255,13 @@ async def play(
     # A busy server (too many new players from this address) is asked again by itself.
     session.on_busy = lambda seconds: report.note(
         f"boardroom bot: the server is busy: trying again in {math.ceil(seconds)} s"
+    )
+    # A move the server cannot save for now is sent again by the session itself.
+    session.on_saving_paused = lambda seconds: report.note(
+        _(
+            "boardroom bot: saving is paused on the server: trying again in {seconds} s",
+            seconds=math.ceil(seconds),
+        )
     )
     try:
         try:

@@ -38,6 +38,7 @@ from boardroom.client.terminal.lobby import Lobby
 from boardroom.client.terminal.profile import Profile, SavedSeat, SeatClaim
 from boardroom.client.terminal.seat_keeper import SeatKeeper
 from boardroom.client.terminal.terminal import Terminal
+from boardroom.shared.i18n import _
 from boardroom.shared.protocol import ErrorCode, ProtocolError, check_player_name
 from boardroom.shared.protocol.messages import CreateRoom, State, Watch, Welcome
 
@@ -103,6 +104,9 @@ async def _run(options: ClientOptions, console: Console) -> int:
             stack.callback(seat.claim.release)  # last: after the session has closed
         session = _session(url, name, seat.saved, options, profile)
         session.on_busy = lambda seconds: console.show(console.palette.notice(busy_text(seconds)))
+        session.on_saving_paused = lambda seconds: console.show(
+            console.palette.notice(saving_paused_text(seconds))
+        )
         try:
             welcome, unknown_player = await _start(session, profile, options)
         except ServerUnreachableError as error:
@@ -205,6 +209,17 @@ async def choose_name(options: ClientOptions, profile: Profile, console: Console
             continue
         profile.remember_name(name)
         return name
+
+
+def saving_paused_text(seconds: float) -> str:
+    """What the client says while the server cannot save games (its database is
+    down) and the last move (or hello) is sent again in ``seconds``.
+
+    >>> saving_paused_text(1.6)
+    'Saving is paused on the server: trying again in 2 s.'
+    """
+    seconds_shown = math.ceil(seconds)
+    return _("Saving is paused on the server: trying again in {seconds} s.", seconds=seconds_shown)
 
 
 def busy_text(seconds: float) -> str:

@@ -15,13 +15,30 @@ which send refused moves again by themselves.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
+import signal
 import sqlite3
 from pathlib import Path
+from typing import Any
 
-from harness import Player, running_server
+import aiohttp
+from harness import Player, running_server, wait_until
+from services import start_postgres
 
+from boardroom.client.session import Session
 from boardroom.server.core.records import GameState
-from boardroom.server.store import GameStore
+from boardroom.server.store import GameStore, PostgresGameStore
+from boardroom.shared.protocol.messages import (
+    CreateRoom,
+    Error,
+    Join,
+    MakeMove,
+    Moved,
+    RoomClosed,
+    State,
+)
 
 
 async def start_game(url: str) -> tuple[Player, Player, str]:
@@ -77,3 +94,119 @@ async def test_a_move_refused_by_a_locked_sqlite_database_changes_nothing_and_go
         record = await store.get_game(game_id)
     assert record.state is GameState.FINISHED
     assert [move.move for move in record.moves] == ["a1", "b2", "a2", "c3", "a3"]
+
+
+# -- PostgreSQL stopped for 10 s mid-game --------------------------------------------------
+
+
+def _family(pid: int) -> list[int]:
+    """``pid`` and every process under it (the postmaster and its backends)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, []))
+    return found
+
+
+def _signal_all(pids: list[int], signum: int) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signum)
+
+
+async def _get(url: str) -> tuple[int, dict[str, str], Any]:
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        return response.status, dict(response.headers), await response.json()
+
+
+OUTAGE_SECONDS = 10.0
+"""How long PostgreSQL is stopped: the issue's figure."""
+
+
+async def test_postgresql_stopped_for_10_s_pauses_the_game_and_loses_no_move() -> None:
+    """Two players mid-game on a server on PostgreSQL; PostgreSQL is stopped
+    (SIGSTOP: it neither answers nor refuses, the worst case) for 10 s. The move
+    made meanwhile is refused as ``storage_unavailable`` and sent again by the
+    player's own client session until it is stored; a ``hello`` is refused and said
+    again the same way; the HTTP API answers 503 with ``Retry-After``. Then the
+    game finishes, the room never closed, and the record holds every move."""
+    with start_postgres() as postgres:
+        url = postgres.new_database()
+        async with running_server(url) as server:  # type: ignore[arg-type]
+            ann = Session(server.ws_url, "ann", pace=None)
+            bob = Session(server.ws_url, "bob", pace=None)
+            await ann.start()
+            await bob.start()
+            paused: dict[str, list[float]] = {"ann": [], "bob": [], "cy": []}
+            ann.on_saving_paused = paused["ann"].append
+            bob.on_saving_paused = paused["bob"].append
+            events = [ann.subscribe(), bob.subscribe()]
+            created = await ann.request(CreateRoom(game="tictactoe"))
+            assert isinstance(created, State)
+            code = created.room.code
+            await bob.request(Join(code=code))
+
+            async def play(session: Session, move: str, ply: int) -> None:
+                await wait_until(lambda: session.rooms[code].state.ply == ply)
+                reply = await session.request(MakeMove(room=code, move=move, ply=ply))
+                assert isinstance(reply, Moved) and reply.ply == ply, reply
+
+            await play(ann, "a1", 0)
+            await play(bob, "b1", 1)
+
+            family = _family(postgres.process.pid)
+            loop = asyncio.get_running_loop()
+            stopped_at = loop.time()
+            _signal_all(family, signal.SIGSTOP)
+            try:
+                during = asyncio.ensure_future(play(ann, "a2", 2))
+                cy = Session(server.ws_url, "cy", pace=None)
+                cy.on_saving_paused = paused["cy"].append
+                hello = asyncio.ensure_future(cy.start())
+                record_url = server.http_url(f"/api/games/{ann.rooms[code].state.game_id}")
+                read = asyncio.ensure_future(_get(record_url))
+                # Each refused at least once (the store gives up on a silent
+                # server after 5 s, and writes go one at a time), then the rest
+                # of the outage.
+                await wait_until(lambda: paused["ann"] and paused["cy"], timeout=40)
+                await asyncio.sleep(max(0.0, OUTAGE_SECONDS - (loop.time() - stopped_at)))
+                assert not during.done() and not hello.done()
+            finally:
+                _signal_all(family, signal.SIGCONT)
+            status, headers, body = await read
+            assert status == 503, body
+            assert body["error"] == "storage_unavailable" and body["retry_after"] > 0
+            assert int(headers["Retry-After"]) >= 1
+
+            await asyncio.wait_for(during, 60)  # stored once PostgreSQL is back
+            welcome = await asyncio.wait_for(hello, 60)
+            assert welcome.name == "cy"
+            await cy.close()
+            await play(bob, "b2", 3)
+            await play(ann, "a3", 4)
+            over = await wait_until(lambda: ann.rooms[code].state.result, timeout=30)
+            assert over.winner == "first"
+            game_id = ann.rooms[code].state.game_id
+            seen = [queue.get_nowait() for queue in events for _ in range(queue.qsize())]
+            assert not [e for e in seen if isinstance(e, RoomClosed)], seen
+            errors = [e for e in seen if isinstance(e, Error)]
+            assert [e.code for e in errors if e.code != "storage_unavailable"] == [], errors
+            await ann.close()
+            await bob.close()
+
+        async with PostgresGameStore(url) as store:
+            assert game_id is not None
+            record = await store.get_game(game_id)
+    assert record.state is GameState.FINISHED
+    assert [move.move for move in record.moves] == ["a1", "b1", "a2", "b2", "a3"]

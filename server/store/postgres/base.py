@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from typing import TypeAlias, TypeVar
@@ -65,6 +66,17 @@ it is given up as :class:`StorageUnavailableError`: a server that stopped
 answering (SIGSTOP, a cut network) would otherwise hold every write of the
 process behind it for as long as TCP keeps the connection, minutes. The store's
 writes take milliseconds; a write of seconds means the database is not there."""
+
+PROBE_TIMEOUT_S = 1.0
+"""The timeout instead, while the database is known to be down (since a transient
+failure, until a transaction succeeds): a server that is back answers in
+milliseconds, and the writes queued meanwhile are refused in a second each, not
+five."""
+
+FAIL_FAST_S = 1.0
+"""For this long after a transient failure, a transaction is refused at once
+(:class:`StorageUnavailableError`) without trying: the requests that queued behind
+the failed one are answered now rather than each after its own timeout."""
 
 SCHEMA_REFUSALS = (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError)
 """What PostgreSQL raises for values the schema refuses (a constraint, a trigger,
@@ -118,6 +130,8 @@ class PostgresBase(StoreBase[asyncpg.Pool]):
         super().__init__()
         self._url = url
         self._timeout = timeout
+        self._failed_at: float | None = None
+        """Monotonic time of the last transient failure, if none succeeded since."""
 
     @property
     def path(self) -> str:
@@ -214,6 +228,14 @@ class PostgresBase(StoreBase[asyncpg.Pool]):
         # REPEATABLE READ for reads: their statements all see one snapshot.
         isolation = "read_committed" if write else "repeatable_read"
         held: list[Connection] = []
+        timeout = self._timeout
+        if self._failed_at is not None:
+            since = time.monotonic() - self._failed_at
+            if since < FAIL_FAST_S:
+                raise StorageUnavailableError(
+                    f"{what} not tried in {self.path}: it failed {since:.1f} s ago"
+                )
+            timeout = min(timeout, PROBE_TIMEOUT_S)
 
         async def attempt() -> _T:
             db = await pool.acquire()
@@ -227,25 +249,26 @@ class PostgresBase(StoreBase[asyncpg.Pool]):
         # Cutting the connection ends both at once.
         task = asyncio.ensure_future(attempt())
         try:
-            done, _ = await asyncio.wait({task}, timeout=self._timeout)
+            done, _ = await asyncio.wait({task}, timeout=timeout)
             if not done:
-                for db in held:
-                    db.terminate()
+                _cut(held)
                 task.cancel()
             try:
-                return await task
+                result = await task
             except asyncio.CancelledError:
                 if done:
                     raise
-                raise TimeoutError(f"no answer in {self._timeout:g} s") from None
+                raise TimeoutError(f"no answer in {timeout:g} s") from None
         except StoreError:
             raise  # the body's own refusals (and StorageFailedError is an OSError)
         except TRANSIENT_ERRORS as error:
             # The connection (and likely every one in the pool) is stale: cut it
             # rather than hand it back, and have the pool open new ones.
-            for db in held:
-                db.terminate()
-            pool.expire_connections()
+            if self._failed_at is None:
+                logger.warning("the database %s is unavailable: %s", self.path, error)
+            self._failed_at = time.monotonic()
+            _cut(held)
+            await pool.expire_connections()
             raise StorageUnavailableError(f"{what} failed in {self.path}: {error}") from error
         except DRIVER_ERRORS as error:
             raise StorageFailedError(f"{what} failed in {self.path}: {error}") from error
@@ -253,3 +276,15 @@ class PostgresBase(StoreBase[asyncpg.Pool]):
             for db in held:
                 with contextlib.suppress(*DRIVER_ERRORS):
                     await pool.release(db)
+        if self._failed_at is not None:
+            logger.warning("the database %s answers again", self.path)
+            self._failed_at = None
+        return result
+
+
+def _cut(held: list[Connection]) -> None:
+    """Close the connections in ``held`` at once, without a word to the server
+    (whatever they were waiting on fails); one already closed is skipped."""
+    for db in held:
+        with contextlib.suppress(asyncpg.InterfaceError):
+            db.terminate()
