@@ -4,6 +4,7 @@
 // client/terminal/room_text.py.
 
 import { parseCell } from "./board-rows.js";
+import { t } from "./i18n.js";
 import { otherSide, SYMBOLS } from "./room-state.js";
 
 const NUMBER_WORDS = { 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven" };
@@ -242,6 +243,7 @@ export function refusalText(error) {
   const message = error?.message || "something went wrong";
   if (error?.code === "connection_lost") return `Not sent: ${message}`;
   if (error?.code === "rate_limited") return "Too fast: wait a moment and try again";
+  if (error?.code === "storage_unavailable") return t("The server cannot save games for now: try again later");
   // The server's messages are written for people: they name the input at fault
   // and say what would be accepted.
   return message.charAt(0).toUpperCase() + message.slice(1);
