@@ -20,7 +20,9 @@ import contextlib
 import os
 import signal
 import sqlite3
+import subprocess
 from pathlib import Path
+from subprocess import DEVNULL
 from typing import Any
 
 import aiohttp
@@ -96,7 +98,7 @@ async def test_a_move_refused_by_a_locked_sqlite_database_changes_nothing_and_go
     assert [move.move for move in record.moves] == ["a1", "b2", "a2", "c3", "a3"]
 
 
-# -- PostgreSQL stopped for 10 s mid-game --------------------------------------------------
+# -- PostgreSQL restarted, then stopped for 10 s, mid-game -------------------------------
 
 
 def _family(pid: int) -> list[int]:
@@ -134,79 +136,113 @@ OUTAGE_SECONDS = 10.0
 """How long PostgreSQL is stopped: the issue's figure."""
 
 
-async def test_postgresql_stopped_for_10_s_pauses_the_game_and_loses_no_move() -> None:
-    """Two players mid-game on a server on PostgreSQL; PostgreSQL is stopped
-    (SIGSTOP: it neither answers nor refuses, the worst case) for 10 s. The move
-    made meanwhile is refused as ``storage_unavailable`` and sent again by the
-    player's own client session until it is stored; a ``hello`` is refused and said
-    again the same way; the HTTP API answers 503 with ``Retry-After``. Then the
-    game finishes, the room never closed, and the record holds every move."""
+def _postmaster(data: Path) -> int:
+    return int((data / "postmaster.pid").read_text().split()[0])
+
+
+async def test_postgresql_restarted_then_stopped_10_s_pauses_the_game_and_loses_no_move() -> None:
+    """Two players mid-game on a server on PostgreSQL, which goes twice:
+
+    1. restarted (a fast shutdown: every connection closed, then refused, then
+       a new server on the same files), as the issue found it closing every room;
+    2. stopped with SIGSTOP for 10 s (the postmaster and every backend: it
+       neither answers nor refuses, the worst case).
+
+    Each time the move made meanwhile is refused as ``storage_unavailable`` and
+    sent again by the player's own client session until it is stored. During the
+    stop a ``hello`` is refused and said again the same way, and the HTTP API
+    answers 503 with ``Retry-After``. Then the game finishes, the room never
+    closed, nobody got another error, and the record holds every move."""
     with start_postgres() as postgres:
         url = postgres.new_database()
-        async with running_server(url) as server:  # type: ignore[arg-type]
-            ann = Session(server.ws_url, "ann", pace=None)
-            bob = Session(server.ws_url, "bob", pace=None)
-            await ann.start()
-            await bob.start()
-            paused: dict[str, list[float]] = {"ann": [], "bob": [], "cy": []}
-            ann.on_saving_paused = paused["ann"].append
-            bob.on_saving_paused = paused["bob"].append
-            events = [ann.subscribe(), bob.subscribe()]
-            created = await ann.request(CreateRoom(game="tictactoe"))
-            assert isinstance(created, State)
-            code = created.room.code
-            await bob.request(Join(code=code))
+        # PostgreSQL's command line, to start it again on the same files.
+        command = Path(f"/proc/{postgres.process.pid}/cmdline").read_text().split("\0")[:-1]
+        data = Path(command[command.index("-D") + 1])
+        process = postgres.process
+        try:
+            async with running_server(url) as server:  # type: ignore[arg-type]
+                ann = Session(server.ws_url, "ann", pace=None)
+                bob = Session(server.ws_url, "bob", pace=None)
+                await ann.start()
+                await bob.start()
+                paused: dict[str, list[float]] = {"ann": [], "bob": [], "cy": []}
+                ann.on_saving_paused = paused["ann"].append
+                bob.on_saving_paused = paused["bob"].append
+                events = [ann.subscribe(), bob.subscribe()]
+                created = await ann.request(CreateRoom(game="tictactoe"))
+                assert isinstance(created, State)
+                code = created.room.code
+                await bob.request(Join(code=code))
 
-            async def play(session: Session, move: str, ply: int) -> None:
-                await wait_until(lambda: session.rooms[code].state.ply == ply)
-                reply = await session.request(MakeMove(room=code, move=move, ply=ply))
-                assert isinstance(reply, Moved) and reply.ply == ply, reply
+                async def play(session: Session, move: str, ply: int) -> None:
+                    await wait_until(lambda: session.rooms[code].state.ply == ply)
+                    reply = await session.request(MakeMove(room=code, move=move, ply=ply))
+                    assert isinstance(reply, Moved) and reply.ply == ply, reply
 
-            await play(ann, "a1", 0)
-            await play(bob, "b1", 1)
+                await play(ann, "a1", 0)
 
-            family = _family(postgres.process.pid)
-            loop = asyncio.get_running_loop()
-            stopped_at = loop.time()
-            _signal_all(family, signal.SIGSTOP)
-            try:
-                during = asyncio.ensure_future(play(ann, "a2", 2))
-                cy = Session(server.ws_url, "cy", pace=None)
-                cy.on_saving_paused = paused["cy"].append
-                hello = asyncio.ensure_future(cy.start())
-                record_url = server.http_url(f"/api/games/{ann.rooms[code].state.game_id}")
-                read = asyncio.ensure_future(_get(record_url))
-                # Each refused at least once (the store gives up on a silent
-                # server after 5 s, and writes go one at a time), then the rest
-                # of the outage.
-                await wait_until(lambda: paused["ann"] and paused["cy"], timeout=40)
-                await asyncio.sleep(max(0.0, OUTAGE_SECONDS - (loop.time() - stopped_at)))
-                assert not during.done() and not hello.done()
-            finally:
-                _signal_all(family, signal.SIGCONT)
-            status, headers, body = await read
-            assert status == 503, body
-            assert body["error"] == "storage_unavailable" and body["retry_after"] > 0
-            assert int(headers["Retry-After"]) >= 1
+                # 1. A restart: Bob's move while it is down.
+                os.kill(_postmaster(data), signal.SIGINT)  # fast shutdown
+                process.wait(30)
+                during = asyncio.ensure_future(play(bob, "b1", 1))
+                await wait_until(lambda: paused["bob"], timeout=30)
+                process = subprocess.Popen(command, stdout=DEVNULL, stderr=DEVNULL)
+                await asyncio.wait_for(during, 60)  # stored once PostgreSQL is back
 
-            await asyncio.wait_for(during, 60)  # stored once PostgreSQL is back
-            welcome = await asyncio.wait_for(hello, 60)
-            assert welcome.name == "cy"
-            await cy.close()
-            await play(bob, "b2", 3)
-            await play(ann, "a3", 4)
-            over = await wait_until(lambda: ann.rooms[code].state.result, timeout=30)
-            assert over.winner == "first"
-            game_id = ann.rooms[code].state.game_id
-            seen = [queue.get_nowait() for queue in events for _ in range(queue.qsize())]
-            assert not [e for e in seen if isinstance(e, RoomClosed)], seen
-            errors = [e for e in seen if isinstance(e, Error)]
-            assert [e.code for e in errors if e.code != "storage_unavailable"] == [], errors
-            await ann.close()
-            await bob.close()
+                # 2. SIGSTOP for 10 s: Ann's move, a new player's hello, a read.
+                family = _family(process.pid)
+                loop = asyncio.get_running_loop()
+                stopped_at = loop.time()
+                _signal_all(family, signal.SIGSTOP)
+                try:
+                    during = asyncio.ensure_future(play(ann, "a2", 2))
+                    cy = Session(server.ws_url, "cy", pace=None)
+                    cy.on_saving_paused = paused["cy"].append
+                    hello = asyncio.ensure_future(cy.start())
+                    record_url = server.http_url(f"/api/games/{ann.rooms[code].state.game_id}")
+                    read = asyncio.ensure_future(_get(record_url))
+                    # Each refused at least once (the store gives up on a silent
+                    # server after 5 s, and writes go one at a time), then the
+                    # rest of the outage.
+                    await wait_until(lambda: paused["ann"] and paused["cy"], timeout=40)
+                    await asyncio.sleep(max(0.0, OUTAGE_SECONDS - (loop.time() - stopped_at)))
+                    assert not during.done() and not hello.done()
+                finally:
+                    _signal_all(family, signal.SIGCONT)
+                status, headers, body = await read
+                assert status == 503, body
+                assert body["error"] == "storage_unavailable" and body["retry_after"] > 0
+                assert int(headers["Retry-After"]) >= 1
 
-        async with PostgresGameStore(url) as store:
-            assert game_id is not None
-            record = await store.get_game(game_id)
+                await asyncio.wait_for(during, 60)  # stored once PostgreSQL is back
+                welcome = await asyncio.wait_for(hello, 60)
+                assert welcome.name == "cy"
+                await cy.close()
+                await play(bob, "b2", 3)
+                await play(ann, "a3", 4)
+                over = await wait_until(lambda: ann.rooms[code].state.result, timeout=30)
+                assert over.winner == "first"
+                game_id = ann.rooms[code].state.game_id
+                seen = [queue.get_nowait() for queue in events for _ in range(queue.qsize())]
+                assert not [e for e in seen if isinstance(e, RoomClosed)], seen
+                errors = [e for e in seen if isinstance(e, Error)]
+                assert [e.code for e in errors if e.code != "storage_unavailable"] == [], errors
+                await ann.close()
+                await bob.close()
+
+            async with PostgresGameStore(url) as store:
+                assert game_id is not None
+                record = await store.get_game(game_id)
+        finally:
+            if process is not postgres.process and process.poll() is None:
+                # The PostgreSQL started here is this test's to stop (immediately:
+                # its folder goes next), the first one start_postgres's.
+                with contextlib.suppress(OSError, ValueError):
+                    os.kill(_postmaster(data), signal.SIGQUIT)
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    _signal_all(_family(process.pid), signal.SIGKILL)
+                    process.wait(10)
     assert record.state is GameState.FINISHED
     assert [move.move for move in record.moves] == ["a1", "b1", "a2", "b2", "a3"]
