@@ -87,6 +87,17 @@ class RoomUnavailableError(Exception):
     """The room failed (its storage did) and takes no more input."""
 
 
+class RoomStorageLostError(RoomUnavailableError, ProtocolError):
+    """The room is closed: its game could not be stored for longer than the
+    host's ``outage_limit``. A ``storage_lost`` refusal (the request that found
+    it so, and every one after); a :class:`RoomUnavailableError` too."""
+
+    def __init__(self, room: str, limit: float) -> None:
+        message = f"room {room} closed: the server could not save its game for {limit:g} s"
+        RoomUnavailableError.__init__(self, message)
+        ProtocolError.__init__(self, ErrorCode.STORAGE_LOST, message)
+
+
 class RoomStorageUnavailableError(ProtocolError):
     """The input was undone: its events could not be stored for now. A
     ``storage_unavailable`` refusal, with ``retry_after`` (seconds)."""
@@ -149,6 +160,8 @@ class RoomHost:
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._failed = False
+        self._lost = False
+        """Failed for an outage past the limit (``storage_lost``)."""
         self._closed = False
         self._outage_limit = outage_limit
         self._unstored_since: float | None = None
@@ -200,6 +213,8 @@ class RoomHost:
         :class:`RoomStorageUnavailableError` if the input was undone because its
         events could not be stored for now (the room is as before it)."""
         async with self._lock:
+            if self._lost:
+                raise RoomStorageLostError(self.code, self._outage_limit)
             if self._failed:
                 raise RoomUnavailableError(f"room {self.code} is closed after a storage failure")
             before = self.room.snapshot()
@@ -258,7 +273,7 @@ class RoomHost:
                 raise
             except _OutageTooLongError:
                 self._fail(output, lost=True)
-                return
+                raise RoomStorageLostError(self.code, self._outage_limit) from None
             except Exception:
                 logger.exception("storing events failed", extra={"room": self.code})
                 self._fail(output)
@@ -318,11 +333,11 @@ class RoomHost:
 
     def _fail(self, output: Output, *, lost: bool = False) -> None:
         self._failed = True
+        self._lost = lost
         if lost:
             error = Error(
                 code=ErrorCode.STORAGE_LOST,
-                message=f"room {self.code} closed: the server could not save its game "
-                f"for {self._outage_limit:g} s",
+                message=RoomStorageLostError(self.code, self._outage_limit).message,
             )
             logger.error("storage unavailable too long: room closed", extra={"room": self.code})
         else:

@@ -12,14 +12,19 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from browser import web_session
 from harness import Player
 from playwright.async_api import expect
 
+from boardroom.server.store.sqlite import base as sqlite_base
+
 
 async def test_a_move_made_while_the_database_is_locked_is_played_once_it_is_free(
-    db_path: Path, tmp_path: Path
+    db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # SQLite waits 0.3 s for the lock, not 5 s: the same refusal, sooner.
+    monkeypatch.setattr(sqlite_base, "_BUSY_TIMEOUT_S", 0.3)
     async with web_session(db_path) as web:
         ann = await web.person("ann")
         code = await ann.create_room("tictactoe")

@@ -26,12 +26,14 @@ from subprocess import DEVNULL
 from typing import Any
 
 import aiohttp
+import pytest
 from harness import Player, running_server, wait_until
 from services import start_postgres
 
 from boardroom.client.session import Session
 from boardroom.server.core.records import GameState
 from boardroom.server.store import GameStore, PostgresGameStore
+from boardroom.server.store.sqlite import base as sqlite_base
 from boardroom.shared.protocol.messages import (
     CreateRoom,
     Error,
@@ -55,6 +57,14 @@ async def start_game(url: str) -> tuple[Player, Player, str]:
     return ann, bob, code
 
 
+@pytest.fixture
+def short_busy_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite waits 0.3 s for a lock held elsewhere, not the 5 s it waits in use:
+    the same refusal, sooner."""
+    monkeypatch.setattr(sqlite_base, "_BUSY_TIMEOUT_S", 0.3)
+
+
+@pytest.mark.usefixtures("short_busy_timeout")
 async def test_a_move_refused_by_a_locked_sqlite_database_changes_nothing_and_goes_through_later(
     tmp_path: Path,
 ) -> None:
@@ -96,6 +106,39 @@ async def test_a_move_refused_by_a_locked_sqlite_database_changes_nothing_and_go
         record = await store.get_game(game_id)
     assert record.state is GameState.FINISHED
     assert [move.move for move in record.moves] == ["a1", "b2", "a2", "c3", "a3"]
+
+
+@pytest.mark.usefixtures("short_busy_timeout")
+async def test_a_room_unsaved_past_the_limit_is_closed_with_storage_lost(tmp_path: Path) -> None:
+    """Refusals for longer than ``storage_outage_limit`` close the room: the move
+    that finds it so is refused ``storage_lost`` (with its id), the opponent is
+    told ``storage_lost`` too, and the room takes nothing more. What was stored
+    stays stored, in play."""
+    database = tmp_path / "games.db"
+    async with running_server(database, storage_outage_limit=0.5) as server:
+        ann, bob, code = await start_game(server.ws_url)
+        assert (await ann.request({"type": "move", "room": code, "move": "a1"}))["type"] == "moved"
+        holder = sqlite3.connect(database, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            move = {"type": "move", "room": code, "move": "b2", "ply": 1}
+            first = await bob.request(move)
+            assert first["code"] == "storage_unavailable", first
+            await asyncio.sleep(0.6)
+            lost = await bob.request(move)
+            assert lost["code"] == "storage_lost", lost
+            told = await ann.expect("error", code="storage_lost")
+            assert "could not save" in told["message"]
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        after = await bob.request(move)
+        assert after["code"] == "storage_lost", after
+        for player in (ann, bob):
+            await player.close()
+    async with GameStore(database) as store:
+        (record,) = await store.unfinished_games()
+    assert [m.move for m in record.moves] == ["a1"]
 
 
 # -- PostgreSQL restarted, then stopped for 10 s, mid-game -------------------------------
