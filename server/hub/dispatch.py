@@ -419,12 +419,18 @@ class Dispatcher:
         rooms.room_caps.opened(host.code, session.id, address)
         # The creator of an AI match watches it; the AI sits down once they are in.
         await rooms.enter(host, session, message.id, watch=match is not None)
+        # The creator has its answer already (the room's state): an AI whose game
+        # cannot be stored for now sits down once it can (run_or_retry).
         if match is not None:
-            await host.run(lambda now: host.room.add_ai(match.first, now=now, side="first"))
-            await host.run(lambda now: host.room.add_ai(match.second, now=now, side="second"))
+            await host.run_or_retry(
+                lambda now: host.room.add_ai(match.first, now=now, side="first")
+            )
+            await host.run_or_retry(
+                lambda now: host.room.add_ai(match.second, now=now, side="second")
+            )
         elif message.ai_level is not None and host.room.has_free_seat:
             level = message.ai_level
-            await host.run(lambda now: host.room.add_ai(level, now=now))
+            await host.run_or_retry(lambda now: host.room.add_ai(level, now=now))
 
     async def _quick_match(self, session: Session, address: str, message: QuickMatch) -> None:
         rooms = self._rooms

@@ -141,6 +141,63 @@ async def test_a_room_unsaved_past_the_limit_is_closed_with_storage_lost(tmp_pat
     assert [m.move for m in record.moves] == ["a1"]
 
 
+@pytest.mark.usefixtures("short_busy_timeout")
+async def test_the_ai_sits_down_once_its_game_can_be_stored(tmp_path: Path) -> None:
+    """A room opened with the AI while the file is locked: the creator has the
+    room (nothing of it needs storing yet); the AI's seat, which starts the game,
+    is taken once the lock goes, and the game is played."""
+    database = tmp_path / "games.db"
+    async with running_server(database) as server:
+        ann = await Player.join_server(server.ws_url, "ann")
+        holder = sqlite3.connect(database, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            created = await ann.request(
+                {"type": "create_room", "game": "tictactoe", "ai_level": "easy"}
+            )
+            assert created["type"] == "state" and created["room"]["status"] == "waiting"
+            await asyncio.sleep(0.5)  # refused at least once meanwhile
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        started = await ann.expect("state", timeout=30)
+        assert started["room"]["status"] == "playing", started
+        code = created["room"]["code"]
+        assert (await ann.request({"type": "move", "room": code, "move": "b2"}))["type"] == "moved"
+        await ann.expect("moved", ply=1, timeout=30)  # the AI's answer
+        await ann.close()
+
+
+@pytest.mark.usefixtures("short_busy_timeout")
+async def test_the_client_session_sends_a_refused_move_again_by_itself(tmp_path: Path) -> None:
+    """:class:`boardroom.client.session.Session` (the terminal's and the bot SDK's)
+    meets ``storage_unavailable``: it says so (``on_saving_paused``) and sends the
+    move again until it is played; the caller just gets the ``moved``."""
+    database = tmp_path / "games.db"
+    async with running_server(database) as server:
+        ann, bob, code = await start_game(server.ws_url)
+        await ann.close()
+        assert ann.token is not None
+        waits: list[float] = []
+        async with Session(server.ws_url, "ann", resume_token=ann.token, pace=None) as session:
+            session.on_saving_paused = waits.append
+            await wait_until(lambda: code in session.rooms)
+            holder = sqlite3.connect(database, isolation_level=None)
+            holder.execute("BEGIN IMMEDIATE")
+            try:
+                move = asyncio.ensure_future(session.request(MakeMove(room=code, move="a1", ply=0)))
+                await wait_until(lambda: waits)
+                assert not move.done()
+            finally:
+                holder.execute("ROLLBACK")
+                holder.close()
+            reply = await asyncio.wait_for(move, 30)
+            assert isinstance(reply, Moved) and reply.ply == 0
+            assert (await bob.expect("moved", ply=0))["move"] == "a1"
+            assert all(wait >= 2.0 for wait in waits), waits  # the server's retry_after
+        await bob.close()
+
+
 # -- PostgreSQL restarted, then stopped for 10 s, mid-game -------------------------------
 
 
