@@ -166,6 +166,9 @@ class RoomHost:
         self._outage_limit = outage_limit
         self._unstored_since: float | None = None
         """Monotonic time of the first storage refusal since the last event stored."""
+        self._clock_held = False
+        """The room's clock is stopped (:meth:`Room.hold_clock`) since a storage
+        refusal: nobody is charged for the time a move waits to be saved."""
         self._last_now = room.created_at
         """The latest time handed to the room: :meth:`Room.handle` and the other
         inputs need a ``now`` that never decreases (see :meth:`_now`)."""
@@ -217,8 +220,16 @@ class RoomHost:
                 raise RoomStorageLostError(self.code, self._outage_limit)
             if self._failed:
                 raise RoomUnavailableError(f"room {self.code} is closed after a storage failure")
+            now = self._now()
             before = self.room.snapshot()
-            output = step(self._now())
+            held = self._clock_held
+            if held:
+                # The clock stands still while the store refuses; an input runs
+                # with it running, and it stands again unless the input is stored.
+                self.room.release_clock(now)
+            output = step(now)
+            if held and not output.events:
+                self.room.hold_clock(now)
             await self._carry_out(output, before)
             return output
 
@@ -323,12 +334,16 @@ class RoomHost:
                         raise _OutageTooLongError from outage
                     if index == 0:
                         self.room.rollback(before)
+                        if not self._clock_held:
+                            self.room.hold_clock(self._now())
+                            self._clock_held = True
                         raise RoomStorageUnavailableError(self.code, outage.retry_after) from None
                     await asyncio.sleep(outage.retry_after)
                     continue
                 if self._unstored_since is not None:
                     logger.info("the store is back: the game goes on", extra={"room": self.code})
                     self._unstored_since = None
+                self._clock_held = False  # stored: its clock runs on from this input
                 break
 
     def _fail(self, output: Output, *, lost: bool = False) -> None:

@@ -86,6 +86,7 @@ from typing import Any
 
 from boardroom.server.core.ai_turns import AiTurns
 from boardroom.server.core.class_controls import ClassControls
+from boardroom.server.core.class_controls import hold_clock as stop_clock
 from boardroom.server.core.game_in_play import GameInPlay
 from boardroom.server.core.records import PlayerKind
 from boardroom.server.core.room_draft import Draft, RefusedError
@@ -551,6 +552,23 @@ class Room:
         input since is undone, as if it had never come."""
         self._table = snapshot.table
         self._rng.setstate(snapshot.rng_state)
+
+    def hold_clock(self, now: float) -> None:
+        """Stop the running clock at ``now`` without ending anyone's turn (the
+        adapter does, while the store refuses the room's moves: a player is not
+        charged for the time their move waits to be saved). Nothing is sent;
+        :meth:`release_clock` runs it on. Does nothing without a game in play with
+        a clock, or during the teacher's pause (its clock is held already)."""
+        clock = self._table.play.clock
+        if self._table.play.playing and clock is not None and not self.paused:
+            stop_clock(clock, now)
+
+    def release_clock(self, now: float) -> None:
+        """Run on from ``now`` a clock :meth:`hold_clock` stopped (not the
+        teacher's pause's)."""
+        clock = self._table.play.clock
+        if self._table.play.playing and clock is not None and not self.paused:
+            clock.resume(now)
 
     # -- the refusal contract ----------------------------------------------------------
 

@@ -45,10 +45,10 @@ from boardroom.shared.protocol.messages import (
 )
 
 
-async def start_game(url: str) -> tuple[Player, Player, str]:
-    """Ann opens a tic-tac-toe room, Bob joins; Ann moves first."""
+async def start_game(url: str, **options: Any) -> tuple[Player, Player, str]:
+    """Ann opens a tic-tac-toe room (with ``options``), Bob joins; Ann moves first."""
     ann = await Player.join_server(url, "ann")
-    created = await ann.request({"type": "create_room", "game": "tictactoe"})
+    created = await ann.request({"type": "create_room", "game": "tictactoe", **options})
     code = created["room"]["code"]
     bob = await Player.join_server(url, "bob")
     joined = await bob.request({"type": "join", "code": code})
@@ -140,6 +140,35 @@ async def test_a_room_unsaved_past_the_limit_is_closed_with_storage_lost(tmp_pat
     async with GameStore(database) as store:
         (record,) = await store.unfinished_games()
     assert [m.move for m in record.moves] == ["a1"]
+
+
+@pytest.mark.usefixtures("short_busy_timeout")
+async def test_the_clock_stands_still_while_a_move_waits_to_be_saved(tmp_path: Path) -> None:
+    """Bob has 3 s a move; his move is refused for a locked file and the lock
+    lasts longer than his time. His clock stands from the refusal until a move
+    is stored, so the move, sent again once the lock is gone, is played and
+    the game goes on: nobody loses on time to the database."""
+    database = tmp_path / "games.db"
+    async with running_server(database) as server:
+        ann, bob, code = await start_game(server.ws_url, clock={"kind": "per_move", "per_move": 3})
+        assert (await ann.request({"type": "move", "room": code, "move": "a1"}))["type"] == "moved"
+        holder = sqlite3.connect(database, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            move = {"type": "move", "room": code, "move": "b2", "ply": 1}
+            refused = await bob.request(move)
+            assert refused["code"] == "storage_unavailable", refused
+            await asyncio.sleep(3.5)  # past Bob's 3 s
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        await asyncio.sleep(refused["retry_after"])
+        played = await bob.request(move)
+        assert played["type"] == "moved", played
+        assert (await ann.request({"type": "move", "room": code, "move": "a2"}))["type"] == "moved"
+        assert not [m for m in ann.seen + bob.seen if m.get("type") == "game_over"]
+        for player in (ann, bob):
+            await player.close()
 
 
 @pytest.mark.usefixtures("short_busy_timeout")
