@@ -57,6 +57,8 @@ REFUSALS = {
     "hints_off": N_("Hints are off in this game: play your own move."),
     "engine_busy": N_("The engine is busy: ask again in a moment."),
     "internal_error": N_("The server failed on this request: try again."),
+    "storage_unavailable": N_("The server cannot save games for now: try again in a moment."),
+    "storage_lost": N_("The server could not save this game for too long: it has ended."),
     "too_many_ai_matches": N_(
         "You are watching as many AI matches as the server allows: close one first."
     ),

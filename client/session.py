@@ -42,6 +42,14 @@ Contract for callers:
   :attr:`Session.on_busy` hears of each wait, to say so. The refusals of the
   player (``bad_player_token``, ``unknown_class_token``,
   ``player_token_revoked``) stay final.
+- A request refused as ``storage_unavailable`` (the server cannot save to its
+  database for now; the request changed nothing) is sent again by
+  :meth:`Session.request` after the server's ``retry_after``, a little longer each
+  time (:func:`busy_wait`), for up to :data:`STORAGE_RETRY_FOR` seconds, before
+  the refusal is raised: a move made during a database outage is played once the
+  database is back, and the caller (a bot's code, the terminal) never knows;
+  :attr:`Session.on_saving_paused` hears of each wait, to say so. A ``hello``
+  refused so is said again as for ``rate_limited``.
 - Every message goes out with an ``id``. The server handles a connection's
   messages one at a time, in order, so an ``error`` without an ``id``
   (``rate_limited``) refuses the oldest request still waiting, which is failed
@@ -132,6 +140,14 @@ def busy_wait(retry_after: float | None, waits_before: int, *, jitter: float = 0
     base = retry_after if retry_after is not None and retry_after > 0 else 1.0
     return min(base * (1 + _BUSY_GROWTH * waits_before) * (1 + jitter), BUSY_WAIT_MAX)
 
+
+STORAGE_RETRY_FOR = 600.0
+"""Seconds a request refused as ``storage_unavailable`` is sent again for, before
+the refusal is raised: as long as the server keeps a room whose game it cannot
+save (its ``storage_outage_limit``, 10 minutes by default)."""
+
+_RETRIED_HELLO = frozenset({ErrorCode.RATE_LIMITED, ErrorCode.STORAGE_UNAVAILABLE})
+"""Refusals of a ``hello`` that say when to come back: it is said again then."""
 
 _PLAYER_REFUSALS = frozenset(
     {ErrorCode.BAD_PLAYER_TOKEN, ErrorCode.UNKNOWN_CLASS_TOKEN, ErrorCode.PLAYER_TOKEN_REVOKED}
@@ -250,6 +266,10 @@ class Session:
         """Called with the seconds to wait before each ``hello`` said again because
         the server refused the last as busy (``rate_limited``), before the wait: a
         client says so. It must be quick and must not raise."""
+        self.on_saving_paused: Callable[[float], None] | None = None
+        """Called with the seconds to wait before a request (a move) or a ``hello``
+        is sent again because the server could not save it (``storage_unavailable``),
+        before the wait: a client says so. It must be quick and must not raise."""
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -283,7 +303,7 @@ class Session:
                 break
             except RequestRefusedError as refusal:
                 await ws.close()
-                if refusal.code != ErrorCode.RATE_LIMITED:
+                if refusal.code not in _RETRIED_HELLO:
                     raise
                 await self._wait_while_busy(refusal, waits)
                 waits += 1
@@ -320,7 +340,29 @@ class Session:
 
         Raises :class:`RequestRefusedError` if the server answers with ``error``, and
         :class:`ConnectionLostError` if there is no connection or it drops first.
+        A ``storage_unavailable`` refusal is not raised at once: the request is
+        sent again after each ``retry_after`` (see the module docstring).
         """
+        started = time.monotonic()
+        waits = 0
+        while True:
+            try:
+                return await self._request_once(message, timeout=timeout)
+            except RequestRefusedError as refusal:
+                if refusal.code != ErrorCode.STORAGE_UNAVAILABLE:
+                    raise
+                delay = busy_wait(
+                    refusal.retry_after, waits, jitter=random.uniform(0, _BUSY_JITTER)
+                )
+                if time.monotonic() + delay - started > STORAGE_RETRY_FOR:
+                    raise
+                logger.info("the server cannot save for now: sending again in %.1f s", delay)
+                self._tell(self.on_saving_paused, delay)
+                await asyncio.sleep(delay)
+                waits += 1
+
+    async def _request_once(self, message: ClientMessage, *, timeout: float) -> ServerMessage:
+        """:meth:`request`, once: a ``storage_unavailable`` refusal is raised too."""
         if self._pacer is not None:
             await self._pacer.wait()
         ws = self._ws
@@ -436,11 +478,23 @@ class Session:
                         self.new_player = True
                     return reply
 
+    @staticmethod
+    def _tell(callback: Callable[[float], None] | None, seconds: float) -> None:
+        """Call a client's ``on_...`` callback; a failing one is logged, never raised."""
+        if callback is None:
+            return
+        try:
+            callback(seconds)
+        except Exception:
+            logger.exception("a session callback failed")
+
     async def _wait_while_busy(self, refusal: RequestRefusedError, waits_before: int) -> None:
         """Wait before saying ``hello`` again to a server that refused it as busy."""
         delay = busy_wait(refusal.retry_after, waits_before, jitter=random.uniform(0, _BUSY_JITTER))
         logger.info("the server is busy: saying hello again in %.1f s", delay)
-        if self.on_busy is not None:
+        if refusal.code == ErrorCode.STORAGE_UNAVAILABLE:
+            self._tell(self.on_saving_paused, delay)
+        elif self.on_busy is not None:
             try:
                 self.on_busy(delay)
             except Exception:
@@ -494,7 +548,7 @@ class Session:
                     # The player is unknown here now, or revoked: saying hello again
                     # would be refused again (and count as a guess).
                     return f"the server refused this player: {error.message}"
-                if isinstance(error, RequestRefusedError) and error.code == ErrorCode.RATE_LIMITED:
+                if isinstance(error, RequestRefusedError) and error.code in _RETRIED_HELLO:
                     # Busy (a session without a player yet): the server is there and
                     # says when to come back, so the session is not given up meanwhile.
                     deadline = max(deadline, time.monotonic() + BUSY_WAIT_MAX)

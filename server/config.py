@@ -95,6 +95,11 @@ class ServerConfig:
         "(pure Python: workers start in a tenth of the time, solve 10-30x slower)",
     )
     grace_seconds: float = _setting(60.0, "seconds a dropped player's seat is held for them")
+    storage_outage_limit: float = _setting(
+        600.0,
+        "seconds a room's game may go unsaved (database down or locked: its moves are "
+        "refused with storage_unavailable and retried) before the room is closed",
+    )
     # Why these defaults: server/core/limits.py, where they are kept once.
     max_connections_per_address: int = _setting(
         DEFAULT_CONNECTIONS_PER_ADDRESS,
@@ -212,6 +217,10 @@ class ServerConfig:
             problems.append(f"engine={self.engine!r}: use {' or '.join(ENGINE_BUILDS)}")
         if not self.grace_seconds > 0:
             problems.append(f"grace_seconds={self.grace_seconds}: give more than 0")
+        if not self.storage_outage_limit > 0:
+            problems.append(
+                f"storage_outage_limit={self.storage_outage_limit}: give more than 0 seconds"
+            )
         if self.max_connections_per_address < 1:
             problems.append("max_connections_per_address must be 1 or more")
         if not 0 < self.handshake_seconds < math.inf:

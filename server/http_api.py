@@ -10,6 +10,7 @@ so a client reads every error the same way.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ import msgspec
 from aiohttp import web
 
 from boardroom.server.core.path_ids import parse_id
-from boardroom.server.store import UnreadableRecordError
+from boardroom.server.store import StorageUnavailableError, UnreadableRecordError
 from boardroom.shared.protocol.errors import ErrorCode
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -66,11 +67,30 @@ async def unreadable_record_middleware(
     answers 409 ``unreadable_record`` with the store's message, which names the
     record and says to upgrade, rather than a 500: the request was sound, the
     server is older than its data. Every route at once, since any may read one
-    (a game's record, its analysis, a class's export...)."""
+    (a game's record, its analysis, a class's export...).
+
+    Likewise a route whose database is down or locked for now
+    (:class:`~boardroom.server.store.StorageUnavailableError`) answers 503
+    ``storage_unavailable`` with ``retry_after`` (seconds) and a ``Retry-After``
+    header, rather than a 500: nothing was done, and the same request will do
+    once the database is back."""
     try:
         return await handler(request)
     except UnreadableRecordError as error:
         return error_response(409, ErrorCode.UNREADABLE_RECORD, str(error))
+    except StorageUnavailableError as outage:
+        return storage_unavailable_response(outage.retry_after)
+
+
+def storage_unavailable_response(retry_after: float) -> web.Response:
+    """503 ``storage_unavailable``: the database cannot be reached for now."""
+    return error_response(
+        503,
+        ErrorCode.STORAGE_UNAVAILABLE,
+        f"the server cannot reach its database for now: try again in {retry_after:g} s",
+        headers={"Retry-After": str(max(1, math.ceil(retry_after)))},
+        extra={"retry_after": retry_after},
+    )
 
 
 def query_number(request: web.Request, name: str, default: int, least: int, most: int) -> int:

@@ -53,7 +53,7 @@ from boardroom.server.core.room_output import (
     MoveMade,
     PersistEvent,
 )
-from boardroom.server.store import Store
+from boardroom.server.store import GameStateError, StaleWriteError, Store
 from boardroom.shared.errors import GameError
 from boardroom.shared.games import Player
 
@@ -186,13 +186,24 @@ class GameRecorder:
                     self._ids[event.room, event.game_number] = game_id
                 case MoveMade():
                     game_id = self._id_of(event.room, event.game_number, "a move")
-                    await self._store.append_move(
-                        game_id, event.ply, event.move_text, event.at, event.clock_ms
-                    )
+                    try:
+                        await self._store.append_move(
+                            game_id, event.ply, event.move_text, event.at, event.clock_ms
+                        )
+                    except StaleWriteError:
+                        if not await self._move_stored(game_id, event):
+                            raise
                 case GameFinished():
                     game_id = self._id_of(event.room, event.game_number, "the end")
                     winner = event.winner
-                    await self._store.finish_game(game_id, winner, event.reason, event.at)
+                    try:
+                        await self._store.finish_game(game_id, winner, event.reason, event.at)
+                    except GameStateError:
+                        record = await self._store.get_game(game_id)
+                        ended = record.state is GameState.FINISHED
+                        if not ended or record.termination != event.reason:
+                            raise
+                        logger.info("game %d: its end was stored already", game_id)
                     # Only once stored: a failed write leaves the game in play here too.
                     del self._ids[event.room, event.game_number]
                 case HintGiven():
@@ -200,6 +211,17 @@ class GameRecorder:
                     await self._store.add_hint(game_id, event.ply, event.move_text, event.at)
                 case _:
                     raise TypeError(f"not a persistence event: {event!r}")
+
+    async def _move_stored(self, game_id: int, event: MoveMade) -> bool:
+        """Whether ``event``'s move is the one stored at its ply already: a write
+        whose commit went through although its answer was lost (the database
+        stopped or the connection cut at that moment, refused as unavailable),
+        sent again. That is the move stored; any other at that ply is not."""
+        record = await self._store.get_game(game_id)
+        if event.ply >= len(record.moves) or record.moves[event.ply].move != event.move_text:
+            return False
+        logger.info("game %d: the move of ply %d was stored already", game_id, event.ply)
+        return True
 
     def _id_of(self, room: str, game_number: int, what: str) -> int:
         game_id = self._ids.get((room, game_number))

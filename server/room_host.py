@@ -13,10 +13,22 @@ carries out each :class:`~boardroom.server.core.room_output.Output` as the room'
    room's next input;
 4. arm a timer for ``next_deadline`` that feeds ``tick``.
 
-If the store fails, nothing of that output is sent (the room's memory may be
-ahead of the disk, so it cannot be trusted to go on): every member is told
-(``internal_error``) and the host refuses further input with
-:class:`RoomUnavailableError`. The rest of the server carries on.
+If the store is unavailable for now (:class:`~boardroom.server.store.StorageUnavailableError`:
+PostgreSQL down or unreachable, SQLite locked by another process), the input is
+undone: the room is put back as it was before it (:meth:`Room.rollback`), nothing
+is sent, and :meth:`RoomHost.run` raises :class:`RoomStorageUnavailableError`, a
+``storage_unavailable`` refusal with ``retry_after`` for the client whose request it
+was (it sends it again later: the game pauses, it does not end). The host's own
+inputs (the clock's timer, the AI's move) are tried again after ``retry_after``.
+Only the first event of an output can be undone so: once one is stored, the rest
+are retried in place until they are stored too (the room waits, holding its lock).
+After ``outage_limit`` seconds of refusals with no store in between, the room is
+closed as below, with ``storage_lost``.
+
+If the store fails otherwise (a bug, a schema error, a corrupt file), nothing of
+that output is sent (the room's memory may be ahead of the disk, so it cannot be
+trusted to go on): every member is told (``internal_error``) and the host refuses
+further input with :class:`RoomUnavailableError`. The rest of the server carries on.
 """
 
 from __future__ import annotations
@@ -31,7 +43,7 @@ from typing import Protocol
 import msgspec
 
 from boardroom.server.core.engine_queue import SERVER, EnginePriority, Submitter
-from boardroom.server.core.room import Room, RoomOptions
+from boardroom.server.core.room import Room, RoomOptions, RoomSnapshot
 from boardroom.server.core.room_output import (
     AiRequest,
     ClientId,
@@ -43,10 +55,11 @@ from boardroom.server.core.room_output import (
     without_search,
 )
 from boardroom.server.engine_pool import EngineBusyError, EnginePool, EngineUnavailableError
+from boardroom.server.store.errors import StorageUnavailableError
 from boardroom.shared.engine.levels import plan_search
 from boardroom.shared.errors import BoardroomError
 from boardroom.shared.protocol.codec import encode_message
-from boardroom.shared.protocol.errors import ErrorCode
+from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
 from boardroom.shared.protocol.messages import (
     Error,
     GameOver,
@@ -66,8 +79,37 @@ CLOCK_SHARE = 0.1
 """Share of the AI's time left that one search may use, when the room has a clock."""
 
 
+STORAGE_OUTAGE_LIMIT = 600.0
+"""Seconds of storage refusals in a row (no event stored in between) after which a
+room is closed (``storage_lost``): the config's ``storage_outage_limit``."""
+
+
 class RoomUnavailableError(Exception):
     """The room failed (its storage did) and takes no more input."""
+
+
+class RoomStorageLostError(RoomUnavailableError, ProtocolError):
+    """The room is closed: its game could not be stored for longer than the
+    host's ``outage_limit``. A ``storage_lost`` refusal (the request that found
+    it so, and every one after); a :class:`RoomUnavailableError` too."""
+
+    def __init__(self, room: str, limit: float) -> None:
+        message = f"room {room} closed: the server could not save its game for {limit:g} s"
+        RoomUnavailableError.__init__(self, message)
+        ProtocolError.__init__(self, ErrorCode.STORAGE_LOST, message)
+
+
+class RoomStorageUnavailableError(ProtocolError):
+    """The input was undone: its events could not be stored for now. A
+    ``storage_unavailable`` refusal, with ``retry_after`` (seconds)."""
+
+    def __init__(self, room: str, retry_after: float) -> None:
+        super().__init__(
+            ErrorCode.STORAGE_UNAVAILABLE,
+            f"room {room}: the server cannot save games for now, so this was not done; "
+            f"send it again in {retry_after:g} s",
+            retry_after=retry_after,
+        )
 
 
 class Recorder(Protocol):
@@ -108,6 +150,7 @@ class RoomHost:
         on_search: Callable[[float, str | None], None] | None = None,
         wants_search: Callable[[ClientId], bool] = lambda client: False,
         engine_order: EngineOrder = _seated_order,
+        outage_limit: float = STORAGE_OUTAGE_LIMIT,
     ) -> None:
         """``after`` runs after every carried-out output (the server updates its
         lobby and metrics there); ``on_search(seconds, fallback_reason)`` after
@@ -129,7 +172,15 @@ class RoomHost:
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._failed = False
+        self._lost = False
+        """Failed for an outage past the limit (``storage_lost``)."""
         self._closed = False
+        self._outage_limit = outage_limit
+        self._unstored_since: float | None = None
+        """Monotonic time of the first storage refusal since the last event stored."""
+        self._clock_held = False
+        """The room's clock is stopped (:meth:`Room.hold_clock`) since a storage
+        refusal: nobody is charged for the time a move waits to be saved."""
         self._last_now = room.created_at
         """The latest time handed to the room: :meth:`Room.handle` and the other
         inputs need a ``now`` that never decreases (see :meth:`_now`)."""
@@ -173,13 +224,51 @@ class RoomHost:
 
     async def run(self, step: Step) -> Output:
         """Apply one input (``step(now)``) and carry its output out, after every
-        input before it. Raises :class:`RoomUnavailableError` if the room failed."""
+        input before it. Raises :class:`RoomUnavailableError` if the room failed, and
+        :class:`RoomStorageUnavailableError` if the input was undone because its
+        events could not be stored for now (the room is as before it)."""
         async with self._lock:
+            if self._lost:
+                raise RoomStorageLostError(self.code, self._outage_limit)
             if self._failed:
                 raise RoomUnavailableError(f"room {self.code} is closed after a storage failure")
-            output = step(self._now())
-            await self._carry_out(output)
+            now = self._now()
+            before = self.room.snapshot()
+            held = self._clock_held
+            if held:
+                # The clock stands still while the store refuses; an input runs
+                # with it running, and it stands again unless the input is stored.
+                self.room.release_clock(now)
+            output = step(now)
+            if held and not output.events:
+                self.room.hold_clock(now)
+            await self._carry_out(output, before)
             return output
+
+    async def run_or_retry(
+        self, step: Step, *, wanted: Callable[[], bool] = lambda: True
+    ) -> Output | None:
+        """:meth:`run`, for an input no client waits on (a drop, a removal): if the
+        store refuses it for now, it is tried again in the background after each
+        ``retry_after``, for as long as ``wanted()`` holds, and None is returned."""
+        try:
+            return await self.run(step)
+        except RoomStorageUnavailableError as outage:
+            self._spawn(self._retry(step, outage.retry_after or 1.0, wanted))
+            return None
+
+    async def _retry(self, step: Step, delay: float, wanted: Callable[[], bool]) -> None:
+        while True:
+            await asyncio.sleep(delay)
+            if not wanted():
+                return
+            try:
+                await self.run(step)
+                return
+            except RoomStorageUnavailableError as outage:
+                delay = outage.retry_after or delay
+            except RoomUnavailableError:
+                return
 
     def close(self) -> None:
         """Stop the timer and any AI search (the server is dropping the room)."""
@@ -189,7 +278,7 @@ class RoomHost:
         for task in self._tasks:
             task.cancel()
 
-    async def _carry_out(self, output: Output) -> None:
+    async def _carry_out(self, output: Output, before: RoomSnapshot) -> None:
         # The record's id of a game that ends here, for game_over: the recorder
         # forgets it once the end is stored.
         ended_id = next(
@@ -202,7 +291,12 @@ class RoomHost:
         )
         if output.events:
             try:
-                await self._recorder.persist(self.room.options, output.events)
+                await self._store(output, before)
+            except RoomStorageUnavailableError:
+                raise
+            except _OutageTooLongError:
+                self._fail(output, lost=True)
+                raise RoomStorageLostError(self.code, self._outage_limit) from None
             except Exception:
                 logger.exception("storing events failed", extra={"room": self.code})
                 self._fail(output)
@@ -230,12 +324,54 @@ class RoomHost:
         self._arm_timer(output.next_deadline)
         self._after(self, output)
 
-    def _fail(self, output: Output) -> None:
+    async def _store(self, output: Output, before: RoomSnapshot) -> None:
+        """Store ``output``'s events, in order. A refusal for now of the first one
+        undoes the input (:class:`RoomStorageUnavailableError`); of a later one, it
+        is tried again until stored, since what is stored cannot be undone.
+        :class:`_OutageTooLongError` once refusals have lasted past the limit."""
+        for index, event in enumerate(output.events):
+            while True:
+                try:
+                    await self._recorder.persist(self.room.options, [event])
+                except StorageUnavailableError as outage:
+                    now = time.monotonic()
+                    if self._unstored_since is None:
+                        self._unstored_since = now
+                        logger.warning(
+                            "the store is unavailable: the room's game is paused (%s)",
+                            outage,
+                            extra={"room": self.code},
+                        )
+                    if now - self._unstored_since >= self._outage_limit:
+                        raise _OutageTooLongError from outage
+                    if index == 0:
+                        self.room.rollback(before)
+                        if not self._clock_held:
+                            self.room.hold_clock(self._now())
+                            self._clock_held = True
+                        raise RoomStorageUnavailableError(self.code, outage.retry_after) from None
+                    await asyncio.sleep(outage.retry_after)
+                    continue
+                if self._unstored_since is not None:
+                    logger.info("the store is back: the game goes on", extra={"room": self.code})
+                    self._unstored_since = None
+                self._clock_held = False  # stored: its clock runs on from this input
+                break
+
+    def _fail(self, output: Output, *, lost: bool = False) -> None:
         self._failed = True
-        error = Error(
-            code=ErrorCode.INTERNAL_ERROR,
-            message=f"room {self.code} stopped: the server could not store its game",
-        )
+        self._lost = lost
+        if lost:
+            error = Error(
+                code=ErrorCode.STORAGE_LOST,
+                message=RoomStorageLostError(self.code, self._outage_limit).message,
+            )
+            logger.error("storage unavailable too long: room closed", extra={"room": self.code})
+        else:
+            error = Error(
+                code=ErrorCode.INTERNAL_ERROR,
+                message=f"room {self.code} stopped: the server could not store its game",
+            )
         text = encode_message(error)
         for client in output.audience | self.room.audience:
             self._deliver(client, error, text)
@@ -268,8 +404,13 @@ class RoomHost:
         self._spawn(self._tick())
 
     async def _tick(self) -> None:
-        with contextlib.suppress(RoomUnavailableError):
+        try:
             await self.run(self.room.tick)
+        except RoomUnavailableError:
+            pass
+        except RoomStorageUnavailableError as outage:
+            # Undone: time's verdict is asked again once the store may be back.
+            self._arm_timer(time.time() + (outage.retry_after or 1.0))
 
     # -- the engine -----------------------------------------------------------------------
 
@@ -320,7 +461,11 @@ class RoomHost:
             # An AI match's pace: the search ran at once, its move waits its turn.
             await asyncio.sleep(max(0.0, request.not_before - time.time()))
         with contextlib.suppress(RoomUnavailableError):
-            await self.run(step)
+            try:
+                await self.run(step)
+            except RoomStorageUnavailableError as outage:
+                # Undone: the AI's answer (already found) is played again later.
+                await self._retry(step, outage.retry_after or 1.0, lambda: True)
 
     async def _search(self, request: AiRequest) -> tuple[str | None, SearchInfo | None]:
         """The AI's move and, when the engine (not a fallback) chose it, its search."""
@@ -354,6 +499,10 @@ class RoomHost:
         task: asyncio.Task[None] = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+class _OutageTooLongError(Exception):
+    """Storage refusals have lasted past the host's ``outage_limit``."""
 
 
 def _time_limit(request: AiRequest) -> float | None:

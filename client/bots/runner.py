@@ -603,7 +603,9 @@ class BotRunner:
                                 message=refusal.message,
                             ),
                         ) from None
-                    if refusal.code == "rate_limited":
+                    if refusal.code in ("rate_limited", "storage_unavailable"):
+                        # storage_unavailable: the session sent it again for minutes
+                        # already; the server keeps the room, so go on trying.
                         await asyncio.sleep(refusal.retry_after or RATE_LIMIT_PAUSE)
                         unsent = (ply, move)
                         changed.set()

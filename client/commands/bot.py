@@ -283,6 +283,13 @@ async def play(
             seconds=math.ceil(seconds),
         )
     )
+    # A move the server cannot save for now is sent again by the session itself.
+    session.on_saving_paused = lambda seconds: report.note(
+        _(
+            "boardroom bot: saving is paused on the server: trying again in {seconds} s",
+            seconds=math.ceil(seconds),
+        )
+    )
     try:
         try:
             await session.start()

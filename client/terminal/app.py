@@ -107,6 +107,9 @@ async def _run(options: ClientOptions, console: Console) -> int:
             stack.callback(seat.claim.release)  # last: after the session has closed
         session = _session(url, name, seat.saved, options, profile)
         session.on_busy = lambda seconds: console.show(console.palette.notice(busy_text(seconds)))
+        session.on_saving_paused = lambda seconds: console.show(
+            console.palette.notice(saving_paused_text(seconds))
+        )
         try:
             welcome, unknown_player = await _start(session, profile, options)
         except ServerUnreachableError as error:
@@ -232,6 +235,17 @@ def _capitalized_sentence(text: str) -> str:
     """``text`` with a capital and one final stop."""
     text = text[:1].upper() + text[1:]
     return text if text.endswith(".") else f"{text}."
+
+
+def saving_paused_text(seconds: float) -> str:
+    """What the client says while the server cannot save games (its database is
+    down) and the last move (or hello) is sent again in ``seconds``.
+
+    >>> saving_paused_text(1.6)
+    'Saving is paused on the server: trying again in 2 s.'
+    """
+    seconds_shown = math.ceil(seconds)
+    return _("Saving is paused on the server: trying again in {seconds} s.", seconds=seconds_shown)
 
 
 def busy_text(seconds: float) -> str:

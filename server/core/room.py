@@ -79,11 +79,14 @@ session's token, so :meth:`Room.reconnected` takes the id that held the seat.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from boardroom.server.core.ai_turns import AiTurns
 from boardroom.server.core.class_controls import ClassControls
+from boardroom.server.core.class_controls import hold_clock as stop_clock
 from boardroom.server.core.game_in_play import GameInPlay
 from boardroom.server.core.records import PlayerKind
 from boardroom.server.core.room_draft import Draft, RefusedError
@@ -133,6 +136,16 @@ __all__ = [
     "RoomRequest",
     "RoomStatus",
 ]
+
+
+class RoomSnapshot:
+    """A room's state at one moment (:meth:`Room.snapshot`); opaque."""
+
+    __slots__ = ("rng_state", "table")
+
+    def __init__(self, table: Table, rng_state: tuple[Any, ...]) -> None:
+        self.table = table
+        self.rng_state = rng_state
 
 
 class Room:
@@ -524,6 +537,46 @@ class Room:
         out = self._begin(now)
         self._table.close(reason, now, out)
         return self._table.output(out)
+
+    # -- undoing an input the store refused ----------------------------------------------
+
+    def snapshot(self) -> RoomSnapshot:
+        """Everything an input may change (seats, game, clocks, AI turns, controls,
+        the random source's state), copied: :meth:`rollback` puts it back. The
+        adapter takes one before an input whose events it may fail to store, so a
+        move refused for that changes nothing. The game's rules (shared, never
+        changed) are not copied."""
+        # Shared, not copied: the rules and the options never change, and the
+        # random source is one object the parts hold (its state is kept instead).
+        memo: dict[int, object] = {
+            id(self.game): self.game,
+            id(self.options): self.options,
+            id(self._rng): self._rng,
+        }
+        return RoomSnapshot(copy.deepcopy(self._table, memo), self._rng.getstate())
+
+    def rollback(self, snapshot: RoomSnapshot) -> None:
+        """Put the room back as it was at ``snapshot`` (taken of this room): every
+        input since is undone, as if it had never come."""
+        self._table = snapshot.table
+        self._rng.setstate(snapshot.rng_state)
+
+    def hold_clock(self, now: float) -> None:
+        """Stop the running clock at ``now`` without ending anyone's turn (the
+        adapter does, while the store refuses the room's moves: a player is not
+        charged for the time their move waits to be saved). Nothing is sent;
+        :meth:`release_clock` runs it on. Does nothing without a game in play with
+        a clock, or during the teacher's pause (its clock is held already)."""
+        clock = self._table.play.clock
+        if self._table.play.playing and clock is not None and not self.paused:
+            stop_clock(clock, now)
+
+    def release_clock(self, now: float) -> None:
+        """Run on from ``now`` a clock :meth:`hold_clock` stopped (not the
+        teacher's pause's)."""
+        clock = self._table.play.clock
+        if self._table.play.playing and clock is not None and not self.paused:
+            clock.resume(now)
 
     # -- the refusal contract ----------------------------------------------------------
 

@@ -20,7 +20,13 @@ from boardroom.server.core.room import Room
 from boardroom.server.core.room_output import ClientId
 from boardroom.server.hub.boundary import PauseChanged, PlayerRemoved
 from boardroom.server.hub.rooms import Rooms, hints_step
-from boardroom.server.room_host import RoomHost, RoomUnavailableError, Step
+from boardroom.server.room_host import (
+    RoomHost,
+    RoomStorageUnavailableError,
+    RoomUnavailableError,
+    Step,
+)
+from boardroom.server.store.errors import StorageUnavailableError
 from boardroom.shared.protocol.close_codes import CLOSE_REASONS, CLOSE_REMOVED, CLOSE_TOKEN_REVOKED
 from boardroom.shared.protocol.codec import encode_message
 from boardroom.shared.protocol.messages import Announcement
@@ -66,8 +72,9 @@ class ClassControls:
         # All at once: each room has its own lock, and what the resumes store
         # (AI moves kept in the pause) shares the store's group commits.
         hosts = list(self._lobby)
+        # A room whose store refuses for now follows once it can (run_or_retry).
         outcomes = await asyncio.gather(
-            *(host.run(step_for(host)) for host in hosts), return_exceptions=True
+            *(host.run_or_retry(step_for(host)) for host in hosts), return_exceptions=True
         )
         done = 0
         for host, outcome in zip(hosts, outcomes, strict=True):
@@ -106,8 +113,17 @@ class ClassControls:
         host = self._lobby.get(code)
         if host is None:
             return False
-        with contextlib.suppress(RoomUnavailableError):
+        try:
             await host.run(lambda now: host.room.close(reason, now=now))
+        except RoomUnavailableError:
+            pass
+        except RoomStorageUnavailableError as outage:
+            # Its end cannot be stored for now: the room stays; the admin API
+            # answers 503 storage_unavailable (ask again).
+            retry_after = outage.retry_after or 2.0
+            raise StorageUnavailableError(
+                f"room {code} is not closed: {outage.message}", retry_after=retry_after
+            ) from None
         self._rooms.let_go(host)
         return True
 
@@ -120,7 +136,7 @@ class ClassControls:
         self._sessions.rename(session_id, name)
         for host in self._rooms.rooms_with(session_id):
             with contextlib.suppress(RoomUnavailableError):
-                await host.run(_renaming(host.room, session_id, name))
+                await host.run_or_retry(_renaming(host.room, session_id, name))
 
     async def remove_player(self, player: PlayerId) -> int:
         """End every live session of ``player`` at once (the teacher removed it

@@ -30,6 +30,7 @@ from boardroom.server.hub.peer import Peer
 from boardroom.server.hub.rooms import Rooms, for_client
 from boardroom.server.player_directory import REVOKED, PlayerDirectory
 from boardroom.server.room_host import RoomHost, RoomUnavailableError
+from boardroom.server.store.errors import StorageUnavailableError
 from boardroom.shared.errors import GameError
 from boardroom.shared.games import Game, Player, get_game
 from boardroom.shared.protocol.close_codes import CLOSE_REASONS, CLOSE_TOKEN_REVOKED
@@ -142,6 +143,17 @@ class Dispatcher:
             )
         except RoomUnavailableError as failure:
             self.refuse(peer, ErrorCode.INTERNAL_ERROR, str(failure), message.id)
+        except StorageUnavailableError as outage:
+            # The database is down or locked for now: nothing was done, say when to retry.
+            logger.warning("a request waits for the store: %s", outage)
+            self.refuse(
+                peer,
+                ErrorCode.STORAGE_UNAVAILABLE,
+                "the server cannot reach its database for now: nothing was done; "
+                f"try again in {outage.retry_after:g} s",
+                message.id,
+                retry_after=outage.retry_after,
+            )
         except Exception:
             # A bug of ours: log it whole, answer the client, keep the connection.
             # (The field is "request": "message" is the log record's own.)
@@ -379,10 +391,16 @@ class Dispatcher:
         peer.connection.send(self._welcome(session, token, hello, new_token, resumed_elsewhere))
         if elsewhere is not None:
             elsewhere.welcomed(session, token, peer.connection.address)
+        connection = peer.connection
         for code in sorted(session.rooms):
             host = self._lobby.get(code)
             if host is not None:
-                await host.run(for_client(host.room.reconnected, session.id))
+                # Welcomed already: a store that refuses for now delays the room's
+                # news of the return, and the session's hello stands.
+                await host.run_or_retry(
+                    for_client(host.room.reconnected, session.id),
+                    wanted=lambda: session.outbox is connection,
+                )
         self._rooms.events.publish(SessionWelcomed(session.id))
 
     def _welcome(
@@ -450,12 +468,18 @@ class Dispatcher:
         rooms.opened_room(host.code, session, address, ai_match=match is not None)
         # The creator of an AI match watches it; the AI sits down once they are in.
         await rooms.enter(host, session, message.id, watch=match is not None)
+        # The creator has its answer already (the room's state): an AI whose game
+        # cannot be stored for now sits down once it can (run_or_retry).
         if match is not None:
-            await host.run(lambda now: host.room.add_ai(match.first, now=now, side=Player.FIRST))
-            await host.run(lambda now: host.room.add_ai(match.second, now=now, side=Player.SECOND))
+            await host.run_or_retry(
+                lambda now: host.room.add_ai(match.first, now=now, side=Player.FIRST)
+            )
+            await host.run_or_retry(
+                lambda now: host.room.add_ai(match.second, now=now, side=Player.SECOND)
+            )
         elif message.ai_level is not None and host.room.has_free_seat:
             level = message.ai_level
-            await host.run(lambda now: host.room.add_ai(level, now=now))
+            await host.run_or_retry(lambda now: host.room.add_ai(level, now=now))
 
     async def _quick_match(self, session: Session, address: str, message: QuickMatch) -> None:
         rooms = self._rooms

@@ -48,7 +48,10 @@ class RemoteSessions:
                 host = self._rooms.lobby.get(code)
                 if host is not None:
                     with contextlib.suppress(RoomUnavailableError):
-                        await host.run(for_client(host.room.reconnected, session.id))
+                        await host.run_or_retry(
+                            for_client(host.room.reconnected, session.id),
+                            wanted=lambda: session.outbox is outbox,
+                        )
         return session
 
     async def handle_for(

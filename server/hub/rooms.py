@@ -339,7 +339,12 @@ class Rooms:
             if host is None:
                 continue
             with contextlib.suppress(RoomUnavailableError):
-                await host.run(for_client(host.room.disconnected, client))
+                # If the store refuses for now, the drop is told again later,
+                # unless the session is back by then.
+                await host.run_or_retry(
+                    for_client(host.room.disconnected, client),
+                    wanted=lambda: session.outbox is None,
+                )
             if client not in host.room.members:
                 session.rooms.discard(code)
 
@@ -365,7 +370,7 @@ class Rooms:
             outbox, session.outbox = session.outbox, None
         for host in self.rooms_with(session_id):
             with contextlib.suppress(RoomUnavailableError):
-                await host.run(for_client(host.room.remove, session_id))
+                await host.run_or_retry(for_client(host.room.remove, session_id))
         if outbox is not None:
             outbox.close(code, reason)
         self.kept.discard(session_id)
@@ -388,6 +393,7 @@ class Rooms:
             on_search=self._observe_search,
             wants_search=self._wants_search,
             engine_order=lambda request: self._engine_order(room, request),
+            outage_limit=self.config.storage_outage_limit,
         )
 
     def _engine_order(self, room: Room, request: AiRequest) -> tuple[EnginePriority, Submitter]:

@@ -64,7 +64,8 @@ class TournamentRooms:
         host = self._lobby.get(code)
         if host is None:
             raise LookupError(f"no room {code!r}")
-        await host.run(lambda now: host.room.add_ai(level, now=now))
+        # If its game cannot be stored for now, the AI sits down once it can.
+        await host.run_or_retry(lambda now: host.room.add_ai(level, now=now))
 
     async def close_room_unless_started(
         self, code: str, reason: str | Callable[[dict[str, bool]], str]

@@ -13,7 +13,9 @@
     ├── SchemaVersionError(StoreError, RuntimeError)     the file is from a newer Boardroom
     ├── StoreClosedError(StoreError, RuntimeError)       used before open() or after close()
     └── StorageFailedError(StoreError, OSError)          SQLite failed: disk full, I/O error,
-                                                         corrupt file, lock held too long
+        │                                                corrupt file, lock held too long
+        └── StorageUnavailableError                      for now only: the database is down,
+                                                         unreachable, busy or locked; retry
 
 A refused write (any of these) changes nothing. :mod:`boardroom.server.store` exports them all.
 """
@@ -29,6 +31,7 @@ __all__ = [
     "SchemaVersionError",
     "StaleWriteError",
     "StorageFailedError",
+    "StorageUnavailableError",
     "StoreClosedError",
     "StoreError",
     "StudentNotFoundError",
@@ -117,6 +120,26 @@ class StorageFailedError(StoreError, OSError):
     """SQLite could not do the operation (disk full, I/O error, corrupt file, write
     lock held too long by another process); the operation did not take effect.
     The SQLite error is the ``__cause__``."""
+
+
+STORAGE_RETRY_SECONDS = 2.0
+"""How long a client is told to wait (``retry_after``) before it tries again an
+operation refused as ``storage_unavailable``."""
+
+
+class StorageUnavailableError(StorageFailedError):
+    """A :class:`StorageFailedError` that is expected to pass: the database could not
+    be reached or answered too late (PostgreSQL stopped, restarting or unreachable,
+    a connection lost, a timeout), or was busy (SQLite's write lock held by another
+    connection past the busy timeout, a serialisation failure). The operation did not
+    take effect, or, for a commit cut off on its way, may have: retrying it later is
+    the cure. ``retry_after`` is the seconds to wait first. Errors that retrying
+    cannot cure (a schema or programming error, a corrupt file, a full disk on
+    SQLite) stay a plain :class:`StorageFailedError`."""
+
+    def __init__(self, message: str, *, retry_after: float = STORAGE_RETRY_SECONDS) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class ClassCodeTakenError(InvalidRecordError):

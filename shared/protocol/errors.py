@@ -107,6 +107,14 @@ class ErrorCode(enum.StrEnum):
     """A stored record holds what only a newer Boardroom knows (a game ended in a
     way this server's code does not list): upgrade the server to read it. The
     record is left as it is. HTTP: 409."""
+    STORAGE_UNAVAILABLE = "storage_unavailable"
+    """The server cannot save to its database for now (it is down, restarting or
+    locked): the request was not done and changed nothing; send it again after
+    ``retry_after`` seconds. A game in progress is paused, not ended. HTTP: 503
+    with ``retry_after`` and a ``Retry-After`` header."""
+    STORAGE_LOST = "storage_lost"
+    """The room was closed because its game could not be saved for longer than
+    the server's limit (``storage_outage_limit``, 10 minutes by default)."""
     INTERNAL_ERROR = "internal_error"
     """A fault on the server; the connection and the room survive it."""
 
@@ -114,7 +122,7 @@ class ErrorCode(enum.StrEnum):
 class ProtocolError(BoardroomError, ValueError):
     """A refused request: an :class:`ErrorCode`, a message for people, the
     request's ``id`` (to echo in the reply) when it had one, and for
-    ``rate_limited`` the seconds after which to retry."""
+    ``rate_limited`` and ``storage_unavailable`` the seconds after which to retry."""
 
     def __init__(
         self,

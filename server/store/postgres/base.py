@@ -15,7 +15,9 @@ whatever they do.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from typing import TypeAlias, TypeVar
@@ -23,7 +25,11 @@ from typing import TypeAlias, TypeVar
 import asyncpg
 
 from boardroom.server.store.base import StoreBase
-from boardroom.server.store.errors import StorageFailedError, StoreError
+from boardroom.server.store.errors import (
+    StorageFailedError,
+    StorageUnavailableError,
+    StoreError,
+)
 from boardroom.server.store.postgres.schema import migrate, schema_version
 from boardroom.server.store.rows import StoreInfo
 
@@ -39,6 +45,38 @@ Connection: TypeAlias = asyncpg.Connection
 DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 """What asyncpg raises when the server or the connection fails (OSError takes in
 refused connections and timeouts): :class:`StorageFailedError` at the boundary."""
+
+TRANSIENT_ERRORS = (
+    OSError,  # refused, reset, unreachable: the server is down or restarting
+    TimeoutError,  # no answer in time (a stopped or overloaded server, a cut network)
+    asyncpg.InterfaceError,  # the connection was closed under the transaction
+    asyncpg.PostgresConnectionError,  # SQLSTATE class 08: connection exceptions
+    asyncpg.OperatorInterventionError,  # class 57: shutting down, cannot connect now
+    asyncpg.InsufficientResourcesError,  # class 53: too many connections, out of memory
+    asyncpg.TransactionRollbackError,  # class 40: serialisation failure, deadlock
+)
+"""The driver's errors that pass with time: refused as
+:class:`~boardroom.server.store.errors.StorageUnavailableError` (retry later),
+where the rest (SQL or schema errors: a bug, not an outage) stay
+:class:`StorageFailedError`. The pool's connections are replaced after one."""
+
+OPERATION_TIMEOUT_S = 5.0
+"""How long one transaction may take, its wait for a connection included, before
+it is given up as :class:`StorageUnavailableError`: a server that stopped
+answering (SIGSTOP, a cut network) would otherwise hold every write of the
+process behind it for as long as TCP keeps the connection, minutes. The store's
+writes take milliseconds; a write of seconds means the database is not there."""
+
+PROBE_TIMEOUT_S = 1.0
+"""The timeout instead, while the database is known to be down (since a transient
+failure, until a transaction succeeds): a server that is back answers in
+milliseconds, and the writes queued meanwhile are refused in a second each, not
+five."""
+
+FAIL_FAST_S = 1.0
+"""For this long after a transient failure, a transaction is refused at once
+(:class:`StorageUnavailableError`) without trying: the requests that queued behind
+the failed one are answered now rather than each after its own timeout."""
 
 SCHEMA_REFUSALS = (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError)
 """What PostgreSQL raises for values the schema refuses (a constraint, a trigger,
@@ -88,9 +126,12 @@ class PostgresBase(StoreBase[asyncpg.Pool]):
     connection of the pool, run between BEGIN and COMMIT.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, timeout: float = OPERATION_TIMEOUT_S) -> None:
         super().__init__()
         self._url = url
+        self._timeout = timeout
+        self._failed_at: float | None = None
+        """Monotonic time of the last transient failure, if none succeeded since."""
 
     @property
     def path(self) -> str:
@@ -186,14 +227,64 @@ class PostgresBase(StoreBase[asyncpg.Pool]):
         # READ COMMITTED for writes, with row locks where they read before writing;
         # REPEATABLE READ for reads: their statements all see one snapshot.
         isolation = "read_committed" if write else "repeatable_read"
-        try:
-            async with (
-                pool.acquire() as db,
-                db.transaction(isolation=isolation, readonly=not write),
-            ):
+        held: list[Connection] = []
+        timeout = self._timeout
+        if self._failed_at is not None:
+            since = time.monotonic() - self._failed_at
+            if since < FAIL_FAST_S:
+                raise StorageUnavailableError(
+                    f"{what} not tried in {self.path}: it failed {since:.1f} s ago"
+                )
+            timeout = min(timeout, PROBE_TIMEOUT_S)
+
+        async def attempt() -> _T:
+            db = await pool.acquire()
+            held.append(db)
+            async with db.transaction(isolation=isolation, readonly=not write):
                 # With synchronous_commit on, COMMIT returns once the WAL is on disk.
                 return await body(db)
+
+        # A task of its own rather than asyncio.timeout: a timed-out transaction
+        # rolls back, and the ROLLBACK would wait on the silent server in turn.
+        # Cutting the connection ends both at once.
+        task = asyncio.ensure_future(attempt())
+        try:
+            done, _ = await asyncio.wait({task}, timeout=timeout)
+            if not done:
+                _cut(held)
+                task.cancel()
+            try:
+                result = await task
+            except asyncio.CancelledError:
+                if done:
+                    raise
+                raise TimeoutError(f"no answer in {timeout:g} s") from None
         except StoreError:
             raise  # the body's own refusals (and StorageFailedError is an OSError)
+        except TRANSIENT_ERRORS as error:
+            # The connection (and likely every one in the pool) is stale: cut it
+            # rather than hand it back, and have the pool open new ones.
+            if self._failed_at is None:
+                logger.warning("the database %s is unavailable: %s", self.path, error)
+            self._failed_at = time.monotonic()
+            _cut(held)
+            await pool.expire_connections()
+            raise StorageUnavailableError(f"{what} failed in {self.path}: {error}") from error
         except DRIVER_ERRORS as error:
             raise StorageFailedError(f"{what} failed in {self.path}: {error}") from error
+        finally:
+            for db in held:
+                with contextlib.suppress(*DRIVER_ERRORS):
+                    await pool.release(db)
+        if self._failed_at is not None:
+            logger.warning("the database %s answers again", self.path)
+            self._failed_at = None
+        return result
+
+
+def _cut(held: list[Connection]) -> None:
+    """Close the connections in ``held`` at once, without a word to the server
+    (whatever they were waiting on fails); one already closed is skipped."""
+    for db in held:
+        with contextlib.suppress(asyncpg.InterfaceError):
+            db.terminate()

@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from boardroom.server.sqlite_thread import SQLiteThread
 from boardroom.server.store.base import StoreBase
-from boardroom.server.store.errors import StorageFailedError
+from boardroom.server.store.errors import StorageFailedError, StorageUnavailableError
 from boardroom.server.store.rows import StoreInfo
 from boardroom.server.store.sqlite.schema import migrate
 from boardroom.server.store.sqlite.sql import in_transaction, scalar
@@ -30,6 +31,10 @@ _T = TypeVar("_T")
 _BUSY_TIMEOUT_S = 5.0
 """How long to wait for the write lock held by another process (the ``sqlite3``
 shell, a backup) before failing: well beyond any such hold, and still bounded."""
+
+_FAIL_FAST_S = 1.0
+"""For this long after a write found the file locked past the busy timeout, the
+writes queued behind it are refused at once (``StorageUnavailableError``)."""
 
 _SYNCHRONOUS_NAMES = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
 
@@ -50,6 +55,8 @@ class SQLiteBase(StoreBase[SQLiteThread]):
     def __init__(self, path: str | os.PathLike[str]) -> None:
         super().__init__()
         self._path = os.fspath(path)
+        self._busy_at: float | None = None
+        """Monotonic time a write last found the file locked, if none was stored since."""
 
     @property
     def path(self) -> str:
@@ -138,4 +145,26 @@ class SQLiteBase(StoreBase[SQLiteThread]):
         """What runs ``body`` in a transaction on the store's thread, for
         :meth:`~boardroom.server.store.base.StoreBase._schedule`."""
         failed = f"{what} failed in {self._path}"
-        return lambda db: db.call(in_transaction, body, write, failed)
+        if not write:
+            return lambda db: db.call(in_transaction, body, write, failed)
+
+        async def run(db: SQLiteThread) -> _T:
+            # Another program holds the write lock: for a moment after a write
+            # waited the busy timeout out, the writes queued behind it are
+            # refused at once rather than each after a busy timeout of its own.
+            if self._busy_at is not None:
+                since = time.monotonic() - self._busy_at
+                if since < _FAIL_FAST_S:
+                    raise StorageUnavailableError(
+                        f"{what} not tried in {self._path}: the database was locked "
+                        f"{since:.1f} s ago"
+                    )
+            try:
+                result: _T = await db.call(in_transaction, body, write, failed)
+            except StorageUnavailableError:
+                self._busy_at = time.monotonic()
+                raise
+            self._busy_at = None
+            return result
+
+        return run

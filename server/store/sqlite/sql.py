@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from boardroom.server.store.errors import StorageFailedError
+from boardroom.server.store.errors import StorageFailedError, StorageUnavailableError
 
 _T = TypeVar("_T")
 
@@ -38,8 +38,23 @@ def in_transaction(
                     db.execute("ROLLBACK")
             raise
     except sqlite3.Error as error:
+        if is_busy(error):
+            raise StorageUnavailableError(f"{failed}: {error}") from error
         raise StorageFailedError(f"{failed}: {error}") from error
     return result
+
+
+def is_busy(error: sqlite3.Error) -> bool:
+    """True for SQLite's "busy" and "locked" errors (another connection held the
+    lock past the busy timeout): they pass once it lets go, so the operation is
+    worth retrying; every other SQLite error is not."""
+    if not isinstance(error, sqlite3.OperationalError):
+        return False
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    text = str(error)
+    return "database is locked" in text or "database is busy" in text
 
 
 def scalar(db: sqlite3.Connection, sql: str, parameters: Iterable[Any] = ()) -> Any:

@@ -13,7 +13,8 @@
 //              revoked: it connects no more), "invalid" (a class's server does
 //              not know this player token: a mistyped join link; it connects
 //              no more, and nothing was made) or "closed". A hello refused as
-//              `rate_limited` (too many new players from this address) is said
+//              `rate_limited` (too many new players from this address) or
+//              `storage_unavailable` (its database is down) is said
 //              again after the server's `retry_after`, longer each time:
 //              "reconnecting" meanwhile, with `retryAt`.
 //   "welcome"  { welcome, resumed, unknownPlayer }: greeted; `resumed` is false
@@ -225,7 +226,7 @@ export class Connection extends EventTarget {
       this.token = null;
       this.setStatus("invalid", message.message);
       this.lost(ws, 1000, message.message);
-    } else if (message.type === "error" && message.code === "rate_limited") {
+    } else if (message.type === "error" && ["rate_limited", "storage_unavailable"].includes(message.code)) {
       // Too many hellos from this address (a class joining at once behind one
       // school address): say hello again once the server says, a little later
       // each time, spread so that a class does not come back all at once.

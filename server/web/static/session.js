@@ -31,6 +31,9 @@ const ROOM_EVENTS = new Set([
   "rematch_offered",
 ]);
 
+const SAVING_WAIT_MAX_MS = 60000; // the server's retry_after is honoured, but never waited past a minute
+const SAVING_RETRY_FOR_MS = 600000; // the server's storage_outage_limit: it keeps the room this long
+
 export class Session extends EventTarget {
   constructor(connection) {
     super();
@@ -53,9 +56,29 @@ export class Session extends EventTarget {
     return this.connection.name;
   }
 
-  /** Send a client message; resolves to the reply (see Connection.request). */
+  /** Send a client message; resolves to the reply (see Connection.request). A
+   * request refused as `storage_unavailable` (the server cannot save for now: it
+   * changed nothing) is sent again after the server's `retry_after`, a little
+   * longer each time, for as long as the server keeps a room it cannot save, with
+   * a notice before each wait (as client/session.py does). */
   async request(message) {
-    const reply = await this.connection.request(message);
+    const started = Date.now();
+    let reply;
+    for (let waits = 0; ; waits += 1) {
+      try {
+        reply = await this.connection.request(message);
+        break;
+      } catch (refusal) {
+        if (refusal?.code !== "storage_unavailable") throw refusal;
+        const asked = Math.max(0, Number(refusal.retryAfter) || 1) * 1000;
+        const delay = Math.min(asked * (1 + 0.5 * waits) * (1 + 0.2 * Math.random()), SAVING_WAIT_MAX_MS);
+        if (Date.now() + delay - started > SAVING_RETRY_FOR_MS) throw refusal;
+        const seconds = Math.ceil(delay / 1000);
+        const text = t("Saving is paused on the server: trying again in {seconds} s.", { seconds });
+        this.dispatchEvent(new CustomEvent("notice", { detail: { text } }));
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
     if (message.type === "watch" && reply.type === "state") {
       this.watching[reply.room.code] = message.code;
       saveWatching(this.watching);

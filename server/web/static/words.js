@@ -374,6 +374,8 @@ const REFUSALS = {
   hints_off: N_("Hints are off in this game"),
   engine_busy: N_("The engine is busy: ask again in a moment"),
   internal_error: N_("Something went wrong on the server: try again"),
+  storage_unavailable: N_("The server cannot save games for now: try again later"),
+  storage_lost: N_("The server could not save this game for too long: it has ended"),
   too_many_ai_matches: N_("You have as many AI matches open as the server allows: close one first"),
   unreadable_record: N_("A newer Boardroom stored that game: this server cannot read it"),
 };

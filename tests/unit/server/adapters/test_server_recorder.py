@@ -33,7 +33,7 @@ from boardroom.server.recorder import (
     options_from_json,
     options_to_json,
 )
-from boardroom.server.store import GameStore, Store, open_store
+from boardroom.server.store import GameStateError, GameStore, StaleWriteError, Store, open_store
 from boardroom.shared.games import Player
 from boardroom.shared.protocol.messages import Clock, Error, MakeMove, Rematch
 
@@ -332,3 +332,31 @@ async def test_a_move_for_a_game_never_started_is_refused(store: GameStore) -> N
         with pytest.raises(UnrecordedGameError, match=f"room {CODE}"):
             await recorder.persist(RoomOptions(), [event])
     assert await store.games_by_state() == dict.fromkeys(GameState, 0)
+
+
+async def test_a_write_stored_although_its_answer_was_lost_is_not_stored_twice(
+    store: GameStore,
+) -> None:
+    """A move (or an end) whose commit went through while its answer was lost (a
+    database stopped at that moment: the room undid the move and it is sent
+    again) is taken as stored when it comes again; another move at that ply is
+    still refused (StaleWriteError), and so is an end that is not the one stored."""
+    recorder = GameRecorder(store)
+    room = new_room()
+    await seat_both(recorder, room)
+    game_id = recorder.game_id(CODE, 1)
+    assert game_id is not None
+    move = MoveMade(CODE, 1, 0, "first", "b2", T0 + 1)
+    await store.append_move(game_id, 0, "b2", T0 + 1, None)  # the lost answer's write
+    await recorder.persist(room.options, [move])  # sent again: taken as stored
+    with pytest.raises(StaleWriteError):
+        await recorder.persist(room.options, [MoveMade(CODE, 1, 0, "first", "a1", T0 + 2)])
+    assert [m.move for m in (await store.get_game(game_id)).moves] == ["b2"]
+
+    end = GameFinished(CODE, 1, "second", Termination.RESIGNATION, T0 + 3)
+    await store.finish_game(game_id, Player.SECOND, Termination.RESIGNATION, T0 + 3)
+    other = GameFinished(CODE, 1, None, Termination.AGREEMENT, T0 + 3)
+    with pytest.raises(GameStateError):
+        await recorder.persist(room.options, [other])
+    await recorder.persist(room.options, [end])
+    assert recorder.game_id(CODE, 1) is None

@@ -1364,3 +1364,42 @@ def test_the_teachers_switch_tells_everyone_and_an_ai_match_has_no_hints() -> No
     assert room.state_for(ANN, now=T0).hints is False
     match, _ = ai_match()
     assert match.state_for(ANN, now=T0).hints is False
+
+
+# -- undoing an input the store refused --------------------------------------------------
+
+
+def test_rollback_undoes_a_winning_move_and_the_same_move_plays_again() -> None:
+    """A snapshot taken before a move, rolled back after it: the room is as before
+    (its every part and its random source), and the move, sent again, plays the
+    same way: what the adapter does when the store refuses a move for now."""
+    room = started_room()
+    play_moves(room, "a1 b1 a2 b2")
+    before = snapshot(room)
+    taken = room.snapshot()
+    first = move(room, ANN, "a3", ply=4)
+    assert room.status == "finished"
+    room.rollback(taken)
+    assert snapshot(room) == before
+    assert room.status == "playing" and room.moves == "a1 b1 a2 b2"
+    assert move(room, ANN, "a3", ply=4) == first
+
+
+def test_a_held_clock_charges_nobody_until_released_and_leaves_the_teachers_pause_alone() -> None:
+    """hold_clock (the adapter's, while the store refuses moves) stops Bob's clock
+    at T0+10 with 25 s left; an hour later nothing has flagged and he still has
+    25 s once released. During the teacher's pause both do nothing: the resume
+    is the teacher's."""
+    room = started_room(clock=PER_MOVE)
+    move(room, ANN, "b2", now=T0 + 5)
+    room.hold_clock(T0 + 10)
+    assert room.next_deadline is None
+    assert room.tick(T0 + 3600).events == ()
+    room.release_clock(T0 + 3600)
+    assert room.next_deadline == T0 + 3600 + 25
+    room.pause(T0 + 3601)
+    room.release_clock(T0 + 3602)
+    assert room.next_deadline is None  # still the teacher's pause
+    room.hold_clock(T0 + 3603)
+    room.resume(T0 + 3700)
+    assert room.next_deadline == T0 + 3700 + 24
