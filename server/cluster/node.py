@@ -33,7 +33,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
-from boardroom.server.cluster.directory import HEARTBEAT_S, Directory
+from boardroom.server.cluster.directory import HEARTBEAT_S, HEARTBEAT_TTL_S, Directory
 from boardroom.server.cluster.envelopes import (
     Answer,
     Ask,
@@ -99,7 +99,16 @@ HTTP_TIMEOUT_S = 30.0
 ASK_TIMEOUT_S = 2.0
 """How long a gateway waits for the other processes to say where a resuming
 session holds seats: a live process answers in a millisecond; a process that
-died a moment ago never does."""
+died a moment ago never does, and the gateway then waits for its takeover
+(:data:`HELLO_HOLD_S`)."""
+HELLO_HOLD_S = HEARTBEAT_TTL_S + 3 * HEARTBEAT_S
+"""How long a resuming hello is held, at most, for the takeover of a process
+that died a moment ago: its heartbeat expires within :data:`HEARTBEAT_TTL_S`,
+and the next beat of a live process takes its rooms over (a beat, and the
+restore from the store). Shorter than a client's wait for its welcome (10 s);
+past it the client is told to try again (1013)."""
+TAKEOVER_POLL_S = 0.2
+"""How often a held hello or room message looks whether the takeover came."""
 
 
 class ClusterNode:
@@ -321,9 +330,28 @@ class ClusterNode:
         if owner not in self._live:
             # Started since the last beat, or dead: ask (a miss, so rare).
             if not await self.directory.alive(owner):
-                return None
+                return await self._owner_after_takeover(room, owner)
             self._live.add(owner)
         return owner
+
+    async def _owner_after_takeover(self, room: str, dead: str) -> str | None:
+        """The room's owner once the dead process ``dead`` is taken over (waited
+        for, :data:`HELLO_HOLD_S` at most): a message for its room waits for the
+        room rather than be refused as for a room that does not exist. None if
+        the room is gone, is this process's now, or the takeover did not come."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HELLO_HOLD_S
+        while loop.time() < deadline:
+            await asyncio.sleep(TAKEOVER_POLL_S)
+            owner = await self.directory.owner(room)
+            if owner != dead:
+                self._owners.pop(room, None)
+                if owner is None or owner == self.node:
+                    return None
+                self._owners[room] = owner
+                self._live.add(owner)
+                return owner
+        return None
 
     async def public_page(self, game: str | None, offset: int, limit: int) -> RoomPage:
         return await self.directory.public_page(game, offset, limit)
@@ -337,30 +365,69 @@ class ClusterNode:
     async def recall(self, token: str) -> SessionRecord | None:
         return await self.directory.recall(session_id_for(token))
 
-    async def rooms_elsewhere(self, session: Session, token: str) -> list[str]:
-        live, _ = await self.directory.nodes()
-        others = [node for node in live if node != self.node]
+    async def rooms_elsewhere(self, session: Session, token: str) -> list[str] | None:
+        """Ask every other process where the session holds seats. A process that
+        does not answer within :data:`ASK_TIMEOUT_S` (it died a moment ago: its
+        heartbeat has not expired yet), or a dead one whose rooms are not taken
+        over yet, may hold some of them: then wait for its takeover and ask
+        again, until :data:`HELLO_HOLD_S` has passed (None: the hub has the
+        client try again). A class's cluster never takes rooms over (they all
+        live in its home), so there it does not wait."""
+        deadline = asyncio.get_running_loop().time() + HELLO_HOLD_S
+        while True:
+            live, dead = await self.directory.nodes()
+            others = [node for node in live if node != self.node]
+            known, rooms, silent = await self._ask_where(session, others)
+            waiting_for = silent | set(dead)
+            if not waiting_for or self._class[0] is not None:
+                self._attach_to[session.id] = known
+                return sorted(rooms)
+            if asyncio.get_running_loop().time() >= deadline:
+                logger.warning(
+                    "a resuming session waited for a takeover in vain",
+                    extra={"session": session.id, "nodes": sorted(waiting_for)},
+                )
+                return None
+            await self._wait_for_takeover(waiting_for, deadline)
+
+    async def _ask_where(
+        self, session: Session, others: list[str]
+    ) -> tuple[set[str], set[str], set[str]]:
+        """(the processes that know the session, its seats there, the processes
+        that did not answer within :data:`ASK_TIMEOUT_S`)."""
         if not others:
-            return []
+            return set(), set(), set()
         question = next(self._questions)
         answers: asyncio.Queue[Answer] = asyncio.Queue()
         self._answers[question] = answers
+        known: set[str] = set()
+        rooms: set[str] = set()
+        answered: set[str] = set()
         try:
             for node in others:
                 self.publisher.send(node, Ask(self.node, question, session.id))
-            known: set[str] = set()
-            rooms: set[str] = set()
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(ASK_TIMEOUT_S):
-                    for _ in others:
+                    while len(answered) < len(others):
                         answer = await answers.get()
+                        answered.add(answer.sender)
                         if answer.known:
                             known.add(answer.sender)
                         rooms.update(answer.rooms)
         finally:
             del self._answers[question]
-        self._attach_to[session.id] = known
-        return sorted(rooms)
+        return known, rooms, set(others) - answered
+
+    async def _wait_for_takeover(self, nodes: set[str], deadline: float) -> None:
+        """Until one of ``nodes`` is taken over (gone from the directory's
+        processes) or :data:`TAKEOVER_POLL_S` times ten, at most to ``deadline``."""
+        loop = asyncio.get_running_loop()
+        until = min(deadline, loop.time() + 10 * TAKEOVER_POLL_S)
+        while loop.time() < until:
+            await asyncio.sleep(TAKEOVER_POLL_S)
+            live, dead = await self.directory.nodes()
+            if nodes - set(live) - set(dead):
+                return
 
     def welcomed(self, session: Session, token: str, address: str) -> None:
         self._tokens[session.id] = token

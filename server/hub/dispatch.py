@@ -28,7 +28,11 @@ from boardroom.server.player_directory import REVOKED, PlayerDirectory
 from boardroom.server.room_host import RoomHost, RoomUnavailableError
 from boardroom.shared.errors import GameError
 from boardroom.shared.games import Game, get_game
-from boardroom.shared.protocol.close_codes import CLOSE_REASONS, CLOSE_TOKEN_REVOKED
+from boardroom.shared.protocol.close_codes import (
+    CLOSE_REASONS,
+    CLOSE_TOKEN_REVOKED,
+    CLOSE_TRY_AGAIN_LATER,
+)
 from boardroom.shared.protocol.codec import check_player_name
 from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
 from boardroom.shared.protocol.messages import (
@@ -51,6 +55,10 @@ from boardroom.shared.protocol.messages import (
 logger = logging.getLogger(
     "boardroom.server.hub"
 )  # the hub's one logger (see boardroom.server.hub.rooms)
+
+TAKEOVER_PENDING = "a server of the cluster stopped and its games are moving: reconnect"
+"""Why a resuming hello's connection is closed (1013) when the takeover of the
+rooms it may hold seats in did not come within the cluster's wait."""
 
 
 class NameKeeper(Protocol):
@@ -308,6 +316,15 @@ class Dispatcher:
             if hello.resume_token is None:
                 self._sessions.drop(session.id)  # never welcomed: nobody holds its token
             raise
+        resumed_elsewhere: list[str] | None = []
+        if elsewhere is not None and hello.resume_token is not None:
+            # Before the session is hooked to this connection: while a dead
+            # process's rooms are being taken over here, nothing they send may
+            # reach the client ahead of its welcome.
+            resumed_elsewhere = await elsewhere.rooms_elsewhere(session, token)
+            if resumed_elsewhere is None:
+                peer.connection.close(CLOSE_TRY_AGAIN_LATER, TAKEOVER_PENDING)
+                return
         if player is not None and new_token is None:
             await self._players.seen(player, said if kept_name is None else kept_name)
         if player is not None and player.id in self._rooms.revoked:
@@ -326,9 +343,6 @@ class Dispatcher:
         session.search_info = hello.search_info
         session.idle_since = None
         peer.session, peer.token = session, token
-        resumed_elsewhere: list[str] = []
-        if elsewhere is not None:
-            resumed_elsewhere = await elsewhere.rooms_elsewhere(session, token)
         peer.connection.send(self._welcome(session, token, hello, new_token, resumed_elsewhere))
         if elsewhere is not None:
             elsewhere.welcomed(session, token, peer.connection.address)
