@@ -82,6 +82,9 @@ CLOSE_TRY_AGAIN = CLOSE_TRY_AGAIN_LATER
 """1013: the class's home is away (clients retry)."""
 CLOSE_HOME_GONE = CLOSE_SERVICE_RESTART
 """1012: the home this connection was carried to died."""
+CLOSE_ROOM_MOVED = CLOSE_SERVICE_RESTART
+"""1012: a room this connection watched was on a process that died; it is taken
+over elsewhere, and the client watches it again on reconnecting."""
 
 OWNERS_KEPT = 100_000
 """Room owners a gateway keeps in memory before it starts over (a few MB at most)."""
@@ -139,6 +142,8 @@ class ClusterNode:
         self._questions = itertools.count(1)
         self._answers: dict[int, asyncio.Queue[Answer]] = {}
         self._attach_to: dict[str, set[str]] = {}
+        self._watched: dict[str, set[str]] = {}
+        """Gateway: the rooms of other processes each session connected here watches."""
         self._owners: dict[str, str] = {}
         """Gateway: the owner of each room a message was sent on to (see _live_owner)."""
         self._live: set[str] = set()
@@ -285,9 +290,11 @@ class ClusterNode:
     async def forward(
         self, session: Session, token: str, address: str, message: ClientMessage
     ) -> bool:
-        owner = await self._owner_for(session, message)
+        room, owner = await self._owner_for(session, message)
         if owner is None:
             return False
+        if isinstance(message, Watch) and room is not None:
+            self._watched.setdefault(session.id, set()).add(room)
         self._links.setdefault(session.id, set()).add(owner)
         self._tokens[session.id] = token
         self._addresses[session.id] = address
@@ -296,14 +303,17 @@ class ClusterNode:
         self.publisher.send(owner, Forward(self.node, record, token, address, text))
         return True
 
-    async def _owner_for(self, session: Session, message: ClientMessage) -> str | None:
-        """The live process, other than this one, whose room takes ``message``."""
+    async def _owner_for(
+        self, session: Session, message: ClientMessage
+    ) -> tuple[str | None, str | None]:
+        """(the room that takes ``message``, the live process other than this
+        one that owns it); None for what is not known."""
         if isinstance(message, QuickMatch):
             game = resolve_game(message.game, message.m, message.n, message.k).name
             for waiting in await self.directory.quick_rooms(game):
                 if waiting not in session.rooms and (owner := await self._live_owner(waiting)):
-                    return owner
-            return None
+                    return waiting, owner
+            return None, None
         room: str | None
         if isinstance(message, Watch):
             room = await self.directory.locate(message.code, "watch")
@@ -311,7 +321,7 @@ class ClusterNode:
             room = await self.directory.locate(message.code, "seat")
         else:
             room = normalise_code(getattr(message, "room", ""))
-        return None if room is None else await self._live_owner(room)
+        return room, None if room is None else await self._live_owner(room)
 
     async def _live_owner(self, room: str) -> str | None:
         """The room's owner if it is another live process. Owners are kept once
@@ -511,6 +521,7 @@ class ClusterNode:
                 self._live.add(envelope.sender)
                 if envelope.previous:
                     self._in_order("", lambda: self._gateway_gone(envelope.previous))
+                    self._watch_again(set(envelope.rooms))
                 self._reattach(envelope.sender)
 
     def _in_order(self, key: str, work: Callable[[], Awaitable[None]]) -> None:
@@ -598,6 +609,20 @@ class ClusterNode:
             address = self._addresses.get(session_id, "")
             self.publisher.send(owner, Attach(self.node, record, token, address))
 
+    def _watch_again(self, moved: set[str]) -> None:
+        """Rooms of a dead process were taken over (``moved``): a restored room
+        knows its seats, not its spectators. The spectators connected here are
+        told so with a close (1012, the room's server restarted): their clients
+        reconnect at once and watch their rooms again, in the room's new home."""
+        hub = self.hub
+        for session_id, rooms in list(self._watched.items()):
+            if not rooms & moved:
+                continue
+            rooms -= moved
+            outbox = hub.outbox_of(ClientId(session_id))
+            if isinstance(outbox, Connection):
+                outbox.close(CLOSE_ROOM_MOVED, "the game you watch moved to another server")
+
     async def _gateway_gone(self, gateway: str) -> None:
         """The process ``gateway`` died: the sessions whose connections it held
         are away here from now on, as if their connections had closed (their
@@ -620,6 +645,8 @@ class ClusterNode:
         for session_id in [s for s in self._links if not hub.knows(ClientId(s))]:
             for table in (self._links, self._tokens, self._addresses):
                 table.pop(session_id, None)
+        for session_id in [s for s in self._watched if not hub.knows(ClientId(s))]:
+            del self._watched[session_id]
         for key in [k for k in self._outboxes if not hub.knows(ClientId(k[1]))]:
             del self._outboxes[key]
 

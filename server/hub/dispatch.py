@@ -12,6 +12,7 @@ refusal goes back as an ``error``, and changes nothing.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Protocol
 
 import msgspec
@@ -227,7 +228,11 @@ class Dispatcher:
         if await elsewhere.forward(session, peer.token, peer.connection.address, message):
             return True
         if isinstance(message, Join | Watch):
-            self._rooms.find(message.code, "watch" if isinstance(message, Watch) else "seat")
+            # No other process takes it: refused as here alone, or entered here
+            # when the room came here meanwhile (a dead process's, taken over).
+            watch = isinstance(message, Watch)
+            host = self._rooms.find(message.code, "watch" if watch else "seat")
+            await self._rooms.enter(host, session, message.id, watch=watch)
         elif not isinstance(message, QuickMatch):
             await self._rooms.room_request(session, message)  # type: ignore[arg-type]
         return False
@@ -320,7 +325,10 @@ class Dispatcher:
         if elsewhere is not None and hello.resume_token is not None:
             # Before the session is hooked to this connection: while a dead
             # process's rooms are being taken over here, nothing they send may
-            # reach the client ahead of its welcome.
+            # reach the client ahead of its welcome. Away meanwhile (idle since
+            # now), so that the sweeper keeps it through the grace window.
+            if session.outbox is None and session.idle_since is None:
+                session.idle_since = time.time()
             resumed_elsewhere = await elsewhere.rooms_elsewhere(session, token)
             if resumed_elsewhere is None:
                 peer.connection.close(CLOSE_TRY_AGAIN_LATER, TAKEOVER_PENDING)

@@ -32,9 +32,11 @@ from boardroom.client.bots.report import Report
 from boardroom.client.bots.runner import BotRunner, Entry, RunOptions
 from boardroom.client.session import Reconnected, Session, SessionEvent
 from boardroom.server.store import open_store
-from boardroom.shared.protocol.messages import GameOver, Moved
+from boardroom.shared.protocol.messages import GameOver, Moved, Watch
 
 PAIRS = 6
+SPECTATORS = 2
+"""Spectators of each game, each through the shared port."""
 """Games played at once: with both processes of one port taking bots, the
 kernel's choice puts rooms and players in each of them (the chance that it gives
 all twelve bots one process is 2 x 2**-12)."""
@@ -45,7 +47,7 @@ import random
 
 async def choose_move(state):
     # Slow enough that the fault falls in the middle of every game.
-    await asyncio.sleep(0.15)
+    await asyncio.sleep(0.3)
     return random.choice(state.winning_moves() or state.legal_moves)
 """
 GAMES_END_WITHIN_S = 60.0
@@ -138,10 +140,9 @@ async def shared_port(
             await process.stop(signal.SIGKILL)
 
 
-async def seat_pairs(url: str, script: Path) -> list[tuple[Bot, Bot, str]]:
-    """:data:`PAIRS` games of Connect Four between bots, each started: (creator,
-    joiner, room code)."""
-    pairs = []
+async def open_rooms(url: str, script: Path) -> list[tuple[Bot, str]]:
+    """:data:`PAIRS` rooms of Connect Four, each opened by a bot: (creator, room code)."""
+    rooms = []
     for number in range(PAIRS):
         creator = await start_bot(url, f"c{number}", script, Entry("create", game="connect4"))
         for _ in range(200):
@@ -149,9 +150,59 @@ async def seat_pairs(url: str, script: Path) -> list[tuple[Bot, Bot, str]]:
                 break
             await asyncio.sleep(0.05)
         (code,) = creator.session.rooms
-        joiner = await start_bot(url, f"j{number}", script, Entry("join", code=code))
+        rooms.append((creator, code))
+    return rooms
+
+
+async def start_games(
+    url: str, script: Path, rooms: list[tuple[Bot, str]]
+) -> list[tuple[Bot, Bot, str]]:
+    """Each room's second bot joins it, and its game starts: (creator, joiner, code)."""
+    pairs = []
+    for index, (creator, code) in enumerate(rooms):
+        joiner = await start_bot(url, f"j{index}", script, Entry("join", code=code))
         pairs.append((creator, joiner, code))
     return pairs
+
+
+async def mid_game(pairs: list[tuple[Bot, Bot, str]], plies: int) -> None:
+    """Until every game has ``plies`` moves."""
+
+    def played(bot: Bot, code: str) -> int:
+        room = bot.session.rooms.get(code)
+        return 0 if room is None else len(room.state.moves.replace(" ", ""))
+
+    while any(played(creator, code) < plies for creator, _, code in pairs):
+        await asyncio.sleep(0.05)
+
+
+async def spectators(url: str, rooms: list[tuple[Bot, str]]) -> list[tuple[Session, str]]:
+    """:data:`SPECTATORS` SDK sessions watching each room: (session, room code)."""
+    watching = []
+    for number, (_, code) in enumerate(rooms):
+        for seat in range(SPECTATORS):
+            session = Session(url, f"s{number}x{seat}", client_kind="spectator", reconnect_for=60)
+            await session.start()
+            watching.append((session, code))
+            await session.request(Watch(code=code))
+    return watching
+
+
+async def check_spectators(watching: list[tuple[Session, str]]) -> None:
+    """Every spectator saw its game end (re-attached, or told and watching again)."""
+
+    async def game_over(session: Session, code: str) -> None:
+        while (room := session.rooms.get(code)) is None or room.state.status != "finished":
+            await asyncio.sleep(0.1)
+
+    waits = [asyncio.create_task(game_over(session, code)) for session, code in watching]
+    await asyncio.wait(waits, timeout=15)
+    blind = []
+    for wait, (session, code) in zip(waits, watching, strict=True):
+        if not wait.done():
+            wait.cancel()
+            blind.append((session.name, code))
+    assert not blind, f"spectators who did not see their game end: {blind}"
 
 
 async def check_games(pairs: list[tuple[Bot, Bot, str]], database: str) -> None:
@@ -162,12 +213,14 @@ async def check_games(pairs: list[tuple[Bot, Bot, str]], database: str) -> None:
     started = time.monotonic()
     done, pending = await asyncio.wait(tasks, timeout=GAMES_END_WITHIN_S)
     print(f"games over {time.monotonic() - started:.1f} s after the fault")
-    lost = {
-        bot.session.name: event.lost_rooms
-        for bot in bots
-        for event in bot.drain()
-        if isinstance(event, Reconnected) and event.lost_rooms
-    }
+    lost: dict[str, list[str]] = {}
+    for bot in bots:
+        over: set[str] = set()
+        for event in bot.drain():
+            if isinstance(event, GameOver):
+                over.add(event.room)  # a finished game's room need not come back
+            elif isinstance(event, Reconnected) and set(event.lost_rooms) - over:
+                lost[bot.session.name] = event.lost_rooms
     assert not lost, f"seats lost on reconnecting: {lost}"
     assert not pending, f"{len(pending)} bots still playing {GAMES_END_WITHIN_S} s after the fault"
     for task in done:
@@ -220,13 +273,24 @@ async def test_kill_9_mid_game_loses_no_seat_and_no_move(
     dead one's rooms. Each is held or told to retry, never welcomed without its
     seat: every game is played to its end, with every move."""
     async with shared_port(redis_server, postgres_server) as cluster:
-        pairs = await seat_pairs(cluster.ws_url, slow_bot)
+        rooms = await open_rooms(cluster.ws_url, slow_bot)
+        watching = await spectators(cluster.ws_url, rooms)
+        pairs = [(creator, creator, code) for creator, code in rooms]  # until the joiners come
         try:
+            pairs = await start_games(cluster.ws_url, slow_bot, rooms)
             owners = [await cluster.owner(code) for _, _, code in pairs]
-            await asyncio.sleep(1.0)  # a few moves in every game
+            await mid_game(pairs, 2)
             # Kill the process that owns the most rooms (it owns some, most likely).
             victim = max((0, 1), key=lambda index: owners.count(cluster.nodes[index]))
             await cluster.processes[victim].stop(signal.SIGKILL)
-            await check_games(pairs, cluster.database)
+            try:
+                await check_games(pairs, cluster.database)
+                await check_spectators(watching)
+            except AssertionError:
+                survivor = cluster.processes[1 - victim]
+                print(f"the survivor's log ends:\n{survivor.log.read_text()[-6000:]}")
+                raise
         finally:
             await stop_bots(pairs)
+            for session, _ in watching:
+                await session.close()
