@@ -25,12 +25,15 @@ import itertools
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 import aiohttp
 import msgspec
 from aiohttp import web
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
 from boardroom.server.cluster.directory import HEARTBEAT_S, HEARTBEAT_TTL_S, Directory
@@ -86,6 +89,8 @@ CLOSE_ROOM_MOVED = CLOSE_SERVICE_RESTART
 """1012: a room this connection watched was on a process that died; it is taken
 over elsewhere, and the client watches it again on reconnecting."""
 
+INBOX_RETRY_S = 0.1
+"""How soon the inbox reads again after its connection failed."""
 OWNERS_KEPT = 100_000
 """Room owners a gateway keeps in memory before it starts over (a few MB at most)."""
 REDIS_CONNECT_TIMEOUT_S = 5.0
@@ -95,6 +100,12 @@ REDIS_TIMEOUT_S = 5.0
 for messages without it): a Redis that stops answering is a RedisError, logged
 and retried, never a process stuck for good (at its stop above all). redis-py 8
 has these two by default; said here, they hold whatever its defaults become."""
+REDIS_RETRIES = 3
+"""Times a command is tried again on a new connection after a connection error."""
+REDIS_RETRY_CAP_S = 0.5
+"""The longest wait between two such tries."""
+REDIS_HEALTH_CHECK_S = 5
+"""A pooled connection idle this long is checked (PING) before it is used again."""
 LEAVE_TIMEOUT_S = 2.0
 """How long a stopping process tries to tell the directory it is leaving."""
 HTTP_TIMEOUT_S = 30.0
@@ -110,6 +121,9 @@ that died a moment ago: its heartbeat expires within :data:`HEARTBEAT_TTL_S`,
 and the next beat of a live process takes its rooms over (a beat, and the
 restore from the store). Shorter than a client's wait for its welcome (10 s);
 past it the client is told to try again (1013)."""
+REBUILD_WAIT_S = 2 * HEARTBEAT_S + 1.0
+"""How long a look-up that missed waits for a directory being rebuilt (every
+process registers again at its first beat after Redis came back empty)."""
 TAKEOVER_POLL_S = 0.2
 """How often a held hello or room message looks whether the takeover came."""
 
@@ -126,7 +140,13 @@ class ClusterNode:
         self.node = node or f"n{secrets.token_hex(4)}"
         """This process's id in the cluster: new at every start."""
         self._redis: Redis = Redis.from_url(
-            url, socket_connect_timeout=REDIS_CONNECT_TIMEOUT_S, socket_timeout=REDIS_TIMEOUT_S
+            url,
+            socket_connect_timeout=REDIS_CONNECT_TIMEOUT_S,
+            socket_timeout=REDIS_TIMEOUT_S,
+            # A pooled connection that a restarted Redis closed fails once: it is
+            # dropped and the command retried on a new one, never reused.
+            retry=Retry(ExponentialBackoff(cap=REDIS_RETRY_CAP_S, base=0.05), REDIS_RETRIES),
+            health_check_interval=REDIS_HEALTH_CHECK_S,
         )
         self.directory = Directory(self._redis, name)
         self.publisher = Publisher(self._redis, self.directory)
@@ -155,6 +175,8 @@ class ClusterNode:
         self._carried_ids = itertools.count(1)
         self._http: aiohttp.ClientSession | None = None
         self._carried_peers: dict[tuple[str, str], Peer] = {}
+        self._home_url = ""
+        """The HTTP address this process serves a class's requests at, once advertised."""
         """Home: the peers of connections carried here whole, by (gateway, connection)."""
 
     # -- life cycle ---------------------------------------------------------------------
@@ -164,6 +186,7 @@ class ClusterNode:
         try:
             await self._redis.ping()
             await self.directory.beat(self.node)
+            await self.directory.mark_registered(self.node)
             if self.class_name:
                 await self._claim_home()
             self._class = await self.directory.class_home()
@@ -196,6 +219,7 @@ class ClusterNode:
     async def advertise(self, url: str) -> None:
         """The class's home serves HTTP at ``url``: the others send it their HTTP requests."""
         if self.class_name:
+            self._home_url = url
             await self.directory.advertise_home(url)
             self._class = await self.directory.class_home()
 
@@ -315,13 +339,24 @@ class ClusterNode:
                     return waiting, owner
             return None, None
         room: str | None
-        if isinstance(message, Watch):
-            room = await self.directory.locate(message.code, "watch")
-        elif isinstance(message, Join):
-            room = await self.directory.locate(message.code, "seat")
+        if isinstance(message, Watch | Join):
+            access: Literal["watch", "seat"] = "watch" if isinstance(message, Watch) else "seat"
+            room = await self.directory.locate(message.code, access)
+            if room is None and await self._rebuilt():
+                room = await self.directory.locate(message.code, access)
         else:
             room = normalise_code(getattr(message, "room", ""))
-        return room, None if room is None else await self._live_owner(room)
+        owner = None if room is None else await self._live_owner(room)
+        if (
+            owner is None
+            and room is not None
+            and not isinstance(message, Watch | Join)
+            and await self.directory.owner(room) is None
+            and await self._rebuilt()
+        ):
+            # Unknown in a directory that was being rebuilt: looked up again.
+            owner = await self._live_owner(room)
+        return room, owner
 
     async def _live_owner(self, room: str) -> str | None:
         """The room's owner if it is another live process. Owners are kept once
@@ -354,6 +389,11 @@ class ClusterNode:
         while loop.time() < deadline:
             await asyncio.sleep(TAKEOVER_POLL_S)
             owner = await self.directory.owner(room)
+            if owner is None and await self._rebuilt():
+                continue  # Redis came back empty: the owner registers again
+            if owner == dead and await self.directory.alive(dead):
+                self._live.add(dead)  # alive after all: its keys were lost with Redis
+                return dead
             if owner != dead:
                 self._owners.pop(room, None)
                 if owner is None or owner == self.node:
@@ -373,7 +413,26 @@ class ClusterNode:
         self.publisher.do(self.directory.release_codes(codes))
 
     async def recall(self, token: str) -> SessionRecord | None:
-        return await self.directory.recall(session_id_for(token))
+        record = await self.directory.recall(session_id_for(token))
+        if record is None and await self._rebuilt():
+            record = await self.directory.recall(session_id_for(token))
+        return record
+
+    async def _rebuilt(self) -> bool:
+        """After a miss in the directory: if it is being rebuilt (Redis restarted
+        empty, and a process known alive has not registered again yet), wait
+        until it is, :data:`REBUILD_WAIT_S` at most, and say True (look again);
+        False when nothing was missing."""
+        nodes = sorted(self._live | {self.node})
+        if await self.directory.all_registered(nodes):
+            return False
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + REBUILD_WAIT_S
+        while loop.time() < deadline:
+            await asyncio.sleep(TAKEOVER_POLL_S)
+            if await self.directory.all_registered(nodes):
+                break
+        return True
 
     async def rooms_elsewhere(self, session: Session, token: str) -> list[str] | None:
         """Ask every other process where the session holds seats. A process that
@@ -465,8 +524,10 @@ class ClusterNode:
             try:
                 item = await pubsub.get_message(timeout=None)
             except RedisError:
+                # Redis restarted (or the connection broke): the next read
+                # connects again and subscribes again (redis-py does both).
                 logger.exception("reading the cluster's messages failed; retrying")
-                await asyncio.sleep(HEARTBEAT_S)
+                await asyncio.sleep(INBOX_RETRY_S)
                 continue
             if item is None or item.get("type") != "message":
                 continue
@@ -654,12 +715,16 @@ class ClusterNode:
         while True:
             self._prune()
             try:
-                await self.directory.beat(self.node)
+                registered = await self.directory.beat(self.node)
+                if not registered:
+                    await self._register_again()
                 if self.class_name:
                     await self._claim_home()
                 self._follow_home(await self.directory.class_home())
                 live, dead = await self.directory.nodes()
-                self._live = set(live)
+                # Right after Redis came back empty the others may not have beaten
+                # yet: they are still taken as alive until the next beat.
+                self._live = set(live) if registered else self._live | set(live)
                 for node in dead:
                     # A class's rooms all live in its home: no other process takes them.
                     if self.route() is not Route.HERE:
@@ -673,6 +738,26 @@ class ClusterNode:
                 # beats: the two would both run the class. Say it loudly.
                 logger.exception("this process is no longer its class's home")
             await asyncio.sleep(HEARTBEAT_S)
+
+    async def _register_again(self) -> None:
+        """Redis lost this process's keys (it restarted empty, or failed over to
+        a replica that had not got them): put back what this process owns (its
+        rooms' codes, owners and lobby lines, its sessions, its class's home),
+        then have every process send this one's rooms their sessions again
+        (Attach: each gets its rooms' whole ``state``), which mends whatever
+        room traffic was lost while the subscriptions were down."""
+        logger.warning("the cluster's Redis lost this process's keys: registering them again")
+        if self.class_name:
+            await self._claim_home()
+            if self._home_url:
+                await self.directory.advertise_home(self._home_url)
+        hub = self.hub
+        await hub.tell_elsewhere_again()
+        for record in hub.session_records():
+            self.publisher.do(self.directory.save_session(record))
+        await self.publisher.flush()
+        await self.directory.mark_registered(self.node)
+        self._broadcast(RoomsMoved(self.node, "", [info.code for info in hub.rooms()]))
 
     def _follow_home(self, now: tuple[str | None, str | None, str | None]) -> None:
         """The directory's word on the class, at this beat: connections carried

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from harness import ServerProcess
+from harness import Player, ServerProcess
 from redis.asyncio import Redis
-from services import PostgresServer, RedisServer
+from services import PostgresServer, RedisServer, start_redis, stop_process
 
 from boardroom.client.bots.loader import load_script
 from boardroom.client.bots.python_bot import ScriptBrains
@@ -294,3 +294,72 @@ async def test_kill_9_mid_game_loses_no_seat_and_no_move(
             await stop_bots(pairs)
             for session, _ in watching:
                 await session.close()
+
+
+LINE_GAME = ("a1", "a2", "b1", "b2", "c1")
+"""X wins along the bottom row."""
+
+
+async def seated(ann_url: str, bob_url: str) -> tuple[Player, Player, str]:
+    """Ann opens a tic-tac-toe room through ``ann_url``, Bob joins it through
+    ``bob_url``, and they play the first two moves."""
+    ann = await Player.join_server(ann_url, "ann")
+    code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+    bob = await Player.join_server(bob_url, "bob")
+    joined = await bob.request({"type": "join", "code": code})
+    assert joined["type"] == "state", joined
+    await play_on((ann, bob), code, LINE_GAME[:2])
+    return ann, bob, code
+
+
+async def play_on(players: tuple[Player, Player], code: str, moves: tuple[str, ...]) -> None:
+    """Each move by the side to move (Ann at even plies), answered ``moved``."""
+    for move in moves:
+        ply = LINE_GAME.index(move)
+        reply = await players[ply % 2].request({"type": "move", "room": code, "move": move})
+        assert reply["type"] == "moved", (code, move, reply)
+
+
+async def test_a_redis_restart_mid_game_pauses_the_games_and_keeps_the_rooms(
+    postgres_server: PostgresServer,
+) -> None:
+    """Issue 28, item 1: the cluster's Redis restarts empty while games are
+    played with players on both processes. Each process puts back what it owns
+    (rooms, codes, lobby lines, sessions): the games go on and finish, and a
+    room opened before the restart is still listed and joined from the other
+    process; a player who resumes through the other process keeps his seat."""
+    database = postgres_server.new_database()
+    with start_redis() as before:
+        flags = ("--cluster", before.url, "--cluster-name", "restart", "--engine", "python")
+        first = await ServerProcess.start(database, *flags)
+        second = await ServerProcess.start(database, *flags)
+        try:
+            games = [await seated(first.ws_url, second.ws_url) for _ in range(2)]
+            games += [await seated(second.ws_url, first.ws_url) for _ in range(2)]
+            host = await Player.join_server(first.ws_url, "host")
+            waiting = (await host.request({"type": "create_room", "game": "tictactoe"}))["room"]
+            stop_process(before.process)
+            with start_redis(before.port):
+                # Ann (of A's room, connected to A) resumes through B, which must
+                # find her session in the new Redis.
+                ann, bob, code = games[0]
+                await ann.close()
+                back = await Player.connect(second.ws_url)
+                welcome = await back.request(
+                    {"type": "hello", "name": "ann", "version": 1, "resume_token": ann.token}
+                )
+                assert welcome.get("resumed_rooms") == [code], welcome
+                games[0] = (back, bob, code)
+                for ann, bob, code in games:
+                    await play_on((ann, bob), code, LINE_GAME[2:])
+                    for player in (ann, bob):
+                        over = await player.expect("game_over")
+                        assert over["moves"] == " ".join(LINE_GAME), over
+                guest = await Player.join_server(second.ws_url, "guest")
+                listed = await guest.request({"type": "list_rooms"})
+                assert waiting["code"] in [room["code"] for room in listed["rooms"]], listed
+                joined = await guest.request({"type": "join", "code": waiting["code"]})
+                assert joined["type"] == "state", joined
+        finally:
+            for process in (first, second):
+                await process.stop(signal.SIGKILL)
