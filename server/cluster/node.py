@@ -18,6 +18,7 @@ that the hub's "is this still the session's connection?" checks hold.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import enum
 import functools
@@ -163,6 +164,10 @@ class ClusterNode:
         self._answers: dict[int, asyncio.Queue[Answer]] = {}
         self._attach_to: dict[str, set[str]] = {}
         self._watched: dict[str, set[str]] = {}
+        self._recent: collections.deque[tuple[float, str, str | None, Forward]] = (
+            collections.deque()
+        )
+        """Gateway: the messages sent on lately, in case their owner dies unanswering."""
         """Gateway: the rooms of other processes each session connected here watches."""
         self._owners: dict[str, str] = {}
         """Gateway: the owner of each room a message was sent on to (see _live_owner)."""
@@ -323,9 +328,77 @@ class ClusterNode:
         self._tokens[session.id] = token
         self._addresses[session.id] = address
         record = SessionRecord.of(session)
-        text = encode_message(message)
-        self.publisher.send(owner, Forward(self.node, record, token, address, text))
+        deadline = asyncio.get_running_loop().time() + 2 * HELLO_HOLD_S
+        forward = Forward(self.node, record, token, address, encode_message(message))
+        self._send_forward(owner, room, forward, deadline)
         return True
+
+    def _send_forward(
+        self, owner: str, room: str | None, forward: Forward, deadline: float
+    ) -> None:
+        """Publish ``forward`` to ``owner``; if nobody received it (the owner died
+        a moment ago: its heartbeat has not expired yet), send it again to the
+        room's owner once it is known, here or elsewhere, until ``deadline``.
+        Received, it is kept a moment (:data:`HELLO_HOLD_S`): if the owner dies
+        before answering, its takeover sends it again (:meth:`_resend_to`)."""
+
+        def published(received: int) -> None:
+            if received:
+                now = asyncio.get_running_loop().time()
+                self._recent.append((now, owner, room, forward))
+                while self._recent and self._recent[0][0] < now - HELLO_HOLD_S:
+                    self._recent.popleft()
+                return
+            key = f"again:{forward.session.id}"
+            self._in_order(key, lambda: self._forward_again(owner, room, forward, deadline))
+
+        self.publisher.send(owner, forward, published=published)
+
+    def _resend_to(self, dead: str, taken: set[str]) -> None:
+        """The rooms ``taken`` of the dead process ``dead`` were taken over: what
+        was sent to them shortly before may have died unanswered with it. It is
+        sent again, in order, to the new owner: a move the dead process had
+        already made is refused there as stale, which answers the client."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2 * HELLO_HOLD_S
+        for _, owner, room, forward in list(self._recent):
+            if owner == dead and room in taken:
+                key = f"again:{forward.session.id}"
+                self._in_order(
+                    key,
+                    functools.partial(self._forward_again, dead, room, forward, deadline),
+                )
+        self._recent = collections.deque(
+            item for item in self._recent if not (item[1] == dead and item[2] in taken)
+        )
+
+    async def _forward_again(
+        self, dead: str, room: str | None, forward: Forward, deadline: float
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        if room is None or loop.time() >= deadline:
+            logger.warning("a relayed message was lost", extra={"session": forward.session.id})
+            return
+        owner = await self.directory.owner(room)
+        if owner is None and await self._rebuilt():  # Redis came back empty
+            owner = await self.directory.owner(room)
+        while owner == dead and not await self.directory.alive(dead):
+            # Dead, and its rooms not yet taken over: wait for the new owner.
+            if loop.time() >= deadline:
+                return
+            await asyncio.sleep(TAKEOVER_POLL_S)
+            owner = await self.directory.owner(room)
+        if owner == dead:
+            await asyncio.sleep(TAKEOVER_POLL_S)  # its heartbeat lives a moment longer
+        if owner is not None and owner != self.node:
+            self._owners[room] = owner
+            self._send_forward(owner, room, forward, deadline)
+            return
+        # The room came here (or is gone): act on it here, as for a connection here.
+        outbox = self.hub.outbox_of(ClientId(forward.session.id))
+        if isinstance(outbox, Connection):
+            message = decode_client_message(forward.text)
+            await self.hub.handle_for(forward.session, outbox, forward.token, message)
 
     async def _owner_for(
         self, session: Session, message: ClientMessage
@@ -583,6 +656,7 @@ class ClusterNode:
                 if envelope.previous:
                     self._in_order("", lambda: self._gateway_gone(envelope.previous))
                     self._watch_again(set(envelope.rooms))
+                    self._resend_to(envelope.previous, set(envelope.rooms))
                 self._reattach(envelope.sender)
 
     def _in_order(self, key: str, work: Callable[[], Awaitable[None]]) -> None:

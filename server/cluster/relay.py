@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Callable
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -55,7 +56,7 @@ class Publisher:
     def __init__(self, redis: Redis, directory: Directory) -> None:
         self._redis = redis
         self._directory = directory
-        self._queue: deque[tuple[Command, str | None]] = deque()
+        self._queue: deque[tuple[Command, str | None, Callable[[int], None] | None]] = deque()
         self._ready = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -65,17 +66,24 @@ class Publisher:
     def start(self) -> None:
         self._task = asyncio.create_task(self._write_forever())
 
-    def send(self, node: str, envelope: Envelope) -> None:
-        """Publish ``envelope`` to ``node``'s channel, after everything sent before."""
+    def send(
+        self, node: str, envelope: Envelope, *, published: Callable[[int], None] | None = None
+    ) -> None:
+        """Publish ``envelope`` to ``node``'s channel, after everything sent before;
+        ``published`` is then told how many subscribers received it (0: ``node``
+        died, or its subscription is down, and the envelope is lost)."""
         channel, data = self._directory.channel(node), encode(envelope)
-        self._append(lambda pipe: pipe.publish(channel, data), None if node == "*" else channel)
+        command: Command = lambda pipe: pipe.publish(channel, data)  # noqa: E731
+        self._append(command, None if node == "*" else channel, published)
 
     def do(self, command: Command) -> None:
         """Run ``command`` on Redis, after everything before it; never waits."""
-        self._append(command, None)
+        self._append(command, None, None)
 
-    def _append(self, command: Command, channel: str | None) -> None:
-        self._queue.append((command, channel))
+    def _append(
+        self, command: Command, channel: str | None, published: Callable[[int], None] | None
+    ) -> None:
+        self._queue.append((command, channel, published))
         self._idle.clear()
         self._ready.set()
 
@@ -104,11 +112,14 @@ class Publisher:
                 batch = list(self._queue)
                 try:
                     if self._failing_since is not None:
-                        await self._wait_for_subscribers({c for _, c in batch if c is not None})
+                        await self._wait_for_subscribers({c for _, c, _ in batch if c is not None})
                     async with self._redis.pipeline(transaction=False) as pipe:
-                        for command, _ in batch:
+                        for command, _, _ in batch:
                             command(pipe)
-                        await pipe.execute()
+                        results = await pipe.execute()
+                    for (_, _, published), received in zip(batch, results, strict=True):
+                        if published is not None:
+                            published(int(received))
                 except (RedisConnectionError, RedisTimeoutError) as error:
                     now = loop.time()
                     if self._failing_since is None:
