@@ -75,7 +75,11 @@ from boardroom.client.pacing import DEFAULT_PACE, Pacer
 from boardroom.client.printable import decode_printable, printable
 from boardroom.client.tracked_room import TrackedRoom
 from boardroom.shared.protocol import ErrorCode, encode_message
-from boardroom.shared.protocol.close_codes import CLOSE_REASONS, FINAL_CLOSE_CODES
+from boardroom.shared.protocol.close_codes import (
+    CLOSE_REASONS,
+    CLOSE_TRY_AGAIN_LATER,
+    FINAL_CLOSE_CODES,
+)
 from boardroom.shared.protocol.messages import (
     PROTOCOL_VERSION,
     ClientMessage,
@@ -131,6 +135,10 @@ def busy_wait(retry_after: float | None, waits_before: int, *, jitter: float = 0
     base = retry_after if retry_after is not None and retry_after > 0 else 1.0
     return min(base * (1 + _BUSY_GROWTH * waits_before) * (1 + jitter), BUSY_WAIT_MAX)
 
+
+TRY_AGAIN_TIMES = 10
+"""Times :meth:`Session.start` says hello again to a server that closed the
+connection with 1013 (try again later) in answer to it."""
 
 _PLAYER_REFUSALS = frozenset(
     {ErrorCode.BAD_PLAYER_TOKEN, ErrorCode.UNKNOWN_CLASS_TOKEN, ErrorCode.PLAYER_TOKEN_REVOKED}
@@ -285,6 +293,13 @@ class Session:
                 if refusal.code != ErrorCode.RATE_LIMITED:
                     raise
                 await self._wait_while_busy(refusal, waits)
+                waits += 1
+            except ConnectionClosed:
+                # 1013 in answer to hello: try again later (a cluster still taking
+                # over the rooms of a process that died, the seats kept meanwhile).
+                if ws.close_code != CLOSE_TRY_AGAIN_LATER or waits >= TRY_AGAIN_TIMES:
+                    raise
+                await asyncio.sleep(busy_wait(None, waits))
                 waits += 1
             except BaseException:
                 await ws.close()
