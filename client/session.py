@@ -84,7 +84,11 @@ from boardroom.client.printable import decode_printable, printable
 from boardroom.client.tracked_room import TrackedRoom
 from boardroom.shared.i18n import _
 from boardroom.shared.protocol import ErrorCode, encode_message
-from boardroom.shared.protocol.close_codes import CLOSE_REASONS, FINAL_CLOSE_CODES
+from boardroom.shared.protocol.close_codes import (
+    CLOSE_REASONS,
+    CLOSE_TRY_AGAIN_LATER,
+    FINAL_CLOSE_CODES,
+)
 from boardroom.shared.protocol.messages import (
     PROTOCOL_VERSION,
     ClientMessage,
@@ -148,6 +152,10 @@ save (its ``storage_outage_limit``, 10 minutes by default)."""
 
 _RETRIED_HELLO = frozenset({ErrorCode.RATE_LIMITED, ErrorCode.STORAGE_UNAVAILABLE})
 """Refusals of a ``hello`` that say when to come back: it is said again then."""
+
+TRY_AGAIN_TIMES = 10
+"""Times :meth:`Session.start` says hello again to a server that closed the
+connection with 1013 (try again later) in answer to it."""
 
 _PLAYER_REFUSALS = frozenset(
     {ErrorCode.BAD_PLAYER_TOKEN, ErrorCode.UNKNOWN_CLASS_TOKEN, ErrorCode.PLAYER_TOKEN_REVOKED}
@@ -306,6 +314,13 @@ class Session:
                 if refusal.code not in _RETRIED_HELLO:
                     raise
                 await self._wait_while_busy(refusal, waits)
+                waits += 1
+            except ConnectionClosed:
+                # 1013 in answer to hello: try again later (a cluster still taking
+                # over the rooms of a process that died, the seats kept meanwhile).
+                if ws.close_code != CLOSE_TRY_AGAIN_LATER or waits >= TRY_AGAIN_TIMES:
+                    raise
+                await asyncio.sleep(busy_wait(None, waits))
                 waits += 1
             except BaseException:
                 await ws.close()

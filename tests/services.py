@@ -86,11 +86,13 @@ class RedisServer:
 
 
 @contextlib.contextmanager
-def start_redis() -> Iterator[RedisServer]:
-    """Run a fresh ``redis-server`` on a free port until the block ends."""
+def start_redis(port: int | None = None) -> Iterator[RedisServer]:
+    """Run a fresh ``redis-server`` on ``port`` (a free one if None) until the
+    block ends; a test restarts Redis empty by stopping one and starting
+    another on the same port."""
     require("redis-server")
     with tempfile.TemporaryDirectory(prefix="boardroom-redis-") as folder:
-        port = free_port()
+        port = free_port() if port is None else port
         log = Path(folder) / "redis.log"
         command = [
             "redis-server",

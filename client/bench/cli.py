@@ -125,6 +125,25 @@ def register(subparsers: Any) -> None:
     )
     cluster.add_argument("--workers", type=int, default=2, help="load worker processes (default 2)")
     cluster.set_defaults(handler=run_cluster_bench)
+    faults = targets.add_parser(
+        "faults",
+        help="a cluster's faults (kill -9, a Redis restart) injected under play",
+        description="Start a private Redis and PostgreSQL and two cluster processes on one "
+        "port; for each --fault, seat --games games of bots, inject the fault mid-game and "
+        "print games lost, moves lost and the longest pause.",
+    )
+    faults.add_argument(
+        "--fault",
+        nargs="+",
+        choices=["kill", "redis"],
+        default=["kill", "redis"],
+        help="faults to inject, one run each (default kill redis)",
+    )
+    faults.add_argument("--games", type=int, default=20, help="games at once (default 20)")
+    faults.add_argument(
+        "--think", type=float, default=0.3, help="seconds before each bot move (default 0.3)"
+    )
+    faults.set_defaults(handler=run_faults_bench)
 
 
 def run_analysis_bench(args: argparse.Namespace) -> int:
@@ -174,3 +193,12 @@ def run_cluster_bench(args: argparse.Namespace) -> int:
         think=args.think,
         workers=args.workers,
     )
+
+
+def run_faults_bench(args: argparse.Namespace) -> int:
+    from boardroom.client.bench.faults import main
+
+    if args.games < 1 or args.think < 0:
+        print("bench faults: give --games 1 or more and --think 0 or more", file=sys.stderr)
+        return 2
+    return main(faults=args.fault, games=args.games, think=args.think)

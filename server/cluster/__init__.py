@@ -24,13 +24,38 @@ what one process sends another arrives in the order it was sent; the owner acts
 on each session's messages one at a time, in that order, as it does for a
 connection of its own.
 
-A process that dies stops renewing its heartbeat. Within
+Redis is a cache of what the processes hold, never the truth. A Redis that
+restarts empty (or fails over) loses the directory: each process sees that at
+its next beat (its ``registered`` key is gone) and puts back what it owns, its
+rooms' codes, owners and lobby lines, its sessions and its class's home,
+within a beat or so; a look-up that misses meanwhile (a resume, a join, a room
+message) waits for the rebuild rather than answer ``unknown_room`` or
+``bad_token``. Pooled connections that the restart broke are dropped and the
+command retried on a new one (redis-py's retry and health check), and the
+publisher keeps what it could not write and writes it, in order, once Redis is
+back and the processes it is for are subscribed again.
+
+Room traffic lost while a subscription was down is mended by a resync from the
+owner, not by Redis Streams: once a process has registered again it says so to
+every process (``RoomsMoved``), each gateway re-attaches its sessions to it,
+and the owner sends each of them its rooms' whole ``state``, which every client
+already takes as the truth (the bot SDK moves again from it). Pub/sub loses
+messages only with a broken connection, which the processes see, so there is a
+moment to resync and no gap to find by sequence numbers; Streams would make
+every message a write to trim, a consumer's position to keep per process, and
+a slower relay for every move, to cover a fault that a resync covers anyway.
+
+Killed (``kill -9``), a process stops renewing its heartbeat. Within
 :data:`~boardroom.server.cluster.directory.HEARTBEAT_TTL_S` another process takes its
 rooms: one process wins the takeover in Redis, restores the rooms' games from
 the store (a move is stored before it is sent, so none is lost) and says so to
 every process. Clients that were connected to the dead process reconnect to
-any other with their resume token; clients connected elsewhere are re-attached
-by their gateway.
+any other with their resume token; one that comes back before the takeover is
+held until it is done (:data:`~boardroom.server.cluster.node.HELLO_HOLD_S`), or
+told to try again (close 1013), never welcomed without its seats. Clients
+connected elsewhere are re-attached by their gateway, seats and all; their
+spectators are closed with 1012 and watch again on reconnecting (a restored
+room knows its seats, not its spectators).
 
 A class on a cluster: one process, started with ``--class``, is the class's
 *home*, and the class lives there whole (roster, teacher's controls,

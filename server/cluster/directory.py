@@ -22,6 +22,9 @@ clusters may share one Redis); ``ROOM`` is a room code::
     {name}:session:{id}       a session's identity (JSON SessionRecord), for a
                               resume on another process; kept SESSION_TTL_S
     {name}:takeover:{node}    the process taking a dead process's rooms over
+    {name}:registered:{node}  this process's rooms and sessions are here: gone
+                              with a Redis that restarted empty, which the
+                              process sees at its next beat and registers again
     {name}:class              the class a cluster in class mode runs (kept while its
                               home lives or is away; gone once the home stops cleanly)
     {name}:home               the class's home process (as long-lived as a heartbeat)
@@ -30,9 +33,11 @@ clusters may share one Redis); ``ROOM`` is a room code::
 Every change that must be all-or-nothing is one Lua script, so Redis runs it
 atomically: two processes can never both claim a code or a room. The scripts
 build their keys from the name, so the cluster needs one Redis server (not a
-Redis Cluster of shards). Nothing here is durable: a Redis that restarts empty
-loses the directory, and the processes put back what they own on their next
-change (the games themselves are in PostgreSQL).
+Redis Cluster of shards). Nothing here is durable, and need not be: Redis is a
+cache of what the processes hold. A Redis that restarts empty loses the
+directory, and each process puts back what it owns at its next beat (the
+``registered`` key tells it), within :data:`HEARTBEAT_S` or so; the games
+themselves are in PostgreSQL.
 
 Reads are async calls; writes that the hub makes as its rooms change go through
 the process's one ordered publisher (:mod:`boardroom.server.cluster.relay`) as
@@ -186,12 +191,25 @@ class Directory:
 
     # -- processes ----------------------------------------------------------------------
 
-    async def beat(self, node: str) -> None:
-        """Say that ``node`` is alive for the next :data:`HEARTBEAT_TTL_S`."""
+    async def beat(self, node: str) -> bool:
+        """Say that ``node`` is alive for the next :data:`HEARTBEAT_TTL_S`; False
+        if Redis no longer has what ``node`` registered (:meth:`mark_registered`):
+        it restarted empty, and ``node`` must register its rooms and sessions again."""
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.set(self._key("node", node), "1", px=int(HEARTBEAT_TTL_S * 1000))
             pipe.sadd(self._key("nodes"), node)
-            await pipe.execute()
+            pipe.exists(self._key("registered", node))
+            *_, registered = await pipe.execute()
+        return bool(registered)
+
+    async def all_registered(self, nodes: list[str]) -> bool:
+        """Whether every process of ``nodes`` has its keys in Redis."""
+        flags = await self.redis.mget([self._key("registered", node) for node in nodes])
+        return all(flag is not None for flag in flags)
+
+    async def mark_registered(self, node: str) -> None:
+        """``node``'s rooms and sessions are all in Redis (see :meth:`beat`)."""
+        await self.redis.set(self._key("registered", node), "1")
 
     async def alive(self, node: str) -> bool:
         return bool(await self.redis.exists(self._key("node", node)))
@@ -209,7 +227,7 @@ class Directory:
     async def leave(self, node: str) -> None:
         """A process stopping cleanly: it is no longer alive (its rooms stay its
         until another process takes them over, which it may at once)."""
-        await self.redis.delete(self._key("node", node))
+        await self.redis.delete(self._key("node", node), self._key("registered", node))
 
     # -- codes and rooms ----------------------------------------------------------------
 
@@ -343,5 +361,5 @@ class Directory:
         """The dead process's rooms are taken or gone: forget it."""
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.srem(self._key("nodes"), dead)
-            pipe.delete(self._key("owned", dead))
+            pipe.delete(self._key("owned", dead), self._key("registered", dead))
             await pipe.execute()

@@ -18,6 +18,7 @@ that the hub's "is this still the session's connection?" checks hold.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import enum
 import functools
@@ -25,15 +26,18 @@ import itertools
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 import aiohttp
 import msgspec
 from aiohttp import web
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
-from boardroom.server.cluster.directory import HEARTBEAT_S, Directory
+from boardroom.server.cluster.directory import HEARTBEAT_S, HEARTBEAT_TTL_S, Directory
 from boardroom.server.cluster.envelopes import (
     Answer,
     Ask,
@@ -82,7 +86,12 @@ CLOSE_TRY_AGAIN = CLOSE_TRY_AGAIN_LATER
 """1013: the class's home is away (clients retry)."""
 CLOSE_HOME_GONE = CLOSE_SERVICE_RESTART
 """1012: the home this connection was carried to died."""
+CLOSE_ROOM_MOVED = CLOSE_SERVICE_RESTART
+"""1012: a room this connection watched was on a process that died; it is taken
+over elsewhere, and the client watches it again on reconnecting."""
 
+INBOX_RETRY_S = 0.1
+"""How soon the inbox reads again after its connection failed."""
 OWNERS_KEPT = 100_000
 """Room owners a gateway keeps in memory before it starts over (a few MB at most)."""
 REDIS_CONNECT_TIMEOUT_S = 5.0
@@ -92,6 +101,12 @@ REDIS_TIMEOUT_S = 5.0
 for messages without it): a Redis that stops answering is a RedisError, logged
 and retried, never a process stuck for good (at its stop above all). redis-py 8
 has these two by default; said here, they hold whatever its defaults become."""
+REDIS_RETRIES = 3
+"""Times a command is tried again on a new connection after a connection error."""
+REDIS_RETRY_CAP_S = 0.5
+"""The longest wait between two such tries."""
+REDIS_HEALTH_CHECK_S = 5
+"""A pooled connection idle this long is checked (PING) before it is used again."""
 LEAVE_TIMEOUT_S = 2.0
 """How long a stopping process tries to tell the directory it is leaving."""
 HTTP_TIMEOUT_S = 30.0
@@ -99,7 +114,19 @@ HTTP_TIMEOUT_S = 30.0
 ASK_TIMEOUT_S = 2.0
 """How long a gateway waits for the other processes to say where a resuming
 session holds seats: a live process answers in a millisecond; a process that
-died a moment ago never does."""
+died a moment ago never does, and the gateway then waits for its takeover
+(:data:`HELLO_HOLD_S`)."""
+HELLO_HOLD_S = HEARTBEAT_TTL_S + 3 * HEARTBEAT_S
+"""How long a resuming hello is held, at most, for the takeover of a process
+that died a moment ago: its heartbeat expires within :data:`HEARTBEAT_TTL_S`,
+and the next beat of a live process takes its rooms over (a beat, and the
+restore from the store). Shorter than a client's wait for its welcome (10 s);
+past it the client is told to try again (1013)."""
+REBUILD_WAIT_S = 2 * HEARTBEAT_S + 1.0
+"""How long a look-up that missed waits for a directory being rebuilt (every
+process registers again at its first beat after Redis came back empty)."""
+TAKEOVER_POLL_S = 0.2
+"""How often a held hello or room message looks whether the takeover came."""
 
 
 class ClusterNode:
@@ -114,7 +141,13 @@ class ClusterNode:
         self.node = node or f"n{secrets.token_hex(4)}"
         """This process's id in the cluster: new at every start."""
         self._redis: Redis = Redis.from_url(
-            url, socket_connect_timeout=REDIS_CONNECT_TIMEOUT_S, socket_timeout=REDIS_TIMEOUT_S
+            url,
+            socket_connect_timeout=REDIS_CONNECT_TIMEOUT_S,
+            socket_timeout=REDIS_TIMEOUT_S,
+            # A pooled connection that a restarted Redis closed fails once: it is
+            # dropped and the command retried on a new one, never reused.
+            retry=Retry(ExponentialBackoff(cap=REDIS_RETRY_CAP_S, base=0.05), REDIS_RETRIES),
+            health_check_interval=REDIS_HEALTH_CHECK_S,
         )
         self.directory = Directory(self._redis, name)
         self.publisher = Publisher(self._redis, self.directory)
@@ -130,6 +163,12 @@ class ClusterNode:
         self._questions = itertools.count(1)
         self._answers: dict[int, asyncio.Queue[Answer]] = {}
         self._attach_to: dict[str, set[str]] = {}
+        self._watched: dict[str, set[str]] = {}
+        self._recent: collections.deque[tuple[float, str, str | None, Forward]] = (
+            collections.deque()
+        )
+        """Gateway: the messages sent on lately, in case their owner dies unanswering."""
+        """Gateway: the rooms of other processes each session connected here watches."""
         self._owners: dict[str, str] = {}
         """Gateway: the owner of each room a message was sent on to (see _live_owner)."""
         self._live: set[str] = set()
@@ -141,6 +180,8 @@ class ClusterNode:
         self._carried_ids = itertools.count(1)
         self._http: aiohttp.ClientSession | None = None
         self._carried_peers: dict[tuple[str, str], Peer] = {}
+        self._home_url = ""
+        """The HTTP address this process serves a class's requests at, once advertised."""
         """Home: the peers of connections carried here whole, by (gateway, connection)."""
 
     # -- life cycle ---------------------------------------------------------------------
@@ -150,6 +191,7 @@ class ClusterNode:
         try:
             await self._redis.ping()
             await self.directory.beat(self.node)
+            await self.directory.mark_registered(self.node)
             if self.class_name:
                 await self._claim_home()
             self._class = await self.directory.class_home()
@@ -182,6 +224,7 @@ class ClusterNode:
     async def advertise(self, url: str) -> None:
         """The class's home serves HTTP at ``url``: the others send it their HTTP requests."""
         if self.class_name:
+            self._home_url = url
             await self.directory.advertise_home(url)
             self._class = await self.directory.class_home()
 
@@ -276,33 +319,117 @@ class ClusterNode:
     async def forward(
         self, session: Session, token: str, address: str, message: ClientMessage
     ) -> bool:
-        owner = await self._owner_for(session, message)
+        room, owner = await self._owner_for(session, message)
         if owner is None:
             return False
+        if isinstance(message, Watch) and room is not None:
+            self._watched.setdefault(session.id, set()).add(room)
         self._links.setdefault(session.id, set()).add(owner)
         self._tokens[session.id] = token
         self._addresses[session.id] = address
         record = SessionRecord.of(session)
-        text = encode_message(message)
-        self.publisher.send(owner, Forward(self.node, record, token, address, text))
+        deadline = asyncio.get_running_loop().time() + 2 * HELLO_HOLD_S
+        forward = Forward(self.node, record, token, address, encode_message(message))
+        self._send_forward(owner, room, forward, deadline)
         return True
 
-    async def _owner_for(self, session: Session, message: ClientMessage) -> str | None:
-        """The live process, other than this one, whose room takes ``message``."""
+    def _send_forward(
+        self, owner: str, room: str | None, forward: Forward, deadline: float
+    ) -> None:
+        """Publish ``forward`` to ``owner``; if nobody received it (the owner died
+        a moment ago: its heartbeat has not expired yet), send it again to the
+        room's owner once it is known, here or elsewhere, until ``deadline``.
+        Received, it is kept a moment (:data:`HELLO_HOLD_S`): if the owner dies
+        before answering, its takeover sends it again (:meth:`_resend_to`)."""
+
+        def published(received: int) -> None:
+            if received:
+                now = asyncio.get_running_loop().time()
+                self._recent.append((now, owner, room, forward))
+                while self._recent and self._recent[0][0] < now - HELLO_HOLD_S:
+                    self._recent.popleft()
+                return
+            key = f"again:{forward.session.id}"
+            self._in_order(key, lambda: self._forward_again(owner, room, forward, deadline))
+
+        self.publisher.send(owner, forward, published=published)
+
+    def _resend_to(self, dead: str, taken: set[str]) -> None:
+        """The rooms ``taken`` of the dead process ``dead`` were taken over: what
+        was sent to them shortly before may have died unanswered with it. It is
+        sent again, in order, to the new owner: a move the dead process had
+        already made is refused there as stale, which answers the client."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2 * HELLO_HOLD_S
+        for _, owner, room, forward in list(self._recent):
+            if owner == dead and room in taken:
+                key = f"again:{forward.session.id}"
+                self._in_order(
+                    key,
+                    functools.partial(self._forward_again, dead, room, forward, deadline),
+                )
+        self._recent = collections.deque(
+            item for item in self._recent if not (item[1] == dead and item[2] in taken)
+        )
+
+    async def _forward_again(
+        self, dead: str, room: str | None, forward: Forward, deadline: float
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        if room is None or loop.time() >= deadline:
+            logger.warning("a relayed message was lost", extra={"session": forward.session.id})
+            return
+        owner = await self.directory.owner(room)
+        if owner is None and await self._rebuilt():  # Redis came back empty
+            owner = await self.directory.owner(room)
+        while owner == dead and not await self.directory.alive(dead):
+            # Dead, and its rooms not yet taken over: wait for the new owner.
+            if loop.time() >= deadline:
+                return
+            await asyncio.sleep(TAKEOVER_POLL_S)
+            owner = await self.directory.owner(room)
+        if owner == dead:
+            await asyncio.sleep(TAKEOVER_POLL_S)  # its heartbeat lives a moment longer
+        if owner is not None and owner != self.node:
+            self._owners[room] = owner
+            self._send_forward(owner, room, forward, deadline)
+            return
+        # The room came here (or is gone): act on it here, as for a connection here.
+        outbox = self.hub.outbox_of(ClientId(forward.session.id))
+        if isinstance(outbox, Connection):
+            message = decode_client_message(forward.text)
+            await self.hub.handle_for(forward.session, outbox, forward.token, message)
+
+    async def _owner_for(
+        self, session: Session, message: ClientMessage
+    ) -> tuple[str | None, str | None]:
+        """(the room that takes ``message``, the live process other than this
+        one that owns it); None for what is not known."""
         if isinstance(message, QuickMatch):
             game = resolve_game(message.game, message.m, message.n, message.k).name
             for waiting in await self.directory.quick_rooms(game):
                 if waiting not in session.rooms and (owner := await self._live_owner(waiting)):
-                    return owner
-            return None
+                    return waiting, owner
+            return None, None
         room: str | None
-        if isinstance(message, Watch):
-            room = await self.directory.locate(message.code, "watch")
-        elif isinstance(message, Join):
-            room = await self.directory.locate(message.code, "seat")
+        if isinstance(message, Watch | Join):
+            access: Literal["watch", "seat"] = "watch" if isinstance(message, Watch) else "seat"
+            room = await self.directory.locate(message.code, access)
+            if room is None and await self._rebuilt():
+                room = await self.directory.locate(message.code, access)
         else:
             room = normalise_code(getattr(message, "room", ""))
-        return None if room is None else await self._live_owner(room)
+        owner = None if room is None else await self._live_owner(room)
+        if (
+            owner is None
+            and room is not None
+            and not isinstance(message, Watch | Join)
+            and await self.directory.owner(room) is None
+            and await self._rebuilt()
+        ):
+            # Unknown in a directory that was being rebuilt: looked up again.
+            owner = await self._live_owner(room)
+        return room, owner
 
     async def _live_owner(self, room: str) -> str | None:
         """The room's owner if it is another live process. Owners are kept once
@@ -321,9 +448,33 @@ class ClusterNode:
         if owner not in self._live:
             # Started since the last beat, or dead: ask (a miss, so rare).
             if not await self.directory.alive(owner):
-                return None
+                return await self._owner_after_takeover(room, owner)
             self._live.add(owner)
         return owner
+
+    async def _owner_after_takeover(self, room: str, dead: str) -> str | None:
+        """The room's owner once the dead process ``dead`` is taken over (waited
+        for, :data:`HELLO_HOLD_S` at most): a message for its room waits for the
+        room rather than be refused as for a room that does not exist. None if
+        the room is gone, is this process's now, or the takeover did not come."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HELLO_HOLD_S
+        while loop.time() < deadline:
+            await asyncio.sleep(TAKEOVER_POLL_S)
+            owner = await self.directory.owner(room)
+            if owner is None and await self._rebuilt():
+                continue  # Redis came back empty: the owner registers again
+            if owner == dead and await self.directory.alive(dead):
+                self._live.add(dead)  # alive after all: its keys were lost with Redis
+                return dead
+            if owner != dead:
+                self._owners.pop(room, None)
+                if owner is None or owner == self.node:
+                    return None
+                self._owners[room] = owner
+                self._live.add(owner)
+                return owner
+        return None
 
     async def public_page(self, game: str | None, offset: int, limit: int) -> RoomPage:
         return await self.directory.public_page(game, offset, limit)
@@ -335,32 +486,90 @@ class ClusterNode:
         self.publisher.do(self.directory.release_codes(codes))
 
     async def recall(self, token: str) -> SessionRecord | None:
-        return await self.directory.recall(session_id_for(token))
+        record = await self.directory.recall(session_id_for(token))
+        if record is None and await self._rebuilt():
+            record = await self.directory.recall(session_id_for(token))
+        return record
 
-    async def rooms_elsewhere(self, session: Session, token: str) -> list[str]:
-        live, _ = await self.directory.nodes()
-        others = [node for node in live if node != self.node]
+    async def _rebuilt(self) -> bool:
+        """After a miss in the directory: if it is being rebuilt (Redis restarted
+        empty, and a process known alive has not registered again yet), wait
+        until it is, :data:`REBUILD_WAIT_S` at most, and say True (look again);
+        False when nothing was missing."""
+        nodes = sorted(self._live | {self.node})
+        if await self.directory.all_registered(nodes):
+            return False
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + REBUILD_WAIT_S
+        while loop.time() < deadline:
+            await asyncio.sleep(TAKEOVER_POLL_S)
+            if await self.directory.all_registered(nodes):
+                break
+        return True
+
+    async def rooms_elsewhere(self, session: Session, token: str) -> list[str] | None:
+        """Ask every other process where the session holds seats. A process that
+        does not answer within :data:`ASK_TIMEOUT_S` (it died a moment ago: its
+        heartbeat has not expired yet), or a dead one whose rooms are not taken
+        over yet, may hold some of them: then wait for its takeover and ask
+        again, until :data:`HELLO_HOLD_S` has passed (None: the hub has the
+        client try again). A class's cluster never takes rooms over (they all
+        live in its home), so there it does not wait."""
+        deadline = asyncio.get_running_loop().time() + HELLO_HOLD_S
+        while True:
+            live, dead = await self.directory.nodes()
+            others = [node for node in live if node != self.node]
+            known, rooms, silent = await self._ask_where(session, others)
+            waiting_for = silent | set(dead)
+            if not waiting_for or self._class[0] is not None:
+                self._attach_to[session.id] = known
+                return sorted(rooms)
+            if asyncio.get_running_loop().time() >= deadline:
+                logger.warning(
+                    "a resuming session waited for a takeover in vain",
+                    extra={"session": session.id, "nodes": sorted(waiting_for)},
+                )
+                return None
+            await self._wait_for_takeover(waiting_for, deadline)
+
+    async def _ask_where(
+        self, session: Session, others: list[str]
+    ) -> tuple[set[str], set[str], set[str]]:
+        """(the processes that know the session, its seats there, the processes
+        that did not answer within :data:`ASK_TIMEOUT_S`)."""
         if not others:
-            return []
+            return set(), set(), set()
         question = next(self._questions)
         answers: asyncio.Queue[Answer] = asyncio.Queue()
         self._answers[question] = answers
+        known: set[str] = set()
+        rooms: set[str] = set()
+        answered: set[str] = set()
         try:
             for node in others:
                 self.publisher.send(node, Ask(self.node, question, session.id))
-            known: set[str] = set()
-            rooms: set[str] = set()
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(ASK_TIMEOUT_S):
-                    for _ in others:
+                    while len(answered) < len(others):
                         answer = await answers.get()
+                        answered.add(answer.sender)
                         if answer.known:
                             known.add(answer.sender)
                         rooms.update(answer.rooms)
         finally:
             del self._answers[question]
-        self._attach_to[session.id] = known
-        return sorted(rooms)
+        return known, rooms, set(others) - answered
+
+    async def _wait_for_takeover(self, nodes: set[str], deadline: float) -> None:
+        """Until one of ``nodes`` is taken over (gone from the directory's
+        processes) or :data:`TAKEOVER_POLL_S` times ten, at most to ``deadline``."""
+        loop = asyncio.get_running_loop()
+        until = min(deadline, loop.time() + 10 * TAKEOVER_POLL_S)
+        while loop.time() < until:
+            await asyncio.sleep(TAKEOVER_POLL_S)
+            live, dead = await self.directory.nodes()
+            if nodes - set(live) - set(dead):
+                return
 
     def welcomed(self, session: Session, token: str, address: str) -> None:
         self._tokens[session.id] = token
@@ -388,8 +597,10 @@ class ClusterNode:
             try:
                 item = await pubsub.get_message(timeout=None)
             except RedisError:
+                # Redis restarted (or the connection broke): the next read
+                # connects again and subscribes again (redis-py does both).
                 logger.exception("reading the cluster's messages failed; retrying")
-                await asyncio.sleep(HEARTBEAT_S)
+                await asyncio.sleep(INBOX_RETRY_S)
                 continue
             if item is None or item.get("type") != "message":
                 continue
@@ -444,6 +655,8 @@ class ClusterNode:
                 self._live.add(envelope.sender)
                 if envelope.previous:
                     self._in_order("", lambda: self._gateway_gone(envelope.previous))
+                    self._watch_again(set(envelope.rooms))
+                    self._resend_to(envelope.previous, set(envelope.rooms))
                 self._reattach(envelope.sender)
 
     def _in_order(self, key: str, work: Callable[[], Awaitable[None]]) -> None:
@@ -531,6 +744,20 @@ class ClusterNode:
             address = self._addresses.get(session_id, "")
             self.publisher.send(owner, Attach(self.node, record, token, address))
 
+    def _watch_again(self, moved: set[str]) -> None:
+        """Rooms of a dead process were taken over (``moved``): a restored room
+        knows its seats, not its spectators. The spectators connected here are
+        told so with a close (1012, the room's server restarted): their clients
+        reconnect at once and watch their rooms again, in the room's new home."""
+        hub = self.hub
+        for session_id, rooms in list(self._watched.items()):
+            if not rooms & moved:
+                continue
+            rooms -= moved
+            outbox = hub.outbox_of(ClientId(session_id))
+            if isinstance(outbox, Connection):
+                outbox.close(CLOSE_ROOM_MOVED, "the game you watch moved to another server")
+
     async def _gateway_gone(self, gateway: str) -> None:
         """The process ``gateway`` died: the sessions whose connections it held
         are away here from now on, as if their connections had closed (their
@@ -553,6 +780,8 @@ class ClusterNode:
         for session_id in [s for s in self._links if not hub.knows(ClientId(s))]:
             for table in (self._links, self._tokens, self._addresses):
                 table.pop(session_id, None)
+        for session_id in [s for s in self._watched if not hub.knows(ClientId(s))]:
+            del self._watched[session_id]
         for key in [k for k in self._outboxes if not hub.knows(ClientId(k[1]))]:
             del self._outboxes[key]
 
@@ -560,12 +789,16 @@ class ClusterNode:
         while True:
             self._prune()
             try:
-                await self.directory.beat(self.node)
+                registered = await self.directory.beat(self.node)
+                if not registered:
+                    await self._register_again()
                 if self.class_name:
                     await self._claim_home()
                 self._follow_home(await self.directory.class_home())
                 live, dead = await self.directory.nodes()
-                self._live = set(live)
+                # Right after Redis came back empty the others may not have beaten
+                # yet: they are still taken as alive until the next beat.
+                self._live = set(live) if registered else self._live | set(live)
                 for node in dead:
                     # A class's rooms all live in its home: no other process takes them.
                     if self.route() is not Route.HERE:
@@ -579,6 +812,26 @@ class ClusterNode:
                 # beats: the two would both run the class. Say it loudly.
                 logger.exception("this process is no longer its class's home")
             await asyncio.sleep(HEARTBEAT_S)
+
+    async def _register_again(self) -> None:
+        """Redis lost this process's keys (it restarted empty, or failed over to
+        a replica that had not got them): put back what this process owns (its
+        rooms' codes, owners and lobby lines, its sessions, its class's home),
+        then have every process send this one's rooms their sessions again
+        (Attach: each gets its rooms' whole ``state``), which mends whatever
+        room traffic was lost while the subscriptions were down."""
+        logger.warning("the cluster's Redis lost this process's keys: registering them again")
+        if self.class_name:
+            await self._claim_home()
+            if self._home_url:
+                await self.directory.advertise_home(self._home_url)
+        hub = self.hub
+        await hub.tell_elsewhere_again()
+        for record in hub.session_records():
+            self.publisher.do(self.directory.save_session(record))
+        await self.publisher.flush()
+        await self.directory.mark_registered(self.node)
+        self._broadcast(RoomsMoved(self.node, "", [info.code for info in hub.rooms()]))
 
     def _follow_home(self, now: tuple[str | None, str | None, str | None]) -> None:
         """The directory's word on the class, at this beat: connections carried

@@ -16,9 +16,12 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Callable
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from boardroom.server.cluster.directory import Command, Directory
 from boardroom.server.cluster.envelopes import Close, Deliver, Envelope, encode
@@ -29,34 +32,63 @@ from boardroom.shared.protocol.messages import ServerMessage
 logger = logging.getLogger(__name__)
 
 
+PUBLISH_RETRY_S = 30.0
+"""How long writes that Redis could not take (it is restarting, or the
+connection broke) are kept and tried again, in order, before they are given up."""
+RESUBSCRIBE_WAIT_S = 3.0
+"""After such a failure, how long the first writes wait for the processes they
+are for to be subscribed again (a message published to nobody is lost)."""
+_RETRY_FIRST_S = 0.05
+_RETRY_MAX_S = 1.0
+
+
 class Publisher:
-    """This process's writes to Redis, in order (see the module docstring)."""
+    """This process's writes to Redis, in order (see the module docstring).
+
+    Writes that fail for a broken connection are kept and tried again (Redis
+    restarting takes a moment), for :data:`PUBLISH_RETRY_S` at most; the first
+    ones after such a failure wait until the processes they are published to
+    are subscribed again, so that what a client sent in the meantime reaches its
+    room. Whatever pub/sub still loses (a subscription down while the publisher
+    was not) is mended by the resync that follows a Redis restart
+    (:meth:`boardroom.server.cluster.node.ClusterNode._register_again`)."""
 
     def __init__(self, redis: Redis, directory: Directory) -> None:
         self._redis = redis
         self._directory = directory
-        self._queue: deque[Command] = deque()
+        self._queue: deque[tuple[Command, str | None, Callable[[int], None] | None]] = deque()
         self._ready = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
+        self._failing_since: float | None = None
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._write_forever())
 
-    def send(self, node: str, envelope: Envelope) -> None:
-        """Publish ``envelope`` to ``node``'s channel, after everything sent before."""
+    def send(
+        self, node: str, envelope: Envelope, *, published: Callable[[int], None] | None = None
+    ) -> None:
+        """Publish ``envelope`` to ``node``'s channel, after everything sent before;
+        ``published`` is then told how many subscribers received it (0: ``node``
+        died, or its subscription is down, and the envelope is lost)."""
         channel, data = self._directory.channel(node), encode(envelope)
-        self.do(lambda pipe: pipe.publish(channel, data))
+        command: Command = lambda pipe: pipe.publish(channel, data)  # noqa: E731
+        self._append(command, None if node == "*" else channel, published)
 
     def do(self, command: Command) -> None:
         """Run ``command`` on Redis, after everything before it; never waits."""
-        self._queue.append(command)
+        self._append(command, None, None)
+
+    def _append(
+        self, command: Command, channel: str | None, published: Callable[[int], None] | None
+    ) -> None:
+        self._queue.append((command, channel, published))
         self._idle.clear()
         self._ready.set()
 
     async def flush(self) -> None:
-        """Wait until everything queued so far is written (or failed)."""
+        """Wait until everything queued so far is written (or given up)."""
         await self._idle.wait()
 
     async def close(self) -> None:
@@ -71,22 +103,55 @@ class Publisher:
         self._task = None
 
     async def _write_forever(self) -> None:
+        loop = asyncio.get_running_loop()
+        delay = _RETRY_FIRST_S
         while True:
             await self._ready.wait()
             self._ready.clear()
             while self._queue:
                 batch = list(self._queue)
-                self._queue.clear()
                 try:
+                    if self._failing_since is not None:
+                        await self._wait_for_subscribers({c for _, c, _ in batch if c is not None})
                     async with self._redis.pipeline(transaction=False) as pipe:
-                        for command in batch:
+                        for command, _, _ in batch:
                             command(pipe)
-                        await pipe.execute()
+                        results = await pipe.execute()
+                    for (_, _, published), received in zip(batch, results, strict=True):
+                        if published is not None:
+                            published(int(received))
+                except (RedisConnectionError, RedisTimeoutError) as error:
+                    now = loop.time()
+                    if self._failing_since is None:
+                        self._failing_since = now
+                        logger.warning("writing to Redis failed; trying again", exc_info=error)
+                    if now - self._failing_since < PUBLISH_RETRY_S:
+                        await asyncio.sleep(delay)
+                        delay = min(delay * 2, _RETRY_MAX_S)
+                        continue
+                    # Redis stayed away: what was sent is lost, and the clients it
+                    # was for resume once it is back (their moves are in the store).
+                    logger.error("Redis stayed away: writes lost", extra={"commands": len(batch)})
                 except RedisError:
-                    # Redis is away: what was sent is lost, and the clients it was
-                    # for resume once it is back (their moves are in the store).
                     logger.exception("writing to Redis failed", extra={"commands": len(batch)})
+                for _ in batch:
+                    self._queue.popleft()
+                self._failing_since = None
+                delay = _RETRY_FIRST_S
             self._idle.set()
+
+    async def _wait_for_subscribers(self, channels: set[str]) -> None:
+        """Until every channel in ``channels`` has a subscriber again, at most
+        :data:`RESUBSCRIBE_WAIT_S` (a process that died has none ever again)."""
+        if not channels:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RESUBSCRIBE_WAIT_S
+        while loop.time() < deadline:
+            counts = await self._redis.pubsub_numsub(*channels)
+            if all(count > 0 for _, count in counts):
+                return
+            await asyncio.sleep(_RETRY_FIRST_S)
 
 
 class RemoteOutbox:

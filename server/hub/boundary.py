@@ -240,10 +240,16 @@ class RoomsElsewhere(Protocol):
         """The session that ``token`` opened on any process of the cluster; None if none."""
         ...
 
-    async def rooms_elsewhere(self, session: Session, token: str) -> list[str]:
+    async def rooms_elsewhere(self, session: Session, token: str) -> list[str] | None:
         """The rooms of other processes where the session holds a seat, now that
-        it says hello here with ``token``: they send it their news here from now
-        on, once :meth:`welcomed` says the welcome went."""
+        it resumes here with ``token``: they send it their news here from now
+        on, once :meth:`welcomed` says the welcome went.
+
+        May wait (a few seconds at most) while a process that could hold its
+        seats is dead or silent and its rooms not yet taken over: a welcome
+        without them would lose the seats. None when that takeover did not come
+        within the wait: the hub then closes the connection with 1013 (try
+        again later), and the client resumes again."""
         ...
 
     def welcomed(self, session: Session, token: str, address: str) -> None:

@@ -33,7 +33,11 @@ from boardroom.server.room_host import RoomHost, RoomUnavailableError
 from boardroom.server.store.errors import StorageUnavailableError
 from boardroom.shared.errors import GameError
 from boardroom.shared.games import Game, Player, get_game
-from boardroom.shared.protocol.close_codes import CLOSE_REASONS, CLOSE_TOKEN_REVOKED
+from boardroom.shared.protocol.close_codes import (
+    CLOSE_REASONS,
+    CLOSE_TOKEN_REVOKED,
+    CLOSE_TRY_AGAIN_LATER,
+)
 from boardroom.shared.protocol.codec import check_player_name
 from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
 from boardroom.shared.protocol.messages import (
@@ -59,6 +63,10 @@ from boardroom.shared.protocol.messages import (
 logger = logging.getLogger(
     "boardroom.server.hub"
 )  # the hub's one logger (see boardroom.server.hub.rooms)
+
+TAKEOVER_PENDING = "a server of the cluster stopped and its games are moving: reconnect"
+"""Why a resuming hello's connection is closed (1013) when the takeover of the
+rooms it may hold seats in did not come within the cluster's wait."""
 
 
 class NameKeeper(Protocol):
@@ -263,7 +271,11 @@ class Dispatcher:
         if await elsewhere.forward(session, peer.token, peer.connection.address, message):
             return True
         if isinstance(message, Join | Watch):
-            self._rooms.find(message.code, "watch" if isinstance(message, Watch) else "seat")
+            # No other process takes it: refused as here alone, or entered here
+            # when the room came here meanwhile (a dead process's, taken over).
+            watch = isinstance(message, Watch)
+            host = self._rooms.find(message.code, "watch" if watch else "seat")
+            await self._rooms.enter(host, session, message.id, watch=watch)
         elif not isinstance(message, QuickMatch):
             await self._rooms.room_request(session, message)  # type: ignore[arg-type]
         return False
@@ -366,6 +378,18 @@ class Dispatcher:
             if hello.resume_token is None:
                 self._sessions.drop(session.id)  # never welcomed: nobody holds its token
             raise
+        resumed_elsewhere: list[str] | None = []
+        if elsewhere is not None and hello.resume_token is not None:
+            # Before the session is hooked to this connection: while a dead
+            # process's rooms are being taken over here, nothing they send may
+            # reach the client ahead of its welcome. Away meanwhile (idle since
+            # now), so that the sweeper keeps it through the grace window.
+            if session.outbox is None and session.idle_since is None:
+                session.idle_since = time.time()
+            resumed_elsewhere = await elsewhere.rooms_elsewhere(session, token)
+            if resumed_elsewhere is None:
+                peer.connection.close(CLOSE_TRY_AGAIN_LATER, TAKEOVER_PENDING)
+                return
         if player is not None and new_token is None:
             await self._players.seen(player, said if kept_name is None else kept_name)
         if player is not None and player.id in self._rooms.revoked:
@@ -385,9 +409,6 @@ class Dispatcher:
         session.address = peer.connection.address
         session.idle_since = None
         peer.session, peer.token = session, token
-        resumed_elsewhere: list[str] = []
-        if elsewhere is not None:
-            resumed_elsewhere = await elsewhere.rooms_elsewhere(session, token)
         peer.connection.send(self._welcome(session, token, hello, new_token, resumed_elsewhere))
         if elsewhere is not None:
             elsewhere.welcomed(session, token, peer.connection.address)

@@ -314,6 +314,14 @@ class GameServer:
 
     # -- the cluster: sessions of other processes' connections (RemoteSessions) -------
 
+    async def tell_elsewhere_again(self) -> None:
+        """Tell the cluster every room here anew (:meth:`Rooms.tell_elsewhere_again`)."""
+        await self._rooms.tell_elsewhere_again()
+
+    def session_records(self) -> list[SessionRecord]:
+        """Every live session here (:meth:`Rooms.session_records`)."""
+        return self._rooms.session_records()
+
     def adopt_session(self, record: SessionRecord) -> Session:
         """The session ``record`` describes, registered here (idle) if it is not yet."""
         return self._rooms.adopt_session(record)

@@ -459,6 +459,22 @@ class Rooms:
         elif host.code in self.lobby:
             self._list(host)
 
+    async def tell_elsewhere_again(self) -> None:
+        """Tell :attr:`elsewhere` every room here anew, codes and lobby line (it
+        lost them: a cluster's Redis that restarted empty)."""
+        if self.elsewhere is None:
+            return
+        for host in list(self.lobby):
+            options = host.room.options
+            codes = RoomCodes(host.code, options.join_code, options.watch_code)
+            await self.elsewhere.claim_codes(codes, restored=True)
+            self._listed.pop(host.code, None)
+            self._list(host)
+
+    def session_records(self) -> list[SessionRecord]:
+        """Every live session here, as another process of a cluster would adopt it."""
+        return [SessionRecord.of(session) for session in self.sessions]
+
     def _list(self, host: RoomHost) -> None:
         """Tell the cluster (if any) how the room shows in the lobby, when that changed."""
         if self.elsewhere is None:

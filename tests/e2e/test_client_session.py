@@ -4,13 +4,17 @@ kept current from events, refusals as typed errors, and reconnecting after a cut
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
 from harness import TIMEOUT, CuttableProxy, running_server, wait_until
+from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import serve as serve_websockets
 
 from boardroom.client.errors import ConnectionLostError, RequestRefusedError, ServerUnreachableError
 from boardroom.client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
+from boardroom.shared.protocol.codec import encode_message
 from boardroom.shared.protocol.messages import (
     CreateRoom,
     GameOver,
@@ -23,6 +27,7 @@ from boardroom.shared.protocol.messages import (
     Pong,
     State,
     Watch,
+    Welcome,
 )
 
 
@@ -328,3 +333,31 @@ async def test_a_server_busy_making_new_players_is_asked_again_until_it_makes_on
             await unknown.start()
         assert refused.value.code == "bad_player_token"
         assert len(waits) == waited
+
+
+async def test_a_hello_closed_with_1013_is_said_again_and_the_session_resumes(
+    unused_tcp_port: int,
+) -> None:
+    """A cluster still taking over a dead process's rooms closes a resuming
+    hello with 1013 (try again later): start() says it again, with the same
+    resume token, and is welcomed (a stand-in server: the first hello is
+    closed, the second welcomed)."""
+    hellos: list[dict[str, object]] = []
+
+    async def serve(ws: ServerConnection) -> None:
+        hellos.append(json.loads(await ws.recv()))
+        if len(hellos) == 1:
+            await ws.close(1013, "try again")
+            return
+        welcome = Welcome(name="ann", version=1, resume_token="tok", resumed_rooms=["ROOM"], id=0)
+        await ws.send(encode_message(welcome))
+        await ws.wait_closed()
+
+    async with serve_websockets(serve, "127.0.0.1", unused_tcp_port):
+        session = Session(f"ws://127.0.0.1:{unused_tcp_port}/ws", "ann", resume_token="tok")
+        welcome = await session.start()
+        try:
+            assert welcome.resumed_rooms == ["ROOM"]
+            assert [hello["resume_token"] for hello in hellos] == ["tok", "tok"]
+        finally:
+            await session.close()

@@ -206,6 +206,9 @@ class FakeElsewhere:
     changed: dict[str, RoomSummary | None] = field(default_factory=dict)
     dropped: list[str] = field(default_factory=list)
     welcomed_sessions: list[str] = field(default_factory=list)
+    takeover_pending: bool = False
+    """A process that may hold a resuming session's seats died and its rooms
+    are not taken over within the wait: ``rooms_elsewhere`` says None."""
 
     async def forward(
         self, session: Session, token: str, address: str, message: ClientMessage
@@ -229,8 +232,8 @@ class FakeElsewhere:
     async def recall(self, token: str) -> SessionRecord | None:
         return None
 
-    async def rooms_elsewhere(self, session: Session, token: str) -> list[str]:
-        return []
+    async def rooms_elsewhere(self, session: Session, token: str) -> list[str] | None:
+        return None if self.takeover_pending else []
 
     def welcomed(self, session: Session, token: str, address: str) -> None:
         self.welcomed_sessions.append(session.id)

@@ -4,14 +4,23 @@ on only when no room here answers (the other processes: FakeElsewhere)."""
 
 from __future__ import annotations
 
-from hub_fakes import FakeConnection, FakeElsewhere, connection, refusal, said_hello
+from hub_fakes import FakeConnection, FakeElsewhere, connection, peer, refusal, said_hello
 
 from boardroom.server.core.records import PlayerKind
 from boardroom.server.core.sessions import session_id_for
 from boardroom.server.hub import GameServer
 from boardroom.server.hub.boundary import SessionRecord
+from boardroom.shared.protocol.close_codes import CLOSE_TRY_AGAIN_LATER
 from boardroom.shared.protocol.errors import ErrorCode
-from boardroom.shared.protocol.messages import CreateRoom, Join, MakeMove, State
+from boardroom.shared.protocol.messages import (
+    PROTOCOL_VERSION,
+    CreateRoom,
+    Hello,
+    Join,
+    MakeMove,
+    State,
+    Welcome,
+)
 
 TOKEN = "a-resume-token-made-on-another-process"
 
@@ -68,3 +77,34 @@ async def test_only_a_message_no_room_here_answers_goes_to_the_cluster(
     assert refusal(bob).code == ErrorCode.UNKNOWN_ROOM
     assert len(elsewhere.forwarded) == 2
     assert isinstance(connection(ann).last(), State)
+
+
+async def test_a_resume_whose_seats_may_be_in_a_takeover_is_told_to_try_again(
+    hub: GameServer,
+) -> None:
+    """The cluster cannot yet say where the session's seats are (a process died
+    and its rooms are not taken over within the wait): the hello is not
+    welcomed without them; its connection is closed with 1013 (try again),
+    the session kept, and the next hello, once the takeover is done, resumes it."""
+    elsewhere = FakeElsewhere()
+    hub.elsewhere = elsewhere
+    ann = await said_hello(hub, "ann")
+    welcome = connection(ann).last()
+    assert isinstance(welcome, Welcome) and ann.session is not None
+    await hub.handle(ann, CreateRoom(game="connect4"))
+    await hub.disconnected(ann)
+
+    elsewhere.takeover_pending = True
+    early = peer()
+    hello = Hello(name="ann", version=PROTOCOL_VERSION, resume_token=welcome.resume_token)
+    await hub.handle(early, hello)
+    assert connection(early).of_type(Welcome) == []
+    assert connection(early).closed is not None
+    assert connection(early).closed[0] == CLOSE_TRY_AGAIN_LATER
+    assert hub.knows(ann.session.id) and not hub.is_connected(ann.session.id)
+
+    elsewhere.takeover_pending = False
+    later = peer()
+    await hub.handle(later, hello)
+    (again,) = connection(later).of_type(Welcome)
+    assert again.resumed_rooms == [hub.rooms()[0].code]
