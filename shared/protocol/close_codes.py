@@ -25,8 +25,9 @@ revoked while it was connected: that player can no longer connect with it."""
 CLOSE_SERVICE_RESTART = 1012
 """A cluster's class home died: the connection carried to it is closed (reconnect)."""
 CLOSE_TRY_AGAIN_LATER = 1013
-"""Refused for now: too many connections from the address, or a cluster's class
-home is away (reconnect a little later)."""
+"""Refused for now: too many connections from the address, a cluster's class
+home is away, or a resume waits for a process's rooms to be taken over
+(reconnect a little later)."""
 
 FINAL_CLOSE_CODES = frozenset({CLOSE_SESSION_REPLACED, CLOSE_REMOVED, CLOSE_TOKEN_REVOKED})
 """Close codes after which reconnecting is pointless: the token no longer works."""
@@ -38,7 +39,7 @@ CLOSE_REASONS: dict[int, str] = {
     1009: "a message was too large",
     1011: "the server had an internal error",
     1012: "the server this connection was carried to restarted",
-    1013: "try again later (too many connections from this address, or the class restarting)",
+    1013: "try again later (too many connections from this address, or a restart under way)",
     CLOSE_SESSION_REPLACED: "this session was taken over by a newer connection with the same token",
     CLOSE_TOO_SLOW: "the server dropped us for reading too slowly",
     CLOSE_ABUSE: "the server dropped us for sending too many messages",

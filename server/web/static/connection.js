@@ -48,7 +48,7 @@ const CLOSE_REASONS = {
   1006: t("the connection was lost"),
   1009: t("a message was too large"),
   1011: t("the server had an internal error"),
-  1013: t("too many connections from this address"),
+  1013: t("the server is busy for now (too many connections from this address, or a restart)"),
   4000: t("this game was opened in another tab or window"),
   4001: t("the server dropped us for reading too slowly"),
   4002: t("the server dropped us for sending too many messages"),
