@@ -56,10 +56,12 @@ from boardroom.client.bots.state import GameState
 from boardroom.client.conditions import condition_lines
 from boardroom.client.local_server import LocalProcess, LocalServerError, local_process
 from boardroom.client.session import Reconnected, Session, SessionEvent
+from boardroom.shared.games import default_game
 from boardroom.shared.protocol.messages import GameOver, Moved
 
 FAULTS = ("kill", "redis")
-GAME = "connect4"
+GAME = default_game().name
+"""The game the bots play: the registry's default (Connect Four, a few dozen moves)."""
 PLIES_BEFORE_FAULT = 3
 """Moves every game has before the fault is injected."""
 GAMES_END_WITHIN_S = 120.0

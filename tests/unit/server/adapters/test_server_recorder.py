@@ -346,14 +346,14 @@ async def test_a_write_stored_although_its_answer_was_lost_is_not_stored_twice(
     await seat_both(recorder, room)
     game_id = recorder.game_id(CODE, 1)
     assert game_id is not None
-    move = MoveMade(CODE, 1, 0, "first", "b2", T0 + 1)
+    move = MoveMade(CODE, 1, 0, Player.FIRST, "b2", T0 + 1)
     await store.append_move(game_id, 0, "b2", T0 + 1, None)  # the lost answer's write
     await recorder.persist(room.options, [move])  # sent again: taken as stored
     with pytest.raises(StaleWriteError):
-        await recorder.persist(room.options, [MoveMade(CODE, 1, 0, "first", "a1", T0 + 2)])
+        await recorder.persist(room.options, [MoveMade(CODE, 1, 0, Player.FIRST, "a1", T0 + 2)])
     assert [m.move for m in (await store.get_game(game_id)).moves] == ["b2"]
 
-    end = GameFinished(CODE, 1, "second", Termination.RESIGNATION, T0 + 3)
+    end = GameFinished(CODE, 1, Player.SECOND, Termination.RESIGNATION, T0 + 3)
     await store.finish_game(game_id, Player.SECOND, Termination.RESIGNATION, T0 + 3)
     other = GameFinished(CODE, 1, None, Termination.AGREEMENT, T0 + 3)
     with pytest.raises(GameStateError):
