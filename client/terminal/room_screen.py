@@ -37,6 +37,7 @@ from typing import Literal
 
 from boardroom.client.errors import ConnectionLostError, RequestRefusedError
 from boardroom.client.refusals import illegal_move_text, move_refusal_text
+from boardroom.client.room_closed import closed_text
 from boardroom.client.room_options import InputError, parse_level
 from boardroom.client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
 from boardroom.client.terminal.commands import (
@@ -412,7 +413,7 @@ class RoomScreen:
             return
         if isinstance(event, RoomClosed) and event.room == self.code:
             terminal.notice(
-                _("Room {code} was closed: {reason}.", code=self.code, reason=event.reason)
+                _("Room {code} was closed: {reason}.", code=self.code, reason=closed_text(event))
             )
             return
         code = event.room.code if isinstance(event, State) else getattr(event, "room", None)

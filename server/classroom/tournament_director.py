@@ -81,6 +81,7 @@ from boardroom.shared.protocol.messages import (
     Level,
     Match,
 )
+from boardroom.shared.protocol.room_closing import Closing
 
 __all__ = [
     "DirectorError",
@@ -136,20 +137,20 @@ def outcome_of(winner: Player | None, reason: Termination) -> Outcome:
     return Outcome.DRAW if reason.is_draw else Outcome.DOUBLE_FORFEIT
 
 
-def no_show_reason(first: str, second: str, seated: Mapping[str, bool]) -> str:
+def no_show_reason(first: str, second: str, seated: Mapping[str, bool]) -> Closing:
     """What a tournament room closed for a no-show tells its members: who did
     not sit down in time and who wins by forfeit. ``first`` and ``second`` are
     the players' names, ``seated`` who sat by side (one side at least is empty).
 
-    >>> no_show_reason("Ada", "Dora", {Player.FIRST: True, Player.SECOND: False})
+    >>> no_show_reason("Ada", "Dora", {Player.FIRST: True, Player.SECOND: False}).english()
     'Dora did not sit down in time: Ada wins by forfeit'
-    >>> no_show_reason("Ada", "Dora", {Player.FIRST: False, Player.SECOND: False})
+    >>> no_show_reason("Ada", "Dora", {Player.FIRST: False, Player.SECOND: False}).english()
     'neither player sat down in time: both lose by forfeit'
     """
     if not seated[Player.FIRST] and not seated[Player.SECOND]:
-        return "neither player sat down in time: both lose by forfeit"
+        return Closing.double_no_show()
     absent, winner = (first, second) if not seated[Player.FIRST] else (second, first)
-    return f"{absent} did not sit down in time: {winner} wins by forfeit"
+    return Closing.no_show(absent=absent, winner=winner)
 
 
 def _outcome_of_record(record: GameRecord) -> Outcome:
@@ -254,7 +255,7 @@ class TournamentDirector:
                         f"tournament {tournament_id} is finished: there is nothing to cancel"
                     )
                 return found
-            reason = f"the teacher cancelled the tournament {progress.record.name}"
+            reason = Closing.tournament_cancelled(progress.record.name)
             for pairing in progress.undecided():
                 if pairing.room is not None:
                     await self._hub.close_room(pairing.room, reason)
@@ -559,9 +560,8 @@ class TournamentDirector:
                     continue
                 if pairing.room is not None:
                     opponent = pairing.second if pairing.first == entrant else pairing.first
-                    reason = (
-                        f"{self._name(entrant)} was removed from the class: "
-                        f"{self._name(opponent)} wins by forfeit"
+                    reason = Closing.removed(
+                        absent=self._name(entrant), winner=self._name(opponent)
                     )
                     closed = await self._hub.close_room_unless_started(pairing.room, reason)
                     if closed is None and self._hub.has_room(pairing.room):

@@ -30,6 +30,7 @@ from boardroom.server.store.errors import StorageUnavailableError
 from boardroom.shared.protocol.close_codes import CLOSE_REASONS, CLOSE_REMOVED, CLOSE_TOKEN_REVOKED
 from boardroom.shared.protocol.codec import encode_message
 from boardroom.shared.protocol.messages import Announcement
+from boardroom.shared.protocol.room_closing import Closing
 
 logger = logging.getLogger(
     "boardroom.server.hub"
@@ -106,7 +107,7 @@ class ClassControls:
 
     # -- one room ---------------------------------------------------------------------
 
-    async def close_room(self, code: str, reason: str) -> bool:
+    async def close_room(self, code: str, reason: str | Closing) -> bool:
         """Close the room with this room code (:meth:`Room.close
         <boardroom.server.core.room.Room.close>`) and drop it; False if there is none. A room
         whose storage failed is dropped as it is."""

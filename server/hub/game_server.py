@@ -47,6 +47,7 @@ from boardroom.shared.protocol.messages import (
     Level,
     ServerMessage,
 )
+from boardroom.shared.protocol.room_closing import Closing
 
 
 class GameServer:
@@ -214,7 +215,7 @@ class GameServer:
         """Switch hints in every room and new ones; returns how many rooms were told."""
         return await self._class.set_hints(allowed)
 
-    async def close_room(self, code: str, reason: str) -> bool:
+    async def close_room(self, code: str, reason: str | Closing) -> bool:
         """Close the room and drop it; False if there is none (:meth:`ClassControls.close_room`)."""
         return await self._class.close_room(code, reason)
 
@@ -288,7 +289,7 @@ class GameServer:
         await self._tournaments.seat_ai(code, level)
 
     async def close_room_unless_started(
-        self, code: str, reason: str | Callable[[dict[str, bool]], str]
+        self, code: str, reason: str | Closing | Callable[[dict[str, bool]], str | Closing]
     ) -> dict[str, bool] | None:
         """Close the room if its first game has not started; who sat, by side
         (:meth:`TournamentRooms.close_room_unless_started`)."""

@@ -594,10 +594,16 @@ class RoomClosed(_Message, tag="room_closed", frozen=True):
     """The room was closed (class mode: by the teacher, or a tournament game
     decided without being played): its game in progress, if any, ended with no
     result (``game_over`` came first), and nothing more comes from it.
-    ``reason`` says why, for people (who forfeited and who wins, for a no-show)."""
+    ``reason`` says why, for people, in English (who forfeited and who wins, for
+    a no-show); ``kind`` says it as a code for clients to word in their reader's
+    language (:class:`~boardroom.shared.protocol.room_closing.ClosedKind`), with
+    the ``names`` its words need (``absent``, ``winner``, ``tournament``). A room
+    closed for another reason has no ``kind``: its ``reason`` is all there is."""
 
     room: str
     reason: str
+    kind: str | None = None
+    names: dict[str, str] = {}
 
 
 class Announcement(_Message, tag="announcement", frozen=True):

@@ -172,6 +172,7 @@ async def test_one_at_a_time_and_cancel_closes_the_rooms(klass: Class) -> None:
     assert status == 200 and cancelled["tournament"]["status"] == "cancelled"
     closed = await klass.ann_player.expect("room_closed", room=match["room"])
     assert closed["reason"] == "the teacher cancelled the tournament Cup"
+    assert (closed["kind"], closed["names"]) == ("tournament_cancelled", {"tournament": "Cup"})
     await klass.ann_player.expect(  # everyone connected is told (ann, among others), by the server
         "announcement",
         text="The tournament Cup was cancelled by the teacher.",
