@@ -17,7 +17,8 @@ import re
 import sys
 from pathlib import Path
 
-from harness import play_out, run_boardroom, running_server
+from classroom_helpers import Teacher
+from harness import play_out, run_boardroom, running_server, wait_until
 from terminal_helpers import client_process
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
@@ -180,3 +181,26 @@ async def test_serve_with_lang_es_says_its_addresses_and_the_teachers_link_in_sp
     ), lines
     assert any(line.startswith("  Página del docente: http://127.0.0.1:") for line in lines)
     assert lines[-1] == "Para detenerlo: Ctrl-C (o SIGTERM)."
+
+
+async def test_a_room_closed_by_the_teacher_says_why_in_spanish(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Ana waits in her room of a class when the teacher closes it: the server
+    says why as a code (``teacher``) and the terminal words it in Spanish, not in
+    the server's English ``reason``."""
+    async with (
+        running_server(db_path, class_name="7B") as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ana", config_home=tmp_path, **SPANISH
+        ) as client,
+    ):
+        teacher = Teacher(server)
+        client.send("new tictactoe")
+        rooms = await wait_until(lambda: teacher.get("/api/admin/rooms"), lambda r: r["rooms"])
+        code = rooms["rooms"][0]["code"]
+        assert await teacher.post(f"/api/admin/rooms/{code.lower()}/close") == {"closed": code}
+        await client.expect(rf"^La sala {code} se cerró: la cerró tu docente\.$")
+        client.close_input()
+        assert await client.finish() == 0
+    assert "closed by the teacher" not in client.transcript
