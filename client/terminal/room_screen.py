@@ -35,6 +35,7 @@ import contextlib
 import time
 from typing import Literal
 
+from boardroom.client.announcements import announcement_text
 from boardroom.client.errors import ConnectionLostError, RequestRefusedError
 from boardroom.client.refusals import illegal_move_text, move_refusal_text
 from boardroom.client.room_closed import closed_text
@@ -396,7 +397,7 @@ class RoomScreen:
                 # The game's end first: what is announced right after it is often
                 # about it (a tournament's end), and reads wrong above the result.
                 self._draw(room)
-            terminal.notice(_("Announcement: {text}", text=event.text))
+            terminal.notice(_("Announcement: {text}", text=announcement_text(event)))
             return
         if isinstance(event, Match):
             if event.room != self.code:

@@ -82,6 +82,7 @@ from boardroom.shared.protocol.messages import (
     Match,
 )
 from boardroom.shared.protocol.room_closing import Closing
+from boardroom.shared.protocol.tournament_ending import TournamentEnding
 
 __all__ = [
     "DirectorError",
@@ -393,20 +394,15 @@ class TournamentDirector:
         logger.info("tournament ended", extra={"tournament": progress.id, "status": status})
         # The server's words, not the teacher's: the page labels them so.
         if status == "finished":
-            text = self._winner_text(progress)
+            ending = self._ending(progress)
         else:
-            text = f"The tournament {progress.record.name} was cancelled by the teacher."
-        self._hub.announce(text, source="server", tournament=progress.id)
+            ending = TournamentEnding.cancelled(progress.record.name)
+        self._hub.announce(ending.english(), source="server", tournament=progress.id, ending=ending)
 
-    def _winner_text(self, progress: TournamentProgress) -> str:
-        standings = progress.standings()
-        winners = [s for s in standings if s.rank == 1]
-        names = " and ".join(self._name(s.player) for s in winners)
-        points = f"{winners[0].points:g} point{'' if winners[0].points == 1 else 's'}"
-        name = progress.record.name
-        if len(winners) == 1:
-            return f'Tournament "{name}" is over: {names} wins with {points}.'
-        return f'Tournament "{name}" is over: {names} share first place with {points}.'
+    def _ending(self, progress: TournamentProgress) -> TournamentEnding:
+        winners = [s for s in progress.standings() if s.rank == 1]
+        names = [self._name(s.player) for s in winners]
+        return TournamentEnding.over(progress.record.name, names, winners[0].points)
 
     # -- no-shows ---------------------------------------------------------------------------
 

@@ -48,6 +48,7 @@ from boardroom.shared.protocol.messages import (
     ServerMessage,
 )
 from boardroom.shared.protocol.room_closing import Closing
+from boardroom.shared.protocol.tournament_ending import TournamentEnding
 
 
 class GameServer:
@@ -225,9 +226,10 @@ class GameServer:
         *,
         source: Literal["teacher", "server"] = "teacher",
         tournament: int | None = None,
+        ending: TournamentEnding | None = None,
     ) -> int:
         """Send ``announcement`` to every session connected now; returns how many got it."""
-        return self._class.announce(text, source=source, tournament=tournament)
+        return self._class.announce(text, source=source, tournament=tournament, ending=ending)
 
     async def rename_session(self, session_id: ClientId, name: str) -> None:
         """The session is called ``name`` from now on, in its rooms too."""

@@ -609,11 +609,19 @@ class RoomClosed(_Message, tag="room_closed", frozen=True):
 class Announcement(_Message, tag="announcement", frozen=True):
     """A message to everyone connected (class mode): the teacher's (``source``
     ``teacher``, left out) or the server's own (``server``: a tournament's end,
-    which names it in ``tournament``, the id of ``GET /api/tournaments/{id}``)."""
+    which names it in ``tournament``, the id of ``GET /api/tournaments/{id}``).
+    The server's own ``text`` is English; its ``kind`` says it as a code
+    (:class:`~boardroom.shared.protocol.tournament_ending.EndingKind`) with the
+    values its words need (``tournament_name``; ``winners`` and ``points`` for
+    ``tournament_over``), for clients to word in their reader's language."""
 
     text: str
     source: Literal["teacher", "server"] = "teacher"
     tournament: int | None = None
+    kind: str | None = None
+    tournament_name: str | None = None
+    winners: list[str] = []
+    points: float | None = None
 
 
 class Match(_Message, tag="match", frozen=True):
