@@ -525,6 +525,21 @@ export function tournamentEndText(tournament) {
     : t('Tournament "{name}" is over: {names} share first place with {points}.', { name, names, points });
 }
 
+/**
+ * The server's announcement of a tournament's end or cancel, from its code
+ * (`kind`: `tournament_over` or `tournament_cancelled`) and values, in the
+ * page's language: the same words as tournamentEndText; "" for an announcement
+ * without them (an older server: then the standings word it).
+ */
+export function announcementText(message) {
+  const name = message.tournament_name;
+  if (typeof name !== "string") return "";
+  if (message.kind === "tournament_cancelled") return tournamentEndText({ name, status: "cancelled" });
+  if (message.kind !== "tournament_over" || typeof message.points !== "number") return "";
+  const standings = (message.winners ?? []).map((winner) => ({ rank: 1, name: winner, points: message.points }));
+  return tournamentEndText({ name, status: "finished", standings });
+}
+
 /** The review page's words (review-view.js) for what its judgements rest on. */
 export const REVIEW = {
   /** Shown when a judged move rests on an estimate (the analysis's `estimated`). */
