@@ -49,6 +49,7 @@ from boardroom.client.bots.report import GameLabel, Report
 from boardroom.client.bots.state import GameState, game_result, game_state
 from boardroom.client.errors import ClientError, RequestRefusedError
 from boardroom.client.refusals import refusal_text
+from boardroom.client.room_closed import closed_text
 from boardroom.client.session import Disconnected, Reconnected, Session, SessionEnded, SessionEvent
 from boardroom.client.tracked_room import TrackedRoom
 from boardroom.shared.games import Player
@@ -432,9 +433,10 @@ class BotRunner:
             if isinstance(event, SessionEnded):
                 raise RunError(_("the session ended: {reason}", reason=event.reason))
             if isinstance(event, RoomClosed) and event.room == code:
-                # Say why in the server's words: a tournament no-show names who
-                # wins by forfeit, a teacher's close says so.
-                self.report.note(_("room {room} closed: {reason}", room=code, reason=event.reason))
+                # Say why: a tournament no-show names who wins by forfeit, a
+                # teacher's close says so (in the reader's language).
+                why = closed_text(event)
+                self.report.note(_("room {room} closed: {reason}", room=code, reason=why))
                 return None
 
     def _give_up(self, room: TrackedRoom) -> None:

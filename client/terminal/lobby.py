@@ -11,6 +11,7 @@ does the same once the player is not in a game in progress there.
 
 from __future__ import annotations
 
+from boardroom.client.announcements import announcement_text
 from boardroom.client.room_options import DEFAULT_GAME, InputError, parse_game
 from boardroom.client.session import Disconnected, Reconnected, SessionEnded
 from boardroom.client.terminal.commands import (
@@ -75,7 +76,7 @@ class Lobby:
                         self.ended_by_session = True
                         return
                 elif isinstance(item, Announcement):
-                    terminal.notice(_("Announcement: {text}", text=item.text))
+                    terminal.notice(_("Announcement: {text}", text=announcement_text(item)))
                 elif isinstance(item, Match) and not await self.follow_match(item):
                     return
                 # Other events are about rooms left behind: nothing to show.

@@ -35,8 +35,10 @@ import contextlib
 import time
 from typing import Literal
 
+from boardroom.client.announcements import announcement_text
 from boardroom.client.errors import ConnectionLostError, RequestRefusedError
 from boardroom.client.refusals import illegal_move_text, move_refusal_text
+from boardroom.client.room_closed import closed_text
 from boardroom.client.room_options import InputError, parse_level
 from boardroom.client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
 from boardroom.client.terminal.commands import (
@@ -395,7 +397,7 @@ class RoomScreen:
                 # The game's end first: what is announced right after it is often
                 # about it (a tournament's end), and reads wrong above the result.
                 self._draw(room)
-            terminal.notice(_("Announcement: {text}", text=event.text))
+            terminal.notice(_("Announcement: {text}", text=announcement_text(event)))
             return
         if isinstance(event, Match):
             if event.room != self.code:
@@ -412,7 +414,7 @@ class RoomScreen:
             return
         if isinstance(event, RoomClosed) and event.room == self.code:
             terminal.notice(
-                _("Room {code} was closed: {reason}.", code=self.code, reason=event.reason)
+                _("Room {code} was closed: {reason}.", code=self.code, reason=closed_text(event))
             )
             return
         code = event.room.code if isinstance(event, State) else getattr(event, "room", None)

@@ -95,8 +95,9 @@ from boardroom.shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 from boardroom.shared.protocol.messages import (
     ResultInfo,
 )
+from boardroom.shared.protocol.room_closing import Closing
 
-CLOSE_REASON = "closed by the teacher"
+CLOSE_REASON = Closing.teacher()
 
 ENDED_SHOWN_SECONDS = 30.0
 """How long a room that ended and emptied stays in :meth:`Classroom.ended_rooms`:

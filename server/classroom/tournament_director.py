@@ -81,6 +81,8 @@ from boardroom.shared.protocol.messages import (
     Level,
     Match,
 )
+from boardroom.shared.protocol.room_closing import Closing
+from boardroom.shared.protocol.tournament_ending import TournamentEnding
 
 __all__ = [
     "DirectorError",
@@ -136,20 +138,20 @@ def outcome_of(winner: Player | None, reason: Termination) -> Outcome:
     return Outcome.DRAW if reason.is_draw else Outcome.DOUBLE_FORFEIT
 
 
-def no_show_reason(first: str, second: str, seated: Mapping[str, bool]) -> str:
+def no_show_reason(first: str, second: str, seated: Mapping[str, bool]) -> Closing:
     """What a tournament room closed for a no-show tells its members: who did
     not sit down in time and who wins by forfeit. ``first`` and ``second`` are
     the players' names, ``seated`` who sat by side (one side at least is empty).
 
-    >>> no_show_reason("Ada", "Dora", {Player.FIRST: True, Player.SECOND: False})
+    >>> no_show_reason("Ada", "Dora", {Player.FIRST: True, Player.SECOND: False}).english()
     'Dora did not sit down in time: Ada wins by forfeit'
-    >>> no_show_reason("Ada", "Dora", {Player.FIRST: False, Player.SECOND: False})
+    >>> no_show_reason("Ada", "Dora", {Player.FIRST: False, Player.SECOND: False}).english()
     'neither player sat down in time: both lose by forfeit'
     """
     if not seated[Player.FIRST] and not seated[Player.SECOND]:
-        return "neither player sat down in time: both lose by forfeit"
+        return Closing.double_no_show()
     absent, winner = (first, second) if not seated[Player.FIRST] else (second, first)
-    return f"{absent} did not sit down in time: {winner} wins by forfeit"
+    return Closing.no_show(absent=absent, winner=winner)
 
 
 def _outcome_of_record(record: GameRecord) -> Outcome:
@@ -254,7 +256,7 @@ class TournamentDirector:
                         f"tournament {tournament_id} is finished: there is nothing to cancel"
                     )
                 return found
-            reason = f"the teacher cancelled the tournament {progress.record.name}"
+            reason = Closing.tournament_cancelled(progress.record.name)
             for pairing in progress.undecided():
                 if pairing.room is not None:
                     await self._hub.close_room(pairing.room, reason)
@@ -392,20 +394,15 @@ class TournamentDirector:
         logger.info("tournament ended", extra={"tournament": progress.id, "status": status})
         # The server's words, not the teacher's: the page labels them so.
         if status == "finished":
-            text = self._winner_text(progress)
+            ending = self._ending(progress)
         else:
-            text = f"The tournament {progress.record.name} was cancelled by the teacher."
-        self._hub.announce(text, source="server", tournament=progress.id)
+            ending = TournamentEnding.cancelled(progress.record.name)
+        self._hub.announce(ending.english(), source="server", tournament=progress.id, ending=ending)
 
-    def _winner_text(self, progress: TournamentProgress) -> str:
-        standings = progress.standings()
-        winners = [s for s in standings if s.rank == 1]
-        names = " and ".join(self._name(s.player) for s in winners)
-        points = f"{winners[0].points:g} point{'' if winners[0].points == 1 else 's'}"
-        name = progress.record.name
-        if len(winners) == 1:
-            return f'Tournament "{name}" is over: {names} wins with {points}.'
-        return f'Tournament "{name}" is over: {names} share first place with {points}.'
+    def _ending(self, progress: TournamentProgress) -> TournamentEnding:
+        winners = [s for s in progress.standings() if s.rank == 1]
+        names = [self._name(s.player) for s in winners]
+        return TournamentEnding.over(progress.record.name, names, winners[0].points)
 
     # -- no-shows ---------------------------------------------------------------------------
 
@@ -559,9 +556,8 @@ class TournamentDirector:
                     continue
                 if pairing.room is not None:
                     opponent = pairing.second if pairing.first == entrant else pairing.first
-                    reason = (
-                        f"{self._name(entrant)} was removed from the class: "
-                        f"{self._name(opponent)} wins by forfeit"
+                    reason = Closing.removed(
+                        absent=self._name(entrant), winner=self._name(opponent)
                     )
                     closed = await self._hub.close_room_unless_started(pairing.room, reason)
                     if closed is None and self._hub.has_room(pairing.room):

@@ -119,6 +119,7 @@ from boardroom.shared.protocol.messages import (
     SearchInfo,
     State,
 )
+from boardroom.shared.protocol.room_closing import Closing
 
 __all__ = [
     "ALL",
@@ -529,9 +530,10 @@ class Room:
         self._table.remove(client, now, out)
         return self._table.output(out)
 
-    def close(self, reason: str, *, now: float) -> Output:
+    def close(self, reason: str | Closing, *, now: float) -> Output:
         """Close the room: a game in progress ends with no result (``aborted``),
-        then every connected member gets ``room_closed`` with ``reason``. The
+        then every connected member gets ``room_closed`` with ``reason`` (a
+        :class:`Closing`: its code and names, and its English words). The
         room is left empty (:attr:`is_empty`), so the server drops it; held
         seats are let go with it."""
         out = self._begin(now)

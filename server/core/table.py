@@ -69,6 +69,7 @@ from boardroom.shared.protocol.messages import (
     SendChat,
     State,
 )
+from boardroom.shared.protocol.room_closing import Closing
 
 RoomRequest = (
     MakeMove
@@ -362,12 +363,22 @@ class Table:
                 self.play.concede(side, Termination.RESIGNATION, now, out, None, None)
             self.free_seat(side, out, now)
 
-    def close(self, reason: str, now: float, out: Draft) -> None:
+    def close(self, reason: str | Closing, now: float, out: Draft) -> None:
         """End the game in play (``aborted``), tell everyone ``room_closed``, let
-        everyone go."""
+        everyone go. A :class:`Closing` is sent as its code and names, with its
+        English words as the ``reason``."""
         if self.play.playing:
             self.play.finish(None, Termination.ABORTED, now, out, None, None)
-        out.send(ALL, RoomClosed(room=self.play.code, reason=reason))
+        if isinstance(reason, Closing):
+            closed = RoomClosed(
+                room=self.play.code,
+                reason=reason.english(),
+                kind=reason.kind.value,
+                names=dict(reason.names),
+            )
+        else:
+            closed = RoomClosed(room=self.play.code, reason=reason)
+        out.send(ALL, closed)
         out.messages = addressed_to_members(out.messages, frozenset(self.seating.audience()))
         self.seating.clear()
         self.turns.forget()

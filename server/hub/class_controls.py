@@ -30,6 +30,8 @@ from boardroom.server.store.errors import StorageUnavailableError
 from boardroom.shared.protocol.close_codes import CLOSE_REASONS, CLOSE_REMOVED, CLOSE_TOKEN_REVOKED
 from boardroom.shared.protocol.codec import encode_message
 from boardroom.shared.protocol.messages import Announcement
+from boardroom.shared.protocol.room_closing import Closing
+from boardroom.shared.protocol.tournament_ending import TournamentEnding
 
 logger = logging.getLogger(
     "boardroom.server.hub"
@@ -92,10 +94,23 @@ class ClassControls:
         *,
         source: Literal["teacher", "server"] = "teacher",
         tournament: int | None = None,
+        ending: TournamentEnding | None = None,
     ) -> int:
         """Send ``announcement`` with ``text`` to every session connected now, as
-        from ``source`` (about ``tournament``, if given); returns how many got it."""
-        message = Announcement(text=text, source=source, tournament=tournament)
+        from ``source`` (about ``tournament``, if given; how it ended as codes, if
+        ``ending``); returns how many got it."""
+        if ending is None:
+            message = Announcement(text=text, source=source, tournament=tournament)
+        else:
+            message = Announcement(
+                text=text,
+                source=source,
+                tournament=tournament,
+                kind=ending.kind.value,
+                tournament_name=ending.name,
+                winners=list(ending.winners),
+                points=ending.points,
+            )
         encoded = encode_message(message)
         reached = 0
         for session in self._sessions:
@@ -106,7 +121,7 @@ class ClassControls:
 
     # -- one room ---------------------------------------------------------------------
 
-    async def close_room(self, code: str, reason: str) -> bool:
+    async def close_room(self, code: str, reason: str | Closing) -> bool:
         """Close the room with this room code (:meth:`Room.close
         <boardroom.server.core.room.Room.close>`) and drop it; False if there is none. A room
         whose storage failed is dropped as it is."""

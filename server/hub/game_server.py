@@ -47,6 +47,8 @@ from boardroom.shared.protocol.messages import (
     Level,
     ServerMessage,
 )
+from boardroom.shared.protocol.room_closing import Closing
+from boardroom.shared.protocol.tournament_ending import TournamentEnding
 
 
 class GameServer:
@@ -214,7 +216,7 @@ class GameServer:
         """Switch hints in every room and new ones; returns how many rooms were told."""
         return await self._class.set_hints(allowed)
 
-    async def close_room(self, code: str, reason: str) -> bool:
+    async def close_room(self, code: str, reason: str | Closing) -> bool:
         """Close the room and drop it; False if there is none (:meth:`ClassControls.close_room`)."""
         return await self._class.close_room(code, reason)
 
@@ -224,9 +226,10 @@ class GameServer:
         *,
         source: Literal["teacher", "server"] = "teacher",
         tournament: int | None = None,
+        ending: TournamentEnding | None = None,
     ) -> int:
         """Send ``announcement`` to every session connected now; returns how many got it."""
-        return self._class.announce(text, source=source, tournament=tournament)
+        return self._class.announce(text, source=source, tournament=tournament, ending=ending)
 
     async def rename_session(self, session_id: ClientId, name: str) -> None:
         """The session is called ``name`` from now on, in its rooms too."""
@@ -288,7 +291,7 @@ class GameServer:
         await self._tournaments.seat_ai(code, level)
 
     async def close_room_unless_started(
-        self, code: str, reason: str | Callable[[dict[str, bool]], str]
+        self, code: str, reason: str | Closing | Callable[[dict[str, bool]], str | Closing]
     ) -> dict[str, bool] | None:
         """Close the room if its first game has not started; who sat, by side
         (:meth:`TournamentRooms.close_room_unless_started`)."""

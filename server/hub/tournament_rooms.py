@@ -19,6 +19,7 @@ from boardroom.server.hub.rooms import Rooms
 from boardroom.server.room_host import RoomUnavailableError
 from boardroom.shared.games import Game, Player
 from boardroom.shared.protocol.messages import Clock, Level, ServerMessage
+from boardroom.shared.protocol.room_closing import Closing
 
 
 class TournamentRooms:
@@ -68,7 +69,7 @@ class TournamentRooms:
         await host.run_or_retry(lambda now: host.room.add_ai(level, now=now))
 
     async def close_room_unless_started(
-        self, code: str, reason: str | Callable[[dict[str, bool]], str]
+        self, code: str, reason: str | Closing | Callable[[dict[str, bool]], str | Closing]
     ) -> dict[str, bool] | None:
         """Close the room (as ``close_room``) if its first game has not
         started. Returns, by side, whether someone sat there (held seats
@@ -87,7 +88,8 @@ class TournamentRooms:
             if room.status != "waiting":
                 return room.tick(now)
             seated = {side: room.is_taken(side) for side in (Player.FIRST, Player.SECOND)}
-            return room.close(reason if isinstance(reason, str) else reason(seated), now=now)
+            said = reason if isinstance(reason, str | Closing) else reason(seated)
+            return room.close(said, now=now)
 
         try:
             await host.run(step)

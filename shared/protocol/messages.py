@@ -594,20 +594,34 @@ class RoomClosed(_Message, tag="room_closed", frozen=True):
     """The room was closed (class mode: by the teacher, or a tournament game
     decided without being played): its game in progress, if any, ended with no
     result (``game_over`` came first), and nothing more comes from it.
-    ``reason`` says why, for people (who forfeited and who wins, for a no-show)."""
+    ``reason`` says why, for people, in English (who forfeited and who wins, for
+    a no-show); ``kind`` says it as a code for clients to word in their reader's
+    language (:class:`~boardroom.shared.protocol.room_closing.ClosedKind`), with
+    the ``names`` its words need (``absent``, ``winner``, ``tournament``). A room
+    closed for another reason has no ``kind``: its ``reason`` is all there is."""
 
     room: str
     reason: str
+    kind: str | None = None
+    names: dict[str, str] = {}
 
 
 class Announcement(_Message, tag="announcement", frozen=True):
     """A message to everyone connected (class mode): the teacher's (``source``
     ``teacher``, left out) or the server's own (``server``: a tournament's end,
-    which names it in ``tournament``, the id of ``GET /api/tournaments/{id}``)."""
+    which names it in ``tournament``, the id of ``GET /api/tournaments/{id}``).
+    The server's own ``text`` is English; its ``kind`` says it as a code
+    (:class:`~boardroom.shared.protocol.tournament_ending.EndingKind`) with the
+    values its words need (``tournament_name``; ``winners`` and ``points`` for
+    ``tournament_over``), for clients to word in their reader's language."""
 
     text: str
     source: Literal["teacher", "server"] = "teacher"
     tournament: int | None = None
+    kind: str | None = None
+    tournament_name: str | None = None
+    winners: list[str] = []
+    points: float | None = None
 
 
 class Match(_Message, tag="match", frozen=True):

@@ -314,3 +314,56 @@ async def test_a_tournament_s_end_in_spanish(db_path: Path) -> None:
         view = ana.page.locator(".standings-view")
         await expect(view.locator("h2")).to_have_text("Clasificación final: Copa")
         await bob.close()
+
+
+async def test_a_room_closed_by_the_teacher_says_why_in_spanish(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Ana, whose browser speaks Spanish, waits in her room when the teacher
+    closes it: the server says why as a code (``teacher``), and her page words
+    it in Spanish, not in the server's English ``reason``."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ana = await web.person(viewport=SIZES["1280x720"], locale="es-ES")
+        await enter_name_in_spanish(ana, "ana")
+        await ana.page.locator("#new-game").select_option("tictactoe")
+        await ana.page.get_by_role("button", name="Crear sala").click()
+        await expect(ana.room).to_be_visible()
+        code = await ana.data("room")
+        assert await teacher.post(f"/api/admin/rooms/{code.lower()}/close") == {"closed": code}
+
+        await expect(ana.page.locator(".lobby-view")).to_be_visible()
+        closed = f"Se cerró la sala {code} (Tres en raya): la cerró tu docente"
+        await expect(ana.page.locator(".notice").filter(has_text=closed)).to_have_count(1)
+        await expect(ana.page.locator(".notice").filter(has_text="teacher")).to_have_count(0)
+        await look(ana.page, shots_folder(tmp_path), "es-closed-by-the-teacher-1280x720")
+
+
+async def test_a_tournament_no_show_says_who_forfeited_in_spanish(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Ana, whose browser speaks Spanish, sits down to her tournament game and
+    Bob never comes: the room closes for the no-show (``no_show``, with who was
+    absent and who wins), and her page says so in Spanish."""
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ana = await web.person(viewport=SIZES["390x844"], locale="es-ES")
+        await enter_name_in_spanish(ana, "ana")
+        bob = await Player.join_server(web.server.ws_url, "bob")
+        entrants = [f"student:{await teacher.student_id(name)}" for name in ("ana", "bob")]
+        body = {"name": "Copa", "game": "tictactoe", "format": "round_robin"}
+        status, answer, _ = await teacher.call(
+            "POST", "/api/admin/tournaments", {**body, "entrants": entrants, "no_show_seconds": 10}
+        )
+        assert status == 201, answer
+        match = await bob.expect("match", round=1)
+        await expect(ana.room).to_have_attribute("data-room", match["room"])  # sent there at once
+
+        closed = (
+            f"Se cerró la sala {match['room']} (Tres en raya): "
+            "bob no se sentó a tiempo y pierde por no presentarse: gana ana"
+        )
+        notice = ana.page.locator(".notice").filter(has_text=closed)
+        await expect(notice).to_have_count(1, timeout=20_000)
+        await look(ana.page, shots_folder(tmp_path), "es-no-show-390x844")
+        await bob.close()

@@ -258,6 +258,7 @@ async def test_a_closed_room_tells_its_members_and_leaves_the_lobby(tmp_path: Pa
                 "type": "room_closed",
                 "room": code,
                 "reason": "closed by the teacher",
+                "kind": "teacher",
             }
             kinds = [message["type"] for message in player.seen]
             assert kinds.index("game_over") < kinds.index("room_closed")

@@ -17,7 +17,8 @@ import re
 import sys
 from pathlib import Path
 
-from harness import play_out, run_boardroom, running_server
+from classroom_helpers import Teacher
+from harness import Player, play_out, run_boardroom, running_server, wait_until
 from terminal_helpers import client_process
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
@@ -180,3 +181,62 @@ async def test_serve_with_lang_es_says_its_addresses_and_the_teachers_link_in_sp
     ), lines
     assert any(line.startswith("  Página del docente: http://127.0.0.1:") for line in lines)
     assert lines[-1] == "Para detenerlo: Ctrl-C (o SIGTERM)."
+
+
+async def test_a_room_closed_by_the_teacher_says_why_in_spanish(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Ana waits in her room of a class when the teacher closes it: the server
+    says why as a code (``teacher``) and the terminal words it in Spanish, not in
+    the server's English ``reason``."""
+    async with (
+        running_server(db_path, class_name="7B") as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ana", config_home=tmp_path, **SPANISH
+        ) as client,
+    ):
+        teacher = Teacher(server)
+        client.send("new tictactoe")
+        rooms = await wait_until(lambda: teacher.get("/api/admin/rooms"), lambda r: r["rooms"])
+        code = rooms["rooms"][0]["code"]
+        assert await teacher.post(f"/api/admin/rooms/{code.lower()}/close") == {"closed": code}
+        await client.expect(rf"^La sala {code} se cerró: la cerró tu docente\.$")
+        client.close_input()
+        assert await client.finish() == 0
+    assert "closed by the teacher" not in client.transcript
+
+
+async def test_a_cancelled_tournament_is_said_in_spanish(db_path: Path, tmp_path: Path) -> None:
+    """Ana's client sits down to her tournament game; the teacher cancels the
+    tournament: the room's close and the server's announcement, both sent as
+    codes, read in Spanish."""
+    async with (
+        running_server(db_path, class_name="7B") as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ana", config_home=tmp_path, **SPANISH
+        ) as client,
+    ):
+        await client.expect(r"^¡Hola, ana! ")
+        bob = await Player.join_server(server.ws_url, "bob")
+        teacher = Teacher(server)
+        entrants = [f"student:{await teacher.student_id(name)}" for name in ("ana", "bob")]
+        body = {"name": "Copa", "game": "tictactoe", "format": "round_robin"}
+        status, answer, _ = await teacher.call(
+            "POST", "/api/admin/tournaments", {**body, "entrants": entrants}
+        )
+        assert status == 201, answer
+        match = await bob.expect("match", round=1)
+        room = match["room"]
+        await wait_until(
+            lambda: teacher.get("/api/admin/rooms"),
+            lambda rooms: any(r["code"] == room and r["players"] for r in rooms["rooms"]),
+        )
+        tournament_id = answer["tournament"]["id"]
+        status, _, _ = await teacher.call("POST", f"/api/admin/tournaments/{tournament_id}/cancel")
+        assert status == 200
+        await client.expect(rf"^La sala {room} se cerró: tu docente canceló el torneo Copa\.$")
+        await client.expect(r"^Aviso: Tu docente canceló el torneo Copa\.$")
+        client.close_input()
+        assert await client.finish() == 0
+        await bob.close()
+    assert "cancelled" not in client.transcript

@@ -172,12 +172,14 @@ async def test_one_at_a_time_and_cancel_closes_the_rooms(klass: Class) -> None:
     assert status == 200 and cancelled["tournament"]["status"] == "cancelled"
     closed = await klass.ann_player.expect("room_closed", room=match["room"])
     assert closed["reason"] == "the teacher cancelled the tournament Cup"
-    await klass.ann_player.expect(  # everyone connected is told (ann, among others), by the server
+    assert (closed["kind"], closed["names"]) == ("tournament_cancelled", {"tournament": "Cup"})
+    said = await klass.ann_player.expect(  # everyone connected is told (ann, among others)
         "announcement",
         text="The tournament Cup was cancelled by the teacher.",
         source="server",
         tournament=created["id"],
     )
+    assert (said["kind"], said["tournament_name"]) == ("tournament_cancelled", "Cup")
     status, again, _ = await klass.teacher.call(
         "POST", f"/api/admin/tournaments/{created['id']}/cancel"
     )

@@ -74,6 +74,7 @@ async def test_a_no_show_loses_by_forfeit_and_its_room_closes(tmp_path: Path) ->
         await ann.request({"type": "join", "code": match["code"]})
         closed = await ann.expect("room_closed", timeout=WINDOW + 10)
         assert closed["reason"] == "gus did not sit down in time: ann wins by forfeit"
+        assert (closed["kind"], closed["names"]) == ("no_show", {"absent": "gus", "winner": "ann"})
         shown = await wait_until(
             lambda: tournament(server.http_url(""), tournament_id), finished, timeout=WAIT
         )

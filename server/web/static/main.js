@@ -45,7 +45,16 @@ import {
   savedToken,
   saveToken,
 } from "./storage.js";
-import { gameTitle, INVALID_LINK, SPECTATOR_NAME, WATCHING_AS, refusalText, rematchText, tournamentEndText } from "./words.js";
+import {
+  announcementText,
+  gameTitle,
+  INVALID_LINK,
+  SPECTATOR_NAME,
+  WATCHING_AS,
+  refusalText,
+  rematchText,
+  tournamentEndText,
+} from "./words.js";
 
 class App {
   constructor() {
@@ -305,7 +314,7 @@ class App {
     const notice = this.notices.pin("server", message.text, `tournament-end/${id}`, {
       action: { label: t("Standings"), run: () => this.go(hash) },
     });
-    this.wordTournamentEnd(id, notice);
+    this.wordTournamentEnd(id, notice, message);
     const seated = this.session.seatedFirst.filter((room) => room.you !== null);
     // Called to it in this page, or (after a reload) seated in a tournament room now.
     const played = this.tournamentsPlayed.has(id) || seated.some((room) => room.state.tournament);
@@ -315,11 +324,17 @@ class App {
 
   /**
    * Say a tournament's end (the server's announcement, in English) in the page's
-   * language, from the tournament's standings; an English page keeps the
-   * server's words, and so does any page when the standings do not come.
+   * language, from its code and values (or, from a server without them, from the
+   * tournament's standings); an English page keeps the server's words, and so
+   * does any page when neither says it.
    */
-  async wordTournamentEnd(id, notice) {
+  async wordTournamentEnd(id, notice, message) {
     if (language() === "en") return;
+    const said = announcementText(message);
+    if (said) {
+      setText(notice.querySelector(".pinned-text"), said);
+      return;
+    }
     try {
       const response = await fetch(`/api/tournaments/${id}`, { cache: "no-store" });
       const body = response.ok ? await response.json() : null;

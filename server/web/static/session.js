@@ -20,7 +20,7 @@
 import { t } from "./i18n.js";
 import { Room } from "./room-state.js";
 import { savePlayerToken, saveToken, saveWatching, savedWatching } from "./storage.js";
-import { eventText, gameTitle } from "./words.js";
+import { closedText, eventText, gameTitle } from "./words.js";
 
 const ROOM_EVENTS = new Set([
   "moved",
@@ -163,8 +163,8 @@ export class Session extends EventTarget {
       const room = this.rooms.get(message.room);
       if (!room) return;
       // The reason says who closed it and why (the teacher, a no-show, a cancelled
-      // tournament): shown as the server gives it.
-      const words = { code: room.code, game: gameTitle(room.state.title), reason: message.reason };
+      // tournament): worded from its code in the page's language.
+      const words = { code: room.code, game: gameTitle(room.state.title), reason: closedText(message) };
       this.forget(room.code, t("Room {code} ({game}) closed: {reason}", words), message);
     } else if (message.type === "announcement" || message.type === "match") {
       if (message.type === "match") this.matches.set(message.room, message);

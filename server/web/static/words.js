@@ -483,6 +483,31 @@ export function absentLabel(opponent) {
   return t("{name} (not here yet)", { name: opponent });
 }
 
+/** Why a room was closed (`room_closed`'s `kind`, a wire code), with the names
+ * each code's words need: the twin of shared/protocol/room_closing.py's ENGLISH. */
+const CLOSINGS = {
+  teacher: N_("closed by the teacher"),
+  no_show: N_("{absent} did not sit down in time: {winner} wins by forfeit"),
+  double_no_show: N_("neither player sat down in time: both lose by forfeit"),
+  removed: N_("{absent} was removed from the class: {winner} wins by forfeit"),
+  tournament_cancelled: N_("the teacher cancelled the tournament {tournament}"),
+};
+
+/**
+ * Why a room was closed (`room_closed`), in the page's language: "closed by the
+ * teacher", "Dora did not sit down in time: Ada wins by forfeit". A room closed
+ * without a code, or with one this page does not know, keeps the server's
+ * English `reason`.
+ */
+export function closedText(message) {
+  const words = Object.hasOwn(CLOSINGS, message.kind ?? "") ? CLOSINGS[message.kind] : null;
+  if (!words) return message.reason;
+  const names = message.names ?? {};
+  const needed = [...words.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+  if (needed.some((name) => typeof names[name] !== "string")) return message.reason;
+  return t(words, names);
+}
+
 /**
  * A tournament's end, from its standings (GET /api/tournaments/{id}): "Tournament
  * "Cup" is over: ann wins with 3 points." (the server's announcement, which is
@@ -498,6 +523,21 @@ export function tournamentEndText(tournament) {
   return first.length === 1
     ? t('Tournament "{name}" is over: {names} wins with {points}.', { name, names, points })
     : t('Tournament "{name}" is over: {names} share first place with {points}.', { name, names, points });
+}
+
+/**
+ * The server's announcement of a tournament's end or cancel, from its code
+ * (`kind`: `tournament_over` or `tournament_cancelled`) and values, in the
+ * page's language: the same words as tournamentEndText; "" for an announcement
+ * without them (an older server: then the standings word it).
+ */
+export function announcementText(message) {
+  const name = message.tournament_name;
+  if (typeof name !== "string") return "";
+  if (message.kind === "tournament_cancelled") return tournamentEndText({ name, status: "cancelled" });
+  if (message.kind !== "tournament_over" || typeof message.points !== "number") return "";
+  const standings = (message.winners ?? []).map((winner) => ({ rank: 1, name: winner, points: message.points }));
+  return tournamentEndText({ name, status: "finished", standings });
 }
 
 /** The review page's words (review-view.js) for what its judgements rest on. */

@@ -1,0 +1,36 @@
+"""The server's own announcement (a tournament's end or cancel) in the reader's
+language, from its code (``kind``) and values; the teacher's are shown as typed.
+
+In English the server's ``text`` is shown as it is (the very words these codes
+make); in another language a known code is worded from the catalogue, and any
+other announcement keeps its text.
+"""
+
+from __future__ import annotations
+
+from babel.lists import format_list
+
+from boardroom.shared.i18n import SOURCE_LANGUAGE, _, current, current_language, ngettext
+from boardroom.shared.protocol.messages import Announcement
+from boardroom.shared.protocol.tournament_ending import CANCELLED, SHARE, WINS, EndingKind
+
+
+def announcement_text(message: Announcement) -> str:
+    """What ``message`` says, in the active language."""
+    if message.source != "server" or current_language() == SOURCE_LANGUAGE:
+        return message.text
+    name = message.tournament_name
+    if name is None:
+        return message.text
+    if message.kind == EndingKind.CANCELLED:
+        return _(CANCELLED, name=name)
+    if message.kind != EndingKind.OVER or not message.winners or message.points is None:
+        return message.text
+    points = message.points
+    if points.is_integer():
+        written = ngettext("{n} point", "{n} points", int(points))
+    else:  # a half point: plural in both languages
+        written = _("{points} points", points=current().decimal(points, 1))
+    names = format_list(message.winners, locale=current().locale)
+    words = WINS if len(message.winners) == 1 else SHARE
+    return _(words, name=name, names=names, points=written)

@@ -1,0 +1,74 @@
+"""A tournament's end or cancel as a code (the server's ``announcement``'s
+``kind``, ``tournament_name``, ``winners``, ``points``): the server's English
+``text`` (byte for byte what it always said) and a Python client's words in
+the reader's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardroom.client.announcements import announcement_text
+from boardroom.shared.i18n import use_language
+from boardroom.shared.protocol.messages import Announcement
+from boardroom.shared.protocol.tournament_ending import TournamentEnding
+
+CASES = [
+    (
+        TournamentEnding.over("Cup", ["ann"], 1.0),
+        'Tournament "Cup" is over: ann wins with 1 point.',
+        "El torneo «Cup» terminó: gana ann con 1 punto.",
+    ),
+    (
+        TournamentEnding.over("Cup", ["ann"], 2.0),
+        'Tournament "Cup" is over: ann wins with 2 points.',
+        "El torneo «Cup» terminó: gana ann con 2 puntos.",
+    ),
+    (
+        TournamentEnding.over("Cup", ["ann", "bob", "cat"], 1.5),
+        'Tournament "Cup" is over: ann and bob and cat share first place with 1.5 points.',
+        "El torneo «Cup» terminó: ann, bob y cat comparten el primer puesto con 1,5 puntos.",
+    ),
+    (
+        TournamentEnding.cancelled("Cup"),
+        "The tournament Cup was cancelled by the teacher.",
+        "Tu docente canceló el torneo Cup.",
+    ),
+]
+
+
+def sent(ending: TournamentEnding) -> Announcement:
+    """The announcement the server sends for ``ending`` (as its class controls make it)."""
+    return Announcement(
+        text=ending.english(),
+        source="server",
+        tournament=3,
+        kind=ending.kind.value,
+        tournament_name=ending.name,
+        winners=list(ending.winners),
+        points=ending.points,
+    )
+
+
+@pytest.mark.parametrize(("ending", "english", "spanish"), CASES)
+def test_each_ending_in_english_and_in_spanish(
+    ending: TournamentEnding, english: str, spanish: str
+) -> None:
+    assert ending.english() == english
+    with use_language("en"):
+        assert announcement_text(sent(ending)) == english
+    with use_language("es"):
+        assert announcement_text(sent(ending)) == spanish
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        Announcement(text="Ten minutes left"),  # the teacher's: as typed
+        Announcement(text="Ten minutes left", source="server"),  # no code
+        Announcement(text="Cup: over", source="server", kind="tournament_over"),  # no values
+        Announcement(text="Cup: moved", source="server", kind="moved", tournament_name="Cup"),
+    ],
+)
+def test_any_other_announcement_keeps_its_text(message: Announcement) -> None:
+    with use_language("es"):
+        assert announcement_text(message) == message.text
