@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import entry_points
+from typing import Any, NoReturn
 
 from boardroom.shared.i18n import (
     LANGUAGES,
@@ -64,6 +65,48 @@ def choose_language(argv: Sequence[str]) -> str:
     return language
 
 
+class _UsageInLanguage(argparse.HelpFormatter):
+    """A formatter whose ``usage:`` line speaks the process's language."""
+
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose own words speak the process's language: the
+    usage line, the group titles, ``-h``'s help and the error line's prefix.
+    Subcommands' parsers are made of this class too (argparse makes them of the
+    parent's class). The reasons argparse gives in an error (``invalid choice``,
+    ``the following arguments are required``) stay its own English."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        formatter: type[argparse.HelpFormatter] = kwargs.get(
+            "formatter_class", argparse.HelpFormatter
+        )
+        if not issubclass(formatter, _UsageInLanguage):
+            # A subcommand may bring its own formatter (RawDescriptionHelpFormatter):
+            # it keeps its layout and gains the translated usage line.
+            formatter = type(formatter.__name__, (_UsageInLanguage, formatter), {})
+        kwargs["formatter_class"] = formatter
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        if "-h" in self._option_string_actions:
+            self._option_string_actions["-h"].help = _("show this help message and exit")
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and ``message`` on stderr and exit with status 2, as
+        argparse does, with its ``error:`` prefix in the process's language."""
+        self.print_usage(sys.stderr)
+        self.exit(2, _("{prog}: error: {message}", prog=self.prog, message=message) + "\n")
+
+
 def _add_language_option(parser: argparse.ArgumentParser) -> None:
     """Give ``parser`` the ``--lang`` option, unless it has its own (``serve``'s,
     the class's language, which the CLI's output follows too)."""
@@ -78,7 +121,7 @@ def _add_language_option(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser with every installed subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="boardroom",
         description=_("Boardroom: board games for people and bots."),
     )
