@@ -81,3 +81,18 @@ def test_english_help_is_argparse_s_own() -> None:
     failed = _boardroom("--lang", "en", "play", "--bogus")
     assert "usage: boardroom " in failed.stderr
     assert "boardroom: error: unrecognized arguments: --bogus" in failed.stderr
+
+
+def test_python_m_boardroom_server_help_speaks_the_language_too() -> None:
+    environ = {**os.environ, "LANG": "C", "LC_ALL": "", "LANGUAGE": "", "COLUMNS": "200"}
+    run = [sys.executable, "-m", "boardroom.server"]
+    spanish = subprocess.run(
+        [*run, "--lang", "es", "--help"], capture_output=True, text=True, env=environ, check=False
+    ).stdout
+    assert spanish.startswith("uso: python -m boardroom.server serve ")
+    assert "[variable BOARDROOM_PORT; por defecto 8765]" in _one_line(spanish)
+    english = subprocess.run(
+        [*run, "--help"], capture_output=True, text=True, env=environ, check=False
+    ).stdout
+    assert english.startswith("usage: python -m boardroom.server serve ")
+    assert "[env BOARDROOM_PORT; default 8765]" in _one_line(english)
