@@ -21,47 +21,14 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 
-from boardroom.shared.i18n import (
-    LANGUAGES,
-    _,
-    language_from_environment,
-    set_default_language,
-)
-from boardroom.shared.i18n.languages import CODES
+from boardroom.shared.i18n import LANGUAGES, _
+from boardroom.shared.i18n.command_line import Parser, choose_language, language_in_arguments
 
 Handler = Callable[[argparse.Namespace], int]
 
 LANGUAGE_CHOICES = [language.code for language in LANGUAGES]
 
-
-def language_in_arguments(argv: Sequence[str]) -> str | None:
-    """The language ``argv`` asks for with ``--lang CODE`` or ``--lang=CODE`` (the
-    last one given, before any ``--``), if Boardroom speaks it; else None.
-
-    >>> language_in_arguments(["play", "--lang", "es", "--local"])
-    'es'
-    >>> language_in_arguments(["--lang=en", "review", "3"]), language_in_arguments(["--lang"])
-    ('en', None)
-    >>> language_in_arguments(["--lang", "fr"]), language_in_arguments(["--", "--lang", "es"])
-    (None, None)
-    """
-    found: str | None = None
-    for index, argument in enumerate(argv):
-        if argument == "--":
-            break
-        if argument == "--lang" and index + 1 < len(argv):
-            found = argv[index + 1]
-        elif argument.startswith("--lang="):
-            found = argument.removeprefix("--lang=")
-    return found if found in CODES else None
-
-
-def choose_language(argv: Sequence[str]) -> str:
-    """Make the language asked for in ``argv`` (else the locale's) the process's:
-    every message shown after this speaks it. Returns its code."""
-    language = language_in_arguments(argv) or language_from_environment()
-    set_default_language(language)
-    return language
+__all__ = ["Parser", "build_parser", "choose_language", "language_in_arguments", "main"]
 
 
 def _add_language_option(parser: argparse.ArgumentParser) -> None:
@@ -78,7 +45,7 @@ def _add_language_option(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser with every installed subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="boardroom",
         description=_("Boardroom: board games for people and bots."),
     )

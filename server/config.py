@@ -40,6 +40,7 @@ from boardroom.server.core.room_caps import (
 )
 from boardroom.server.event_loop import EVENT_LOOPS
 from boardroom.shared.engine.solvers import ENGINE_BUILDS
+from boardroom.shared.i18n import N_, _
 from boardroom.shared.i18n.languages import CODES as LANGUAGE_CODES
 
 ENV_PREFIX = "BOARDROOM_"
@@ -72,135 +73,163 @@ class ServerConfig:
     """How one server runs. Each field's help is its flag's help text."""
 
     # Every interface by default: the server is for other machines on the network.
-    host: str = _setting("0.0.0.0", "address to listen on (0.0.0.0: all interfaces)")  # noqa: S104
-    port: int = _setting(8765, "TCP port for HTTP and the WebSocket /ws (0: any free port)")
+    host: str = _setting("0.0.0.0", N_("address to listen on (0.0.0.0: all interfaces)"))  # noqa: S104
+    port: int = _setting(8765, N_("TCP port for HTTP and the WebSocket /ws (0: any free port)"))
     database: str = _setting(
         "boardroom.db",
-        "SQLite file holding every game (created if missing), or a cluster's PostgreSQL "
-        "database as a postgresql://USER:PASSWORD@HOST:PORT/NAME URL",
+        N_(
+            "SQLite file holding every game (created if missing), or a cluster's PostgreSQL "
+            "database as a postgresql://USER:PASSWORD@HOST:PORT/NAME URL"
+        ),
     )
-    pool_size: int = _setting(0, "engine worker processes (0: one per core but one)")
-    engine_queue: int = _setting(64, "server AI searches that may wait or run at once")
+    pool_size: int = _setting(0, N_("engine worker processes (0: one per core but one)"))
+    engine_queue: int = _setting(64, N_("server AI searches that may wait or run at once"))
     # Why one: server/core/engine_queue.py (a started search is never interrupted).
     engine_reserve: int = _setting(
         DEFAULT_RESERVED_WORKERS,
-        "engine workers started beyond --pool-size that run only the moves of AIs "
-        "that people play against, so a busy engine never keeps them waiting",
+        N_(
+            "engine workers started beyond --pool-size that run only the moves of AIs "
+            "that people play against, so a busy engine never keeps them waiting"
+        ),
     )
     # The same variable as the engine's own switch (boardroom.shared.engine.solvers), so one
     # name means one thing in `boardroom serve`, `solve` and `bench`.
     engine: str = _setting(
         "auto",
-        "the AI's exact solver: auto (compiled with numba where it runs) or python "
-        "(pure Python: workers start in a tenth of the time, solve 10-30x slower)",
+        N_(
+            "the AI's exact solver: auto (compiled with numba where it runs) or python "
+            "(pure Python: workers start in a tenth of the time, solve 10-30x slower)"
+        ),
     )
-    grace_seconds: float = _setting(60.0, "seconds a dropped player's seat is held for them")
+    grace_seconds: float = _setting(60.0, N_("seconds a dropped player's seat is held for them"))
     storage_outage_limit: float = _setting(
         600.0,
-        "seconds a room's game may go unsaved (database down or locked: its moves are "
-        "refused with storage_unavailable and retried) before the room is closed",
+        N_(
+            "seconds a room's game may go unsaved (database down or locked: its moves are "
+            "refused with storage_unavailable and retried) before the room is closed"
+        ),
     )
     # Why these defaults: server/core/limits.py, where they are kept once.
     max_connections_per_address: int = _setting(
         DEFAULT_CONNECTIONS_PER_ADDRESS,
-        "open connections allowed from one address, counted from accept",
+        N_("open connections allowed from one address, counted from accept"),
     )
     handshake_seconds: float = _setting(
         DEFAULT_HANDSHAKE_SECONDS,
-        "seconds a connection has to send its request (or an idle HTTP one its next)",
+        N_("seconds a connection has to send its request (or an idle HTTP one its next)"),
     )
     rate: float = _setting(
-        DEFAULT_MESSAGE_RATE, "messages per second one connection may send, on average"
+        DEFAULT_MESSAGE_RATE, N_("messages per second one connection may send, on average")
     )
     burst: int = _setting(
-        DEFAULT_MESSAGE_BURST, "messages one connection may send at once before the rate applies"
+        DEFAULT_MESSAGE_BURST,
+        N_("messages one connection may send at once before the rate applies"),
     )
     max_rooms_per_session: int = _setting(
-        DEFAULT_ROOMS_PER_SESSION, "rooms one player may have open (waiting or playing) at once"
+        DEFAULT_ROOMS_PER_SESSION, N_("rooms one player may have open (waiting or playing) at once")
     )
     max_rooms_per_address: int = _setting(
-        DEFAULT_ROOMS_PER_ADDRESS, "rooms the players of one address may have open (0: no cap)"
+        DEFAULT_ROOMS_PER_ADDRESS, N_("rooms the players of one address may have open (0: no cap)")
     )
     max_ai_matches_per_session: int = _setting(
-        DEFAULT_AI_MATCHES_PER_SESSION, "AI matches one player may have running at once"
+        DEFAULT_AI_MATCHES_PER_SESSION, N_("AI matches one player may have running at once")
     )
     max_ai_matches_per_address: int = _setting(
         DEFAULT_AI_MATCHES_PER_ADDRESS,
-        "AI matches the players of one address may have running at once (0: no cap)",
+        N_("AI matches the players of one address may have running at once (0: no cap)"),
     )
     hints_per_minute: float = _setting(
         DEFAULT_HINTS_PER_MINUTE,
-        "hints one player may ask for a minute, on average, past a burst of thirty (0: no limit)",
+        N_(
+            "hints one player may ask for a minute, on average, past a burst of thirty "
+            "(0: no limit)"
+        ),
     )
     http_rate: float = _setting(
-        DEFAULT_HTTP_RATE, "HTTP API requests per second from one address, on average (0: no limit)"
+        DEFAULT_HTTP_RATE,
+        N_("HTTP API requests per second from one address, on average (0: no limit)"),
     )
     http_burst: int = _setting(
-        DEFAULT_HTTP_BURST, "HTTP API requests one address may make at once before the rate applies"
+        DEFAULT_HTTP_BURST,
+        N_("HTTP API requests one address may make at once before the rate applies"),
     )
     new_players_per_address: int = _setting(
         DEFAULT_NEW_PLAYERS,
-        "new players (in class mode: new students) the hellos of one address may make "
-        "at once before --new-player-seconds applies (0: no cap)",
+        N_(
+            "new players (in class mode: new students) the hellos of one address may make "
+            "at once before --new-player-seconds applies (0: no cap)"
+        ),
     )
     new_player_seconds: float = _setting(
         DEFAULT_NEW_PLAYER_SECONDS,
-        "seconds in which an address earns back one new player past the cap",
+        N_("seconds in which an address earns back one new player past the cap"),
     )
     # Behind a reverse proxy every connection comes from the proxy: its
     # X-Forwarded-For names the client (server/core/client_address.py).
     trusted_proxies: str = _setting(
         "",
-        "reverse proxies whose X-Forwarded-For names the client, for every per-address "
-        "limit: a comma list of addresses and networks (127.0.0.1,::1 or 10.0.0.0/8)",
+        N_(
+            "reverse proxies whose X-Forwarded-For names the client, for every per-address "
+            "limit: a comma list of addresses and networks (127.0.0.1,::1 or 10.0.0.0/8)"
+        ),
         stem="trusted_proxy",
     )
-    heartbeat_seconds: float = _setting(20.0, "interval of WebSocket pings")
+    heartbeat_seconds: float = _setting(20.0, N_("interval of WebSocket pings"))
     # auto: uvloop where it is installed (everywhere but Windows). Same moves a
     # second at 100 paced rooms, with a quarter less server CPU and a fifth of the
     # median move latency (docs/benchmarks.md, Server under load).
     event_loop: str = _setting(
-        "auto", "the asyncio event loop: asyncio, uvloop, or auto (uvloop where installed)"
+        "auto", N_("the asyncio event loop: asyncio, uvloop, or auto (uvloop where installed)")
     )
-    log_format: str = _setting("text", "log lines as text (key=value) or json (one object each)")
-    log_level: str = _setting("INFO", "DEBUG, INFO, WARNING or ERROR")
+    log_format: str = _setting(
+        "text", N_("log lines as text (key=value) or json (one object each)")
+    )
+    log_level: str = _setting("INFO", N_("DEBUG, INFO, WARNING or ERROR"))
     class_name: str = _setting(
-        "", "class mode: the class's name; turns on the teacher's controls", stem="class"
+        "", N_("class mode: the class's name; turns on the teacher's controls"), stem="class"
     )
     # The language of the pages that speak to a whole class (the wall, the join
     # cards) and the first choice of every page until a reader picks their own
     # (server/web/i18n_routes.py); none: each reader's browser decides.
     language: str = _setting(
         "",
-        "the class's language (en or es): the wall and the cards speak it, and every page "
-        "until a reader chooses another; none: each browser's own language",
+        N_(
+            "the class's language (en or es): the wall and the cards speak it, and every page "
+            "until a reader chooses another; none: each browser's own language"
+        ),
         stem="lang",
     )
     # The address on the students' join cards when the one the server finds is not
     # theirs: behind a reverse proxy, or a DNS name (server/classroom/join_address.py).
     public_url: str = _setting(
         "",
-        "class mode: the address students reach this server at (http(s)://HOST[:PORT]/), "
-        "for their join links, when not this machine's network address",
+        N_(
+            "class mode: the address students reach this server at (http(s)://HOST[:PORT]/), "
+            "for their join links, when not this machine's network address"
+        ),
     )
     tls_cert: str = _setting(
-        "", "TLS: the certificate chain file (PEM); serves https:// and wss:// with --tls-key"
+        "", N_("TLS: the certificate chain file (PEM); serves https:// and wss:// with --tls-key")
     )
-    tls_key: str = _setting("", "TLS: the private key file (PEM) of --tls-cert")
+    tls_key: str = _setting("", N_("TLS: the private key file (PEM) of --tls-cert"))
     cluster: str = _setting(
         "",
-        "a cluster's Redis (redis://HOST:PORT/DB): run as one of several processes "
-        "sharing rooms, lobby and quick matches; needs a PostgreSQL --database",
+        N_(
+            "a cluster's Redis (redis://HOST:PORT/DB): run as one of several processes "
+            "sharing rooms, lobby and quick matches; needs a PostgreSQL --database"
+        ),
     )
     cluster_name: str = _setting(
-        "boardroom", "the cluster's name: its keys in Redis (clusters sharing a Redis differ)"
+        "boardroom", N_("the cluster's name: its keys in Redis (clusters sharing a Redis differ)")
     )
     # SO_REUSEPORT: the kernel spreads new connections over every process that
     # listens on the port, so one machine's cores serve one address.
     reuse_port: bool = _setting(
         False,
-        "let several processes of one --cluster listen on the same --port, the kernel "
-        "spreading connections over them (every core of one machine behind one port)",
+        N_(
+            "let several processes of one --cluster listen on the same --port, the kernel "
+            "spreading connections over them (every core of one machine behind one port)"
+        ),
     )
 
     def __post_init__(self) -> None:
@@ -345,7 +374,8 @@ def checked_public_url(url: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add one flag per :class:`ServerConfig` field, defaulting to "not given"."""
+    """Add one flag per :class:`ServerConfig` field, defaulting to "not given", its
+    help in the process's language (the texts are marked with ``N_`` where declared)."""
     for setting in fields(ServerConfig):
         flag = "--" + _stem(setting).replace("_", "-")
         env = ENV_PREFIX + _stem(setting).upper()
@@ -358,7 +388,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                 dest=setting.name,
                 action=argparse.BooleanOptionalAction,
                 default=None,
-                help=f"{setting.metadata['help']} [env {env}=1 or 0; default off]",
+                help=_("{help} [env {env}=1 or 0; default off]", help=_help(setting), env=env),
             )
             continue
         parser.add_argument(
@@ -367,8 +397,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             type=kind,
             default=None,
             metavar=_stem(setting).upper(),
-            help=f"{setting.metadata['help']} [env {env}; default {setting.default or 'none'}]",
+            help=_(
+                "{help} [env {env}; default {default}]",
+                help=_help(setting),
+                env=env,
+                default=setting.default or _("none"),
+            ),
         )
+
+
+def _help(setting: Field[Any]) -> str:
+    """The help text of ``setting``'s flag in the process's language, ``%`` kept
+    literal: argparse fills ``%(default)s``-style fields in help texts."""
+    text: str = _(setting.metadata["help"])
+    return text.replace("%", "%%")
 
 
 def config_from(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> ServerConfig:

@@ -9,7 +9,10 @@
   functions ``_``, ``ngettext`` and ``N_``;
 - :mod:`~boardroom.shared.i18n.extraction` and ``python -m
   boardroom.shared.i18n.update``: finding the messages in the code and bringing
-  the catalogues up to date.
+  the catalogues up to date;
+- :mod:`~boardroom.shared.i18n.command_line`: the command line's language (``--lang``
+  or the locale, read before the parsers are built) and an ``ArgumentParser`` whose
+  own words (usage, headings, ``-h``, the error line) speak it.
 
 docs/architecture.md ("Adding a language") says how to add a third language.
 """
