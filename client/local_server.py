@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
+import os
 import re
 import sys
 import tempfile
@@ -127,6 +128,9 @@ async def local_process(
                 stdout=asyncio.subprocess.PIPE,
                 stderr=log,
                 start_new_session=own_session,
+                # The ready line is read in English: the program speaks the
+                # locale's language (LANG=es_ES.UTF-8 would say "puerto").
+                env={**os.environ, "LANGUAGE": "en"},
             )
             try:
                 port = await _wait_until_ready(process, log_path, ready, label)

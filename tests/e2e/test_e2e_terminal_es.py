@@ -240,3 +240,28 @@ async def test_a_cancelled_tournament_is_said_in_spanish(db_path: Path, tmp_path
         assert await client.finish() == 0
         await bob.close()
     assert "cancelled" not in client.transcript
+
+
+async def test_play_local_starts_its_server_in_a_spanish_locale(tmp_path: Path) -> None:
+    """``--local`` under ``LANG=es_ES.UTF-8``: the local server's ready line is read
+    whatever the locale's language (it once waited 30 s for an English line that
+    the Spanish-speaking server never printed), and the game speaks Spanish."""
+    async with client_process(
+        "play",
+        "--local",
+        "--game",
+        "tictactoe",
+        "--level",
+        "easy",
+        "--name",
+        "ana",
+        config_home=tmp_path,
+        LANG="es_ES.UTF-8",
+    ) as client:
+        client.send("b2", "quit", "s")
+        client.close_input()
+        await client.expect(r"Conectado a ws://127\.0\.0\.1:\d+/ws\.")
+        assert await client.finish() == 0
+    assert client.lines[0] == "Arrancando un servidor local (se detiene cuando sales)..."
+    assert "Jugaste b2" in client.lines, client.transcript
+    assert "no arrancó" not in client.transcript
