@@ -8,7 +8,7 @@ room code, the public room list, the quick-match rooms waiting for a second
 player, the sessions' identities and which processes are alive. The game store
 is one PostgreSQL database that every process writes to.
 
-How a message reaches a room of another process (:mod:`boardroom.server.cluster.node`):
+How a message reaches a room of another process (:mod:`boardroom.server.cluster.gateway`):
 the gateway's hub finds no room here for the code, asks the directory for the
 owner and hands the message over through Redis pub/sub, with who sent it; the
 owner's hub acts on it as if the connection were its own, and everything the
@@ -51,7 +51,7 @@ rooms: one process wins the takeover in Redis, restores the rooms' games from
 the store (a move is stored before it is sent, so none is lost) and says so to
 every process. Clients that were connected to the dead process reconnect to
 any other with their resume token; one that comes back before the takeover is
-held until it is done (:data:`~boardroom.server.cluster.node.HELLO_HOLD_S`), or
+held until it is done (:data:`~boardroom.server.cluster.process.HELLO_HOLD_S`), or
 told to try again (close 1013), never welcomed without its seats. Clients
 connected elsewhere are re-attached by their gateway, seats and all; their
 spectators are closed with 1012 and watch again on reconnecting (a restored
@@ -69,10 +69,18 @@ tournaments to act across processes, which they do not yet.
 
 The package, a module per job::
 
-    envelopes   what processes send each other (typed, msgspec)
-    directory   the Redis keys: rooms, codes, lobby, quick matches, sessions, nodes
-    relay       one ordered publisher per process, and a remote client's outbox
-    node        ClusterNode: the hub's RoomsElsewhere, the inbox, heartbeats, takeovers,
-                a class's home and the connections carried to it
-    proxy       a class's HTTP requests passed on to its home
+    envelopes       what processes send each other (typed, msgspec)
+    directory       the Redis keys: rooms, codes, lobby, quick matches, sessions, nodes
+    relay           one ordered publisher per process, and a remote client's outbox
+    process         what the node's parts share: this process's id, directory, publisher,
+                    hub, and each session's work in order
+    owners          which live process owns a room (waiting out a takeover or a rebuild)
+    class_home      a class's home, and the connections carried to it whole
+    gateway         the relay's gateway side: messages sent on to their rooms' owners
+    remote_clients  the relay's owner side: other gateways' sessions acted for here
+    hello_hold      a resuming hello held for the takeover of a process just dead
+    inbox           what the other processes send, handed to the part whose job it is
+    heartbeat       liveness, registering again after a Redis restart, takeovers
+    node            ClusterNode: the hub's RoomsElsewhere and the life cycle, over the parts
+    proxy           a class's HTTP requests passed on to its home
 """

@@ -51,7 +51,7 @@ class Publisher:
     are subscribed again, so that what a client sent in the meantime reaches its
     room. Whatever pub/sub still loses (a subscription down while the publisher
     was not) is mended by the resync that follows a Redis restart
-    (:meth:`boardroom.server.cluster.node.ClusterNode._register_again`)."""
+    (:meth:`boardroom.server.cluster.heartbeat.Heartbeat.register_again`)."""
 
     def __init__(self, redis: Redis, directory: Directory) -> None:
         self._redis = redis

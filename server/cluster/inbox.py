@@ -1,0 +1,139 @@
+"""This process's inbox: :class:`Inbox` reads its channel and hands each envelope on.
+
+Contract: every envelope published to this process (or to every process) is
+handed to the part whose job it is, exactly once, and never one of this
+process's own (but its ``RoomsMoved``: it learns its own rooms' moves too).
+What is quick and touches no room (a reply to a client, an answer, an ask) is
+done at once; the rest runs in its session's order (:meth:`Process.in_order`),
+so the messages of one session, or the frames of one carried connection, never
+overtake each other. A broken subscription (Redis restarting) is read again
+until it is back; an envelope that does not decode is dropped, logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import msgspec
+from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
+
+from boardroom.server.cluster.class_home import ClassHome
+from boardroom.server.cluster.envelopes import (
+    Answer,
+    Ask,
+    Attach,
+    Close,
+    Deliver,
+    Envelope,
+    Forward,
+    Frame,
+    Gone,
+    Hangup,
+    RoomsMoved,
+    decode,
+)
+from boardroom.server.cluster.gateway import Gateway
+from boardroom.server.cluster.hello_hold import HelloHold
+from boardroom.server.cluster.owners import RoomOwners
+from boardroom.server.cluster.process import Process
+from boardroom.server.cluster.remote_clients import RemoteClients
+from boardroom.server.connection import Connection
+from boardroom.server.core.room_output import ClientId
+
+logger = logging.getLogger(__name__)
+
+INBOX_RETRY_S = 0.1
+"""How soon the inbox reads again after its connection failed."""
+
+
+class Inbox:
+    """What other processes send this one (see the module docstring)."""
+
+    def __init__(
+        self,
+        process: Process,
+        *,
+        owners: RoomOwners,
+        home: ClassHome,
+        gateway: Gateway,
+        remote: RemoteClients,
+        hello: HelloHold,
+    ) -> None:
+        self._process = process
+        self._owners = owners
+        self._home = home
+        self._gateway = gateway
+        self._remote = remote
+        self._hello = hello
+
+    async def read_forever(self, pubsub: PubSub) -> None:
+        """Read the subscribed channels and act on each envelope, until cancelled."""
+        while True:
+            try:
+                item = await pubsub.get_message(timeout=None)
+            except RedisError:
+                # Redis restarted (or the connection broke): the next read
+                # connects again and subscribes again (redis-py does both).
+                logger.exception("reading the cluster's messages failed; retrying")
+                await asyncio.sleep(INBOX_RETRY_S)
+                continue
+            if item is None or item.get("type") != "message":
+                continue
+            try:
+                envelope = decode(item["data"])
+            except msgspec.DecodeError:
+                logger.warning("an envelope that does not decode was dropped")
+                continue
+            if envelope.sender == self._process.node and not isinstance(envelope, RoomsMoved):
+                continue
+            self._receive(envelope)
+
+    def _receive(self, envelope: Envelope) -> None:
+        """Act on one envelope: at once if it is quick and touches no room, else
+        in its session's order (messages of one session never overtake each other)."""
+        process, home = self._process, self._home
+        hub = process.hub
+        match envelope:
+            case Deliver(session=session, text=text) if session in home.carried:
+                home.carried[session].send_text(text)
+            case Close(session=session, code=code, reason=reason) if session in home.carried:
+                home.carried[session].close(code, reason)
+            case Frame():
+                key = f"{envelope.sender}/{envelope.connection}"
+                process.in_order(key, lambda: home.carried_frame(envelope))
+            case Hangup(sender=sender, connection=connection):
+                key = f"{sender}/{connection}"
+                process.in_order(key, lambda: home.carried_hangup(sender, connection))
+            case Deliver(session=session, text=text):
+                outbox = hub.outbox_of(ClientId(session))
+                if isinstance(outbox, Connection):
+                    outbox.send_text(text)
+            case Close(session=session, code=code, reason=reason):
+                outbox = hub.outbox_of(ClientId(session))
+                if isinstance(outbox, Connection):
+                    outbox.close(code, reason)
+            case Answer():
+                self._hello.answered(envelope)
+            case Ask():
+                self._hello.answer(envelope)
+            case Forward():
+                process.in_order(envelope.session.id, lambda: self._remote.act_for(envelope))
+            case Gone(sender=sender, session=session):
+                process.in_order(session, lambda: self._remote.gone(sender, session))
+            case Attach():
+                process.in_order(envelope.session.id, lambda: self._remote.attach(envelope))
+            case RoomsMoved():
+                self._owners.moved(envelope.rooms, envelope.sender)
+                if envelope.previous:
+                    process.in_order("", lambda: self._gateway_gone(envelope.previous))
+                    self._gateway.watch_again(set(envelope.rooms))
+                    self._gateway.resend_to(envelope.previous, set(envelope.rooms))
+                self._gateway.reattach(envelope.sender)
+
+    async def _gateway_gone(self, gateway: str) -> None:
+        """The process ``gateway`` died: the sessions and carried connections it
+        held are away here from now on, as if their connections had closed."""
+        await self._remote.gateway_gone(gateway)
+        await self._home.gateway_gone(gateway)
