@@ -29,7 +29,7 @@ from boardroom.server.cluster.directory import HEARTBEAT_S
 from boardroom.server.cluster.envelopes import RoomsMoved
 from boardroom.server.cluster.gateway import Gateway
 from boardroom.server.cluster.owners import RoomOwners
-from boardroom.server.cluster.process import Process
+from boardroom.server.cluster.process import Process, stop_if_cancelled
 from boardroom.server.cluster.remote_clients import RemoteClients
 
 logger = logging.getLogger(__name__)
@@ -78,6 +78,7 @@ class Heartbeat:
                     if await directory.start_takeover(node, process.node):
                         await self.take_over(node)
             except RedisError:
+                stop_if_cancelled()
                 logger.exception("the cluster's heartbeat failed; retrying")
             except ClusterError:
                 # Another process took the class's home while this one missed its

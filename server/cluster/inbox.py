@@ -37,7 +37,7 @@ from boardroom.server.cluster.envelopes import (
 from boardroom.server.cluster.gateway import Gateway
 from boardroom.server.cluster.hello_hold import HelloHold
 from boardroom.server.cluster.owners import RoomOwners
-from boardroom.server.cluster.process import Process
+from boardroom.server.cluster.process import Process, stop_if_cancelled
 from boardroom.server.cluster.remote_clients import RemoteClients
 from boardroom.server.connection import Connection
 from boardroom.server.core.room_output import ClientId
@@ -74,6 +74,7 @@ class Inbox:
             try:
                 item = await pubsub.get_message(timeout=None)
             except RedisError:
+                stop_if_cancelled()
                 # Redis restarted (or the connection broke): the next read
                 # connects again and subscribes again (redis-py does both).
                 logger.exception("reading the cluster's messages failed; retrying")

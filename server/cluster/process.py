@@ -36,6 +36,20 @@ TAKEOVER_POLL_S = 0.2
 """How often a held hello or room message looks whether the takeover came."""
 
 
+def stop_if_cancelled() -> None:
+    """Raise :class:`asyncio.CancelledError` if the running task was asked to stop.
+
+    Called by the loops that catch :class:`~redis.exceptions.RedisError` and go on:
+    a cancellation that lands inside a redis-py call can come out of it as a
+    ``RedisError`` (a timeout or a broken connection) instead of
+    ``CancelledError``; without this check such a loop would log it, sleep and
+    beat on after :meth:`ClusterNode.close` cancelled it, and the process's
+    stop would wait for its deadline."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
 class Process:
     """This process in the cluster, as its node's parts see it (see the module docstring)."""
 
