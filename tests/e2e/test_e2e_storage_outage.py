@@ -158,6 +158,11 @@ async def test_the_clock_stands_still_while_a_move_waits_to_be_saved(tmp_path: P
             move = {"type": "move", "room": code, "move": "b2", "ply": 1}
             refused = await bob.request(move)
             assert refused["code"] == "storage_unavailable", refused
+            # Both are told, so that their clocks stop too: Bob's time stands, not running.
+            for player in (ann, bob):
+                told = (await player.expect("state"))["room"]
+                assert told["saving_paused"] and told["clocks"]["running"] is None, told
+                assert 0 < told["clocks"]["second_ms"] <= 3000
             await asyncio.sleep(3.5)  # past Bob's 3 s
         finally:
             holder.execute("ROLLBACK")
@@ -165,6 +170,9 @@ async def test_the_clock_stands_still_while_a_move_waits_to_be_saved(tmp_path: P
         await asyncio.sleep(refused["retry_after"])
         played = await bob.request(move)
         assert played["type"] == "moved", played
+        for player in (ann, bob):  # saved again: the state without the pause, Ann's clock running
+            resumed = (await player.expect("state"))["room"]
+            assert "saving_paused" not in resumed and resumed["clocks"]["running"] == "first"
         assert (await ann.request({"type": "move", "room": code, "move": "a2"}))["type"] == "moved"
         assert not [m for m in ann.seen + bob.seen if m.get("type") == "game_over"]
         for player in (ann, bob):
@@ -174,8 +182,9 @@ async def test_the_clock_stands_still_while_a_move_waits_to_be_saved(tmp_path: P
 @pytest.mark.usefixtures("short_busy_timeout")
 async def test_the_ai_sits_down_once_its_game_can_be_stored(tmp_path: Path) -> None:
     """A room opened with the AI while the file is locked: the creator has the
-    room (nothing of it needs storing yet); the AI's seat, which starts the game,
-    is taken once the lock goes, and the game is played."""
+    room (nothing of it needs storing yet), then a state saying saving is
+    paused; the AI's seat, which starts the game, is taken once the lock goes
+    (a state without the pause), and the game is played."""
     database = tmp_path / "games.db"
     async with running_server(database) as server:
         ann = await Player.join_server(server.ws_url, "ann")
@@ -186,12 +195,14 @@ async def test_the_ai_sits_down_once_its_game_can_be_stored(tmp_path: Path) -> N
                 {"type": "create_room", "game": "tictactoe", "ai_level": "easy"}
             )
             assert created["type"] == "state" and created["room"]["status"] == "waiting"
-            await asyncio.sleep(0.5)  # refused at least once meanwhile
+            paused = await ann.expect("state")  # the AI's seat refused
+            assert paused["room"]["saving_paused"] and paused["room"]["status"] == "waiting"
         finally:
             holder.execute("ROLLBACK")
             holder.close()
         started = await ann.expect("state", timeout=30)
         assert started["room"]["status"] == "playing", started
+        assert "saving_paused" not in started["room"]
         code = created["room"]["code"]
         assert (await ann.request({"type": "move", "room": code, "move": "b2"}))["type"] == "moved"
         await ann.expect("moved", ply=1, timeout=30)  # the AI's answer
