@@ -203,7 +203,7 @@ class App {
       }
     });
     this.session.addEventListener("room", (event) => this.roomChanged(event.detail));
-    this.session.addEventListener("notice", (event) => this.say(event.detail.text));
+    this.session.addEventListener("notice", (event) => this.notices.say(event.detail.text, null, event.detail.key));
     this.session.addEventListener("ready", () => this.route());
     this.session.addEventListener("announcement", (event) => this.announcement(event.detail));
     this.session.addEventListener("match", (event) => this.match(event.detail));
