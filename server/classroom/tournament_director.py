@@ -21,6 +21,9 @@ the store before it acts on it or tells anyone, and drives the hub:
   (:func:`no_show_reason`). While the teacher has the games paused no deadline
   passes: at the resume each is moved on by the time the pause took from its
   window (a room opened during the pause gets a whole window from the resume).
+  Nor in a room whose saving is paused (a player's sit-down, which would start
+  its game, refused because the database is down): its deadline passing gives
+  it a whole new window instead.
 - **A game ends**: a winner gives ``1-0`` or ``0-1``, a full board or an agreed
   draw ``1/2-1/2``. A game that ended with no result, the teacher having closed
   its room (``aborted``) or both players having gone (``abandonment`` without a
@@ -597,6 +600,16 @@ class TournamentDirector:
             now = time.time()
             for pairing in self._waiting(progress):
                 if pairing.starts_by is None or pairing.starts_by > now or pairing.room is None:
+                    continue
+                room = self._hub.room_info(pairing.room)
+                if room is not None and room.state.saving_paused:
+                    # A sit-down that would start its game was refused for the
+                    # store (and is being sent again): nobody forfeits for the
+                    # database. A whole new window, as after the teacher's pause.
+                    window = progress.record.no_show_seconds
+                    moved = await self._set(progress, pairing, starts_by=time.time() + window)
+                    for side in Player:
+                        self._send_match(progress, moved, side)
                     continue
                 first, second = self._name(pairing.first), self._name(pairing.second)
                 reason = partial(no_show_reason, first, second)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,13 @@ from classroom_helpers import Teacher
 from harness import Player, running_server, wait_until
 from tournament_helpers import check_standings, results_from_records, tournament
 
+from boardroom.server.classroom.tournament_routes import DIRECTOR
 from boardroom.server.core.room_output import GameFinished
 from boardroom.server.hub.boundary import HubEvent
 from boardroom.server.lifecycle import HUB
 from boardroom.server.store.sqlite import base as sqlite_base
+from boardroom.server.tournaments.spec import TournamentSpec
+from boardroom.shared.protocol.messages import Clock
 
 OUTAGE_SECONDS = 2.5
 LIMIT_SECONDS = 1.0
@@ -127,3 +131,52 @@ async def test_a_tournament_finishes_right_after_an_outage_during_its_round_chan
     failed = [r for r in caplog.records if "step failed" in r.message]
     # On main: no pause announced, round 2 never opened: the step failed, "database is locked".
     assert failed == []
+
+
+async def test_nobody_forfeits_a_game_whose_start_waits_on_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann sits down; Bob's sit-down, which starts the game, is refused while the
+    file is locked, and the no-show deadline (1.5 s here, made through the
+    director: the API keeps it to 10 s or more) passes meanwhile. The room is not
+    closed for a no-show: once the lock goes its players get a ``match`` with a
+    new deadline, and Bob's sit-down, sent again, starts the game. Before, the
+    room was closed: Bob lost by forfeit to the database."""
+    monkeypatch.setattr(sqlite_base, "_BUSY_TIMEOUT_S", 0.3)
+    database = tmp_path / "class.db"
+    async with running_server(database, class_name="7B") as server:
+        players = {name: await Player.join_server(server.ws_url, name) for name in ("ann", "bob")}
+        teacher = Teacher(server)
+        entrants = tuple([f"student:{await teacher.student_id(name)}" for name in players])
+        spec = TournamentSpec(
+            name="Deadline cup",
+            game="tictactoe",
+            format="round_robin",
+            rounds=1,
+            double=False,
+            clock=Clock(),
+            no_show_seconds=1.5,
+            entrants=entrants,
+        )
+        await server.app[DIRECTOR].create(spec)
+        matches = {name: await player.expect("match") for name, player in players.items()}
+        ann, bob = players["ann"], players["bob"]
+        joined = await ann.request({"type": "join", "code": matches["ann"]["code"]})
+        assert joined["type"] == "state", joined
+        holder = sqlite3.connect(database, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            sit = {"type": "join", "code": matches["bob"]["code"]}
+            refused = await bob.request(sit)
+            assert refused["code"] == "storage_unavailable", refused
+            await asyncio.sleep(max(0.0, matches["bob"]["starts_by"] + 0.5 - time.time()))
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        again = await bob.expect("match")  # the deadline passed in the outage: a new one
+        assert again["starts_by"] > matches["bob"]["starts_by"] + 1, again
+        started = await bob.request(sit)
+        assert started["type"] == "state" and started["room"]["status"] == "playing", started
+        assert not [m for m in ann.seen + bob.seen if m.get("type") == "room_closed"]
+        for player in players.values():
+            await player.close()
