@@ -26,7 +26,8 @@ from tournament_helpers import check_standings, results_from_records, tournament
 from boardroom.server.classroom.tournament_routes import DIRECTOR
 from boardroom.server.core.room_output import GameFinished
 from boardroom.server.hub.boundary import HubEvent
-from boardroom.server.lifecycle import HUB
+from boardroom.server.lifecycle import HUB, STORE
+from boardroom.server.store import StorageUnavailableError
 from boardroom.server.store.sqlite import base as sqlite_base
 from boardroom.server.tournaments.spec import TournamentSpec
 from boardroom.shared.protocol.messages import Clock
@@ -180,3 +181,50 @@ async def test_nobody_forfeits_a_game_whose_start_waits_on_the_database(
         assert not [m for m in ann.seen + bob.seen if m.get("type") == "room_closed"]
         for player in players.values():
             await player.close()
+
+
+async def test_a_write_whose_commit_landed_but_whose_answer_was_lost_is_not_made_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outage a PostgreSQL connection cut at the commit makes: the write is
+    stored, but the director hears ``storage_unavailable``. Round 1's pairing
+    and the first result are made so (the real store writes them, then the
+    fault is raised). The director's retry is refused (a result is final, the
+    round exists), finds the change stored, and goes on: an AI-only double round
+    robin finishes with its two games, each result once."""
+    database = tmp_path / "class.db"
+    async with running_server(database, class_name="7B") as server:
+        store = server.app[STORE]
+        cut: list[str] = []
+
+        def cut_once(name: str) -> None:
+            write = getattr(store, name)
+
+            async def landed_then_cut(*args: Any, **kwargs: Any) -> None:
+                await write(*args, **kwargs)
+                if name not in cut and (name != "update_pairing" or "result" in kwargs):
+                    cut.append(name)
+                    raise StorageUnavailableError("connection lost at the commit")
+
+            monkeypatch.setattr(store, name, landed_then_cut)
+
+        cut_once("update_pairing")
+        cut_once("open_round")
+        teacher = Teacher(server)
+        body = {
+            "name": "Cut cup",
+            "game": "tictactoe",
+            "format": "round_robin",
+            "double": True,
+            "entrants": ["ai:random", "ai:easy"],
+        }
+        status, answer, _ = await teacher.call("POST", "/api/admin/tournaments", body)
+        assert status == 201, answer
+        base = server.http_url("")
+        shown = await wait_until(
+            lambda: tournament(base, answer["tournament"]["id"]),
+            lambda t: t["status"] == "finished",
+        )
+    assert sorted(cut) == ["open_round", "update_pairing"]
+    assert [len(round_["games"]) for round_ in shown["rounds_played"]] == [1, 1]
+    assert all(game["result"] for round_ in shown["rounds_played"] for game in round_["games"])
