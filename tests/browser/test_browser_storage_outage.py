@@ -8,7 +8,12 @@ banner from the room's ``saving_paused`` state), her clock stands still where
 the server's does, and the move is sent again by itself; once the lock is let
 go the move is played, Bob sees it, the banner goes and Bob's clock runs.
 Screenshots of the pause (projector 1280x720 and phone 390x844) go to the
-test's temporary directory (printed)."""
+test's temporary directory (printed).
+
+A tournament paused past the outage limit is said by the server's
+``announcement`` (``tournament_paused``, then ``tournament_resumed``): the
+page pins it in its reader's language, the resumption in the pause's place,
+and moves nobody to the standings."""
 
 from __future__ import annotations
 
@@ -21,7 +26,9 @@ from browser import web_session
 from harness import Player
 from playwright.async_api import expect
 
+from boardroom.server.lifecycle import HUB
 from boardroom.server.store.sqlite import base as sqlite_base
+from boardroom.shared.protocol.tournament_ending import TournamentEnding
 
 SIZES = (("projector", {"width": 1280, "height": 720}), ("phone", {"width": 390, "height": 844}))
 
@@ -93,3 +100,32 @@ async def test_a_move_made_while_the_database_is_locked_is_played_once_it_is_fre
         assert reply["type"] == "moved", reply
         await expect(ann.room).to_have_attribute("data-status", "finished")
         await bob.close()
+
+
+async def test_a_tournaments_pause_for_saving_is_pinned_and_its_resumption_takes_its_place(
+    db_path: Path, tmp_path: Path
+) -> None:
+    async with web_session(db_path, class_name="7B") as web:
+        ann = await web.person("ann", viewport=dict(SIZES[0][1]))
+        ana = await web.person(None, viewport=dict(SIZES[1][1]), locale="es-ES")
+        await ana.page.get_by_label("Tu nombre").fill("ana")
+        await ana.page.get_by_role("button", name="Entrar", exact=True).click()
+        await expect(ana.page.locator("body")).to_have_attribute("data-connection", "open")
+        hub = web.server.app[HUB]
+        said = {
+            "paused": ("is paused: the server cannot save", "está en pausa: el servidor no puede"),
+            "resumed": ("goes on: its results are saved again", "sigue: sus resultados vuelven"),
+        }
+        for name, ending in (
+            ("paused", TournamentEnding.paused("Cup")),
+            ("resumed", TournamentEnding.resumed("Cup")),
+        ):
+            hub.announce(ending.english(), source="server", tournament=1, ending=ending)
+            for person, words, who in ((ann, said[name][0], "en"), (ana, said[name][1], "es")):
+                pinned = person.page.locator("#pinned li")
+                await expect(pinned).to_have_count(1)
+                await expect(pinned).to_contain_text(words)
+                assert "#/tournament" not in person.page.url
+                shot = tmp_path / f"tournament-{name}-{who}.png"
+                await person.page.screenshot(path=str(shot))
+                print(f"\nscreenshot: {shot}")

@@ -313,6 +313,7 @@ class App {
     }
     if (["tournament_paused", "tournament_resumed"].includes(message.kind)) {
       // Not an end: the resumption's notice takes the pause's place, nobody is moved.
+      this.notices.unpin(`tournament-saving/${id}`);
       const notice = this.notices.pin("server", message.text, `tournament-saving/${id}`);
       if (language() !== "en") setText(notice.querySelector(".pinned-text"), announcementText(message) || message.text);
       return;
