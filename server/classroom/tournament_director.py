@@ -498,24 +498,30 @@ class TournamentDirector:
         while the store refuses it for now (see the module docstring), under the
         lock. ``done`` tells whether the stored tournament has the write's change:
         asked only when a retry is refused otherwise, since a commit cut off on its
-        way may have been stored. Any other store error is raised as it is."""
+        way may have been stored. Any other store error is raised as it is (and
+        the outage is over for the teacher's requests: this step failed)."""
         delay = FIRST_RETRY_SECONDS
         refused = False
-        while True:
-            try:
-                await write()
-            except StorageUnavailableError as outage:
-                self._refused(progress, outage)
-                refused = True
-                await asyncio.sleep(delay)
-                delay = min(2 * delay, max(outage.retry_after, FIRST_RETRY_SECONDS))
-                continue
-            except StoreError:
-                if not refused or not await self._has(progress, done):
-                    raise
-            if refused:
-                self._saved(progress)
-            return
+        try:
+            while True:
+                try:
+                    await write()
+                except StorageUnavailableError as outage:
+                    self._refused(progress, outage)
+                    refused = True
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, max(outage.retry_after, FIRST_RETRY_SECONDS))
+                    continue
+                except StoreError:
+                    if not refused or not await self._has(progress, done):
+                        raise
+                if refused:
+                    self._saved(progress)
+                    refused = False
+                return
+        finally:
+            if refused:  # given up (another error, or the director stopped)
+                self._unsaved_since = None
 
     async def _has(self, progress: TournamentProgress, done: StoredCheck) -> bool:
         """Whether the store has the change ``done`` looks for (read while the
