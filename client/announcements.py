@@ -1,4 +1,4 @@
-"""The server's own announcement (a tournament's end or cancel) in the reader's
+"""The server's own announcement (a tournament's end, cancel, pause or resumption) in the reader's
 language, from its code (``kind``) and values; the teacher's are shown as typed.
 
 In English the server's ``text`` is shown as it is (the very words these codes
@@ -12,7 +12,24 @@ from babel.lists import format_list
 
 from boardroom.shared.i18n import SOURCE_LANGUAGE, _, current, current_language, ngettext
 from boardroom.shared.protocol.messages import Announcement
-from boardroom.shared.protocol.tournament_ending import CANCELLED, SHARE, WINS, EndingKind
+from boardroom.shared.protocol.tournament_ending import (
+    CANCELLED,
+    PAUSED,
+    RESUMED,
+    SHARE,
+    WINS,
+    EndingKind,
+)
+
+_NAME_ONLY = {
+    EndingKind.CANCELLED: CANCELLED,
+    EndingKind.PAUSED: PAUSED,
+    EndingKind.RESUMED: RESUMED,
+}
+"""The kinds worded from the tournament's name alone."""
+
+
+_KINDS = {kind.value for kind in EndingKind}
 
 
 def announcement_text(message: Announcement) -> str:
@@ -22,8 +39,9 @@ def announcement_text(message: Announcement) -> str:
     name = message.tournament_name
     if name is None:
         return message.text
-    if message.kind == EndingKind.CANCELLED:
-        return _(CANCELLED, name=name)
+    words_of_name = _NAME_ONLY.get(EndingKind(message.kind)) if message.kind in _KINDS else None
+    if words_of_name is not None:
+        return _(words_of_name, name=name)
     if message.kind != EndingKind.OVER or not message.winners or message.points is None:
         return message.text
     points = message.points

@@ -13,22 +13,25 @@ carries out each :class:`~boardroom.server.core.room_output.Output` as the room'
    room's next input;
 4. arm a timer for ``next_deadline`` that feeds ``tick``.
 
-If the store is unavailable for now (:class:`~boardroom.server.store.StorageUnavailableError`:
-PostgreSQL down or unreachable, SQLite locked by another process), the input is
-undone: the room is put back as it was before it (:meth:`Room.rollback`), nothing
-is sent, and :meth:`RoomHost.run` raises :class:`RoomStorageUnavailableError`, a
-``storage_unavailable`` refusal with ``retry_after`` for the client whose request it
-was (it sends it again later: the game pauses, it does not end). The host's own
-inputs (the clock's timer, the AI's move) are tried again after ``retry_after``.
-Only the first event of an output can be undone so: once one is stored, the rest
-are retried in place until they are stored too (the room waits, holding its lock).
-After ``outage_limit`` seconds of refusals with no store in between, the room is
-closed as below, with ``storage_lost``.
+If the store is unavailable for now
+(:class:`~boardroom.server.store.StorageUnavailableError`: PostgreSQL down or
+unreachable, SQLite locked by another process), the input is undone: the room is put
+back as it was before it (:meth:`Room.rollback`), nothing of it is sent, the room's
+clock stands still (:meth:`Room.hold_clock`: the first time, every member gets the state
+with ``saving_paused``, so their clocks stop too; once an input is stored again, the
+state without it, :meth:`Room.saving_resumed`), and :meth:`RoomHost.run` raises
+:class:`RoomStorageUnavailableError`, a ``storage_unavailable`` refusal with
+``retry_after`` for the client whose request it was (it sends it again later: the game
+pauses, it does not end). The host's own inputs (the clock's timer, the AI's move) are
+tried again after ``retry_after``. Only the first event of an output can be undone so:
+once one is stored, the rest are retried in place until they are stored too (the room
+waits, holding its lock). After ``outage_limit`` seconds of refusals with no store in
+between, the room is closed as below, with ``storage_lost``.
 
-If the store fails otherwise (a bug, a schema error, a corrupt file), nothing of
-that output is sent (the room's memory may be ahead of the disk, so it cannot be
-trusted to go on): every member is told (``internal_error``) and the host refuses
-further input with :class:`RoomUnavailableError`. The rest of the server carries on.
+If the store fails otherwise (a bug, a schema error, a corrupt file), nothing of that
+output is sent (the room's memory may be ahead of the disk, so it cannot be trusted
+to go on): every member is told (``internal_error``) and the host refuses further input with
+:class:`RoomUnavailableError`. The rest of the server carries on.
 """
 
 from __future__ import annotations
@@ -241,7 +244,7 @@ class RoomHost:
                 self.room.release_clock(now)
             output = step(now)
             if held and not output.events:
-                self.room.hold_clock(now)
+                self.room.hold_clock(now, tell=False)
             await self._carry_out(output, before)
             return output
 
@@ -289,6 +292,7 @@ class RoomHost:
             ),
             None,
         )
+        was_held = self._clock_held
         if output.events:
             try:
                 await self._store(output, before)
@@ -303,6 +307,18 @@ class RoomHost:
                 return
         if ended_id is not None:
             self._ended_game_id = ended_id
+        self._send(output, ended_id)
+        if output.events and was_held:
+            # Stored again after refusals: everyone's clocks run on, from the state.
+            self._send(self.room.saving_resumed(self._now()), None)
+        for request in output.ai_requests:
+            self._spawn(self._think(request))
+        self._arm_timer(output.next_deadline)
+        self._after(self, output)
+
+    def _send(self, output: Output, ended_id: int | None) -> None:
+        """Deliver ``output``'s messages, each encoded once (``ended_id``: the
+        stored id of a game that ended in it, for its ``game_over``)."""
         game_id = self.game_id
         encoded: dict[int, tuple[ServerMessage, str]] = {}
         for recipient, message in output.messages:
@@ -319,10 +335,6 @@ class RoomHost:
                 if sent is None:
                     sent = encoded[id(shown)] = (shown, encode_message(shown))
                 self._deliver(client, *sent)
-        for request in output.ai_requests:
-            self._spawn(self._think(request))
-        self._arm_timer(output.next_deadline)
-        self._after(self, output)
 
     async def _store(self, output: Output, before: RoomSnapshot) -> None:
         """Store ``output``'s events, in order. A refusal for now of the first one
@@ -347,7 +359,8 @@ class RoomHost:
                     if index == 0:
                         self.room.rollback(before)
                         if not self._clock_held:
-                            self.room.hold_clock(self._now())
+                            # Everyone is told (a state with saving_paused): their clocks stop too.
+                            self._send(self.room.hold_clock(self._now()), None)
                             self._clock_held = True
                         raise RoomStorageUnavailableError(self.code, outage.retry_after) from None
                     await asyncio.sleep(outage.retry_after)

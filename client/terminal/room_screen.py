@@ -18,6 +18,13 @@ it): it is sent by itself when a ``state`` without ``paused`` comes, if it is
 still the player's turn and the move still legal. A move the server refuses as
 ``paused`` (the pause came while it was on its way) is held the same way.
 
+While the server cannot save the game (``saving_paused`` in the state: its
+database is down), a line says so, the status line's clocks stand as the
+server's do (the toolbar's too, at a terminal, from the session's copy of the
+room), and a refused move is sent again by the session (which says so before
+each wait); a line says when saving works again, the clocks running on from the
+state.
+
 A tournament's ``match`` for another room ends the screen (leaving this room)
 so that the lobby joins that one, at once or, if the player is in a game in
 progress here, once it is over.
@@ -146,6 +153,8 @@ class RoomScreen:
         """A move typed during the teacher's pause, sent at the resume."""
         self._resumed = False
         """True once a ``state`` without ``paused`` came after the move was held."""
+        self._said_saving_paused = False
+        """The room's saving pause was said (so its end is said too)."""
         self._rematch_shown: Player | None = None
         """The side whose rematch request was last said (so it is said once)."""
         self._exit: RoomExit | None = None
@@ -340,6 +349,21 @@ class RoomScreen:
             )
         elif before is not None and before.paused and not state.paused:
             show(_("The teacher resumed the games."))
+        live = self.room
+        if state.saving_paused and not self._said_saving_paused:
+            # Said only if it still holds: a player whose own move waited on the
+            # store (and was told so by the session) reads this state after it.
+            if live is not None and live.state.saving_paused:
+                self._said_saving_paused = True
+                show(
+                    _(
+                        "Saving is paused: the server cannot save this game for now. "
+                        "The clocks are stopped; moves are sent again by themselves."
+                    )
+                )
+        elif self._said_saving_paused and not state.saving_paused:
+            self._said_saving_paused = False
+            show(_("Saving works again: the game goes on, the clocks run on."))
         new_game = before is None or (
             before.status != "playing" or before.game_number != state.game_number
         )

@@ -201,7 +201,8 @@ def game_title(title: str) -> str:
 
 def turn_text(room: TrackedRoom, *, held: str | None = None) -> str:
     """Where the game stands: waiting for a player, whose move, a draw offer, a
-    pause by the teacher (with the move ``held`` for the resume), or over."""
+    pause by the teacher (with the move ``held`` for the resume), saving paused on
+    the server (its database down: the clocks stand), or over."""
     state = room.state
     if state.status == "waiting":
         if state.paused:
@@ -243,6 +244,9 @@ def turn_text(room: TrackedRoom, *, held: str | None = None) -> str:
             )
         else:
             text += _(", {symbol} offers a draw", symbol=state.draw_offer.symbol)
+    if state.saving_paused:
+        # The server's clocks stand (clocks.running is null): so do the ones shown.
+        text += _(" (saving is paused: the clocks are stopped)")
     return text
 
 

@@ -21,6 +21,9 @@ the store before it acts on it or tells anyone, and drives the hub:
   (:func:`no_show_reason`). While the teacher has the games paused no deadline
   passes: at the resume each is moved on by the time the pause took from its
   window (a room opened during the pause gets a whole window from the resume).
+  Nor in a room whose saving is paused (a player's sit-down, which would start
+  its game, refused because the database is down): its deadline passing gives
+  it a whole new window instead.
 - **A game ends**: a winner gives ``1-0`` or ``0-1``, a full board or an agreed
   draw ``1/2-1/2``. A game that ended with no result, the teacher having closed
   its room (``aborted``) or both players having gone (``abandonment`` without a
@@ -43,6 +46,23 @@ the store before it acts on it or tells anyone, and drives the hub:
   come back (nobody had started playing) gets a fresh room and a new no-show
   window.
 
+**The database down** (:class:`~boardroom.server.store.StorageUnavailableError`): every
+write the director makes (a round paired, a room or game or result recorded, a
+deadline moved, a withdrawal, the end) is tried again, after 0.25 s, then twice as
+long each time up to the store's ``retry_after``, holding the lock, so the steps
+behind it wait their turn and nothing is lost, skipped or done twice: the store
+is written first, so memory never runs ahead of it, and what the hub is asked to
+do after a write is asked once, after it went through. A write whose commit was
+cut off on its way may have been stored: the retry that the store then refuses
+(a result already there, a round already paired, an end already written) is
+checked against the store and taken as done if the store has it. Past
+``outage_limit`` (the config's ``storage_outage_limit``) of refusals the tournament
+is *paused*: everyone connected gets an ``announcement`` (``kind``
+``tournament_paused``), the director goes on trying every ``retry_after``, and
+when the write goes through the tournament goes on (``tournament_resumed``).
+Meanwhile the teacher's requests are answered ``storage_unavailable`` at once
+rather than wait behind it.
+
 Every change is made under one lock, in the order the hub reported it: the
 director hears the hub's events (:mod:`boardroom.server.hub.boundary`) synchronously, and
 each starts a task that waits for the lock. It reads the hub's rooms as
@@ -54,7 +74,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from functools import partial
 from typing import cast
@@ -67,7 +87,16 @@ from boardroom.server.core.records import GameRecord, GameState, PlayerKind, Ter
 from boardroom.server.core.room_output import ClientId, GameFinished, GameStarted
 from boardroom.server.hub import GameServer
 from boardroom.server.hub.boundary import HubEvent, PauseChanged, PlayerRemoved, SessionWelcomed
-from boardroom.server.store import EntrantRecord, PairingRecord, Store, StudentRecord
+from boardroom.server.room_host import STORAGE_OUTAGE_LIMIT
+from boardroom.server.store import (
+    EntrantRecord,
+    PairingRecord,
+    StorageUnavailableError,
+    Store,
+    StoreError,
+    StudentRecord,
+    TournamentRecord,
+)
 from boardroom.server.tournaments.players import Outcome
 from boardroom.server.tournaments.progress import TournamentProgress, forfeit_result
 from boardroom.server.tournaments.spec import TournamentSpec, parse_entrant
@@ -96,6 +125,14 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+FIRST_RETRY_SECONDS = 0.25
+"""The director's first wait before it tries again a write the store refused for
+now; each next wait is twice as long, up to the store's ``retry_after``."""
+
+StoredCheck = Callable[[TournamentRecord], bool]
+"""Whether a tournament as stored has a write's change already
+(see :meth:`TournamentDirector._stored`)."""
 
 
 class DirectorError(Exception):
@@ -154,6 +191,10 @@ def no_show_reason(first: str, second: str, seated: Mapping[str, bool]) -> Closi
     return Closing.no_show(absent=absent, winner=winner)
 
 
+def _has_round(number: int, stored: TournamentRecord) -> bool:
+    return any(pairing.round == number for pairing in stored.pairings)
+
+
 def _outcome_of_record(record: GameRecord) -> Outcome:
     winner: Player | None = None
     if record.winner is not None:
@@ -168,10 +209,24 @@ class TournamentDirector:
     at shutdown. Used from the event loop only.
     """
 
-    def __init__(self, *, hub: GameServer, store: Store, roster: Roster) -> None:
+    def __init__(
+        self,
+        *,
+        hub: GameServer,
+        store: Store,
+        roster: Roster,
+        outage_limit: float = STORAGE_OUTAGE_LIMIT,
+    ) -> None:
+        """``outage_limit``: seconds of storage refusals after which the running
+        tournament is announced paused (see the module docstring)."""
         self._hub = hub
         self._store = store
         self._roster = roster
+        self._outage_limit = outage_limit
+        self._unsaved_since: float | None = None
+        """Monotonic time of the first refusal of the write being tried, if any."""
+        self._outage_paused = False
+        """The tournament was announced paused for the outage."""
         self._lock = asyncio.Lock()
         self._running: TournamentProgress | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -212,7 +267,9 @@ class TournamentDirector:
         """Create the tournament and open its first round. Raises
         :class:`TournamentRunningError` or :class:`UnknownEntrantError`; nothing is
         created then. ``spec.no_show_seconds`` may be any positive number (the
-        HTTP API keeps it to 10..600)."""
+        HTTP API keeps it to 10..600). :class:`StorageUnavailableError` while the
+        director waits on the store."""
+        self._refuse_in_outage()
         async with self._lock:
             running = self._running
             if running is not None:
@@ -246,7 +303,9 @@ class TournamentDirector:
 
     async def cancel(self, tournament_id: int) -> TournamentView:
         """Cancel the running tournament (a cancelled one is answered as it is).
-        Raises :class:`UnknownTournamentError`, :class:`TournamentOverError`."""
+        Raises :class:`UnknownTournamentError`, :class:`TournamentOverError`;
+        :class:`StorageUnavailableError` while the director waits on the store."""
+        self._refuse_in_outage()
         async with self._lock:
             progress = self._running
             if progress is None or progress.id != tournament_id:
@@ -311,7 +370,13 @@ class TournamentDirector:
                 )
                 for board, pairing in enumerate(round_.pairings, start=1)
             ]
-            await self._store.open_round(progress.id, number, round_.bye, pairings, time.time())
+            await self._stored(
+                progress,
+                partial(
+                    self._store.open_round, progress.id, number, round_.bye, pairings, time.time()
+                ),
+                done=partial(_has_round, number),
+            )
             progress.add_round(number, round_.bye, pairings)
             logger.info("tournament round", extra={"tournament": progress.id, "round": number})
             for pairing in pairings:
@@ -329,8 +394,7 @@ class TournamentDirector:
             second=players[1],
             hints=record.hints,
         )
-        starts_by = time.time() + record.no_show_seconds
-        pairing = await self._set(progress, pairing, room=code, starts_by=starts_by)
+        pairing = await self._new_window(progress, pairing, room=code)
         for entrant in (pairing.first, pairing.second):
             kind, level = parse_entrant(entrant)
             if kind == "ai":
@@ -372,18 +436,47 @@ class TournamentDirector:
         self, progress: TournamentProgress, pairing: PairingRecord, **changes: object
     ) -> PairingRecord:
         """Store the changes to a pairing, then make them in memory."""
-        await self._store.update_pairing(
-            progress.id,
-            pairing.round,
-            pairing.board,
-            **changes,  # type: ignore[arg-type]
+
+        def has_them(stored: TournamentRecord) -> bool:
+            return any(
+                (p.round, p.board) == (pairing.round, pairing.board)
+                and all(getattr(p, name) == value for name, value in changes.items())
+                for p in stored.pairings
+            )
+
+        await self._stored(
+            progress,
+            lambda: self._store.update_pairing(
+                progress.id,
+                pairing.round,
+                pairing.board,
+                **changes,  # type: ignore[arg-type]
+            ),
+            done=has_them,
         )
         return progress.update(pairing, **changes)
+
+    async def _new_window(
+        self, progress: TournamentProgress, pairing: PairingRecord, **changes: object
+    ) -> PairingRecord:
+        """Store the pairing's no-show deadline a whole window from now (with
+        ``changes``); if the store kept the write waiting, again from when it went
+        through: nobody's window is spent waiting on the database."""
+        window = progress.record.no_show_seconds
+        asked = time.time()
+        pairing = await self._set(progress, pairing, starts_by=asked + window, **changes)
+        if time.time() - asked >= FIRST_RETRY_SECONDS:
+            pairing = await self._set(progress, pairing, starts_by=time.time() + window)
+        return pairing
 
     async def _end(self, progress: TournamentProgress, status: str) -> None:
         """Mark the tournament finished or cancelled, and announce it."""
         now = time.time()
-        await self._store.end_tournament(progress.id, status, now)
+        await self._stored(
+            progress,
+            lambda: self._store.end_tournament(progress.id, status, now),
+            done=lambda stored: stored.status == status,
+        )
         progress.record = replace(progress.record, status=status, finished_at=now)
         self._running = None
         if self._timer is not None:
@@ -403,6 +496,95 @@ class TournamentDirector:
         winners = [s for s in progress.standings() if s.rank == 1]
         names = [self._name(s.player) for s in winners]
         return TournamentEnding.over(progress.record.name, names, winners[0].points)
+
+    # -- the store down --------------------------------------------------------------------
+
+    async def _stored(
+        self,
+        progress: TournamentProgress,
+        write: Callable[[], Awaitable[None]],
+        *,
+        done: StoredCheck,
+    ) -> None:
+        """Make ``write`` (one of the tournament's store writes), trying it again
+        while the store refuses it for now (see the module docstring), under the
+        lock. ``done`` tells whether the stored tournament has the write's change:
+        asked only when a retry is refused otherwise, since a commit cut off on its
+        way may have been stored. Any other store error is raised as it is (and
+        the outage is over for the teacher's requests: this step failed)."""
+        delay = FIRST_RETRY_SECONDS
+        refused = False
+        try:
+            while True:
+                try:
+                    await write()
+                except StorageUnavailableError as outage:
+                    self._refused(progress, outage)
+                    refused = True
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, max(outage.retry_after, FIRST_RETRY_SECONDS))
+                    continue
+                except StoreError:
+                    if not refused or not await self._has(progress, done):
+                        raise
+                if refused:
+                    self._saved(progress)
+                    refused = False
+                return
+        finally:
+            if refused:  # given up (another error, or the director stopped)
+                self._unsaved_since = None
+
+    async def _has(self, progress: TournamentProgress, done: StoredCheck) -> bool:
+        """Whether the store has the change ``done`` looks for (read while the
+        store may still falter: a refusal for now is tried again)."""
+        while True:
+            try:
+                records = await self._store.tournaments(self._roster.class_name)
+            except StorageUnavailableError as outage:
+                self._refused(progress, outage)
+                await asyncio.sleep(max(outage.retry_after, FIRST_RETRY_SECONDS))
+                continue
+            return any(r.id == progress.id and done(r) for r in records)
+
+    def _refused(self, progress: TournamentProgress, outage: StorageUnavailableError) -> None:
+        """A write was refused for now: past the limit, the tournament is paused."""
+        now = time.monotonic()
+        if self._unsaved_since is None:
+            self._unsaved_since = now
+            logger.warning(
+                "the store is unavailable: the tournament waits (%s)",
+                outage,
+                extra={"tournament": progress.id},
+            )
+        if not self._outage_paused and now - self._unsaved_since >= self._outage_limit:
+            self._outage_paused = True
+            logger.error(
+                "the store has been unavailable too long: the tournament is paused",
+                extra={"tournament": progress.id},
+            )
+            ending = TournamentEnding.paused(progress.record.name)
+            self._hub.announce(
+                ending.english(), source="server", tournament=progress.id, ending=ending
+            )
+
+    def _saved(self, progress: TournamentProgress) -> None:
+        """A write went through after refusals: the tournament goes on."""
+        self._unsaved_since = None
+        logger.info("the store is back: the tournament goes on", extra={"tournament": progress.id})
+        if self._outage_paused:
+            self._outage_paused = False
+            ending = TournamentEnding.resumed(progress.record.name)
+            self._hub.announce(
+                ending.english(), source="server", tournament=progress.id, ending=ending
+            )
+
+    def _refuse_in_outage(self) -> None:
+        """The teacher's request is refused for now while a write waits on the store."""
+        if self._unsaved_since is not None:
+            raise StorageUnavailableError(
+                "the tournament's last change is not saved yet: the database is unavailable"
+            )
 
     # -- no-shows ---------------------------------------------------------------------------
 
@@ -436,6 +618,15 @@ class TournamentDirector:
             now = time.time()
             for pairing in self._waiting(progress):
                 if pairing.starts_by is None or pairing.starts_by > now or pairing.room is None:
+                    continue
+                room = self._hub.room_info(pairing.room)
+                if room is not None and room.state.saving_paused:
+                    # A sit-down that would start its game was refused for the
+                    # store (and is being sent again): nobody forfeits for the
+                    # database. A whole new window, as after the teacher's pause.
+                    moved = await self._new_window(progress, pairing)
+                    for side in Player:
+                        self._send_match(progress, moved, side)
                     continue
                 first, second = self._name(pairing.first), self._name(pairing.second)
                 reason = partial(no_show_reason, first, second)
@@ -548,7 +739,13 @@ class TournamentDirector:
             if not entrants:
                 return
             entrant = entrants[0]
-            await self._store.withdraw_entrant(progress.id, entrant)
+            await self._stored(
+                progress,
+                lambda: self._store.withdraw_entrant(progress.id, entrant),
+                done=lambda stored: any(
+                    e.entrant == entrant and e.withdrawn for e in stored.entrants
+                ),
+            )
             progress.withdraw(entrant)
             self._release_session(entrant)
             for pairing in progress.undecided():

@@ -81,7 +81,13 @@ async def _director(app: web.Application) -> AsyncIterator[None]:
     if classroom is None:
         yield
         return
-    director = TournamentDirector(hub=app[HUB], store=app[STORE], roster=classroom.class_roster)
+    hub = app[HUB]
+    director = TournamentDirector(
+        hub=hub,
+        store=app[STORE],
+        roster=classroom.class_roster,
+        outage_limit=hub.config.storage_outage_limit,
+    )
     await director.start()
     app[DIRECTOR] = director
     try:

@@ -563,22 +563,48 @@ class Room:
         self._table = snapshot.table
         self._rng.setstate(snapshot.rng_state)
 
-    def hold_clock(self, now: float) -> None:
+    @property
+    def saving_paused(self) -> bool:
+        """Held by :meth:`hold_clock`, until :meth:`release_clock`."""
+        return self._table.saving_paused
+
+    def hold_clock(self, now: float, *, tell: bool = True) -> Output:
         """Stop the running clock at ``now`` without ending anyone's turn (the
         adapter does, while the store refuses the room's moves: a player is not
-        charged for the time their move waits to be saved). Nothing is sent;
-        :meth:`release_clock` runs it on. Does nothing without a game in play with
-        a clock, or during the teacher's pause (its clock is held already)."""
+        charged for the time their move waits to be saved, and no flag falls for
+        it), and mark the room ``saving_paused``. If it was not, and ``tell``, every
+        connected member gets the whole state, with ``saving_paused`` and
+        ``clocks.running`` null, so that their clocks stop too (``tell`` False: held
+        again after an input that stored nothing; they were told at the first
+        hold). The clock is left alone without a game in play with a clock, or
+        during the teacher's pause (it is held already)."""
         clock = self._table.play.clock
         if self._table.play.playing and clock is not None and not self.paused:
             stop_clock(clock, now)
+        out = Draft()
+        if not self._table.saving_paused:
+            self._table.saving_paused = True
+            if tell:
+                self._table.send_states(out, now, None, None)
+        return self._table.output(out)
 
     def release_clock(self, now: float) -> None:
         """Run on from ``now`` a clock :meth:`hold_clock` stopped (not the
-        teacher's pause's)."""
+        teacher's pause's), no longer ``saving_paused``, for an input the store may
+        take; nothing is sent. If the store refuses it too, :meth:`rollback` puts
+        the hold back; if it takes it, :meth:`saving_resumed` tells everyone."""
         clock = self._table.play.clock
         if self._table.play.playing and clock is not None and not self.paused:
             clock.resume(now)
+        self._table.saving_paused = False
+
+    def saving_resumed(self, now: float) -> Output:
+        """The store took an input after :meth:`release_clock`: every connected
+        member gets the whole state, without ``saving_paused``, its clocks as they
+        run on."""
+        out = Draft()
+        self._table.send_states(out, now, None, None)
+        return self._table.output(out)
 
     # -- the refusal contract ----------------------------------------------------------
 

@@ -25,17 +25,21 @@ def room_state(
     controls: ClassControls,
     client: ClientId | None,
     now: float,
+    *,
+    saving_paused: bool = False,
 ) -> RoomState:
     """The whole room as ``client`` may see it at ``now``: ``you`` is its seat;
     join and watch codes go to seated players only, and an AI match's watch
     code to its watchers (nobody else may sit there, so they share it). In a
-    pause ``clocks.running`` is null."""
+    pause, and while ``saving_paused`` (the store refuses the room's moves for
+    now), ``clocks.running`` is null."""
     options: RoomOptions = seating.options
     you = seating.side_of(client) if client is not None else None
     match_watcher = options.ai_match and client in seating.spectators
     clocks = play.clock.state(now) if play.clock is not None else None
-    if clocks is not None and controls.paused:
-        # No clock runs in a pause: clients that count down locally stop.
+    if clocks is not None and (controls.paused or saving_paused):
+        # No clock runs in a pause, nor while moves cannot be saved: clients
+        # that count down locally stop.
         clocks = msgspec.structs.replace(clocks, running=None)
     return RoomState(
         code=play.code,
@@ -57,6 +61,7 @@ def room_state(
         join_code=options.join_code if you else None,
         watch_code=options.watch_code if you or match_watcher else None,
         paused=controls.paused,
+        saving_paused=saving_paused,
         tournament=options.tournament,
         ai_pace=options.ai_pace if options.ai_match else None,
         hints=controls.hints_allowed,

@@ -103,12 +103,17 @@ class Table:
     play: GameInPlay
     turns: AiTurns
     controls: ClassControls
+    saving_paused: bool = False
+    """The store refuses the room's inputs for now (:meth:`Room.hold_clock
+    <boardroom.server.core.room.Room.hold_clock>`): its clock stands still."""
 
     # -- reading and restarting -------------------------------------------------------
 
     def state(self, client: ClientId | None, now: float) -> RoomState:
         """The whole room as ``client`` may see it at ``now``."""
-        return room_state(self.seating, self.play, self.controls, client, now)
+        return room_state(
+            self.seating, self.play, self.controls, client, now, saving_paused=self.saving_paused
+        )
 
     def summary(self) -> RoomSummary:
         """The room's line in ``list_rooms``."""

@@ -389,6 +389,12 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """True while the teacher has paused every game (class mode): no clock runs
     (``clocks.running`` is null) and moves, draw offers and resigning are refused
     with ``paused`` until a ``state`` without it comes."""
+    saving_paused: bool = False
+    """True while the server cannot save the room's game (its database is down or
+    locked): its moves are refused ``storage_unavailable`` (send them again after
+    ``retry_after``), and no clock runs (``clocks.running`` is null): nobody loses
+    time or a game on time to it. A ``state`` without it comes once the room's
+    game is saved again, its clocks running on from where they stood."""
     tournament: bool = False
     """True in a tournament room (class mode): its players are seated by the
     server, and it has no rematch; its join and watch codes are not for sharing."""

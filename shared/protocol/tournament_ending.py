@@ -11,6 +11,12 @@ not know a code; each client words the code in its reader's language.
 'Tournament "Cup" is over: Ann and Bob share first place with 1.5 points.'
 >>> TournamentEnding.cancelled("Cup").english()
 'The tournament Cup was cancelled by the teacher.'
+
+Two more say that a tournament stands still, and goes on, while the server
+cannot save its results (the database is down): not an end, the same channel.
+
+>>> TournamentEnding.paused("Cup").english()[:66]
+'The tournament Cup is paused: the server cannot save its results. '
 """
 
 from __future__ import annotations
@@ -29,6 +35,11 @@ class EndingKind(StrEnum):
     """Its last round is over: ``winners`` (the first place, one or more) with ``points``."""
     CANCELLED = "tournament_cancelled"
     """The teacher cancelled it."""
+    PAUSED = "tournament_paused"
+    """Not an end: the server has not been able to save its results for
+    ``storage_outage_limit`` seconds; it goes on by itself once it can."""
+    RESUMED = "tournament_resumed"
+    """Not an end: after a ``tournament_paused``, its results are saved again."""
 
 
 #: The words of each ending, with ``{name}`` (the tournament's), ``{names}``
@@ -37,6 +48,11 @@ class EndingKind(StrEnum):
 WINS = N_('Tournament "{name}" is over: {names} wins with {points}.')
 SHARE = N_('Tournament "{name}" is over: {names} share first place with {points}.')
 CANCELLED = N_("The tournament {name} was cancelled by the teacher.")
+PAUSED = N_(
+    "The tournament {name} is paused: the server cannot save its results. "
+    "It goes on by itself once it can."
+)
+RESUMED = N_("The tournament {name} goes on: its results are saved again.")
 
 
 @dataclass(frozen=True)
@@ -56,11 +72,23 @@ class TournamentEnding:
     def cancelled(cls, name: str) -> TournamentEnding:
         return cls(EndingKind.CANCELLED, name)
 
+    @classmethod
+    def paused(cls, name: str) -> TournamentEnding:
+        return cls(EndingKind.PAUSED, name)
+
+    @classmethod
+    def resumed(cls, name: str) -> TournamentEnding:
+        return cls(EndingKind.RESUMED, name)
+
     def english(self) -> str:
         """The English words (the ``announcement``'s ``text``)."""
-        if self.kind == EndingKind.CANCELLED:
-            return CANCELLED.format(name=self.name)
+        if self.kind in _PLAIN:
+            return _PLAIN[self.kind].format(name=self.name)
         points = self.points or 0.0
         written = f"{points:g} point{'' if points == 1 else 's'}"
         words = WINS if len(self.winners) == 1 else SHARE
         return words.format(name=self.name, names=" and ".join(self.winners), points=written)
+
+
+_PLAIN = {EndingKind.CANCELLED: CANCELLED, EndingKind.PAUSED: PAUSED, EndingKind.RESUMED: RESUMED}
+"""The kinds whose words need the tournament's name only."""

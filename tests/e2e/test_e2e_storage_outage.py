@@ -29,6 +29,7 @@ import aiohttp
 import pytest
 from harness import Player, running_server, wait_until
 from services import start_postgres
+from terminal_helpers import client_process
 
 from boardroom.client.session import Session
 from boardroom.server.core.records import GameState
@@ -158,6 +159,11 @@ async def test_the_clock_stands_still_while_a_move_waits_to_be_saved(tmp_path: P
             move = {"type": "move", "room": code, "move": "b2", "ply": 1}
             refused = await bob.request(move)
             assert refused["code"] == "storage_unavailable", refused
+            # Both are told, so that their clocks stop too: Bob's time stands, not running.
+            for player in (ann, bob):
+                told = (await player.expect("state"))["room"]
+                assert told["saving_paused"] and told["clocks"]["running"] is None, told
+                assert 0 < told["clocks"]["second_ms"] <= 3000
             await asyncio.sleep(3.5)  # past Bob's 3 s
         finally:
             holder.execute("ROLLBACK")
@@ -165,6 +171,9 @@ async def test_the_clock_stands_still_while_a_move_waits_to_be_saved(tmp_path: P
         await asyncio.sleep(refused["retry_after"])
         played = await bob.request(move)
         assert played["type"] == "moved", played
+        for player in (ann, bob):  # saved again: the state without the pause, Ann's clock running
+            resumed = (await player.expect("state"))["room"]
+            assert "saving_paused" not in resumed and resumed["clocks"]["running"] == "first"
         assert (await ann.request({"type": "move", "room": code, "move": "a2"}))["type"] == "moved"
         assert not [m for m in ann.seen + bob.seen if m.get("type") == "game_over"]
         for player in (ann, bob):
@@ -172,10 +181,58 @@ async def test_the_clock_stands_still_while_a_move_waits_to_be_saved(tmp_path: P
 
 
 @pytest.mark.usefixtures("short_busy_timeout")
+async def test_the_terminal_says_saving_is_paused_and_shows_the_clock_standing(
+    tmp_path: Path,
+) -> None:
+    """``boardroom play`` (ann, 60 s a move) plays Bob, whose move is refused
+    while the file is locked: her terminal says saving is paused, its status line
+    shows Bob's clock as the server holds it, not running, and says why; Bob's
+    move, sent again once the lock goes, is played, and it says saving works again."""
+    database = tmp_path / "games.db"
+    async with (
+        running_server(database) as server,
+        client_process(
+            "play", "--server", server.ws_url, "--name", "ann", config_home=tmp_path / "ann"
+        ) as ann,
+    ):
+        ann.send("new tictactoe clock=60s")
+        code = (await ann.expect(r"^Others can join it with: join (\w+)$")).group(1)
+        bob = await Player.join_server(server.ws_url, "bob")
+        await bob.request({"type": "join", "code": code})
+        await ann.expect(r"^Game 1 starts: X ann vs O bob")
+        ann.send("b2")
+        await bob.expect("moved", ply=0)
+        holder = sqlite3.connect(database, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            move = {"type": "move", "room": code, "move": "a1", "ply": 1}
+            refused = await bob.request(move)
+            assert refused["code"] == "storage_unavailable", refused
+            told = (await bob.expect("state"))["room"]  # what the server holds
+            assert told["saving_paused"] and told["clocks"]["running"] is None, told
+            await ann.expect(r"^Saving is paused: the server cannot save this game for now\.")
+            status = await ann.expect(r"^Tic-tac-toe, room \w+ \| .* \| O bob (\d+:\d\d) \|.*")
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        await asyncio.sleep(refused["retry_after"])
+        assert (await bob.request(move))["type"] == "moved"
+        await ann.expect(r"^Saving works again: the game goes on, the clocks run on\.$")
+        await bob.request({"type": "resign", "room": code})
+        ann.close_input()
+        assert await ann.finish() == 0
+        await bob.close()
+    seconds = told["clocks"]["second_ms"] // 1000
+    assert status.group(1) == f"{seconds // 60}:{seconds % 60:02d}"
+    assert status.group(0).endswith("| O to move (saving is paused: the clocks are stopped)")
+
+
+@pytest.mark.usefixtures("short_busy_timeout")
 async def test_the_ai_sits_down_once_its_game_can_be_stored(tmp_path: Path) -> None:
     """A room opened with the AI while the file is locked: the creator has the
-    room (nothing of it needs storing yet); the AI's seat, which starts the game,
-    is taken once the lock goes, and the game is played."""
+    room (nothing of it needs storing yet), then a state saying saving is
+    paused; the AI's seat, which starts the game, is taken once the lock goes
+    (a state without the pause), and the game is played."""
     database = tmp_path / "games.db"
     async with running_server(database) as server:
         ann = await Player.join_server(server.ws_url, "ann")
@@ -186,12 +243,14 @@ async def test_the_ai_sits_down_once_its_game_can_be_stored(tmp_path: Path) -> N
                 {"type": "create_room", "game": "tictactoe", "ai_level": "easy"}
             )
             assert created["type"] == "state" and created["room"]["status"] == "waiting"
-            await asyncio.sleep(0.5)  # refused at least once meanwhile
+            paused = await ann.expect("state")  # the AI's seat refused
+            assert paused["room"]["saving_paused"] and paused["room"]["status"] == "waiting"
         finally:
             holder.execute("ROLLBACK")
             holder.close()
         started = await ann.expect("state", timeout=30)
         assert started["room"]["status"] == "playing", started
+        assert "saving_paused" not in started["room"]
         code = created["room"]["code"]
         assert (await ann.request({"type": "move", "room": code, "move": "b2"}))["type"] == "moved"
         await ann.expect("moved", ply=1, timeout=30)  # the AI's answer

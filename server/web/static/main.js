@@ -203,7 +203,7 @@ class App {
       }
     });
     this.session.addEventListener("room", (event) => this.roomChanged(event.detail));
-    this.session.addEventListener("notice", (event) => this.say(event.detail.text));
+    this.session.addEventListener("notice", (event) => this.notices.say(event.detail.text, null, event.detail.key));
     this.session.addEventListener("ready", () => this.route());
     this.session.addEventListener("announcement", (event) => this.announcement(event.detail));
     this.session.addEventListener("match", (event) => this.match(event.detail));
@@ -298,7 +298,8 @@ class App {
   /**
    * A message to everyone: the teacher's, or the server's own (a tournament's
    * end, naming it: its standings are offered, and shown at once to a player of
-   * that tournament who is not in the middle of another game).
+   * that tournament who is not in the middle of another game; or its pause while
+   * its results cannot be saved, and its resumption, which only say so).
    */
   announcement(message) {
     if (message.source !== "server") {
@@ -308,6 +309,13 @@ class App {
     const id = message.tournament;
     if (id == null) {
       this.notices.pin("server", message.text);
+      return;
+    }
+    if (["tournament_paused", "tournament_resumed"].includes(message.kind)) {
+      // Not an end: the resumption's notice takes the pause's place, nobody is moved.
+      this.notices.unpin(`tournament-saving/${id}`);
+      const notice = this.notices.pin("server", message.text, `tournament-saving/${id}`);
+      if (language() !== "en") setText(notice.querySelector(".pinned-text"), announcementText(message) || message.text);
       return;
     }
     const hash = `#/tournament/${id}`;

@@ -68,9 +68,12 @@ export class Notices {
     show(this.takeBack, status === "replaced");
   }
 
-  /** A notice for a few seconds; `action` ({ label, run }) adds a button to it. */
-  say(text, action = null) {
-    const item = h("li", { class: "notice" }, h("span", {}, text));
+  /** A notice for a few seconds; `action` ({ label, run }) adds a button to it;
+   * one with the `key` of a notice still shown takes its place (the next retry's
+   * "Saving is paused…" replaces the last, rather than pile up). */
+  say(text, action = null, key = null) {
+    if (key) for (const same of this.list.querySelectorAll(`[data-key="${key}"]`)) same.remove();
+    const item = h("li", { class: "notice", dataset: { key: key ?? "" } }, h("span", {}, text));
     const dismiss = () => item.remove();
     if (action) {
       item.append(

@@ -9,7 +9,9 @@
 // the board says so and a move the player makes is held, not sent: it is sent
 // by itself at the resume (a click elsewhere changes it). A move the server
 // refuses as `paused` (the pause came while it was on its way) is held the
-// same way.
+// same way. While the server cannot save the game (`saving_paused`), a banner
+// says so and the clocks stand still, as the server's do; the state without it
+// sets them running again.
 //
 // A seated player may ask for a hint when it is their move (unless the room
 // says hints are off): the engine's move shows under the board and on it until
@@ -56,6 +58,14 @@ export class RoomView {
       { class: "paused-banner", role: "status", hidden: true },
       h("strong", {}, t("Paused by the teacher")),
       this.heldText,
+    );
+    // While the server cannot save the room's game (`saving_paused`): its clocks
+    // stand (the state's `clocks.running` is null), a refused move is sent again.
+    this.savingBanner = h(
+      "p",
+      { class: "paused-banner saving-banner", role: "status", hidden: true },
+      h("strong", {}, t("Saving is paused")),
+      h("span", {}, t("The server cannot save this game for now: the clocks are stopped, and your move is sent again by itself.")),
     );
     this.board = room.shape ? createBoard(room.state.game, room.shape, (move) => this.pick(move)) : unknownBoard(room);
     const frameStyle = room.shape ? { "--columns": room.shape.columns, "--rows": room.shape.rows } : {};
@@ -110,6 +120,7 @@ export class RoomView {
         h("header", { class: "room-head" }, h("div", {}, this.title, this.meta), lobby),
         this.turn,
         this.pausedBanner,
+        this.savingBanner,
         h(
           "div",
           { class: "board-area" },
@@ -230,6 +241,7 @@ export class RoomView {
       you: room.you ?? "",
       toMove: state.to_move ?? "",
       paused: state.paused ? "true" : "",
+      savingPaused: state.saving_paused ? "true" : "",
       held: this.held ?? "",
     });
     const title = gameTitle(state.title);
@@ -346,6 +358,7 @@ export class RoomView {
     const paused = Boolean(room.state.paused);
     if (!room.myTurn) this.held = null; // the game ended meanwhile
     show(this.pausedBanner, paused);
+    show(this.savingBanner, Boolean(room.state.saving_paused) && room.state.status !== "finished");
     setText(this.heldText, this.held ? t("Your move {move} is held: it is played when the game resumes", { move: this.held }) : "");
     this.element.classList.toggle("paused", paused);
     if (!paused && this.held && !this.moving) {

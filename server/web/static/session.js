@@ -10,7 +10,8 @@
 //   "room"    { code, message, before }: a room changed (`before`: its state until
 //             then, if it was known; the code is gone from `rooms` when left or
 //             closed: `message` is then the `left` or `room_closed`)
-//   "notice"  { text }: something the player should read
+//   "notice"  { text, key? }: something the player should read (one with a key
+//             replaces the last with that key)
 //   "ready"   greeted, and every room it had is back or known lost
 //   "announcement"  { text }: the teacher's message to everyone (class mode)
 //   "match"   the server's `match` message: a tournament game is ready for this
@@ -75,7 +76,7 @@ export class Session extends EventTarget {
         if (Date.now() + delay - started > SAVING_RETRY_FOR_MS) throw refusal;
         const seconds = Math.ceil(delay / 1000);
         const text = t("Saving is paused on the server: trying again in {seconds} s.", { seconds });
-        this.dispatchEvent(new CustomEvent("notice", { detail: { text } }));
+        this.dispatchEvent(new CustomEvent("notice", { detail: { text, key: "saving" } }));
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }

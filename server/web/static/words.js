@@ -527,7 +527,8 @@ export function tournamentEndText(tournament) {
 
 /**
  * The server's announcement of a tournament's end or cancel, from its code
- * (`kind`: `tournament_over` or `tournament_cancelled`) and values, in the
+ * (`kind`: `tournament_over` or `tournament_cancelled`; `tournament_paused` and
+ * `tournament_resumed` while its results cannot be saved) and values, in the
  * page's language: the same words as tournamentEndText; "" for an announcement
  * without them (an older server: then the standings word it).
  */
@@ -535,6 +536,10 @@ export function announcementText(message) {
   const name = message.tournament_name;
   if (typeof name !== "string") return "";
   if (message.kind === "tournament_cancelled") return tournamentEndText({ name, status: "cancelled" });
+  if (message.kind === "tournament_paused") {
+    return t("The tournament {name} is paused: the server cannot save its results. It goes on by itself once it can.", { name });
+  }
+  if (message.kind === "tournament_resumed") return t("The tournament {name} goes on: its results are saved again.", { name });
   if (message.kind !== "tournament_over" || typeof message.points !== "number") return "";
   const standings = (message.winners ?? []).map((winner) => ({ rank: 1, name: winner, points: message.points }));
   return tournamentEndText({ name, status: "finished", standings });

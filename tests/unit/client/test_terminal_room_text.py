@@ -295,3 +295,18 @@ def test_why_says_the_line_is_not_shown_while_hints_are_off() -> None:
     moved = Moved(room="C9FVBQ", ply=1, move="a1", side=Player.SECOND, search=search)
     text = search_text(room(seats=[ANN, AI]), moved)
     assert text.splitlines()[1].startswith("  expected line: not shown while hints are off (")
+
+
+def test_while_saving_is_paused_the_clocks_stand_and_the_status_line_says_so() -> None:
+    """The state the server sends while it cannot save (``saving_paused``,
+    ``clocks.running`` null): the shown clock does not run down, the line says why."""
+    held = room(
+        clock=Clock(kind="per_move", per_move=60),
+        clocks=ClockState(first_ms=41_000, second_ms=60_000, running=None),
+        saving_paused=True,
+    )
+    assert status_line(held).endswith(
+        "| X ann (you) 0:41 | O bob 1:00 | your move (saving is paused: the clocks are stopped)"
+    )
+    later = held.time_left_ms(Player.FIRST, now=time.monotonic() + 30)
+    assert later is not None and format_clock(later) == "0:41"

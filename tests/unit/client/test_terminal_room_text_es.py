@@ -86,6 +86,10 @@ def test_a_draw_offer_and_a_pause_are_said_in_spanish() -> None:
     assert status_line(paused, held="c3").endswith(
         "| en pausa por tu docente: tu jugada c3 queda retenida"
     )
+    saving = room(saving_paused=True)
+    assert status_line(saving).endswith(
+        "| te toca (guardado en pausa: los relojes están detenidos)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,18 @@ CASES = [
         "The tournament Cup was cancelled by the teacher.",
         "Tu docente canceló el torneo Cup.",
     ),
+    (
+        TournamentEnding.paused("Cup"),
+        "The tournament Cup is paused: the server cannot save its results. "
+        "It goes on by itself once it can.",
+        "El torneo Cup está en pausa: el servidor no puede guardar sus resultados. "
+        "Seguirá solo en cuanto pueda.",
+    ),
+    (
+        TournamentEnding.resumed("Cup"),
+        "The tournament Cup goes on: its results are saved again.",
+        "El torneo Cup sigue: sus resultados vuelven a guardarse.",
+    ),
 ]
 
 

@@ -1385,6 +1385,44 @@ def test_rollback_undoes_a_winning_move_and_the_same_move_plays_again() -> None:
     assert move(room, ANN, "a3", ply=4) == first
 
 
+def test_saving_paused_stops_everyones_clock_and_the_resumption_runs_it_on_from_there() -> None:
+    """The first hold (the store refused a move) tells both players, with the
+    whole state: ``saving_paused``, Bob's 25 s standing, ``clocks.running`` null
+    so their clocks stop counting down. A second hold says nothing, nor a hold
+    again after an input that stored nothing. An hour of outage costs Bob no time
+    and no game on time. Once an input is stored again, ``saving_resumed`` sends
+    the state without the pause, his move made in his 25 s and Ann's clock running."""
+    room = started_room(clock=PER_MOVE)
+    move(room, ANN, "b2", now=T0 + 5)
+    held = room.hold_clock(T0 + 10)
+    assert held.events == () and room.saving_paused
+    states = {client: message for client, message in held.messages if isinstance(message, State)}
+    assert set(states) == {ANN, BOB}
+    for state in states.values():
+        assert state.room.saving_paused
+        assert state.room.clocks is not None and state.room.clocks.running is None
+        assert state.room.clocks.second_ms == 25_000
+    assert room.hold_clock(T0 + 12).messages == ()  # told once
+    assert room.tick(T0 + 3600).events == ()  # no flag falls for the outage
+    room.release_clock(T0 + 3600)  # an input the store refuses again: held again, quietly
+    assert room.hold_clock(T0 + 3600, tell=False).messages == () and room.saving_paused
+    shown = room.state_for(BOB, now=T0 + 3600)
+    assert shown.saving_paused and shown.clocks is not None
+    assert (shown.clocks.second_ms, shown.clocks.running) == (25_000, None)
+
+    room.release_clock(T0 + 3600)  # for an input: Bob's move, stored this time
+    stored = move(room, BOB, "a1", now=T0 + 3601)
+    assert move_made(stored).ply == 1 and not room.saving_paused
+    resumed = room.saving_resumed(T0 + 3601)
+    after = only([message for _, message in resumed.messages], State)
+    assert len(after) == 2
+    for state in after:
+        assert not state.room.saving_paused and state.room.clocks is not None
+        assert state.room.clocks.running == "first"  # Ann's turn, her 30 s running
+        assert state.room.clocks.first_ms == 30_000
+    assert "saving_paused" not in msgspec.json.decode(msgspec.json.encode(after[0].room))
+
+
 def test_a_held_clock_charges_nobody_until_released_and_leaves_the_teachers_pause_alone() -> None:
     """hold_clock (the adapter's, while the store refuses moves) stops Bob's clock
     at T0+10 with 25 s left; an hour later nothing has flagged and he still has
