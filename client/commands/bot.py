@@ -73,7 +73,8 @@ def register(subparsers: Any) -> None:
         help=_("play a bot (Python script, any program, or the engine) on a server"),
         description=_(
             "Seat a bot in rooms and play its games. Give one brain (--script, --cmd, "
-            "--engine, --gomocup, --kaggle or --kaggle-url) and one way in (--join, --quick, --create or --tournament). Ctrl-C once: "
+            "--engine, --gomocup, --kaggle or --kaggle-url) and one way in (--join, --quick, "
+            "--create or --tournament). Ctrl-C once: "
             "finish the games in progress, then stop; twice: resign them and quit. "
             "See docs/bots.md."
         ),

@@ -3,15 +3,19 @@ loading and calling rules, and the adapter driving agents in real processes."""
 
 from __future__ import annotations
 
+import http.server
+import json
+import socket
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from repo_paths import REPO_ROOT
 from room_states import room_in_play
 
 from boardroom.client.bots.errors import BotFailedError, FailureKind
-from boardroom.client.bots.kaggle_bot import KaggleBrains
+from boardroom.client.bots.kaggle_bot import KaggleBrains, KaggleUrlBrains
 from boardroom.client.bots.kaggle_protocol import (
     KaggleTime,
     Struct,
@@ -189,3 +193,49 @@ async def test_a_crashing_agent_is_reported_with_its_last_words(tmp_path: Path) 
     assert failed.value.kind is FailureKind.CRASHED
     assert "exit status 3" in failed.value.message
     assert "kaggle_crash: crashing as asked" in failed.value.message
+
+
+class _AgentServer(http.server.BaseHTTPRequestHandler):
+    """A URL agent as Kaggle runs one: POST ``act``, answer the action."""
+
+    requests: ClassVar[list[dict[str, Any]]] = []
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append(body)
+        reply = json.dumps({"action": body["state"]["observation"]["step"]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+async def test_a_url_agent_is_posted_what_kaggle_posts() -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _AgentServer)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        source = KaggleUrlBrains(f"http://127.0.0.1:{server.server_address[1]}/")
+        brain = source.new_brain("game 1")
+        assert await brain.choose(state_of("44"), timeout=5, time_ms=5000) == "3"
+    finally:
+        server.shutdown()
+        server.server_close()
+    (sent,) = _AgentServer.requests
+    assert sent["action"] == "act" and sent["environment"] == "connectx"
+    assert sent["configuration"]["actTimeout"] == 2.0 and sent["configuration"]["inarow"] == 4
+    assert sent["state"]["observation"]["mark"] == 1
+
+
+async def test_an_unreachable_url_agent_fails_the_game() -> None:
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    brain = KaggleUrlBrains(f"http://127.0.0.1:{port}/").new_brain("game 1")
+    with pytest.raises(BotFailedError, match=r"the agent at http://127\.0\.0\.1:") as failed:
+        await brain.choose(state_of(), timeout=5, time_ms=5000)
+    assert failed.value.kind is FailureKind.CRASHED
