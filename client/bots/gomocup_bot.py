@@ -18,6 +18,7 @@ tournament game joined again after ``boardroom bot`` was restarted) starts with
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import subprocess
 from collections.abc import Sequence
@@ -138,6 +139,9 @@ class GomocupBrains(BrainSource):
             except BotFailedError:
                 await process.program.stop()
                 continue
+            except BaseException:  # cancelled (the game ended): nobody holds it now
+                await process.program.stop()
+                raise
             if line_kind(answer) is LineKind.OK:
                 return process
             self.log.write(label, _("the brain does not RESTART: starting a new process"))
@@ -156,7 +160,17 @@ class GomocupBrains(BrainSource):
 
     async def _start(self, shape: BoardShape, label: str) -> GomocupProcess:
         box = [label]
-        program = await PipeProgram.start(self.argv, lambda line: self.log.write(box[0], line))
+        # Shielded, as a --cmd program's start: a game that ends while the brain
+        # starts must not leave a process nobody holds.
+        starting = asyncio.ensure_future(
+            PipeProgram.start(self.argv, lambda line: self.log.write(box[0], line))
+        )
+        try:
+            program = await asyncio.shield(starting)
+        except asyncio.CancelledError:
+            with contextlib.suppress(BotFailedError):
+                await (await starting).stop()
+            raise
         process = GomocupProcess(program, shape, box)
         command = start_line(shape)
         try:
