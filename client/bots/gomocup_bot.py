@@ -24,11 +24,15 @@ import subprocess
 from collections.abc import Sequence
 
 from boardroom.client.bots.brains import Brain, BrainSource
-from boardroom.client.bots.errors import BotFailedError, BotLoadError, FailureKind
+from boardroom.client.bots.errors import (
+    BotFailedError,
+    BotLoadError,
+    FailureKind,
+    ProtocolMismatchError,
+)
 from boardroom.client.bots.gomocup_protocol import (
     BoardShape,
     LineKind,
-    ProtocolMismatchError,
     board_shape,
     cell_text,
     info_lines,

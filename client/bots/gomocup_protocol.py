@@ -34,6 +34,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from boardroom.client.bots.errors import ProtocolMismatchError
 from boardroom.shared.games import Game, GridGame, Player, Position
 from boardroom.shared.i18n import _
 from boardroom.shared.protocol.messages import Clock
@@ -50,10 +51,6 @@ CHATTER = ("MESSAGE", "DEBUG", "ERROR", "UNKNOWN", "SUGGEST")
 manager goes on waiting (an ``ERROR`` or ``UNKNOWN`` in answer to ``START`` or
 ``RESTART`` is that command refused)."""
 _COORDINATES = re.compile(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*")
-
-
-class ProtocolMismatchError(ValueError):
-    """A game the protocol cannot describe; the message says why, in words."""
 
 
 @dataclass(frozen=True)

@@ -18,14 +18,17 @@ import json
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 from boardroom.client.bots.brains import Brain, BrainSource
-from boardroom.client.bots.errors import BotFailedError, BotLoadError, FailureKind
-from boardroom.client.bots.gomocup_protocol import ProtocolMismatchError
+from boardroom.client.bots.errors import (
+    BotFailedError,
+    BotLoadError,
+    FailureKind,
+    ProtocolMismatchError,
+)
 from boardroom.client.bots.kaggle_protocol import (
     ConnectXShape,
     KaggleTime,

@@ -34,7 +34,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
-from boardroom.client.bots.gomocup_protocol import ProtocolMismatchError
+from boardroom.client.bots.errors import ProtocolMismatchError
 from boardroom.client.bots.state import GameState
 from boardroom.shared.games import Game, GridGame, Player
 from boardroom.shared.i18n import _

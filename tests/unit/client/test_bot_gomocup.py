@@ -11,13 +11,17 @@ import pytest
 from repo_paths import REPO_ROOT
 from room_states import room_in_play
 
-from boardroom.client.bots.errors import BotFailedError, BotLoadError, FailureKind
+from boardroom.client.bots.errors import (
+    BotFailedError,
+    BotLoadError,
+    FailureKind,
+    ProtocolMismatchError,
+)
 from boardroom.client.bots.gomocup_bot import GomocupBrains
 from boardroom.client.bots.gomocup_protocol import (
     Ask,
     BoardShape,
     LineKind,
-    ProtocolMismatchError,
     board_shape,
     cell_text,
     info_lines,
