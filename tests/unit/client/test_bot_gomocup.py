@@ -292,3 +292,21 @@ def test_the_brains_about_names_the_player(tmp_path: Path) -> None:
     assert source.name == "pbrain_test"
     assert source.read_about()["author"] == "Boardroom tests"
     assert source.name == "testbrain"
+
+
+async def test_with_minutes_each_the_brain_is_told_its_time_left_before_each_move(
+    tmp_path: Path,
+) -> None:
+    clock = Clock(kind="increment", initial=60, increment=1)
+    state = game_state(room_in_play("gomoku", clock=clock))
+    source = brains(tmp_path)
+    try:
+        brain = source.new_brain("game 1")
+        await brain.start(state)
+        assert await brain.choose(state, timeout=None, time_ms=58765) == "h8"
+        await brain.close()
+    finally:
+        await source.close()
+    log = log_of(tmp_path)
+    assert "DEBUG info timeout_match=60000" in log
+    assert "DEBUG info time_left=58765" in log
