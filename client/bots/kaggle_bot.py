@@ -46,6 +46,8 @@ from boardroom.shared.i18n import _
 CHECK_TIMEOUT = 60.0
 """Seconds the agent's file may take to load when checked before the run (an
 agent may import a large library)."""
+LOAD_TIMEOUT = CHECK_TIMEOUT
+"""Seconds the agent's process has to load the file at the start of each game."""
 WORKER = "boardroom.client.bots.kaggle_worker"
 
 
@@ -152,6 +154,12 @@ class KaggleBrain(Brain):
             PipeProgram.start(argv, lambda line: self.source.log.write(self.label, line))
         )
         self.program = await asyncio.shield(self._starting)
+        # The file loads before the first move is asked: its time is its own.
+        ready = await self.program.exchange([], timeout=LOAD_TIMEOUT)
+        if not ready.startswith('{"ready"'):
+            raise BotFailedError(
+                FailureKind.CRASHED, _("the agent's process answered {line!r}", line=ready[:200])
+            )
 
     async def choose(self, state: GameState, *, timeout: float | None, time_ms: int) -> str:
         if self.program is None:

@@ -6,9 +6,10 @@ Kaggle does, then answers one JSON line per JSON line on stdin: it reads
 :class:`~boardroom.client.bots.kaggle_protocol.Struct` (or only as many as
 the function takes, as Kaggle does), and writes ``{"action": N}`` (a whole
 number), ``{"action": null, "returned": "..."}`` (anything else) or
-``{"error": "traceback"}``. What the agent prints goes to stderr (the run's
-log), never into the answers. ``--check AGENT.py`` only loads it and writes
-``{"name": ...}`` or ``{"error": ...}``.
+``{"error": "traceback"}``. Once the file is loaded it writes ``{"ready":
+NAME}``, so the time of a move does not count the loading. What the agent
+prints goes to stderr (the run's log), never into the answers. ``--check
+AGENT.py`` only loads it and writes ``{"name": ...}`` or ``{"error": ...}``.
 
 The agent is the function ``agent`` if the file defines one, else the last
 callable the file leaves behind, as Kaggle's ``get_last_callable`` takes it.
@@ -88,9 +89,11 @@ def main(argv: list[str]) -> int:
             return 0
         print(error, file=sys.stderr, flush=True)
         return 2
+    name = getattr(agent, "__name__", "agent")
     if check:
-        answers.write(json.dumps({"name": getattr(agent, "__name__", "agent")}) + "\n")
+        answers.write(json.dumps({"name": name}) + "\n")
         return 0
+    answers.write(json.dumps({"ready": name}) + "\n")  # loaded: the moves' time starts now
     for line in sys.stdin:
         if line.strip():
             answers.write(json.dumps(call_agent(agent, json.loads(line))) + "\n")
