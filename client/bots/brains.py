@@ -43,6 +43,10 @@ class Brain(ABC):
     async def end(self, state: GameState, result: GameResult) -> None:  # noqa: B027
         """The game is over."""
 
+    def reconnected(self) -> None:  # noqa: B027 (optional hook)
+        """The connection dropped and came back during the game: a bot that keeps
+        its own copy of the position (a Gomocup brain) is told it afresh."""
+
     async def close(self) -> None:  # noqa: B027
         """Release what the game used (stop the program); never raises."""
 
@@ -54,6 +58,11 @@ class BrainSource(ABC):
 
     name: str
     """The player name to use when none is given (from the script or program file)."""
+
+    def check_game(self, game: str) -> None:  # noqa: B027 (optional hook)
+        """Raise :class:`~boardroom.client.bots.errors.BotLoadError` if this bot
+        cannot play ``game`` at all (a Gomocup brain and Connect Four), so the
+        run is refused before it joins anything. Accepts any game by default."""
 
     async def open(self) -> None:  # noqa: B027 (optional hook)
         """Get ready for the first game (start worker processes)."""

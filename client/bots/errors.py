@@ -5,6 +5,8 @@
     ClientError (boardroom.client.errors)
     └── BotError
         ├── BotLoadError (also ValueError)   the script, command or level cannot be used
+        ├── ProtocolMismatchError (also ValueError)  a game a foreign bot's protocol
+        │                                    cannot describe (Gomocup and Connect Four)
         └── BotFailedError                   the bot failed in a game: it crashed, hung,
                                              answered garbage or raised
 
@@ -27,6 +29,11 @@ class BotError(ClientError):
 class BotLoadError(BotError, ValueError):
     """A bot that cannot be used at all: a missing file, no ``choose_move``, a
     command that does not exist, an unknown level. The message says what to fix."""
+
+
+class ProtocolMismatchError(BotError, ValueError):
+    """A game that a bot's own protocol (Piskvork's, Kaggle's ConnectX) cannot
+    describe; the message says why, in words."""
 
 
 class FailureKind(enum.Enum):

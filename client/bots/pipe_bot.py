@@ -68,37 +68,43 @@ def turn_line(state: GameState, time_ms: int) -> str:
     return f"{state.game} {state.you} {max(0, time_ms)} {moves} {legal}"
 
 
-def parse_command(text: str) -> list[str]:
-    """The program and its arguments from ``--cmd``: words split as a shell would
-    (quotes work), but no shell runs them. Raises :class:`BotLoadError` when the
-    program cannot be found or run."""
+def parse_command(text: str, flag: str = "--cmd") -> list[str]:
+    """The program and its arguments from ``--cmd`` (or ``flag``, named in the
+    errors): words split as a shell would (quotes work), but no shell runs them.
+    Raises :class:`BotLoadError` when the program cannot be found or run."""
     try:
         argv = shlex.split(text)
     except ValueError as error:
-        raise BotLoadError(f"--cmd {text!r}: {error}") from None
+        raise BotLoadError(f"{flag} {text!r}: {error}") from None
     if not argv:
         raise BotLoadError(
-            _("--cmd is empty: give the program to run, such as {example}", example="'./mybot'")
+            _(
+                "{flag} is empty: give the program to run, such as {example}",
+                flag=flag,
+                example="'./mybot'",
+            )
         )
     program = argv[0]
     if os.sep in program or (os.altsep and os.altsep in program):
         path = Path(program)
         if not path.is_file():
-            raise BotLoadError(_("--cmd: no such program: {program}", program=program))
+            raise BotLoadError(_("{flag}: no such program: {program}", flag=flag, program=program))
         if not os.access(path, os.X_OK):
             raise BotLoadError(
                 _(
-                    "--cmd: {program} is not executable: run {chmod}, or name its interpreter "
+                    "{flag}: {program} is not executable: run {chmod}, or name its interpreter "
                     "first ({example})",
+                    flag=flag,
                     program=program,
                     chmod="'chmod +x " + program + "'",
-                    example="--cmd 'bash " + program + "'",
+                    example=flag + " 'bash " + program + "'",
                 )
             )
     elif shutil.which(program) is None:
         raise BotLoadError(
             _(
-                "--cmd: program {program!r} not found on PATH (for a file here, write {here})",
+                "{flag}: program {program!r} not found on PATH (for a file here, write {here})",
+                flag=flag,
                 program=program,
                 here="./" + program,
             )
@@ -194,6 +200,20 @@ class PipeProgram:
         first, ``hung`` if no answer comes within ``timeout`` seconds, ``refused``
         for a line over :data:`MAX_LINE_BYTES`.
         """
+        return await self.exchange([line], timeout=timeout)
+
+    async def exchange(
+        self,
+        lines: Sequence[str],
+        *,
+        timeout: float | None,
+        is_answer: Callable[[str], bool] | None = None,
+    ) -> str:
+        """Send ``lines``, then read lines until one ``is_answer`` (default: the
+        first), and return it stripped; :meth:`ask`'s errors, with ``timeout``
+        for the whole exchange. A protocol where the program may write other
+        lines before its answer (Piskvork's ``MESSAGE``) passes ``is_answer``,
+        which sees (and may log) each line."""
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None
         self.waiting_for_answer = True
@@ -203,11 +223,17 @@ class PipeProgram:
             # the pipe, and then even the write waits.
             async with asyncio.timeout(timeout):
                 try:
-                    stdin.write(line.encode() + b"\n")
+                    stdin.write(b"".join(line.encode() + b"\n" for line in lines))
                     await stdin.drain()
                 except (BrokenPipeError, ConnectionResetError):
                     gone = True
-                answer = b"" if gone else await stdout.readline()
+                while True:
+                    answer = b"" if gone else await stdout.readline()
+                    if not answer:
+                        break
+                    text = answer.decode(errors="replace").strip()
+                    if is_answer is None or is_answer(text):
+                        break
         except TimeoutError:
             raise BotFailedError(
                 FailureKind.HUNG,
@@ -224,7 +250,16 @@ class PipeProgram:
         if not answer:  # end of file (or a broken pipe): the program is gone
             raise await self._crashed()
         self.waiting_for_answer = False
-        return answer.decode(errors="replace").strip()
+        return text
+
+    async def tell(self, lines: Sequence[str]) -> None:
+        """Send ``lines`` that have no answer (Piskvork's ``INFO``, ``END``);
+        a program already gone is left to the next question to find out."""
+        stdin = self.process.stdin
+        assert stdin is not None
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            stdin.write(b"".join(line.encode() + b"\n" for line in lines))
+            await stdin.drain()
 
     async def stop(self) -> None:
         """Close the program's stdin, give it :data:`EXIT_GRACE` to exit (none if it

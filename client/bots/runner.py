@@ -498,7 +498,7 @@ class BotRunner:
                 self._think(label, code, number, brain, changed, progress)
             )
             try:
-                result, final = await self._until_over(code, number, events, changed)
+                result, final = await self._until_over(code, number, events, changed, brain)
             finally:
                 progress.over = True
                 changed.set()
@@ -510,11 +510,17 @@ class BotRunner:
             await brain.close()
 
     async def _until_over(
-        self, code: str, number: int, events: asyncio.Queue[SessionEvent], changed: asyncio.Event
+        self,
+        code: str,
+        number: int,
+        events: asyncio.Queue[SessionEvent],
+        changed: asyncio.Event,
+        brain: Brain,
     ) -> tuple[ResultInfo | None, RoomState | None]:
         """Read the seat's events until game ``number`` ends: its result and the
         room as it ended, with the seats as they were during the game (result
-        None: the seat was lost, the end unknown). Every event wakes the thinker."""
+        None: the seat was lost, the end unknown). Every event wakes the thinker;
+        a reconnection is told to the brain (:meth:`Brain.reconnected`)."""
         last: RoomState | None = None
         players: list[SeatInfo] | None = None
         """The seats while the game was played: the room read after an event may
@@ -535,8 +541,10 @@ class BotRunner:
             look()
             if isinstance(event, SessionEnded):
                 raise RunError(_("the session ended: {reason}", reason=event.reason))
-            if isinstance(event, Reconnected) and code in event.lost_rooms:
-                return None, last
+            if isinstance(event, Reconnected):
+                if code in event.lost_rooms:
+                    return None, last
+                brain.reconnected()
             if isinstance(event, GameOver) and event.room == code:
                 return event.result, _as_played(_ended(last, event), players)
             if isinstance(event, Left) and event.room == code:

@@ -25,12 +25,14 @@ from typing import Literal
 
 from boardroom.shared.games import Game, GridGame, Player, Position, Termination, get_game
 from boardroom.shared.protocol.messages import (
+    Clock,
     ResultInfo,
     RoomState,
     SeatInfo,
 )
 
 Symbol = Literal["X", "O"]
+NO_CLOCK = Clock()
 Outcome = Literal["win", "loss", "draw", "aborted"]
 
 
@@ -82,6 +84,11 @@ class GameState:
     """The game's rules (:class:`boardroom.shared.games.Game`), for bots that search."""
     position: Position
     """The position as the rules see it (``rules.legal_moves(position)``...)."""
+    clock: Clock = NO_CLOCK
+    """The room's clock setting (``clock.kind``: ``none``, ``per_move`` or
+    ``increment``), for a bot that plans its time over the game."""
+    opponent_kind: str | None = None
+    """Who sits opposite: ``human``, ``bot`` or ``ai`` (the server's engine); None if nobody."""
 
     def render(self) -> str:
         """The board as text with coordinates, as ``boardroom play`` shows it."""
@@ -196,6 +203,8 @@ def game_state(
         opponent_time_left=_seconds(opponent_time_left_ms),
         rules=rules,
         position=position,
+        clock=room.clock,
+        opponent_kind=_seat(room.seats, side.other).kind,
     )
 
 

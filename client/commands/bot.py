@@ -1,6 +1,8 @@
-"""``boardroom bot``: play a bot (a Python script, any program, or the engine) in rooms.
+"""``boardroom bot``: play a bot (a Python script, any program, the engine, a
+Gomocup brain or a Kaggle ConnectX agent) in rooms.
 
-One brain (``--script``, ``--cmd`` or ``--engine``) and one way in (``--join``,
+One brain (``--script``, ``--cmd``, ``--engine``, ``--gomocup``, ``--kaggle`` or
+``--kaggle-url``) and one way in (``--join``,
 ``--quick``, ``--create``, or ``--tournament``: wait for a class tournament's
 matches); ``docs/bots.md`` is the guide. Everything the user
 typed is checked before connecting: a bad flag, script, command or level is one
@@ -37,6 +39,7 @@ from typing import Any, cast
 from boardroom.client.bots.brains import BrainSource
 from boardroom.client.bots.engine_bot import EngineBrains
 from boardroom.client.bots.errors import BotLoadError
+from boardroom.client.bots.foreign import foreign_brains
 from boardroom.client.bots.loader import load_script
 from boardroom.client.bots.pipe_bot import PipeBrains, StderrLog
 from boardroom.client.bots.python_bot import ScriptBrains
@@ -69,8 +72,9 @@ def register(subparsers: Any) -> None:
         "bot",
         help=_("play a bot (Python script, any program, or the engine) on a server"),
         description=_(
-            "Seat a bot in rooms and play its games. Give one brain (--script, --cmd "
-            "or --engine) and one way in (--join, --quick, --create or --tournament). Ctrl-C once: "
+            "Seat a bot in rooms and play its games. Give one brain (--script, --cmd, "
+            "--engine, --gomocup, --kaggle or --kaggle-url) and one way in (--join, --quick, "
+            "--create or --tournament). Ctrl-C once: "
             "finish the games in progress, then stop; twice: resign them and quit. "
             "See docs/bots.md."
         ),
@@ -90,6 +94,21 @@ def register(subparsers: Any) -> None:
         "--engine",
         metavar="LEVEL",
         help=_("Boardroom's engine: {levels}", levels=", ".join(LEVELS)),
+    )
+    brain.add_argument(
+        "--gomocup",
+        metavar="COMMAND",
+        help=_("a Gomocup brain (Piskvork protocol) for gomoku and mnk-M-N-5 (docs/bots.md)"),
+    )
+    brain.add_argument(
+        "--kaggle",
+        metavar="PATH",
+        help=_("a Kaggle ConnectX agent file, agent(observation, configuration) (docs/bots.md)"),
+    )
+    brain.add_argument(
+        "--kaggle-url",
+        metavar="URL",
+        help=_("a Kaggle ConnectX agent served over HTTP (docs/bots.md)"),
     )
     way = parser.add_mutually_exclusive_group(required=True)
     way.add_argument(
@@ -165,7 +184,7 @@ def register(subparsers: Any) -> None:
         "--log",
         type=Path,
         metavar="FILE",
-        help=_("with --cmd: append the program's stderr here"),
+        help=_("with --cmd, --gomocup or --kaggle: append the program's stderr here"),
     )
     parser.set_defaults(handler=run_bot)
 
@@ -175,6 +194,8 @@ def run_bot(args: argparse.Namespace) -> int:
     try:
         options = run_options(args)
         brains = make_brains(args, options)
+        if options.entry.game is not None:
+            brains.check_game(options.entry.game)
     except (UsageError, BotLoadError) as error:
         print(_("boardroom bot: {error}", error=error), file=sys.stderr)
         return 2
@@ -209,8 +230,8 @@ def run_options(args: argparse.Namespace) -> RunOptions:
         )
     if args.create is None and (args.ai is not None or args.clock is not None):
         raise UsageError(_("--ai and --clock go with --create"))
-    if args.log is not None and args.cmd is None:
-        raise UsageError(_("--log is for the program of --cmd"))
+    if args.log is not None and args.cmd is None and args.gomocup is None and args.kaggle is None:
+        raise UsageError(_("--log is for the program of --cmd, --gomocup or --kaggle"))
     if args.ai is not None and args.ai not in LEVELS:
         raise UsageError(
             _("--ai {level!r}: choose one of {levels}", level=args.ai, levels=", ".join(LEVELS))
@@ -243,6 +264,16 @@ def make_brains(args: argparse.Namespace, options: RunOptions) -> BrainSource:
         return ScriptBrains(load_script(args.script), hook_timeout=options.move_timeout)
     if args.cmd is not None:
         return PipeBrains(args.cmd, StderrLog(args.log))
+    if args.gomocup is not None or args.kaggle is not None or args.kaggle_url is not None:
+        return foreign_brains(
+            gomocup=args.gomocup,
+            kaggle=args.kaggle,
+            kaggle_url=args.kaggle_url,
+            log=args.log,
+            move_timeout=options.move_timeout,
+            game=options.entry.game,
+            ask_name=args.name is None,  # a Gomocup brain's name, as its ABOUT says
+        )
     return EngineBrains(args.engine, workers=options.parallel)
 
 

@@ -16,6 +16,8 @@ from boardroom.client.cli import build_parser, main
 from boardroom.client.commands.bot import TOKEN_ENV
 
 EXAMPLE = str(REPO_ROOT / "examples" / "random_bot.py")
+BRAIN = str(REPO_ROOT / "tests" / "bots" / "pbrain_test.py")
+AGENT = str(REPO_ROOT / "tests" / "bots" / "kaggle_agent.py")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -30,7 +32,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--quick", "tictactoe"], "one of the arguments --script --cmd --engine is required"),
+        (
+            ["--quick", "tictactoe"],
+            "one of the arguments --script --cmd --engine --gomocup --kaggle --kaggle-url "
+            "is required",
+        ),
         (
             ["--engine", "easy"],
             "one of the arguments --join --quick --create --tournament is required",
@@ -52,6 +58,18 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
         (["--engine", "easy", "--tournament", "--wait", "60"], "--wait is for --join"),
         (["--script", "no/such/bot.py", "--quick", "tictactoe"], "no such file: no/such/bot.py"),
         (["--cmd", "./no/such/bot", "--quick", "tictactoe"], "no such program: ./no/such/bot"),
+        (["--gomocup", "./no/such/brain", "--quick", "gomoku"], "--gomocup: no such program"),
+        (["--kaggle", "no/such/agent.py", "--quick", "connect4"], "--kaggle: no such file"),
+        (["--kaggle-url", "ftp://x", "--quick", "connect4"], "is not an http:// or https://"),
+        (["--gomocup", BRAIN, "--quick", "connect4"], "--gomocup: a Gomocup brain plays five"),
+        (
+            ["--gomocup", BRAIN, "--create", "tictactoe"],
+            "--gomocup: a Gomocup brain plays five in a row (gomoku, or mnk-M-N-5): tictactoe "
+            "is 3 in a row, which the Piskvork protocol cannot describe",
+        ),
+        (["--gomocup", BRAIN, "--quick", "mnk-9-9-4"], "mnk-9-9-4 is 4 in a row"),
+        (["--kaggle", AGENT, "--quick", "gomoku"], "--kaggle: a Kaggle ConnectX agent plays"),
+        (["--kaggle-url", "http://x", "--quick", "othello"], "stones fall (connect4), not othello"),
     ],
 )
 def test_bad_input_is_one_clear_line_and_status_2(
@@ -101,3 +119,23 @@ def test_the_bots_token_comes_from_the_flag_or_else_the_environment(
     assert build_parser().parse_args(argv).token is None
     monkeypatch.delenv(TOKEN_ENV)
     assert build_parser().parse_args(argv).token is None
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("def agent(observation, configuration)\n    return 3\n", "line 1: expected ':'"),
+        ("x = 3\n", "defines no function: define agent(observation, configuration)"),
+        ("import no_such_module_here\n", "ModuleNotFoundError: No module named"),
+    ],
+)
+def test_a_kaggle_file_that_is_no_agent_is_bad_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, source: str, message: str
+) -> None:
+    """The file is loaded in a process of its own before anything connects."""
+    agent = tmp_path / "submission.py"
+    agent.write_text(source)
+    status, err = run(capsys, "--kaggle", str(agent), "--quick", "connect4")
+    assert status == 2
+    assert err.startswith(f"boardroom bot: --kaggle: {agent}")
+    assert message in err
