@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import enum
 import random
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -40,6 +41,11 @@ from boardroom.shared.i18n import N_, _, current, ngettext
 TURNS_PER_GAME = 3
 """The bot's moves in each of the doctor's games before the opponent resigns:
 enough to see it answer a few real positions, few enough to stay quick."""
+QUOTE = "    "
+"""The indent of a quoted line in the advice (a turn line, a line of stderr)."""
+WIDTH = 88
+"""The width the advice is wrapped to (a line that starts indented, quoted or from a
+traceback, is never wrapped)."""
 RESUME_PLIES = (2, 10)
 """The fewest and the most random moves played before the bot picks a game up
 in the middle (about a quarter of the longest game, within these bounds)."""
@@ -240,7 +246,13 @@ def _seconds(value: float) -> str:
 
 
 def _stderr_text(lines: Sequence[str]) -> str:
-    return "".join(f"\n    {line}" for line in lines)
+    return "".join(_quoted(line) for line in lines)
+
+
+def _quoted(text: str) -> str:
+    """``text`` on a line of its own, indented: what the bot read or wrote, exactly
+    (:func:`render` never wraps it)."""
+    return f"\n{QUOTE}{text}"
 
 
 def check_starts(exam: Examination) -> Verdict:
@@ -275,17 +287,20 @@ def _fix_start(exam: Examination, line: str | None) -> str:
         return "\n" + _("Fix the error above in your script, then run the doctor again.")
     if line is None:
         return "\n" + _("Check the command: try to run it by hand in a terminal.")
-    return "\n" + _(
-        "Run it by hand in a terminal, type this line and press Enter, and read what "
-        "it says: {line}",
-        line=line,
+    return (
+        "\n"
+        + _(
+            "Run it by hand in a terminal, type the line below and press Enter, and read what "
+            "it says:"
+        )
+        + _quoted(line)
     )
 
 
 def check_in_time(exam: Examination) -> Verdict:
     """Every question of the fresh games was answered within the time allowed
     (a bot that crashed in the middle of a game did not answer either)."""
-    title = _("answers every move in time")
+    title = _("answers every move, in time")
     first = _first_answers(exam)
     advice: list[str] = []
     answered = [a for a in _fresh_answers(exam) if a.kind is not AnswerKind.BUFFERED]
@@ -312,10 +327,8 @@ def check_in_time(exam: Examination) -> Verdict:
                 )
                 + (
                     "\n"
-                    + _(
-                        "The position where it stopped, as your bot read it: {line}",
-                        line=answer.line,
-                    )
+                    + _("The position where it stopped, as your bot read it:")
+                    + _quoted(answer.line)
                     if exam.process
                     else ""
                 )
@@ -361,7 +374,7 @@ def _silent_text(exam: Examination, answer: Answer) -> str:
     return _(
         "your bot did not return a move within {seconds} s: it may be stuck in a loop.",
         seconds=_seconds(answer.seconds),
-    ) + (f"\n    {answer.detail}" if answer.detail else "")
+    ) + (f"\n{answer.detail}" if answer.detail else "")
 
 
 ILLEGAL_WORDS = {
@@ -396,10 +409,10 @@ def check_legal(exam: Examination) -> Verdict:
                 + " "
                 + (
                     _(
-                        "Choose one of the legal moves: the last field of the line (LEGAL), "
-                        "here: {line}",
-                        line=answer.line,
+                        "Choose one of the legal moves: the last field of the line (LEGAL). "
+                        "The line was:"
                     )
+                    + _quoted(answer.line)
                     if exam.process
                     else _("Choose one of state.legal_moves.")
                 )
@@ -535,9 +548,10 @@ def check_reconnect(exam: Examination) -> Verdict:
                     "assume the board starts empty."
                 )
             )
+            asked = bad or (session.answers[0] if session.answers else None)
             line = (
-                _("It was asked: {line}", line=session.answers[0].line)
-                if session.answers and exam.process
+                _("It was asked:") + _quoted(asked.line)
+                if asked is not None and exam.process
                 else ""
             )
             advice = _(
@@ -622,9 +636,22 @@ def render(exam: Examination, games: Sequence[str], verdicts: Sequence[Verdict])
     width = max(len(_(word)) for word in STATUS_WORDS.values())
     for verdict in verdicts:
         lines.append(f"  {_(STATUS_WORDS[verdict.status]):<{width}}  {verdict.title}")
+        indent = " " * (width + 4)
         for paragraph in verdict.advice:
             for text in paragraph.splitlines():
-                lines.append(" " * (width + 4) + text)
+                if text.startswith(" ") or len(indent + text) <= WIDTH:
+                    lines.append(indent + text)  # a quoted line, a traceback's, or short
+                else:
+                    lines.extend(
+                        textwrap.wrap(
+                            text,
+                            WIDTH,
+                            initial_indent=indent,
+                            subsequent_indent=indent,
+                            break_long_words=False,
+                            break_on_hyphens=False,
+                        )
+                    )
     if all_passed(verdicts):
         lines.append(_("All checks passed: your bot is ready to play."))
     else:

@@ -179,7 +179,7 @@ async def test_the_advice_quotes_what_the_bot_said_and_what_to_do(tmp_path: Path
     )
     words = "\n".join(start["starts"].advice)
     assert "exit status 1" in words and "mybot: cannot open weights.bin" in words
-    assert "type this line and press Enter" in words
+    assert "type the line below and press Enter" in words
     assert "tictactoe X 2000 - a1,b1,c1,a2,b2,c2,a3,b3,c3" in words  # the line to type
     illegal = by_check(await examine_command(program(tmp_path, "i.sh", BASH_BOTS["illegal"])))
     assert "the last field of the line (LEGAL)" in "\n".join(illegal["legal"].advice)
@@ -187,7 +187,7 @@ async def test_the_advice_quotes_what_the_bot_said_and_what_to_do(tmp_path: Path
 
 async def test_a_program_that_never_flushes_is_told_to_flush(tmp_path: Path) -> None:
     command = program(tmp_path, "buffered.py", NO_FLUSH, interpreter=sys.executable)
-    verdicts = await examine_command(command, move_timeout=0.5)
+    verdicts = await examine_command(command, move_timeout=1.0)  # Python's start-up within it
     assert failed(verdicts) == {"flushes"}
     (advice,) = by_check(verdicts)["flushes"].advice
     assert "its move (a1) came out only when its input ended" in advice
