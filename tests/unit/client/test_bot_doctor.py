@@ -22,7 +22,9 @@ import pytest
 from repo_paths import REPO_ROOT
 
 from boardroom.client.bots.doctor import (
+    Answer,
     AnswerKind,
+    Ending,
     Examination,
     Session,
     SessionKind,
@@ -277,6 +279,57 @@ def test_nothing_observed_is_nothing_passed() -> None:
     assert not all_passed(verdicts)
     assert render(exam, ["tictactoe"], verdicts)[-1].startswith("Some checks could not be made")
     assert AnswerKind.MOVE.value == "move"
+
+
+LINE = "tictactoe X 2000 - a1,b1,c1,a2,b2,c2,a3,b3,c3"
+
+
+def answer(kind: AnswerKind, text: str = "a1", seconds: float = 0.01) -> Answer:
+    return Answer(kind, "tictactoe", LINE, text, seconds, 2.0)
+
+
+def session(kind: SessionKind, *answers: Answer) -> Session:
+    clean = Ending(by_itself=True, status=0, how="exit status 0")
+    over = all(a.kind is AnswerKind.MOVE for a in answers)
+    return Session("tictactoe", kind, Player.FIRST, answers, reached_end=over, ending=clean)
+
+
+def test_a_failure_in_a_game_picked_up_midway_is_the_reconnect_checks_alone() -> None:
+    good = answer(AnswerKind.MOVE)
+    exam = Examination("mybot", True, 2.0, (
+        session(SessionKind.FIRST, good, good),
+        session(SessionKind.SECOND, good),
+        session(SessionKind.RESUMED, answer(AnswerKind.LATE, seconds=3.5)),
+    ))  # fmt: skip
+    verdicts = by_check(checklist(exam))
+    assert {c for c, v in verdicts.items() if v.status is Status.FAILED} == {"reconnect"}
+    assert "it did not answer within 2 s" in verdicts["reconnect"].advice[0]
+    assert verdicts["reconnect"].advice[1] == "It was asked:\n    " + LINE
+
+
+def test_a_buffered_move_is_the_flush_checks_and_not_a_slow_one() -> None:
+    exam = Examination("mybot", True, 2.0, (
+        session(SessionKind.FIRST, answer(AnswerKind.MOVE), answer(AnswerKind.BUFFERED, "b2", 4)),
+    ))  # fmt: skip
+    verdicts = by_check(checklist(exam))
+    assert verdicts["flushes"].status is Status.FAILED
+    assert verdicts["in_time"].status is Status.PASSED
+    assert verdicts["reconnect"].status is Status.NOT_CHECKED  # the fresh games failed first
+
+
+def test_the_report_wraps_advice_but_never_a_line_the_bot_read() -> None:
+    gomoku = "gomoku X 2000 - " + ",".join(
+        f"{c}{r}" for c in "abcdefghijklmno" for r in range(1, 16)
+    )
+    exam = Examination("mybot", True, 2.0, (
+        session(SessionKind.FIRST, Answer(AnswerKind.CRASHED, "gomoku", gomoku, detail="gone")),
+    ))  # fmt: skip
+    lines = render(exam, ["gomoku"], checklist(exam))
+    assert lines[0] == "boardroom bot doctor: mybot on gomoku, 2 s a move"
+    assert lines[1].split() == ["FAILED", "starts", "and", "answers", "its", "first", "move"]
+    assert lines.index(" " * 18 + "    " + gomoku) > 1  # whole, on a line of its own
+    assert all(len(line) <= 88 for line in lines if gomoku not in line)
+    assert lines[-1] == "1 of 7 checks failed: fix the first one, then run the doctor again."
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
