@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from repo_paths import REPO_ROOT
 
+from boardroom.client.bots import pipe_bot
 from boardroom.client.bots.doctor import (
     Answer,
     AnswerKind,
@@ -41,7 +42,7 @@ from boardroom.client.bots.pipe_bot import PipeBrains, StderrLog
 from boardroom.client.bots.python_bot import ScriptBrains
 from boardroom.client.cli import main
 from boardroom.shared.games import Player, get_game
-from boardroom.shared.i18n import set_default_language
+from boardroom.shared.i18n import current_language, set_default_language
 
 FIRST_LEGAL = 'echo "${legal%%,*}"'
 
@@ -163,8 +164,15 @@ async def test_a_good_program_passes_every_check_on_every_game(tmp_path: Path) -
     ],
 )
 async def test_a_misbehaving_program_fails_its_own_check_with_its_fix(
-    tmp_path: Path, bot: str, move_timeout: float, check: str, advice: str
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    bot: str,
+    move_timeout: float,
+    check: str,
+    advice: str,
 ) -> None:
+    if bot == "never_exits":  # a shorter grace than a game's, to keep the test quick
+        monkeypatch.setattr(pipe_bot, "EXIT_GRACE", 0.3)
     command = program(tmp_path, f"{bot}.sh", BASH_BOTS[bot])
     verdicts = await examine_command(command, move_timeout=move_timeout)
     assert failed(verdicts) == {check}, verdicts
@@ -363,10 +371,11 @@ def test_a_failing_bot_prints_its_checks_in_spanish_and_exits_1(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     command = program(tmp_path, "illegal.sh", BASH_BOTS["illegal"])
+    before = current_language()
     try:
         status, out, _err = run_cli(capsys, "--cmd", command, "--game", "tictactoe", "--lang", "es")
     finally:
-        set_default_language("en")  # the CLI made Spanish the process's language
+        set_default_language(before)  # the CLI made Spanish the process's language
     assert status == 1
     assert "FALLÓ" in out and "esa casilla está ocupada" in out
 
