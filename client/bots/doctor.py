@@ -237,8 +237,15 @@ def _fresh_answers(exam: Examination) -> list[Answer]:
 
 
 def _first_answers(exam: Examination) -> set[int]:
-    """The ids of the answers to each fresh game's first question."""
-    return {id(s.answers[0]) for s in _fresh(exam) if s.answers}
+    """The ids of the first answers that other checks than :func:`check_in_time`
+    judge when the bot crashed on them: each first game's (:func:`check_starts`),
+    and each second game's after a first played to its end (:func:`check_game_end`)."""
+    ended = {s.game for s in exam.sessions if s.kind is SessionKind.FIRST and s.reached_end}
+    return {
+        id(s.answers[0])
+        for s in _fresh(exam)
+        if s.answers and (s.kind is SessionKind.FIRST or s.game in ended)
+    }
 
 
 def _seconds(value: float) -> str:
@@ -509,9 +516,16 @@ def check_game_end(exam: Examination) -> Verdict:
                     why=why,
                 )
                 + "\n"
-                + _(
-                    "Each game starts afresh: keep what belongs to one game in your Bot "
-                    "class, not in global variables."
+                + (
+                    _(
+                        "Each game starts a new run of your program: it must not count on "
+                        "anything the game before left behind (a file it wrote, say)."
+                    )
+                    if exam.process
+                    else _(
+                        "Each game starts afresh: keep what belongs to one game in your Bot "
+                        "class, not in global variables."
+                    )
                 )
             )
     if not ended:

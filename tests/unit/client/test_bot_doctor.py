@@ -325,6 +325,19 @@ def test_a_buffered_move_is_the_flush_checks_and_not_a_slow_one() -> None:
     assert verdicts["reconnect"].status is Status.NOT_CHECKED  # the fresh games failed first
 
 
+def test_a_crash_at_the_start_of_a_second_game_is_reported_whatever_the_first_did() -> None:
+    crash = Answer(AnswerKind.CRASHED, "tictactoe", LINE, detail="exit status 1")
+    cases = {
+        "game_end": session(SessionKind.FIRST, answer(AnswerKind.MOVE)),  # played to its end
+        "in_time": session(SessionKind.FIRST, answer(AnswerKind.MOVE), answer(AnswerKind.ILLEGAL)),
+    }
+    for check, first in cases.items():
+        exam = Examination("mybot", True, 2.0, (first, session(SessionKind.SECOND, crash)))
+        verdicts = by_check(checklist(exam))
+        assert verdicts[check].status is Status.FAILED, check
+        assert "exit status 1" in verdicts[check].advice[0]
+
+
 def test_the_report_wraps_advice_but_never_a_line_the_bot_read() -> None:
     gomoku = "gomoku X 2000 - " + ",".join(
         f"{c}{r}" for c in "abcdefghijklmno" for r in range(1, 16)
