@@ -139,8 +139,10 @@ def claimed_games(source: BrainSource) -> tuple[str, ...] | None:
 
 
 class Doctor:
-    """Plays the doctor's games with one bot. ``exit_grace`` is not ours to set: a
-    program's end follows ``brain.close()``, as in a real game."""
+    """Plays the doctor's games with one bot; made inside the running event loop
+    (it times the answers by the loop's clock). How long a program gets to exit at
+    the end of a game is not the doctor's to set: ``brain.close()`` decides, as in
+    a real game."""
 
     def __init__(
         self,
