@@ -45,6 +45,7 @@ from boardroom.client.bots.pipe_bot import PipeBrains, StderrLog
 from boardroom.client.bots.python_bot import ScriptBrains
 from boardroom.client.bots.report import Report
 from boardroom.client.bots.runner import DEFAULT_WAIT, BotRunner, Entry, RunError, RunOptions
+from boardroom.client.commands.bot_doctor import attach as attach_doctor
 from boardroom.client.commands.server_option import add_server_argument
 from boardroom.client.errors import RequestRefusedError, ServerUnreachableError
 from boardroom.client.refusals import refusal_text
@@ -187,6 +188,8 @@ def register(subparsers: Any) -> None:
         help=_("with --cmd, --gomocup or --kaggle: append the program's stderr here"),
     )
     parser.set_defaults(handler=run_bot)
+    # Last, so that the doctor offers every kind of bot above.
+    attach_doctor(parser, make_brains)
 
 
 def run_bot(args: argparse.Namespace) -> int:

@@ -27,10 +27,11 @@ FILES = sorted(
     [
         *(REPO_ROOT / "client" / "terminal").glob("*.py"),
         *(REPO_ROOT / "client" / "commands" / name for name in (
-            "play.py", "review.py", "bot.py", "engine.py", "server_option.py"
+            "play.py", "review.py", "bot.py", "bot_doctor.py", "engine.py", "server_option.py"
         )),
         *(REPO_ROOT / "client" / "bots" / name for name in (
-            "report.py", "runner.py", "loader.py", "python_bot.py", "pipe_bot.py", "engine_bot.py"
+            "report.py", "runner.py", "loader.py", "python_bot.py", "pipe_bot.py", "engine_bot.py",
+            "doctor.py", "doctor_run.py",
         )),
         *(REPO_ROOT / "client" / name for name in (
             "cli.py", "session.py", "room_options.py", "refusals.py", "local_server.py"
