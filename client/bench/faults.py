@@ -30,9 +30,9 @@ It prints, per fault: games lost (a game that did not end on the board: not
 ended, abandoned, or a bot that lost its seat), moves lost (a ``moved`` a bot
 was told of that its stored record, ``GET /api/games/{id}``, lacks), the
 longest pause (the longest time between two moves of one game, the fault's
-included) and the waits for storage (each time a bot's session was refused
-``storage_unavailable`` and waited to send again). docs/benchmarks.md,
-"Faults under play", reads them.
+included), the first move after the fault's end (in any game) and the waits
+for storage (each time a bot's session was refused ``storage_unavailable`` and
+waited to send again). docs/benchmarks.md, "Faults under play", reads them.
 """
 
 from __future__ import annotations
@@ -87,12 +87,15 @@ OUTAGE_S = 10.0
 
 
 class _SlowRandom(Brain):
-    """Wins when it can, else a random move, after ``think`` seconds."""
+    """Wins when it can, else a random move, after ``think`` seconds; not before
+    ``start`` is set."""
 
-    def __init__(self, think: float) -> None:
+    def __init__(self, think: float, start: asyncio.Event) -> None:
         self._think = think
+        self._start = start
 
     async def choose(self, state: GameState, *, timeout: float | None, time_ms: int) -> str:
+        await self._start.wait()
         await asyncio.sleep(self._think)
         return random.choice(state.winning_moves() or state.legal_moves)
 
@@ -100,11 +103,12 @@ class _SlowRandom(Brain):
 class _SlowRandomBrains(BrainSource):
     name = "fault-bot"
 
-    def __init__(self, think: float) -> None:
+    def __init__(self, think: float, start: asyncio.Event) -> None:
         self._think = think
+        self._start = start
 
     def new_brain(self, label: str) -> Brain:
-        return _SlowRandom(self._think)
+        return _SlowRandom(self._think, self._start)
 
 
 @dataclass
@@ -137,7 +141,8 @@ class Outcome:
     lost_moves: int
     longest_pause_s: float
     recovered_s: float
-    """From the fault to the first move after it, in any game."""
+    """From the end of the fault (the kill; Redis started again; PostgreSQL
+    continued) to the first move after it, in any game."""
     storage_waits: int = 0
     """Requests refused ``storage_unavailable`` and sent again, over every bot."""
     why: tuple[str, ...] = ()
@@ -273,14 +278,14 @@ async def _cluster(
         yield [(first, first_node), (second, second_node)]
 
 
-async def _start_bot(url: str, name: str, entry: Entry, think: float) -> _Bot:
+async def _start_bot(url: str, name: str, entry: Entry, think: float, start: asyncio.Event) -> _Bot:
     session = Session(url, name, client_kind="bot", reconnect_for=GAMES_END_WITHIN_S)
     waits: list[float] = []
     session.on_saving_paused = waits.append
     await session.start()
     heard: list[tuple[float, SessionEvent]] = []
     listener = asyncio.create_task(_listen(session.subscribe(), heard))
-    brains = _SlowRandomBrains(think)
+    brains = _SlowRandomBrains(think, start)
     report = Report(out=io.StringIO(), err=io.StringIO())
     runner = BotRunner(session, brains, RunOptions(entry=entry, games=1, move_timeout=30), report)
     return _Bot(session, asyncio.create_task(runner.run()), listener, heard, waits)
@@ -297,20 +302,26 @@ async def _inject(
     fault: str, redis: _RestartableRedis, postgres: PostgresServer, database: str, load: _Load
 ) -> Outcome:
     think = load.think
+    # Every game is seated before any bot moves: on a loaded machine seating 20
+    # pairs takes seconds, and a game started first could otherwise end before
+    # the last has its moves, and meet no fault.
+    start = asyncio.Event()
     async with _cluster(redis.server, database) as processes:
         url = f"ws://127.0.0.1:{processes[0][0].port}/ws"
         pairs: list[tuple[_Bot, _Bot, str]] = []
         try:
             for number in range(load.games):
-                creator = await _start_bot(url, f"c{number}", Entry("create", game=GAME), think)
+                create = Entry("create", game=GAME)
+                creator = await _start_bot(url, f"c{number}", create, think, start)
                 while not creator.session.rooms:
                     await asyncio.sleep(0.02)
                 (code,) = creator.session.rooms
-                joiner = await _start_bot(url, f"j{number}", Entry("join", code=code), think)
+                join = Entry("join", code=code)
+                joiner = await _start_bot(url, f"j{number}", join, think, start)
                 pairs.append((creator, joiner, code))
-            while any(_plies(creator, code) < PLIES_BEFORE_FAULT for creator, _, code in pairs):
+            start.set()
+            while not all(_ready(creator, code) for creator, _, code in pairs):
                 await asyncio.sleep(0.05)
-            at = time.monotonic()
             if fault == "kill":
                 owners = [_owner(redis.server, code) for _, _, code in pairs]
                 victim, _ = max(processes, key=lambda pair: owners.count(pair[1]))
@@ -321,9 +332,10 @@ async def _inject(
             else:
                 with postgres.frozen():
                     await asyncio.sleep(load.outage_seconds)
+            over = time.monotonic()  # the fault is over: Redis or PostgreSQL answers again
             tasks = [bot.task for pair in pairs for bot in pair[:2]]
             await asyncio.wait(tasks, timeout=GAMES_END_WITHIN_S)
-            return await _count(fault, pairs, at, url)
+            return await _count(fault, pairs, over, url)
         finally:
             for creator, joiner, _ in pairs:
                 for bot in (creator, joiner):
@@ -334,9 +346,11 @@ async def _inject(
                     await bot.session.close()
 
 
-def _plies(bot: _Bot, code: str) -> int:
+def _ready(bot: _Bot, code: str) -> bool:
+    """Whether room ``code``'s game has its moves before the fault, or is over
+    (its room is gone from the session: waiting for its moves would never end)."""
     room = bot.session.rooms.get(code)
-    return 0 if room is None else len(room.state.moves.replace(" ", ""))
+    return room is None or len(room.state.moves.replace(" ", "")) >= PLIES_BEFORE_FAULT
 
 
 def _owner(redis: RedisServer, code: str) -> str:
@@ -400,7 +414,7 @@ async def _count(fault: str, pairs: list[tuple[_Bot, _Bot, str]], at: float, url
 def render(outcomes: list[Outcome]) -> str:
     lines = [
         "| fault | games | games lost | moves acknowledged | moves lost | longest pause s "
-        "| first move after the fault s | waits for storage |",
+        "| first move after the fault's end s | waits for storage |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for o in outcomes:
