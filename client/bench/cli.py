@@ -127,7 +127,8 @@ def register(subparsers: Any) -> None:
     cluster.set_defaults(handler=run_cluster_bench)
     faults = targets.add_parser(
         "faults",
-        help="a cluster's faults (kill -9, a Redis restart) injected under play",
+        help="a cluster's faults (kill -9, a Redis restart, a PostgreSQL outage) "
+        "injected under play",
         description="Start a private Redis and PostgreSQL and two cluster processes on one "
         "port; for each --fault, seat --games games of bots, inject the fault mid-game and "
         "print games lost, moves lost and the longest pause.",
@@ -135,9 +136,15 @@ def register(subparsers: Any) -> None:
     faults.add_argument(
         "--fault",
         nargs="+",
-        choices=["kill", "redis"],
-        default=["kill", "redis"],
-        help="faults to inject, one run each (default kill redis)",
+        choices=["kill", "redis", "postgres"],
+        default=["kill", "redis", "postgres"],
+        help="faults to inject, one run each (default kill redis postgres)",
+    )
+    faults.add_argument(
+        "--outage-seconds",
+        type=float,
+        default=10.0,
+        help="how long the postgres fault stops PostgreSQL (default 10)",
     )
     faults.add_argument("--games", type=int, default=20, help="games at once (default 20)")
     faults.add_argument(
@@ -198,7 +205,12 @@ def run_cluster_bench(args: argparse.Namespace) -> int:
 def run_faults_bench(args: argparse.Namespace) -> int:
     from boardroom.client.bench.faults import main
 
-    if args.games < 1 or args.think < 0:
-        print("bench faults: give --games 1 or more and --think 0 or more", file=sys.stderr)
+    if args.games < 1 or args.think < 0 or args.outage_seconds < 0:
+        print(
+            "bench faults: give --games 1 or more, --think and --outage-seconds 0 or more",
+            file=sys.stderr,
+        )
         return 2
-    return main(faults=args.fault, games=args.games, think=args.think)
+    return main(
+        faults=args.fault, games=args.games, think=args.think, outage_seconds=args.outage_seconds
+    )

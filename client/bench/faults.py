@@ -11,12 +11,28 @@ every game has a few moves, and waits for the games to end. The faults::
     kill     SIGKILL to the process that owns the most rooms; its bots
              reconnect at once, through the same port, to the survivor
     redis    Redis stopped and started again, empty, on the same port
+    postgres PostgreSQL stopped (SIGSTOP) for ``outage_seconds``, then
+             continued (SIGCONT)
+
+The PostgreSQL outage is a freeze, not a shutdown, because a freeze is the
+outage the store can least tell from a slow answer, so the one that costs
+most: the server neither answers nor refuses, as a hung host or a cut
+network does; every write under way waits for the store's timeout, a COMMIT
+sent just before it may be stored although its answer never comes (the
+recorder must recognise the move when it is sent again), new connections wait
+unanswered. A shutdown refuses every connection at once, which is quicker to
+notice and covered by tests/e2e/test_e2e_storage_outage.py. A freeze also
+lasts exactly as long as asked (a restart adds PostgreSQL's own start-up to
+it) and leaves the database as it was, so it can be the test suite's own
+server.
 
 It prints, per fault: games lost (a game that did not end on the board: not
 ended, abandoned, or a bot that lost its seat), moves lost (a ``moved`` a bot
-was told of that its stored record, ``GET /api/games/{id}``, lacks) and the
+was told of that its stored record, ``GET /api/games/{id}``, lacks), the
 longest pause (the longest time between two moves of one game, the fault's
-included). docs/benchmarks.md, "Faults under play", reads them.
+included), the first move after the fault's end (in any game) and the waits
+for storage (each time a bot's session was refused ``storage_unavailable`` and
+waited to send again). docs/benchmarks.md, "Faults under play", reads them.
 """
 
 from __future__ import annotations
@@ -59,22 +75,27 @@ from boardroom.client.session import Reconnected, Session, SessionEvent
 from boardroom.shared.games import default_game
 from boardroom.shared.protocol.messages import GameOver, Moved
 
-FAULTS = ("kill", "redis")
+FAULTS = ("kill", "redis", "postgres")
 GAME = default_game().name
 """The game the bots play: the registry's default (Connect Four, a few dozen moves)."""
 PLIES_BEFORE_FAULT = 3
 """Moves every game has before the fault is injected."""
 GAMES_END_WITHIN_S = 120.0
 """How long the games may take after the fault before the rest count as lost."""
+OUTAGE_S = 10.0
+"""How long PostgreSQL is stopped by default: the figure issue 28 measured."""
 
 
 class _SlowRandom(Brain):
-    """Wins when it can, else a random move, after ``think`` seconds."""
+    """Wins when it can, else a random move, after ``think`` seconds; not before
+    ``start`` is set."""
 
-    def __init__(self, think: float) -> None:
+    def __init__(self, think: float, start: asyncio.Event) -> None:
         self._think = think
+        self._start = start
 
     async def choose(self, state: GameState, *, timeout: float | None, time_ms: int) -> str:
+        await self._start.wait()
         await asyncio.sleep(self._think)
         return random.choice(state.winning_moves() or state.legal_moves)
 
@@ -82,11 +103,12 @@ class _SlowRandom(Brain):
 class _SlowRandomBrains(BrainSource):
     name = "fault-bot"
 
-    def __init__(self, think: float) -> None:
+    def __init__(self, think: float, start: asyncio.Event) -> None:
         self._think = think
+        self._start = start
 
     def new_brain(self, label: str) -> Brain:
-        return _SlowRandom(self._think)
+        return _SlowRandom(self._think, self._start)
 
 
 @dataclass
@@ -96,6 +118,8 @@ class _Bot:
     listener: asyncio.Task[None]
     heard: list[tuple[float, SessionEvent]] = field(default_factory=list)
     """What the bot's session heard, each with when (``time.monotonic``)."""
+    storage_waits: list[float] = field(default_factory=list)
+    """Each wait of the session after a ``storage_unavailable`` refusal, in seconds."""
 
 
 async def _listen(
@@ -117,33 +141,44 @@ class Outcome:
     lost_moves: int
     longest_pause_s: float
     recovered_s: float
-    """From the fault to the first move after it, in any game."""
+    """From the end of the fault (the kill; Redis started again; PostgreSQL
+    continued) to the first move after it, in any game."""
+    storage_waits: int = 0
+    """Requests refused ``storage_unavailable`` and sent again, over every bot."""
     why: tuple[str, ...] = ()
     """Each lost game and what became of it (``ROOM: not ended``...)."""
 
 
 def main(
-    *, faults: Sequence[str], games: int, think: float, postgres: PostgresServer | None = None
+    *,
+    faults: Sequence[str],
+    games: int,
+    think: float,
+    outage_seconds: float = OUTAGE_S,
+    postgres: PostgresServer | None = None,
 ) -> int:
     """Inject each fault and print the table; 1 if a service could not run.
 
+    ``outage_seconds``: how long the ``postgres`` fault stops PostgreSQL.
     ``postgres``: a PostgreSQL already running (each fault gets a new database
-    of it); None, what the command does: one of the benchmark's own."""
+    of it; the ``postgres`` fault stops and continues it); None, what the
+    command does: one of the benchmark's own."""
     missing = missing_programs()
     if missing:
         print(f"bench faults: {', '.join(missing)} missing: {INSTALL_HINT}", file=sys.stderr)
         return 1
     print("Boardroom faults benchmark: a two-process cluster's faults under play")
-    for line in condition_lines(
-        [
-            ("load", f"{games} games of {GAME} between bots, {think:g} s a move"),
-            ("servers", "2 processes, one port (--reuse-port), one engine worker each"),
-        ]
-    ):
+    conditions = [
+        ("load", f"{games} games of {GAME} between bots, {think:g} s a move"),
+        ("servers", "2 processes, one port (--reuse-port), one engine worker each"),
+    ]
+    if "postgres" in faults:
+        conditions.append(("outage", f"PostgreSQL stopped (SIGSTOP) {outage_seconds:g} s"))
+    for line in condition_lines(conditions):
         print(line)
     print("Everything shares these cores: bots, server processes, Redis, PostgreSQL.", flush=True)
     try:
-        outcomes = asyncio.run(_run(faults, games, think, postgres))
+        outcomes = asyncio.run(_run(faults, games, think, outage_seconds, postgres))
     except (ServiceError, LocalServerError) as error:
         print(f"bench faults: {error}", file=sys.stderr)
         return 1
@@ -153,7 +188,11 @@ def main(
 
 
 async def _run(
-    faults: Sequence[str], games: int, think: float, running: PostgresServer | None
+    faults: Sequence[str],
+    games: int,
+    think: float,
+    outage_seconds: float,
+    running: PostgresServer | None,
 ) -> list[Outcome]:
     outcomes = []
     own_postgres = start_postgres() if running is None else contextlib.nullcontext(running)
@@ -162,7 +201,8 @@ async def _run(
             print(f"\n{fault} ...", flush=True)
             with _RestartableRedis() as redis:
                 database = postgres.url(postgres.new_database())
-                outcomes.append(await _inject(fault, redis, database, games, think))
+                load = _Load(games, think, outage_seconds)
+                outcomes.append(await _inject(fault, redis, postgres, database, load))
     return outcomes
 
 
@@ -238,44 +278,64 @@ async def _cluster(
         yield [(first, first_node), (second, second_node)]
 
 
-async def _start_bot(url: str, name: str, entry: Entry, think: float) -> _Bot:
+async def _start_bot(url: str, name: str, entry: Entry, think: float, start: asyncio.Event) -> _Bot:
     session = Session(url, name, client_kind="bot", reconnect_for=GAMES_END_WITHIN_S)
+    waits: list[float] = []
+    session.on_saving_paused = waits.append
     await session.start()
     heard: list[tuple[float, SessionEvent]] = []
     listener = asyncio.create_task(_listen(session.subscribe(), heard))
-    brains = _SlowRandomBrains(think)
+    brains = _SlowRandomBrains(think, start)
     report = Report(out=io.StringIO(), err=io.StringIO())
     runner = BotRunner(session, brains, RunOptions(entry=entry, games=1, move_timeout=30), report)
-    return _Bot(session, asyncio.create_task(runner.run()), listener, heard)
+    return _Bot(session, asyncio.create_task(runner.run()), listener, heard, waits)
+
+
+@dataclass(frozen=True)
+class _Load:
+    games: int
+    think: float
+    outage_seconds: float
 
 
 async def _inject(
-    fault: str, redis: _RestartableRedis, database: str, games: int, think: float
+    fault: str, redis: _RestartableRedis, postgres: PostgresServer, database: str, load: _Load
 ) -> Outcome:
+    think = load.think
+    # Every game is seated before any bot moves: on a loaded machine seating 20
+    # pairs takes seconds, and a game started first could otherwise end before
+    # the last has its moves, and meet no fault.
+    start = asyncio.Event()
     async with _cluster(redis.server, database) as processes:
         url = f"ws://127.0.0.1:{processes[0][0].port}/ws"
         pairs: list[tuple[_Bot, _Bot, str]] = []
         try:
-            for number in range(games):
-                creator = await _start_bot(url, f"c{number}", Entry("create", game=GAME), think)
+            for number in range(load.games):
+                create = Entry("create", game=GAME)
+                creator = await _start_bot(url, f"c{number}", create, think, start)
                 while not creator.session.rooms:
                     await asyncio.sleep(0.02)
                 (code,) = creator.session.rooms
-                joiner = await _start_bot(url, f"j{number}", Entry("join", code=code), think)
+                join = Entry("join", code=code)
+                joiner = await _start_bot(url, f"j{number}", join, think, start)
                 pairs.append((creator, joiner, code))
-            while any(_plies(creator, code) < PLIES_BEFORE_FAULT for creator, _, code in pairs):
+            start.set()
+            while not all(_ready(creator, code) for creator, _, code in pairs):
                 await asyncio.sleep(0.05)
-            at = time.monotonic()
             if fault == "kill":
                 owners = [_owner(redis.server, code) for _, _, code in pairs]
                 victim, _ = max(processes, key=lambda pair: owners.count(pair[1]))
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(victim.pid, signal.SIGKILL)
-            else:
+            elif fault == "redis":
                 redis.restart()
+            else:
+                with postgres.frozen():
+                    await asyncio.sleep(load.outage_seconds)
+            over = time.monotonic()  # the fault is over: Redis or PostgreSQL answers again
             tasks = [bot.task for pair in pairs for bot in pair[:2]]
             await asyncio.wait(tasks, timeout=GAMES_END_WITHIN_S)
-            return await _count(fault, pairs, at, url)
+            return await _count(fault, pairs, over, url)
         finally:
             for creator, joiner, _ in pairs:
                 for bot in (creator, joiner):
@@ -286,9 +346,11 @@ async def _inject(
                     await bot.session.close()
 
 
-def _plies(bot: _Bot, code: str) -> int:
+def _ready(bot: _Bot, code: str) -> bool:
+    """Whether room ``code``'s game has its moves before the fault, or is over
+    (its room is gone from the session: waiting for its moves would never end)."""
     room = bot.session.rooms.get(code)
-    return 0 if room is None else len(room.state.moves.replace(" ", ""))
+    return room is None or len(room.state.moves.replace(" ", "")) >= PLIES_BEFORE_FAULT
 
 
 def _owner(redis: RedisServer, code: str) -> str:
@@ -335,21 +397,30 @@ async def _count(fault: str, pairs: list[tuple[_Bot, _Bot, str]], at: float, url
             lost_moves += len(missing)
     recovered = first_after - at if first_after != float("inf") else float("nan")
     lost_games = len({line.split(":")[0] for line in why if "not stored" not in line})
+    waits = sum(len(bot.storage_waits) for pair in pairs for bot in pair[:2])
     return Outcome(
-        fault, len(pairs), lost_games, acknowledged, lost_moves, longest, recovered, tuple(why)
+        fault,
+        len(pairs),
+        lost_games,
+        acknowledged,
+        lost_moves,
+        longest,
+        recovered,
+        waits,
+        tuple(why),
     )
 
 
 def render(outcomes: list[Outcome]) -> str:
     lines = [
         "| fault | games | games lost | moves acknowledged | moves lost | longest pause s "
-        "| first move after the fault s |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| first move after the fault's end s | waits for storage |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for o in outcomes:
         lines.append(
             f"| {o.fault} | {o.games} | {o.lost_games} | {o.acknowledged_moves} | {o.lost_moves} "
-            f"| {o.longest_pause_s:.1f} | {o.recovered_s:.1f} |"
+            f"| {o.longest_pause_s:.1f} | {o.recovered_s:.1f} | {o.storage_waits} |"
         )
     for o in outcomes:
         if o.why:  # figures are read with their failures, never without them

@@ -1,4 +1,4 @@
-"""Private Redis and PostgreSQL servers for ``boardroom bench cluster``, and their counters.
+"""Private Redis and PostgreSQL for ``boardroom bench cluster`` and ``faults``; their counters.
 
 The benchmark starts what a cluster needs itself, as ``tests/services.py`` does
 for the test suite: Debian's ``redis-server`` and PostgreSQL programs, run from a
@@ -203,6 +203,35 @@ class PostgresServer:
     def url(self, database: str) -> str:
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
 
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """The server stopped (SIGSTOP) until the block ends, then continued
+        (SIGCONT): the postmaster first, so that it forks no backend meanwhile,
+        then every process under it. It neither answers nor refuses: its
+        connections stay open and silent, new ones wait unanswered, as with a
+        host that hangs or a network cut; nothing of it is lost, and it goes on
+        where it stopped.
+
+        As root the postmaster's parent is ``runuser``, which stops itself when
+        its child stops (as ``su`` does, for job control) and stays stopped,
+        unable to reap the postmaster when it exits: it is continued too."""
+        parent = _parent(self.pid)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGSTOP)
+        family = _descendants(self.pid)
+        for pid in family:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for pid in [*family, self.pid]:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
+            if parent is not None and _state(parent) == "T":
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(parent, signal.SIGCONT)
+
     def _client(self, program: str, *words: str) -> str:
         argv = [str(self.programs / program), "-h", "127.0.0.1", "-p", str(self.port)]
         argv += ["-U", self.user, *words]
@@ -227,6 +256,42 @@ class PostgresServer:
         out = self._client("psql", "-d", "postgres", "-At", "-c", query).strip()
         names = ("xact_commit", "tup_inserted", "wal_sync", "wal_records")
         return dict(zip(names, (int(value) for value in out.split("|")), strict=True))
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command's name (state, parent...);
+    [] if the process is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return []
+
+
+def _state(pid: int) -> str:
+    """The process's state letter (``T``: stopped); "" if it is gone."""
+    fields = _stat(pid)
+    return fields[0] if fields else ""
+
+
+def _parent(pid: int) -> int | None:
+    fields = _stat(pid)
+    return int(fields[1]) if fields else None
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (its children, theirs...), from ``/proc``."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parent = int(stat.read_text().rpartition(")")[2].split()[1])
+            children.setdefault(parent, []).append(int(stat.parent.name))
+    found: list[int] = []
+    todo = list(children.get(pid, []))
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, []))
+    return found
 
 
 def _as_postgres_user() -> tuple[list[str], str]:
