@@ -1,0 +1,80 @@
+"""``boardroom match`` decides on Connect Four (issue 30, "done means"): the
+engine's ``hard`` level against ``easy`` accepts H1 at ``elo1=50``, and two
+copies of one level accept H0, with a fixed seed; each run as the real command,
+in its own process.
+
+Kept short for the suite: ``hard`` searches eight plies, a quarter of a second
+a move on Connect Four, so the H1 match gives each move a one-second clock
+(``hard`` then stops at a tenth of it, as the server's AI does under a clock) and
+adjudicates from 20 empty cells, where the exact solver answers at once: about
+40 games and 10 s of CPU. The H0 match pits ``random`` against ``random``
+(no clock: fully replayable), about 500 games in a few seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from repo_paths import REPO_ROOT
+
+RUN_TIMEOUT = 240.0
+
+
+def match(tmp_path: Path, *argv: str) -> tuple[str, dict]:
+    """Run ``boardroom match ARGV --json``: its stdout and its report."""
+    report_path = tmp_path / "report.json"
+    started = time.perf_counter()
+    finished = subprocess.run(
+        [sys.executable, "-m", "boardroom.client.cli", "match", *argv, "--json", str(report_path)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+    )
+    print(f"boardroom match {' '.join(argv)}: {time.perf_counter() - started:.1f} s")
+    assert finished.returncode == 0, finished.stderr
+    return finished.stdout, json.loads(report_path.read_text(encoding="utf-8"))
+
+
+def test_hard_is_stronger_than_easy(tmp_path: Path) -> None:
+    out, report = match(
+        tmp_path,
+        "--engine", "hard", "--engine", "easy", "--game", "connect4",
+        "--sprt", "elo0=0", "elo1=50", "--seed", "1", "--clock", "1s", "--adjudicate", "20",
+    )  # fmt: skip
+    assert report["sprt"]["decision"] == "H1"
+    verdict = out.splitlines()[-1]
+    assert verdict == (
+        "engine-hard is stronger than engine-easy by at least 50 normalized Elo: "
+        f"H1 accepted after {report['games']} games"
+    )
+    assert report["sprt"]["llr"] >= report["sprt"]["upper_bound"]
+    assert report["wins"] > 3 * report["losses"]
+    # Adjudicated games are flagged, in the report and on the live line.
+    adjudicated = [record for record in report["records"] if record["adjudicated"]]
+    assert len(adjudicated) == report["adjudicated"]
+    if adjudicated:
+        assert f"{report['adjudicated']} adjudicated" in out
+
+
+def test_two_copies_of_one_level_are_not_50_elo_apart(tmp_path: Path) -> None:
+    out, report = match(
+        tmp_path,
+        "--engine", "random", "--engine", "random", "--game", "connect4",
+        "--sprt", "elo0=0", "elo1=50", "--seed", "1",
+    )  # fmt: skip
+    assert report["sprt"]["decision"] == "H0"
+    assert report["sprt"]["llr"] <= report["sprt"]["lower_bound"]
+    assert out.splitlines()[-1] == (
+        "engine-random (A) is not stronger than engine-random (B) by 50 normalized Elo: "
+        f"H0 accepted after {report['games']} games"
+    )
+    # Pairs: every opening of the suite in turn, each played with both colours.
+    openings = [record["opening"] for record in report["records"]]
+    assert openings[0] == openings[1] == "1122"
+    assert len(set(openings)) == 101
