@@ -40,16 +40,11 @@ from boardroom.client.match.report import (
 )
 from boardroom.client.match.runner import Adjudicator, LocalMatch, MatchOutcome, MatchSetup, Tally
 from boardroom.client.match.stats import MODELS, Sprt, StatsError
-from boardroom.client.room_options import InputError, parse_clock, parse_game
+from boardroom.client.room_options import DEFAULT_GAME, InputError, parse_clock, parse_game
 from boardroom.shared.games import Game
 from boardroom.shared.i18n import _
 from boardroom.shared.protocol.messages import LEVELS, Clock
 
-DEFAULT_ADJUDICATION = {"connect4": 12}
-"""Empty cells at which a game is adjudicated by default, per board: on Connect
-Four the solver knows the value of such a position at once (and the engine's
-``hard`` level searches that far). Elsewhere 0 (never): a tic-tac-toe board
-is solved from its first move, so adjudicating would decide every game there."""
 DEFAULT_GAMES = 100
 """Games a match without ``--sprt`` plays (``--games`` changes it)."""
 DEFAULT_GAUNTLET_GAMES = 20
@@ -91,7 +86,9 @@ def register(subparsers: Any) -> None:
         parser.add_argument(kind.flag, metavar=kind.metavar, action=_AddPlayer, help=_(kind.help))
     parser.set_defaults(players=[])
     parser.add_argument(
-        "--game", default="connect4", help=_("the board to play (default connect4)")
+        "--game",
+        default=DEFAULT_GAME,
+        help=_("the board to play (default {game})", game=DEFAULT_GAME),
     )
     parser.add_argument(
         "--sprt",
@@ -148,7 +145,7 @@ def register(subparsers: Any) -> None:
         metavar="EMPTY",
         help=_(
             "end a game by the solver's exact value once this many cells or fewer "
-            "are empty (0: never; default 12 on connect4, else 0)"
+            "are empty (0: never; default: a third of the board's cells)"
         ),
     )
     parser.add_argument(
@@ -238,10 +235,8 @@ def _plan(args: argparse.Namespace) -> _Plan:
         raise UsageError(_("--concurrency must be 1 or more"))
     if not args.move_timeout > 0:
         raise UsageError(_("--move-timeout must be more than 0 seconds"))
-    adjudicate = (
-        args.adjudicate if args.adjudicate is not None else DEFAULT_ADJUDICATION.get(game.name, 0)
-    )
-    if adjudicate < 0:
+    adjudicate: int | None = args.adjudicate
+    if adjudicate is not None and adjudicate < 0:
         raise UsageError(_("--adjudicate must be 0 (never) or more empty cells"))
     if args.games is not None:
         max_games = args.games
@@ -419,10 +414,9 @@ def _with_names(setup: MatchSetup, names: tuple[str, str]) -> MatchSetup:
 
 def _intro(names: tuple[str, str], plan: _Plan) -> str:
     setup = plan.setup
+    limit = setup.adjudicator.limit(plan.game)
     adjudication = (
-        _("adjudicated at {empty} empty cells", empty=setup.adjudicator.max_empty)
-        if setup.adjudicator.max_empty
-        else _("no adjudication")
+        _("adjudicated from {empty} empty cells", empty=limit) if limit else _("no adjudication")
     )
     return _(
         "A {a} against B {b} on {game}: {openings} openings, seed {seed}, {adjudication}",

@@ -4,7 +4,7 @@ Each pair of games starts from one opening, once with each bot first, so an
 opening that favours one side favours both bots once. The built-in suites:
 
 - Connect Four: the 101 positions of four stones whose exact value is a draw
-  (``data/connect4-4-stones.txt``; mirror images counted once), found with the
+  (``data/connect4.txt``; mirror images counted once), found with the
   engine's exact solver and its opening database.
 - Gomoku: the 26 standard three-stone openings of renju: black in the centre,
   white beside it (*direct*, 13 openings) or diagonally (*indirect*, 13), black's
@@ -24,11 +24,8 @@ from importlib.resources import files
 from pathlib import Path
 
 from boardroom.shared.errors import GameError
-from boardroom.shared.games import Game, get_game
+from boardroom.shared.games import Game, Position, get_game
 from boardroom.shared.i18n import _
-
-CONNECT4_SUITE = "connect4-4-stones.txt"
-"""The Connect Four suite's file in ``data/``."""
 
 
 class OpeningsError(ValueError):
@@ -76,80 +73,89 @@ def read_suite(game: Game, path: Path) -> tuple[str, ...]:
 
 
 def builtin_suite(game: Game) -> tuple[str, ...]:
-    """The built-in openings of ``game`` (see the module docstring).
+    """The built-in openings of ``game``: the package's ``data/<game name>.txt``
+    where there is one (see the module docstring), else every first move.
 
     >>> len(builtin_suite(get_game("connect4"))), len(builtin_suite(get_game("gomoku")))
     (101, 26)
     >>> builtin_suite(get_game("tictactoe"))[:3]
     ('a1', 'b1', 'c1')
     """
-    if game.name == "connect4":
-        text = files("boardroom.client.match").joinpath("data", CONNECT4_SUITE).read_text("utf-8")
-        return parse_suite(game, text.splitlines(), source=CONNECT4_SUITE)
-    if game.name == "gomoku":
-        return renju_openings(game)
+    data = files("boardroom.client.match").joinpath("data", f"{game.name}.txt")
+    if data.is_file():
+        return parse_suite(game, data.read_text("utf-8").splitlines(), source=data.name)
     return tuple(game.format_move(move) for move in game.legal_moves(game.new()))
 
 
-def renju_openings(game: Game) -> tuple[str, ...]:
-    """The 26 standard three-stone openings on a 15x15 board (module docstring):
-    13 direct (white at h9), then 13 indirect (white at i9), black's second stone
-    in row-then-column order, one of each pair of mirror images."""
-    centre = (7, 7)  # h8, as (column, row) from a1
+def renju_openings(game: Game) -> list[str]:
+    """The 26 standard three-stone openings of renju on ``game``'s square board
+    (module docstring): 13 direct (white above the centre), then 13 indirect
+    (white diagonally up and right), black's second stone in row-then-column
+    order, one of each pair of mirror images. How ``data/gomoku.txt`` was made."""
+    size = len(game.board_rows(game.new()))
+    middle = size // 2
+    centre = (middle, middle)
+
+    def mirror_column(cell: tuple[int, int]) -> tuple[int, int]:
+        return 2 * middle - cell[0], cell[1]  # across the centre's column
+
+    def mirror_diagonal(cell: tuple[int, int]) -> tuple[int, int]:
+        return cell[1], cell[0]  # across the diagonal through the centre
+
     openings: list[str] = []
-    for white, mirror in (((7, 8), _mirror_column), ((8, 8), _mirror_diagonal)):
+    near = range(middle - 2, middle + 3)
+    for white, mirror in (
+        ((middle, middle + 1), mirror_column),
+        ((middle + 1, middle + 1), mirror_diagonal),
+    ):
         kept: set[tuple[int, int]] = set()
-        for row, column in itertools.product(range(5, 10), range(5, 10)):
+        for row, column in itertools.product(near, near):
             cell = (column, row)
             if cell in (centre, white) or mirror(cell) in kept:
                 continue
             kept.add(cell)
             openings.append(" ".join(_cell_name(c) for c in (centre, white, cell)))
-    return tuple(game.move_string(game.from_moves(text)) for text in openings)
-
-
-def _mirror_column(cell: tuple[int, int]) -> tuple[int, int]:
-    """The mirror image across column h (which holds the direct opening's stones)."""
-    return 14 - cell[0], cell[1]
-
-
-def _mirror_diagonal(cell: tuple[int, int]) -> tuple[int, int]:
-    """The mirror image across the diagonal through h8 and i9."""
-    return cell[1], cell[0]
+    return [game.move_string(game.from_moves(text)) for text in openings]
 
 
 def _cell_name(cell: tuple[int, int]) -> str:
-    return f"{'abcdefghijklmno'[cell[0]]}{cell[1] + 1}"
+    return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"
 
 
-def drawn_connect4_openings(stones: int = 4) -> list[str]:
-    """Every Connect Four position of ``stones`` stones whose exact value is a
-    draw, one of each mirror pair (the move order first in column order): how
-    the built-in suite was made (a few seconds to a minute: one exact solve each)."""
+def drawn_openings(game: Game, stones: int) -> list[str]:
+    """Every position of ``stones`` moves on ``game`` whose exact value is a
+    draw, one of each mirror pair (the move order first in the order of legal
+    moves): how ``data/connect4.txt`` was made, with four stones (a minute: one
+    exact solve each)."""
     from boardroom.shared.engine import solve
 
-    game = get_game("connect4")
     kept: dict[tuple[str, ...], str] = {}
-    for columns in itertools.product("1234567", repeat=stones):
-        moves = "".join(columns)
-        try:
-            position = game.from_moves(moves)
-        except GameError:
-            continue
+
+    def walk(position: Position) -> None:
         if game.outcome(position).is_over:
-            continue
-        rows = game.board_rows(position)
-        kept.setdefault(min(rows, tuple(row[::-1] for row in rows)), moves)
+            return
+        if position.ply == stones:
+            rows = tuple(game.board_rows(position))
+            kept.setdefault(min(rows, tuple(row[::-1] for row in rows)), game.move_string(position))
+            return
+        for move in game.legal_moves(position):
+            walk(game.play_unchecked(position, move))
+
+    walk(game.new())
     return sorted(moves for moves in kept.values() if solve(game, game.from_moves(moves)) == 0)
 
 
+GENERATORS = {"drawn4": lambda game: drawn_openings(game, 4), "renju": renju_openings}
+"""The ways the built-in suites were made, by the name ``main`` takes."""
+
+
 def main(argv: list[str]) -> int:
-    """``python -m boardroom.client.match.openings connect4``: print the drawn
-    four-stone positions, one a line (the data file's body)."""
-    if argv != ["connect4"]:
-        print("usage: python -m boardroom.client.match.openings connect4", file=sys.stderr)
+    """``python -m boardroom.client.match.openings GAME drawn4|renju``: print a
+    suite, one opening a line (a data file's body)."""
+    if len(argv) != 2 or argv[1] not in GENERATORS:
+        print("usage: python -m boardroom.client.match.openings GAME drawn4|renju", file=sys.stderr)
         return 2
-    for moves in drawn_connect4_openings():
+    for moves in GENERATORS[argv[1]](get_game(argv[0])):
         print(moves)
     return 0
 

@@ -31,7 +31,7 @@ from boardroom.shared.errors import GameError
 from boardroom.shared.games import Game, Player, Position
 from boardroom.shared.protocol.messages import Clock, ResultInfo, RoomState, SeatInfo
 
-Side = Literal["A", "B"]
+Letter = Literal["A", "B"]
 
 GRACE = 0.5
 """Seconds past a bot's time before the runner stops waiting for it (a bot that
@@ -49,7 +49,7 @@ class GameRecord:
     opening: str
     moves: str
     """Every move, the opening's included."""
-    winner: Side | None
+    winner: Letter | None
     reason: str
     """How it ended (module docstring)."""
     detail: str | None = None
@@ -100,18 +100,30 @@ class Tally:
 class Adjudicator:
     """Ends a game once its value is exactly known and few cells are left, as
     fastchess ends chess games from tablebases: at most ``max_empty`` empty
-    cells, on a board the exact solver solves in time
-    (:func:`~boardroom.shared.engine.solves_in_time`). The solver's value is the
-    result: a win for the side it says wins, with best play from there; a draw
-    when it says so. ``max_empty`` 0 never adjudicates."""
+    cells (None: a third of the board's), in a position the exact solver
+    solves in time (:func:`~boardroom.shared.engine.solves_in_time`: never on
+    gomoku's board or Othello's). The solver's value is the result: a win for
+    the side it says wins, with best play from there; a draw when it says so.
+    ``max_empty`` 0 never adjudicates."""
 
-    max_empty: int
+    max_empty: int | None = None
+
+    def limit(self, game: Game) -> int:
+        """The empty cells at which ``game``'s games are adjudicated (0: never).
+
+        >>> from boardroom.shared.games import get_game
+        >>> Adjudicator().limit(get_game("connect4")), Adjudicator(5).limit(get_game("connect4"))
+        (14, 5)
+        """
+        if self.max_empty is not None:
+            return self.max_empty
+        return _cells(game, game.new()) // 3
 
     def applies(self, game: Game, position: Position) -> bool:
-        if self.max_empty <= 0:
+        limit = self.limit(game)
+        if limit <= 0:
             return False
-        empty = sum(row.count(".") for row in game.board_rows(position))
-        return empty <= self.max_empty and solves_in_time(game, position)
+        return _cells(game, position) <= limit and solves_in_time(game, position)
 
     @staticmethod
     def winner(game: Game, position: Position) -> Player | None:
@@ -153,7 +165,7 @@ class LocalMatch:
 
     def __init__(self, setup: MatchSetup, a: BrainSource, b: BrainSource) -> None:
         self.setup = setup
-        self.sources: dict[Side, BrainSource] = {"A": a, "B": b}
+        self.sources: dict[Letter, BrainSource] = {"A": a, "B": b}
         self.tally = Tally()
         self.records: list[GameRecord] = []
         self.decision: Literal["H0", "H1"] | None = None
@@ -227,7 +239,7 @@ class LocalMatch:
         setup = self.setup
         game = setup.game
         opening = setup.openings[pair % len(setup.openings)]
-        seat_of: dict[Player, Side] = (
+        seat_of: dict[Player, Letter] = (
             {Player.FIRST: "A", Player.SECOND: "B"}
             if a_first
             else {Player.FIRST: "B", Player.SECOND: "A"}
@@ -307,7 +319,7 @@ class LocalMatch:
         result: GameRecord,
         names: dict[Player, str],
         clocks: _Clocks,
-        seat_of: dict[Player, Side],
+        seat_of: dict[Player, Letter],
     ) -> None:
         """Tell both bots how the game ended (a failure here changes nothing)."""
         winner = next((side for side in Player if seat_of[side] == result.winner), None)
@@ -346,6 +358,11 @@ class LocalMatch:
             time_left_ms=clocks.left_ms(side),
             opponent_time_left_ms=clocks.left_ms(side.other),
         )
+
+
+def _cells(game: Game, position: Position) -> int:
+    """The empty cells of ``position``."""
+    return sum(row.count(".") for row in game.board_rows(position))
 
 
 def _room_reason(reason: str) -> str:
