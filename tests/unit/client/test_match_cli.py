@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from repo_paths import REPO_ROOT
 
-from boardroom.client.cli import main
+from boardroom.client.cli import build_parser, main
 
 FIRST_MOVE_BOT = """
 def choose_move(state):
@@ -203,5 +203,13 @@ def test_adjudication_is_flagged(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert "4 adjudicated" in out
 
 
-def test_the_example_bot_exists() -> None:
-    assert (REPO_ROOT / "examples" / "random_bot.py").exists()
+def test_the_guide_documents_every_flag() -> None:
+    guide = (REPO_ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    section = guide[guide.index("## Matches: is my change stronger?") :]
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    match = subparsers.choices["match"]  # type: ignore[index]
+    flags = [option for action in match._actions for option in action.option_strings]
+    for flag in flags:
+        if flag.startswith("--") and flag not in ("--help", "--lang"):
+            assert f"`{flag}" in section, flag
