@@ -153,7 +153,8 @@ class MatchSetup:
 
 @dataclass(frozen=True, slots=True)
 class MatchOutcome:
-    """How the match ended: the tally, every game, and the SPRT's decision."""
+    """How the match ended: the tally, every game counted (whole pairs, first
+    game first), and the SPRT's decision."""
 
     tally: Tally
     records: tuple[GameRecord, ...]
@@ -219,12 +220,14 @@ class LocalMatch:
     def _count(self, record: GameRecord, on_pair: Callable[[Tally], None] | None) -> None:
         if self._done.is_set():
             return
-        self.records.append(record)
         partner = self._waiting.pop(record.pair, None)
         if partner is None:
             self._waiting[record.pair] = record
             return
+        # Only whole pairs count, and are recorded: a game whose partner is
+        # still being played when the test decides is left out of both.
         first, second = (partner, record) if partner.a_first else (record, partner)
+        self.records.extend((first, second))
         self.tally.add_pair(first, second)
         sprt = self.setup.sprt
         if sprt is not None:

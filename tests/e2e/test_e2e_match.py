@@ -78,3 +78,21 @@ def test_two_copies_of_one_level_are_not_50_elo_apart(tmp_path: Path) -> None:
     openings = [record["opening"] for record in report["records"]]
     assert openings[0] == openings[1] == "1122"
     assert len(set(openings)) == 101
+
+
+def test_games_at_once_count_whole_pairs_and_stop_at_the_decision(tmp_path: Path) -> None:
+    # Three games at once, the engine in worker processes: the test decides on
+    # whole pairs, and the games still running then are called off, not counted.
+    out, report = match(
+        tmp_path,
+        "--engine", "perfect", "--engine", "random", "--game", "tictactoe",
+        "--sprt", "elo0=0", "elo1=50", "--concurrency", "3", "--seed", "2",
+    )  # fmt: skip
+    assert report["sprt"]["decision"] == "H1"
+    assert report["games"] == 2 * sum(report["pentanomial"])
+    pairs: dict[int, list[bool]] = {}
+    for record in report["records"]:
+        pairs.setdefault(record["pair"], []).append(record["a_first"])
+    assert all(sorted(colours) == [False, True] for colours in pairs.values())
+    assert report["losses"] == 0
+    assert out.splitlines()[-1].endswith(f"H1 accepted after {report['games']} games")
