@@ -144,6 +144,50 @@ def test_failing_bots_lose_their_games_and_say_why(
     assert all(record.get("detail") for record in report["records"])
 
 
+def test_a_program_bot_plays_a_match(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    report_path = tmp_path / "report.json"
+    status, _, _ = run(
+        capsys,
+        "--cmd", f"bash {REPO_ROOT / 'examples' / 'random_bot.sh'}", "--engine", "random",
+        "--game", "tictactoe", "--games", "4", "--seed", "1", "--json", str(report_path),
+    )  # fmt: skip
+    assert status == 0
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    assert report["a"] == {
+        "name": "random_bot",
+        "bot": f"--cmd bash {REPO_ROOT}/examples/random_bot.sh",
+    }
+    # The program plays its games to their end: no failure among them.
+    assert {r["reason"] for r in report["records"]} <= {"line", "full_board", "adjudicated"}
+
+
+def test_a_bot_out_of_time_loses_on_time(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    sleeper = tmp_path / "sleeper.py"
+    sleeper.write_text(
+        "import time\n\n\ndef choose_move(state):\n    time.sleep(5)\n    return 'c3'\n",
+        encoding="utf-8",
+    )
+    report_path = tmp_path / "report.json"
+    status, _, _ = run(
+        capsys,
+        "--engine", "random", "--script", str(sleeper), "--game", "tictactoe", "--games", "2",
+        "--clock", "0.3s", "--openings", str(_write(tmp_path / "o.txt", "b2 a1\n")),
+        "--json", str(report_path),
+    )  # fmt: skip
+    assert status == 0
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    # The sleeper (B) answers after 5 s with a 0.3 s clock: it loses both games
+    # on time, at its first move.
+    assert [(r["winner"], r["reason"]) for r in report["records"]] == [("A", "timeout")] * 2
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def test_a_script_bot_plays_a_match(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     script = tmp_path / "first_move.py"
     script.write_text(FIRST_MOVE_BOT, encoding="utf-8")
