@@ -161,21 +161,52 @@ class MatchOutcome:
     decision: Literal["H0", "H1"] | None
 
 
+class PairBook:
+    """Counts finished games into pairs and asks the SPRT after each pair,
+    wherever the games are played (here, or on a server)."""
+
+    def __init__(self, sprt: Sprt | None, on_pair: Callable[[Tally], None] | None) -> None:
+        self.sprt = sprt
+        self.on_pair = on_pair
+        self.tally = Tally()
+        self.records: list[GameRecord] = []
+        self.decision: Literal["H0", "H1"] | None = None
+        self._waiting: dict[int, GameRecord] = {}
+
+    def count(self, record: GameRecord) -> None:
+        """Count ``record`` once its pair is complete (nothing once decided)."""
+        if self.decision is not None:
+            return
+        partner = self._waiting.pop(record.pair, None)
+        if partner is None:
+            self._waiting[record.pair] = record
+            return
+        # Only whole pairs count, and are recorded: a game whose partner is
+        # still being played when the test decides is left out of both.
+        first, second = (partner, record) if partner.a_first else (record, partner)
+        self.records.extend((first, second))
+        self.tally.add_pair(first, second)
+        if self.sprt is not None:
+            self.decision = self.sprt.decision(self.tally.pentanomial)
+        if self.on_pair is not None:
+            self.on_pair(self.tally)
+
+    def outcome(self) -> MatchOutcome:
+        return MatchOutcome(self.tally, tuple(self.records), self.decision)
+
+
 class LocalMatch:
     """Plays one match (see the module docstring); :meth:`run` once."""
 
     def __init__(self, setup: MatchSetup, a: BrainSource, b: BrainSource) -> None:
         self.setup = setup
         self.sources: dict[Letter, BrainSource] = {"A": a, "B": b}
-        self.tally = Tally()
-        self.records: list[GameRecord] = []
-        self.decision: Literal["H0", "H1"] | None = None
-        self._waiting: dict[int, GameRecord] = {}
         self._done = asyncio.Event()
 
     async def run(self, on_pair: Callable[[Tally], None] | None = None) -> MatchOutcome:
         """Play until the SPRT decides or ``max_games`` are played; ``on_pair``
         is called after each pair is counted."""
+        book = PairBook(self.setup.sprt, on_pair)
         max_pairs = self.setup.max_games // 2 if self.setup.max_games else None
         jobs: Iterator[tuple[int, bool]] = (
             (pair, a_first)
@@ -183,7 +214,7 @@ class LocalMatch:
             for a_first in (True, False)
         )
         workers: list[asyncio.Task[Any]] = [
-            asyncio.create_task(self._worker(jobs, on_pair))
+            asyncio.create_task(self._worker(jobs, book))
             for _ in range(max(1, self.setup.concurrency))
         ]
         waiter: asyncio.Task[Any] = asyncio.create_task(self._done.wait())
@@ -202,11 +233,9 @@ class LocalMatch:
             for worker in workers:
                 worker.cancel()
             await asyncio.gather(*workers, waiter, return_exceptions=True)
-        return MatchOutcome(self.tally, tuple(self.records), self.decision)
+        return book.outcome()
 
-    async def _worker(
-        self, jobs: Iterator[tuple[int, bool]], on_pair: Callable[[Tally], None] | None
-    ) -> None:
+    async def _worker(self, jobs: Iterator[tuple[int, bool]], book: PairBook) -> None:
         # The workers share one iterator of jobs: taking the next one never awaits,
         # so two workers never take the same.
         while not self._done.is_set():
@@ -215,27 +244,10 @@ class LocalMatch:
                 return
             pair, a_first = job
             record = await self.play_game(pair, a_first)
-            self._count(record, on_pair)
-
-    def _count(self, record: GameRecord, on_pair: Callable[[Tally], None] | None) -> None:
-        if self._done.is_set():
-            return
-        partner = self._waiting.pop(record.pair, None)
-        if partner is None:
-            self._waiting[record.pair] = record
-            return
-        # Only whole pairs count, and are recorded: a game whose partner is
-        # still being played when the test decides is left out of both.
-        first, second = (partner, record) if partner.a_first else (record, partner)
-        self.records.extend((first, second))
-        self.tally.add_pair(first, second)
-        sprt = self.setup.sprt
-        if sprt is not None:
-            self.decision = sprt.decision(self.tally.pentanomial)
-        if on_pair is not None:
-            on_pair(self.tally)
-        if self.decision is not None:
-            self._done.set()
+            if not self._done.is_set():
+                book.count(record)
+                if book.decision is not None:
+                    self._done.set()
 
     async def play_game(self, pair: int, a_first: bool) -> GameRecord:
         """Play game ``a_first`` (A first) of pair ``pair`` to its end."""
