@@ -7,7 +7,8 @@
 The first bot flag is A, the second B (``--engine LEVEL``, ``--script PATH``,
 ``--cmd COMMAND``, in any mix). Pairs of games from the same opening, colours
 swapped, until the SPRT accepts H0 or H1 or ``--games`` are played; the games
-run on this machine, no server needed. ``--gauntlet easy,medium,hard`` plays one
+run on this machine, no server needed, or on one with ``--server URL``
+(watchable there, and stored). ``--gauntlet easy,medium,hard`` plays one
 bot against the engine's levels and says where it stands. ``docs/bots.md``
 ("Matches") is the guide; :mod:`boardroom.client.match` holds the parts.
 
@@ -28,6 +29,7 @@ from typing import Any
 
 from boardroom.client.bots.brains import BrainSource
 from boardroom.client.bots.errors import BotError, BotLoadError
+from boardroom.client.errors import ClientError
 from boardroom.client.match.bots import KINDS, BotSpec, Options, make_source
 from boardroom.client.match.openings import OpeningsError, builtin_suite, read_suite
 from boardroom.client.match.report import (
@@ -39,6 +41,7 @@ from boardroom.client.match.report import (
     verdict,
 )
 from boardroom.client.match.runner import Adjudicator, LocalMatch, MatchOutcome, MatchSetup, Tally
+from boardroom.client.match.server_match import play_on_server
 from boardroom.client.match.stats import MODELS, Sprt, StatsError
 from boardroom.client.room_options import DEFAULT_GAME, InputError, parse_clock, parse_game
 from boardroom.shared.games import Game
@@ -154,6 +157,14 @@ def register(subparsers: Any) -> None:
         help=_("play the one bot given against these engine levels: easy,medium,hard,perfect"),
     )
     parser.add_argument(
+        "--server",
+        metavar="URL",
+        help=_(
+            "play the games on this server, where they can be watched and are stored "
+            "(default: on this machine, no server)"
+        ),
+    )
+    parser.add_argument(
         "--seed", type=int, help=_("the seed of the engine's moves (default: random)")
     )
     parser.add_argument(
@@ -174,7 +185,7 @@ def run_match(args: argparse.Namespace) -> int:
     except BotLoadError as error:
         print(_("boardroom match: {error}", error=error), file=sys.stderr)
         return 2
-    except BotError as error:
+    except (BotError, ClientError) as error:
         print(_("boardroom match: {error}", error=error), file=sys.stderr)
         return 1
 
@@ -192,6 +203,7 @@ class _Plan:
         setup: MatchSetup,
         options: Options,
         json_path: Path | None,
+        server: str | None,
     ) -> None:
         self.game = game
         self.players = players
@@ -200,6 +212,7 @@ class _Plan:
         self.setup = setup
         self.options = options
         self.json_path = json_path
+        self.server = server
 
 
 def _plan(args: argparse.Namespace) -> _Plan:
@@ -273,6 +286,7 @@ def _plan(args: argparse.Namespace) -> _Plan:
         setup=setup,
         options=options,
         json_path=args.json,
+        server=args.server,
     )
 
 
@@ -314,7 +328,7 @@ async def _play(plan: _Plan) -> int:
         names = _names(sources)
         setup = _with_names(plan.setup, names)
         print(_intro(names, plan), flush=True)
-        outcome = await LocalMatch(setup, *sources).run(_Live(plan.sprt))
+        outcome = await _run(plan, setup, sources)
         print()
         print(verdict(outcome, plan.sprt, names), flush=True)
         if plan.json_path is not None:
@@ -344,7 +358,7 @@ async def _gauntlet(plan: _Plan) -> int:
             names = _names(sources)
             setup = _with_names(plan.setup, names)
             print(_intro(names, plan), flush=True)
-            outcome = await LocalMatch(setup, *sources).run(_Live(plan.sprt))
+            outcome = await _run(plan, setup, sources)
             print()
             print(verdict(outcome, plan.sprt, names), flush=True)
         finally:
@@ -371,6 +385,27 @@ async def _gauntlet(plan: _Plan) -> int:
     if plan.json_path is not None:
         _write_json(plan.json_path, {"game": plan.game.name, "standing": line, "matches": reports})
     return 0
+
+
+async def _run(
+    plan: _Plan, setup: MatchSetup, sources: tuple[BrainSource, BrainSource]
+) -> MatchOutcome:
+    """Play one match, here or on the server."""
+    live = _Live(plan.sprt)
+    if plan.server is None:
+        return await LocalMatch(setup, *sources).run(live)
+
+    def announce(code: str) -> None:
+        print(
+            _(
+                "the games are in room {room}: to watch, boardroom watch {room} --server {url}",
+                room=code,
+                url=plan.server,
+            ),
+            flush=True,
+        )
+
+    return await play_on_server(plan.server, setup, *sources, on_pair=live, on_room=announce)
 
 
 async def _open(specs: list[BotSpec], options: Options) -> tuple[BrainSource, BrainSource]:
@@ -414,7 +449,7 @@ def _with_names(setup: MatchSetup, names: tuple[str, str]) -> MatchSetup:
 
 def _intro(names: tuple[str, str], plan: _Plan) -> str:
     setup = plan.setup
-    limit = setup.adjudicator.limit(plan.game)
+    limit = 0 if plan.server else setup.adjudicator.limit(plan.game)
     adjudication = (
         _("adjudicated from {empty} empty cells", empty=limit) if limit else _("no adjudication")
     )

@@ -8,17 +8,21 @@ a move on Connect Four, so the H1 match gives each move a one-second clock
 (``hard`` then stops at a tenth of it, as the server's AI does under a clock) and
 adjudicates from 20 empty cells, where the exact solver answers at once: about
 40 games and 10 s of CPU. The H0 match pits ``random`` against ``random``
-(no clock: fully replayable), about 500 games in a few seconds.
+(no clock: fully replayable), about 500 games in a few seconds. Then games
+at once, and a match played on a real server.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from harness import running_server
 from repo_paths import REPO_ROOT
 
 RUN_TIMEOUT = 240.0
@@ -96,3 +100,29 @@ def test_games_at_once_count_whole_pairs_and_stop_at_the_decision(tmp_path: Path
     assert all(sorted(colours) == [False, True] for colours in pairs.values())
     assert report["losses"] == 0
     assert out.splitlines()[-1].endswith(f"H1 accepted after {report['games']} games")
+
+
+async def test_a_match_on_a_server_is_stored_there(db_path: Path, tmp_path: Path) -> None:
+    # --server: both bots connect as bots, the pairs are rematches in one room
+    # (the server swaps the seats), and every game is stored by the server.
+    report_path = tmp_path / "report.json"
+    async with running_server(db_path) as server:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "boardroom.client.cli", "match",
+            "--engine", "perfect", "--engine", "random", "--game", "tictactoe",
+            "--sprt", "elo0=0", "elo1=50", "--seed", "1", "--server", server.ws_url,
+            "--json", str(report_path),
+            cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(process.communicate(), RUN_TIMEOUT)
+        assert process.returncode == 0, err.decode()
+        lines = out.decode().splitlines()
+        room = re.search(r"the games are in room (\w+): to watch, boardroom watch", out.decode())
+        assert room is not None, lines[:2]
+        report = json.loads(report_path.read_text(encoding="utf-8"))
+        assert report["sprt"]["decision"] == "H1"
+        assert report["adjudicated"] == 0  # the server plays every game to its end
+        first = report["records"][0]
+        assert first["opening"] == "a1" and first["a_first"]
+        stored = await server.get_json("/api/games/1")
+    assert " ".join(move["move"] for move in stored["moves"]) == first["moves"]
