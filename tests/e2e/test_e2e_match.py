@@ -1,0 +1,128 @@
+"""``boardroom match`` decides on Connect Four (issue 30, "done means"): the
+engine's ``hard`` level against ``easy`` accepts H1 at ``elo1=50``, and two
+copies of one level accept H0, with a fixed seed; each run as the real command,
+in its own process.
+
+Kept short for the suite: ``hard`` searches eight plies, a quarter of a second
+a move on Connect Four, so the H1 match gives each move a one-second clock
+(``hard`` then stops at a tenth of it, as the server's AI does under a clock) and
+adjudicates from 20 empty cells, where the exact solver answers at once: about
+40 games and 10 s of CPU. The H0 match pits ``random`` against ``random``
+(no clock: fully replayable), about 500 games in a few seconds. Then games
+at once, and a match played on a real server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from harness import running_server
+from repo_paths import REPO_ROOT
+
+RUN_TIMEOUT = 240.0
+
+
+def match(tmp_path: Path, *argv: str) -> tuple[str, dict]:
+    """Run ``boardroom match ARGV --json``: its stdout and its report."""
+    report_path = tmp_path / "report.json"
+    started = time.perf_counter()
+    finished = subprocess.run(
+        [sys.executable, "-m", "boardroom.client.cli", "match", *argv, "--json", str(report_path)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+    )
+    print(f"boardroom match {' '.join(argv)}: {time.perf_counter() - started:.1f} s")
+    assert finished.returncode == 0, finished.stderr
+    return finished.stdout, json.loads(report_path.read_text(encoding="utf-8"))
+
+
+def test_hard_is_stronger_than_easy(tmp_path: Path) -> None:
+    out, report = match(
+        tmp_path,
+        "--engine", "hard", "--engine", "easy", "--game", "connect4",
+        "--sprt", "elo0=0", "elo1=50", "--seed", "1", "--clock", "1s", "--adjudicate", "20",
+    )  # fmt: skip
+    assert report["sprt"]["decision"] == "H1"
+    verdict = out.splitlines()[-1]
+    assert verdict == (
+        "engine-hard is stronger than engine-easy by at least 50 normalized Elo: "
+        f"H1 accepted after {report['games']} games"
+    )
+    assert report["sprt"]["llr"] >= report["sprt"]["upper_bound"]
+    assert report["wins"] > 3 * report["losses"]
+    # Adjudicated games are flagged, in the report and on the live line.
+    adjudicated = [record for record in report["records"] if record["adjudicated"]]
+    assert len(adjudicated) == report["adjudicated"]
+    if adjudicated:
+        assert f"{report['adjudicated']} adjudicated" in out
+
+
+def test_two_copies_of_one_level_are_not_50_elo_apart(tmp_path: Path) -> None:
+    out, report = match(
+        tmp_path,
+        "--engine", "random", "--engine", "random", "--game", "connect4",
+        "--sprt", "elo0=0", "elo1=50", "--seed", "1",
+    )  # fmt: skip
+    assert report["sprt"]["decision"] == "H0"
+    assert report["sprt"]["llr"] <= report["sprt"]["lower_bound"]
+    assert out.splitlines()[-1] == (
+        "engine-random (A) is not stronger than engine-random (B) by 50 normalized Elo: "
+        f"H0 accepted after {report['games']} games"
+    )
+    # Pairs: every opening of the suite in turn, each played with both colours.
+    openings = [record["opening"] for record in report["records"]]
+    assert openings[0] == openings[1] == "1122"
+    assert len(set(openings)) == 101
+
+
+def test_games_at_once_count_whole_pairs_and_stop_at_the_decision(tmp_path: Path) -> None:
+    # Three games at once, the engine in worker processes: the test decides on
+    # whole pairs, and the games still running then are called off, not counted.
+    out, report = match(
+        tmp_path,
+        "--engine", "perfect", "--engine", "random", "--game", "tictactoe",
+        "--sprt", "elo0=0", "elo1=50", "--concurrency", "3", "--seed", "2",
+    )  # fmt: skip
+    assert report["sprt"]["decision"] == "H1"
+    assert report["games"] == 2 * sum(report["pentanomial"])
+    pairs: dict[int, list[bool]] = {}
+    for record in report["records"]:
+        pairs.setdefault(record["pair"], []).append(record["a_first"])
+    assert all(sorted(colours) == [False, True] for colours in pairs.values())
+    assert report["losses"] == 0
+    assert out.splitlines()[-1].endswith(f"H1 accepted after {report['games']} games")
+
+
+async def test_a_match_on_a_server_is_stored_there(db_path: Path, tmp_path: Path) -> None:
+    # --server: both bots connect as bots, the pairs are rematches in one room
+    # (the server swaps the seats), and every game is stored by the server.
+    report_path = tmp_path / "report.json"
+    async with running_server(db_path) as server:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "boardroom.client.cli", "match",
+            "--engine", "perfect", "--engine", "random", "--game", "tictactoe",
+            "--sprt", "elo0=0", "elo1=50", "--seed", "1", "--server", server.ws_url,
+            "--json", str(report_path),
+            cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(process.communicate(), RUN_TIMEOUT)
+        assert process.returncode == 0, err.decode()
+        lines = out.decode().splitlines()
+        room = re.search(r"the games are in room (\w+): to watch, boardroom watch", out.decode())
+        assert room is not None, lines[:2]
+        report = json.loads(report_path.read_text(encoding="utf-8"))
+        assert report["sprt"]["decision"] == "H1"
+        assert report["adjudicated"] == 0  # the server plays every game to its end
+        first = report["records"][0]
+        assert first["opening"] == "a1" and first["a_first"]
+        stored = await server.get_json("/api/games/1")
+    assert " ".join(move["move"] for move in stored["moves"]) == first["moves"]
