@@ -266,6 +266,7 @@ def _plan(args: argparse.Namespace) -> _Plan:
         seed=seed,
         workers=0 if args.concurrency == 1 else args.concurrency,
         move_timeout=args.move_timeout,
+        game=game.name,
     )
     setup = MatchSetup(
         game=game,

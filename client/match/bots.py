@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from boardroom.client.bots.brains import Brain, BrainSource
 from boardroom.client.bots.engine_bot import EngineBrains, engine_time_limit
 from boardroom.client.bots.errors import BotFailedError, FailureKind
+from boardroom.client.bots.foreign import foreign_brains
 from boardroom.client.bots.loader import load_script
 from boardroom.client.bots.pipe_bot import PipeBrains, StderrLog
 from boardroom.client.bots.python_bot import ScriptBrains
@@ -44,7 +45,9 @@ class Options:
     """Searches of the engine at once: 0 runs them in a thread of this process
     (no worker to start: the quickest for one game at a time)."""
     move_timeout: float
-    """Seconds a script's hooks may take."""
+    """Seconds a script's hooks may take, and a program's move in a game without a clock."""
+    game: str = ""
+    """The match's game: a bot that cannot play it is refused before it starts."""
 
 
 SourceFactory = Callable[[str, Options], BrainSource]
@@ -134,15 +137,29 @@ def _command(value: str, options: Options) -> BrainSource:
     return PipeBrains(value, StderrLog(None))
 
 
+def _gomocup(value: str, options: Options) -> BrainSource:
+    return foreign_brains(
+        gomocup=value, move_timeout=options.move_timeout, game=options.game or None, ask_name=True
+    )
+
+
+def _kaggle(value: str, options: Options) -> BrainSource:
+    return foreign_brains(
+        kaggle=value, move_timeout=options.move_timeout, game=options.game or None
+    )
+
+
 KINDS: tuple[Kind, ...] = (
     Kind("--engine", "LEVEL", N_("Boardroom's engine at a level (random ... perfect)"), _engine),
     Kind(
         "--script", "PATH", N_("a Python file defining choose_move(state) or a Bot class"), _script
     ),
     Kind("--cmd", "COMMAND", N_("a program speaking the line protocol (docs/bots.md)"), _command),
+    Kind("--gomocup", "COMMAND", N_("a Gomocup brain (the Piskvork protocol)"), _gomocup),
+    Kind("--kaggle", "PATH", N_("a Kaggle ConnectX agent's file"), _kaggle),
 )
-"""Every kind of bot a match can play, by flag. Add a kind here (``--gomocup``,
-``--kaggle``) and ``boardroom match`` takes it as A or B, and in ``--gauntlet``."""
+"""Every kind of bot a match can play, by flag. Add a kind here and ``boardroom
+match`` takes it as A or B, and in ``--gauntlet``."""
 
 
 def kind_of(flag: str) -> Kind:

@@ -257,3 +257,41 @@ def test_the_guide_documents_every_flag() -> None:
     for flag in flags:
         if flag.startswith("--") and flag not in ("--help", "--lang"):
             assert f"`{flag}" in section, flag
+
+
+def test_a_kaggle_agent_and_a_gomocup_brain_play_matches(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The bots from elsewhere (docs/bots.md) play matches unchanged: a ConnectX
+    agent's file on Connect Four, a Piskvork brain on gomoku."""
+    bots = REPO_ROOT / "tests" / "bots"
+    agent_report, brain_report = tmp_path / "agent.json", tmp_path / "brain.json"
+    status, _, err = run(
+        capsys,
+        "--kaggle", str(bots / "kaggle_agent.py"), "--engine", "random",
+        "--game", "connect4", "--games", "2", "--seed", "3", "--json", str(agent_report),
+    )  # fmt: skip
+    assert status == 0, err
+    status, _, err = run(
+        capsys,
+        "--gomocup", f"{sys.executable} {bots / 'pbrain_test.py'}", "--engine", "random",
+        "--game", "gomoku", "--games", "2", "--seed", "3", "--json", str(brain_report),
+    )  # fmt: skip
+    assert status == 0, err
+    for path in (agent_report, brain_report):
+        report = json.loads(path.read_text(encoding="utf-8"))
+        assert len(report["records"]) == 2
+        # Each game ended on the board: neither bot crashed, hung or played illegally.
+        assert {r["reason"] for r in report["records"]} <= {"line", "full_board", "adjudicated"}
+    assert json.loads(brain_report.read_text(encoding="utf-8"))["a"]["name"] == "testbrain"
+
+
+def test_a_bot_from_elsewhere_is_refused_a_game_its_protocol_cannot_describe(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    agent = REPO_ROOT / "tests" / "bots" / "kaggle_agent.py"
+    status, _, err = run(
+        capsys, "--kaggle", str(agent), "--engine", "random", "--game", "tictactoe"
+    )
+    assert status in (1, 2)
+    assert "--kaggle" in err and "tictactoe" in err.lower().replace("-", "")
