@@ -42,6 +42,7 @@ from typing import Protocol
 
 import msgspec
 
+from boardroom.server import stage_clock
 from boardroom.server.core.engine_queue import SERVER, EnginePriority, Submitter
 from boardroom.server.core.room import Room, RoomOptions, RoomSnapshot
 from boardroom.server.core.room_output import (
@@ -239,7 +240,9 @@ class RoomHost:
                 # The clock stands still while the store refuses; an input runs
                 # with it running, and it stands again unless the input is stored.
                 self.room.release_clock(now)
+            started = stage_clock.mark()
             output = step(now)
+            stage_clock.add("rules", started)
             if held and not output.events:
                 self.room.hold_clock(now)
             await self._carry_out(output, before)
@@ -317,7 +320,9 @@ class RoomHost:
                 shown = plain if plain is message or not self._wants_search(client) else message
                 sent = encoded.get(id(shown))
                 if sent is None:
+                    started = stage_clock.mark()
                     sent = encoded[id(shown)] = (shown, encode_message(shown))
+                    stage_clock.add("encode", started)
                 self._deliver(client, *sent)
         for request in output.ai_requests:
             self._spawn(self._think(request))
