@@ -235,11 +235,16 @@ def render_run(number: int, measured: dict[str, RunFigures]) -> str:
 
 
 def render_summary(figures: dict[str, list[RunFigures]]) -> str:
-    """Each figure's lowest / median / highest over the runs, a row per server."""
+    """Each figure's lowest / median / highest over the runs, a row per server.
+
+    >>> run = RunFigures(2.0, 1000.0, 300.0, {"total": 400.0}, 900.0, 20.5)
+    >>> print(render_summary({"this checkout": [run]}).splitlines()[-1])
+    | this checkout | 0.300 | 300 | 1,000 | 900 | 20.5 | 400 | 400 µs | 2.0 |
+    """
     lines = [
         "| server | relay / echo | relay moves/s | echo/s | paced moves/s | paced p99 ms "
-        "| CPU a move, µs (median run) | load average |",
-        "|---|---|---|---|---|---|---|---|",
+        "| CPU a move, µs | its split, median run | load average |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, runs in figures.items():
         middle = sorted(runs, key=lambda run: run.ratio)[len(runs) // 2]
@@ -250,6 +255,7 @@ def render_summary(figures: dict[str, list[RunFigures]]) -> str:
             f"| {_spread([run.echo_per_second for run in runs])} "
             f"| {_spread([run.paced_per_second for run in runs])} "
             f"| {_spread([run.paced_p99_ms for run in runs], 1)} "
+            f"| {_spread([(run.cpu_per_move or {}).get('total') for run in runs])} "
             f"| {split} | {_spread([run.load for run in runs], 1)} |"
         )
     return "\n".join(lines)
