@@ -22,7 +22,7 @@ import os
 import re
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,12 +88,15 @@ async def local_process(
     ready: re.Pattern[bytes] = _READY_LINE,
     label: str = "the local server",
     own_session: bool = False,
+    env: Mapping[str, str] | None = None,
 ) -> AsyncIterator[LocalProcess]:
     """Run ``python -m module --host 127.0.0.1 --port 0 [--database FILE] FLAGS`` for
     the duration, and yield it once it has printed a line matching ``ready``, whose
     first group is its port. ``database``: pass a file in the temporary directory.
     ``own_session``: start it in a session of its own, so a Ctrl-C typed at the
-    terminal reaches only us (we stop it ourselves, with SIGTERM).
+    terminal reaches only us (we stop it ourselves, with SIGTERM). ``env``: variables
+    added to the program's environment (``bench relay`` runs an older checkout's
+    server with ``PYTHONPATH``).
 
     Stopped on exit as :func:`local_server` is. Raises :class:`LocalServerError`
     (its messages name the program as ``label``) if the module is not installed, or
@@ -130,7 +133,7 @@ async def local_process(
                 start_new_session=own_session,
                 # The ready line is read in English: the program speaks the
                 # locale's language (LANG=es_ES.UTF-8 would say "puerto").
-                env={**os.environ, "LANGUAGE": "en"},
+                env={**os.environ, **(env or {}), "LANGUAGE": "en"},
             )
             try:
                 port = await _wait_until_ready(process, log_path, ready, label)

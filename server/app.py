@@ -38,6 +38,7 @@ import time
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from boardroom.server import stage_clock
 from boardroom.server.admission import add_admission
 from boardroom.server.analysis.routes import add_analysis_routes
 from boardroom.server.classroom.admin_routes import add_admin_routes
@@ -217,11 +218,14 @@ async def _serve(
                 assert node is not None
                 node.carry_frame(carried, frame.data)  # read, checked and answered there
                 continue
+            started = stage_clock.mark()
             try:
                 message = decode_client_message(frame.data)
             except ProtocolError as refusal:
                 hub.refuse(peer, refusal.code, refusal.message, refusal.request_id)
                 continue
+            finally:
+                stage_clock.add("decode", started)
             await hub.handle(peer, message)
     finally:
         app[CONNECTIONS].discard(connection)

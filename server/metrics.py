@@ -21,11 +21,14 @@ import asyncio
 import enum
 import math
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
+from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.registry import Collector
 
+from boardroom.server import stage_clock
 from boardroom.shared.protocol import CLIENT_MESSAGES
 from boardroom.shared.protocol.errors import ErrorCode
 
@@ -50,6 +53,23 @@ _PREFIX = "boardroom_"
 def _label(value: str | enum.Enum) -> str:
     """A label value: an enum's value (``GameState.PLAYING`` -> ``"playing"``)."""
     return str(value.value) if isinstance(value, enum.Enum) else str(value)
+
+
+class _StageCollector(Collector):
+    """``boardroom_stage_cpu_seconds_total{stage}``: the stage clock's sums, read
+    when ``/metrics`` is rendered."""
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily(
+            _PREFIX + "stage_cpu_seconds",
+            "CPU time of the relay path's stages since start, by stage (thread CPU "
+            "time: decode, rules, encode, write on the event loop; store on the "
+            "SQLite thread).",
+            labels=["stage"],
+        )
+        for stage, seconds in stage_clock.cpu_seconds().items():
+            family.add_metric([stage], seconds)
+        yield family
 
 
 class ServerMetrics:
@@ -111,6 +131,8 @@ class ServerMetrics:
         self.moves_total = Counter(
             _PREFIX + "moves_total", "Moves played (by people, bots and the engine).", registry=r
         )
+        # The stage clock's sums (process-wide: boardroom.server.stage_clock).
+        r.register(_StageCollector())
         # -- rooms and games --------------------------------------------------------
         self.rooms = Gauge(
             _PREFIX + "rooms", "Rooms held in memory, by status.", ["status"], registry=r

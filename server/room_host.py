@@ -45,6 +45,7 @@ from typing import Protocol
 
 import msgspec
 
+from boardroom.server import stage_clock
 from boardroom.server.core.engine_queue import SERVER, EnginePriority, Submitter
 from boardroom.server.core.room import Room, RoomOptions, RoomSnapshot
 from boardroom.server.core.room_output import (
@@ -242,7 +243,9 @@ class RoomHost:
                 # The clock stands still while the store refuses; an input runs
                 # with it running, and it stands again unless the input is stored.
                 self.room.release_clock(now)
+            started = stage_clock.mark()
             output = step(now)
+            stage_clock.add("rules", started)
             if held and not output.events:
                 self.room.hold_clock(now, tell=False)
             await self._carry_out(output, before)
@@ -333,7 +336,9 @@ class RoomHost:
                 shown = plain if plain is message or not self._wants_search(client) else message
                 sent = encoded.get(id(shown))
                 if sent is None:
+                    started = stage_clock.mark()
                     sent = encoded[id(shown)] = (shown, encode_message(shown))
+                    stage_clock.add("encode", started)
                 self._deliver(client, *sent)
 
     async def _store(self, output: Output, before: RoomSnapshot) -> None:

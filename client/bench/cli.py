@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -95,6 +96,42 @@ def register(subparsers: Any) -> None:
         "--seed", type=int, default=1, help="seed of the --check games (default 1)"
     )
     analysis.set_defaults(handler=run_analysis_bench)
+    relay = targets.add_parser(
+        "relay",
+        help="the relay against an echo server, its CPU a move by stage, the paced p99",
+        description="Over --runs runs: an echo server flat out, then each server (this "
+        "checkout's, and --before DIR's) flat out and paced; print moves a second, the "
+        "ratio to the echo, the server's CPU a move by stage and the paced p99, then "
+        "each figure's spread (docs/benchmarks.md, the relay section).",
+    )
+    relay.add_argument("--runs", type=int, default=3, help="runs (default 3)")
+    relay.add_argument("--rooms", type=int, default=100, help="rooms played flat out (default 100)")
+    relay.add_argument(
+        "--duration", type=float, default=10.0, help="measured seconds a phase (default 10)"
+    )
+    relay.add_argument(
+        "--paced-rooms",
+        type=int,
+        default=500,
+        help="rooms of the paced phase (default 500: 1,000 clients)",
+    )
+    relay.add_argument(
+        "--think",
+        type=float,
+        default=0.5,
+        help="seconds a paced player thinks before a move (default 0.5: about 1,000 "
+        "moves a second with 500 rooms)",
+    )
+    relay.add_argument("--workers", type=int, default=2, help="load worker processes (default 2)")
+    relay.add_argument(
+        "--before",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also measure the server of another checkout: DIR holds its boardroom/ folder "
+        "(server/, client/, shared/), run with PYTHONPATH=DIR",
+    )
+    relay.set_defaults(handler=run_relay_bench)
     cluster = targets.add_parser(
         "cluster",
         help="the same load on one process and on clusters of several (Redis, PostgreSQL)",
@@ -180,6 +217,29 @@ def run_engine_bench(args: argparse.Namespace) -> int:
         peer_sample=args.peer_sample,
         pure_sample=args.pure_sample,
         early=args.early,
+    )
+
+
+def run_relay_bench(args: argparse.Namespace) -> int:
+    from boardroom.client.bench.relay import main
+
+    if min(args.runs, args.rooms, args.paced_rooms, args.workers) < 1 or not (
+        args.duration > 0 and args.think >= 0
+    ):
+        print(
+            "bench relay: give --runs, --rooms, --paced-rooms and --workers 1 or more, "
+            "--duration more than 0 and --think 0 or more",
+            file=sys.stderr,
+        )
+        return 2
+    return main(
+        runs=args.runs,
+        rooms=args.rooms,
+        duration=args.duration,
+        paced_rooms=args.paced_rooms,
+        think=args.think,
+        workers=args.workers,
+        before=args.before,
     )
 
 

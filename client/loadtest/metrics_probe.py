@@ -37,6 +37,11 @@ from boardroom.client.loadtest.errors import ProbeError
 RSS_METRIC = "process_resident_memory_bytes"
 CPU_METRIC = "process_cpu_seconds_total"
 LAG_HISTOGRAM = "boardroom_event_loop_lag_seconds"
+STAGE_METRIC = "boardroom_stage_cpu_seconds_total"
+"""The server's CPU time by stage of the relay path (``stage`` label)."""
+MOVES_METRIC = "boardroom_moves_total"
+STAGES = ("decode", "rules", "store", "encode", "write")
+"""The stages the server times (server/stage_clock.py), in the order a move meets them."""
 HTTP_TIMEOUT = 10.0
 """Seconds to wait for ``/metrics``: a server under load answers late, not never."""
 
@@ -135,6 +140,10 @@ class ServerReading:
     lag_buckets: Buckets
     lag_count: float
     lag_sum: float
+    stage_cpu: Mapping[str, float] = field(default_factory=dict)
+    """CPU seconds by stage of the relay path (empty: the server does not say)."""
+    moves: float | None = None
+    """Moves played since the server started."""
 
     @classmethod
     def summed(cls, readings: Sequence[ServerReading]) -> ServerReading:
@@ -149,6 +158,12 @@ class ServerReading:
                 bounds[bound] = bounds.get(bound, 0.0) + count
         rss = [reading.rss_bytes for reading in readings]
         cpu = [reading.cpu_seconds for reading in readings]
+        moves = [reading.moves for reading in readings]
+        stages: dict[str, float] = {}
+        if all(reading.stage_cpu for reading in readings):
+            for reading in readings:
+                for stage, seconds in reading.stage_cpu.items():
+                    stages[stage] = stages.get(stage, 0.0) + seconds
         return cls(
             at=max(reading.at for reading in readings),
             rss_bytes=None if None in rss else sum(value or 0.0 for value in rss),
@@ -156,6 +171,8 @@ class ServerReading:
             lag_buckets=tuple(sorted(bounds.items())),
             lag_count=sum(reading.lag_count for reading in readings),
             lag_sum=sum(reading.lag_sum for reading in readings),
+            stage_cpu=stages,
+            moves=None if None in moves else sum(value or 0.0 for value in moves),
         )
 
     @classmethod
@@ -175,6 +192,12 @@ class ServerReading:
             lag_buckets=tuple(buckets),
             lag_count=singles.get(LAG_HISTOGRAM + "_count", 0.0),
             lag_sum=singles.get(LAG_HISTOGRAM + "_sum", 0.0),
+            stage_cpu={
+                sample.labels["stage"]: sample.value
+                for sample in samples
+                if sample.name == STAGE_METRIC and "stage" in sample.labels
+            },
+            moves=singles.get(MOVES_METRIC),
         )
 
 
@@ -235,6 +258,29 @@ def cpu_share(before: ServerReading, after: ServerReading) -> float | None:
     if before.cpu_seconds is None or after.cpu_seconds is None or after.at <= before.at:
         return None
     return (after.cpu_seconds - before.cpu_seconds) / (after.at - before.at)
+
+
+def cpu_per_move(before: ServerReading, after: ServerReading) -> dict[str, float] | None:
+    """The server's CPU time per move between the readings, in microseconds:
+    ``total`` (the process's), each stage's (:data:`STAGES`) and ``other``, the
+    total less the stages (the parts add up to the total). None when the server
+    does not export its stages, or played no move in between."""
+    if (
+        before.cpu_seconds is None
+        or after.cpu_seconds is None
+        or before.moves is None
+        or after.moves is None
+        or not after.stage_cpu
+        or after.moves <= before.moves
+    ):
+        return None
+    moves = after.moves - before.moves
+    per_move = {"total": (after.cpu_seconds - before.cpu_seconds) / moves * 1e6}
+    for stage in STAGES:
+        spent = after.stage_cpu.get(stage, 0.0) - before.stage_cpu.get(stage, 0.0)
+        per_move[stage] = spent / moves * 1e6
+    per_move["other"] = per_move["total"] - sum(per_move[stage] for stage in STAGES)
+    return per_move
 
 
 class Probe(Protocol):

@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 
 from boardroom.client.conditions import cpu_model, load_average, usable_cores
 from boardroom.client.loadtest.frames import move_frame, moved_frame
-from boardroom.client.loadtest.metrics_probe import cpu_share, lag_between
+from boardroom.client.loadtest.metrics_probe import STAGES, cpu_per_move, cpu_share, lag_between
 from boardroom.client.loadtest.options import LoadOptions
 from boardroom.client.loadtest.runner import LoadReport, PhaseResult
 
@@ -191,6 +191,7 @@ def _server_json(phase: PhaseResult) -> dict[str, Any]:
     start, end = phase.window_start, phase.window_end
     lag = lag_between(start, end) if start is not None and end is not None else None
     share = cpu_share(start, end) if start is not None and end is not None else None
+    per_move = cpu_per_move(start, end) if start is not None and end is not None else None
     health = phase.health or {}
     ramp = (
         lag_between(phase.before, start) if phase.before is not None and start is not None else None
@@ -203,6 +204,10 @@ def _server_json(phase: PhaseResult) -> dict[str, Any]:
             "peak": phase.rss_peak,
         },
         "cpu_share": None if share is None else round(share, 3),
+        # Microseconds of the server's CPU a move, by stage (server/stage_clock.py).
+        "cpu_per_move_us": None
+        if per_move is None
+        else {k: round(v, 1) for k, v in per_move.items()},
         "event_loop_lag": {
             # A bound, not a value: the server's histogram has buckets, not samples.
             "p99_at_most_ms": _finite(None if lag is None else lag.p99_upper_ms),
@@ -537,6 +542,9 @@ def _phase_rows(phase: dict[str, Any]) -> list[tuple[str, str]]:
         rows.append(
             ("server CPU", "unknown" if share is None else f"{share:.0%} of a core in the window")
         )
+        per_move = server.get("cpu_per_move_us")
+        if per_move is not None:
+            rows.append(("server CPU a move", stage_split_text(per_move)))
         lag = server["event_loop_lag"]
         text = "unknown" if phase["kind"] == "server" else "not measured (an echo server)"
         if lag["p99_at_most_ms"] is not None or lag["p99_above_last_bucket"]:
@@ -560,6 +568,17 @@ def _phase_rows(phase: dict[str, Any]) -> list[tuple[str, str]]:
         )
     )
     return rows
+
+
+def stage_split_text(per_move: dict[str, float]) -> str:
+    """The server's CPU per move and its stages, in microseconds, on one line.
+
+    >>> stage_split_text({"total": 400.0, "decode": 10.0, "rules": 40.0, "store": 50.0,
+    ...     "encode": 10.0, "write": 40.0, "other": 250.0})
+    '400 µs: decode 10, rules 40, store 50, encode 10, write 40, other 250'
+    """
+    parts = [f"{stage} {per_move[stage]:.0f}" for stage in (*STAGES, "other")]
+    return f"{per_move['total']:.0f} µs: " + ", ".join(parts)
 
 
 def _comparison_rows(data: dict[str, Any]) -> list[str]:

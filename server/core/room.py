@@ -79,7 +79,6 @@ session's token, so :meth:`Room.reconnected` takes the id that held the seat.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -105,6 +104,7 @@ from boardroom.server.core.room_output import (
     RoomStatus,
 )
 from boardroom.server.core.seating import Occupant, Seating
+from boardroom.server.core.state_copy import deep_copy
 from boardroom.server.core.table import RoomRequest, Table
 from boardroom.shared.games import (
     Game,
@@ -555,7 +555,7 @@ class Room:
             id(self.options): self.options,
             id(self._rng): self._rng,
         }
-        return RoomSnapshot(copy.deepcopy(self._table, memo), self._rng.getstate())
+        return RoomSnapshot(deep_copy(self._table, memo), self._rng.getstate())
 
     def rollback(self, snapshot: RoomSnapshot) -> None:
         """Put the room back as it was at ``snapshot`` (taken of this room): every

@@ -202,24 +202,6 @@ def pending_move(
     return PendingMove(game_id, ply, move, made_at, clock_ms, stored)
 
 
-def settle_moves(batch: Sequence[PendingMove], refusals: Sequence[StoreError | None]) -> None:
-    """Tell each caller of a committed batch how its move fared (stored, or the refusal)."""
-    for pending, refusal in zip(batch, refusals, strict=True):
-        if pending.stored.done():
-            continue
-        if refusal is None:
-            pending.stored.set_result(None)
-        else:
-            pending.stored.set_exception(refusal)
-
-
-def fail_moves(batch: Sequence[PendingMove], error: BaseException) -> None:
-    """Tell each caller of a batch whose transaction failed that its move was not stored."""
-    for pending in batch:
-        if not pending.stored.done():
-            pending.stored.set_exception(error)
-
-
 def move_refusal(pending: PendingMove, state: str | None, expected_ply: int) -> StoreError | None:
     """Why a move cannot be appended to its game, in ``state`` (None: no such
     game) with ``expected_ply`` next, read in the batch's transaction; None if it can."""

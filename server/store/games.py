@@ -6,7 +6,9 @@ their checks, and the group commit of moves, for either backend.
 the move survives a SIGKILL of the server and a power cut. Moves appended while a
 write is under way are committed together in the next transaction (group commit:
 one flush for the lot), each caller still returning only once its own move is on
-disk; a refused move in such a batch fails alone.
+disk; a refused move in such a batch fails alone. A game's creation and its end
+join the same group commit (issue 29: alone, they were two fsyncs of their own a
+game), each refused or failed alone too.
 
 Records are append-only (see :mod:`boardroom.server.core.records` for the order they are
 written in); each backend's schema holds the same rules.
@@ -17,6 +19,7 @@ from __future__ import annotations
 import asyncio
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from boardroom.server.core.records import GameRecord, GameState, SeatRecord, Termination
@@ -28,17 +31,25 @@ from boardroom.server.store.checks import (
     check_game_id,
     check_side,
     check_time,
-    fail_moves,
     new_game,
     pending_move,
     seat_row,
-    settle_moves,
 )
 from boardroom.server.store.errors import GameNotFoundError, StoreError
 from boardroom.server.store.rows import GAME_COLUMNS
 from boardroom.shared.games import Player
 
-__all__ = ["Ending", "GamesOf", "GamesStorage", "SeatRow", "game_queries"]
+__all__ = [
+    "BatchResult",
+    "Ending",
+    "GamesOf",
+    "GamesStorage",
+    "PendingEnd",
+    "PendingGame",
+    "PendingWrite",
+    "SeatRow",
+    "game_queries",
+]
 
 GamesOf = Literal["id", "unfinished", "class"]
 """Which games a read selects: the one of an id, every one waiting or in play, or
@@ -60,6 +71,23 @@ _WHERE: dict[GamesOf, str] = {
 }
 
 
+def _batch_name(batch: Sequence[PendingWrite]) -> str:
+    """What a group commit stores, for its errors: ``storing 3 moves, 1 new game``."""
+    moves = sum(isinstance(pending, PendingMove) for pending in batch)
+    games = sum(isinstance(pending, PendingGame) for pending in batch)
+    ends = len(batch) - moves - games
+    parts = [
+        f"{count} {one if count == 1 else many}"
+        for count, one, many in (
+            (moves, "move", "moves"),
+            (games, "new game", "new games"),
+            (ends, "game's end", "games' ends"),
+        )
+        if count
+    ]
+    return "storing " + ", ".join(parts)
+
+
 def game_queries(which: GamesOf, parameter: str) -> tuple[str, str, str]:
     """The queries of the games ``which`` selects, their seats and their moves
     (the rows :func:`~boardroom.server.store.rows.game_records` takes), with ``parameter``
@@ -75,15 +103,40 @@ def game_queries(which: GamesOf, parameter: str) -> tuple[str, str, str]:
     )
 
 
+@dataclass(eq=False)
+class PendingGame:
+    """A new game, checked, waiting for the next group commit; its future gets its id."""
+
+    new: NewGame
+    stored: asyncio.Future[int]
+
+
+@dataclass(eq=False)
+class PendingEnd:
+    """A game's end, checked, waiting for the next group commit."""
+
+    game_id: int
+    ending: Ending
+    stored: asyncio.Future[None]
+
+
+PendingWrite = PendingMove | PendingGame | PendingEnd
+"""One write of a group commit: a move, a new game or a game's end."""
+
+BatchResult = StoreError | int | None
+"""How one write of a group commit fared: the refusal or failure that kept it out
+(nothing of it written), a new game's id, or None for a move or an end written."""
+
+
 class GamesStorage(StoreBase[Handle]):
     """The games: created, seated, started, each move (group commit), finished,
     and read back whole. See :mod:`boardroom.server.store` for the contracts."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Moves waiting for the next group commit, and the task that will commit them.
-        self._pending_moves: list[PendingMove] = []
-        self._move_batch: asyncio.Task[None] | None = None
+        # Writes waiting for the next group commit, and the task that will commit them.
+        self._pending_writes: list[PendingWrite] = []
+        self._write_batch: asyncio.Task[None] | None = None
 
     # -- writes -----------------------------------------------------------------------
 
@@ -113,7 +166,10 @@ class GamesStorage(StoreBase[Handle]):
         taken), and no crash can leave it created but not started.
         """
         new = new_game(room, game, seats, options, at, number, started_at)
-        return await self._insert_game(new, what=f"creating a {new.game} game")
+        stored: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._join_batch(PendingGame(new, stored))
+        # Shielded: a cancelled caller stops waiting; the game is stored or not as a whole.
+        return await asyncio.shield(stored)
 
     async def update_seat(self, game_id: int, side: Player, player: SeatRecord | None) -> None:
         """Put ``player`` in seat ``side`` (replacing whoever was there), or empty
@@ -151,27 +207,45 @@ class GamesStorage(StoreBase[Handle]):
         (group commit); a refused one fails alone.
         """
         pending = pending_move(game_id, ply, move, at, clock_ms)
-        if self._move_batch is None:
-            # Scheduled after the write called last; moves appended until it starts
-            # join it. Raises StoreClosedError (before the move is queued) if closed.
-            self._move_batch = self._schedule(self._commit_moves, write=True)
-        self._pending_moves.append(pending)
+        self._join_batch(pending)
         # Shielded: a cancelled caller stops waiting; its move is stored or not as a whole.
         await asyncio.shield(pending.stored)
 
-    async def _commit_moves(self, handle: Handle) -> None:
-        """Commit the moves waiting now, in one transaction, and tell their callers."""
-        batch, self._pending_moves = self._pending_moves, []
-        self._move_batch = None  # moves appended from now on wait for the next batch
-        what = f"storing {len(batch)} move{'s' if len(batch) > 1 else ''}"
+    def _join_batch(self, pending: PendingWrite) -> None:
+        """Queue ``pending`` for the next group commit, scheduled now if none is.
+
+        The batch is scheduled after the write called last; writes queued until it
+        starts join it, so a write queued later may land before another kind of
+        write called in between (never before one of its own caller's, who awaits
+        each). Raises StoreClosedError (before queueing) if the store is closed."""
+        if self._write_batch is None:
+            self._write_batch = self._schedule(self._commit_batch, write=True)
+        self._pending_writes.append(pending)
+
+    async def _commit_batch(self, handle: Handle) -> None:
+        """Commit the writes waiting now, in one transaction, and tell their callers."""
+        batch, self._pending_writes = self._pending_writes, []
+        self._write_batch = None  # writes queued from now on wait for the next batch
+        what = _batch_name(batch)
         try:
-            refusals = await self._store_moves(handle, batch, what=what)
+            results = await self._store_batch(handle, batch, what=what)
         except BaseException as error:
-            fail_moves(batch, error)
+            for pending in batch:
+                if not pending.stored.done():
+                    pending.stored.set_exception(error)
             if not isinstance(error, Exception):
                 raise
             return
-        settle_moves(batch, refusals)
+        for pending, result in zip(batch, results, strict=True):
+            if pending.stored.done():
+                continue
+            if isinstance(result, StoreError):
+                pending.stored.set_exception(result)
+            elif isinstance(pending, PendingGame):
+                assert isinstance(result, int)
+                pending.stored.set_result(result)
+            else:
+                pending.stored.set_result(None)
 
     async def finish_game(
         self, game_id: int, winner: Player | None, termination: Termination, at: float
@@ -188,7 +262,9 @@ class GamesStorage(StoreBase[Handle]):
         side = check_ending(winner, termination)
         finished_at = check_time("at", at)
         ending = (side, termination, finished_at)
-        await self._finish(game_id, ending, what=f"finishing game {game_id}")
+        stored: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._join_batch(PendingEnd(game_id, ending, stored))
+        await asyncio.shield(stored)
 
     # -- reads ------------------------------------------------------------------------
 
@@ -217,10 +293,6 @@ class GamesStorage(StoreBase[Handle]):
     # -- what a backend supplies --------------------------------------------------------
 
     @abstractmethod
-    async def _insert_game(self, new: NewGame, *, what: str) -> int:
-        """Insert the game and its seats in one write; its id."""
-
-    @abstractmethod
     async def _seat(self, game_id: int, side: int, row: SeatRow | None, *, what: str) -> None:
         """Set or empty the seat in one write, refused (``check_seat_change``)
         unless the game, read and locked in it, is waiting."""
@@ -231,17 +303,15 @@ class GamesStorage(StoreBase[Handle]):
         state and seats as read in it."""
 
     @abstractmethod
-    async def _store_moves(
-        self, handle: Handle, batch: Sequence[PendingMove], *, what: str
-    ) -> list[StoreError | None]:
-        """Insert each move of ``batch`` that fits its game, in one transaction on
-        ``handle`` run now (the batch is already in the order); per move, None if
-        inserted or its refusal (``move_refusal``)."""
-
-    @abstractmethod
-    async def _finish(self, game_id: int, ending: Ending, *, what: str) -> None:
-        """Record the ending in one write, refused (``check_finish``) by the game's
-        state as read and locked in it."""
+    async def _store_batch(
+        self, handle: Handle, batch: Sequence[PendingWrite], *, what: str
+    ) -> list[BatchResult]:
+        """Write ``batch`` in its order, in one transaction on ``handle`` run now: each
+        move that fits its game (else its refusal, ``move_refusal``), each new game
+        with its seats (its id), each end the game's state allows (else its refusal,
+        ``check_finish``). A new game or an end that the database refuses fails
+        alone (a savepoint around it), as a StorageFailedError. Per write, a
+        :data:`BatchResult`."""
 
     @abstractmethod
     async def _read_games(

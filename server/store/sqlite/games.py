@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from boardroom.server.core.records import GameRecord, GameState
 from boardroom.server.sqlite_thread import SQLiteThread
@@ -21,35 +21,26 @@ from boardroom.server.store.checks import (
     game_state,
     move_refusal,
 )
-from boardroom.server.store.errors import StoreError
-from boardroom.server.store.games import Ending, GamesOf, GamesStorage, SeatRow, game_queries
+from boardroom.server.store.errors import StorageFailedError, StorageUnavailableError, StoreError
+from boardroom.server.store.games import (
+    BatchResult,
+    GamesOf,
+    GamesStorage,
+    PendingEnd,
+    PendingGame,
+    PendingWrite,
+    SeatRow,
+    game_queries,
+)
 from boardroom.server.store.rows import game_records
 from boardroom.server.store.sqlite.base import SQLiteBase
-from boardroom.server.store.sqlite.sql import scalar
+from boardroom.server.store.sqlite.sql import is_busy, scalar
 
 __all__ = ["SQLiteGames", "load_games"]
 
 
 class SQLiteGames(GamesStorage[SQLiteThread], SQLiteBase):
     """The games table, its seats and moves, on SQLite."""
-
-    async def _insert_game(self, new: NewGame, *, what: str) -> int:
-        def body(db: sqlite3.Connection) -> int:
-            cursor = db.execute(
-                "INSERT INTO games (room, number, game, options, state, created_at, started_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                new.row,
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None
-            db.executemany(
-                "INSERT INTO seats (game_id, side, name, kind, ai_level, session, player)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, *row) for row in new.seats],
-            )
-            return game_id
-
-        return await self._transaction(body, write=True, what=what)
 
     async def _seat(self, game_id: int, side: int, row: SeatRow | None, *, what: str) -> None:
         def body(db: sqlite3.Connection) -> None:
@@ -77,24 +68,12 @@ class SQLiteGames(GamesStorage[SQLiteThread], SQLiteBase):
 
         await self._transaction(body, write=True, what=what)
 
-    async def _store_moves(
-        self, handle: SQLiteThread, batch: Sequence[PendingMove], *, what: str
-    ) -> list[StoreError | None]:
-        run = self._runner(functools.partial(_append_moves, batch), True, what)
+    async def _store_batch(
+        self, handle: SQLiteThread, batch: Sequence[PendingWrite], *, what: str
+    ) -> list[BatchResult]:
+        write = functools.partial(_write_batch, batch, self.path)
+        run = self._runner(write, True, what)
         return await run(handle)
-
-    async def _finish(self, game_id: int, ending: Ending, *, what: str) -> None:
-        side, termination, finished_at = ending
-
-        def body(db: sqlite3.Connection) -> None:
-            check_finish(game_id, _state_of(db, game_id), termination)
-            db.execute(
-                "UPDATE games SET state = 'finished', winner = ?, termination = ?,"
-                " finished_at = ? WHERE id = ?",
-                (side, termination.value, finished_at, game_id),
-            )
-
-        await self._transaction(body, write=True, what=what)
 
     async def _read_games(
         self, which: GamesOf, parameters: tuple[Any, ...], *, what: str
@@ -111,26 +90,91 @@ class SQLiteGames(GamesStorage[SQLiteThread], SQLiteBase):
         return await self._transaction(body, write=False, what=what)
 
 
-def _append_moves(batch: Sequence[PendingMove], db: sqlite3.Connection) -> list[StoreError | None]:
-    """Insert each move of ``batch`` that fits its game (in one open transaction);
-    per move, None if inserted or the error refusing it (nothing written for it)."""
-    refusals: list[StoreError | None] = []
+def _write_batch(
+    batch: Sequence[PendingWrite], path: str, db: sqlite3.Connection
+) -> list[BatchResult]:
+    """Write each write of ``batch`` that fits (in one open transaction, in order);
+    per write, a :data:`BatchResult` (nothing written for a refused one)."""
+    results: list[BatchResult] = []
     for pending in batch:
-        game_id, ply = pending.game_id, pending.ply
-        row = db.execute(
-            "SELECT state, (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?)"
-            " FROM games WHERE id = ?",
-            (game_id, game_id),
-        ).fetchone()
-        refusal = move_refusal(pending, *(row or (None, 0)))
-        refusals.append(refusal)
-        if refusal is not None:
-            continue
+        match pending:
+            case PendingMove():
+                results.append(_append_move(pending, db))
+            case PendingGame():
+                results.append(_alone(db, path, "creating a game", _insert_game, pending.new))
+            case PendingEnd():
+                results.append(_alone(db, path, "finishing a game", _finish, pending))
+    return results
+
+
+def _append_move(pending: PendingMove, db: sqlite3.Connection) -> StoreError | None:
+    game_id, ply = pending.game_id, pending.ply
+    row = db.execute(
+        "SELECT state, (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?)"
+        " FROM games WHERE id = ?",
+        (game_id, game_id),
+    ).fetchone()
+    refusal = move_refusal(pending, *(row or (None, 0)))
+    if refusal is None:
         db.execute(
             "INSERT INTO moves (game_id, ply, move, at, clock_ms) VALUES (?, ?, ?, ?, ?)",
             (game_id, ply, pending.move, pending.at, pending.clock_ms),
         )
-    return refusals
+    return refusal
+
+
+_T = TypeVar("_T")
+
+
+def _alone(
+    db: sqlite3.Connection,
+    path: str,
+    what: str,
+    write: Callable[[sqlite3.Connection, Any], _T],
+    argument: Any,
+) -> _T | StoreError:
+    """``write(db, argument)`` within a savepoint: its result, or what refused it
+    (its StoreError, or SQLite's error as a StorageFailedError), with nothing of
+    it left written and the rest of the batch going on."""
+    db.execute("SAVEPOINT one_write")
+    try:
+        result = write(db, argument)
+    except (StoreError, sqlite3.Error) as error:
+        db.execute("ROLLBACK TO one_write")
+        db.execute("RELEASE one_write")
+        if isinstance(error, StoreError):
+            return error
+        failed = StorageUnavailableError if is_busy(error) else StorageFailedError
+        return failed(f"{what} failed in {path}: {error}")
+    db.execute("RELEASE one_write")
+    return result
+
+
+def _insert_game(db: sqlite3.Connection, new: NewGame) -> int:
+    cursor = db.execute(
+        "INSERT INTO games (room, number, game, options, state, created_at, started_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        new.row,
+    )
+    game_id = cursor.lastrowid
+    assert game_id is not None
+    db.executemany(
+        "INSERT INTO seats (game_id, side, name, kind, ai_level, session, player)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(game_id, *row) for row in new.seats],
+    )
+    return game_id
+
+
+def _finish(db: sqlite3.Connection, pending: PendingEnd) -> None:
+    game_id = pending.game_id
+    side, termination, finished_at = pending.ending
+    check_finish(game_id, _state_of(db, game_id), termination)
+    db.execute(
+        "UPDATE games SET state = 'finished', winner = ?, termination = ?,"
+        " finished_at = ? WHERE id = ?",
+        (side, termination.value, finished_at, game_id),
+    )
 
 
 def _state_of(db: sqlite3.Connection, game_id: int) -> GameState:

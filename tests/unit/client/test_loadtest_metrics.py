@@ -12,9 +12,11 @@ import pytest
 from boardroom.client.loadtest.errors import ProbeError
 from boardroom.client.loadtest.metrics_probe import (
     LAG_HISTOGRAM,
+    STAGES,
     ProcessProbe,
     ServerReading,
     bucket_deltas,
+    cpu_per_move,
     cpu_share,
     histogram_quantile,
     lag_between,
@@ -123,6 +125,44 @@ def test_the_lag_over_a_window_counts_only_the_samples_added_in_it() -> None:
     assert lag.max_upper_ms == 5.0
     assert lag.mean_ms == pytest.approx(2.0)
     assert cpu_share(before, after) == pytest.approx(0.75)
+
+
+def test_the_cpu_a_move_is_split_by_stage_and_the_parts_add_up() -> None:
+    """The stage sums and the moves are read from /metrics at both ends; the split
+    is per move, and ``other`` is the process's CPU the stages do not account for."""
+    text = """boardroom_moves_total 100.0
+process_cpu_seconds_total 1.0
+boardroom_stage_cpu_seconds_total{stage="decode"} 0.01
+boardroom_stage_cpu_seconds_total{stage="rules"} 0.02
+boardroom_stage_cpu_seconds_total{stage="store"} 0.03
+boardroom_stage_cpu_seconds_total{stage="encode"} 0.01
+boardroom_stage_cpu_seconds_total{stage="write"} 0.02
+"""
+    before = ServerReading.from_samples(parse_prometheus_text(text), 1.0)
+    later = (
+        text.replace("100.0", "1100.0")
+        .replace("1.0\n", "1.4\n")
+        .replace('"decode"} 0.01', '"decode"} 0.02')
+        .replace('"rules"} 0.02', '"rules"} 0.07')
+        .replace('"store"} 0.03', '"store"} 0.08')
+        .replace('"encode"} 0.01', '"encode"} 0.02')
+        .replace('"write"} 0.02', '"write"} 0.06')
+    )
+    after = ServerReading.from_samples(parse_prometheus_text(later), 2.0)
+    split = cpu_per_move(before, after)
+    assert split is not None
+    assert split["total"] == pytest.approx(400.0)
+    assert [split[stage] for stage in STAGES] == pytest.approx([10.0, 50.0, 50.0, 10.0, 40.0])
+    assert split["other"] == pytest.approx(240.0)
+    assert sum(split[part] for part in (*STAGES, "other")) == pytest.approx(split["total"])
+    # Two processes of a cluster: their stages add up like their CPU time.
+    both = ServerReading.summed([after, after])
+    assert both.stage_cpu["store"] == pytest.approx(0.16)
+    assert both.moves == 2200.0
+    # No stages exported (an older server), or no move played: no split.
+    plain = ServerReading.from_samples(parse_prometheus_text("boardroom_moves_total 5.0\n"), 3.0)
+    assert cpu_per_move(plain, plain) is None
+    assert cpu_per_move(after, after) is None
 
 
 def test_no_cpu_share_without_cpu_figures_or_elapsed_time() -> None:

@@ -70,6 +70,7 @@ def test_every_metric_is_exposed_under_the_boardroom_prefix() -> None:
         "boardroom_engine_fallbacks",
         "boardroom_engine_restarts",
         "boardroom_event_loop_lag_seconds",
+        "boardroom_stage_cpu_seconds",
     }
 
 

@@ -1,0 +1,157 @@
+"""The group commit of the games (server/store/games.py), on a real SQLite file and
+a real PostgreSQL database: a game's creation and its end share one transaction
+with the moves written at the same time, each write of a batch refused or failed
+alone, and every acknowledged creation and end survives a SIGKILL."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sqlite3
+import sys
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from repo_paths import REPO_ROOT
+
+from boardroom.server.core.records import GameState, PlayerKind, SeatRecord, Termination
+from boardroom.server.store import (
+    GameStateError,
+    GameStore,
+    StorageFailedError,
+    StorageUnavailableError,
+    open_store,
+)
+from boardroom.server.store.sqlite import base as sqlite_base
+from boardroom.shared.games import Player
+
+T0 = 1_746_100_800.0
+ADA = SeatRecord("ada")
+BOB = SeatRecord("bob", PlayerKind.BOT)
+NOBODY = SeatRecord("eve", PlayerKind.HUMAN, player="p9999999999999999")
+"""A seat whose player was never stored: the database refuses it (a foreign key)."""
+
+
+async def playing(store: GameStore, room: str) -> int:
+    return await store.create_game(room, "tictactoe", (ADA, BOB), at=T0, started_at=T0 + 1)
+
+
+async def test_a_refused_write_fails_alone_and_the_rest_of_its_batch_is_stored(
+    store: GameStore,
+) -> None:
+    """One batch: a move, a new game, an end refused by its check (the game is over),
+    a new game refused by the database (a savepoint around it), an end that fits.
+    The three that fit are stored; the two refusals change nothing."""
+    moving, over, ending = [await playing(store, room) for room in ("MOVE", "OVER", "END")]
+    await store.finish_game(over, Player.FIRST, Termination.RESIGNATION, T0 + 2)
+
+    results = await asyncio.gather(
+        store.append_move(moving, 0, "b2", T0 + 3),
+        store.create_game("NEW", "tictactoe", (ADA, BOB), at=T0 + 3, started_at=T0 + 3),
+        store.finish_game(over, None, Termination.ABORTED, T0 + 3),
+        store.create_game("BAD", "tictactoe", (ADA, NOBODY), at=T0 + 3, started_at=T0 + 3),
+        store.finish_game(ending, Player.SECOND, Termination.TIMEOUT, T0 + 3),
+        return_exceptions=True,
+    )
+
+    stored_move, new_id, refused_end, refused_game, stored_end = results
+    assert stored_move is None
+    assert isinstance(refused_end, GameStateError)
+    assert isinstance(refused_game, StorageFailedError)
+    assert stored_end is None
+    assert [move.move for move in (await store.get_game(moving)).moves] == ["b2"]
+    assert isinstance(new_id, int)
+    new = await store.get_game(new_id)
+    assert (new.room, new.state, new.seats) == ("NEW", GameState.PLAYING, (ADA, BOB))
+    assert (await store.get_game(over)).termination is Termination.RESIGNATION
+    assert (await store.get_game(ending)).termination is Termination.TIMEOUT
+    rooms = {record.room for record in await store.unfinished_games()}
+    assert rooms == {"MOVE", "NEW"}  # nothing of BAD
+
+
+async def test_a_new_game_a_move_and_an_end_made_together_share_one_transaction(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Made in the same turn of the loop, they go in one transaction: with the file
+    locked by another program, that one transaction is refused, and all three
+    callers hear of the same batch of three."""
+    monkeypatch.setattr(sqlite_base, "_BUSY_TIMEOUT_S", 0.2)
+    async with GameStore(db_path) as store:
+        moving, ending = await playing(store, "MOVE"), await playing(store, "END")
+        with closing(sqlite3.connect(db_path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")
+            results = await asyncio.gather(
+                store.create_game("NEW", "tictactoe", (ADA, BOB), at=T0, started_at=T0),
+                store.append_move(moving, 0, "a1", T0 + 2),
+                store.finish_game(ending, None, Termination.ABORTED, T0 + 2),
+                return_exceptions=True,
+            )
+            other.execute("ROLLBACK")
+        for result in results:
+            assert isinstance(result, StorageUnavailableError), result
+            assert "storing 1 move, 1 new game, 1 game's end failed" in str(result)
+        assert {record.room for record in await store.unfinished_games()} == {"MOVE", "END"}
+
+
+CHILD = """
+import asyncio, sys, time
+from boardroom.server.core.records import SeatRecord, Termination
+from boardroom.server.store import open_store
+
+async def main(database):
+    store = open_store(database)
+    await store.open()
+    seats = (SeatRecord("a"), SeatRecord("b"))
+    number = 0
+    while True:  # until the test kills it
+        number += 1
+        game_id = await store.create_game(
+            f"R{number}", "tictactoe", seats, at=time.time(), started_at=time.time()
+        )
+        print("created", game_id, flush=True)
+        for ply, move in enumerate(["a1", "a2", "b1"]):
+            await store.append_move(game_id, ply, move, time.time())
+        if number % 2:
+            await store.finish_game(game_id, None, Termination.ABORTED, time.time())
+            print("finished", game_id, flush=True)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+async def test_every_acknowledged_new_game_and_end_survives_a_sigkill(database: str) -> None:
+    """A process creating, playing and ending games is killed with SIGKILL: every
+    game it was told was created is there, and every one it was told was ended is
+    finished."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", CHILD, database,
+        cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert child.stdout is not None and child.stderr is not None
+    created: set[int] = set()
+    finished: set[int] = set()
+
+    def take(line: bytes) -> None:
+        what, game_id = line.split()
+        (created if what == b"created" else finished).add(int(game_id))
+
+    try:
+        while len(finished) < 10:
+            line = await asyncio.wait_for(child.stdout.readline(), timeout=30)
+            assert line, f"the child died: {(await child.stderr.read()).decode()}"
+            take(line)
+    finally:
+        child.send_signal(signal.SIGKILL)
+        await child.wait()
+    for line in (await child.stdout.read()).splitlines():
+        take(line)  # acknowledged before the kill, still in the pipe
+    assert child.returncode == -signal.SIGKILL
+
+    async with open_store(database) as store:
+        for game_id in created:
+            record = await store.get_game(game_id)
+            assert record.state is (
+                GameState.FINISHED if game_id in finished else GameState.PLAYING
+            )
