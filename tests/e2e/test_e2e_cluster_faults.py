@@ -363,3 +363,49 @@ async def test_a_redis_restart_mid_game_pauses_the_games_and_keeps_the_rooms(
         finally:
             for process in (first, second):
                 await process.stop(signal.SIGKILL)
+
+
+async def published_so_far(redis: Redis) -> int:
+    """How many PUBLISH commands Redis has run since it started."""
+    stats = await redis.info("commandstats")
+    return int(stats.get("cmdstat_publish", {}).get("calls", 0))
+
+
+async def test_a_move_published_while_a_subscription_is_down_reaches_its_player(
+    postgres_server: PostgresServer,
+) -> None:
+    """Issue 28, item 1: a room's traffic published to a process whose
+    subscription is down (here: its pub/sub connection killed while the process
+    is stopped, so that it cannot subscribe again) reached nobody and is lost.
+    Once the process is subscribed again, its players get their rooms' whole
+    state from the owner at once, and the game goes on: no wait for a timeout."""
+    database = postgres_server.new_database()
+    with start_redis() as server:
+        flags = ("--cluster", server.url, "--cluster-name", "resync", "--engine", "python")
+        first = await ServerProcess.start(database, *flags)
+        second = await ServerProcess.start(database, *flags)
+        redis = Redis.from_url(server.url)
+        try:
+            # Ann's room lives in the first process; Bob plays it through the second.
+            ann, bob, code = await seated(first.ws_url, second.ws_url)
+            second.process.send_signal(signal.SIGSTOP)
+            try:
+                await redis.client_kill_filter(_type="pubsub")
+                before = await published_so_far(redis)
+                reply = await ann.request({"type": "move", "room": code, "move": "b1"})
+                assert reply["type"] == "moved", reply
+                while await published_so_far(redis) == before:  # Ann's move, to nobody
+                    await asyncio.sleep(0.01)
+            finally:
+                second.process.send_signal(signal.SIGCONT)
+            # The pause must end far sooner than a client's 30 s reply timeout.
+            state = await bob.expect("state", timeout=10)
+            assert state["room"]["moves"] == "a1 a2 b1", state
+            await play_on((ann, bob), code, LINE_GAME[3:])
+            for player in (ann, bob):
+                over = await player.expect("game_over")
+                assert over["moves"] == " ".join(LINE_GAME), over
+        finally:
+            await redis.aclose()
+            for process in (first, second):
+                await process.stop(signal.SIGKILL)
