@@ -39,7 +39,11 @@ Room traffic lost while a subscription was down is mended by a resync from the
 owner, not by Redis Streams: once a process has registered again it says so to
 every process (``RoomsMoved``), each gateway re-attaches its sessions to it,
 and the owner sends each of them its rooms' whole ``state``, which every client
-already takes as the truth (the bot SDK moves again from it). Pub/sub loses
+already takes as the truth (the bot SDK moves again from it). A gateway whose
+own subscription came back (redis-py connected it again) does the same without
+waiting for that, since it may have missed the ``RoomsMoved`` too, and sends
+its sessions' last moves again, whose replies may be lost
+(:meth:`~boardroom.server.cluster.gateway.Gateway.resync`). Pub/sub loses
 messages only with a broken connection, which the processes see, so there is a
 moment to resync and no gap to find by sequence numbers; Streams would make
 every message a write to trim, a consumer's position to keep per process, and

@@ -13,6 +13,9 @@ which refuses as stale a move already made. When rooms move (a takeover, a
 process registering again after a Redis restart), the sessions connected here
 are attached to the rooms' new owner (:meth:`Gateway.reattach`) and those that
 watched a moved room are closed (1012) to watch it again (:meth:`Gateway.watch_again`).
+When this process's own subscription was down (Redis restarting, its connection
+broken), whatever the owners published to it meanwhile reached nobody: once it
+is subscribed again it asks them for it (:meth:`Gateway.resync`).
 """
 
 from __future__ import annotations
@@ -31,13 +34,23 @@ from boardroom.server.core.sessions import Session
 from boardroom.server.hub.boundary import SessionRecord
 from boardroom.shared.protocol.close_codes import CLOSE_SERVICE_RESTART
 from boardroom.shared.protocol.codec import decode_client_message, encode_message
-from boardroom.shared.protocol.messages import ClientMessage, Watch
+from boardroom.shared.protocol.messages import ClientMessage, MakeMove, Watch
 
 logger = logging.getLogger(__name__)
 
 CLOSE_ROOM_MOVED = CLOSE_SERVICE_RESTART
 """1012: a room this connection watched was on a process that died; it is taken
 over elsewhere, and the client watches it again on reconnecting."""
+ATTACH_RETRY_S = 0.1
+"""How soon an Attach that reached nobody (its process's subscription is down
+too, for a moment) is sent again."""
+ATTACH_RETRY_FOR_S = 3.0
+"""How long such an Attach is sent again, at most (a process that stays
+unsubscribed longer is taken for dead: its heartbeat expires)."""
+RESYNC_BEFORE_S = 3.0
+"""On a resync, moves sent on this long before the subscription was seen down
+(or, unseen, came back) are sent again too: their replies may have been
+published while it was down."""
 
 
 class Gateway:
@@ -180,7 +193,58 @@ class Gateway:
                 continue
             self._links[session_id].add(owner)
             address = self._addresses.get(session_id, "")
-            process.publisher.send(owner, Attach(process.node, record, token, address))
+            self._attach(owner, Attach(process.node, record, token, address))
+
+    def _attach(self, owner: str, attach: Attach, deadline: float | None = None) -> None:
+        """Publish ``attach`` to ``owner``; sent again while it reaches nobody and
+        ``owner`` lives, for :data:`ATTACH_RETRY_FOR_S` at most: after a Redis
+        restart its subscription may come back a moment after this one's. Idempotent:
+        the owner gives the session's rooms their whole ``state`` each time."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + ATTACH_RETRY_FOR_S if deadline is None else deadline
+
+        def published(received: int) -> None:
+            if received or loop.time() >= until or owner not in self._owners.live:
+                return
+            loop.call_later(ATTACH_RETRY_S, self._attach, owner, attach, until)
+
+        self._process.publisher.send(owner, attach, published=published)
+
+    def resync(self, since: float) -> None:
+        """This process's subscription is up again after being down, at most
+        since ``since`` (loop time): what the owners published to it meanwhile
+        (moves, replies, a :class:`RoomsMoved`) reached nobody and is lost.
+
+        Rather than number every message and keep what was sent, each session
+        connected here is attached again to every process it acts through
+        (:meth:`reattach`'s Attach: its rooms' whole ``state`` comes back, which
+        mends any kind of lost room traffic at once), and the moves it sent
+        since ``since`` are sent again: a reply that was lost would leave its
+        client waiting for it until its own timeout (a bot's 30 s), and a move
+        already made is refused again as stale, which answers it. Only moves
+        with a ``ply`` are sent again (sending anything else twice could do it
+        twice). The spectators of rooms elsewhere are closed (1012) to watch
+        again: a restored watch gives them the whole room too."""
+        process = self._process
+        hub = process.hub
+        for session_id, nodes in list(self._links.items()):
+            outbox = hub.outbox_of(ClientId(session_id))
+            token = self._tokens.get(session_id)
+            session = hub.live_session(ClientId(session_id))
+            if not isinstance(outbox, Connection) or token is None or session is None:
+                continue
+            record = SessionRecord.of(session)
+            address = self._addresses.get(session_id, "")
+            for node in sorted(nodes - {process.node}):
+                self._attach(node, Attach(process.node, record, token, address))
+        deadline = asyncio.get_running_loop().time() + 2 * HELLO_HOLD_S
+        for sent_at, owner, room, forward in list(self._recent):
+            if sent_at < since or room is None:
+                continue
+            message = decode_client_message(forward.text)
+            if isinstance(message, MakeMove) and message.ply is not None:
+                self._send_forward(owner, room, forward, deadline)
+        self.watch_again({room for rooms in self._watched.values() for room in rooms})
 
     async def _rejoin_here(self, record: SessionRecord, outbox: Connection) -> None:
         await self._process.hub.attach(record, outbox, rejoin=True)

@@ -34,7 +34,7 @@ from boardroom.server.cluster.envelopes import (
     RoomsMoved,
     decode,
 )
-from boardroom.server.cluster.gateway import Gateway
+from boardroom.server.cluster.gateway import RESYNC_BEFORE_S, Gateway
 from boardroom.server.cluster.hello_hold import HelloHold
 from boardroom.server.cluster.owners import RoomOwners
 from boardroom.server.cluster.process import Process, stop_if_cancelled
@@ -67,9 +67,26 @@ class Inbox:
         self._gateway = gateway
         self._remote = remote
         self._hello = hello
+        self._back_at: float | None = None
+        """When redis-py last connected the subscription again, if not resynced yet."""
+
+    def _connected_again(self, connection: object) -> None:
+        """redis-py's connect callback: it runs after redis-py's own, which
+        subscribes again (the read that follows receives the confirmation)."""
+        self._back_at = asyncio.get_running_loop().time()
 
     async def read_forever(self, pubsub: PubSub) -> None:
-        """Read the subscribed channels and act on each envelope, until cancelled."""
+        """Read the subscribed channels and act on each envelope, until cancelled.
+
+        Whenever redis-py connected again (it does so, and subscribes again,
+        inside a read: a broken read may not even reach this loop), the next
+        read that returns has the gateway ask for what was published to this
+        process while it was not subscribed (:meth:`Gateway.resync`): a message
+        published to nobody is lost, and pub/sub says so to nobody."""
+        loop = asyncio.get_running_loop()
+        if pubsub.connection is not None:
+            pubsub.connection.register_connect_callback(self._connected_again)
+        failed_at: float | None = None
         while True:
             try:
                 item = await pubsub.get_message(timeout=None)
@@ -78,8 +95,14 @@ class Inbox:
                 # Redis restarted (or the connection broke): the next read
                 # connects again and subscribes again (redis-py does both).
                 logger.exception("reading the cluster's messages failed; retrying")
+                failed_at = loop.time() if failed_at is None else failed_at
                 await asyncio.sleep(INBOX_RETRY_S)
                 continue
+            if self._back_at is not None:
+                since = min(self._back_at, failed_at or self._back_at) - RESYNC_BEFORE_S
+                self._back_at = failed_at = None
+                logger.warning("subscribed to the cluster's messages again: resyncing")
+                self._gateway.resync(since)
             if item is None or item.get("type") != "message":
                 continue
             try:

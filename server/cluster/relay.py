@@ -50,7 +50,9 @@ class Publisher:
     ones after such a failure wait until the processes they are published to
     are subscribed again, so that what a client sent in the meantime reaches its
     room. Whatever pub/sub still loses (a subscription down while the publisher
-    was not) is mended by the resync that follows a Redis restart
+    was not) is mended by the resync of the process whose subscription came
+    back (:meth:`boardroom.server.cluster.gateway.Gateway.resync`) and the one
+    that follows a Redis restart
     (:meth:`boardroom.server.cluster.heartbeat.Heartbeat.register_again`)."""
 
     def __init__(self, redis: Redis, directory: Directory) -> None:

@@ -363,3 +363,74 @@ async def test_a_redis_restart_mid_game_pauses_the_games_and_keeps_the_rooms(
         finally:
             for process in (first, second):
                 await process.stop(signal.SIGKILL)
+
+
+async def published_so_far(redis: Redis) -> int:
+    """How many PUBLISH commands Redis has run since it started."""
+    stats = await redis.info("commandstats")
+    return int(stats.get("cmdstat_publish", {}).get("calls", 0))
+
+
+async def test_what_is_published_while_a_subscription_is_down_reaches_its_player(
+    postgres_server: PostgresServer,
+) -> None:
+    """Issue 28, item 1: a room's traffic published to a process whose
+    subscription is down (its pub/sub connection killed while the process is
+    stopped, so that it cannot subscribe again) reached nobody and was lost.
+    Once subscribed again, the process gets its players' rooms' whole state
+    from their owner and sends their last moves again: the opponent's move and
+    the reply to one's own move come at once, not after a 30 s reply timeout."""
+    database = postgres_server.new_database()
+    with start_redis() as server:
+        flags = ("--cluster", server.url, "--cluster-name", "resync", "--engine", "python")
+        first = await ServerProcess.start(database, *flags)
+        second = await ServerProcess.start(database, *flags)
+        redis = Redis.from_url(server.url)
+
+        async def published_once_more(before: int) -> None:
+            while await published_so_far(redis) == before:
+                await asyncio.sleep(0.01)
+
+        try:
+            # Ann's room lives in the first process; Bob plays it through the second.
+            ann, bob, code = await seated(first.ws_url, second.ws_url)
+            # Ann's move, published to the second process while it is unsubscribed.
+            second.process.send_signal(signal.SIGSTOP)
+            try:
+                await redis.client_kill_filter(_type="pubsub")
+                before = await published_so_far(redis)
+                reply = await ann.request({"type": "move", "room": code, "move": "b1"})
+                assert reply["type"] == "moved", reply
+                await published_once_more(before)
+            finally:
+                second.process.send_signal(signal.SIGCONT)
+            state = await bob.expect("state", timeout=10)  # far below a 30 s timeout
+            assert state["room"]["moves"] == "a1 a2 b1", state
+            # The reply to Bob's move: the owner (stopped) gets it, then answers
+            # while the second process is stopped and unsubscribed.
+            first.process.send_signal(signal.SIGSTOP)
+            second_stopped = False
+            try:
+                before = await published_so_far(redis)
+                await bob.send({"type": "move", "room": code, "move": "b2", "ply": 3, "id": 77})
+                await published_once_more(before)  # the relayed move, to the owner
+                second.process.send_signal(signal.SIGSTOP)
+                second_stopped = True
+                await redis.client_kill_filter(_type="pubsub")
+                before = await published_so_far(redis)
+                first.process.send_signal(signal.SIGCONT)
+                await published_once_more(before)  # the owner's reply, to nobody
+            finally:
+                first.process.send_signal(signal.SIGCONT)
+                if second_stopped:
+                    second.process.send_signal(signal.SIGCONT)
+            answer = await bob.expect("error", timeout=10, id=77)  # made: now stale
+            assert answer["code"] == "stale_move", answer
+            await play_on((ann, bob), code, LINE_GAME[4:])
+            for player in (ann, bob):
+                over = await player.expect("game_over")
+                assert over["moves"] == " ".join(LINE_GAME), over
+        finally:
+            await redis.aclose()
+            for process in (first, second):
+                await process.stop(signal.SIGKILL)
