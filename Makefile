@@ -82,9 +82,10 @@ services: $(REDIS) $(POSTGRES) $(CADDY)
 
 # Every test, in JOBS processes (pytest-xdist), a test file to each at a time:
 # module-level caches are built once, and no test uses a fixed port or shared
-# file, so files run side by side. On two cores: about 13 minutes
-# (docs/benchmarks.md, "The test suite"). A test whose Redis, PostgreSQL or
-# Caddy is missing fails, naming the package: `services` installs them first.
+# file, so files run side by side. Its time on two cores, and what keeps it
+# under the 10-minute goal: docs/benchmarks.md, "The test suite". A test whose
+# Redis, PostgreSQL or Caddy is missing fails, naming the package: `services`
+# installs them first.
 JOBS ?= 2
 test: lint browser services
 	$(BIN)/pytest -n $(JOBS) --dist loadfile

@@ -7,7 +7,9 @@ cannot). Playwright's own browser downloads are never used. A missing browser
 fails the test with what to do, never skips it.
 
 :func:`web_session` starts a server (:func:`harness.running_server`) and a
-browser together. :class:`WebPlayer` is one person at the web client: a page in
+browser together; the browser tests share one browser per test process instead
+(:class:`SharedChromium`), each session with contexts of its own.
+:class:`WebPlayer` is one person at the web client: a page in
 its own browser context (its own storage, as a separate computer would have),
 with helpers that act and read the page as a person would; :meth:`WebSession.open`
 opens another of the server's pages (the teacher's page, the wall) the same way.
@@ -17,6 +19,7 @@ made requests only to the server that served it, and raised no script error.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 from collections.abc import AsyncIterator
@@ -27,7 +30,15 @@ from typing import Any
 
 import pytest
 from harness import CuttableProxy, RunningServer, running_server
-from playwright.async_api import Browser, Locator, Page, async_playwright, expect
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    Playwright,
+    async_playwright,
+    expect,
+)
 
 CHROMIUM = os.environ.get("BOARDROOM_CHROMIUM", "/usr/bin/chromium")
 
@@ -122,12 +133,76 @@ class WebSession:
         return person
 
 
+class SharedChromium:
+    """One Chromium for every :func:`web_session` of a test process that runs on
+    the event loop it was started on (the browser tests share one: see
+    tests/browser/conftest.py), started at the first session that needs it.
+
+    Why: starting Playwright's driver and Chromium, and stopping them, cost each
+    browser test 1-2 s of a loaded 2-core machine, a fifth of the browser tests'
+    time. What a test sees does not change: each person still has a browser
+    context of their own (storage, cookies, cache: as a separate computer would),
+    and every context a session opened is closed when it ends.
+    """
+
+    def __init__(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+
+    def serves_this_loop(self) -> bool:
+        return asyncio.get_running_loop() is self._loop
+
+    async def browser(self, executable: str) -> Browser:
+        """The running Chromium, started (again, if it died) when needed."""
+        if self._browser is None or not self._browser.is_connected():
+            if self._playwright is None:
+                self._playwright = await async_playwright().start()
+            self._browser = await self._playwright.chromium.launch(
+                executable_path=executable, args=list(CHROMIUM_FLAGS)
+            )
+        return self._browser
+
+    async def close(self) -> None:
+        if self._browser is not None:
+            await self._browser.close()
+        if self._playwright is not None:
+            await self._playwright.stop()
+
+
+_SHARED: SharedChromium | None = None
+"""The Chromium that :func:`web_session` reuses while :func:`sharing_chromium` is open."""
+
+
+@asynccontextmanager
+async def sharing_chromium() -> AsyncIterator[SharedChromium]:
+    """While open, every :func:`web_session` on this event loop uses one Chromium
+    (:class:`SharedChromium`); closed after. Elsewhere each session starts its own."""
+    global _SHARED
+    shared = SharedChromium()
+    _SHARED = shared
+    try:
+        yield shared
+    finally:
+        _SHARED = None
+        await shared.close()
+
+
+async def _close_new_contexts(browser: Browser, before: list[BrowserContext]) -> None:
+    """Close the contexts a session opened on a shared browser (its people's, and
+    any the test opened itself), so that the next session starts from none."""
+    for context in [context for context in browser.contexts if context not in before]:
+        await context.close()
+
+
 @asynccontextmanager
 async def web_session(
     database: Path, *, through_proxy: bool = False, **server_overrides: Any
 ) -> AsyncIterator[WebSession]:
     """A server on ``database`` (config ``server_overrides``) and Chromium, stopped
-    after. With ``through_proxy`` the pages reach the server through a
+    after (the shared Chromium, when :func:`sharing_chromium` is open on this
+    event loop: only the contexts the session opened are closed). With
+    ``through_proxy`` the pages reach the server through a
     :class:`harness.CuttableProxy` (page and WebSocket alike), so a test can cut
     their connections."""
     executable = chromium_path()
@@ -138,11 +213,16 @@ async def web_session(
         if through_proxy:
             proxy = await stack.enter_async_context(CuttableProxy(server.port))
             base_url = f"http://127.0.0.1:{proxy.port}"
-        playwright = await stack.enter_async_context(async_playwright())
-        browser = await playwright.chromium.launch(
-            executable_path=executable, args=list(CHROMIUM_FLAGS)
-        )
-        stack.push_async_callback(browser.close)
+        shared = _SHARED if _SHARED is not None and _SHARED.serves_this_loop() else None
+        if shared is None:
+            playwright = await stack.enter_async_context(async_playwright())
+            browser = await playwright.chromium.launch(
+                executable_path=executable, args=list(CHROMIUM_FLAGS)
+            )
+            stack.push_async_callback(browser.close)
+        else:
+            browser = await shared.browser(executable)
+            stack.push_async_callback(_close_new_contexts, browser, list(browser.contexts))
         session = WebSession(server, browser, base_url, proxy)
         yield session
         for person in session.people:

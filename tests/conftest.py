@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from pytest_asyncio import is_async_test
 from services import PostgresServer, RedisServer, start_postgres, start_redis
 
 from boardroom.server.store import GameStore, Store, open_store
@@ -26,11 +27,20 @@ MARKED_BY_FOLDER = {TESTS / "e2e": pytest.mark.e2e, TESTS / "browser": pytest.ma
 """Every test under each folder gets the folder's marker."""
 
 
+ON_THE_SESSION_LOOP = (TESTS / "browser",)
+"""Folders whose tests all run on one event loop per process (pytest-asyncio's
+session loop, not a loop per test): the browser tests, which share one Chromium
+that way (tests/browser/conftest.py)."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    session_loop = pytest.mark.asyncio(loop_scope="session")
     for item in items:
         for folder, marker in MARKED_BY_FOLDER.items():
             if item.path.is_relative_to(folder):
                 item.add_marker(marker)
+        if is_async_test(item) and any(item.path.is_relative_to(f) for f in ON_THE_SESSION_LOOP):
+            item.add_marker(session_loop, append=False)
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ import asyncio
 import inspect
 import itertools
 import json
+import multiprocessing
 import os
 import re
 import signal
@@ -32,10 +33,12 @@ from repo_paths import REPO_ROOT
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from boardroom.server import lifecycle
 from boardroom.server.admission import AdmittingRunner
 from boardroom.server.app import create_app
 from boardroom.server.cluster.node import CLUSTER
 from boardroom.server.config import ServerConfig
+from boardroom.server.engine_pool import EnginePool
 from boardroom.server.tls import server_ssl_context
 
 TIMEOUT = 10.0
@@ -63,6 +66,30 @@ async def wait_until(
             if done(answer):
                 return answer
             await asyncio.sleep(POLL_INTERVAL)
+
+
+class ForkedEnginePool(EnginePool):
+    """The engine pool of the servers the tests start in their own process: its
+    workers are forked from a forkserver that has imported the engine once, not
+    spawned as fresh interpreters that each import it again.
+
+    Why: nearly every test starts a server of its own, and spawning its two
+    workers (``pool_size=1`` and the reserved one) took 1-3 s of a loaded
+    machine's CPU for each; a forked worker is ready in a tenth of that. The
+    workers run the same code either way. The spawn start of ``boardroom serve``
+    stays tested: the pool's own tests (tests/unit/server/adapters/
+    test_server_engine_pool.py) and every :class:`ServerProcess` spawn theirs.
+    """
+
+    def __init__(self, **options: Any) -> None:
+        options.setdefault("start_method", "forkserver")
+        super().__init__(**options)
+
+
+multiprocessing.get_context("forkserver").set_forkserver_preload(
+    ["__main__", "boardroom.server.engine_pool"]
+)
+lifecycle.EnginePool = ForkedEnginePool  # type: ignore[misc]
 
 
 @dataclass(frozen=True)

@@ -22,14 +22,11 @@ from typing import Any
 import aiohttp
 import pytest
 import pytest_asyncio
-from classroom_helpers import Teacher
+from classroom_helpers import Teacher, a_class_of
 from harness import Player, RunningServer, running_server
 
 from boardroom.server.classroom.admin_routes import ROSTER_PAGE_DEFAULT, ROSTER_PAGE_MAX
 from boardroom.server.core.limits import DEFAULT_NEW_PLAYERS
-from boardroom.server.core.players import PlayerRecord, new_player_token, player_id_for, token_hash
-from boardroom.server.core.records import PlayerKind
-from boardroom.server.store import StudentRecord, open_store
 
 SCHOOL = "127.0.0.2"
 """The school's one NAT address: every student of the class connects from it."""
@@ -279,22 +276,6 @@ async def test_spectators_have_a_cap_of_their_own_and_never_keep_a_student_out(
 
 
 # -- the teacher's views at thousands of students ---------------------------------------------
-
-
-async def a_class_of(database: Path, count: int) -> None:
-    """Store ``count`` class accounts of class 7B in ``database`` before its
-    server starts, as one enrolment (what ``POST /api/admin/students`` stores,
-    without the class codes, whose scrypt would cost a minute for 5,000: the
-    roster's views never read them), named ``student 00000`` and on."""
-    now = time.time()
-    accounts = []
-    for n in range(count):
-        token = new_player_token()
-        player = PlayerRecord(player_id_for(token), f"student {n:05d}", PlayerKind.HUMAN, now)
-        student = StudentRecord(f"s{n:07d}", "7B", player.id, player.name, player.kind, now + n)
-        accounts.append((player, token_hash(token), student))
-    async with open_store(str(database)) as store:
-        await store.enrol(accounts)
 
 
 async def timed_get(teacher: Teacher, path: str) -> tuple[float, int, Any]:
