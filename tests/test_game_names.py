@@ -45,6 +45,8 @@ ALLOWED: dict[str, str] = {
     "shared/engine/native.py": "loads Connect Four's opening database into the compiled solver",
     "shared/engine/opening_database_check.py": "checks Connect Four's opening database",
     "shared/engine/remote.py": "Connect Four's values are proven by its opening database",
+    "client/bots/gomocup_protocol.py": "the Piskvork protocol describes gomoku-like boards only",
+    "client/bots/kaggle_protocol.py": "Kaggle's ConnectX describes Connect Four-like boards only",
 }
 """Files (or ``fnmatch`` patterns) that may name a game, and why."""
 

@@ -54,9 +54,9 @@ in the middle (about a quarter of the longest game, within these bounds)."""
 class SessionKind(enum.Enum):
     """The doctor's three games of each game the bot plays."""
 
-    FIRST = "first"
+    FIRST = "moving first"
     """A fresh game with the bot moving first (X)."""
-    SECOND = "second"
+    SECOND = "moving second"
     """A fresh game with the bot moving second (O), after the first ended."""
     RESUMED = "resumed"
     """A game picked up in the middle by a fresh bot, as after a reconnect or a

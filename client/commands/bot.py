@@ -99,7 +99,9 @@ def register(subparsers: Any) -> None:
     brain.add_argument(
         "--gomocup",
         metavar="COMMAND",
-        help=_("a Gomocup brain (Piskvork protocol) for gomoku and mnk-M-N-5 (docs/bots.md)"),
+        help=_(
+            "a Gomocup brain (Piskvork protocol), for five in a row without gravity (docs/bots.md)"
+        ),
     )
     brain.add_argument(
         "--kaggle",

@@ -32,6 +32,7 @@ from boardroom.client.bots.errors import BotLoadError
 from boardroom.client.bots.runner import Entry, RunOptions
 from boardroom.client.room_options import InputError, parse_game
 from boardroom.shared.games import Game
+from boardroom.shared.games.registry import default_game
 from boardroom.shared.i18n import LANGUAGES, _
 from boardroom.shared.i18n.command_line import Parser
 
@@ -181,11 +182,12 @@ def _games(asked: list[str] | None, source: BrainSource) -> list[Game]:
     if not names:
         names = list(claimed_games(source) or ())
     if not names:
+        example = "--game " + default_game().name
         raise InputError(
             _(
                 "give the games your bot plays with --game, such as {example}: its "
                 "protocol cannot say which",
-                example="--game connect4",
+                example=example,
             )
         )
     games = [parse_game(name) for name in names]

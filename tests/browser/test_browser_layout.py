@@ -94,11 +94,11 @@ async def test_a_tic_tac_toe_room_fits_a_900_px_window_in_class(db_path: Path) -
         await assert_all_on_screen(lee, ROOM_PARTS)
 
         await teacher.post("/api/admin/pause")
-        await expect(lee.page.locator(".paused-banner")).to_be_visible()
-        await assert_all_on_screen(lee, (*ROOM_PARTS, ".paused-banner"))
+        await expect(lee.page.locator(".lesson-paused")).to_be_visible()
+        await assert_all_on_screen(lee, (*ROOM_PARTS, ".lesson-paused"))
 
         await teacher.post("/api/admin/resume")
-        await expect(lee.page.locator(".paused-banner")).to_be_hidden()
+        await expect(lee.page.locator(".lesson-paused")).to_be_hidden()
         await lee.page.get_by_label("Or type a cell").fill("z9")
         await lee.page.get_by_role("button", name="Play", exact=True).click()
         await expect(lee.refusal).to_be_visible()

@@ -60,8 +60,8 @@ async def test_pause_and_resume_reach_the_students_page_and_the_wall(db_path: Pa
         await toggle.click()
         await expect(toggle).to_have_text("Resume all games")
         await expect(desk.page.locator(".pause-state")).to_have_text("All games are paused")
-        await expect(sam.page.locator(".paused-banner")).to_be_visible()
-        await expect(sam.page.locator(".paused-banner strong")).to_have_text(
+        await expect(sam.page.locator(".lesson-paused")).to_be_visible()
+        await expect(sam.page.locator(".lesson-paused strong")).to_have_text(
             "Paused by the teacher"
         )
         await expect(sam.room).to_have_attribute("data-paused", "true")
@@ -80,7 +80,7 @@ async def test_pause_and_resume_reach_the_students_page_and_the_wall(db_path: Pa
 
         await toggle.click()
         await expect(toggle).to_have_text("Pause all games")
-        await expect(sam.page.locator(".paused-banner")).to_be_hidden()
+        await expect(sam.page.locator(".lesson-paused")).to_be_hidden()
         await expect(sam.room).to_have_attribute("data-moves", re.compile(r"^b2 [a-c][1-3]"))
         await expect(wall.page.locator("#wall-paused")).to_be_hidden()
         while await sam.wait_turn():

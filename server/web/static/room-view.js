@@ -55,7 +55,7 @@ export class RoomView {
     this.heldText = h("span", { class: "held-move" });
     this.pausedBanner = h(
       "p",
-      { class: "paused-banner", role: "status", hidden: true },
+      { class: "paused-banner lesson-paused", role: "status", hidden: true },
       h("strong", {}, t("Paused by the teacher")),
       this.heldText,
     );
