@@ -7,7 +7,8 @@
   three kinds of bot behind one interface (a script, a program over stdin and
   stdout, the engine);
 - :mod:`.runner`: seats the bot in rooms and plays games one after another or
-  several at once, over one session.
+  several at once, over one session; :mod:`.game_play` plays each game,
+  :mod:`.run_options` holds what a run is asked to play.
 
 ``docs/bots.md`` is the guide for bot authors.
 """

@@ -4,7 +4,8 @@
 and stdout, the engine); each is a :class:`BrainSource` that makes a fresh
 :class:`Brain` for every game, so nothing of one game leaks into the next (a new
 program process, a new :class:`~boardroom.client.bots.Bot` instance). The runner
-(:mod:`boardroom.client.bots.runner`) only ever talks to these two classes.
+(:mod:`boardroom.client.bots.runner`, its games played by
+:mod:`boardroom.client.bots.game_play`) only ever talks to these two classes.
 
 Contract of a brain, for one game:
 

@@ -18,6 +18,11 @@ Modules, each with one job::
     admin_routes   the teacher's HTTP API: its routes and their bodies
     tournament_director  the class's tournaments, run on the hub round after round
                          (their pairings and standings: boardroom.server.tournaments)
+    tournament_writes    the director's store writes, made to survive a storage outage
+    tournament_entrants  who a tournament's entrants are: students of the roster, or the AI
+    tournament_seating   the rooms that wait for their players, and the match that calls them
+    tournament_outcomes  what a game's end means for the tournament (pure functions)
+    tournament_errors    the director's refusals of the teacher's requests
     tournament_routes    the tournaments' HTTP API, and the director's start and stop
 
 ``docs/operations.md`` ("Class mode") describes the flags and the API for people.

@@ -46,22 +46,17 @@ the store before it acts on it or tells anyone, and drives the hub:
   come back (nobody had started playing) gets a fresh room and a new no-show
   window.
 
-**The database down** (:class:`~boardroom.server.store.StorageUnavailableError`): every
-write the director makes (a round paired, a room or game or result recorded, a
-deadline moved, a withdrawal, the end) is tried again, after 0.25 s, then twice as
-long each time up to the store's ``retry_after``, holding the lock, so the steps
-behind it wait their turn and nothing is lost, skipped or done twice: the store
-is written first, so memory never runs ahead of it, and what the hub is asked to
-do after a write is asked once, after it went through. A write whose commit was
-cut off on its way may have been stored: the retry that the store then refuses
-(a result already there, a round already paired, an end already written) is
-checked against the store and taken as done if the store has it. Past
-``outage_limit`` (the config's ``storage_outage_limit``) of refusals the tournament
-is *paused*: everyone connected gets an ``announcement`` (``kind``
-``tournament_paused``), the director goes on trying every ``retry_after``, and
-when the write goes through the tournament goes on (``tournament_resumed``).
-Meanwhile the teacher's requests are answered ``storage_unavailable`` at once
-rather than wait behind it.
+**The database down**: every write the director makes goes through
+:class:`~boardroom.server.classroom.tournament_writes.DurableWrites`, which tries it
+again while the store refuses it for now, pauses the tournament (an
+``announcement``) past ``outage_limit`` and resumes it when the write goes through;
+meanwhile the teacher's requests are answered ``storage_unavailable`` at once.
+
+Modules beside this one, each with one job: ``tournament_writes`` (the writes
+that survive an outage), ``tournament_entrants`` (who the entrants are),
+``tournament_seating`` (the rooms that wait, the ``match`` that calls a student),
+``tournament_outcomes`` (what a game's end means), ``tournament_errors``
+(the refusals, importable from here too).
 
 Every change is made under one lock, in the order the hub reported it: the
 director hears the hub's events (:mod:`boardroom.server.hub.boundary`) synchronously, and
@@ -74,7 +69,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable
 from dataclasses import replace
 from functools import partial
 from typing import cast
@@ -82,25 +77,37 @@ from typing import cast
 import msgspec
 
 from boardroom.server.classroom.roster import MergeRefusedError, Roster
+from boardroom.server.classroom.tournament_entrants import Entrants
+from boardroom.server.classroom.tournament_errors import (
+    DirectorError,
+    TournamentOverError,
+    TournamentRunningError,
+    UnknownEntrantError,
+    UnknownTournamentError,
+)
+from boardroom.server.classroom.tournament_outcomes import (
+    no_show_reason,
+    outcome_of,
+    outcome_of_record,
+)
+from boardroom.server.classroom.tournament_seating import Seating
+from boardroom.server.classroom.tournament_writes import FIRST_RETRY_SECONDS, DurableWrites
 from boardroom.server.core.players import PlayerId
-from boardroom.server.core.records import GameRecord, GameState, PlayerKind, Termination
+from boardroom.server.core.records import GameState
 from boardroom.server.core.room_output import ClientId, GameFinished, GameStarted
 from boardroom.server.hub import GameServer
 from boardroom.server.hub.boundary import HubEvent, PauseChanged, PlayerRemoved, SessionWelcomed
 from boardroom.server.room_host import STORAGE_OUTAGE_LIMIT
 from boardroom.server.store import (
-    EntrantRecord,
     PairingRecord,
-    StorageUnavailableError,
     Store,
-    StoreError,
     StudentRecord,
     TournamentRecord,
 )
 from boardroom.server.tournaments.players import Outcome
 from boardroom.server.tournaments.progress import TournamentProgress, forfeit_result
 from boardroom.server.tournaments.spec import TournamentSpec, parse_entrant
-from boardroom.server.tournaments.view import Seated, TournamentView, tournament_view
+from boardroom.server.tournaments.view import TournamentView, tournament_view
 from boardroom.shared.games import (
     Player,
     get_game,
@@ -108,7 +115,6 @@ from boardroom.shared.games import (
 from boardroom.shared.protocol.messages import (
     Clock,
     Level,
-    Match,
 )
 from boardroom.shared.protocol.room_closing import Closing
 from boardroom.shared.protocol.tournament_ending import TournamentEnding
@@ -126,80 +132,9 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-FIRST_RETRY_SECONDS = 0.25
-"""The director's first wait before it tries again a write the store refused for
-now; each next wait is twice as long, up to the store's ``retry_after``."""
-
-StoredCheck = Callable[[TournamentRecord], bool]
-"""Whether a tournament as stored has a write's change already
-(see :meth:`TournamentDirector._stored`)."""
-
-
-class DirectorError(Exception):
-    """Root of the director's refusals::
-
-    DirectorError
-    ├── UnknownTournamentError(DirectorError, LookupError)  no tournament with that id
-    ├── UnknownEntrantError(DirectorError, LookupError)     a student not on the roster
-    ├── TournamentRunningError(DirectorError, RuntimeError) another one is running
-    └── TournamentOverError(DirectorError, RuntimeError)    finished: it cannot be cancelled
-    """
-
-
-class UnknownTournamentError(DirectorError, LookupError):
-    """No tournament of this class has that id."""
-
-
-class UnknownEntrantError(DirectorError, LookupError):
-    """An entrant names a student who is not on the roster (never was, or removed)."""
-
-
-class TournamentRunningError(DirectorError, RuntimeError):
-    """A tournament is running already: one at a time."""
-
-
-class TournamentOverError(DirectorError, RuntimeError):
-    """The tournament is finished: there is nothing left to cancel."""
-
-
-def outcome_of(winner: Player | None, reason: Termination) -> Outcome:
-    """A tournament game's result from how its game ended (see the module docstring).
-
-    >>> outcome_of(Player.SECOND, Termination.RESIGNATION).value
-    '0-1'
-    >>> outcome_of(None, Termination.AGREEMENT).value, outcome_of(None, Termination.ABORTED).value
-    ('1/2-1/2', '-:-')
-    """
-    if winner is not None:
-        return Outcome.FIRST_WINS if winner == Player.FIRST else Outcome.SECOND_WINS
-    return Outcome.DRAW if reason.is_draw else Outcome.DOUBLE_FORFEIT
-
-
-def no_show_reason(first: str, second: str, seated: Mapping[str, bool]) -> Closing:
-    """What a tournament room closed for a no-show tells its members: who did
-    not sit down in time and who wins by forfeit. ``first`` and ``second`` are
-    the players' names, ``seated`` who sat by side (one side at least is empty).
-
-    >>> no_show_reason("Ada", "Dora", {Player.FIRST: True, Player.SECOND: False}).english()
-    'Dora did not sit down in time: Ada wins by forfeit'
-    >>> no_show_reason("Ada", "Dora", {Player.FIRST: False, Player.SECOND: False}).english()
-    'neither player sat down in time: both lose by forfeit'
-    """
-    if not seated[Player.FIRST] and not seated[Player.SECOND]:
-        return Closing.double_no_show()
-    absent, winner = (first, second) if not seated[Player.FIRST] else (second, first)
-    return Closing.no_show(absent=absent, winner=winner)
-
 
 def _has_round(number: int, stored: TournamentRecord) -> bool:
     return any(pairing.round == number for pairing in stored.pairings)
-
-
-def _outcome_of_record(record: GameRecord) -> Outcome:
-    winner: Player | None = None
-    if record.winner is not None:
-        winner = record.winner
-    return outcome_of(winner, record.termination or Termination.ABORTED)
 
 
 class TournamentDirector:
@@ -222,11 +157,14 @@ class TournamentDirector:
         self._hub = hub
         self._store = store
         self._roster = roster
-        self._outage_limit = outage_limit
-        self._unsaved_since: float | None = None
-        """Monotonic time of the first refusal of the write being tried, if any."""
-        self._outage_paused = False
-        """The tournament was announced paused for the outage."""
+        self._entrants = Entrants(roster, hub)
+        self._seats = Seating(hub, self._entrants)
+        self._writes = DurableWrites(
+            store=store,
+            class_name=roster.class_name,
+            announce=self._announce,
+            outage_limit=outage_limit,
+        )
         self._lock = asyncio.Lock()
         self._running: TournamentProgress | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -246,7 +184,7 @@ class TournamentDirector:
                 return
             progress = self._running = TournamentProgress.from_record(running[0])
             logger.info("tournament resumed", extra={"tournament": progress.id})
-            self._keep_sessions(progress)
+            self._entrants.keep_sessions(progress)
             await self._recover(progress)
             await self._advance()
             self._arm_timer()
@@ -269,7 +207,7 @@ class TournamentDirector:
         created then. ``spec.no_show_seconds`` may be any positive number (the
         HTTP API keeps it to 10..600). :class:`StorageUnavailableError` while the
         director waits on the store."""
-        self._refuse_in_outage()
+        self._writes.refuse_in_outage()
         async with self._lock:
             running = self._running
             if running is not None:
@@ -277,7 +215,7 @@ class TournamentDirector:
                     f"tournament {running.id} ({running.record.name!r}) is running: "
                     "one at a time; cancel it or let it finish first"
                 )
-            entrants = [self._entrant(entrant) for entrant in spec.entrants]
+            entrants = [self._entrants.record(entrant) for entrant in spec.entrants]
             record = await self._store.create_tournament(
                 class_name=self._roster.class_name,
                 name=spec.name,
@@ -296,7 +234,7 @@ class TournamentDirector:
                 "tournament created",
                 extra={"tournament": record.id, "format": spec.format, "game": spec.game},
             )
-            self._keep_sessions(progress)
+            self._entrants.keep_sessions(progress)
             await self._advance()
             self._arm_timer()
             return self._view(progress)
@@ -305,7 +243,7 @@ class TournamentDirector:
         """Cancel the running tournament (a cancelled one is answered as it is).
         Raises :class:`UnknownTournamentError`, :class:`TournamentOverError`;
         :class:`StorageUnavailableError` while the director waits on the store."""
-        self._refuse_in_outage()
+        self._writes.refuse_in_outage()
         async with self._lock:
             progress = self._running
             if progress is None or progress.id != tournament_id:
@@ -370,7 +308,7 @@ class TournamentDirector:
                 )
                 for board, pairing in enumerate(round_.pairings, start=1)
             ]
-            await self._stored(
+            await self._writes.make(
                 progress,
                 partial(
                     self._store.open_round, progress.id, number, round_.bye, pairings, time.time()
@@ -386,7 +324,7 @@ class TournamentDirector:
     async def _open(self, progress: TournamentProgress, pairing: PairingRecord) -> None:
         """Open the pairing's room, seat its AI entrants, tell its students."""
         record = progress.record
-        players = [self._player(entrant) for entrant in (pairing.first, pairing.second)]
+        players = [self._entrants.player(entrant) for entrant in (pairing.first, pairing.second)]
         code = self._hub.open_tournament_room(
             get_game(record.game),
             clock=msgspec.convert(record.clock, Clock),
@@ -400,7 +338,7 @@ class TournamentDirector:
             if kind == "ai":
                 await self._hub.seat_ai(code, cast(Level, level))
         for side in Player:
-            self._send_match(progress, pairing, side)
+            self._seats.send_match(progress, pairing, side)
 
     async def _recover(self, progress: TournamentProgress) -> None:
         """After a restart: match the games of the current round to what came back."""
@@ -409,7 +347,7 @@ class TournamentDirector:
             if pairing.game_id is not None:
                 game = await self._store.get_game(pairing.game_id)
                 if game.state is GameState.FINISHED:
-                    await self._decide(progress, pairing, _outcome_of_record(game))
+                    await self._decide(progress, pairing, outcome_of_record(game))
                     continue
             if room is not None and room.status != "waiting":
                 game_id = self._hub.game_id(room.code, room.game_number)
@@ -444,7 +382,7 @@ class TournamentDirector:
                 for p in stored.pairings
             )
 
-        await self._stored(
+        await self._writes.make(
             progress,
             lambda: self._store.update_pairing(
                 progress.id,
@@ -472,7 +410,7 @@ class TournamentDirector:
     async def _end(self, progress: TournamentProgress, status: str) -> None:
         """Mark the tournament finished or cancelled, and announce it."""
         now = time.time()
-        await self._stored(
+        await self._writes.make(
             progress,
             lambda: self._store.end_tournament(progress.id, status, now),
             done=lambda stored: stored.status == status,
@@ -483,119 +421,25 @@ class TournamentDirector:
             self._timer.cancel()
             self._timer = None
         for entrant in progress.entrants:
-            self._release_session(entrant)
+            self._entrants.release_session(entrant)
         logger.info("tournament ended", extra={"tournament": progress.id, "status": status})
-        # The server's words, not the teacher's: the page labels them so.
         if status == "finished":
             ending = self._ending(progress)
         else:
             ending = TournamentEnding.cancelled(progress.record.name)
+        self._announce(progress, ending)
+
+    def _announce(self, progress: TournamentProgress, ending: TournamentEnding) -> None:
+        """Tell everyone connected the tournament's news: the server's words, not the
+        teacher's (the page labels them so)."""
         self._hub.announce(ending.english(), source="server", tournament=progress.id, ending=ending)
 
     def _ending(self, progress: TournamentProgress) -> TournamentEnding:
         winners = [s for s in progress.standings() if s.rank == 1]
-        names = [self._name(s.player) for s in winners]
+        names = [self._entrants.name(s.player) for s in winners]
         return TournamentEnding.over(progress.record.name, names, winners[0].points)
 
-    # -- the store down --------------------------------------------------------------------
-
-    async def _stored(
-        self,
-        progress: TournamentProgress,
-        write: Callable[[], Awaitable[None]],
-        *,
-        done: StoredCheck,
-    ) -> None:
-        """Make ``write`` (one of the tournament's store writes), trying it again
-        while the store refuses it for now (see the module docstring), under the
-        lock. ``done`` tells whether the stored tournament has the write's change:
-        asked only when a retry is refused otherwise, since a commit cut off on its
-        way may have been stored. Any other store error is raised as it is (and
-        the outage is over for the teacher's requests: this step failed)."""
-        delay = FIRST_RETRY_SECONDS
-        refused = False
-        try:
-            while True:
-                try:
-                    await write()
-                except StorageUnavailableError as outage:
-                    self._refused(progress, outage)
-                    refused = True
-                    await asyncio.sleep(delay)
-                    delay = min(2 * delay, max(outage.retry_after, FIRST_RETRY_SECONDS))
-                    continue
-                except StoreError:
-                    if not refused or not await self._has(progress, done):
-                        raise
-                if refused:
-                    self._saved(progress)
-                    refused = False
-                return
-        finally:
-            if refused:  # given up (another error, or the director stopped)
-                self._unsaved_since = None
-
-    async def _has(self, progress: TournamentProgress, done: StoredCheck) -> bool:
-        """Whether the store has the change ``done`` looks for (read while the
-        store may still falter: a refusal for now is tried again)."""
-        while True:
-            try:
-                records = await self._store.tournaments(self._roster.class_name)
-            except StorageUnavailableError as outage:
-                self._refused(progress, outage)
-                await asyncio.sleep(max(outage.retry_after, FIRST_RETRY_SECONDS))
-                continue
-            return any(r.id == progress.id and done(r) for r in records)
-
-    def _refused(self, progress: TournamentProgress, outage: StorageUnavailableError) -> None:
-        """A write was refused for now: past the limit, the tournament is paused."""
-        now = time.monotonic()
-        if self._unsaved_since is None:
-            self._unsaved_since = now
-            logger.warning(
-                "the store is unavailable: the tournament waits (%s)",
-                outage,
-                extra={"tournament": progress.id},
-            )
-        if not self._outage_paused and now - self._unsaved_since >= self._outage_limit:
-            self._outage_paused = True
-            logger.error(
-                "the store has been unavailable too long: the tournament is paused",
-                extra={"tournament": progress.id},
-            )
-            ending = TournamentEnding.paused(progress.record.name)
-            self._hub.announce(
-                ending.english(), source="server", tournament=progress.id, ending=ending
-            )
-
-    def _saved(self, progress: TournamentProgress) -> None:
-        """A write went through after refusals: the tournament goes on."""
-        self._unsaved_since = None
-        logger.info("the store is back: the tournament goes on", extra={"tournament": progress.id})
-        if self._outage_paused:
-            self._outage_paused = False
-            ending = TournamentEnding.resumed(progress.record.name)
-            self._hub.announce(
-                ending.english(), source="server", tournament=progress.id, ending=ending
-            )
-
-    def _refuse_in_outage(self) -> None:
-        """The teacher's request is refused for now while a write waits on the store."""
-        if self._unsaved_since is not None:
-            raise StorageUnavailableError(
-                "the tournament's last change is not saved yet: the database is unavailable"
-            )
-
     # -- no-shows ---------------------------------------------------------------------------
-
-    def _waiting(self, progress: TournamentProgress) -> list[PairingRecord]:
-        """The current games whose room waits for its players."""
-        waiting = []
-        for pairing in progress.undecided():
-            room = self._hub.room_info(pairing.room) if pairing.room is not None else None
-            if pairing.starts_by is not None and (room is None or room.status == "waiting"):
-                waiting.append(pairing)
-        return waiting
 
     def _arm_timer(self) -> None:
         if self._timer is not None:
@@ -604,7 +448,7 @@ class TournamentDirector:
         progress = self._running
         if progress is None or self._hub.paused:
             return  # in a pause no deadline passes: the resume arms the timer again
-        deadlines = [p.starts_by for p in self._waiting(progress) if p.starts_by is not None]
+        deadlines = [p.starts_by for p in self._seats.waiting(progress) if p.starts_by is not None]
         if deadlines:
             delay = max(0.0, min(deadlines) - time.time())
             loop = asyncio.get_running_loop()
@@ -616,7 +460,7 @@ class TournamentDirector:
             if progress is None or self._hub.paused:
                 return
             now = time.time()
-            for pairing in self._waiting(progress):
+            for pairing in self._seats.waiting(progress):
                 if pairing.starts_by is None or pairing.starts_by > now or pairing.room is None:
                     continue
                 room = self._hub.room_info(pairing.room)
@@ -626,9 +470,10 @@ class TournamentDirector:
                     # database. A whole new window, as after the teacher's pause.
                     moved = await self._new_window(progress, pairing)
                     for side in Player:
-                        self._send_match(progress, moved, side)
+                        self._seats.send_match(progress, moved, side)
                     continue
-                first, second = self._name(pairing.first), self._name(pairing.second)
+                first = self._entrants.name(pairing.first)
+                second = self._entrants.name(pairing.second)
                 reason = partial(no_show_reason, first, second)
                 seated = await self._hub.close_room_unless_started(pairing.room, reason)
                 if seated is None:
@@ -651,13 +496,13 @@ class TournamentDirector:
             if progress is None:
                 return
             window = progress.record.no_show_seconds
-            for pairing in self._waiting(progress):
+            for pairing in self._seats.waiting(progress):
                 assert pairing.starts_by is not None
                 window_from = max(paused_at, pairing.starts_by - window)
                 held = max(0.0, resumed_at - window_from)
                 moved = await self._set(progress, pairing, starts_by=pairing.starts_by + held)
                 for side in Player:
-                    self._send_match(progress, moved, side)
+                    self._seats.send_match(progress, moved, side)
             self._arm_timer()
 
     # -- what the hub tells us ----------------------------------------------------------------
@@ -683,10 +528,10 @@ class TournamentDirector:
         player = self._hub.session_player(session_id)
         if player is None:
             return
-        for pairing in self._waiting(progress):
+        for pairing in self._seats.waiting(progress):
             for side, entrant in zip(Player, (pairing.first, pairing.second), strict=True):
-                if self._player(entrant) == player:
-                    self._send_match(progress, pairing, side, only=session_id)
+                if self._entrants.player(entrant) == player:
+                    self._seats.send_match(progress, pairing, side, only=session_id)
 
     def _game_event(self, event: GameStarted | GameFinished) -> None:
         if self._running is None:
@@ -735,11 +580,11 @@ class TournamentDirector:
             progress = self._running
             if progress is None:
                 return
-            entrants = [e for e in progress.active() if self._player(e) == player]
+            entrants = [e for e in progress.active() if self._entrants.player(e) == player]
             if not entrants:
                 return
             entrant = entrants[0]
-            await self._stored(
+            await self._writes.make(
                 progress,
                 lambda: self._store.withdraw_entrant(progress.id, entrant),
                 done=lambda stored: any(
@@ -747,14 +592,14 @@ class TournamentDirector:
                 ),
             )
             progress.withdraw(entrant)
-            self._release_session(entrant)
+            self._entrants.release_session(entrant)
             for pairing in progress.undecided():
                 if entrant not in (pairing.first, pairing.second):
                     continue
                 if pairing.room is not None:
                     opponent = pairing.second if pairing.first == entrant else pairing.first
                     reason = Closing.removed(
-                        absent=self._name(entrant), winner=self._name(opponent)
+                        absent=self._entrants.name(entrant), winner=self._entrants.name(opponent)
                     )
                     closed = await self._hub.close_room_unless_started(pairing.room, reason)
                     if closed is None and self._hub.has_room(pairing.room):
@@ -764,19 +609,7 @@ class TournamentDirector:
             await self._advance()
             self._arm_timer()
 
-    # -- entrants ------------------------------------------------------------------------------
-
-    def _entrant(self, entrant: str) -> EntrantRecord:
-        kind, value = parse_entrant(entrant)
-        if kind == "ai":
-            return EntrantRecord(entrant, f"AI ({value})", PlayerKind.AI)
-        student = self._roster.get(value)
-        if student is None:
-            raise UnknownEntrantError(
-                f"entrants: no student {value!r} on the roster of {self._roster.class_name} "
-                "(GET /api/admin/roster lists them)"
-            )
-        return EntrantRecord(entrant, student.name, student.kind)
+    # -- entrants and views ------------------------------------------------------------------
 
     def _check_merge(self, student: StudentRecord, into: StudentRecord) -> None:
         """Refuse to merge two players of the running tournament: one person
@@ -784,94 +617,15 @@ class TournamentDirector:
         progress = self._running
         if progress is None:
             return
-        playing = {self._player(entrant) for entrant in progress.active()}
+        playing = {self._entrants.player(entrant) for entrant in progress.active()}
         if student.player in playing and into.player in playing:
             raise MergeRefusedError(
                 f"{student.name} and {into.name} both play in the tournament "
                 f"{progress.record.name}: merge them once it is over (or cancelled)"
             )
 
-    def _student(self, entrant: str) -> StudentRecord | None:
-        """The student an entrant is now (an entry merged since: the one it was
-        merged into), removed or not; None for the AI."""
-        kind, value = parse_entrant(entrant)
-        return None if kind == "ai" else self._roster.resolve(value)
-
-    def _player(self, entrant: str) -> PlayerId | None:
-        student = self._student(entrant)
-        return None if student is None else student.player
-
-    def _keep_sessions(self, progress: TournamentProgress) -> None:
-        for entrant in progress.active():
-            student = self._student(entrant)
-            if student is not None and student.session is not None and not student.removed:
-                self._hub.keep_session(
-                    ClientId(student.session), student.name, student.kind, student.player
-                )
-
-    def _release_session(self, entrant: str) -> None:
-        student = self._student(entrant)
-        if student is not None and student.session is not None:
-            self._hub.release_session(ClientId(student.session))
-
-    def _name(self, entrant: str) -> str:
-        student = self._student(entrant)
-        if student is not None:
-            return student.name
-        kind, value = parse_entrant(entrant)
-        return f"AI ({value})" if kind == "ai" else entrant
-
-    def _send_match(
-        self,
-        progress: TournamentProgress,
-        pairing: PairingRecord,
-        side: Player,
-        *,
-        only: ClientId | None = None,
-    ) -> None:
-        """Send ``match`` for ``side`` of the pairing to each session of its
-        student (``only`` that one)."""
-        entrant, opponent = (
-            (pairing.first, pairing.second)
-            if side == Player.FIRST
-            else (pairing.second, pairing.first)
-        )
-        player = self._player(entrant)
-        room = self._hub.room_info(pairing.room) if pairing.room is not None else None
-        if player is None or room is None or pairing.starts_by is None:
-            return
-        code = room.join_code
-        assert code is not None  # tournament rooms are private
-        match = Match(
-            tournament=progress.id,
-            tournament_name=progress.record.name,
-            round=pairing.round,
-            board=pairing.board,
-            room=room.code,
-            code=code,
-            game=progress.record.game,
-            side=side,
-            opponent=self._name(opponent),
-            starts_by=pairing.starts_by,
-        )
-        for session in [only] if only is not None else self._hub.player_sessions(player):
-            self._hub.send(session, match)
-
     def _view(self, progress: TournamentProgress) -> TournamentView:
-        return tournament_view(progress, self._name, self._seated())
-
-    def _seated(self) -> dict[str, Seated]:
-        """Who has sat down so far in each room of the running tournament whose
-        game has not started, by room code."""
-        seated: dict[str, Seated] = {}
-        running = self._running
-        for pairing in running.undecided() if running is not None else []:
-            room = self._hub.room_info(pairing.room) if pairing.room is not None else None
-            if room is not None and room.status == "waiting":
-                seated[room.code] = Seated(
-                    first=Player.FIRST in room.taken, second=Player.SECOND in room.taken
-                )
-        return seated
+        return tournament_view(progress, self._entrants.name, self._seats.seated(self._running))
 
     def _spawn(self, coroutine: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coroutine)
