@@ -41,7 +41,8 @@ class TournamentRooms:
     ) -> str:
         """Open a private tournament room (:class:`~boardroom.server.core.room.RoomOptions`
         ``tournament``) whose sides are reserved for these players (any session
-        of each); None is a side for the server AI (:meth:`seat_ai`). It opens
+        of each); None is a side for the server AI (:meth:`seat_ai`). Its
+        spectators see the game ``--spectator-delay`` plies late, the teacher live. It opens
         paused during a pause. Returns its room code. Raises ``ValueError`` for
         options that do not fit together."""
         codes = self._lobby.new_codes(private=True)
@@ -55,6 +56,7 @@ class TournamentRooms:
             reserved_first=first,
             reserved_second=second,
             hints=hints,  # the tournament's own switch, off unless it asked for hints
+            spectator_delay=self._rooms.config.spectator_delay,
         )
         return self._rooms.add_room(game, codes, options).code
 
