@@ -1,0 +1,92 @@
+"""A tournament game's spectators see it late; the teacher and the wall see it live.
+
+A real class-mode server with real clients: ann and bob play a tic-tac-toe
+tournament game; eve watches by the room's watch code (the code players pass
+round) and sees it two plies late (``--spectator-delay``, 2 by default); the
+teacher watches through the Watch link of the teacher's page (its ``watch_by``:
+the join code) and sees each move at once, as the wall's ``GET /api/admin/rooms``
+does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from classroom_helpers import Teacher
+from harness import Player, running_server
+from tournament_helpers import WAIT
+
+from boardroom.server.classroom.tournament_routes import DIRECTOR
+from boardroom.server.tournaments.spec import TournamentSpec
+from boardroom.shared.protocol.messages import Clock
+
+
+async def seated_students(server: Any) -> tuple[Player, Player, dict[str, Any]]:
+    """ann and bob, on the roster, seated in their tournament game; ann's ``match``."""
+    ann = await Player.join_server(server.ws_url, "ann")
+    bob = await Player.join_server(server.ws_url, "bob")
+    teacher = Teacher(server)
+    entrants = (
+        f"student:{await teacher.student_id('ann')}",
+        f"student:{await teacher.student_id('bob')}",
+    )
+    spec = TournamentSpec(
+        name="Delay",
+        game="tictactoe",
+        format="round_robin",
+        rounds=1,
+        double=False,
+        clock=Clock(),
+        no_show_seconds=WAIT,
+        entrants=entrants,
+    )
+    await server.app[DIRECTOR].create(spec)
+    matches = {"ann": await ann.expect("match"), "bob": await bob.expect("match")}
+    for name, player in (("ann", ann), ("bob", bob)):
+        joined = await player.request({"type": "join", "code": matches[name]["code"]})
+        assert joined["type"] == "state", joined
+    first, second = (ann, bob) if matches["ann"]["side"] == "first" else (bob, ann)
+    return first, second, matches["ann"]
+
+
+async def test_a_spectator_sees_the_game_two_plies_late_and_the_teacher_live(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path / "d.db", class_name="7B") as server:
+        first, second, match = await seated_students(server)
+        room = match["room"]
+        state = (await first.request({"type": "get_state", "room": room}))["room"]
+        teacher = Teacher(server)
+        (listed,) = (await teacher.get("/api/admin/rooms"))["rooms"]
+        assert listed["watch_by"] == match["code"]  # the teacher's Watch link: the join code
+
+        eve = await Player.join_server(server.ws_url, "eve", client="spectator")
+        watched = await eve.request({"type": "watch", "code": state["watch_code"]})
+        assert watched["room"]["delayed"] == 2
+        live = await Player.join_server(server.ws_url, "Teacher", client="spectator")
+        watched = await live.request({"type": "watch", "code": listed["watch_by"]})
+        assert "delayed" not in watched["room"]
+
+        for mover, text, ply in ((first, "b2", 0), (second, "a1", 1), (first, "c3", 2)):
+            await mover.request({"type": "move", "room": room, "move": text, "ply": ply})
+            seen = await live.expect("moved")
+            assert (seen["ply"], seen["move"]) == (ply, text)
+        late = await eve.expect("moved")
+        assert (late["ply"], late["move"], late["board"]) == (0, "b2", ["...", ".X.", "..."])
+        assert "clocks" not in late
+
+        eve_state = (await eve.request({"type": "get_state", "room": room}))["room"]
+        assert (eve_state["moves"], eve_state["ply"], eve_state["delayed"]) == ("b2", 1, 2)
+        teacher_state = (await live.request({"type": "get_state", "room": room}))["room"]
+        assert (teacher_state["moves"], teacher_state["ply"]) == ("b2 a1 c3", 3)
+        (wall,) = (await teacher.get("/api/admin/rooms"))["rooms"]
+        assert (wall["moves"], wall["ply"]) == ("b2 a1 c3", 3)  # the wall: live
+
+        await second.request({"type": "resign", "room": room})
+        caught_up = [await eve.expect("moved"), await eve.expect("moved")]
+        assert [(m["ply"], m["move"]) for m in caught_up] == [(1, "a1"), (2, "c3")]
+        over = await eve.expect("game_over")
+        assert over["moves"] == "b2 a1 c3"
+        for player in (first, second, eve, live):
+            await player.close()
