@@ -292,6 +292,7 @@ class TournamentDirector:
                 hints=spec.hints,
             )
             progress = self._running = TournamentProgress.from_record(record)
+            progress.spectator_delay = spec.spectator_delay
             logger.info(
                 "tournament created",
                 extra={"tournament": record.id, "format": spec.format, "game": spec.game},
@@ -393,6 +394,7 @@ class TournamentDirector:
             first=players[0],
             second=players[1],
             hints=record.hints,
+            spectator_delay=progress.spectator_delay,
         )
         pairing = await self._new_window(progress, pairing, room=code)
         for entrant in (pairing.first, pairing.second):

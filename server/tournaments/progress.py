@@ -77,6 +77,10 @@ class TournamentProgress:
     byes: dict[int, str | None]
     pairings: dict[tuple[int, int], PairingRecord]
     """By (round, board), in order."""
+    spectator_delay: int | None = None
+    """Plies behind that its games' spectators see them, as the teacher created
+    it (None: the server's ``--spectator-delay``). Kept in memory only: a
+    tournament resumed after a restart opens its next rounds with the server's."""
 
     @classmethod
     def from_record(cls, record: TournamentRecord) -> TournamentProgress:

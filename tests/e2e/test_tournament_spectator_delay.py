@@ -22,8 +22,11 @@ from boardroom.server.tournaments.spec import TournamentSpec
 from boardroom.shared.protocol.messages import Clock
 
 
-async def seated_students(server: Any) -> tuple[Player, Player, dict[str, Any]]:
-    """ann and bob, on the roster, seated in their tournament game; ann's ``match``."""
+async def seated_students(
+    server: Any, spectator_delay: int | None = None
+) -> tuple[Player, Player, dict[str, Any]]:
+    """ann and bob, on the roster, seated in their tournament game (its spectators
+    ``spectator_delay`` plies late; None: the server's); ann's ``match``."""
     ann = await Player.join_server(server.ws_url, "ann")
     bob = await Player.join_server(server.ws_url, "bob")
     teacher = Teacher(server)
@@ -40,6 +43,7 @@ async def seated_students(server: Any) -> tuple[Player, Player, dict[str, Any]]:
         clock=Clock(),
         no_show_seconds=WAIT,
         entrants=entrants,
+        spectator_delay=spectator_delay,
     )
     await server.app[DIRECTOR].create(spec)
     matches = {"ann": await ann.expect("match"), "bob": await bob.expect("match")}
@@ -89,4 +93,23 @@ async def test_a_spectator_sees_the_game_two_plies_late_and_the_teacher_live(
         over = await eve.expect("game_over")
         assert over["moves"] == "b2 a1 c3"
         for player in (first, second, eve, live):
+            await player.close()
+
+
+async def test_a_tournament_created_with_no_delay_shows_its_spectators_the_game_live(
+    tmp_path: Path,
+) -> None:
+    """``spectator_delay: 0`` in the teacher's form: eve, by the watch code, sees
+    each move at once."""
+    async with running_server(tmp_path / "e.db", class_name="7B") as server:
+        first, second, match = await seated_students(server, spectator_delay=0)
+        room = match["room"]
+        state = (await first.request({"type": "get_state", "room": room}))["room"]
+        eve = await Player.join_server(server.ws_url, "eve", client="spectator")
+        watched = await eve.request({"type": "watch", "code": state["watch_code"]})
+        assert "delayed" not in watched["room"]
+        await first.request({"type": "move", "room": room, "move": "b2", "ply": 0})
+        seen = await eve.expect("moved")
+        assert (seen["ply"], seen["move"]) == (0, "b2")
+        for player in (first, second, eve):
             await player.close()

@@ -140,6 +140,8 @@ export class TournamentPanel {
         "fieldset",
         {},
         numberField("no_show_seconds", t("Seconds to sit down before losing the game"), 60, 10, 600),
+        // 2 plies, the server's default: one move of each side (docs/classroom.md says why).
+        numberField("spectator_delay", t("Moves behind that spectators see the games (0: live)"), 2, 0, 20),
         // Off by default: a tournament counts, and the class's Hints switch does not reach it.
         h(
           "label",
@@ -243,6 +245,7 @@ export class TournamentPanel {
       clock: clockFromValues(values),
       no_show_seconds: Number(values.no_show_seconds),
       hints: Boolean(values.hints),
+      spectator_delay: Number(values.spectator_delay),
       entrants,
     };
     show(this.formError, false);
