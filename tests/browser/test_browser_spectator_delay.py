@@ -1,4 +1,5 @@
-"""The spectator delay from the teacher's form to a spectator's page, in Chromium.
+"""Fair play on the pages, in Chromium: the spectator delay from the teacher's
+form to a spectator's page, and the "Worth a look" list on the teacher's page.
 
 The teacher starts a tournament from the form with spectators 3 moves behind;
 ann and bob (protocol players) play its game; eve watches it in the browser by
@@ -9,12 +10,14 @@ the whole game once it is over. Screenshots in /tmp/boardroom-spectator-delay.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from browser import web_session
+from browser import LAPTOP, web_session
 from classroom_helpers import Teacher
-from harness import Player
+from harness import Player, wait_until
 from playwright.async_api import expect
 from test_browser_teacher import open_teacher
+from tournament_helpers import WAIT, engine_copier_tournament
 
 SCREENSHOTS = Path("/tmp/boardroom-spectator-delay")
 PROJECTOR = {"width": 1280, "height": 720}
@@ -65,4 +68,40 @@ async def test_the_forms_delay_reaches_a_spectators_page(db_path: Path) -> None:
         await expect(eve.page.locator(".room-view")).not_to_contain_text("moves behind")
         await eve.page.screenshot(path=str(SCREENSHOTS / "spectator-over.png"))
         for player in (ann, bob):
+            await player.close()
+
+
+async def test_the_teachers_page_lists_a_student_who_copied_the_engine(db_path: Path) -> None:
+    """Cleo copied the perfect engine in the tournament and played badly before:
+    once the analyses are in, the finished tournament's panel lists her under
+    "Worth a look" with her numbers and links to her games' reviews; a
+    student's page never asks for the list."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        tournament_id, ids, players = await engine_copier_tournament(web.server)
+        path = f"/api/admin/tournaments/{tournament_id}/worth-a-look"
+
+        def analysed(body: dict[str, Any]) -> bool:
+            listed = body["worth_a_look"]
+            return bool(listed) and len(listed[0]["games"]) + len(listed[0]["usual_games"]) == 6
+
+        (found,) = (await wait_until(lambda: teacher.get(path), analysed, timeout=WAIT))[
+            "worth_a_look"
+        ]
+        for viewport, size in ((PROJECTOR, "1280x720"), (LAPTOP, "1366x768")):
+            desk = await web.open(f"/teacher#token={teacher.token}", viewport=viewport)
+            look = desk.page.locator(".tournament .worth-a-look")
+            await expect(look).to_be_visible()
+            item = look.locator(f"li[data-student='{ids['cleo']}']")
+            await expect(item).to_contain_text("cleo")
+            await expect(item).to_contain_text(
+                f"in 4 tournament games, {found['usual_accuracy']:g} in 2 other games; "
+                "100% of their moves as good as the engine's"
+            )
+            await expect(item.locator("a.review-link")).to_have_count(6)
+            await expect(look.locator("li")).to_have_count(1)  # not dan
+            await look.scroll_into_view_if_needed()
+            await desk.page.screenshot(path=str(SCREENSHOTS / f"worth-a-look-{size}.png"))
+        for player in players:
             await player.close()
