@@ -98,7 +98,11 @@ from boardroom.server.store import (
     TournamentRecord,
 )
 from boardroom.server.tournaments.players import Outcome
-from boardroom.server.tournaments.progress import TournamentProgress, forfeit_result
+from boardroom.server.tournaments.progress import (
+    TournamentProgress,
+    forfeit_result,
+    stored_spectator_delay,
+)
 from boardroom.server.tournaments.spec import TournamentSpec, parse_entrant
 from boardroom.server.tournaments.view import Seated, TournamentView, tournament_view
 from boardroom.shared.games import (
@@ -245,6 +249,10 @@ class TournamentDirector:
             if not running:
                 return
             progress = self._running = TournamentProgress.from_record(running[0])
+            started = [p.game_id for p in progress.record.pairings if p.game_id is not None]
+            if started:  # its spectator delay, as its games' rooms kept it
+                options = (await self._store.get_game(started[-1])).options
+                progress.spectator_delay = stored_spectator_delay(options)
             logger.info("tournament resumed", extra={"tournament": progress.id})
             self._keep_sessions(progress)
             await self._recover(progress)
