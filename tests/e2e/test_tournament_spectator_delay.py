@@ -15,6 +15,7 @@ from typing import Any
 
 from classroom_helpers import Teacher
 from harness import Player, running_server
+from terminal_helpers import client_process
 from tournament_helpers import WAIT
 
 from boardroom.server.classroom.tournament_routes import DIRECTOR
@@ -112,4 +113,32 @@ async def test_a_tournament_created_with_no_delay_shows_its_spectators_the_game_
         seen = await eve.expect("moved")
         assert (seen["ply"], seen["move"]) == (0, "b2")
         for player in (first, second, eve):
+            await player.close()
+
+
+async def test_the_terminal_client_says_a_watched_tournament_game_is_behind(
+    tmp_path: Path,
+) -> None:
+    """``boardroom watch WATCH_CODE`` on a tournament game says it is two moves
+    behind, shows the first move once the third is played, and the two held
+    back when the game ends."""
+    async with running_server(tmp_path / "g.db", class_name="7B") as server:
+        first, second, match = await seated_students(server)
+        room = match["room"]
+        state = (await first.request({"type": "get_state", "room": room}))["room"]
+        async with client_process(
+            "watch", state["watch_code"], "--server", server.ws_url, "--name", "eve",
+            config_home=tmp_path,
+        ) as eve:  # fmt: skip
+            await eve.expect(r"You are watching room")
+            await eve.expect(r"You see this game 2 moves behind while it is played")
+            for mover, text, ply in ((first, "b2", 0), (second, "a1", 1), (first, "c3", 2)):
+                await mover.request({"type": "move", "room": room, "move": text, "ply": ply})
+            await eve.expect(r"ann played b2")
+            await second.request({"type": "resign", "room": room})
+            await eve.expect(r"bob played a1")
+            await eve.expect(r"ann played c3")
+            eve.close_input()
+            assert await eve.finish() == 0
+        for player in (first, second):
             await player.close()
