@@ -38,6 +38,7 @@ from boardroom.server.core.room_caps import (
     DEFAULT_ROOMS_PER_ADDRESS,
     DEFAULT_ROOMS_PER_SESSION,
 )
+from boardroom.server.core.room_options import MAX_SPECTATOR_DELAY
 from boardroom.server.event_loop import EVENT_LOOPS
 from boardroom.shared.engine.solvers import ENGINE_BUILDS
 from boardroom.shared.i18n import N_, _
@@ -102,6 +103,16 @@ class ServerConfig:
         ),
     )
     grace_seconds: float = _setting(60.0, N_("seconds a dropped player's seat is held for them"))
+    # Two plies: one move of each side, so a spectator passing the position to a
+    # player passes one that is gone, while the class still follows the game
+    # (a tic-tac-toe game is 5 to 9 plies). server/core/spectator_delay.py has the rules.
+    spectator_delay: int = _setting(
+        2,
+        N_(
+            "plies behind the game that spectators of a class tournament's games see it "
+            "while it is played (0: live); the teacher and the wall see it live"
+        ),
+    )
     storage_outage_limit: float = _setting(
         600.0,
         N_(
@@ -244,6 +255,10 @@ class ServerConfig:
             )
         if self.engine not in ENGINE_BUILDS:
             problems.append(f"engine={self.engine!r}: use {' or '.join(ENGINE_BUILDS)}")
+        if not 0 <= self.spectator_delay <= MAX_SPECTATOR_DELAY:
+            problems.append(
+                f"spectator_delay={self.spectator_delay}: give 0 to {MAX_SPECTATOR_DELAY} plies"
+            )
         if not self.grace_seconds > 0:
             problems.append(f"grace_seconds={self.grace_seconds}: give more than 0")
         if not self.storage_outage_limit > 0:

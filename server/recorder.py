@@ -78,6 +78,7 @@ _OPTION_KEYS: Final = (
     "ai_match",
     "ai_pace",
     "hints",
+    "spectator_delay",
 )
 
 
@@ -101,9 +102,9 @@ class RestoredRoom:
 def options_to_json(options: RoomOptions) -> dict[str, Any]:
     """``options`` as a JSON object for the store: ``public``, ``creator_seat``,
     ``clock`` (the protocol's ``Clock`` as builtins), ``grace_seconds``,
-    ``join_code`` and ``watch_code``, ``tournament: true`` (and its ``hints``) for a tournament
-    room, and ``ai_match: true`` with ``ai_pace`` for an AI match. The codes are
-    private: the record's exports leave them out
+    ``join_code`` and ``watch_code``, ``tournament: true`` (and its ``hints`` and
+    ``spectator_delay``) for a tournament room, and ``ai_match: true`` with
+    ``ai_pace`` for an AI match. The codes are private: the record's exports leave them out
     (:data:`boardroom.server.core.records.PRIVATE_OPTIONS`). A tournament room's reserved
     sessions are not stored: a game is stored once both seats are taken, so a
     restored room needs no reservation (and sessions never go into a record's
@@ -119,6 +120,7 @@ def options_to_json(options: RoomOptions) -> dict[str, Any]:
     if options.tournament:
         data["tournament"] = True
         data["hints"] = options.hints  # its tournament's switch (the class's is not kept)
+        data["spectator_delay"] = options.spectator_delay
     if options.ai_match:
         data["ai_match"] = True
         data["ai_pace"] = options.ai_pace

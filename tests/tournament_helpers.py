@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
+from classroom_helpers import Teacher
+from harness import Player, wait_until
 from repo_paths import REPO_ROOT
 
 from boardroom.client.bots.loader import load_script
@@ -17,8 +19,13 @@ from boardroom.client.bots.python_bot import ScriptBrains
 from boardroom.client.bots.report import Report
 from boardroom.client.bots.runner import BotRunner, Entry, RunOptions
 from boardroom.client.session import Session, SessionEvent
+from boardroom.server.classroom.tournament_routes import DIRECTOR
 from boardroom.server.tournaments.players import Bye, GameResult, Outcome, Result
+from boardroom.server.tournaments.spec import TournamentSpec
 from boardroom.server.tournaments.standings import TieBreak, compute_standings
+from boardroom.shared.engine.search import search
+from boardroom.shared.games import get_game
+from boardroom.shared.protocol.messages import Clock
 
 RANDOM_BOT = REPO_ROOT / "examples" / "random_bot.py"
 WAIT = 45.0
@@ -142,3 +149,105 @@ def colour_counts(shown: dict[str, Any]) -> dict[str, tuple[int, int]]:
 
 def every_pair(players: list[str]) -> list[frozenset[str]]:
     return [frozenset(pair) for pair in itertools.combinations(players, 2)]
+
+
+# -- a synthetic student who copies the engine (the fair-play list) ----------------------
+
+TICTACTOE = get_game("tictactoe")
+Choose = Callable[[str], str]
+"""How a synthetic student picks its move from the game's move string."""
+
+
+def engine_move(moves: str) -> str:
+    """The perfect engine's move: what a student copying it plays."""
+    return search(TICTACTOE, TICTACTOE.from_moves(moves), level="perfect").move_text
+
+
+def worst_move(moves: str) -> str:
+    """The move after which the opponent stands best, as the perfect engine sees it."""
+    game = TICTACTOE
+    position = game.from_moves(moves)
+
+    def opponent_score(move: Any) -> int:
+        after = game.play_unchecked(position, move)
+        outcome = game.outcome(after)
+        if outcome.is_over:
+            return -1_000_000 if outcome.winner is not None else 0
+        return search(game, after, level="perfect").score
+
+    return game.format_move(max(game.legal_moves(position), key=opponent_score))
+
+
+async def play_game(player: Any, room: str, choose: Choose) -> None:
+    """Play ``player``'s (a harness.Player) side of the game in ``room`` with
+    ``choose`` to its end."""
+    while True:
+        state = (await player.request({"type": "get_state", "room": room}))["room"]
+        if state["status"] == "finished":
+            return
+        if state["status"] == "playing" and state.get("to_move") == state.get("you"):
+            move = {"type": "move", "room": room, "move": choose(state["moves"])}
+            await player.request({**move, "ply": state["ply"]})
+        else:
+            # The AI's move, or the game still to start: asked again well within
+            # the connection's message rate.
+            await asyncio.sleep(0.2)
+
+
+async def casual_games(player: Any, count: int, choose: Choose) -> None:
+    """``count`` tic-tac-toe games against the AI at easy, ``player`` first."""
+    for _ in range(count):
+        created = await player.request(
+            {"type": "create_room", "game": "tictactoe", "ai_level": "easy", "seat": "first"}
+        )
+        room = created["room"]["code"]
+        await play_game(player, room, choose)
+        await player.request({"type": "leave", "room": room})
+
+
+async def tournament_games(player: Any, count: int, choose: Choose) -> None:
+    """``player``'s next ``count`` tournament games, each joined on its ``match``."""
+    for _ in range(count):
+        match = await player.expect("match", timeout=WAIT)
+        await player.request({"type": "join", "code": match["code"]})
+        await play_game(player, match["room"], choose)
+
+
+async def engine_copier_tournament(server: Any) -> tuple[int, dict[str, str], list[Any]]:
+    """On ``server`` (a harness.RunningServer in class mode): cleo plays two
+    casual games as badly as she can, then a round robin against dan and three
+    AIs copying the perfect engine's every move; dan plays the engine's moves
+    throughout. Returns the finished tournament's id, the students' roster ids
+    by name, and their two connections (harness.Player)."""
+    teacher = Teacher(server)
+    cleo = await Player.join_server(server.ws_url, "cleo")
+    dan = await Player.join_server(server.ws_url, "dan")
+    await asyncio.gather(casual_games(cleo, 2, worst_move), casual_games(dan, 2, engine_move))
+    ids = {name: await teacher.student_id(name) for name in ("cleo", "dan")}
+    spec = TournamentSpec(
+        name="Cup",
+        game="tictactoe",
+        format="round_robin",
+        rounds=5,
+        double=False,
+        clock=Clock(),
+        no_show_seconds=WAIT,
+        entrants=(
+            f"student:{ids['cleo']}",
+            f"student:{ids['dan']}",
+            "ai:random",
+            "ai:easy",
+            "ai:medium",
+        ),
+    )
+    tournament_id = (await server.app[DIRECTOR].create(spec)).id
+    # Five entrants: four games each, one round sat out.
+    await asyncio.gather(
+        tournament_games(cleo, 4, engine_move), tournament_games(dan, 4, engine_move)
+    )
+    await wait_until(
+        lambda: tournament(server.http_url(""), tournament_id),
+        lambda shown: shown["status"] == "finished",
+        timeout=WAIT,
+    )
+    return tournament_id, ids, [cleo, dan]

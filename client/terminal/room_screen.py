@@ -282,6 +282,16 @@ class RoomScreen:
         if before is None:
             if state.you is None:
                 show(_("You are watching room {code} ({title}).", code=code, title=title))
+                if state.delayed:  # a tournament game, shown late to its spectators
+                    show(
+                        ngettext(
+                            "You see this game {n} move behind while it is played; "
+                            "the moves held back come when it ends.",
+                            "You see this game {n} moves behind while it is played; "
+                            "the moves held back come when it ends.",
+                            state.delayed,
+                        )
+                    )
             elif state.status == "waiting" and state.tournament:
                 show(
                     _(

@@ -105,7 +105,11 @@ from boardroom.server.store import (
     TournamentRecord,
 )
 from boardroom.server.tournaments.players import Outcome
-from boardroom.server.tournaments.progress import TournamentProgress, forfeit_result
+from boardroom.server.tournaments.progress import (
+    TournamentProgress,
+    forfeit_result,
+    stored_spectator_delay,
+)
 from boardroom.server.tournaments.spec import TournamentSpec, parse_entrant
 from boardroom.server.tournaments.view import TournamentView, tournament_view
 from boardroom.shared.games import (
@@ -183,6 +187,10 @@ class TournamentDirector:
             if not running:
                 return
             progress = self._running = TournamentProgress.from_record(running[0])
+            started = [p.game_id for p in progress.record.pairings if p.game_id is not None]
+            if started:  # its spectator delay, as its games' rooms kept it
+                options = (await self._store.get_game(started[-1])).options
+                progress.spectator_delay = stored_spectator_delay(options)
             logger.info("tournament resumed", extra={"tournament": progress.id})
             self._entrants.keep_sessions(progress)
             await self._recover(progress)
@@ -230,6 +238,7 @@ class TournamentDirector:
                 hints=spec.hints,
             )
             progress = self._running = TournamentProgress.from_record(record)
+            progress.spectator_delay = spec.spectator_delay
             logger.info(
                 "tournament created",
                 extra={"tournament": record.id, "format": spec.format, "game": spec.game},
@@ -331,6 +340,7 @@ class TournamentDirector:
             first=players[0],
             second=players[1],
             hints=record.hints,
+            spectator_delay=progress.spectator_delay,
         )
         pairing = await self._new_window(progress, pairing, room=code)
         for entrant in (pairing.first, pairing.second):

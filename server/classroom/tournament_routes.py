@@ -6,6 +6,8 @@ The teacher's routes sit behind the admin API's checks and error codes
     POST /api/admin/tournaments              create one; round 1 starts at once (201)
     GET  /api/admin/tournaments              every tournament of the class, newest first
     POST /api/admin/tournaments/{id}/cancel  cancel the running one
+    GET  /api/admin/tournaments/{id}/worth-a-look  students whose games stand out
+                                             (:mod:`boardroom.server.classroom.worth_a_look`)
 
 and the public ones, for the wall and the students (no token; 404
 ``class_mode_off`` without ``--class``)::
@@ -44,6 +46,7 @@ from boardroom.server.classroom.tournament_director import (
     UnknownEntrantError,
     UnknownTournamentError,
 )
+from boardroom.server.classroom.worth_a_look import worth_a_look_answer
 from boardroom.server.core.path_ids import parse_id
 from boardroom.server.http_api import error_response, json_response
 from boardroom.server.lifecycle import HUB, STORE
@@ -70,6 +73,7 @@ def add_tournament_routes(app: web.Application) -> None:
     app.router.add_post("/api/admin/tournaments", admin_only(_refusing(_create)))
     app.router.add_get("/api/admin/tournaments", admin_only(_refusing(_list)))
     app.router.add_post("/api/admin/tournaments/{id}/cancel", admin_only(_refusing(_cancel)))
+    app.router.add_get("/api/admin/tournaments/{id}/worth-a-look", admin_only(_worth_a_look))
     app.router.add_get("/api/tournaments", _public(_list))
     app.router.add_get("/api/tournaments/current", _public(_current))
     # {id} may be empty, so /api/tournaments/ gets the JSON 404 too
@@ -157,6 +161,19 @@ async def _list(request: web.Request, director: TournamentDirector) -> web.Strea
 
 async def _cancel(request: web.Request, director: TournamentDirector) -> web.StreamResponse:
     return json_response({"tournament": await director.cancel(_id(request))})
+
+
+async def _worth_a_look(request: web.Request, classroom: Classroom) -> web.StreamResponse:
+    async def answer(request: web.Request, director: TournamentDirector) -> web.StreamResponse:
+        tournament_id = _id(request)
+        store = request.app[STORE]
+        found = [t for t in await store.tournaments(classroom.name) if t.id == tournament_id]
+        if not found:
+            raise UnknownTournamentError(f"no tournament {tournament_id} in this class")
+        students = classroom.class_roster.everyone()
+        return json_response(await worth_a_look_answer(store, found[0], students))
+
+    return await _answer(request, answer)
 
 
 async def _current(request: web.Request, director: TournamentDirector) -> web.StreamResponse:

@@ -379,14 +379,26 @@ class Room:
         )
 
     def watch(
-        self, client: ClientId, name: str, *, now: float, request_id: RequestId = None
+        self,
+        client: ClientId,
+        name: str,
+        *,
+        now: float,
+        request_id: RequestId = None,
+        live: bool = False,
     ) -> Output:
         """Add ``client`` as a spectator and send it the whole state. A seated
-        client stays seated and just gets the state."""
+        client stays seated and just gets the state. In a room with a spectator
+        delay, only a ``live`` spectator (the teacher's) sees the game as it is
+        played (:mod:`boardroom.server.core.spectator_delay`)."""
         out = self._begin(now)
         if self.side_of(client) is not None:
             self._table.reconnect(client, out, now, request_id)
         else:
+            if live:
+                self._table.live_watchers.add(client)
+            else:
+                self._table.live_watchers.discard(client)
             self._table.seating.watch(client, name)
             out.send(client, State(room=self.state_for(client, now=now), id=request_id))
         return self._table.output(out)

@@ -19,6 +19,10 @@ from boardroom.shared.protocol.messages import (
     SeatChoice,
 )
 
+MAX_SPECTATOR_DELAY = 20
+"""The most plies a tournament's spectators may be held back: past that they
+would see little of a Connect Four game before its end."""
+
 
 @dataclass(frozen=True, slots=True)
 class RoomOptions:
@@ -53,6 +57,10 @@ class RoomOptions:
     hints: bool = True
     """Whether its players may ask for hints at the start (:meth:`Room.set_hints
     <boardroom.server.core.room.Room.set_hints>` changes it: the teacher's switch)."""
+    spectator_delay: int = 0
+    """In a tournament room: how many plies behind its spectators see the game
+    while it is played, all but the live ones (the teacher's;
+    :mod:`boardroom.server.core.spectator_delay` states the rules). 0: live."""
 
     def __post_init__(self) -> None:
         clock = self.clock
@@ -71,6 +79,12 @@ class RoomOptions:
             raise ValueError("reserved seats: one player cannot hold both seats")
         if not 0 <= self.ai_pace <= MAX_AI_PACE:
             raise ValueError(f"pace={self.ai_pace!r}: give 0 to {MAX_AI_PACE:g} seconds")
+        if not 0 <= self.spectator_delay <= MAX_SPECTATOR_DELAY:
+            raise ValueError(
+                f"spectator_delay={self.spectator_delay!r}: give 0 to {MAX_SPECTATOR_DELAY} plies"
+            )
+        if self.spectator_delay and not self.tournament:
+            raise ValueError("spectator_delay: only a tournament room delays its spectators")
         if self.ai_match and (self.clock.kind != "none" or self.tournament):
             raise ValueError("ai_match: an AI match has no clock and is no tournament game")
 

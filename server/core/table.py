@@ -43,6 +43,7 @@ from boardroom.server.core.room_draft import Draft, RefusedError, chat_text
 from boardroom.server.core.room_output import ALL, ClientId, Everyone, Output
 from boardroom.server.core.room_view import room_state, room_summary
 from boardroom.server.core.seating import Occupant, Seating
+from boardroom.server.core.spectator_delay import delay_messages, delayed_state
 from boardroom.shared.games import (
     Move,
     Player,
@@ -106,14 +107,28 @@ class Table:
     saving_paused: bool = False
     """The store refuses the room's inputs for now (:meth:`Room.hold_clock
     <boardroom.server.core.room.Room.hold_clock>`): its clock stands still."""
+    live_watchers: set[ClientId] = field(default_factory=set)
+    """Spectators who see a tournament game live, not late (the teacher's:
+    :mod:`boardroom.server.core.spectator_delay`)."""
 
     # -- reading and restarting -------------------------------------------------------
 
     def state(self, client: ClientId | None, now: float) -> RoomState:
-        """The whole room as ``client`` may see it at ``now``."""
-        return room_state(
+        """The whole room as ``client`` may see it at ``now`` (late, for a late spectator)."""
+        state = room_state(
             self.seating, self.play, self.controls, client, now, saving_paused=self.saving_paused
         )
+        if self.play.playing and client in self.late_spectators():
+            delay = self.seating.options.spectator_delay
+            return delayed_state(state, self.play.game, self.play.position, delay)
+        return state
+
+    def late_spectators(self) -> frozenset[ClientId]:
+        """The spectators who see the room's games late: all but the live ones, in
+        a room with a spectator delay."""
+        if not self.seating.options.spectator_delay:
+            return frozenset()
+        return frozenset(self.seating.spectators.keys() - self.live_watchers)
 
     def summary(self) -> RoomSummary:
         """The room's line in ``list_rooms``."""
@@ -509,8 +524,17 @@ class Table:
 
     def output(self, out: Draft) -> Output:
         """What the input said, as the room's :class:`Output`."""
+        messages = delay_messages(
+            out.messages,
+            self.seating.audience(),
+            self.late_spectators(),
+            code=self.play.code,
+            game=self.play.game,
+            position=self.play.position,
+            delay=self.seating.options.spectator_delay,
+        )
         return Output(
-            messages=tuple(out.messages),
+            messages=tuple(messages),
             events=tuple(out.events),
             ai_requests=tuple(out.ai_requests),
             next_deadline=self.next_deadline,

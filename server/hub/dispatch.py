@@ -234,7 +234,7 @@ class Dispatcher:
                 await rooms.enter(host, session, message.id, watch=False)
             case Watch():
                 host = rooms.find(message.code, "watch")
-                await rooms.enter(host, session, message.id, watch=True)
+                await rooms.enter(host, session, message.id, watch=True, by_code=message.code)
             case QuickMatch() if self._no_quick_room_here(peer, session, message):
                 if not await self._forward(peer, session, message):
                     await self._quick_match(session, peer.connection.address, message)
@@ -275,7 +275,7 @@ class Dispatcher:
             # when the room came here meanwhile (a dead process's, taken over).
             watch = isinstance(message, Watch)
             host = self._rooms.find(message.code, "watch" if watch else "seat")
-            await self._rooms.enter(host, session, message.id, watch=watch)
+            await self._rooms.enter(host, session, message.id, watch=watch, by_code=message.code)
         elif not isinstance(message, QuickMatch):
             await self._rooms.room_request(session, message)  # type: ignore[arg-type]
         return False

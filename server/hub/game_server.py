@@ -278,11 +278,17 @@ class GameServer:
         first: PlayerId | None,
         second: PlayerId | None,
         hints: bool = False,
+        spectator_delay: int | None = None,
     ) -> str:
         """Open a private room reserved for two players; returns its code
         (:meth:`TournamentRooms.open_tournament_room`)."""
         return self._tournaments.open_tournament_room(
-            game, clock=clock, first=first, second=second, hints=hints
+            game,
+            clock=clock,
+            first=first,
+            second=second,
+            hints=hints,
+            spectator_delay=spectator_delay,
         )
 
     async def seat_ai(self, code: str, level: Level) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 
 from boardroom.server.config import ServerConfig
 from boardroom.server.core.engine_queue import EnginePriority, Submitter
-from boardroom.server.core.lobby import Lobby, RoomCodes, RoomPage
+from boardroom.server.core.lobby import Lobby, RoomCodes, RoomPage, normalise_code
 from boardroom.server.core.players import PlayerId
 from boardroom.server.core.room import Room, RoomOptions, RoomRequest
 from boardroom.server.core.room_caps import RoomCaps
@@ -295,12 +295,25 @@ class Rooms:
         return host
 
     async def enter(
-        self, host: RoomHost, session: Session, request_id: int | str | None, *, watch: bool
+        self,
+        host: RoomHost,
+        session: Session,
+        request_id: int | str | None,
+        *,
+        watch: bool,
+        by_code: str | None = None,
     ) -> None:
-        """Seat the session in the room, or let it watch; the room answers it."""
+        """Seat the session in the room, or let it watch; the room answers it.
+        A spectator who came in ``by_code`` the room's join code watches live in a
+        room that delays its spectators: only its players and the teacher (the
+        Watch link of the teacher's page) have that code."""
         room, client, name = host.room, session.id, session.name
         if watch:
-            await host.run(lambda now: room.watch(client, name, now=now, request_id=request_id))
+            join_code = room.options.join_code
+            live = by_code is not None and normalise_code(by_code) == join_code
+            await host.run(
+                lambda now: room.watch(client, name, now=now, request_id=request_id, live=live)
+            )
         else:
             kind, player = session.kind, session.player
             await host.run(

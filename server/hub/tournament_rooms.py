@@ -38,10 +38,13 @@ class TournamentRooms:
         first: PlayerId | None,
         second: PlayerId | None,
         hints: bool = False,
+        spectator_delay: int | None = None,
     ) -> str:
         """Open a private tournament room (:class:`~boardroom.server.core.room.RoomOptions`
         ``tournament``) whose sides are reserved for these players (any session
-        of each); None is a side for the server AI (:meth:`seat_ai`). It opens
+        of each); None is a side for the server AI (:meth:`seat_ai`). Its
+        spectators see the game ``spectator_delay`` plies late (None: the
+        server's ``--spectator-delay``), the teacher live. It opens
         paused during a pause. Returns its room code. Raises ``ValueError`` for
         options that do not fit together."""
         codes = self._lobby.new_codes(private=True)
@@ -55,6 +58,9 @@ class TournamentRooms:
             reserved_first=first,
             reserved_second=second,
             hints=hints,  # the tournament's own switch, off unless it asked for hints
+            spectator_delay=(
+                self._rooms.config.spectator_delay if spectator_delay is None else spectator_delay
+            ),
         )
         return self._rooms.add_room(game, codes, options).code
 

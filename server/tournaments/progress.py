@@ -25,7 +25,9 @@ The rules it applies:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from boardroom.server.store import EntrantRecord, PairingRecord, TournamentRecord
 from boardroom.server.tournaments.players import (
@@ -46,10 +48,24 @@ from boardroom.server.tournaments.standings import (
 )
 from boardroom.server.tournaments.swiss import pair_swiss_round
 
-__all__ = ["SWISS_BYE_POINTS", "TournamentProgress", "forfeit_result"]
+__all__ = ["SWISS_BYE_POINTS", "TournamentProgress", "forfeit_result", "stored_spectator_delay"]
 
 SWISS_BYE_POINTS = 1.0
 """A Swiss bye is a win, the usual club convention."""
+
+
+def stored_spectator_delay(options: Mapping[str, Any]) -> int | None:
+    """The spectator delay a tournament game's stored room ``options`` kept
+    (:func:`boardroom.server.recorder.options_to_json`); None for a game stored
+    before rooms kept one.
+
+    >>> stored_spectator_delay({"tournament": True, "spectator_delay": 3})
+    3
+    >>> stored_spectator_delay({"tournament": True}) is None
+    True
+    """
+    delay = options.get("spectator_delay")
+    return delay if isinstance(delay, int) and not isinstance(delay, bool) else None
 
 
 def forfeit_result(first_absent: bool, second_absent: bool) -> Outcome:
@@ -77,6 +93,12 @@ class TournamentProgress:
     byes: dict[int, str | None]
     pairings: dict[tuple[int, int], PairingRecord]
     """By (round, board), in order."""
+    spectator_delay: int | None = None
+    """Plies behind that its games' spectators see them, as the teacher created
+    it (None: the server's ``--spectator-delay``). Not a column of its own: a
+    tournament resumed after a restart takes it back from the stored options
+    of one of its games (:func:`stored_spectator_delay`), or the server's if
+    none had started."""
 
     @classmethod
     def from_record(cls, record: TournamentRecord) -> TournamentProgress:

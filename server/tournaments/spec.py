@@ -23,6 +23,7 @@ from typing import Annotated, Final, Literal
 import msgspec
 
 from boardroom.server.core.room import RoomOptions
+from boardroom.server.core.room_options import MAX_SPECTATOR_DELAY
 from boardroom.server.tournaments.round_robin import round_robin_rounds
 from boardroom.server.tournaments.swiss import max_swiss_rounds, recommended_swiss_rounds
 from boardroom.shared.errors import GameError
@@ -74,6 +75,7 @@ class TournamentBody(msgspec.Struct, frozen=True, kw_only=True):
     clock: Clock | None = None
     no_show_seconds: float = DEFAULT_NO_SHOW_SECONDS
     hints: bool = False
+    spectator_delay: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,9 @@ class TournamentSpec:
     entrants: tuple[str, ...]
     hints: bool = False
     """Whether players may ask for hints in its games (off unless asked for)."""
+    spectator_delay: int | None = None
+    """Plies behind that its games' spectators (not the teacher) see them; None:
+    the server's ``--spectator-delay``."""
 
 
 def parse_entrant(entrant: str) -> tuple[Literal["student", "ai"], str]:
@@ -140,6 +145,9 @@ def spec_from_body(raw: bytes) -> TournamentSpec:
         raise SpecError(
             f"no_show_seconds: give {low:g} to {high:g} seconds, not {body.no_show_seconds:g}"
         )
+    delay = body.spectator_delay
+    if delay is not None and not 0 <= delay <= MAX_SPECTATOR_DELAY:
+        raise SpecError(f"spectator_delay: give 0 to {MAX_SPECTATOR_DELAY} plies, not {delay}")
     clock = body.clock or Clock()
     try:
         RoomOptions(clock=clock)  # the rooms' own checks of a clock
@@ -155,6 +163,7 @@ def spec_from_body(raw: bytes) -> TournamentSpec:
         no_show_seconds=float(body.no_show_seconds),
         entrants=entrants,
         hints=body.hints,
+        spectator_delay=delay,
     )
 
 

@@ -404,6 +404,11 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     hints: bool = True
     """True while its players may ask for hints (``hint``); the teacher turns them
     off or on in class mode."""
+    delayed: int = 0
+    """Set (above 0) for a spectator who sees a tournament game late: the game as
+    it stood this many plies ago (``moves``, ``ply``, ``board``, ``legal``); its
+    ``moved`` messages come as late, and the rest of the game at its end, before
+    ``game_over``. Players and the teacher never get it (``docs/classroom.md``)."""
     game_players: dict[Player, str] = {}
     """Who played the current or last game, by side, named as it started or as
     the teacher renamed them since (left out before the first game): a

@@ -44,6 +44,7 @@ async def test_a_tournament_carries_on_after_a_crash(tmp_path: Path) -> None:
             "format": "swiss",
             "rounds": 1,
             "entrants": [ids[name] for name in names],
+            "spectator_delay": 3,
         }
         created = (await admin_call(server.port, token, "POST", "/api/admin/tournaments", body))[
             "tournament"
@@ -76,6 +77,7 @@ async def test_a_tournament_carries_on_after_a_crash(tmp_path: Path) -> None:
         for side in ("first", "second"):
             state = await back[played_by[side]].expect("state")
             assert (state["room"]["code"], state["room"]["moves"]) == (played, "b2")
+        watch_codes = [state["room"]["watch_code"]]
         fresh = {name: await back[name].expect("match") for name in waiting_for.values()}
         (new_room,) = {match["room"] for match in fresh.values()}
         assert new_room != waiting
@@ -84,7 +86,15 @@ async def test_a_tournament_carries_on_after_a_crash(tmp_path: Path) -> None:
 
         # Both games end: in each, O resigns (before moving, in the new room: a loss).
         for name, match in fresh.items():
-            await back[name].request({"type": "join", "code": match["code"]})
+            joined = await back[name].request({"type": "join", "code": match["code"]})
+        watch_codes.append(joined["room"]["watch_code"])
+        # The tournament's spectator delay, 3, holds in the restored room and in
+        # the one opened after the restart (taken back from its stored games).
+        eve = await Player.join_server(server.ws_url, "eve", client="spectator")
+        for code in watch_codes:
+            watched = await eve.request({"type": "watch", "code": code})
+            assert watched["room"]["delayed"] == 3, watched
+        await eve.close()
         for room, sides in ((played, played_by), (new_room, waiting_for)):
             over = await back[sides["second"]].request({"type": "resign", "room": room})
             assert over["type"] == "game_over", over

@@ -200,6 +200,7 @@ export class Room {
       legal: null,
       draw_offer: null,
       clocks,
+      delayed: 0, // a late spectator has just been sent the rest of the game
       // The stored game's id, for its review (#/review/ID); kept if a state gave it already.
       game_id: over.game_id ?? this.state.game_id ?? null,
     };

@@ -22,7 +22,7 @@
 import { createBoard } from "./board.js";
 import { clockSetting, formatClock, LOW_TIME_MS } from "./clocks.js";
 import { button, confirming, copyText, h, setText, show } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { otherSide, SIDES, SYMBOLS } from "./room-state.js";
 import { absentLabel, expectedLineText, gameTitle, hintRefusalText, hintText, illegalPickText, LEVELS, levelName, moveRefusalText, otherMoveText, presence, refusalText, rematchText, searchSummaryText, seatKind, seatLabel, shownName, turnText, waitingText } from "./words.js";
 
@@ -252,6 +252,10 @@ export class RoomView {
     if (!state.public) meta.push(t("private"));
     if (room.aiMatch) meta.push(t("AI match, {seconds} s a move", { seconds: formatNumber(state.ai_pace, { useGrouping: false }) }));
     if (!seated) meta.push(t("you are watching"));
+    // A tournament game's spectator sees it late while it is played (state.delayed: plies).
+    if (!seated && state.delayed && room.playing) {
+      meta.push(tn("{n} move behind", "{n} moves behind", state.delayed));
+    }
     setText(this.meta, meta.join(" · "));
     // While paused nobody may move: the line says so rather than "Your move".
     const paused = Boolean(state.paused) && room.playing;

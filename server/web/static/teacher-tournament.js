@@ -7,6 +7,11 @@
 // The form ticks every student at once ("All students") and says how many
 // rounds the players ticked make: the recommended number for a Swiss
 // (recommendedSwissRounds), the number a round robin needs.
+// Once a tournament is over, "Worth a look" lists the students whose games in
+// it matched the perfect engine far above their usual play, with the numbers
+// and their games' reviews (GET /api/admin/tournaments/ID/worth-a-look, asked
+// again every LOOK_EVERY_MS while the class's analyses catch up): for the
+// teacher's eyes only, a prompt to look, never a verdict.
 
 import { confirming, formValues, h, setText, show } from "./dom.js";
 import {
@@ -34,6 +39,7 @@ import {
 import { LEVELS } from "./words.js";
 
 const NAME_MAX = 60;
+const LOOK_EVERY_MS = 15000; // the background analyses take a few seconds a game
 
 export class TournamentPanel {
   /** `api` is the AdminApi; `changed()` asks the page to poll again at once. */
@@ -52,11 +58,27 @@ export class TournamentPanel {
       id: "cancel-tournament",
     });
     this.tables = h("div", { class: "tournament-tables" });
+    this.lookList = h("ul", { class: "worth-a-look-list" });
+    this.look = h(
+      "section",
+      { class: "tournament-part worth-a-look", hidden: true },
+      h("h4", {}, t("Worth a look")),
+      h(
+        "p",
+        { class: "form-note" },
+        t(
+          "Their moves in this tournament matched the perfect engine far more often than in their other games. Only you see this: look at the games and talk with them; it proves nothing by itself.",
+        ),
+      ),
+      this.lookList,
+    );
+    this.lookedAt = { id: null, at: 0 };
     this.current.append(
       h("div", { class: "panel-head" }, this.heading, this.cancel),
       this.line,
       this.cancelError,
       this.tables,
+      this.look,
     );
     this.form = this.buildForm();
     this.formPanel = h(
@@ -140,6 +162,8 @@ export class TournamentPanel {
         "fieldset",
         {},
         numberField("no_show_seconds", t("Seconds to sit down before losing the game"), 60, 10, 600),
+        // 2 plies, the server's default: one move of each side (docs/classroom.md says why).
+        numberField("spectator_delay", t("Moves behind that spectators see the games (0: live)"), 2, 0, 20),
         // Off by default: a tournament counts, and the class's Hints switch does not reach it.
         h(
           "label",
@@ -243,6 +267,7 @@ export class TournamentPanel {
       clock: clockFromValues(values),
       no_show_seconds: Number(values.no_show_seconds),
       hints: Boolean(values.hints),
+      spectator_delay: Number(values.spectator_delay),
       entrants,
     };
     show(this.formError, false);
@@ -276,6 +301,7 @@ export class TournamentPanel {
     show(this.cancel, running);
     this.tournament = tournament;
     tickWaiting(this.tables); // a game's "12 s left" moves on between the changes
+    this.lookAgain(tournament);
     const json = JSON.stringify(tournament);
     if (!tournament || json === this.shown) return;
     this.shown = json;
@@ -288,6 +314,54 @@ export class TournamentPanel {
       part(t("Standings"), standingsTable(tournament)),
       part(t("Crosstable"), crosstable(tournament)),
       part(t("Rounds"), roundsList(tournament, { reviews: true })),
+    );
+  }
+
+  /** Ask for the finished `tournament`'s "worth a look" list, at most every LOOK_EVERY_MS. */
+  async lookAgain(tournament) {
+    if (tournament?.status !== "finished") {
+      show(this.look, false);
+      return;
+    }
+    const now = Date.now();
+    if (this.lookedAt.id === tournament.id && now - this.lookedAt.at < LOOK_EVERY_MS) return;
+    this.lookedAt = { id: tournament.id, at: now };
+    let answer;
+    try {
+      answer = await this.api.get(`/api/admin/tournaments/${tournament.id}/worth-a-look`);
+    } catch {
+      return; // an older server, or a blip: asked again at the next look
+    }
+    if (this.tournament?.id !== tournament.id) return;
+    const listed = answer.worth_a_look ?? [];
+    this.lookList.replaceChildren(...listed.map((found) => this.lookItem(found)));
+    show(this.look, listed.length > 0);
+  }
+
+  lookItem(found) {
+    const percent = (share) => formatNumber(Math.round(share * 100));
+    const review = (id) => h("a", { class: "review-link", href: `/#/review/${id}`, target: "_blank" }, `#${id}`);
+    const between = (links) => links.flatMap((link, index) => (index ? [" ", link] : [link]));
+    return h(
+      "li",
+      { "data-student": found.student },
+      h("strong", {}, found.name),
+      " ",
+      t(
+        "accuracy {accuracy} in {games} tournament games, {usual} in {usual_games} other games; {perfect}% of their moves as good as the engine's",
+        {
+          accuracy: formatNumber(found.accuracy),
+          games: formatNumber(found.games.length),
+          usual: formatNumber(found.usual_accuracy),
+          usual_games: formatNumber(found.usual_games.length),
+          perfect: percent(found.perfect_share),
+        },
+      ),
+      h("br"),
+      t("Tournament games:") + " ",
+      ...between(found.games.map(review)),
+      " · " + t("Other games:") + " ",
+      ...between(found.usual_games.map(review)),
     );
   }
 
