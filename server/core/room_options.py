@@ -14,8 +14,10 @@ from typing import get_args
 
 from boardroom.shared.games import Player
 from boardroom.shared.protocol.messages import (
+    LEVELS,
     MAX_AI_PACE,
     Clock,
+    Level,
     SeatChoice,
 )
 
@@ -53,6 +55,10 @@ class RoomOptions:
     hints: bool = True
     """Whether its players may ask for hints at the start (:meth:`Room.set_hints
     <boardroom.server.core.room.Room.set_hints>` changes it: the teacher's switch)."""
+    autopilot: Level | None = None
+    """The engine level that plays a seat whose grace window ran out in a game
+    in play, until its player comes back (:mod:`boardroom.server.core.table`
+    states the rules); None: the game is lost by abandonment, as before."""
 
     def __post_init__(self) -> None:
         clock = self.clock
@@ -71,6 +77,10 @@ class RoomOptions:
             raise ValueError("reserved seats: one player cannot hold both seats")
         if not 0 <= self.ai_pace <= MAX_AI_PACE:
             raise ValueError(f"pace={self.ai_pace!r}: give 0 to {MAX_AI_PACE:g} seconds")
+        if self.autopilot is not None and self.autopilot not in LEVELS:
+            raise ValueError(
+                f"autopilot={self.autopilot!r}: choose one of {', '.join(LEVELS)}, or off"
+            )
         if self.ai_match and (self.clock.kind != "none" or self.tournament):
             raise ValueError("ai_match: an AI match has no clock and is no tournament game")
 

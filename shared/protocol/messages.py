@@ -328,7 +328,10 @@ CLIENT_MESSAGES: dict[str, type[_Message]] = {
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Who sits in a seat. ``kind`` is ``human``, ``bot`` or ``ai`` (the server's
     engine, at ``level``); ``gone_until`` (Unix seconds) is set while a dropped
-    player's seat is held for them."""
+    player's seat is held for them. ``autopilot`` is set (the engine's level)
+    while the server's engine plays for a person or bot whose grace window ran
+    out (a room with the ``autopilot`` option): they take the seat back by
+    coming back."""
 
     side: Player
     name: str | None = None
@@ -336,6 +339,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     level: Level | None = None
     connected: bool = False
     gone_until: float | None = None
+    autopilot: Level | None = None
 
 
 class ClockState(msgspec.Struct, frozen=True, kw_only=True):
@@ -523,6 +527,9 @@ class Moved(_Message, tag="moved", frozen=True):
     legal: list[str] | None = None
     """The legal moves after it, of the side to move next (empty if the move
     ended the game), as :attr:`RoomState.legal` gives them."""
+    autopilot: bool = False
+    """True if the server's engine made this move for a player it plays for
+    (``SeatInfo.autopilot``); omitted otherwise."""
 
 
 class Hint(_Message, tag="hint", frozen=True):
@@ -547,12 +554,16 @@ class GameOver(_Message, tag="game_over", frozen=True):
 
 
 class PlayerStatus(_Message, tag="player_status", frozen=True):
-    """A seated player connected, or dropped (seat held until ``gone_until``)."""
+    """A seated player connected, or dropped (seat held until ``gone_until``),
+    or the server's engine took their seat when the window ran out
+    (``autopilot``: its level; the player takes it back by coming back,
+    with ``connected`` true)."""
 
     room: str
     side: Player
     connected: bool
     gone_until: float | None = None
+    autopilot: Level | None = None
 
 
 class DrawOffered(_Message, tag="draw_offered", frozen=True):
