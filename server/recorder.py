@@ -188,7 +188,12 @@ class GameRecorder:
                     game_id = self._id_of(event.room, event.game_number, "a move")
                     try:
                         await self._store.append_move(
-                            game_id, event.ply, event.move_text, event.at, event.clock_ms
+                            game_id,
+                            event.ply,
+                            event.move_text,
+                            event.at,
+                            event.clock_ms,
+                            autopilot=event.autopilot,
                         )
                     except StaleWriteError:
                         if not await self._move_stored(game_id, event):
@@ -326,6 +331,7 @@ def _restore_room(record: GameRecord, rng: random.Random) -> Room:
             move_text=move.move,
             at=move.at,
             clock_ms=move.clock_ms,
+            autopilot=move.autopilot,
         )
         for move in record.moves
     ]

@@ -144,10 +144,20 @@ async def _append_moves(batch: Sequence[PendingMove], db: Connection) -> list[St
         refusals.append(refusal)
         if refusal is None:
             games[pending.game_id][1] = expected_ply + 1  # a later move of the batch
-            rows.append((pending.game_id, pending.ply, pending.move, pending.at, pending.clock_ms))
+            rows.append(
+                (
+                    pending.game_id,
+                    pending.ply,
+                    pending.move,
+                    pending.at,
+                    pending.clock_ms,
+                    pending.autopilot,
+                )
+            )
     if rows:
         await db.executemany(
-            "INSERT INTO moves (game_id, ply, move, at, clock_ms) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO moves (game_id, ply, move, at, clock_ms, autopilot)"
+            " VALUES ($1, $2, $3, $4, $5, $6)",
             rows,
         )
     return refusals

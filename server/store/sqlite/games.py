@@ -127,8 +127,9 @@ def _append_moves(batch: Sequence[PendingMove], db: sqlite3.Connection) -> list[
         if refusal is not None:
             continue
         db.execute(
-            "INSERT INTO moves (game_id, ply, move, at, clock_ms) VALUES (?, ?, ?, ?, ?)",
-            (game_id, ply, pending.move, pending.at, pending.clock_ms),
+            "INSERT INTO moves (game_id, ply, move, at, clock_ms, autopilot)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, ply, pending.move, pending.at, pending.clock_ms, pending.autopilot),
         )
     return refusals
 
