@@ -42,6 +42,7 @@ from boardroom.server.event_loop import EVENT_LOOPS
 from boardroom.shared.engine.solvers import ENGINE_BUILDS
 from boardroom.shared.i18n import N_, _
 from boardroom.shared.i18n.languages import CODES as LANGUAGE_CODES
+from boardroom.shared.protocol.messages import AUTOPILOT_OFF, LEVELS, Level
 
 ENV_PREFIX = "BOARDROOM_"
 MAX_CLASS_NAME = 64
@@ -102,6 +103,16 @@ class ServerConfig:
         ),
     )
     grace_seconds: float = _setting(60.0, N_("seconds a dropped player's seat is held for them"))
+    # Off by default: a host that upgrades keeps today's rule (the game is lost by
+    # abandonment), its ratings and its engine load, until it chooses a level.
+    autopilot: str = _setting(
+        "off",
+        N_(
+            "engine level that plays a dropped player's seat once its grace window runs "
+            "out, until they come back (easy, medium, hard, perfect), or off: the game is "
+            "lost by abandonment; a room's create_room may choose otherwise"
+        ),
+    )
     storage_outage_limit: float = _setting(
         600.0,
         N_(
@@ -232,6 +243,11 @@ class ServerConfig:
         ),
     )
 
+    @property
+    def autopilot_level(self) -> Level | None:
+        """The level of :attr:`autopilot`; None for ``off``."""
+        return None if self.autopilot == AUTOPILOT_OFF else Level(self.autopilot)
+
     def __post_init__(self) -> None:
         # Frozen, but a name given with spaces around it is the same class.
         object.__setattr__(self, "class_name", self.class_name.strip())
@@ -246,6 +262,8 @@ class ServerConfig:
             problems.append(f"engine={self.engine!r}: use {' or '.join(ENGINE_BUILDS)}")
         if not self.grace_seconds > 0:
             problems.append(f"grace_seconds={self.grace_seconds}: give more than 0")
+        if self.autopilot != AUTOPILOT_OFF and self.autopilot not in LEVELS:
+            problems.append(f"autopilot={self.autopilot!r}: use {', '.join(LEVELS)} or off")
         if not self.storage_outage_limit > 0:
             problems.append(
                 f"storage_outage_limit={self.storage_outage_limit}: give more than 0 seconds"

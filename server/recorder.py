@@ -78,6 +78,7 @@ _OPTION_KEYS: Final = (
     "ai_match",
     "ai_pace",
     "hints",
+    "autopilot",
 )
 
 
@@ -102,7 +103,8 @@ def options_to_json(options: RoomOptions) -> dict[str, Any]:
     """``options`` as a JSON object for the store: ``public``, ``creator_seat``,
     ``clock`` (the protocol's ``Clock`` as builtins), ``grace_seconds``,
     ``join_code`` and ``watch_code``, ``tournament: true`` (and its ``hints``) for a tournament
-    room, and ``ai_match: true`` with ``ai_pace`` for an AI match. The codes are
+    room, ``ai_match: true`` with ``ai_pace`` for an AI match, and ``autopilot``
+    (its level) when the room has one. The codes are
     private: the record's exports leave them out
     (:data:`boardroom.server.core.records.PRIVATE_OPTIONS`). A tournament room's reserved
     sessions are not stored: a game is stored once both seats are taken, so a
@@ -122,6 +124,8 @@ def options_to_json(options: RoomOptions) -> dict[str, Any]:
     if options.ai_match:
         data["ai_match"] = True
         data["ai_pace"] = options.ai_pace
+    if options.autopilot is not None:
+        data["autopilot"] = options.autopilot.value  # kept across a restart
     return data
 
 

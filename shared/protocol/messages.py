@@ -102,6 +102,8 @@ class Level(enum.StrEnum):
 
 
 LEVELS: Final[tuple[Level, ...]] = tuple(Level)
+AUTOPILOT_OFF: Final = "off"
+"""``create_room``'s ``autopilot`` (and ``--autopilot``) for no autopilot."""
 """Every :data:`Level`, weakest first, for checks and for messages that list them."""
 
 
@@ -196,6 +198,11 @@ class CreateRoom(_Message, tag="create_room", frozen=True):
     clock: Clock = Clock()
     ai_level: Level | None = None
     ai_match: AiMatch | None = None
+    autopilot: ShortText | None = None
+    """The engine level that plays a seat whose player's grace window ran out,
+    until they come back (a level of ``LEVELS``), or ``off`` (the game is lost by
+    abandonment); omitted: the server's ``--autopilot``. Anything else is
+    refused ``bad_options``."""
 
 
 class Join(_Message, tag="join", frozen=True):
