@@ -81,6 +81,8 @@ class RoomOptions:
             raise ValueError(
                 f"autopilot={self.autopilot!r}: choose one of {', '.join(LEVELS)}, or off"
             )
+        if self.autopilot is not None:
+            object.__setattr__(self, "autopilot", Level(self.autopilot))  # "hard" as a Level
         if self.ai_match and (self.clock.kind != "none" or self.tournament):
             raise ValueError("ai_match: an AI match has no clock and is no tournament game")
 
