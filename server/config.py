@@ -113,6 +113,12 @@ class ServerConfig:
             "lost by abandonment; a room's create_room may choose otherwise"
         ),
     )
+    # Off by default: a game the engine finished for a player who left is partly
+    # the engine's result, so it moves nobody's rating unless the host says so.
+    rate_autopilot: bool = _setting(
+        False,
+        N_("rate games in which the autopilot made moves for a player who left"),
+    )
     storage_outage_limit: float = _setting(
         600.0,
         N_(

@@ -308,3 +308,17 @@ async def test_a_move_the_autopilot_made_reads_back_flagged(store: Store) -> Non
     assert "a1 (1.0s, played by the engine)" in record_to_text(record)
     with pytest.raises(InvalidRecordError):
         await store.append_move(game_id, 2, "c3", T0 + 4, autopilot=1)  # type: ignore[arg-type]
+
+
+async def test_a_game_with_an_autopilot_move_is_rated_only_if_asked(store: Store) -> None:
+    """games_with_result leaves out a finished game with a move the autopilot
+    made (unless ``with_autopilot``), on both backends; a game without one is in."""
+    seats = (SeatRecord("a"), SeatRecord("b"))
+    for number, autopilot in enumerate((False, True), start=1):
+        game_id = await store.create_game("R", "tictactoe", seats, at=T0, number=number)
+        await store.start_game(game_id, T0 + 1)
+        await store.append_move(game_id, 0, "b2", T0 + 2)
+        await store.append_move(game_id, 1, "a1", T0 + 3, autopilot=autopilot)
+        await store.finish_game(game_id, Player.FIRST, Termination.RESIGNATION, T0 + 4)
+    assert len(await store.games_with_result()) == 1
+    assert len(await store.games_with_result(with_autopilot=True)) == 2
