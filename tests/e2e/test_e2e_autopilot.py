@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import Player, RunningServer, running_server
+from terminal_helpers import client_process
 
 GRACE = 0.3
 
@@ -152,4 +153,29 @@ async def test_an_autopilot_that_is_no_level_is_refused(tmp_path: Path) -> None:
         assert "grandmaster" in reply["message"]
         rooms = await ann.request({"type": "list_rooms"})
         assert rooms["rooms"] == [], rooms
+        await ann.close()
+
+
+async def test_the_terminal_says_the_ai_plays_for_the_dropped_player(
+    tmp_path: Path,
+) -> None:
+    """Cat watches in the terminal client a game of two protocol clients on a
+    server with ``--autopilot medium``; Bob drops on his turn. Cat reads that he
+    lost the connection, then that the AI plays for him, at ``medium``, and the
+    engine's move for him shows as any move."""
+    async with running_server(
+        tmp_path / "games.db", grace_seconds=GRACE, autopilot="medium"
+    ) as server:
+        ann, bob, code = await _started(server)
+        async with client_process(
+            "watch", code, "--server", server.ws_url, "--name", "cat", config_home=tmp_path
+        ) as cat:
+            await cat.expect(r"You are watching room")
+            await _drop_on_his_turn(ann, bob, code)
+            await cat.expect(r"The AI plays for O bob \(medium\) until they come back\.")
+            await cat.expect(r"O bob played \w\d")
+            await cat.expect(r"\| O AI for bob \(medium\) \|")
+            await ann.request({"type": "resign", "room": code})
+            cat.close_input()
+            assert await cat.finish() == 0
         await ann.close()
