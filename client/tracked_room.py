@@ -146,7 +146,10 @@ class TrackedRoom:
         elif isinstance(message, PlayerStatus):
             seats = [
                 msgspec.structs.replace(
-                    seat, connected=message.connected, gone_until=message.gone_until
+                    seat,
+                    connected=message.connected,
+                    gone_until=message.gone_until,
+                    autopilot=message.autopilot,
                 )
                 if seat.side == message.side
                 else seat

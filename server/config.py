@@ -43,6 +43,7 @@ from boardroom.server.event_loop import EVENT_LOOPS
 from boardroom.shared.engine.solvers import ENGINE_BUILDS
 from boardroom.shared.i18n import N_, _
 from boardroom.shared.i18n.languages import CODES as LANGUAGE_CODES
+from boardroom.shared.protocol.messages import AUTOPILOT_OFF, LEVELS, Level
 
 ENV_PREFIX = "BOARDROOM_"
 MAX_CLASS_NAME = 64
@@ -112,6 +113,22 @@ class ServerConfig:
             "plies behind the game that spectators of a class tournament's games see it "
             "while it is played (0: live); the teacher and the wall see it live"
         ),
+    )
+    # Off by default: a host that upgrades keeps today's rule (the game is lost by
+    # abandonment), its ratings and its engine load, until it chooses a level.
+    autopilot: str = _setting(
+        "off",
+        N_(
+            "engine level that plays a dropped player's seat once its grace window runs "
+            "out, until they come back (easy, medium, hard, perfect), or off: the game is "
+            "lost by abandonment; a room's create_room may choose otherwise"
+        ),
+    )
+    # Off by default: a game the engine finished for a player who left is partly
+    # the engine's result, so it moves nobody's rating unless the host says so.
+    rate_autopilot: bool = _setting(
+        False,
+        N_("rate games in which the autopilot made moves for a player who left"),
     )
     storage_outage_limit: float = _setting(
         600.0,
@@ -243,6 +260,11 @@ class ServerConfig:
         ),
     )
 
+    @property
+    def autopilot_level(self) -> Level | None:
+        """The level of :attr:`autopilot`; None for ``off``."""
+        return None if self.autopilot == AUTOPILOT_OFF else Level(self.autopilot)
+
     def __post_init__(self) -> None:
         # Frozen, but a name given with spaces around it is the same class.
         object.__setattr__(self, "class_name", self.class_name.strip())
@@ -261,6 +283,8 @@ class ServerConfig:
             )
         if not self.grace_seconds > 0:
             problems.append(f"grace_seconds={self.grace_seconds}: give more than 0")
+        if self.autopilot != AUTOPILOT_OFF and self.autopilot not in LEVELS:
+            problems.append(f"autopilot={self.autopilot!r}: use {', '.join(LEVELS)} or off")
         if not self.storage_outage_limit > 0:
             problems.append(
                 f"storage_outage_limit={self.storage_outage_limit}: give more than 0 seconds"

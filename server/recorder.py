@@ -79,6 +79,7 @@ _OPTION_KEYS: Final = (
     "ai_pace",
     "hints",
     "spectator_delay",
+    "autopilot",
 )
 
 
@@ -103,8 +104,9 @@ def options_to_json(options: RoomOptions) -> dict[str, Any]:
     """``options`` as a JSON object for the store: ``public``, ``creator_seat``,
     ``clock`` (the protocol's ``Clock`` as builtins), ``grace_seconds``,
     ``join_code`` and ``watch_code``, ``tournament: true`` (and its ``hints`` and
-    ``spectator_delay``) for a tournament room, and ``ai_match: true`` with
-    ``ai_pace`` for an AI match. The codes are private: the record's exports leave them out
+    ``spectator_delay``) for a tournament room, ``ai_match: true`` with ``ai_pace``
+    for an AI match, and ``autopilot`` (its level) when the room has one. The codes are
+    private: the record's exports leave them out
     (:data:`boardroom.server.core.records.PRIVATE_OPTIONS`). A tournament room's reserved
     sessions are not stored: a game is stored once both seats are taken, so a
     restored room needs no reservation (and sessions never go into a record's
@@ -124,6 +126,8 @@ def options_to_json(options: RoomOptions) -> dict[str, Any]:
     if options.ai_match:
         data["ai_match"] = True
         data["ai_pace"] = options.ai_pace
+    if options.autopilot is not None:
+        data["autopilot"] = options.autopilot.value  # kept across a restart
     return data
 
 
@@ -190,7 +194,12 @@ class GameRecorder:
                     game_id = self._id_of(event.room, event.game_number, "a move")
                     try:
                         await self._store.append_move(
-                            game_id, event.ply, event.move_text, event.at, event.clock_ms
+                            game_id,
+                            event.ply,
+                            event.move_text,
+                            event.at,
+                            event.clock_ms,
+                            autopilot=event.autopilot,
                         )
                     except StaleWriteError:
                         if not await self._move_stored(game_id, event):
@@ -328,6 +337,7 @@ def _restore_room(record: GameRecord, rng: random.Random) -> Room:
             move_text=move.move,
             at=move.at,
             clock_ms=move.clock_ms,
+            autopilot=move.autopilot,
         )
         for move in record.moves
     ]

@@ -59,6 +59,7 @@ from boardroom.client.terminal.commands import (
 from boardroom.client.terminal.render import render_board
 from boardroom.client.terminal.room_text import (
     game_title,
+    level_word,
     played_text,
     player_label,
     rematch_text,
@@ -509,6 +510,14 @@ class RoomScreen:
         player = who(room, event.side)
         if event.connected:
             self.terminal.show(_("{player} is back.", player=player))
+        elif event.autopilot is not None:
+            self.terminal.show(
+                _(
+                    "The AI plays for {player} ({level}) until they come back.",
+                    player=player,
+                    level=level_word(event.autopilot),
+                )
+            )
         elif event.gone_until is not None:
             held = max(0, round(event.gone_until - time.time()))
             self.terminal.show(

@@ -42,6 +42,25 @@ AI_NAMES = {
 """The names the server gives its AI seats (``AI (hard)``), in words: the level is a
 code on the wire, a word on the screen (``IA (difícil)``)."""
 
+LEVEL_WORDS = {
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "perfect": N_("perfect"),
+}
+"""The AI levels (wire codes) as people read them (``medio``)."""
+
+
+def level_word(level: str) -> str:
+    """An AI level (a wire code) in the reader's language; an unknown code as it is.
+
+    >>> level_word("hard"), level_word("grandmaster")
+    ('hard', 'grandmaster')
+    """
+    return _(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level
+
+
 _AI_NAME = re.compile(r"AI \((random|easy|medium|hard|perfect)\)")
 
 
@@ -144,6 +163,11 @@ def seat_text(room: TrackedRoom, side: Player, *, wall_now: float | None = None)
         parts += [player_label(played), _("(left)")]
     elif seat.name is None:
         parts.append(_("(empty seat)"))
+    elif seat.autopilot is not None:
+        # The server's engine plays the seat of a player whose window ran out.
+        name, level = player_label(seat.name), level_word(seat.autopilot)
+        label = _("AI for {name} ({level})", name=name, level=level)
+        parts.append(label)
     else:
         parts.append(player_label(seat.name))
         if seat.kind == "bot":

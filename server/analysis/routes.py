@@ -4,7 +4,7 @@
 it; ask again to see it fill in), with the same body::
 
     {"game_id": 12, "game": "connect4", "title": "Connect Four", "moves": "4453...",
-     "move_list": ["4", "4", "5", "3", ...], "board_kind": "columns",
+     "move_list": ["4", "4", "5", "3", ...], "autopilot": [], "board_kind": "columns",
      "boards": [[".......", ..., "......."], [".......", ..., "...X..."], ...],
      "players": {"first": "ann", "second": "AI (perfect)"},
      "result": {"winner": "first", "reason": "line", "line": ["d1", "d2", "d3", "d4"]},
@@ -29,7 +29,9 @@ analyses running). ``boards`` holds the board before the first move and after
 each (``len(move_list) + 1`` of them), each as ``state.room.board`` gives it (top
 row first, ``X``, ``O``, ``.``): the page draws them, with no rules of its own.
 ``result.line`` is the winning line's cells as
-``game_over`` names them (empty without a line). ``hint`` is the move the
+``game_over`` names them (empty without a line). ``autopilot`` lists the plies
+the server's engine played for a player whose grace window ran out (the room's
+autopilot; empty if none). ``hint`` is the move the
 engine gave the mover as a hint before that move (null if none), and ``hints``
 counts them per player. ``estimated`` is true when a judged move rests on an
 estimate (the engine cannot solve the board: gomoku, large boards), whose
@@ -140,6 +142,8 @@ def view_to_json(view: AnalysisView) -> dict[str, Any]:
         "title": game.title,
         "moves": game.move_string(final),
         "move_list": [played.move for played in record.moves],
+        # Additive (issue 31): the plies the server's engine played for an absent player.
+        "autopilot": [played.ply for played in record.moves if played.autopilot],
         "board_kind": board_kind(game),
         "boards": [board_rows(game, position) for position in positions],
         "players": {

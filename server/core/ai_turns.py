@@ -40,7 +40,6 @@ import random
 from dataclasses import dataclass
 
 from boardroom.server.core.game_in_play import GameInPlay
-from boardroom.server.core.records import PlayerKind
 from boardroom.server.core.room_draft import Draft, RefusedError
 from boardroom.server.core.room_output import AiRequest, ClientId, HintGiven
 from boardroom.server.core.seating import Seating
@@ -88,8 +87,8 @@ class AiTurns:
         if play.status != "playing" or self.pending is not None or paused:
             return
         side = play.to_move
-        occupant = seating.occupant(side)
-        if occupant.kind is not PlayerKind.AI or occupant.level is None:
+        level = seating.occupant(side).engine_level
+        if level is None:
             return
         ply = play.position.ply
         self.pending = (play.number, ply)
@@ -101,7 +100,7 @@ class AiTurns:
                 room=play.code,
                 game_name=play.game.name,
                 moves=play.moves,
-                level=occupant.level,
+                level=level,
                 game_number=play.number,
                 ply=ply,
                 side=side,
@@ -243,11 +242,11 @@ class AiTurns:
 
 def answers_position(play: GameInPlay, seating: Seating, game_number: int, ply: int) -> bool:
     """True if an answer for ``game_number``, ``ply`` is for the position in play,
-    with the AI to move there."""
+    with the engine to move there (the AI, or the autopilot of an absent player)."""
     return (
         play.status == "playing"
         and (play.number, play.position.ply) == (game_number, ply)
-        and seating.occupant(play.to_move).kind is PlayerKind.AI
+        and seating.occupant(play.to_move).engine_level is not None
     )
 
 

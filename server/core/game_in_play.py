@@ -114,6 +114,9 @@ class GameInPlay:
     """Who played the current or last game, by side, as it started."""
     unrecorded_finish: GameFinished | None = None
     """A restored game's end that the records lack (the crash came first)."""
+    finished_at: float | None = None
+    """When the last game ended (None while one is played, or none ended here):
+    the seats the autopilot played in it are held from then."""
 
     @classmethod
     def new(cls, code: str, game: Game, options: RoomOptions) -> GameInPlay:
@@ -206,6 +209,7 @@ class GameInPlay:
         if self.status == "finished":
             self.number += 1
         self.status = "playing"
+        self.finished_at = None
         self.position = self.game.new()
         self.result = None
         self.draw_offer = None
@@ -228,10 +232,13 @@ class GameInPlay:
         search: SearchInfo | None = None,
         *,
         line_hidden: bool = False,
+        autopilot: bool = False,
     ) -> bool:
         """Play a legal ``move`` for ``side`` (the side to move, before its flag);
         ``search`` is the AI's, announced with it (without its expected line if
-        ``line_hidden``). True if the game goes on, False if the move ended it."""
+        ``line_hidden``); ``autopilot``: the engine made it for an absent player
+        (flagged in the record and on the wire). True if the game goes on, False
+        if the move ended it."""
         ply = self.position.ply
         self.position = self.game.play_unchecked(self.position, move)
         self.last_move_at = now
@@ -240,7 +247,9 @@ class GameInPlay:
             clock_ms = round(self.clock.move(now) * 1000)
             clocks = self.clock.state(now)
         text = self.game.format_move(move)
-        out.events.append(MoveMade(self.code, self.number, ply, side, text, now, clock_ms))
+        out.events.append(
+            MoveMade(self.code, self.number, ply, side, text, now, clock_ms, autopilot=autopilot)
+        )
         if search is not None and line_hidden:
             search = without_line(search)
         moved = Moved(
@@ -252,6 +261,7 @@ class GameInPlay:
             search=search,
             board=board_rows(self.game, self.position),
             legal=legal_moves(self.game, self.position),
+            autopilot=autopilot,
         )
         out.announce(moved, requester, request_id)
         if self.draw_offer == side.other:
@@ -294,6 +304,7 @@ class GameInPlay:
     ) -> None:
         """The game ends at ``at``: ``winner`` (None: nobody) by ``reason``."""
         self.status = "finished"
+        self.finished_at = at
         if self.clock is not None:
             self.clock.stop(at)
         self.draw_offer = None

@@ -156,6 +156,9 @@ class MoveRecord:
     move: str
     at: float
     clock_ms: int | None = None
+    autopilot: bool = False
+    """True if the server's engine made it for an absent player (the room's
+    autopilot); exported, and shown in the review."""
 
     @property
     def side(self) -> Player:
@@ -241,7 +244,8 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
                                (the durable player; null for the AI and
                                unknown players); name and kind are null for an
                                empty seat
-        moves          list    {ply, side, move, at, clock_ms} per move, in order
+        moves          list    {ply, side, move, at, clock_ms, autopilot} per
+                               move, in order
         move_string    str     the moves as the game's move string ("4453", "b2 a1")
         board          str     text diagram of the position after the last move
         result         str     "1-0", "0-1", "1/2-1/2" or "*" (as in PGN)
@@ -251,8 +255,9 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
                        str     ISO 8601 UTC times ("2025-05-01T12:00:00.000Z") or null
 
     ``at`` of a move is an ISO time too; ``clock_ms`` is the mover's time left
-    when it moved in milliseconds (before any increment), or null. Seats'
-    sessions are never included.
+    when it moved in milliseconds (before any increment), or null; ``autopilot``
+    is true for a move the server's engine made for an absent player (the room's
+    autopilot). Seats' sessions are never included.
     """
     game = get_game(record.game)
     position = replay(record)
@@ -273,6 +278,7 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
                 "move": move.move,
                 "at": _iso(move.at),
                 "clock_ms": move.clock_ms,
+                "autopilot": move.autopilot,
             }
             for move in record.moves
         ],
@@ -494,6 +500,8 @@ def _move_lines(record: GameRecord, hints: Mapping[int, str]) -> list[str]:
             details.append(_("{time} left", time=_duration(move.clock_ms / 1000)))
         if ply in hints:
             details.append(_("hint {move}", move=hints[ply]))
+        if move.autopilot:
+            details.append(_("played by the engine"))
         shown.append(f"{move.move} ({', '.join(details)})" if details else move.move)
         previous = move.at
     width = len(str((len(shown) + 1) // 2))

@@ -14,8 +14,10 @@ from typing import get_args
 
 from boardroom.shared.games import Player
 from boardroom.shared.protocol.messages import (
+    LEVELS,
     MAX_AI_PACE,
     Clock,
+    Level,
     SeatChoice,
 )
 
@@ -61,6 +63,10 @@ class RoomOptions:
     """In a tournament room: how many plies behind its spectators see the game
     while it is played, all but the live ones (the teacher's;
     :mod:`boardroom.server.core.spectator_delay` states the rules). 0: live."""
+    autopilot: Level | None = None
+    """The engine level that plays a seat whose grace window ran out in a game
+    in play, until its player comes back (:mod:`boardroom.server.core.table`
+    states the rules); None: the game is lost by abandonment, as before."""
 
     def __post_init__(self) -> None:
         clock = self.clock
@@ -85,6 +91,12 @@ class RoomOptions:
             )
         if self.spectator_delay and not self.tournament:
             raise ValueError("spectator_delay: only a tournament room delays its spectators")
+        if self.autopilot is not None and self.autopilot not in LEVELS:
+            raise ValueError(
+                f"autopilot={self.autopilot!r}: choose one of {', '.join(LEVELS)}, or off"
+            )
+        if self.autopilot is not None:
+            object.__setattr__(self, "autopilot", Level(self.autopilot))  # "hard" as a Level
         if self.ai_match and (self.clock.kind != "none" or self.tournament):
             raise ValueError("ai_match: an AI match has no clock and is no tournament game")
 

@@ -72,7 +72,8 @@ class MoveMade:
     """Persist: ``side`` played ``move_text`` at ply ``ply`` (moves before it).
 
     ``clock_ms``: what was left on the mover's clock when it moved, before any
-    increment; None in a room without a clock.
+    increment; None in a room without a clock. ``autopilot``: the server's
+    engine made it for an absent player (``RoomOptions.autopilot``).
     """
 
     room: str
@@ -82,6 +83,7 @@ class MoveMade:
     move_text: str
     at: float
     clock_ms: int | None = None
+    autopilot: bool = False
 
 
 @dataclass(frozen=True, slots=True)

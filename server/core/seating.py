@@ -69,6 +69,15 @@ class Occupant:
     gone_until: float | None = None
     player: str | None = None
     """The durable player's id (for the record); None for the AI and unknown players."""
+    autopilot: Level | None = None
+    """The engine's level while it plays for this person or bot (its window ran
+    out in a room with ``RoomOptions.autopilot``); None otherwise."""
+
+    @property
+    def engine_level(self) -> Level | None:
+        """The level the engine moves this seat at: the server AI's, or the
+        autopilot's; None while a person or bot plays it."""
+        return self.level if self.kind is PlayerKind.AI else self.autopilot
 
     def info(self, side: Player) -> SeatInfo:
         return SeatInfo(
@@ -78,6 +87,7 @@ class Occupant:
             level=self.level,
             connected=self.connected,
             gone_until=self.gone_until,
+            autopilot=self.autopilot,
         )
 
     def record(self) -> SeatRecord:
@@ -338,13 +348,32 @@ class Seating:
         return PlayerStatus(room=self.code, side=side, connected=False, gone_until=gone_until)
 
     def reconnect(self, side: Player) -> PlayerStatus | None:
-        """The held seat ``side`` is connected again; the ``player_status`` to tell
-        the others, or None if it was connected already."""
+        """The held seat ``side`` is connected again (taken back from the
+        autopilot, if it played it); the ``player_status`` to tell the others,
+        or None if it was connected already."""
         occupant = self.occupant(side)
         if occupant.connected:
             return None
-        self.seats[side] = replace(occupant, connected=True, gone_until=None)
+        self.seats[side] = replace(occupant, connected=True, gone_until=None, autopilot=None)
         return PlayerStatus(room=self.code, side=side, connected=True)
+
+    def engage_autopilot(self, side: Player, level: Level) -> PlayerStatus:
+        """The engine plays the held seat ``side`` at ``level`` from now on (its
+        window ran out): no window runs any more; the ``player_status`` to tell
+        everyone."""
+        self.seats[side] = replace(self.occupant(side), gone_until=None, autopilot=level)
+        return PlayerStatus(room=self.code, side=side, connected=False, autopilot=level)
+
+    def autopiloted(self) -> list[Player]:
+        """The sides the engine plays for an absent person or bot."""
+        return [s for s, o in self.seats.items() if o is not None and o.autopilot is not None]
+
+    def release_autopilot(self, side: Player, now: float) -> None:
+        """The game the autopilot played ``side`` in is over: the seat is held
+        for its player for a whole window from ``now`` (then freed, as any)."""
+        occupant = self.occupant(side)
+        gone_until = now + self.options.grace_seconds
+        self.seats[side] = replace(occupant, gone_until=gone_until, autopilot=None)
 
     def start_windows(self, now: float) -> None:
         """Held seats whose window has not started yet (a restored room's) get a

@@ -20,6 +20,16 @@ Rules that join the parts (each part's docstring states its own):
   wins (abandonment without a winner), once a move was made or in a
   tournament room. Timed events apply earliest first, each at its own time,
   a flag before a window ending at the same moment.
+- With ``RoomOptions.autopilot`` (an engine level), a window that ends in a
+  game in play whose opponent is a connected person or bot (someone waits)
+  hands the seat to the engine instead: it moves there at that level, within
+  the seat's clock, each move flagged ``autopilot``, and everyone is told
+  (``player_status`` with ``autopilot``, and the state). The player who comes
+  back (its session, from any client) takes the seat back at once: an engine
+  answer still on its way is then stale and dropped, so the handback falls
+  between two moves. When that game ends the seat is held for a whole window
+  from its end, as any dropped player's. Without a waiting opponent (both
+  gone, or the server AI across the board) the window ends as above.
 - ``random`` for the creator's seat is drawn from the rng when the first game
   starts (until then the creator shows in ``first``, provisionally).
 - An AI match nobody watches any more is called off (``aborted``) when
@@ -58,6 +68,7 @@ from boardroom.shared.protocol.messages import (
     GetState,
     Leave,
     Left,
+    Level,
     MakeMove,
     OfferDraw,
     Rematch,
@@ -249,10 +260,15 @@ class Table:
         held, and it gets the whole state."""
         side = self.seating.side_of(client)
         assert side is not None
+        handback = self.seating.occupant(side).autopilot is not None
         back = self.seating.reconnect(side)
         if back is not None:
             out.send(Everyone(exclude=client), back)
-        out.send(client, State(room=self.state(client, now), id=request_id))
+        if handback:
+            # The seat's autopilot shows in everyone's state: it is gone now.
+            self.send_states(out, now, client, request_id)
+        else:
+            out.send(client, State(room=self.state(client, now), id=request_id))
 
     def start_game(
         self, now: float, out: Draft, requester: ClientId | None, request_id: RequestId
@@ -276,11 +292,22 @@ class Table:
         requester: ClientId | None,
         request_id: RequestId,
         search: SearchInfo | None = None,
+        *,
+        autopilot: bool = False,
     ) -> None:
-        """Play ``side``'s legal ``move``; the AI is asked if it is to move next."""
+        """Play ``side``'s legal ``move`` (``autopilot``: the engine's, for an
+        absent player); the engine is asked if it is to move next."""
         line_hidden = self.controls.line_hidden(has_player=self.seating.has_player)
         goes_on = self.play.play(
-            side, move, now, out, requester, request_id, search, line_hidden=line_hidden
+            side,
+            move,
+            now,
+            out,
+            requester,
+            request_id,
+            search,
+            line_hidden=line_hidden,
+            autopilot=autopilot,
         )
         if goes_on:
             self.request_ai(out, now)
@@ -464,7 +491,9 @@ class Table:
             self.request_ai(out, now)  # stale: ask about the position in play, if any
             return
         move, search = ai_turns.move_to_play(self.play, move_text, search, self.rng)
-        self.play_move(self.play.to_move, move, now, out, None, None, search)
+        side = self.play.to_move
+        autopilot = self.seating.occupant(side).autopilot is not None
+        self.play_move(side, move, now, out, None, None, search, autopilot=autopilot)
 
     # -- time ------------------------------------------------------------------------
 
@@ -476,6 +505,15 @@ class Table:
         flag = self.play.flag_deadline()
         deadlines: list[tuple[float, Player | None]] = [] if flag is None else [(flag, None)]
         return deadlines + list(self.seating.window_deadlines())
+
+    def autopilot_level(self, side: Player) -> Level | None:
+        """The level the engine takes ``side`` at when its window ends now: the
+        room's autopilot in a game in play whose opponent waits (a connected
+        person or bot); None if the window ends as without it."""
+        level = self.seating.options.autopilot
+        opponent = self.seating.seats[side.other]
+        waits = opponent is not None and opponent.kind is not PlayerKind.AI and opponent.connected
+        return level if level is not None and self.play.playing and waits else None
 
     def expire(self, now: float, out: Draft) -> None:
         """Apply every timed event due by ``now``, earliest first (a flag before a
@@ -489,6 +527,10 @@ class Table:
             if side is None:
                 assert play.clock is not None and play.clock.running is not None
                 play.concede(play.clock.running, Termination.TIMEOUT, at, out, None, None)
+            elif (level := self.autopilot_level(side)) is not None:
+                out.send(ALL, self.seating.engage_autopilot(side, level))
+                self.send_states(out, at, None, None)
+                self.request_ai(out, at)
             else:
                 if play.playing:
                     both_gone = self.seating.gone(side.other)
@@ -522,8 +564,21 @@ class Table:
             deadlines.append(self.seating.unwatched_until)
         return min(deadlines) if deadlines else None
 
+    def release_autopilots(self, out: Draft) -> None:
+        """Once the game the engine played seats in is over, those seats are held
+        for their players a whole window from its end, as any dropped player's;
+        everyone gets the state."""
+        ended = None if self.play.playing else self.play.finished_at
+        sides = self.seating.autopiloted()
+        if ended is None or not sides:
+            return
+        for side in sides:
+            self.seating.release_autopilot(side, ended)
+        self.send_states(out, ended, None, None)
+
     def output(self, out: Draft) -> Output:
         """What the input said, as the room's :class:`Output`."""
+        self.release_autopilots(out)
         messages = delay_messages(
             out.messages,
             self.seating.audience(),

@@ -41,6 +41,8 @@ from boardroom.shared.protocol.close_codes import (
 from boardroom.shared.protocol.codec import check_player_name
 from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
 from boardroom.shared.protocol.messages import (
+    AUTOPILOT_OFF,
+    LEVELS,
     PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
     AskHint,
@@ -49,6 +51,7 @@ from boardroom.shared.protocol.messages import (
     Error,
     Hello,
     Join,
+    Level,
     ListRooms,
     Ping,
     Pong,
@@ -532,12 +535,31 @@ class Dispatcher:
                 hints=self._rooms.hints,
                 ai_match=match is not None,
                 ai_pace=match.pace if match is not None else 0.0,
+                autopilot=self._autopilot(request),
                 join_code=codes.join,
                 watch_code=codes.watch,
             )
         except ValueError as error:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, str(error)) from None
         return self._rooms.add_room(game, codes, options, quick=quick)
+
+    def _autopilot(self, request: CreateRoom | None) -> Level | None:
+        """The autopilot level ``request`` chose (``off``: None), or the server's
+        when it chose none (a quick match's room: the server's). An AI match has
+        no held seats, so none. ``bad_options`` for a word that is no level."""
+        if request is not None and request.ai_match is not None:
+            return None
+        chosen = request.autopilot if request is not None else None
+        if chosen is None:
+            return self._rooms.config.autopilot_level
+        if chosen == AUTOPILOT_OFF:
+            return None
+        if chosen not in LEVELS:
+            raise ProtocolError(
+                ErrorCode.BAD_OPTIONS,
+                f"autopilot={chosen!r}: choose one of {', '.join(LEVELS)}, or off",
+            )
+        return Level(chosen)
 
 
 def resolve_game(

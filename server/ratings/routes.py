@@ -41,7 +41,11 @@ def add_leaderboard_routes(app: web.Application) -> None:
 
 async def _leaderboards(app: web.Application) -> AsyncIterator[None]:
     config = app[CONFIG]
-    app[LEADERBOARDS] = Leaderboards(app[STORE], config.class_name if config.class_mode else None)
+    app[LEADERBOARDS] = Leaderboards(
+        app[STORE],
+        config.class_name if config.class_mode else None,
+        rate_autopilot=config.rate_autopilot,
+    )
     yield
 
 

@@ -28,6 +28,11 @@ Who a player is (the rules are :func:`player_id`'s), first rule that applies:
   matched to no player) is their name, read case-insensitively
   (``name:ann``), shown as spelled in their latest rated game.
 
+A game in which the server's engine made a move for an absent player (the
+room's autopilot) is not rated unless the host says so (``--rate-autopilot``):
+its result is partly the engine's, not the player's who left, and a player
+must not gain or lose points for moves they did not make.
+
 A game whose two seats are the same player (one player, or one name, in both
 seats, or the AI against itself at one level) is not rated.
 
@@ -136,8 +141,11 @@ class Leaderboards:
     """The leaderboards of ``store``'s games; ``class_name`` is the running class
     (None outside class mode). Use from the event loop only."""
 
-    def __init__(self, store: Store, class_name: str | None) -> None:
+    def __init__(
+        self, store: Store, class_name: str | None, *, rate_autopilot: bool = False
+    ) -> None:
         self._store = store
+        self._rate_autopilot = rate_autopilot
         self._class_name = class_name
         self._history: _History | None = None
         # One replay at a time: requests arriving during one wait for its result.
@@ -189,7 +197,7 @@ class Leaderboards:
                 merged,
             ):
                 return history
-            games = await self._store.games_with_result()
+            games = await self._store.games_with_result(with_autopilot=self._rate_autopilot)
             # 10,000 games take about 0.1 s to replay (2-core laptop), ten times the
             # event loop's lag budget: off the loop, on a thread.
             ratings, spellings = await asyncio.to_thread(_replay, games, merged)

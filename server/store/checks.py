@@ -179,10 +179,11 @@ class PendingMove:
     at: float
     clock_ms: int | None
     stored: asyncio.Future[None]
+    autopilot: bool = False
 
 
 def pending_move(
-    game_id: object, ply: object, move: object, at: object, clock_ms: object
+    game_id: object, ply: object, move: object, at: object, clock_ms: object, autopilot: object
 ) -> PendingMove:
     """``append_move``'s arguments, checked, with a new future to await."""
     check_game_id(game_id)
@@ -197,9 +198,11 @@ def pending_move(
         not isinstance(clock_ms, int) or isinstance(clock_ms, bool) or clock_ms < 0
     ):
         raise InvalidRecordError(f"clock_ms must be None or an int >= 0, not {clock_ms!r}")
+    if not isinstance(autopilot, bool):
+        raise InvalidRecordError(f"autopilot must be True or False, not {autopilot!r}")
     assert isinstance(game_id, int)  # checked above
     stored: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-    return PendingMove(game_id, ply, move, made_at, clock_ms, stored)
+    return PendingMove(game_id, ply, move, made_at, clock_ms, stored, autopilot)
 
 
 def move_refusal(pending: PendingMove, state: str | None, expected_ply: int) -> StoreError | None:

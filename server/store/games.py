@@ -98,7 +98,7 @@ def game_queries(which: GamesOf, parameter: str) -> tuple[str, str, str]:
         f"SELECT {GAME_COLUMNS} FROM games g WHERE {where} ORDER BY g.id",  # noqa: S608
         "SELECT s.game_id, s.side, s.name, s.kind, s.ai_level, s.session, s.player"  # noqa: S608
         f" FROM seats s JOIN games g ON g.id = s.game_id WHERE {where}",
-        "SELECT m.game_id, m.ply, m.move, m.at, m.clock_ms"  # noqa: S608
+        "SELECT m.game_id, m.ply, m.move, m.at, m.clock_ms, m.autopilot"  # noqa: S608
         f" FROM moves m JOIN games g ON g.id = m.game_id WHERE {where} ORDER BY m.game_id, m.ply",
     )
 
@@ -190,7 +190,14 @@ class GamesStorage(StoreBase[Handle]):
         await self._start(game_id, started_at, what=f"starting game {game_id}")
 
     async def append_move(
-        self, game_id: int, ply: int, move: str, at: float, clock_ms: int | None = None
+        self,
+        game_id: int,
+        ply: int,
+        move: str,
+        at: float,
+        clock_ms: int | None = None,
+        *,
+        autopilot: bool = False,
     ) -> None:
         """Append the move ``move`` (its notation) at ``ply`` to a game in play.
 
@@ -200,13 +207,14 @@ class GamesStorage(StoreBase[Handle]):
         out-of-order write raises :class:`StaleWriteError`, and a game not in play
         :class:`GameStateError`; neither changes anything. ``at`` is when the
         move was made and ``clock_ms`` the mover's time left when it moved,
-        before any increment (None without a clock). The rules are the room's
+        before any increment (None without a clock); ``autopilot``: the server's
+        engine made it for an absent player. The rules are the room's
         business: the store does not check that the move is legal.
 
         Moves appended while a write is under way share the next transaction
         (group commit); a refused one fails alone.
         """
-        pending = pending_move(game_id, ply, move, at, clock_ms)
+        pending = pending_move(game_id, ply, move, at, clock_ms, autopilot)
         self._join_batch(pending)
         # Shielded: a cancelled caller stops waiting; its move is stored or not as a whole.
         await asyncio.shield(pending.stored)

@@ -19,13 +19,17 @@ __all__ = ["RatingsStorage"]
 class RatingsStorage(StoreBase[Handle]):
     """The games the ratings replay."""
 
-    async def games_with_result(self) -> list[tuple[str, SeatRecord, SeatRecord, str, float]]:
+    async def games_with_result(
+        self, *, with_autopilot: bool = False
+    ) -> list[tuple[str, SeatRecord, SeatRecord, str, float]]:
         """Every finished game with a result (a win or a draw), in the order they
         finished (then by id), as ``(game, first seat, second seat, result,
         finished_at)``: what the ratings replay. ``result`` is as
         :attr:`GameRecord.result` gives it (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``).
-        Games without a result (aborted, or abandoned by both players) are left out."""
-        rows = await self._rated_games(what="reading the rated games")
+        Games without a result (aborted, or abandoned by both players) are left out,
+        and so are games with a move the server's engine made for an absent player
+        (the room's autopilot) unless ``with_autopilot``."""
+        rows = await self._rated_games(with_autopilot, what="reading the rated games")
         return [rated_game(row) for row in rows]
 
     async def player_names(self, player_ids: Iterable[str]) -> dict[str, str]:
@@ -37,10 +41,10 @@ class RatingsStorage(StoreBase[Handle]):
     # -- what a backend supplies --------------------------------------------------------
 
     @abstractmethod
-    async def _rated_games(self, *, what: str) -> Iterable[Row]:
+    async def _rated_games(self, with_autopilot: bool, *, what: str) -> Iterable[Row]:
         """The rows (:data:`~boardroom.server.store.rows.RATED_COLUMNS`) of the finished games
-        with a winner or a draw (:data:`~boardroom.server.store.rows.DRAWS`), in the order
-        they finished, then by id."""
+        with a winner or a draw (:data:`~boardroom.server.store.rows.DRAWS`), without an
+        autopilot move unless ``with_autopilot``, in the order they finished, then by id."""
 
     @abstractmethod
     async def _names(self, player_ids: list[str], *, what: str) -> Iterable[tuple[str, str]]:

@@ -182,7 +182,7 @@ GAME_COLUMNS = (
     " g.created_at, g.started_at, g.finished_at, g.number"
 )
 """The ``games g`` columns :func:`game_records` reads (seats: ``game_id, side,
-name, kind, ai_level, session, player``; moves: ``game_id, ply, move, at, clock_ms``)."""
+name, kind, ai_level, session, player``; moves: ``game_id, ply, move, at, clock_ms, autopilot``)."""
 
 
 def game_records(
@@ -195,8 +195,10 @@ def game_records(
         seat = SeatRecord(name, PlayerKind(kind), ai_level, session, player)
         seated.setdefault(game_id, [None, None])[side] = seat
     played: dict[int, list[MoveRecord]] = {}
-    for game_id, ply, move, at, clock_ms in moves:
-        played.setdefault(game_id, []).append(MoveRecord(ply, move, at, clock_ms))
+    for game_id, ply, move, at, clock_ms, autopilot in moves:
+        played.setdefault(game_id, []).append(
+            MoveRecord(ply, move, at, clock_ms, autopilot=bool(autopilot))
+        )
     records = []
     for row in games:
         game_id = row[0]

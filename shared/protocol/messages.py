@@ -102,6 +102,8 @@ class Level(enum.StrEnum):
 
 
 LEVELS: Final[tuple[Level, ...]] = tuple(Level)
+AUTOPILOT_OFF: Final = "off"
+"""``create_room``'s ``autopilot`` (and ``--autopilot``) for no autopilot."""
 """Every :data:`Level`, weakest first, for checks and for messages that list them."""
 
 
@@ -196,6 +198,11 @@ class CreateRoom(_Message, tag="create_room", frozen=True):
     clock: Clock = Clock()
     ai_level: Level | None = None
     ai_match: AiMatch | None = None
+    autopilot: ShortText | None = None
+    """The engine level that plays a seat whose player's grace window ran out,
+    until they come back (a level of ``LEVELS``), or ``off`` (the game is lost by
+    abandonment); omitted: the server's ``--autopilot``. Anything else is
+    refused ``bad_options``."""
 
 
 class Join(_Message, tag="join", frozen=True):
@@ -328,7 +335,10 @@ CLIENT_MESSAGES: dict[str, type[_Message]] = {
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Who sits in a seat. ``kind`` is ``human``, ``bot`` or ``ai`` (the server's
     engine, at ``level``); ``gone_until`` (Unix seconds) is set while a dropped
-    player's seat is held for them."""
+    player's seat is held for them. ``autopilot`` is set (the engine's level)
+    while the server's engine plays for a person or bot whose grace window ran
+    out (a room with the ``autopilot`` option): they take the seat back by
+    coming back."""
 
     side: Player
     name: str | None = None
@@ -336,6 +346,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     level: Level | None = None
     connected: bool = False
     gone_until: float | None = None
+    autopilot: Level | None = None
 
 
 class ClockState(msgspec.Struct, frozen=True, kw_only=True):
@@ -528,6 +539,9 @@ class Moved(_Message, tag="moved", frozen=True):
     legal: list[str] | None = None
     """The legal moves after it, of the side to move next (empty if the move
     ended the game), as :attr:`RoomState.legal` gives them."""
+    autopilot: bool = False
+    """True if the server's engine made this move for a player it plays for
+    (``SeatInfo.autopilot``); omitted otherwise."""
 
 
 class Hint(_Message, tag="hint", frozen=True):
@@ -552,12 +566,16 @@ class GameOver(_Message, tag="game_over", frozen=True):
 
 
 class PlayerStatus(_Message, tag="player_status", frozen=True):
-    """A seated player connected, or dropped (seat held until ``gone_until``)."""
+    """A seated player connected, or dropped (seat held until ``gone_until``),
+    or the server's engine took their seat when the window ran out
+    (``autopilot``: its level; the player takes it back by coming back,
+    with ``connected`` true)."""
 
     room: str
     side: Player
     connected: bool
     gone_until: float | None = None
+    autopilot: Level | None = None
 
 
 class DrawOffered(_Message, tag="draw_offered", frozen=True):

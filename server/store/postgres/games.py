@@ -130,7 +130,14 @@ async def _write_batch(
             if refusal is None:
                 games[pending.game_id][1] = expected_ply + 1  # a later move of the batch
                 rows.append(
-                    (pending.game_id, pending.ply, pending.move, pending.at, pending.clock_ms)
+                    (
+                        pending.game_id,
+                        pending.ply,
+                        pending.move,
+                        pending.at,
+                        pending.clock_ms,
+                        pending.autopilot,
+                    )
                 )
             continue
         await _insert_moves(db, rows)
@@ -150,7 +157,8 @@ async def _insert_moves(db: Connection, rows: list[tuple[Any, ...]]) -> None:
     """Insert the moves of ``rows`` (checked already), and empty it."""
     if rows:
         await db.executemany(
-            "INSERT INTO moves (game_id, ply, move, at, clock_ms) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO moves (game_id, ply, move, at, clock_ms, autopilot)"
+            " VALUES ($1, $2, $3, $4, $5, $6)",
             rows,
         )
         rows.clear()

@@ -17,7 +17,13 @@ __all__ = ["PostgresRatings"]
 class PostgresRatings(RatingsStorage[asyncpg.Pool], PostgresBase):
     """The games the ratings replay, on PostgreSQL."""
 
-    async def _rated_games(self, *, what: str) -> Iterable[Row]:
+    async def _rated_games(self, with_autopilot: bool, *, what: str) -> Iterable[Row]:
+        autopilot = (
+            ""
+            if with_autopilot
+            else " AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.game_id = g.id AND m.autopilot)"
+        )
+
         async def body(db: Connection) -> list[Row]:
             return list(
                 await db.fetch(
@@ -26,7 +32,7 @@ class PostgresRatings(RatingsStorage[asyncpg.Pool], PostgresBase):
                     " JOIN seats b ON b.game_id = g.id AND b.side = 1"
                     " WHERE g.state = 'finished'"
                     " AND (g.winner IS NOT NULL OR g.termination = ANY($1::text[]))"
-                    " ORDER BY g.finished_at, g.id",
+                    f"{autopilot} ORDER BY g.finished_at, g.id",
                     list(DRAWS),
                 )
             )

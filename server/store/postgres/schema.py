@@ -284,6 +284,9 @@ _VERSION_10 = (
     "ALTER TABLE games ADD CONSTRAINT games_termination_check CHECK (termination <> '')",
 )
 
+# Version 11: which moves the server's engine made for an absent player (the autopilot).
+_VERSION_11 = ("ALTER TABLE moves ADD COLUMN autopilot boolean NOT NULL DEFAULT false",)
+
 _MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     # (the version a step brings the database to, its statements), in order. A
     # step is frozen once released: a change is a new step here and in SQLite's list.
@@ -291,6 +294,7 @@ _MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (8, _VERSION_8),
     (9, _VERSION_9),
     (10, _VERSION_10),
+    (11, _VERSION_11),
 )
 assert _MIGRATIONS[-1][0] == SCHEMA_VERSION
 

@@ -117,8 +117,9 @@ def _append_move(pending: PendingMove, db: sqlite3.Connection) -> StoreError | N
     refusal = move_refusal(pending, *(row or (None, 0)))
     if refusal is None:
         db.execute(
-            "INSERT INTO moves (game_id, ply, move, at, clock_ms) VALUES (?, ?, ?, ?, ?)",
-            (game_id, ply, pending.move, pending.at, pending.clock_ms),
+            "INSERT INTO moves (game_id, ply, move, at, clock_ms, autopilot)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, ply, pending.move, pending.at, pending.clock_ms, pending.autopilot),
         )
     return refusal
 

@@ -17,8 +17,13 @@ __all__ = ["SQLiteRatings"]
 class SQLiteRatings(RatingsStorage[SQLiteThread], SQLiteBase):
     """The games the ratings replay, on SQLite."""
 
-    async def _rated_games(self, *, what: str) -> Iterable[Row]:
+    async def _rated_games(self, with_autopilot: bool, *, what: str) -> Iterable[Row]:
         placeholders = ", ".join("?" * len(DRAWS))  # the values go as parameters
+        autopilot = (
+            ""
+            if with_autopilot
+            else " AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.game_id = g.id AND m.autopilot)"
+        )
 
         def body(db: sqlite3.Connection) -> list[Row]:
             return db.execute(
@@ -27,7 +32,7 @@ class SQLiteRatings(RatingsStorage[SQLiteThread], SQLiteBase):
                 " JOIN seats b ON b.game_id = g.id AND b.side = 1"
                 " WHERE g.state = 'finished'"
                 f" AND (g.winner IS NOT NULL OR g.termination IN ({placeholders}))"
-                " ORDER BY g.finished_at, g.id",
+                f"{autopilot} ORDER BY g.finished_at, g.id",
                 DRAWS,
             ).fetchall()
 

@@ -484,6 +484,12 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
     # boardroom.server.core.records.Termination is the one list; a game with a new ending
     # needs no migration. The column keeps a simpler CHECK: not empty.
     (_games_without_termination_list,),
+    # Version 10 to 11: which moves the server's engine made for an absent player
+    # (the room's autopilot, boardroom.server.core.table); 0 for those stored before.
+    (
+        "ALTER TABLE moves ADD COLUMN autopilot INTEGER NOT NULL DEFAULT 0"
+        " CHECK (autopilot IN (0, 1))",
+    ),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 

@@ -298,7 +298,9 @@ export class ReviewView {
       const review = reviews[ply];
       const key = review ? review.judgement : "pending";
       const hint = review?.hint ?? null; // the engine's hint the mover asked for before it
-      if (item.dataset.judgement === key && (item.dataset.hint ?? null) === (hint ?? null)) return;
+      const byEngine = (this.body.autopilot ?? []).includes(ply); // the autopilot's move
+      if (item.dataset.judgement === key && (item.dataset.hint ?? null) === (hint ?? null) && item.dataset.autopilot === String(byEngine)) return;
+      item.dataset.autopilot = String(byEngine);
       item.dataset.judgement = key;
       if (hint) item.dataset.hint = hint;
       else delete item.dataset.hint;
@@ -306,6 +308,12 @@ export class ReviewView {
       const entry = item.firstElementChild;
       const parts = [h("span", { class: "move-number" }, `${ply + 1}.`), sideMark(side), ` ${this.moves[ply]}`];
       const label = [t("Move {number}, {side} {move}", { number: ply + 1, side: SYMBOLS[side], move: this.moves[ply] })];
+      if (byEngine) {
+        // The player was away: the server's engine made this move for them.
+        const title = t("played by the engine while the player was away");
+        parts.push(h("span", { class: "autopilot-badge", title }, t("AI")));
+        label.push(title);
+      }
       if (!review) {
         parts.push(h("span", { class: "move-pending" }, " …"));
         label.push(t("not analysed yet"));

@@ -125,7 +125,12 @@ export class Room {
           ...this.state,
           seats: this.state.seats.map((seat) =>
             seat.side === message.side
-              ? { ...seat, connected: message.connected, gone_until: message.gone_until ?? null }
+              ? {
+                  ...seat,
+                  connected: message.connected,
+                  gone_until: message.gone_until ?? null,
+                  autopilot: message.autopilot ?? null,
+                }
               : seat,
           ),
         };

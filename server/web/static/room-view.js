@@ -353,7 +353,7 @@ export class RoomView {
       parts.clock.classList.toggle("low", running && left < LOW_TIME_MS);
       parts.item.classList.toggle("to-move", room.playing && state.to_move === side);
       parts.item.classList.toggle("winner", state.result?.winner === side);
-      parts.item.classList.toggle("gone", Boolean(seat.name) && !seat.connected && seat.kind !== "ai");
+      parts.item.classList.toggle("gone", Boolean(seat.name) && !seat.connected && seat.kind !== "ai" && !seat.autopilot);
     }
   }
 

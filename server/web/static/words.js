@@ -64,7 +64,7 @@ export function who(room, side, { capital = true } = {}) {
 
 /** A seat's presence: "" when there, else "gone, seat held 40 s" or "away". */
 export function presence(seat, nowSeconds = Date.now() / 1000) {
-  if (!seat.name || seat.connected || seat.kind === "ai") return "";
+  if (!seat.name || seat.connected || seat.kind === "ai" || seat.autopilot) return "";
   if (seat.gone_until != null) {
     const held = Math.max(0, Math.round(seat.gone_until - nowSeconds));
     return t("gone, seat held {seconds} s", { seconds: held });
@@ -220,6 +220,7 @@ export function eventText(room, message, before) {
       return resultText(room);
     case "player_status":
       if (message.side === room.you) return null;
+      if (message.autopilot) return t("The AI plays for {who} until they come back", { who: who(room, message.side) });
       return message.connected
         ? t("{who} is back", { who: who(room, message.side) })
         : t("{who} lost the connection", { who: who(room, message.side) });
@@ -395,7 +396,12 @@ export function refusalText(error) {
 /** A seat's label: "ann", "ann (you)", "bob (left)" for who played a finished
  * game and has left the seat since, else "empty seat". */
 export function seatLabel(room, side) {
-  const seated = room.seat(side).name;
+  const seat = room.seat(side);
+  const seated = seat.name;
+  if (seated && seat.autopilot) {
+    // The server's engine plays the seat of a player whose grace window ran out.
+    return t("AI for {name} ({level})", { name: shownName(seated), level: levelName(seat.autopilot) });
+  }
   if (seated) return side === room.you ? t("{name} (you)", { name: shownName(seated) }) : shownName(seated);
   const played = room.playerName(side);
   return played ? t("{name} (left)", { name: shownName(played) }) : t("empty seat");

@@ -93,6 +93,15 @@ def test_player_status_and_draw_offers_update_the_seats_and_offer() -> None:
     assert room.state.draw_offer is None
 
 
+def test_player_status_with_autopilot_marks_the_seat_until_the_player_is_back() -> None:
+    room = TrackedRoom(room_state())
+    room.apply(PlayerStatus(room="ABCDEF", side=Player.FIRST, connected=False, autopilot="hard"))
+    seat = room.seat(Player.FIRST)
+    assert (seat.connected, seat.gone_until, seat.autopilot) == (False, None, "hard")
+    room.apply(PlayerStatus(room="ABCDEF", side=Player.FIRST, connected=True))
+    assert (room.seat(Player.FIRST).connected, room.seat(Player.FIRST).autopilot) == (True, None)
+
+
 def test_a_rematch_offer_is_kept_until_the_next_state() -> None:
     room = TrackedRoom(room_state(moves="1212121", status="finished", to_move=None))
     room.apply(RematchOffered(room="ABCDEF", side=Player.FIRST))

@@ -98,6 +98,14 @@ def test_a_dropped_player_shows_as_gone_with_the_seat_held_for_a_countdown() -> 
     assert seat_text(gone, Player.SECOND, wall_now=955.2) == "O bob (gone, seat held 45s)"
 
 
+def test_a_seat_the_autopilot_plays_shows_as_the_ai_for_its_player() -> None:
+    """Bob's window ran out and the engine plays for him at ``medium``: no countdown."""
+    away = room(
+        seats=[ANN, SeatInfo(side=Player.SECOND, name="bob", kind="human", autopilot="medium")]
+    )
+    assert seat_text(away, Player.SECOND) == "O AI for bob (medium)"
+
+
 def test_a_bot_is_labelled_and_a_spectator_sees_no_you() -> None:
     bot = SeatInfo(side=Player.SECOND, name="minimax", kind="bot", connected=True)
     watched = room(seats=[ANN, bot], you=None)

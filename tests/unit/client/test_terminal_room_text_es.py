@@ -76,6 +76,12 @@ def test_the_ais_seat_says_its_level_in_words() -> None:
     assert seat_text(room(seats=[ANN, AI]), Player.SECOND) == "O IA (difícil)"
 
 
+def test_a_seat_the_autopilot_plays_says_whose_it_is_and_the_level() -> None:
+    """Bob's window ran out and the engine plays for him (``autopilot: medium``)."""
+    away = SeatInfo(side=Player.SECOND, name="bob", kind="human", autopilot="medium")
+    assert seat_text(room(seats=[ANN, away]), Player.SECOND) == "O IA por bob (medio)"
+
+
 def test_a_draw_offer_and_a_pause_are_said_in_spanish() -> None:
     offered = room(moves="b2", ply=1, to_move=Player.SECOND, draw_offer=Player.SECOND)
     assert status_line(offered).endswith("| turno de O, O bob ofrece empate: accept o decline")

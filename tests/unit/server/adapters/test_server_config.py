@@ -26,6 +26,16 @@ def test_a_flag_beats_the_environment_which_beats_the_default() -> None:
     assert config.database == ServerConfig().database
 
 
+def test_the_autopilot_is_off_unless_a_level_is_given() -> None:
+    """Off by default (today's abandonment); a level by flag or variable."""
+    assert config_from(parse(), {}).autopilot_level is None
+    assert config_from(parse("--autopilot", "hard"), {}).autopilot_level == "hard"
+    config = config_from(parse(), {"BOARDROOM_AUTOPILOT": "easy", "BOARDROOM_RATE_AUTOPILOT": "1"})
+    assert (config.autopilot_level, config.rate_autopilot) == ("easy", True)
+    assert config_from(parse("--autopilot", "off"), {}).autopilot_level is None
+    assert config_from(parse(), {}).rate_autopilot is False
+
+
 def test_every_setting_has_a_flag_and_a_variable() -> None:
     args = parse("--max-connections-per-address", "3", "--rate", "2.5", "--log-format", "json")
     environ = {
@@ -65,6 +75,7 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
         ({"BOARDROOM_PORT": "eighty"}, "BOARDROOM_PORT"),
         ({"BOARDROOM_PORT": "70000"}, "port=70000"),
         ({"BOARDROOM_GRACE_SECONDS": "0"}, "grace_seconds"),
+        ({"BOARDROOM_AUTOPILOT": "grandmaster"}, "autopilot='grandmaster'"),
         ({"BOARDROOM_HANDSHAKE_SECONDS": "0"}, "handshake_seconds"),
         ({"BOARDROOM_HANDSHAKE_SECONDS": "inf"}, "handshake_seconds"),
         ({"BOARDROOM_LOG_FORMAT": "xml"}, "log_format"),

@@ -192,6 +192,44 @@ async def test_a_game_in_play_comes_back_after_a_restart(database: str, store: G
         await store.close()
 
 
+async def test_the_autopilot_and_its_moves_come_back_after_a_restart(
+    database: str, store: GameStore
+) -> None:
+    """A room with ``autopilot: hard`` whose engine played for Bob: the restart
+    keeps the option (stored with the room's options) and the flag of the move
+    the engine made. Restored, Bob's seat is held again for a whole window from
+    the restart; Ann comes back, and when Bob's window runs out the engine takes
+    his seat again, at the stored level."""
+    recorder = GameRecorder(store)
+    room = new_room(autopilot="hard")
+    await seat_both(recorder, room)
+    await play(recorder, room, "b2")
+    await persisted(recorder, room, room.disconnected(BOB, now=T0 + 8))
+    (request,) = (await persisted(recorder, room, room.tick(T0 + 68))).ai_requests
+    assert request.level == "hard"
+    await persisted(recorder, room, room.ai_moved(1, 1, "a1", now=T0 + 69))
+    game_id = recorder.game_id(CODE, 1)
+    assert game_id is not None
+    assert options_to_json(room.options)["autopilot"] == "hard"
+
+    store, recorder = await restart(database, store)
+    try:
+        record = await store.get_game(game_id)
+        assert [move.autopilot for move in record.moves] == [False, True]
+        [restored] = await recorder.restore_rooms(seeded)
+        back = restored.room
+        assert back.options == room.options and back.moves == "b2 a1"
+        back.resume_after_restart(T0 + 1_000)
+        back.reconnected(ANN, now=T0 + 1_001)
+        assert back.state_for(ANN, now=T0 + 1_001).seats[1].autopilot is None
+        await play(recorder, back, "c3", start=T0 + 1_001, step=1)
+        (again,) = back.tick(T0 + 1_061).ai_requests
+        assert (again.level, again.side) == ("hard", "second")
+        assert back.state_for(ANN, now=T0 + 1_061).seats[1].autopilot == "hard"
+    finally:
+        await store.close()
+
+
 async def test_a_rematch_is_its_own_record_numbered_2(database: str, store: GameStore) -> None:
     """Game 2 of a room gets a new id and number 2, with the sides swapped and the
     sessions kept; after a restart the room comes back at game 2."""

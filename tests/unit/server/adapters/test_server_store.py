@@ -127,7 +127,8 @@ async def test_the_json_export_has_players_moves_result_termination_and_board(
     }  # fmt: skip
     assert [m["move"] for m in exported["moves"]] == list("4455667")
     assert exported["moves"][1] == {
-        "ply": 1, "side": "second", "move": "4", "at": "2025-05-01T12:00:03.000Z", "clock_ms": None
+        "ply": 1, "side": "second", "move": "4", "at": "2025-05-01T12:00:03.000Z", "clock_ms": None,
+        "autopilot": False,
     }  # fmt: skip
     assert exported["move_string"] == "4455667"
     assert (exported["result"], exported["winner"], exported["termination"]) == (
@@ -277,7 +278,7 @@ async def test_the_database_runs_in_wal_mode_with_full_sync(
     info = await sqlite_store.info()
 
     assert (info.journal_mode, info.synchronous) == ("wal", "FULL")
-    assert info.schema_version == SCHEMA_VERSION == 10
+    assert info.schema_version == SCHEMA_VERSION == 11
     with closing(sqlite3.connect(db_path)) as other:
         assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
@@ -301,7 +302,7 @@ async def test_reopening_a_database_keeps_the_schema_version_and_the_data(
         with closing(sqlite3.connect(database)) as other:
             assert other.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
     else:
-        assert await _postgres_value(database, "SELECT version FROM schema_version") == 10
+        assert await _postgres_value(database, "SELECT version FROM schema_version") == 11
 
 
 async def test_a_file_from_a_newer_schema_is_refused_and_left_alone(db_path: Path) -> None:
@@ -347,7 +348,7 @@ async def test_postgres_commits_are_durable_and_the_schema_is_current(
 
     assert (info.journal_mode, info.synchronous) == ("wal", "on")
     assert info.schema_version == SCHEMA_VERSION
-    assert await _postgres_value(postgres_database, "SELECT version FROM schema_version") == 10
+    assert await _postgres_value(postgres_database, "SELECT version FROM schema_version") == 11
     hidden = PostgresGameStore(postgres_database.replace("@", ":secret@", 1))
     assert "secret" not in hidden.path and ":***@" in hidden.path
 

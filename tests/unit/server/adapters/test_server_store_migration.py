@@ -1,5 +1,6 @@
-"""Schema version 10: a database of the previous schema reads as before, and the
-schema holds no list of endings (the code's Termination is the one list).
+"""Schema versions 10 and 11: a database of schema 9 reads as before, the schema
+holds no list of endings (the code's Termination is the one list), and every
+move stored before version 11 reads as a player's own (``autopilot`` false).
 
 ``tests/data/schema-9.sqlite`` was written by the store of schema 9 (the code
 before issue 26) with ``tests/data/make_schema_9_db.py``, which says how; the
@@ -10,21 +11,31 @@ back from it, one ``repr`` a line.
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import asyncpg
 import pytest
 from services import PostgresServer
 
 from boardroom.server.core.players import PlayerId, PlayerRecord
-from boardroom.server.core.records import GameState, PlayerKind, SeatRecord, Termination
+from boardroom.server.core.records import (
+    GameState,
+    PlayerKind,
+    SeatRecord,
+    Termination,
+    record_to_json,
+    record_to_text,
+)
 from boardroom.server.store import (
     SCHEMA_VERSION,
     GameStore,
+    InvalidRecordError,
     PostgresGameStore,
     Store,
     StudentRecord,
@@ -47,6 +58,22 @@ def _fixture_script() -> ModuleType:
     return module
 
 
+def _without_autopilot(line: str) -> str:
+    """A read of today's store as the store of schema 9 gave it: each move's
+    ``autopilot`` (version 11's) must be false, and is left out."""
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            if "autopilot" in value and "ply" in value:
+                assert value.pop("autopilot") is False, value
+            return {key: strip(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [strip(item) for item in value]
+        return value
+
+    return json.dumps(strip(json.loads(line)), sort_keys=True)
+
+
 def _schema(path: Path) -> dict[str, str | None]:
     with closing(sqlite3.connect(path)) as db:
         return dict(
@@ -55,8 +82,9 @@ def _schema(path: Path) -> dict[str, str | None]:
 
 
 async def test_a_database_of_the_previous_schema_reads_as_before(tmp_path: Path) -> None:
-    """The file of schema 9, opened by today's store, is migrated to version 10 and
-    every reader gives back what the store of schema 9 gave: games in every state
+    """The file of schema 9, opened by today's store, is migrated to today's version
+    and every reader gives back what the store of schema 9 gave (each move marked
+    as its player's own, not the autopilot's): games in every state
     with their seats (sessions too) and moves, players, the class, its code and
     tournament, the ratings' games, the analysis and hints, a setting. The games
     table keeps its ids, its AUTOINCREMENT high-water mark, its indexes and every
@@ -74,8 +102,9 @@ async def test_a_database_of_the_previous_schema_reads_as_before(tmp_path: Path)
     expected = (DATA / "schema-9.reads.jsonl").read_text().splitlines()
 
     async with GameStore(path) as store:
-        assert (await store.info()).schema_version == SCHEMA_VERSION == 10
-        assert await script.reads(store, [1, 2, 3, 4, 5, 6]) == expected
+        assert (await store.info()).schema_version == SCHEMA_VERSION == 11
+        reads = await script.reads(store, [1, 2, 3, 4, 5, 6])
+        assert [_without_autopilot(line) for line in reads] == expected
         first = await store.get_game(1)
         assert [seat.session for seat in first.seats if seat] == ["sess-a", "sess-b"]
         assert (await store.create_game("NEW", "tictactoe", at=T0)) == 41
@@ -83,7 +112,8 @@ async def test_a_database_of_the_previous_schema_reads_as_before(tmp_path: Path)
     after = _schema(path)
     assert set(after) == set(before)
     changed = {name for name in before if before[name] != after[name]}
-    assert changed == {"games"}
+    assert changed == {"games", "moves"}
+    assert "autopilot INTEGER NOT NULL DEFAULT 0" in str(after["moves"])
     old_games, new_games = str(before["games"]), str(after["games"])
     assert "'full_board'" in old_games and "'full_board'" not in new_games
     assert "CHECK (termination <> '')" in new_games
@@ -246,7 +276,7 @@ async def _postgres_at_version_9(url: str) -> None:
 async def test_a_postgres_database_of_the_previous_schema_is_migrated(
     postgres_server: PostgresServer,
 ) -> None:
-    """A PostgreSQL database at version 9 opens at version 10: its game reads back,
+    """A PostgreSQL database at version 9 opens at today's version: its game reads back,
     the list of endings is gone (a new ending is taken) and the CHECK that replaces
     it still refuses an empty one."""
     url = postgres_server.new_database()
@@ -255,10 +285,40 @@ async def test_a_postgres_database_of_the_previous_schema_is_migrated(
         await _execute(url, "UPDATE games SET termination = 'count' WHERE id = 1")
 
     async with PostgresGameStore(url) as store:
-        assert (await store.info()).schema_version == 10
+        assert (await store.info()).schema_version == SCHEMA_VERSION == 11
         record = await store.get_game(1)
         assert (record.winner, record.termination) == (Player.SECOND, Termination.LINE)
 
     await _execute(url, "UPDATE games SET termination = 'count' WHERE id = 1")
     with pytest.raises(asyncpg.CheckViolationError):
         await _execute(url, "UPDATE games SET termination = '' WHERE id = 1")
+
+
+async def test_a_move_the_autopilot_made_reads_back_flagged(store: Store) -> None:
+    """Version 11: each move keeps whether the server's engine made it for an
+    absent player, on both backends; a move appended without saying is a player's
+    own. Anything but a bool is refused before it is stored."""
+    game_id = await store.create_game("R", "tictactoe", (SeatRecord("a"), SeatRecord("b")), at=T0)
+    await store.start_game(game_id, T0 + 1)
+    await store.append_move(game_id, 0, "b2", T0 + 2)
+    await store.append_move(game_id, 1, "a1", T0 + 3, autopilot=True)
+    record = await store.get_game(game_id)
+    assert [(move.move, move.autopilot) for move in record.moves] == [("b2", False), ("a1", True)]
+    assert [move["autopilot"] for move in record_to_json(record)["moves"]] == [False, True]
+    assert "a1 (1.0s, played by the engine)" in record_to_text(record)
+    with pytest.raises(InvalidRecordError):
+        await store.append_move(game_id, 2, "c3", T0 + 4, autopilot=1)  # type: ignore[arg-type]
+
+
+async def test_a_game_with_an_autopilot_move_is_rated_only_if_asked(store: Store) -> None:
+    """games_with_result leaves out a finished game with a move the autopilot
+    made (unless ``with_autopilot``), on both backends; a game without one is in."""
+    seats = (SeatRecord("a"), SeatRecord("b"))
+    for number, autopilot in enumerate((False, True), start=1):
+        game_id = await store.create_game("R", "tictactoe", seats, at=T0, number=number)
+        await store.start_game(game_id, T0 + 1)
+        await store.append_move(game_id, 0, "b2", T0 + 2)
+        await store.append_move(game_id, 1, "a1", T0 + 3, autopilot=autopilot)
+        await store.finish_game(game_id, Player.FIRST, Termination.RESIGNATION, T0 + 4)
+    assert len(await store.games_with_result()) == 1
+    assert len(await store.games_with_result(with_autopilot=True)) == 2

@@ -76,7 +76,14 @@ class MemoryStore:
         return game_id
 
     async def append_move(
-        self, game_id: int, ply: int, move: str, at: float, clock_ms: int | None = None
+        self,
+        game_id: int,
+        ply: int,
+        move: str,
+        at: float,
+        clock_ms: int | None = None,
+        *,
+        autopilot: bool = False,
     ) -> None:
         moves = self.games[game_id].moves
         assert ply == len(moves), f"move {ply} stored out of order after {len(moves)}"
