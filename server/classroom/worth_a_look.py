@@ -60,12 +60,18 @@ def _accuracies(
         if not texts:
             continue  # no complete analysis (yet)
         reviews = [msgspec.json.decode(text, type=MoveReview) for text in texts]
+        engine_plies = frozenset(move.ply for move in record.moves if move.autopilot)
         for seat, symbol in zip(record.seats, "XO", strict=True):
             student = by_player.get(seat.player) if seat and seat.player else None
             if student is None:
                 continue
             summary = game_accuracy(
-                student.id, record.id, reviews, symbol, in_tournament=record.id in in_tournament
+                student.id,
+                record.id,
+                reviews,
+                symbol,
+                in_tournament=record.id in in_tournament,
+                engine_plies=engine_plies,
             )
             if summary is not None:
                 games.append(summary)

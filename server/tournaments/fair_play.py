@@ -84,10 +84,19 @@ class WorthALook:
 
 
 def game_accuracy(
-    player: str, game_id: int, reviews: Sequence[MoveReview], side: str, *, in_tournament: bool
+    player: str,
+    game_id: int,
+    reviews: Sequence[MoveReview],
+    side: str,
+    *,
+    in_tournament: bool,
+    engine_plies: frozenset[int] = frozenset(),
 ) -> GameAccuracy | None:
     """``player``'s moves on ``side`` (``"X"`` or ``"O"``) in a game's complete
-    analysis ``reviews``; None if they made no move that was not forced."""
+    analysis ``reviews``, leaving out ``engine_plies`` (the moves the autopilot
+    made for them while they were away: the engine's, not theirs); None if they
+    made no move that was not forced."""
+    reviews = [r for r in reviews if r.ply not in engine_plies]
     judged = [r for r in reviews if r.side == side and r.judgement is not Judgement.FORCED]
     if not judged:
         return None

@@ -59,3 +59,26 @@ def test_a_games_summary_counts_the_sides_moves_that_were_not_forced() -> None:
     assert summary is not None
     assert (summary.perfect, summary.judged, summary.in_tournament) == (1, 2, True)
     assert game_accuracy("ann", 7, [review(0, Judgement.FORCED)], "X", in_tournament=False) is None
+
+
+def test_the_moves_the_autopilot_made_for_a_player_are_not_theirs() -> None:
+    # Ann's X moves at plies 0, 2 and 4: she blundered at 2 and 4 while away, where
+    # the autopilot (the engine) played the best moves for her: only ply 0 is hers.
+    reviews = [
+        review(0, Judgement.INACCURACY),
+        review(2, Judgement.BEST),
+        review(4, Judgement.BEST),
+    ]
+    with_engine = game_accuracy("ann", 7, reviews, "X", in_tournament=False)
+    hers = game_accuracy(
+        "ann", 7, reviews, "X", in_tournament=False, engine_plies=frozenset({2, 4})
+    )
+    assert with_engine is not None and hers is not None
+    assert (with_engine.perfect, with_engine.judged) == (2, 3)
+    assert (hers.perfect, hers.judged) == (0, 1)
+    assert (
+        game_accuracy(
+            "ann", 7, reviews[1:], "X", in_tournament=False, engine_plies=frozenset({2, 4})
+        )
+        is None
+    )
