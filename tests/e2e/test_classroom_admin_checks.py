@@ -53,6 +53,7 @@ ENDPOINTS: list[tuple[str, str, Any]] = [
     ),
     ("GET", "/api/admin/tournaments", None),
     ("POST", "/api/admin/tournaments/{tournament}/cancel", None),
+    ("GET", "/api/admin/tournaments/{tournament}/worth-a-look", None),
 ]
 ENDPOINT_IDS = [f"{method} {path}" for method, path, _ in ENDPOINTS]
 
