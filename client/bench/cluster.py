@@ -45,12 +45,11 @@ from boardroom.client.bench.services import (
 )
 from boardroom.client.conditions import condition_lines
 from boardroom.client.loadtest.errors import CannotRunError
-from boardroom.client.loadtest.options import DEFAULT_CONNECT_RATE, LOAD_GAME, LoadOptions
+from boardroom.client.loadtest.options import LOAD_GAME, LoadOptions
 from boardroom.client.loadtest.progress import Progress
 from boardroom.client.loadtest.report import machine_conditions, report_json
 from boardroom.client.loadtest.runner import UNPACED_SERVER_RATE, run_load
 from boardroom.client.local_server import LocalServerError, local_process
-from boardroom.shared.protocol.messages import Level
 
 
 @dataclass(frozen=True)
@@ -217,27 +216,8 @@ async def _servers(setup: Setup, flags: list[str]) -> AsyncIterator[tuple[str, .
 def _load(
     urls: tuple[str, ...], rooms: int, duration: float, think: float, workers: int
 ) -> LoadOptions:
-    return LoadOptions(
-        mode="rooms",
-        server_urls=urls,
-        start_server=False,
-        compare_echo=False,
-        echo_url=None,
-        game=LOAD_GAME,
-        rooms=rooms,
-        spectators=0,
-        ai_rooms=0,
-        ai_level=Level.EASY,
-        think=think,
-        duration=duration,
-        workers=workers,
-        idle=0,
-        rate=None,
-        burst=1,
-        connect_rate=DEFAULT_CONNECT_RATE,
-        json_path=None,
-        server_loop=None,
-        seed=1,
+    return LoadOptions.plain(
+        "rooms", urls, game=LOAD_GAME, rooms=rooms, think=think, duration=duration, workers=workers
     )
 
 

@@ -40,12 +40,11 @@ from typing import Any
 from boardroom.client.conditions import condition_lines
 from boardroom.client.loadtest.errors import CannotRunError
 from boardroom.client.loadtest.metrics_probe import STAGES
-from boardroom.client.loadtest.options import DEFAULT_CONNECT_RATE, LOAD_GAME, LoadOptions, Mode
+from boardroom.client.loadtest.options import LOAD_GAME, LoadOptions, Mode
 from boardroom.client.loadtest.progress import Progress
 from boardroom.client.loadtest.report import machine_conditions, report_json, stage_split_text
 from boardroom.client.loadtest.runner import ECHO_READY, UNPACED_SERVER_RATE, run_load
 from boardroom.client.local_server import LocalServerError, local_process
-from boardroom.shared.protocol.messages import Level
 
 
 @dataclass(frozen=True)
@@ -190,27 +189,8 @@ async def _phase(options: LoadOptions) -> dict[str, Any]:
 def _options(
     mode: Mode, url: str, rooms: int, think: float, duration: float, workers: int
 ) -> LoadOptions:
-    return LoadOptions(
-        mode=mode,
-        server_urls=(url,),
-        start_server=False,
-        compare_echo=False,
-        echo_url=None,
-        game=LOAD_GAME,
-        rooms=rooms,
-        spectators=0,
-        ai_rooms=0,
-        ai_level=Level.EASY,
-        think=think,
-        duration=duration,
-        workers=workers,
-        idle=0,
-        rate=None,
-        burst=1,
-        connect_rate=DEFAULT_CONNECT_RATE,
-        json_path=None,
-        server_loop=None,
-        seed=1,
+    return LoadOptions.plain(
+        mode, (url,), game=LOAD_GAME, rooms=rooms, think=think, duration=duration, workers=workers
     )
 
 

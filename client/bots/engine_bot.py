@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import random
 import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -119,10 +120,12 @@ class EngineBrains(BrainSource):
 
 
 class EngineBrain(Brain):
-    """One game of the engine: nothing to keep between moves."""
+    """One game of the engine: nothing to keep between moves but ``rng``, which
+    seeds each move's search when given (a match that replays move for move)."""
 
-    def __init__(self, source: EngineBrains) -> None:
+    def __init__(self, source: EngineBrains, rng: random.Random | None = None) -> None:
         self.source = source
+        self.rng = rng
 
     async def choose(self, state: GameState, *, timeout: float | None, time_ms: int) -> str:
         level = self.source.level
@@ -131,5 +134,6 @@ class EngineBrain(Brain):
             state.move_string,
             level=level,
             time_limit=engine_time_limit(level, state.time_left),
+            seed=None if self.rng is None else self.rng.getrandbits(32),
         )
         return await self.source.search(request)

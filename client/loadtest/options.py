@@ -71,6 +71,44 @@ class LoadOptions:
     server_loop: str | None
     seed: int | None
 
+    @classmethod
+    def plain(
+        cls,
+        mode: Mode,
+        urls: tuple[str, ...],
+        *,
+        game: str,
+        rooms: int,
+        think: float,
+        duration: float,
+        workers: int,
+    ) -> LoadOptions:
+        """The load the benchmarks drive: ``rooms`` of ``game`` on running servers
+        ``urls`` (or an echo server), players who think ``think`` seconds a move,
+        nothing else (no spectators, AI rooms, pacing or JSON), seed 1."""
+        return cls(
+            mode=mode,
+            server_urls=urls,
+            start_server=False,
+            compare_echo=False,
+            echo_url=None,
+            game=game,
+            rooms=rooms,
+            spectators=0,
+            ai_rooms=0,
+            ai_level=Level.EASY,
+            think=think,
+            duration=duration,
+            workers=workers,
+            idle=0,
+            rate=None,
+            burst=1,
+            connect_rate=DEFAULT_CONNECT_RATE,
+            json_path=None,
+            server_loop=None,
+            seed=1,
+        )
+
     @property
     def clients_per_room(self) -> int:
         return 2 + self.spectators

@@ -22,14 +22,13 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from boardroom.client.bots.brains import Brain, BrainSource
-from boardroom.client.bots.engine_bot import EngineBrains, engine_time_limit
+from boardroom.client.bots.brains import BrainSource
+from boardroom.client.bots.engine_bot import EngineBrain, EngineBrains
 from boardroom.client.bots.errors import BotFailedError, FailureKind
 from boardroom.client.bots.foreign import foreign_brains
 from boardroom.client.bots.loader import load_script
 from boardroom.client.bots.pipe_bot import PipeBrains, StderrLog
 from boardroom.client.bots.python_bot import ScriptBrains
-from boardroom.client.bots.state import GameState
 from boardroom.shared.engine import SearchRequest, run_search_request
 from boardroom.shared.errors import BoardroomError
 from boardroom.shared.i18n import N_, _
@@ -102,27 +101,8 @@ class SeededEngineBrains(EngineBrains):
             ) from None
         return result.move_text
 
-    def new_brain(self, label: str) -> SeededEngineBrain:  # type: ignore[override]
-        return SeededEngineBrain(self, random.Random(f"{self.seed}/{label}"))
-
-
-class SeededEngineBrain(Brain):
-    """One game of the seeded engine."""
-
-    def __init__(self, source: SeededEngineBrains, rng: random.Random) -> None:
-        self.source = source
-        self.rng = rng
-
-    async def choose(self, state: GameState, *, timeout: float | None, time_ms: int) -> str:
-        level = self.source.level
-        request = SearchRequest(
-            state.game,
-            state.move_string,
-            level=level,
-            time_limit=engine_time_limit(level, state.time_left),
-            seed=self.rng.getrandbits(32),
-        )
-        return await self.source.search(request)
+    def new_brain(self, label: str) -> EngineBrain:
+        return EngineBrain(self, random.Random(f"{self.seed}/{label}"))
 
 
 def _engine(value: str, options: Options) -> BrainSource:
