@@ -251,3 +251,32 @@ async def engine_copier_tournament(server: Any) -> tuple[int, dict[str, str], li
         timeout=WAIT,
     )
     return tournament_id, ids, [cleo, dan]
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Ann and Bob's one game of a two-student round robin: each one's ``match``
+    message, the room's code, each one's side and who plays each side."""
+
+    matches: dict[str, dict[str, Any]]
+    room: str
+    sides: dict[str, str]
+    by_side: dict[str, str]
+
+
+async def pair_ann_and_bob(teacher: Teacher, ann: Any, bob: Any, name: str) -> Pairing:
+    """Start a round-robin tournament ``name`` of tic-tac-toe between the class's
+    ann and bob (60 s to sit down), and read the ``match`` each is sent."""
+    entrants = [f"student:{await teacher.student_id(student)}" for student in ("ann", "bob")]
+    body = {"name": name, "game": "tictactoe", "format": "round_robin", "entrants": entrants}
+    body["no_show_seconds"] = 60
+    status, _, _ = await teacher.call("POST", "/api/admin/tournaments", body)
+    assert status == 201
+    matches = {"ann": await ann.expect("match"), "bob": await bob.expect("match")}
+    sides = {student: match["side"] for student, match in matches.items()}
+    return Pairing(
+        matches=matches,
+        room=matches["ann"]["room"],
+        sides=sides,
+        by_side={side: student for student, side in sides.items()},
+    )

@@ -31,6 +31,7 @@ from test_browser_wall import (
     open_games,
     play_game,
 )
+from tournament_helpers import pair_ann_and_bob
 
 SCREENSHOTS = Path("/tmp/boardroom-class-es")
 
@@ -127,16 +128,9 @@ async def test_the_walls_tournament_in_spanish(db_path: Path) -> None:
     async with web_session(db_path, class_name="7B", language="es") as web:
         teacher = Teacher(web.server)
         ann, bob = await class_of(web, ["ann", "bob"])
-        entrants = [f"student:{await teacher.student_id(name)}" for name in ("ann", "bob")]
-        body = {"name": "Copa", "game": "tictactoe", "format": "round_robin"}
-        status, _, _ = await teacher.call(
-            "POST", "/api/admin/tournaments", {**body, "entrants": entrants, "no_show_seconds": 60}
-        )
-        assert status == 201
-        matches = {"ann": await ann.expect("match"), "bob": await bob.expect("match")}
-        code = matches["ann"]["room"]
-        sides = {name: match["side"] for name, match in matches.items()}
-        by_side = {side: name for name, side in sides.items()}
+        pairing = await pair_ann_and_bob(teacher, ann, bob, "Copa")
+        matches, code = pairing.matches, pairing.room
+        sides, by_side = pairing.sides, pairing.by_side
 
         wall = await web.open(f"/wall#token={teacher.token}", locale="en-US")
         page = wall.page

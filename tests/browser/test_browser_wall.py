@@ -17,6 +17,7 @@ from classroom_helpers import Teacher
 from harness import Player
 from playwright.async_api import Page, expect
 from test_browser_teacher import open_teacher
+from tournament_helpers import pair_ann_and_bob
 
 PROJECTOR = {"width": 1920, "height": 1080}
 
@@ -275,16 +276,9 @@ async def test_a_tournament_game_names_who_is_missing_and_stays_once_over(
     async with web_session(db_path, class_name="7B") as web:
         teacher = Teacher(web.server)
         ann, bob = await class_of(web, ["ann", "bob"])
-        entrants = [f"student:{await teacher.student_id(name)}" for name in ("ann", "bob")]
-        body = {"name": "Cup", "game": "tictactoe", "format": "round_robin"}
-        status, _, _ = await teacher.call(
-            "POST", "/api/admin/tournaments", {**body, "entrants": entrants, "no_show_seconds": 60}
-        )
-        assert status == 201
-        matches = {"ann": await ann.expect("match"), "bob": await bob.expect("match")}
-        code = matches["ann"]["room"]
-        sides = {name: match["side"] for name, match in matches.items()}
-        by_side = {side: name for name, side in sides.items()}
+        pairing = await pair_ann_and_bob(teacher, ann, bob, "Cup")
+        matches, code = pairing.matches, pairing.room
+        sides, by_side = pairing.sides, pairing.by_side
 
         wall = await web.open(f"/wall#token={teacher.token}", viewport=PROJECTOR)
         tile = wall.page.locator(f".tile[data-room='{code}']")

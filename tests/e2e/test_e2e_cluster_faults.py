@@ -14,14 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import secrets
 import signal
 import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from cluster_helpers import SharedPort
+from cluster_helpers import shared_port as cluster_shared_port
 from harness import Player, ServerProcess
 from redis.asyncio import Redis
 from services import PostgresServer, RedisServer, start_redis, stop_process
@@ -84,60 +84,11 @@ async def start_bot(url: str, name: str, script: Path, entry: Entry) -> Bot:
     return bot
 
 
-class SharedPort:
-    """Two processes of one cluster on one port (``--reuse-port``)."""
-
-    def __init__(
-        self,
-        processes: list[ServerProcess],
-        nodes: list[str],
-        redis: Redis,
-        name: str,
-        database: str,
-    ) -> None:
-        self.processes = processes
-        self.nodes = nodes
-        """Each process's node id in the cluster."""
-        self.redis = redis
-        self.name = name
-        self.database = database
-
-    @property
-    def ws_url(self) -> str:
-        return self.processes[0].ws_url
-
-    async def owner(self, room: str) -> str:
-        value = await self.redis.hget(f"{self.name}:room:{room}", "owner")
-        assert value is not None, room
-        return value.decode()
-
-    async def node_ids(self) -> set[str]:
-        return {node.decode() for node in await self.redis.smembers(f"{self.name}:nodes")}
-
-
-@contextlib.asynccontextmanager
-async def shared_port(
+def shared_port(
     redis_server: RedisServer, postgres_server: PostgresServer
-) -> AsyncIterator[SharedPort]:
-    name = f"test-{secrets.token_hex(4)}"
-    database = postgres_server.new_database()
-    flags = ("--cluster", redis_server.url, "--cluster-name", name, "--engine", "python")
-    first = await ServerProcess.start(database, *flags, "--reuse-port")
-    processes = [first]
-    redis = Redis.from_url(redis_server.url)
-    try:
-        cluster = SharedPort(processes, [], redis, name, database)
-        cluster.nodes.extend(await cluster.node_ids())
-        processes.append(
-            await ServerProcess.start(database, *flags, "--reuse-port", "--port", str(first.port))
-        )
-        cluster.nodes.extend(await cluster.node_ids() - set(cluster.nodes))
-        assert len(cluster.nodes) == 2, cluster.nodes
-        yield cluster
-    finally:
-        await redis.aclose()
-        for process in processes:
-            await process.stop(signal.SIGKILL)
+) -> contextlib.AbstractAsyncContextManager[SharedPort]:
+    """The two processes of the fault tests, killed at the end whatever their state."""
+    return cluster_shared_port(redis_server, postgres_server, stop=signal.SIGKILL)
 
 
 async def open_rooms(url: str, script: Path) -> list[tuple[Bot, str]]:

@@ -11,13 +11,12 @@ names that process as the room's owner.
 
 from __future__ import annotations
 
-import secrets
-import signal
 from collections.abc import AsyncIterator
 
 import pytest
+from cluster_helpers import SharedPort
+from cluster_helpers import shared_port as cluster_shared_port
 from harness import Player, ServerProcess
-from redis.asyncio import Redis
 from services import PostgresServer, RedisServer
 
 LINE_GAME = ("a1", "a2", "b1", "b2", "c1")
@@ -29,49 +28,12 @@ TRIES = 40
 """Connections a test opens at most to reach the other process than a given one."""
 
 
-class SharedPort:
-    """Two processes of one cluster on one port, and the cluster's directory."""
-
-    def __init__(self, processes: list[ServerProcess], redis: Redis, name: str) -> None:
-        self.processes = processes
-        self.redis = redis
-        self.name = name
-
-    @property
-    def ws_url(self) -> str:
-        return self.processes[0].ws_url
-
-    async def owner(self, room: str) -> str:
-        """The process (its node id) that owns ``room``, as the directory says."""
-        value = await self.redis.hget(f"{self.name}:room:{room}", "owner")
-        assert value is not None, room
-        return value.decode()
-
-    async def live_nodes(self) -> set[str]:
-        nodes = await self.redis.smembers(f"{self.name}:nodes")
-        return {node.decode() for node in nodes}
-
-
 @pytest.fixture
 async def shared_port(
     redis_server: RedisServer, postgres_server: PostgresServer
 ) -> AsyncIterator[SharedPort]:
-    name = f"test-{secrets.token_hex(4)}"
-    database = postgres_server.new_database()
-    flags = ("--cluster", redis_server.url, "--cluster-name", name, "--engine", "python")
-    first = await ServerProcess.start(database, *flags, "--reuse-port")
-    processes = [first]
-    redis = Redis.from_url(redis_server.url)
-    try:
-        processes.append(
-            await ServerProcess.start(database, *flags, "--reuse-port", "--port", str(first.port))
-        )
-        assert processes[1].port == first.port
-        yield SharedPort(processes, redis, name)
-    finally:
-        await redis.aclose()
-        for process in processes:
-            await process.stop(signal.SIGTERM)
+    async with cluster_shared_port(redis_server, postgres_server) as cluster:
+        yield cluster
 
 
 async def test_clients_of_one_port_reach_both_processes(shared_port: SharedPort) -> None:
