@@ -12,7 +12,11 @@ from harness import Player
 from playwright.async_api import expect
 
 SHOTS = Path("/tmp/boardroom-autopilot")
-SIZES = {"projector": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
+SIZES = {
+    "projector": {"width": 1280, "height": 720},
+    "small-projector": {"width": 1024, "height": 768},
+    "phone": {"width": 390, "height": 844},
+}
 
 
 async def test_the_page_shows_the_ai_playing_for_a_dropped_player_and_the_review_marks_it(

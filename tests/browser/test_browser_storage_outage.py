@@ -30,7 +30,11 @@ from boardroom.server.lifecycle import HUB
 from boardroom.server.store.sqlite import base as sqlite_base
 from boardroom.shared.protocol.tournament_ending import TournamentEnding
 
-SIZES = (("projector", {"width": 1280, "height": 720}), ("phone", {"width": 390, "height": 844}))
+SIZES = (
+    ("projector", {"width": 1280, "height": 720}),
+    ("phone", {"width": 390, "height": 844}),
+    ("small-projector", {"width": 1024, "height": 768}),
+)
 
 
 async def test_a_move_made_while_the_database_is_locked_is_played_once_it_is_free(
