@@ -410,9 +410,11 @@ async def _run(
 
 
 async def _open(specs: list[BotSpec], options: Options) -> tuple[BrainSource, BrainSource]:
-    """Both bots' brain sources, opened; a bot that cannot start raises."""
-    first = make_source(specs[0], options)
-    second = make_source(specs[1], options)
+    """Both bots' brain sources, opened; a bot that cannot start raises. Made in
+    a thread: a Gomocup brain is asked its name and a Kaggle file loaded in a
+    process of its own first, which may take seconds, off the event loop."""
+    first = await asyncio.to_thread(make_source, specs[0], options)
+    second = await asyncio.to_thread(make_source, specs[1], options)
     opened: list[BrainSource] = []
     try:
         for source in (first, second):
