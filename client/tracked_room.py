@@ -59,6 +59,12 @@ class TrackedRoom:
         self.state = state
         self.position: Position = self.game.new()
         self.last_move: str | None = None
+        self.autopilot_plies: set[int] = set()
+        """The plies of the current (or last) game that the server's engine
+        played for a player who was away (its autopilot), as this copy heard of
+        them: each ``moved`` with ``autopilot``, and those :meth:`note_autopilot`
+        adds (a seated client's own, found when it comes back). Emptied when a
+        new game starts."""
         self._clocks_at = time.monotonic()
         self._take_state(state)
 
@@ -130,6 +136,12 @@ class TrackedRoom:
 
     # -- updating ------------------------------------------------------------------
 
+    def note_autopilot(self, plies: set[int]) -> None:
+        """The server's engine played ``plies`` of the current game (found
+        otherwise than by their ``moved``: a client that was away is sent the
+        whole ``state``, which does not say who made each move)."""
+        self.autopilot_plies |= plies
+
     def apply(self, message: msgspec.Struct) -> bool:
         """Fold one server message about this room into the copy.
 
@@ -165,6 +177,10 @@ class TrackedRoom:
         return True
 
     def _take_state(self, state: RoomState) -> None:
+        if state.game_number != self.state.game_number:
+            self.autopilot_plies = set()  # another game: none of its moves is known yet
+        else:
+            self.autopilot_plies = {ply for ply in self.autopilot_plies if ply < state.ply}
         self.state = state
         self._clocks_at = time.monotonic()
         try:
@@ -187,6 +203,8 @@ class TrackedRoom:
             return False
         self.position = self.game.play_unchecked(self.position, move)
         self.last_move = moved.move
+        if moved.autopilot:
+            self.autopilot_plies.add(moved.ply)
         self.state = msgspec.structs.replace(
             self.state,
             moves=self.game.move_string(self.position),

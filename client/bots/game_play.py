@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import msgspec
 
@@ -36,14 +36,23 @@ from boardroom.client.bots.report import GameLabel, Report
 from boardroom.client.bots.run_options import RunError
 from boardroom.client.bots.state import GameState, game_result, game_state
 from boardroom.client.errors import ClientError, RequestRefusedError
-from boardroom.client.session import Reconnected, Session, SessionEnded, SessionEvent
+from boardroom.client.session import (
+    Disconnected,
+    Reconnected,
+    Session,
+    SessionEnded,
+    SessionEvent,
+)
+from boardroom.client.terminal.room_text import level_word
 from boardroom.client.tracked_room import TrackedRoom
-from boardroom.shared.games import Player
-from boardroom.shared.i18n import _
+from boardroom.shared.errors import BoardroomError
+from boardroom.shared.games import Game, Move, Player, Position
+from boardroom.shared.i18n import _, ngettext
 from boardroom.shared.protocol.messages import (
     ClientMessage,
     GameOver,
     Left,
+    Level,
     MakeMove,
     Resign,
     ResultInfo,
@@ -90,6 +99,11 @@ class _Progress:
     """The game has ended: the thinker stops at its next look (a cancellation can
     be lost on Python 3.11, when ``asyncio.wait_for`` inside a request completes
     at the same moment)."""
+    sent: dict[int, str] = field(default_factory=dict)
+    """The move the thinker sent at each ply, whether its reply came or not."""
+    autopilot_plies: frozenset[int] = frozenset()
+    """The plies the server's engine played for a player who was away, as the
+    room's copy last knew them (the room may be gone when the game is reported)."""
 
 
 class GamePlayer:
@@ -118,7 +132,9 @@ class GamePlayer:
                 self._think(label, code, number, brain, changed, progress)
             )
             try:
-                result, final = await self._until_over(code, number, events, changed, brain)
+                result, final = await self._until_over(
+                    label, code, number, events, changed, brain, progress
+                )
             finally:
                 progress.over = True
                 changed.set()
@@ -131,36 +147,54 @@ class GamePlayer:
 
     async def _until_over(
         self,
+        label: GameLabel,
         code: str,
         number: int,
         events: asyncio.Queue[SessionEvent],
         changed: asyncio.Event,
         brain: Brain,
+        progress: _Progress,
     ) -> tuple[ResultInfo | None, RoomState | None]:
         """Read the seat's events until game ``number`` ends: its result and the
         room as it ended, with the seats as they were during the game (result
         None: the seat was lost, the end unknown). Every event wakes the thinker;
-        a reconnection is told to the brain (:meth:`Brain.reconnected`)."""
+        a reconnection is told to the brain (:meth:`Brain.reconnected`). The
+        opponent's seat taken by the server's engine, or handed back, is told to
+        the user; so are the moves the engine made for this bot while it was away
+        (found in the room's first ``state`` after a reconnection)."""
         last: RoomState | None = None
         players: list[SeatInfo] | None = None
         """The seats while the game was played: the room read after an event may
         be later than the event, with the opponent already gone."""
+        autopilot: Level | None = None
+        """The level the engine plays the opponent's seat at, as last told."""
+        away_from: int | None = None
+        """The copy's ply when the connection dropped, until the room's state is back."""
 
         def look() -> None:
-            nonlocal last, players
+            nonlocal last, players, autopilot
             room = self.session.rooms.get(code)
             if room is not None and room.state.game_number == number:
                 last = room.state  # the event is in it already: rooms are updated first
                 if last.status == "playing":
                     players = last.seats  # nobody sits down or leaves during a game
+                    autopilot = self._tell_opponent_seat(label, room, autopilot)
+                progress.autopilot_plies = frozenset(room.autopilot_plies)
 
         look()
         while True:
             event = await events.get()
             changed.set()
+            if isinstance(event, State) and event.room.code == code and away_from is not None:
+                room = self.session.rooms.get(code)
+                if room is not None and room.state.game_number == number and room.you is not None:
+                    self._tell_own_autopilot(label, room, away_from, progress.sent)
+                away_from = None
             look()
             if isinstance(event, SessionEnded):
                 raise RunError(_("the session ended: {reason}", reason=event.reason))
+            if isinstance(event, Disconnected) and away_from is None and last is not None:
+                away_from = last.ply
             if isinstance(event, Reconnected):
                 if code in event.lost_rooms:
                     return None, last
@@ -175,6 +209,53 @@ class GamePlayer:
                     return ended.result, _as_played(ended, players)
                 if ended.game_number > number:
                     return None, last
+
+    def _tell_opponent_seat(
+        self, label: GameLabel, room: TrackedRoom, before: Level | None
+    ) -> Level | None:
+        """Tell the user when the server's engine takes the opponent's seat
+        (``before``: its level as last told, None if none) or hands it back to
+        its player; the level now."""
+        assert room.you is not None
+        seat = room.seat(room.you.other)
+        name = seat.name or ""  # a seat the engine plays, or handed back, is taken
+        if seat.autopilot is not None and seat.autopilot != before:
+            self.report.note(
+                _(
+                    "{game}: the AI plays for {player} ({level}) until they come back",
+                    game=label,
+                    player=name,
+                    level=level_word(seat.autopilot),
+                )
+            )
+        elif seat.autopilot is None and before is not None and seat.connected:
+            self.report.note(_("{game}: {player} is back", game=label, player=name))
+        return seat.autopilot
+
+    def _tell_own_autopilot(
+        self, label: GameLabel, room: TrackedRoom, since: int, sent: dict[int, str]
+    ) -> None:
+        """The bot is back in ``room`` after a drop at ply ``since``: the moves of
+        its side from then on that it did not send were the server's engine's (its
+        grace window ran out, and the room's autopilot played for it). The room's
+        copy is told, and so is the user."""
+        game, position = room.game, room.game.new()
+        engine: set[int] = set()
+        for ply, move in enumerate(room.position.moves):
+            mine = game.to_move(position) == room.you
+            if ply >= since and mine and _parsed(game, position, sent.get(ply)) != move:
+                engine.add(ply)
+            position = game.play_unchecked(position, move)
+        if engine:
+            room.note_autopilot(engine)
+            self.report.note(
+                ngettext(
+                    "{game}: the AI played {n} move for this bot while it was away",
+                    "{game}: the AI played {n} moves for this bot while it was away",
+                    len(engine),
+                    game=label,
+                )
+            )
 
     async def _think(
         self,
@@ -219,6 +300,7 @@ class GamePlayer:
                         raise
                     progress.thinking = False
                 unsent = None
+                progress.sent[ply] = move
                 try:
                     await self.session.request(MakeMove(room=code, move=move, ply=ply))
                     answered = ply
@@ -304,6 +386,7 @@ class GamePlayer:
             final,
             time_left_ms=_clock_ms(final, side),
             opponent_time_left_ms=_clock_ms(final, side.other),
+            autopilot_plies=progress.autopilot_plies,
         )
         outcome = game_result(result, state.moves, side)
         if progress.thinking and _ran_out_of_time(final, result, side):
@@ -326,7 +409,19 @@ class GamePlayer:
             room.state,
             time_left_ms=room.time_left_ms(side),
             opponent_time_left_ms=room.time_left_ms(side.other),
+            autopilot_plies=room.autopilot_plies,
         )
+
+
+def _parsed(game: Game, position: Position, text: str | None) -> Move | None:
+    """The move ``text`` (as the bot wrote it: ``"B2"``, ``" 4"``) in ``position``;
+    None for no text, or one that is no legal move there."""
+    if text is None:
+        return None
+    try:
+        return game.parse_move(position, text)
+    except BoardroomError:
+        return None
 
 
 def _ended(last: RoomState | None, over: GameOver) -> RoomState | None:

@@ -20,6 +20,7 @@ so a bot never sees the protocol, and a test can build them without a server:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -89,6 +90,15 @@ class GameState:
     ``increment``), for a bot that plans its time over the game."""
     opponent_kind: str | None = None
     """Who sits opposite: ``human``, ``bot`` or ``ai`` (the server's engine); None if nobody."""
+    opponent_autopilot: str | None = None
+    """The level (``easy``, ``medium``...) at which the server's engine plays the
+    opponent's seat while its player is away (the room's autopilot: their grace
+    window ran out); None while they play it themselves."""
+    autopilot_plies: tuple[int, ...] = ()
+    """The plies (indexes into :attr:`moves`) the server's engine played for a
+    player who was away, either side, in order: the opponent's as their moves
+    came, and yours while this bot's connection was down past its grace window
+    (found when it reconnects: the moves of your side it did not send)."""
 
     def render(self) -> str:
         """The board as text with coordinates, as ``boardroom play`` shows it."""
@@ -168,12 +178,18 @@ class GameResult:
 
 
 def game_state(
-    room: RoomState, *, time_left_ms: int | None = None, opponent_time_left_ms: int | None = None
+    room: RoomState,
+    *,
+    time_left_ms: int | None = None,
+    opponent_time_left_ms: int | None = None,
+    autopilot_plies: Iterable[int] = (),
 ) -> GameState:
     """The state a seated player is shown of ``room`` (whose ``you`` must be set).
 
     The clock times are passed in because they run down between messages: the
-    caller knows "now" (:meth:`boardroom.client.tracked_room.TrackedRoom.time_left_ms`).
+    caller knows "now" (:meth:`boardroom.client.tracked_room.TrackedRoom.time_left_ms`);
+    so are the plies the autopilot played, which a ``state`` does not say
+    (:attr:`boardroom.client.tracked_room.TrackedRoom.autopilot_plies`).
     """
     side = room.you
     if side is None:
@@ -182,6 +198,7 @@ def game_state(
     position = rules.from_moves(room.moves)
     moves = tuple(rules.format_move(move) for move in position.moves)
     playing = room.status == "playing"
+    opposite = _seat(room.seats, side.other)
     return GameState(
         game=room.game,
         title=room.title,
@@ -189,7 +206,7 @@ def game_state(
         game_number=room.game_number,
         you=side.symbol,
         side=side,
-        opponent=_seat(room.seats, side.other).name,
+        opponent=opposite.name,
         my_turn=playing and room.to_move == side,
         ply=position.ply,
         moves=moves,
@@ -204,7 +221,9 @@ def game_state(
         rules=rules,
         position=position,
         clock=room.clock,
-        opponent_kind=_seat(room.seats, side.other).kind,
+        opponent_kind=opposite.kind,
+        opponent_autopilot=opposite.autopilot,
+        autopilot_plies=tuple(sorted(ply for ply in autopilot_plies if ply < position.ply)),
     )
 
 

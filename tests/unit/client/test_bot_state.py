@@ -44,6 +44,20 @@ def test_state_names_the_game_the_seat_and_the_opponent() -> None:
     )
 
 
+def test_state_shows_the_autopilot_of_the_opponents_seat_and_the_engines_moves() -> None:
+    """While the server's engine plays the opponent's seat, ``opponent_autopilot``
+    is its level; ``autopilot_plies`` are the plies given (those played so far)."""
+    away = [SEATS[0], SeatInfo(side=Player.SECOND, name="bob", kind="bot", autopilot="easy")]
+    state = game_state(room(moves="b2 a1 c3", seats=away), autopilot_plies={5, 1})
+    assert (state.opponent, state.opponent_autopilot, state.autopilot_plies) == (
+        "bob",
+        "easy",
+        (1,),
+    )
+    assert game_state(room(moves="b2 a1")).opponent_autopilot is None
+    assert game_state(room(moves="b2 a1")).autopilot_plies == ()
+
+
 def test_state_lists_moves_legal_moves_and_the_board_top_row_first() -> None:
     """Moves are notation strings; the board reads top row first, a1 at the bottom left."""
     state = game_state(room(moves="b2 a1 c3"))

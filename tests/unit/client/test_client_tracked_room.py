@@ -102,6 +102,23 @@ def test_player_status_with_autopilot_marks_the_seat_until_the_player_is_back() 
     assert (room.seat(Player.FIRST).connected, room.seat(Player.FIRST).autopilot) == (True, None)
 
 
+def test_the_engines_moves_for_an_absent_player_are_kept_for_the_game() -> None:
+    """The plies that came as ``moved`` with ``autopilot``, and those noted
+    otherwise, are the copy's until a new game starts; a state later in the same
+    game keeps them."""
+    room = TrackedRoom(room_state())
+    room.apply(Moved(room="ABCDEF", ply=0, move="4", side=Player.FIRST, autopilot=True))
+    room.apply(Moved(room="ABCDEF", ply=1, move="4", side=Player.SECOND))
+    room.note_autopilot({3})
+    assert room.autopilot_plies == {0, 3}
+    room.apply(State(room=room_state(moves="4444")))
+    assert room.autopilot_plies == {0, 3}
+    room.apply(State(room=room_state(moves="44")))
+    assert room.autopilot_plies == {0}  # a copy set back: what is past it is not known
+    room.apply(State(room=room_state(game_number=2)))
+    assert room.autopilot_plies == set()
+
+
 def test_a_rematch_offer_is_kept_until_the_next_state() -> None:
     room = TrackedRoom(room_state(moves="1212121", status="finished", to_move=None))
     room.apply(RematchOffered(room="ABCDEF", side=Player.FIRST))
