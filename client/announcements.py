@@ -1,5 +1,6 @@
-"""The server's own announcement (a tournament's end, cancel, pause or resumption) in the reader's
-language, from its code (``kind``) and values; the teacher's are shown as typed.
+"""The server's own announcement (a tournament's end, cancel, pause or resumption, or a game
+of it played again) in the reader's language, from its code (``kind``) and values; the
+teacher's are shown as typed.
 
 In English the server's ``text`` is shown as it is (the very words these codes
 make); in another language a known code is worded from the catalogue, and any
@@ -15,6 +16,7 @@ from boardroom.shared.protocol.messages import Announcement
 from boardroom.shared.protocol.tournament_ending import (
     CANCELLED,
     PAUSED,
+    REPLAYED,
     RESUMED,
     SHARE,
     WINS,
@@ -42,6 +44,10 @@ def announcement_text(message: Announcement) -> str:
     words_of_name = _NAME_ONLY.get(EndingKind(message.kind)) if message.kind in _KINDS else None
     if words_of_name is not None:
         return _(words_of_name, name=name)
+    replayed = message.kind == EndingKind.REPLAYED and message.round is not None
+    if replayed and len(message.players) == 2:
+        first, second = message.players
+        return _(REPLAYED, name=name, round=message.round, first=first, second=second)
     if message.kind != EndingKind.OVER or not message.winners or message.points is None:
         return message.text
     points = message.points

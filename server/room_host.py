@@ -211,6 +211,12 @@ class RoomHost:
         return in_play if in_play is not None else self._ended_game_id
 
     @property
+    def lost(self) -> bool:
+        """True once the room was closed for an outage past the limit (``storage_lost``):
+        its game's last input, and its end, were never stored."""
+        return self._lost
+
+    @property
     def has_free_seat(self) -> bool:
         """True while a seat is empty."""
         return self.room.has_free_seat

@@ -452,7 +452,7 @@ def _with_names(setup: MatchSetup, names: tuple[str, str]) -> MatchSetup:
 
 def _intro(names: tuple[str, str], plan: _Plan) -> str:
     setup = plan.setup
-    limit = 0 if plan.server else setup.adjudicator.limit(plan.game)
+    limit = setup.adjudicator.limit(plan.game)
     adjudication = (
         _("adjudicated from {empty} empty cells", empty=limit) if limit else _("no adjudication")
     )

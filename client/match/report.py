@@ -11,7 +11,8 @@ from typing import Any
 
 from boardroom.client.match.runner import MatchOutcome, Tally
 from boardroom.client.match.stats import Sprt, elo_estimate
-from boardroom.shared.i18n import _
+from boardroom.client.terminal.room_text import level_word
+from boardroom.shared.i18n import _, current
 
 
 def elo_unit(sprt: Sprt) -> str:
@@ -193,18 +194,19 @@ class Rung:
 
 
 def gauntlet_row(rung: Rung) -> str:
-    """One line of the gauntlet's table."""
+    """One line of the gauntlet's table, its level in the reader's language
+    (the terminal's words for it: ``difícil``)."""
     tally = rung.outcome.tally
     estimate = elo_estimate(tally.pentanomial)
     return _(
-        "  {level:<8} {games:>5} games  +{wins} ={draws} -{losses}  score {score}%  "
+        "  {level:<10} {games:>5} games  +{wins} ={draws} -{losses}  score {score}%  "
         "Elo {elo} ± {margin}",
-        level=rung.level,
+        level=level_word(rung.level),
         games=tally.games,
         wins=tally.wins,
         draws=tally.draws,
         losses=tally.losses,
-        score=format(rung.score * 100, ".1f"),
+        score=current().decimal(rung.score * 100, 1),
         elo=format(estimate.elo, "+.0f"),
         margin=format(estimate.margin, ".0f"),
     )
@@ -212,7 +214,7 @@ def gauntlet_row(rung: Rung) -> str:
 
 def standing(name: str, rungs: Sequence[Rung]) -> str:
     """Where the bot stands among the levels it played: above those it scored
-    more than half against, below the others.
+    more than half against, below the others (the levels in the reader's language).
 
     >>> def rung(level, wins, losses):
     ...     return Rung(level, MatchOutcome(Tally(wins=wins, losses=losses), (), None))
@@ -221,9 +223,9 @@ def standing(name: str, rungs: Sequence[Rung]) -> str:
     >>> standing("bot", [rung("easy", 9, 1)])
     'bot stands above every level it played: easy'
     """
-    above = [rung.level for rung in rungs if rung.score > 0.5]
-    level = [rung.level for rung in rungs if rung.score == 0.5]
-    below = [rung.level for rung in rungs if rung.score < 0.5]
+    above = [level_word(rung.level) for rung in rungs if rung.score > 0.5]
+    level = [level_word(rung.level) for rung in rungs if rung.score == 0.5]
+    below = [level_word(rung.level) for rung in rungs if rung.score < 0.5]
     if not below and not level:
         return _(
             "{name} stands above every level it played: {levels}",

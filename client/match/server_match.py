@@ -11,8 +11,15 @@ from A's side as each game ends (``on_game_end``), into the same
 :class:`~boardroom.client.match.runner.PairBook` as a local match.
 
 What the server decides, it decides: its clocks, its rules on a bot that
-fails (it resigns). No game is adjudicated here: the server plays every game
-to its end.
+fails (it resigns). Games are adjudicated as a local match adjudicates them
+(:class:`~boardroom.client.match.runner.Adjudicator`: few cells left, and the
+exact solver knows the result), by the players themselves, through the room's
+own requests, as people end a decided game (:class:`_Adjudication`): when the
+side to move is to think in such a position, the side that loses with best play
+resigns, or, for a draw, the side to move offers one and the other accepts. The
+room stores the game as resigned or agreed, with every move played; the match's
+report says ``adjudicated`` (a game whose request the room refused plays on to
+its end). Nothing is asked of the server that two players could not ask.
 """
 
 from __future__ import annotations
@@ -23,10 +30,13 @@ import io
 from collections.abc import Callable
 
 from boardroom.client.bots.brains import Brain, BrainSource
+from boardroom.client.bots.game_play import request
 from boardroom.client.bots.report import Report
 from boardroom.client.bots.runner import BotRunner, Entry, RunOptions
 from boardroom.client.bots.state import GameResult, GameState
+from boardroom.client.errors import ClientError
 from boardroom.client.match.runner import (
+    Adjudicator,
     GameRecord,
     Letter,
     MatchOutcome,
@@ -36,19 +46,62 @@ from boardroom.client.match.runner import (
 )
 from boardroom.client.session import Session
 from boardroom.shared.games import Player
+from boardroom.shared.protocol.messages import AcceptDraw, OfferDraw, Resign
+
+
+class _Adjudication:
+    """Ends a server game once its result is exactly known, through both players'
+    sessions (see the module docstring), and remembers which games it ended."""
+
+    def __init__(self, setup: MatchSetup) -> None:
+        self.setup = setup
+        self.sessions: dict[Letter, Session] = {}
+        """A's session and B's, once connected."""
+        self.decided: dict[tuple[str, int], Player | None] = {}
+        """The winner (None: a draw) of each game ended so, by room and game number."""
+
+    async def end(self, letter: Letter, state: GameState) -> bool:
+        """If ``state`` (``letter``'s turn) is to be adjudicated, end the game with
+        the solver's result and return True; False (the bot plays on) otherwise,
+        or if the room refused a request."""
+        game = self.setup.game
+        position = game.from_moves(state.move_string)
+        if len(self.sessions) < 2 or not self.setup.adjudicator.applies(game, position):
+            return False
+        winner = await asyncio.to_thread(Adjudicator.winner, game, position)
+        mine = self.sessions[letter]
+        theirs = self.sessions["B" if letter == "A" else "A"]
+        key = (state.room, state.game_number)
+        self.decided[key] = winner
+        try:
+            if winner is None:
+                await request(mine, OfferDraw(room=state.room))
+                await request(theirs, AcceptDraw(room=state.room))
+            else:
+                loser = theirs if winner == state.side else mine
+                await request(loser, Resign(room=state.room))
+        except ClientError:
+            self.decided.pop(key, None)  # refused (or ended first): the game plays on
+            return False
+        return True
 
 
 class _OpeningBrains(BrainSource):
-    """A bot that plays its side of each pair's opening before thinking itself."""
+    """A bot that plays its side of each pair's opening before thinking itself,
+    and has its games adjudicated (:class:`_Adjudication`)."""
 
     def __init__(
         self,
         inner: BrainSource,
         setup: MatchSetup,
+        letter: Letter,
+        adjudication: _Adjudication,
         on_end: Callable[[GameState, GameResult], None] | None = None,
     ) -> None:
         self.inner = inner
         self.name = inner.name
+        self.letter = letter
+        self.adjudication = adjudication
         self.on_end = on_end
         game = setup.game
         self.openings = [
@@ -83,6 +136,8 @@ class _OpeningBrain(Brain):
         opening = self.source.opening_of(state.game_number)
         if state.ply < len(opening) and state.moves == opening[: state.ply]:
             return opening[state.ply]
+        if await self.source.adjudication.end(self.source.letter, state):
+            await asyncio.Event().wait()  # the game's end cancels this thinker
         return await self.inner.choose(state, timeout=timeout, time_ms=time_ms)
 
     async def end(self, state: GameState, result: GameResult) -> None:
@@ -107,6 +162,7 @@ async def play_on_server(
     code once A has opened it (for people to watch)."""
     book = PairBook(setup.sprt, on_pair)
     runners: list[BotRunner] = []
+    adjudication = _Adjudication(setup)
 
     def game_over(state: GameState, result: GameResult) -> None:
         if result.outcome == "aborted":
@@ -115,6 +171,8 @@ async def play_on_server(
         winner: Letter | None = (
             "A" if result.outcome == "win" else "B" if result.outcome == "loss" else None
         )
+        key = (state.room, state.game_number)
+        reason = "adjudicated" if key in adjudication.decided else result.reason
         book.count(
             GameRecord(
                 pair=pair,
@@ -122,19 +180,23 @@ async def play_on_server(
                 opening=setup.openings[pair % len(setup.openings)],
                 moves=setup.game.move_string(setup.game.from_moves(" ".join(result.moves))),
                 winner=winner,
-                reason=result.reason,
+                reason=reason,
             )
         )
         if book.decision is not None:
             for runner in runners:
                 runner.stop()
 
-    sources = (_OpeningBrains(a, setup, game_over), _OpeningBrains(b, setup))
+    sources = (
+        _OpeningBrains(a, setup, "A", adjudication, game_over),
+        _OpeningBrains(b, setup, "B", adjudication),
+    )
     games = setup.max_games - setup.max_games % 2
     sessions = [Session(url, name, client_kind="bot") for name in (setup.names[0], setup.names[1])]
     try:
         for session in sessions:
             await session.start()
+        adjudication.sessions = {"A": sessions[0], "B": sessions[1]}
         quiet = Report(out=io.StringIO(), err=io.StringIO())
         creator = BotRunner(
             sessions[0],

@@ -40,6 +40,16 @@ the store before it acts on it or tells anyone, and drives the hub:
 - **Cancel** closes the rooms of the games not yet decided (a game in progress
   ends with no result), marks the tournament cancelled, and tells everyone
   connected (an ``announcement`` from the server naming it).
+- **A room lost to the database** (closed with ``storage_lost``: its game could
+  not be stored for ``--storage-outage-limit``; the hub reports it
+  :class:`~boardroom.server.hub.boundary.RoomDropped` ``lost``): the game is
+  played again from the start, in a fresh room with a new no-show window, as
+  FIDE's Swiss rules treat a game that was not actually played and as Lichess
+  aborts a game its server broke: nobody forfeits a game to the server's fault,
+  and the round still finishes. Its stored game is ended ``aborted`` (so that a
+  restart does not bring the dead room back), and everyone connected is told
+  (an ``announcement``, ``kind`` ``tournament_game_replayed``). A game whose end
+  the store did keep is decided by it instead.
 - **Restart**: the running tournament carries on. A game the server restored
   (its room keeps its code) is matched back to its pairing; a game that ended
   before the crash gets its result from the store; a pairing whose room did not
@@ -93,10 +103,16 @@ from boardroom.server.classroom.tournament_outcomes import (
 from boardroom.server.classroom.tournament_seating import Seating
 from boardroom.server.classroom.tournament_writes import FIRST_RETRY_SECONDS, DurableWrites
 from boardroom.server.core.players import PlayerId
-from boardroom.server.core.records import GameState
+from boardroom.server.core.records import GameRecord, GameState, Termination
 from boardroom.server.core.room_output import ClientId, GameFinished, GameStarted
 from boardroom.server.hub import GameServer
-from boardroom.server.hub.boundary import HubEvent, PauseChanged, PlayerRemoved, SessionWelcomed
+from boardroom.server.hub.boundary import (
+    HubEvent,
+    PauseChanged,
+    PlayerRemoved,
+    RoomDropped,
+    SessionWelcomed,
+)
 from boardroom.server.room_host import STORAGE_OUTAGE_LIMIT
 from boardroom.server.store import (
     PairingRecord,
@@ -174,6 +190,8 @@ class TournamentDirector:
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._paused_at: float | None = time.time() if hub.paused else None
+        self._lost_rooms: set[str] = set()
+        """Rooms closed for the database (``storage_lost``) whose game is not replayed yet."""
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -356,7 +374,8 @@ class TournamentDirector:
             room = self._hub.room_info(pairing.room) if pairing.room is not None else None
             if pairing.game_id is not None:
                 game = await self._store.get_game(pairing.game_id)
-                if game.state is GameState.FINISHED:
+                # A game of another room was lost to the database and is played again.
+                if game.state is GameState.FINISHED and game.room == pairing.room:
                     await self._decide(progress, pairing, outcome_of_record(game))
                     continue
             if room is not None and room.status != "waiting":
@@ -365,6 +384,59 @@ class TournamentDirector:
                     await self._set(progress, pairing, game_id=game_id)
                 continue  # a restored game: it plays on
             await self._open(progress, pairing)
+
+    async def _replay(self, code: str) -> None:
+        """The hub closed room ``code`` for an outage past the limit: play its
+        game again from the start (see the module docstring)."""
+        async with self._lock:
+            try:
+                progress = self._running
+                pairing = progress.pairing_in(code) if progress is not None else None
+                if progress is None or pairing is None:
+                    return
+                lost_id = pairing.game_id
+                if lost_id is not None:
+                    stored = await self._stored_game(progress, lost_id)
+                    if stored.state is GameState.FINISHED:  # its end was stored after all
+                        await self._decide(progress, pairing, outcome_of_record(stored))
+                        await self._advance()
+                        self._arm_timer()
+                        return
+                first, second = (self._entrants.name(e) for e in (pairing.first, pairing.second))
+                logger.warning(
+                    "tournament game lost to the database: played again",
+                    extra={"tournament": progress.id, "round": pairing.round, "room": code},
+                )
+                replayed = TournamentEnding.replayed(
+                    progress.record.name, pairing.round, first, second
+                )
+                self._announce(progress, replayed)
+                await self._open(progress, pairing)
+                if lost_id is not None:
+                    await self._abort_lost_game(progress, lost_id)
+                self._arm_timer()
+            finally:
+                self._lost_rooms.discard(code)
+
+    async def _stored_game(self, progress: TournamentProgress, game_id: int) -> GameRecord:
+        """The stored game, read once the store answers (waited for as a write is)."""
+        found: list[GameRecord] = []
+
+        async def read() -> None:
+            found.append(await self._store.get_game(game_id))
+
+        await self._writes.make(progress, read, done=lambda stored: False)
+        return found[-1]
+
+    async def _abort_lost_game(self, progress: TournamentProgress, game_id: int) -> None:
+        """End a game lost to the database ``aborted`` in the store, after its
+        pairing has its new room: a restart must not bring its dead room back."""
+        await self._writes.make(
+            progress,
+            lambda: self._store.finish_game(game_id, None, Termination.ABORTED, time.time()),
+            # Refused on a retry (already finished): the cut-off commit went through.
+            done=lambda stored: True,
+        )
 
     async def _decide(
         self, progress: TournamentProgress, pairing: PairingRecord, outcome: Outcome
@@ -473,6 +545,8 @@ class TournamentDirector:
             for pairing in self._seats.waiting(progress):
                 if pairing.starts_by is None or pairing.starts_by > now or pairing.room is None:
                     continue
+                if pairing.room in self._lost_rooms:
+                    continue  # lost to the database: played again (_replay), nobody forfeits
                 room = self._hub.room_info(pairing.room)
                 if room is not None and room.state.saving_paused:
                     # A sit-down that would start its game was refused for the
@@ -527,8 +601,12 @@ class TournamentDirector:
                 self._pause_changed(event.paused, event.at)
             case PlayerRemoved():
                 self._spawn(self._withdraw(event.player))
+            case RoomDropped(lost=True) if self._running is not None:
+                # Known at once: its no-show deadline must not pass while it waits.
+                self._lost_rooms.add(event.room.code)
+                self._spawn(self._replay(event.room.code))
             case _:
-                pass  # a room let go: its game's end was heard before
+                pass  # a room let go otherwise: its game's end was heard before
 
     def _welcomed(self, session_id: ClientId) -> None:
         """Send ``match`` again for the session's game not yet started."""

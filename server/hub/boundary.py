@@ -16,7 +16,9 @@ The events (:data:`HubEvent`) and when the hub publishes each::
     SessionWelcomed   a hello was welcomed (after the state of each room it resumed)
     GameStarted       a room's game started, once stored       (boardroom.server.core.room_output)
     GameFinished      a room's game ended, once stored         (boardroom.server.core.room_output)
-    RoomDropped       the hub let a room go (emptied or closed), once out of the lobby
+    RoomDropped       the hub let a room go (emptied or closed), once out of the lobby;
+                      ``lost`` when its game could not be stored past the outage
+                      limit (``storage_lost``): a game that never ended
     PauseChanged      the teacher pauses or resumes every room, before the rooms are
     PlayerRemoved     the teacher removed a player from the class, or revoked its
                       token: once, after the rooms let each of its sessions go
@@ -118,9 +120,14 @@ class SessionWelcomed:
 @dataclass(frozen=True, slots=True)
 class RoomDropped:
     """The hub let a room go (everyone left, or it was closed); it is out of the
-    lobby. ``room`` is how it was then, with its last game."""
+    lobby. ``room`` is how it was then, with its last game. ``lost``: the room
+    was closed because its game could not be stored for longer than the
+    server's ``storage_outage_limit`` (``storage_lost``): that game ended with no
+    result, its end never stored nor announced (no :class:`GameFinished`), and
+    its members were sent ``room_closed`` (``kind`` ``storage_lost``)."""
 
     room: RoomInfo
+    lost: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,6 +110,8 @@ class ClassControls:
                 tournament_name=ending.name,
                 winners=list(ending.winners),
                 points=ending.points,
+                round=ending.round,
+                players=list(ending.players),
             )
         encoded = encode_message(message)
         reached = 0

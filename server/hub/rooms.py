@@ -49,8 +49,16 @@ from boardroom.server.metrics import ServerMetrics
 from boardroom.server.recorder import GameRecorder
 from boardroom.server.room_host import RoomHost, RoomUnavailableError, Step
 from boardroom.shared.games import Game, Player
+from boardroom.shared.protocol.codec import encode_message
 from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
-from boardroom.shared.protocol.messages import ROOMS_PAGE_DEFAULT, Error, RoomSummary, ServerMessage
+from boardroom.shared.protocol.messages import (
+    ROOMS_PAGE_DEFAULT,
+    Error,
+    RoomClosed,
+    RoomSummary,
+    ServerMessage,
+)
+from boardroom.shared.protocol.room_closing import Closing
 
 # Every part of the hub logs as "boardroom.server.hub", as the one module did: operators'
 # log filters (docs/operations.md) keep working.
@@ -447,6 +455,9 @@ class Rooms:
             session.outbox.send(message, text)
 
     def _after(self, host: RoomHost, output: Output) -> None:
+        if host.lost:
+            self._lose(host)
+            return
         moves = 0
         for event in output.events:
             if isinstance(event, MoveMade):
@@ -501,7 +512,27 @@ class Rooms:
 
     # -- letting rooms and sessions go ------------------------------------------------
 
-    def _drop_room(self, host: RoomHost) -> None:
+    def _lose(self, host: RoomHost) -> None:
+        """Let go of a room closed for an outage past the limit: its output was not
+        stored, so none of its events is published; its members are told it is
+        closed (they were sent ``storage_lost``), and the features hear it lost."""
+        if host.code not in self.lobby:
+            return
+        closing = Closing.storage_lost()
+        message = RoomClosed(
+            room=host.code,
+            reason=closing.english(),
+            kind=closing.kind.value,
+            names=dict(closing.names),
+        )
+        text = encode_message(message)
+        for client in host.room.audience:
+            self._deliver(client, message, text)
+        self._drop_room(host, lost=True)
+        for session in self.sessions:
+            session.rooms.discard(host.code)
+
+    def _drop_room(self, host: RoomHost, *, lost: bool = False) -> None:
         logger.info("room closed", extra={"room": host.code})
         self.lobby.remove(host.code)
         if self.elsewhere is not None:
@@ -511,7 +542,8 @@ class Rooms:
         self.ai_match_caps.forget(host.code)
         self.recorder.forget(host.code)
         host.close()
-        self.events.publish(RoomDropped(RoomInfo.of(host.room, time.time(), game_id=host.game_id)))
+        info = RoomInfo.of(host.room, time.time(), game_id=host.game_id)
+        self.events.publish(RoomDropped(info, lost=lost))
 
     def let_go(self, host: RoomHost) -> None:
         """Forget a closed room: it is out of the lobby and nobody's hint."""

@@ -642,7 +642,8 @@ class Announcement(_Message, tag="announcement", frozen=True):
     The server's own ``text`` is English; its ``kind`` says it as a code
     (:class:`~boardroom.shared.protocol.tournament_ending.EndingKind`) with the
     values its words need (``tournament_name``; ``winners`` and ``points`` for
-    ``tournament_over``), for clients to word in their reader's language."""
+    ``tournament_over``; ``round`` and ``players``, first and second, for
+    ``tournament_game_replayed``), for clients to word in their reader's language."""
 
     text: str
     source: Literal["teacher", "server"] = "teacher"
@@ -651,6 +652,8 @@ class Announcement(_Message, tag="announcement", frozen=True):
     tournament_name: str | None = None
     winners: list[str] = []
     points: float | None = None
+    round: int | None = None
+    players: list[str] = []
 
 
 class Match(_Message, tag="match", frozen=True):

@@ -32,6 +32,9 @@ class ClosedKind(StrEnum):
     """A tournament game: ``absent`` was removed from the class, ``winner`` wins by forfeit."""
     TOURNAMENT_CANCELLED = "tournament_cancelled"
     """The teacher cancelled the tournament named ``tournament``."""
+    STORAGE_LOST = "storage_lost"
+    """The server could not save its game for longer than its outage limit: the
+    game ended with no result (no names). A tournament plays it again from the start."""
 
 
 #: The English words of each code (the wire's ``reason``), with the names as
@@ -43,6 +46,7 @@ ENGLISH: Mapping[ClosedKind, str] = {
     ClosedKind.DOUBLE_NO_SHOW: N_("neither player sat down in time: both lose by forfeit"),
     ClosedKind.REMOVED: N_("{absent} was removed from the class: {winner} wins by forfeit"),
     ClosedKind.TOURNAMENT_CANCELLED: N_("the teacher cancelled the tournament {tournament}"),
+    ClosedKind.STORAGE_LOST: N_("the server could not save its game for too long"),
 }
 
 
@@ -72,6 +76,10 @@ class Closing:
     @classmethod
     def tournament_cancelled(cls, tournament: str) -> Closing:
         return cls(ClosedKind.TOURNAMENT_CANCELLED, {"tournament": tournament})
+
+    @classmethod
+    def storage_lost(cls) -> Closing:
+        return cls(ClosedKind.STORAGE_LOST)
 
     def english(self) -> str:
         """The English words (``room_closed``'s ``reason``)."""

@@ -17,6 +17,11 @@ cannot save its results (the database is down): not an end, the same channel.
 
 >>> TournamentEnding.paused("Cup").english()[:66]
 'The tournament Cup is paused: the server cannot save its results. '
+
+And one that a game is played again, its room lost to the database:
+
+>>> TournamentEnding.replayed("Cup", 2, "Ann", "Bob").english()[:73]
+'Round 2 of the tournament Cup: Ann and Bob play their game again from the'
 """
 
 from __future__ import annotations
@@ -40,6 +45,10 @@ class EndingKind(StrEnum):
     ``storage_outage_limit`` seconds; it goes on by itself once it can."""
     RESUMED = "tournament_resumed"
     """Not an end: after a ``tournament_paused``, its results are saved again."""
+    REPLAYED = "tournament_game_replayed"
+    """Not an end: the game of ``players`` (first, second) in round ``round`` was
+    lost to the database (its room closed with ``storage_lost``): it is played
+    again from the start, and nobody loses it by forfeit."""
 
 
 #: The words of each ending, with ``{name}`` (the tournament's), ``{names}``
@@ -53,6 +62,10 @@ PAUSED = N_(
     "It goes on by itself once it can."
 )
 RESUMED = N_("The tournament {name} goes on: its results are saved again.")
+REPLAYED = N_(
+    "Round {round} of the tournament {name}: {first} and {second} play their game again "
+    "from the start, because the server could not save it. Nobody loses it by forfeit."
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +76,10 @@ class TournamentEnding:
     name: str
     winners: tuple[str, ...] = ()
     points: float | None = None
+    round: int | None = None
+    """The round of a game played again (``tournament_game_replayed``)."""
+    players: tuple[str, ...] = ()
+    """The two players (first, second) of a game played again."""
 
     @classmethod
     def over(cls, name: str, winners: Sequence[str], points: float) -> TournamentEnding:
@@ -80,8 +97,15 @@ class TournamentEnding:
     def resumed(cls, name: str) -> TournamentEnding:
         return cls(EndingKind.RESUMED, name)
 
+    @classmethod
+    def replayed(cls, name: str, round_: int, first: str, second: str) -> TournamentEnding:
+        return cls(EndingKind.REPLAYED, name, round=round_, players=(first, second))
+
     def english(self) -> str:
         """The English words (the ``announcement``'s ``text``)."""
+        if self.kind is EndingKind.REPLAYED:
+            first, second = self.players
+            return REPLAYED.format(name=self.name, round=self.round, first=first, second=second)
         if self.kind in _PLAIN:
             return _PLAIN[self.kind].format(name=self.name)
         points = self.points or 0.0

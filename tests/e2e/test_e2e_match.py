@@ -121,8 +121,52 @@ async def test_a_match_on_a_server_is_stored_there(db_path: Path, tmp_path: Path
         assert room is not None, lines[:2]
         report = json.loads(report_path.read_text(encoding="utf-8"))
         assert report["sprt"]["decision"] == "H1"
-        assert report["adjudicated"] == 0  # the server plays every game to its end
         first = report["records"][0]
         assert first["opening"] == "a1" and first["a_first"]
         stored = await server.get_json("/api/games/1")
     assert " ".join(move["move"] for move in stored["moves"]) == first["moves"]
+
+
+async def test_a_match_on_a_server_is_adjudicated_by_its_players(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """As a local match adjudicates (here from 9 empty cells: at once), a server
+    match's players end a game whose result the solver knows, through the room:
+    after the opening ``a1 b1 b2`` (first wins) the losing side resigns; after
+    ``b2`` (a draw) the side to move offers a draw and the other accepts. The
+    room stores each game so, its moves the opening's; the report says
+    ``adjudicated``, with the solver's result."""
+    suite = tmp_path / "suite.txt"
+    suite.write_text("a1 b1 b2\nb2\n", encoding="utf-8")
+    report_path = tmp_path / "report.json"
+    async with running_server(db_path) as server:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "boardroom.client.cli", "match",
+            "--engine", "random", "--engine", "random", "--game", "tictactoe",
+            "--openings", str(suite), "--adjudicate", "9", "--games", "4", "--seed", "1",
+            "--server", server.ws_url, "--json", str(report_path),
+            cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(process.communicate(), RUN_TIMEOUT)
+        assert process.returncode == 0, err.decode()
+        assert "adjudicated from 9 empty cells" in out.decode().splitlines()[0]
+        report = json.loads(report_path.read_text(encoding="utf-8"))
+        stored = [await server.get_json(f"/api/games/{n}") for n in range(1, 5)]
+    records = report["records"]
+    assert [r["reason"] for r in records] == ["adjudicated"] * 4, records
+    assert report["adjudicated"] == 4
+    by_opening = {r["opening"]: [] for r in records}
+    for r in records:
+        by_opening[r["opening"]].append(r)
+    # First wins "a1 b1 b2": each of A and B once, with the first seat.
+    assert sorted(r["winner"] for r in by_opening["a1 b1 b2"]) == ["A", "B"]
+    assert all((r["winner"] == "A") == r["a_first"] for r in by_opening["a1 b1 b2"])
+    assert [r["winner"] for r in by_opening["b2"]] == [None, None]
+    assert (report["wins"], report["draws"], report["losses"]) == (1, 2, 1)
+    endings = sorted((game["termination"], game["move_string"]) for game in stored)
+    assert endings == [
+        ("agreement", "b2"),
+        ("agreement", "b2"),
+        ("resignation", "a1 b1 b2"),
+        ("resignation", "a1 b1 b2"),
+    ], stored

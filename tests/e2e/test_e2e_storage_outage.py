@@ -114,8 +114,9 @@ async def test_a_move_refused_by_a_locked_sqlite_database_changes_nothing_and_go
 async def test_a_room_unsaved_past_the_limit_is_closed_with_storage_lost(tmp_path: Path) -> None:
     """Refusals for longer than ``storage_outage_limit`` close the room: the move
     that finds it so is refused ``storage_lost`` (with its id), the opponent is
-    told ``storage_lost`` too, and the room takes nothing more. What was stored
-    stays stored, in play."""
+    told ``storage_lost`` too, both are sent ``room_closed`` (``kind``
+    ``storage_lost``) and the room is gone: it takes nothing more. What was
+    stored stays stored, in play."""
     database = tmp_path / "games.db"
     async with running_server(database, storage_outage_limit=0.5) as server:
         ann, bob, code = await start_game(server.ws_url)
@@ -131,11 +132,14 @@ async def test_a_room_unsaved_past_the_limit_is_closed_with_storage_lost(tmp_pat
             assert lost["code"] == "storage_lost", lost
             told = await ann.expect("error", code="storage_lost")
             assert "could not save" in told["message"]
+            for player in (ann, bob):
+                closed = await player.expect("room_closed", room=code)
+                assert closed["kind"] == "storage_lost", closed
         finally:
             holder.execute("ROLLBACK")
             holder.close()
         after = await bob.request(move)
-        assert after["code"] == "storage_lost", after
+        assert after["code"] == "unknown_room", after
         for player in (ann, bob):
             await player.close()
     async with GameStore(database) as store:

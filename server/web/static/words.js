@@ -497,6 +497,7 @@ const CLOSINGS = {
   double_no_show: N_("neither player sat down in time: both lose by forfeit"),
   removed: N_("{absent} was removed from the class: {winner} wins by forfeit"),
   tournament_cancelled: N_("the teacher cancelled the tournament {tournament}"),
+  storage_lost: N_("the server could not save its game for too long"),
 };
 
 /**
@@ -534,7 +535,8 @@ export function tournamentEndText(tournament) {
 /**
  * The server's announcement of a tournament's end or cancel, from its code
  * (`kind`: `tournament_over` or `tournament_cancelled`; `tournament_paused` and
- * `tournament_resumed` while its results cannot be saved) and values, in the
+ * `tournament_resumed` while its results cannot be saved; `tournament_game_replayed`
+ * when a game lost to the database is played again) and values, in the
  * page's language: the same words as tournamentEndText; "" for an announcement
  * without them (an older server: then the standings word it).
  */
@@ -546,6 +548,13 @@ export function announcementText(message) {
     return t("The tournament {name} is paused: the server cannot save its results. It goes on by itself once it can.", { name });
   }
   if (message.kind === "tournament_resumed") return t("The tournament {name} goes on: its results are saved again.", { name });
+  if (message.kind === "tournament_game_replayed" && Array.isArray(message.players) && message.players.length === 2) {
+    const [first, second] = message.players.map(shownName);
+    return t(
+      "Round {round} of the tournament {name}: {first} and {second} play their game again from the start, because the server could not save it. Nobody loses it by forfeit.",
+      { name, round: message.round, first, second },
+    );
+  }
   if (message.kind !== "tournament_over" || typeof message.points !== "number") return "";
   const standings = (message.winners ?? []).map((winner) => ({ rank: 1, name: winner, points: message.points }));
   return tournamentEndText({ name, status: "finished", standings });

@@ -8,6 +8,8 @@ tests/e2e/test_e2e_match.py (seconds to minutes: the engine's ``hard`` level).
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -215,6 +217,29 @@ def test_a_gauntlet_says_where_the_bot_stands(
     report = json.loads(report_path.read_text(encoding="utf-8"))
     assert [m["b"]["bot"] for m in report["matches"]] == ["--engine random", "--engine perfect"]
     assert report["standing"] == out.splitlines()[-1]
+
+
+def test_a_gauntlet_names_its_levels_in_the_readers_language(tmp_path: Path) -> None:
+    """Under LANG=es the table and the standing say the levels as the terminal
+    does (``aleatorio``, ``perfecto``), not their wire codes; the JSON keeps the codes."""
+    report_path = tmp_path / "gauntlet.json"
+    environ = {**os.environ, "LANG": "es_ES.UTF-8", "LC_ALL": "", "LANGUAGE": ""}
+    done = subprocess.run(
+        [
+            sys.executable, "-m", "boardroom.client.cli", "match", "--engine", "perfect",
+            "--gauntlet", "random,perfect", "--game", "tictactoe", "--games", "6",
+            "--seed", "3", "--json", str(report_path),
+        ],
+        capture_output=True, text=True, env=environ, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    table = lines[lines.index("Gauntlet de engine-perfect en tictactoe:") + 1 :]
+    assert [row.split()[0] for row in table[:2]] == ["aleatorio", "perfecto"], table
+    assert "puntos 50,0 %" in table[1], table  # a Spanish decimal comma too
+    assert lines[-1] == "engine-perfect está por encima de aleatorio; a la par de perfecto"
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    assert [m["b"]["bot"] for m in report["matches"]] == ["--engine random", "--engine perfect"]
 
 
 def test_openings_from_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

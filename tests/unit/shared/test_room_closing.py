@@ -43,6 +43,12 @@ CASES = [
         "the teacher cancelled the tournament Cup",
         "tu docente canceló el torneo Cup",
     ),
+    (
+        Closing.storage_lost(),
+        "storage_lost",
+        "the server could not save its game for too long",
+        "el servidor no pudo guardar su partida durante demasiado tiempo",
+    ),
 ]
 
 

@@ -1,5 +1,6 @@
 """A tournament's end or cancel as a code (the server's ``announcement``'s
-``kind``, ``tournament_name``, ``winners``, ``points``): the server's English
+``kind``, ``tournament_name``, ``winners``, ``points``; ``round`` and ``players``
+for a game played again): the server's English
 ``text`` (byte for byte what it always said) and a Python client's words in
 the reader's language."""
 
@@ -45,6 +46,13 @@ CASES = [
         "The tournament Cup goes on: its results are saved again.",
         "El torneo Cup sigue: sus resultados vuelven a guardarse.",
     ),
+    (
+        TournamentEnding.replayed("Cup", 2, "ann", "bob"),
+        "Round 2 of the tournament Cup: ann and bob play their game again from the start, "
+        "because the server could not save it. Nobody loses it by forfeit.",
+        "Ronda 2 del torneo Cup: ann y bob juegan su partida de nuevo desde el principio, "
+        "porque el servidor no pudo guardarla. Nadie la pierde por no presentarse.",
+    ),
 ]
 
 
@@ -58,6 +66,8 @@ def sent(ending: TournamentEnding) -> Announcement:
         tournament_name=ending.name,
         winners=list(ending.winners),
         points=ending.points,
+        round=ending.round,
+        players=list(ending.players),
     )
 
 
