@@ -39,12 +39,15 @@ class TournamentRooms:
         second: PlayerId | None,
         hints: bool = False,
         spectator_delay: int | None = None,
+        autopilot: Level | None = None,
     ) -> str:
         """Open a private tournament room (:class:`~boardroom.server.core.room.RoomOptions`
         ``tournament``) whose sides are reserved for these players (any session
         of each); None is a side for the server AI (:meth:`seat_ai`). Its
         spectators see the game ``spectator_delay`` plies late (None: the
-        server's ``--spectator-delay``), the teacher live. It opens
+        server's ``--spectator-delay``), the teacher live. A seat whose grace
+        window runs out is played by the engine at ``autopilot`` (the
+        tournament's choice), or lost by abandonment if None. It opens
         paused during a pause. Returns its room code. Raises ``ValueError`` for
         options that do not fit together."""
         codes = self._lobby.new_codes(private=True)
@@ -58,6 +61,7 @@ class TournamentRooms:
             reserved_first=first,
             reserved_second=second,
             hints=hints,  # the tournament's own switch, off unless it asked for hints
+            autopilot=autopilot,  # the tournament's own, not --autopilot
             spectator_delay=(
                 self._rooms.config.spectator_delay if spectator_delay is None else spectator_delay
             ),

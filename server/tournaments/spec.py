@@ -28,9 +28,11 @@ from boardroom.server.tournaments.round_robin import round_robin_rounds
 from boardroom.server.tournaments.swiss import max_swiss_rounds, recommended_swiss_rounds
 from boardroom.shared.errors import GameError
 from boardroom.shared.games import get_game
-from boardroom.shared.protocol.messages import LEVELS, Clock
+from boardroom.shared.protocol.messages import AUTOPILOT_OFF, LEVELS, Clock
 
 __all__ = [
+    "AUTOPILOT_CHOICES",
+    "CLASS_AUTOPILOT",
     "MAX_ENTRANTS",
     "NO_SHOW_SECONDS",
     "Format",
@@ -48,6 +50,10 @@ NO_SHOW_SECONDS: Final = (10.0, 600.0)
 """The no-show window a teacher may give: long enough to sit down, short enough
 that a round does not wait a lesson for someone who is not there."""
 DEFAULT_NO_SHOW_SECONDS = 60.0
+CLASS_AUTOPILOT: Final = "class"
+"""A tournament's ``autopilot`` that takes the class's default."""
+AUTOPILOT_CHOICES: Final = (CLASS_AUTOPILOT, AUTOPILOT_OFF, *LEVELS)
+"""What a tournament's ``autopilot`` may be."""
 
 
 class SpecError(ValueError):
@@ -76,6 +82,7 @@ class TournamentBody(msgspec.Struct, frozen=True, kw_only=True):
     no_show_seconds: float = DEFAULT_NO_SHOW_SECONDS
     hints: bool = False
     spectator_delay: int | None = None
+    autopilot: str = CLASS_AUTOPILOT
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +104,10 @@ class TournamentSpec:
     spectator_delay: int | None = None
     """Plies behind that its games' spectators (not the teacher) see them; None:
     the server's ``--spectator-delay``."""
+    autopilot: str = CLASS_AUTOPILOT
+    """Who plays a dropped player's seat once its grace window runs out: an
+    engine level, ``off`` (the game is lost by abandonment), or ``class``: the
+    class's default as it is when the tournament is created."""
 
 
 def parse_entrant(entrant: str) -> tuple[Literal["student", "ai"], str]:
@@ -148,6 +159,8 @@ def spec_from_body(raw: bytes) -> TournamentSpec:
     delay = body.spectator_delay
     if delay is not None and not 0 <= delay <= MAX_SPECTATOR_DELAY:
         raise SpecError(f"spectator_delay: give 0 to {MAX_SPECTATOR_DELAY} plies, not {delay}")
+    if body.autopilot not in AUTOPILOT_CHOICES:
+        raise SpecError(f"autopilot: choose {', '.join(AUTOPILOT_CHOICES)}, not {body.autopilot!r}")
     clock = body.clock or Clock()
     try:
         RoomOptions(clock=clock)  # the rooms' own checks of a clock
@@ -164,6 +177,7 @@ def spec_from_body(raw: bytes) -> TournamentSpec:
         entrants=entrants,
         hints=body.hints,
         spectator_delay=delay,
+        autopilot=body.autopilot,
     )
 
 
