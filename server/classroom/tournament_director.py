@@ -109,6 +109,7 @@ from boardroom.server.tournaments.progress import (
     TournamentProgress,
     forfeit_result,
     stored_spectator_delay,
+    stored_spectator_delay_seconds,
 )
 from boardroom.server.tournaments.spec import CLASS_AUTOPILOT, TournamentSpec, parse_entrant
 from boardroom.server.tournaments.view import TournamentView, tournament_view
@@ -192,6 +193,7 @@ class TournamentDirector:
             if started:  # its spectator delay, as its games' rooms kept it
                 options = (await self._store.get_game(started[-1])).options
                 progress.spectator_delay = stored_spectator_delay(options)
+                progress.spectator_delay_seconds = stored_spectator_delay_seconds(options)
             logger.info("tournament resumed", extra={"tournament": progress.id})
             self._entrants.keep_sessions(progress)
             await self._recover(progress)
@@ -241,6 +243,7 @@ class TournamentDirector:
             )
             progress = self._running = TournamentProgress.from_record(record)
             progress.spectator_delay = spec.spectator_delay
+            progress.spectator_delay_seconds = spec.spectator_delay_seconds
             logger.info(
                 "tournament created",
                 extra={"tournament": record.id, "format": spec.format, "game": spec.game},
@@ -343,6 +346,7 @@ class TournamentDirector:
             second=players[1],
             hints=record.hints,
             spectator_delay=progress.spectator_delay,
+            spectator_delay_seconds=progress.spectator_delay_seconds,
             autopilot=None if record.autopilot == AUTOPILOT_OFF else Level(record.autopilot),
         )
         pairing = await self._new_window(progress, pairing, room=code)

@@ -291,6 +291,7 @@ class GameServer:
         hints: bool = False,
         spectator_delay: int | None = None,
         autopilot: Level | None = None,
+        spectator_delay_seconds: float | None = None,
     ) -> str:
         """Open a private room reserved for two players; returns its code
         (:meth:`TournamentRooms.open_tournament_room`)."""
@@ -302,6 +303,7 @@ class GameServer:
             hints=hints,
             spectator_delay=spectator_delay,
             autopilot=autopilot,
+            spectator_delay_seconds=spectator_delay_seconds,
         )
 
     async def seat_ai(self, code: str, level: Level) -> None:

@@ -23,7 +23,7 @@ from typing import Annotated, Final, Literal
 import msgspec
 
 from boardroom.server.core.room import RoomOptions
-from boardroom.server.core.room_options import MAX_SPECTATOR_DELAY
+from boardroom.server.core.room_options import MAX_SPECTATOR_DELAY, MAX_SPECTATOR_DELAY_SECONDS
 from boardroom.server.tournaments.round_robin import round_robin_rounds
 from boardroom.server.tournaments.swiss import max_swiss_rounds, recommended_swiss_rounds
 from boardroom.shared.errors import GameError
@@ -82,6 +82,7 @@ class TournamentBody(msgspec.Struct, frozen=True, kw_only=True):
     no_show_seconds: float = DEFAULT_NO_SHOW_SECONDS
     hints: bool = False
     spectator_delay: int | None = None
+    spectator_delay_seconds: float | None = None
     autopilot: str = CLASS_AUTOPILOT
 
 
@@ -104,6 +105,9 @@ class TournamentSpec:
     spectator_delay: int | None = None
     """Plies behind that its games' spectators (not the teacher) see them; None:
     the server's ``--spectator-delay``."""
+    spectator_delay_seconds: float | None = None
+    """Seconds behind, instead of plies, when above 0; None: as the server's
+    ``--spectator-delay-seconds`` says unless ``spectator_delay`` is given."""
     autopilot: str = CLASS_AUTOPILOT
     """Who plays a dropped player's seat once its grace window runs out: an
     engine level, ``off`` (the game is lost by abandonment), or ``class``: the
@@ -159,6 +163,17 @@ def spec_from_body(raw: bytes) -> TournamentSpec:
     delay = body.spectator_delay
     if delay is not None and not 0 <= delay <= MAX_SPECTATOR_DELAY:
         raise SpecError(f"spectator_delay: give 0 to {MAX_SPECTATOR_DELAY} plies, not {delay}")
+    seconds = body.spectator_delay_seconds
+    if seconds is not None and not 0 <= seconds <= MAX_SPECTATOR_DELAY_SECONDS:
+        raise SpecError(
+            f"spectator_delay_seconds: give 0 to {MAX_SPECTATOR_DELAY_SECONDS:g} seconds, "
+            f"not {seconds:g}"
+        )
+    if delay and seconds:
+        raise SpecError(
+            "spectator_delay_seconds: the spectators are held back by plies or by seconds: "
+            "give spectator_delay or spectator_delay_seconds, not both"
+        )
     if body.autopilot not in AUTOPILOT_CHOICES:
         raise SpecError(f"autopilot: choose {', '.join(AUTOPILOT_CHOICES)}, not {body.autopilot!r}")
     clock = body.clock or Clock()
@@ -177,6 +192,7 @@ def spec_from_body(raw: bytes) -> TournamentSpec:
         entrants=entrants,
         hints=body.hints,
         spectator_delay=delay,
+        spectator_delay_seconds=None if seconds is None else float(seconds),
         autopilot=body.autopilot,
     )
 

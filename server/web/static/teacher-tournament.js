@@ -176,6 +176,8 @@ export class TournamentPanel {
         numberField("no_show_seconds", t("Seconds to sit down before losing the game"), 60, 10, 600),
         // 2 plies, the server's default: one move of each side (docs/classroom.md says why).
         numberField("spectator_delay", t("Moves behind that spectators see the games (0: live)"), 2, 0, 20),
+        // Or by time (the server's "a configurable number of plies or seconds"); 0: by moves.
+        numberField("spectator_delay_seconds", t("Or seconds behind instead (0: by moves)"), 0, 0, 300),
         // The class's choice by default; off keeps a dropped player's game lost by abandonment.
         h(
           "span",
@@ -286,7 +288,7 @@ export class TournamentPanel {
       clock: clockFromValues(values),
       no_show_seconds: Number(values.no_show_seconds),
       hints: Boolean(values.hints),
-      spectator_delay: Number(values.spectator_delay),
+      ...spectatorDelay(values),
       autopilot: values.autopilot,
       entrants,
     };
@@ -483,4 +485,10 @@ function entrantBox(value, label) {
     h("input", { type: "checkbox", name: "entrant", value }),
     ` ${label}`,
   );
+}
+
+/** The form's spectator delay as the body gives it: seconds if above 0, else moves (plies). */
+function spectatorDelay(values) {
+  const seconds = Number(values.spectator_delay_seconds);
+  return seconds > 0 ? { spectator_delay_seconds: seconds } : { spectator_delay: Number(values.spectator_delay) };
 }
