@@ -194,3 +194,24 @@ async def test_the_terminal_client_says_a_watched_tournament_game_is_behind(
             assert await eve.finish() == 0
         for player in (first, second):
             await player.close()
+
+
+async def test_the_terminal_client_says_a_game_is_seconds_behind(tmp_path: Path) -> None:
+    """``boardroom watch`` on a tournament game delayed by 30 seconds says so."""
+    async with running_server(
+        tmp_path / "t.db", class_name="7B", spectator_delay_seconds=30
+    ) as server:
+        first, second, match = await seated_students(server)
+        state = (await first.request({"type": "get_state", "room": match["room"]}))["room"]
+        async with client_process(
+            "watch", state["watch_code"], "--server", server.ws_url, "--name", "eve",
+            config_home=tmp_path,
+        ) as eve:  # fmt: skip
+            await eve.expect(r"You see this game 30 s behind while it is played")
+            await first.request({"type": "move", "room": match["room"], "move": "b2", "ply": 0})
+            await second.request({"type": "resign", "room": match["room"]})
+            await eve.expect(r"ann played b2")  # held back until the end
+            eve.close_input()
+            assert await eve.finish() == 0
+        for player in (first, second):
+            await player.close()
