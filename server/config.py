@@ -38,7 +38,7 @@ from boardroom.server.core.room_caps import (
     DEFAULT_ROOMS_PER_ADDRESS,
     DEFAULT_ROOMS_PER_SESSION,
 )
-from boardroom.server.core.room_options import MAX_SPECTATOR_DELAY
+from boardroom.server.core.room_options import MAX_SPECTATOR_DELAY, MAX_SPECTATOR_DELAY_SECONDS
 from boardroom.server.event_loop import EVENT_LOOPS
 from boardroom.shared.engine.solvers import ENGINE_BUILDS
 from boardroom.shared.i18n import N_, _
@@ -112,6 +112,14 @@ class ServerConfig:
         N_(
             "plies behind the game that spectators of a class tournament's games see it "
             "while it is played (0: live); the teacher and the wall see it live"
+        ),
+    )
+    # 0: plies, as above; seconds suit games whose moves come quickly.
+    spectator_delay_seconds: float = _setting(
+        0.0,
+        N_(
+            "seconds behind the game that spectators of a class tournament's games see "
+            "it, instead of plies (0: by plies, --spectator-delay)"
         ),
     )
     # Off by default: a host that upgrades keeps today's rule (the game is lost by
@@ -280,6 +288,11 @@ class ServerConfig:
         if not 0 <= self.spectator_delay <= MAX_SPECTATOR_DELAY:
             problems.append(
                 f"spectator_delay={self.spectator_delay}: give 0 to {MAX_SPECTATOR_DELAY} plies"
+            )
+        if not 0 <= self.spectator_delay_seconds <= MAX_SPECTATOR_DELAY_SECONDS:
+            problems.append(
+                f"spectator_delay_seconds={self.spectator_delay_seconds}: "
+                f"give 0 to {MAX_SPECTATOR_DELAY_SECONDS:g} seconds"
             )
         if not self.grace_seconds > 0:
             problems.append(f"grace_seconds={self.grace_seconds}: give more than 0")

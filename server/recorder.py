@@ -79,6 +79,7 @@ _OPTION_KEYS: Final = (
     "ai_pace",
     "hints",
     "spectator_delay",
+    "spectator_delay_seconds",
     "autopilot",
 )
 
@@ -103,10 +104,11 @@ class RestoredRoom:
 def options_to_json(options: RoomOptions) -> dict[str, Any]:
     """``options`` as a JSON object for the store: ``public``, ``creator_seat``,
     ``clock`` (the protocol's ``Clock`` as builtins), ``grace_seconds``,
-    ``join_code`` and ``watch_code``, ``tournament: true`` (and its ``hints`` and
-    ``spectator_delay``) for a tournament room, ``ai_match: true`` with ``ai_pace``
-    for an AI match, and ``autopilot`` (its level) when the room has one. The codes are
-    private: the record's exports leave them out
+    ``join_code`` and ``watch_code``, ``tournament: true`` (and its ``hints``,
+    ``spectator_delay`` and any ``spectator_delay_seconds``) for a tournament
+    room, ``ai_match: true`` with ``ai_pace`` for an AI match, and
+    ``autopilot`` (its level) when the room has one. The codes are private: the
+    record's exports leave them out
     (:data:`boardroom.server.core.records.PRIVATE_OPTIONS`). A tournament room's reserved
     sessions are not stored: a game is stored once both seats are taken, so a
     restored room needs no reservation (and sessions never go into a record's
@@ -123,6 +125,8 @@ def options_to_json(options: RoomOptions) -> dict[str, Any]:
         data["tournament"] = True
         data["hints"] = options.hints  # its tournament's switch (the class's is not kept)
         data["spectator_delay"] = options.spectator_delay
+        if options.spectator_delay_seconds:  # a delay by seconds instead (left out otherwise)
+            data["spectator_delay_seconds"] = options.spectator_delay_seconds
     if options.ai_match:
         data["ai_match"] = True
         data["ai_pace"] = options.ai_pace

@@ -10,8 +10,9 @@ robin tournament (its first round played out, the second under way), puts one
 student in the browser client playing the AI, sends an announcement, and saves
 what Chromium shows (``docs/images/`` by default):
 
-- ``tournament-form.png``: the teacher's tournament form, filled in (the
-  tournament is then started by clicking its button);
+- ``tournament-form.png``: the teacher's tournament form, filled in, the AI
+  at ``medium`` for a student who leaves (the tournament is then started by
+  clicking its button);
 - ``teacher.png``: the teacher's page, the roster and the running tournament;
 - ``wall.png``: the wall on a 1920x1080 projector, live games and standings;
 - ``wall-1280x720.png``: the wall on a 1280x720 projector with 20 games in
@@ -268,6 +269,8 @@ async def start_tournament(
     await form.locator("#tournament-game").select_option("connect4")
     for name in (*TOURNAMENT_PLAYERS, say("AI ({level})", level=say("easy"))):
         await form.get_by_label(name, exact=True).check()
+    # The AI plays for a student who leaves (the class's choice is off until the teacher sets it).
+    await form.locator("#field-autopilot").select_option("medium")
     await form.screenshot(path=folder / "tournament-form.png")
     SAVED.append("tournament-form.png")
     await form.get_by_role("button", name=say("Start the tournament")).click()

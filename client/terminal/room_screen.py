@@ -293,6 +293,14 @@ class RoomScreen:
                             state.delayed,
                         )
                     )
+                elif state.delayed_seconds:  # the same, by seconds
+                    show(
+                        _(
+                            "You see this game {seconds} s behind while it is played; "
+                            "the moves held back come when it ends.",
+                            seconds=format(state.delayed_seconds, "g"),
+                        )
+                    )
             elif state.status == "waiting" and state.tournament:
                 show(
                     _(

@@ -14,6 +14,8 @@ Routes (``docs/operations.md``, "Class mode", says the same for people)::
     POST /api/admin/students/{id}/new-link     a new join link; the old one opens nothing
     POST /api/admin/pause                      every game at once
     POST /api/admin/resume
+    POST /api/admin/hints                      {"allowed": true | false}
+    POST /api/admin/autopilot                  {"level": "off" | LEVEL}: the class's default
     POST /api/admin/rooms/{code}/close
     POST /api/admin/broadcast                  {"text": "..."} (1 to 500 characters, one line)
     POST /api/admin/bots                       {"name": "..."}: a bot player; its token, once
@@ -53,6 +55,7 @@ from boardroom.server.core.records import PlayerKind
 from boardroom.server.http_api import json_response, query_number
 from boardroom.shared.protocol.codec import MAX_NAME_LENGTH, check_chat_text, check_player_name
 from boardroom.shared.protocol.errors import ProtocolError
+from boardroom.shared.protocol.messages import AUTOPILOT_OFF, LEVELS, Level
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +72,12 @@ class HintsBody(msgspec.Struct, frozen=True):
     """``POST /api/admin/hints``."""
 
     allowed: bool
+
+
+class AutopilotBody(msgspec.Struct, frozen=True):
+    """``POST /api/admin/autopilot``: an engine level, or ``off``."""
+
+    level: str
 
 
 class KindBody(msgspec.Struct, frozen=True):
@@ -126,6 +135,7 @@ def add_admin_routes(app: web.Application) -> None:
     post("/api/admin/pause", admin_only(_pause))
     post("/api/admin/resume", admin_only(_resume))
     post("/api/admin/hints", admin_only(_hints))
+    post("/api/admin/autopilot", admin_only(_autopilot))
     post("/api/admin/rooms/{code}/close", admin_only(_close_room))
     post("/api/admin/broadcast", admin_only(_broadcast))
     post("/api/admin/bots", admin_only(_new_bot))
@@ -325,6 +335,18 @@ async def _hints(request: web.Request, classroom: Classroom) -> web.StreamRespon
     body = await read_body(request, HintsBody)
     rooms = await classroom.set_hints(body.allowed)
     return json_response({"hints": body.allowed, "rooms": rooms})
+
+
+async def _autopilot(request: web.Request, classroom: Classroom) -> web.StreamResponse:
+    body = await read_body(request, AutopilotBody)
+    if body.level != AUTOPILOT_OFF and body.level not in LEVELS:
+        raise RefusedError(
+            AdminError.INVALID_FIELD,
+            f"level: choose {AUTOPILOT_OFF} or one of {', '.join(LEVELS)}, not {body.level!r}",
+        )
+    await classroom.set_autopilot(None if body.level == AUTOPILOT_OFF else Level(body.level))
+    logger.info("the teacher set the class's autopilot", extra={"autopilot": body.level})
+    return json_response({"autopilot": classroom.autopilot})
 
 
 async def _close_room(request: web.Request, classroom: Classroom) -> web.StreamResponse:

@@ -41,6 +41,11 @@ What each control does, in the order it does it:
   pause is not stored: a restart ends it.
 - **close a room**: its game ends with no result, its members get
   ``room_closed``, and it is gone from the lobby.
+- **the class's autopilot** (``set_autopilot``): an engine level, or off, for
+  the class's rooms opened from now on that choose none and for its
+  tournaments that take the class's default (:mod:`boardroom.server.core.table`
+  says what it does). Stored (a setting of the class), so a restart keeps it;
+  until the teacher chooses, the server's ``--autopilot``.
 - **announce**: ``announcement`` to every connected session; the class's
   summary (the wall reads it) carries it for :data:`ANNOUNCEMENT_SHOWN_SECONDS`.
 
@@ -93,6 +98,8 @@ from boardroom.shared.games import Player
 from boardroom.shared.i18n import SOURCE_LANGUAGE
 from boardroom.shared.protocol.close_codes import CLOSE_TOKEN_REVOKED
 from boardroom.shared.protocol.messages import (
+    AUTOPILOT_OFF,
+    Level,
     ResultInfo,
 )
 from boardroom.shared.protocol.room_closing import Closing
@@ -160,6 +167,9 @@ class ClassSummary(msgspec.Struct, frozen=True, kw_only=True):
     paused: bool
     hints: bool
     """Whether students may ask for hints (a tournament's games follow its own)."""
+    autopilot: str
+    """The class's autopilot: the engine level that plays a dropped student's
+    seat in new rooms, or ``off`` (a tournament's games follow its own)."""
     students: int
     connected: int
     rooms: int
@@ -284,6 +294,9 @@ class Classroom:
         teacher renamed since take their roster name again."""
         salt = await self._store.setting(SALT_SETTING, secrets.token_hex(SALT_BYTES))
         self._code_salt = bytes.fromhex(salt)
+        chosen = await self._store.setting(self._autopilot_setting, "")
+        if chosen:  # "": the teacher has not chosen yet; the server's --autopilot holds
+            self._hub.set_autopilot(None if chosen == AUTOPILOT_OFF else Level(chosen))
         await self._roster.load()
         for student in self._roster.students():
             for session in self._hub.player_sessions(student.player):
@@ -323,6 +336,7 @@ class Classroom:
             class_name=self.name,
             paused=self._hub.paused,
             hints=self._hub.hints,
+            autopilot=self.autopilot,
             students=len(students),
             connected=sum(self._connected(student) for student in students),
             rooms=sum(rooms.values()),
@@ -588,6 +602,23 @@ class Classroom:
         """Allow hints or not in the class's games (a tournament's games follow
         its own ``hints``); returns how many rooms were told."""
         return await self._hub.set_hints(allowed)
+
+    @property
+    def autopilot(self) -> str:
+        """The class's autopilot: a level, or ``off``."""
+        level = self._hub.autopilot
+        return AUTOPILOT_OFF if level is None else level.value
+
+    @property
+    def _autopilot_setting(self) -> str:
+        return f"class_autopilot:{self.name}"
+
+    async def set_autopilot(self, level: Level | None) -> None:
+        """Make ``level`` (None: off) the class's autopilot: stored first, then
+        for the rooms opened from now on (those open keep theirs)."""
+        stored = AUTOPILOT_OFF if level is None else level.value
+        await self._store.change_setting(self._autopilot_setting, stored)
+        self._hub.set_autopilot(level)
 
     async def close_room(self, code: str) -> None:
         """Close the room with this room code; :class:`UnknownRoomError` if none."""

@@ -125,14 +125,16 @@ from boardroom.server.tournaments.progress import (
     TournamentProgress,
     forfeit_result,
     stored_spectator_delay,
+    stored_spectator_delay_seconds,
 )
-from boardroom.server.tournaments.spec import TournamentSpec, parse_entrant
+from boardroom.server.tournaments.spec import CLASS_AUTOPILOT, TournamentSpec, parse_entrant
 from boardroom.server.tournaments.view import TournamentView, tournament_view
 from boardroom.shared.games import (
     Player,
     get_game,
 )
 from boardroom.shared.protocol.messages import (
+    AUTOPILOT_OFF,
     Clock,
     Level,
 )
@@ -209,6 +211,7 @@ class TournamentDirector:
             if started:  # its spectator delay, as its games' rooms kept it
                 options = (await self._store.get_game(started[-1])).options
                 progress.spectator_delay = stored_spectator_delay(options)
+                progress.spectator_delay_seconds = stored_spectator_delay_seconds(options)
             logger.info("tournament resumed", extra={"tournament": progress.id})
             self._entrants.keep_sessions(progress)
             await self._recover(progress)
@@ -254,9 +257,11 @@ class TournamentDirector:
                 entrants=entrants,
                 at=time.time(),
                 hints=spec.hints,
+                autopilot=self._autopilot_of(spec),
             )
             progress = self._running = TournamentProgress.from_record(record)
             progress.spectator_delay = spec.spectator_delay
+            progress.spectator_delay_seconds = spec.spectator_delay_seconds
             logger.info(
                 "tournament created",
                 extra={"tournament": record.id, "format": spec.format, "game": spec.game},
@@ -359,6 +364,8 @@ class TournamentDirector:
             second=players[1],
             hints=record.hints,
             spectator_delay=progress.spectator_delay,
+            spectator_delay_seconds=progress.spectator_delay_seconds,
+            autopilot=None if record.autopilot == AUTOPILOT_OFF else Level(record.autopilot),
         )
         pairing = await self._new_window(progress, pairing, room=code)
         for entrant in (pairing.first, pairing.second):
@@ -711,6 +718,14 @@ class TournamentDirector:
                 f"{student.name} and {into.name} both play in the tournament "
                 f"{progress.record.name}: merge them once it is over (or cancelled)"
             )
+
+    def _autopilot_of(self, spec: TournamentSpec) -> str:
+        """The tournament's autopilot as stored: the spec's level or ``off``, the
+        class's default (the hub's, as the teacher set it) for ``class``."""
+        if spec.autopilot != CLASS_AUTOPILOT:
+            return spec.autopilot
+        default = self._hub.autopilot
+        return AUTOPILOT_OFF if default is None else default
 
     def _view(self, progress: TournamentProgress) -> TournamentView:
         return tournament_view(progress, self._entrants.name, self._seats.seated(self._running))

@@ -208,6 +208,7 @@ class Room:
         room = cls(started.room, started.game, options=options, rng=rng, now=started.at)
         room._table.seating.restore(started.seats)
         room._table.play.replay(started, moves, finished)
+        room._table.move_times = [made.at for made in moves]  # a delay by seconds times them
         return room
 
     def resume_after_restart(self, now: float) -> Output:

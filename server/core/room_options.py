@@ -25,6 +25,10 @@ MAX_SPECTATOR_DELAY = 20
 """The most plies a tournament's spectators may be held back: past that they
 would see little of a Connect Four game before its end."""
 
+MAX_SPECTATOR_DELAY_SECONDS = 300.0
+"""The most seconds a tournament's spectators may be held back: five minutes,
+longer than most of a lesson's games."""
+
 
 @dataclass(frozen=True, slots=True)
 class RoomOptions:
@@ -63,6 +67,10 @@ class RoomOptions:
     """In a tournament room: how many plies behind its spectators see the game
     while it is played, all but the live ones (the teacher's;
     :mod:`boardroom.server.core.spectator_delay` states the rules). 0: live."""
+    spectator_delay_seconds: float = 0.0
+    """In a tournament room: instead of plies, how many seconds behind its late
+    spectators see the game (each move reaches them that long after it was
+    made). 0: not by time. A room delays by plies or by seconds, not both."""
     autopilot: Level | None = None
     """The engine level that plays a seat whose grace window ran out in a game
     in play, until its player comes back (:mod:`boardroom.server.core.table`
@@ -89,8 +97,17 @@ class RoomOptions:
             raise ValueError(
                 f"spectator_delay={self.spectator_delay!r}: give 0 to {MAX_SPECTATOR_DELAY} plies"
             )
-        if self.spectator_delay and not self.tournament:
+        if not 0 <= self.spectator_delay_seconds <= MAX_SPECTATOR_DELAY_SECONDS:
+            raise ValueError(
+                f"spectator_delay_seconds={self.spectator_delay_seconds!r}: "
+                f"give 0 to {MAX_SPECTATOR_DELAY_SECONDS:g} seconds"
+            )
+        if (self.spectator_delay or self.spectator_delay_seconds) and not self.tournament:
             raise ValueError("spectator_delay: only a tournament room delays its spectators")
+        if self.spectator_delay and self.spectator_delay_seconds:
+            raise ValueError(
+                "spectator_delay: a room delays its spectators by plies or by seconds, not both"
+            )
         if self.autopilot is not None and self.autopilot not in LEVELS:
             raise ValueError(
                 f"autopilot={self.autopilot!r}: choose one of {', '.join(LEVELS)}, or off"

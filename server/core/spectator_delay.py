@@ -14,15 +14,28 @@ the game N plies behind while it is played:
 - when the game ends, the moves it has not seen yet come at once, in order, just
   before ``game_over``: from then on it sees the whole game, as everyone does.
 
-Why plies and not seconds: a ply count is exact and needs no timer (a late
-spectator is the same number of moves behind however fast the game goes), and
-a spectator who passes the position to a player helps with a position that is
-gone. Players, the teacher and the wall (the admin API, not a room member) see
-the game live. The room decides this; the server only says who is live.
+With ``RoomOptions.spectator_delay_seconds`` S > 0 instead, the late spectators
+see each move S seconds after it was made (the time is the room's inputs', passed
+in: the room asks for a tick when the next held move is due):
+
+- its ``state`` shows the position after the moves shown to them so far, with
+  ``delayed_seconds`` S (and no ``delayed``);
+- a ``moved`` reaches them, without the clocks or the search, once its move is
+  S seconds old, in order (several at once if several came due);
+- when the game ends, the moves not shown yet come at once, in order, just
+  before ``game_over``, as with plies.
+
+Plies are the default: a ply count is exact (a late spectator is the same
+number of moves behind however fast the game goes), and a spectator who passes
+the position to a player helps with a position that is gone. Seconds suit a
+game whose moves come quickly, where a few plies are a few seconds. Players,
+the teacher and the wall (the admin API, not a room member) see the game live.
+The room decides this; the server only says who is live.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
 import msgspec
@@ -32,7 +45,13 @@ from boardroom.server.core.room_output import ClientId, Everyone, Recipient
 from boardroom.shared.games import Game, Position
 from boardroom.shared.protocol.messages import GameOver, Moved, RoomState, ServerMessage
 
-__all__ = ["delay_messages", "delayed_state", "position_at"]
+__all__ = [
+    "delay_messages",
+    "delay_messages_by_time",
+    "delayed_state",
+    "position_at",
+    "shown_by_time",
+]
 
 
 def position_at(game: Game, position: Position, ply: int) -> Position:
@@ -43,9 +62,12 @@ def position_at(game: Game, position: Position, ply: int) -> Position:
     return earlier
 
 
-def delayed_state(state: RoomState, game: Game, position: Position, delay: int) -> RoomState:
+def delayed_state(
+    state: RoomState, game: Game, position: Position, delay: int, *, seconds: float = 0.0
+) -> RoomState:
     """``state`` (of a game in play at ``position``) as a spectator ``delay``
-    plies behind sees it."""
+    plies behind sees it; with ``seconds``, one held back that many seconds
+    (``delay``: the plies not shown to them yet)."""
     earlier = position_at(game, position, max(0, position.ply - delay))
     return msgspec.structs.replace(
         state,
@@ -55,8 +77,19 @@ def delayed_state(state: RoomState, game: Game, position: Position, delay: int) 
         board=board_rows(game, earlier),
         legal=legal_moves(game, earlier),
         draw_offer=None,
-        delayed=delay,
+        delayed=0 if seconds else delay,
+        delayed_seconds=seconds,
     )
+
+
+def shown_by_time(move_times: Sequence[float], now: float, seconds: float) -> int:
+    """How many of a game's moves, made at ``move_times`` (in order), a spectator
+    ``seconds`` late has been shown at ``now``: those made ``seconds`` ago or more.
+
+    >>> shown_by_time([10.0, 12.0, 15.0], now=24.0, seconds=10.0)
+    2
+    """
+    return bisect_right(move_times, now - seconds)
 
 
 def _moved_at(code: str, game: Game, position: Position, ply: int) -> Moved:
@@ -116,4 +149,53 @@ def delay_messages(
                 result.append((client, _moved_at(code, game, position, ply)))
             if isinstance(message, GameOver):
                 result.append((client, message))
+    return result
+
+
+def delay_messages_by_time(
+    messages: Sequence[tuple[Recipient, ServerMessage]],
+    audience: Iterable[ClientId],
+    late: frozenset[ClientId],
+    *,
+    code: str,
+    game: Game,
+    position: Position,
+    shown: int,
+    due: int,
+) -> list[tuple[Recipient, ServerMessage]]:
+    """``messages`` (one input's, to ``audience``) as the ``late`` spectators of a
+    room delayed by seconds get them (see the module docstring): they have been
+    shown the game's first ``shown`` moves, and ``due`` of them are old enough
+    now. Their ``moved`` messages are held back; the moves from ``shown`` to
+    ``due`` come after the input's messages, or, if the game ended, every move
+    not shown yet comes before its ``game_over``. ``position`` is the game's
+    after the input."""
+    members = list(audience)
+    if not late:
+        return list(messages)
+    result: list[tuple[Recipient, ServerMessage]] = []
+    over = False
+    for recipient, message in messages:
+        if not isinstance(message, Moved | GameOver):
+            result.append((recipient, message))
+            continue
+        if isinstance(recipient, Everyone):
+            reached = [c for c in members if c != recipient.exclude]
+        else:
+            reached = [recipient]
+        late_here = [c for c in reached if c in late]
+        if not late_here:
+            result.append((recipient, message))
+            continue
+        result.extend((c, message) for c in reached if c not in late)
+        if isinstance(message, GameOver):
+            over = True
+            for client in late_here:
+                for ply in range(shown, position.ply):
+                    result.append((client, _moved_at(code, game, position, ply)))
+                result.append((client, message))
+    if not over and due > shown:
+        for client in (c for c in members if c in late):
+            for ply in range(shown, min(due, position.ply)):
+                result.append((client, _moved_at(code, game, position, ply)))
     return result

@@ -50,10 +50,23 @@ from boardroom.server.core.class_controls import ClassControls, addressed_to_mem
 from boardroom.server.core.game_in_play import GameInPlay
 from boardroom.server.core.records import PlayerKind, Termination
 from boardroom.server.core.room_draft import Draft, RefusedError, chat_text
-from boardroom.server.core.room_output import ALL, ClientId, Everyone, Output
+from boardroom.server.core.room_output import (
+    ALL,
+    ClientId,
+    Everyone,
+    GameStarted,
+    MoveMade,
+    Output,
+    Recipient,
+)
 from boardroom.server.core.room_view import room_state, room_summary
 from boardroom.server.core.seating import Occupant, Seating
-from boardroom.server.core.spectator_delay import delay_messages, delayed_state
+from boardroom.server.core.spectator_delay import (
+    delay_messages,
+    delay_messages_by_time,
+    delayed_state,
+    shown_by_time,
+)
 from boardroom.shared.games import (
     Move,
     Player,
@@ -79,6 +92,7 @@ from boardroom.shared.protocol.messages import (
     RoomSummary,
     SearchInfo,
     SendChat,
+    ServerMessage,
     State,
 )
 from boardroom.shared.protocol.room_closing import Closing
@@ -121,6 +135,16 @@ class Table:
     live_watchers: set[ClientId] = field(default_factory=set)
     """Spectators who see a tournament game live, not late (the teacher's:
     :mod:`boardroom.server.core.spectator_delay`)."""
+    move_times: list[float] = field(default_factory=list)
+    """When each move of the game in play (or the last game) was made, by ply: in
+    a room that delays its spectators by seconds, when each is shown to them."""
+    shown_late: int = 0
+    """In a room that delays its spectators by seconds: how many moves of the
+    game in play its late spectators have been shown."""
+    input_at: float = field(default=0.0, compare=False)
+    """The time of the input being applied (:meth:`expire` takes it first): the
+    clock the delay by seconds reads, not the room's state (a refused input
+    changes nothing that counts)."""
 
     # -- reading and restarting -------------------------------------------------------
 
@@ -130,14 +154,19 @@ class Table:
             self.seating, self.play, self.controls, client, now, saving_paused=self.saving_paused
         )
         if self.play.playing and client in self.late_spectators():
-            delay = self.seating.options.spectator_delay
-            return delayed_state(state, self.play.game, self.play.position, delay)
+            options, position = self.seating.options, self.play.position
+            if options.spectator_delay_seconds:
+                behind = position.ply - self.shown_late
+                seconds = options.spectator_delay_seconds
+                return delayed_state(state, self.play.game, position, behind, seconds=seconds)
+            return delayed_state(state, self.play.game, position, options.spectator_delay)
         return state
 
     def late_spectators(self) -> frozenset[ClientId]:
         """The spectators who see the room's games late: all but the live ones, in
         a room with a spectator delay."""
-        if not self.seating.options.spectator_delay:
+        options = self.seating.options
+        if not options.spectator_delay and not options.spectator_delay_seconds:
             return frozenset()
         return frozenset(self.seating.spectators.keys() - self.live_watchers)
 
@@ -517,7 +546,9 @@ class Table:
 
     def expire(self, now: float, out: Draft) -> None:
         """Apply every timed event due by ``now``, earliest first (a flag before a
-        grace window ending at the same time), each at its own time."""
+        grace window ending at the same time), each at its own time. (The moves
+        held back from late spectators by seconds come due in :meth:`output`.)"""
+        self.input_at = max(self.input_at, now)
         play = self.play
         while True:
             due = [(at, side) for at, side in self.deadlines() if at <= now]
@@ -562,7 +593,39 @@ class Table:
         deadlines = [t for t, _ in self.deadlines()]
         if self.seating.unwatched_until is not None and not self.controls.paused:
             deadlines.append(self.seating.unwatched_until)
+        seconds = self.seating.options.spectator_delay_seconds
+        if seconds and self.play.playing and self.shown_late < len(self.move_times):
+            deadlines.append(self.move_times[self.shown_late] + seconds)  # the next held move
         return min(deadlines) if deadlines else None
+
+    def _delayed_by_time(self, out: Draft) -> list[tuple[Recipient, ServerMessage]]:
+        """The input's messages as a room delayed by seconds sends them: its moves
+        timed (a new game starts a new list), the late spectators sent what came
+        due by the input's time, and :attr:`shown_late` moved on."""
+        for event in out.events:
+            if isinstance(event, GameStarted):
+                self.move_times, self.shown_late = [], 0
+            elif isinstance(event, MoveMade):
+                self.move_times.append(event.at)
+        play = self.play
+        untimed = play.position.ply - len(self.move_times)
+        if untimed > 0:  # moves whose times the room never had are shown at once
+            self.move_times[:0] = [float("-inf")] * untimed
+        seconds = self.seating.options.spectator_delay_seconds
+        due = shown_by_time(self.move_times, self.input_at, seconds)
+        messages = delay_messages_by_time(
+            out.messages,
+            self.seating.audience(),
+            self.late_spectators(),
+            code=play.code,
+            game=play.game,
+            position=play.position,
+            shown=self.shown_late,
+            due=due,
+        )
+        ended = not play.playing
+        self.shown_late = play.position.ply if ended else max(self.shown_late, due)
+        return messages
 
     def release_autopilots(self, out: Draft) -> None:
         """Once the game the engine played seats in is over, those seats are held
@@ -579,15 +642,18 @@ class Table:
     def output(self, out: Draft) -> Output:
         """What the input said, as the room's :class:`Output`."""
         self.release_autopilots(out)
-        messages = delay_messages(
-            out.messages,
-            self.seating.audience(),
-            self.late_spectators(),
-            code=self.play.code,
-            game=self.play.game,
-            position=self.play.position,
-            delay=self.seating.options.spectator_delay,
-        )
+        if self.seating.options.spectator_delay_seconds:
+            messages = self._delayed_by_time(out)
+        else:
+            messages = delay_messages(
+                out.messages,
+                self.seating.audience(),
+                self.late_spectators(),
+                code=self.play.code,
+                game=self.play.game,
+                position=self.play.position,
+                delay=self.seating.options.spectator_delay,
+            )
         return Output(
             messages=tuple(messages),
             events=tuple(out.events),

@@ -545,13 +545,14 @@ class Dispatcher:
 
     def _autopilot(self, request: CreateRoom | None) -> Level | None:
         """The autopilot level ``request`` chose (``off``: None), or the server's
-        when it chose none (a quick match's room: the server's). An AI match has
-        no held seats, so none. ``bad_options`` for a word that is no level."""
+        (the class's default in class mode) when it chose none (a quick match's
+        room: the server's). An AI match has no held seats, so none.
+        ``bad_options`` for a word that is no level."""
         if request is not None and request.ai_match is not None:
             return None
         chosen = request.autopilot if request is not None else None
         if chosen is None:
-            return self._rooms.config.autopilot_level
+            return self._rooms.autopilot
         if chosen == AUTOPILOT_OFF:
             return None
         if chosen not in LEVELS:

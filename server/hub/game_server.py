@@ -212,6 +212,17 @@ class GameServer:
         """Resume every room (and open new ones running); returns how many."""
         return await self._class.resume_all()
 
+    @property
+    def autopilot(self) -> Level | None:
+        """The autopilot of new rooms that choose none: ``--autopilot``, or the
+        class's default once the teacher sets it (:meth:`set_autopilot`); None: off."""
+        return self._rooms.autopilot
+
+    def set_autopilot(self, level: Level | None) -> None:
+        """Make ``level`` (None: off) the autopilot of rooms opened from now on
+        that choose none; the rooms open keep theirs."""
+        self._rooms.autopilot = level
+
     async def set_hints(self, allowed: bool) -> int:
         """Switch hints in every room and new ones; returns how many rooms were told."""
         return await self._class.set_hints(allowed)
@@ -279,6 +290,8 @@ class GameServer:
         second: PlayerId | None,
         hints: bool = False,
         spectator_delay: int | None = None,
+        autopilot: Level | None = None,
+        spectator_delay_seconds: float | None = None,
     ) -> str:
         """Open a private room reserved for two players; returns its code
         (:meth:`TournamentRooms.open_tournament_room`)."""
@@ -289,6 +302,8 @@ class GameServer:
             second=second,
             hints=hints,
             spectator_delay=spectator_delay,
+            autopilot=autopilot,
+            spectator_delay_seconds=spectator_delay_seconds,
         )
 
     async def seat_ai(self, code: str, level: Level) -> None:

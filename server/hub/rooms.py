@@ -54,6 +54,7 @@ from boardroom.shared.protocol.errors import ErrorCode, ProtocolError
 from boardroom.shared.protocol.messages import (
     ROOMS_PAGE_DEFAULT,
     Error,
+    Level,
     RoomClosed,
     RoomSummary,
     ServerMessage,
@@ -101,6 +102,9 @@ class Rooms:
         """Whether players may ask for hints in new rooms and, once the teacher
         switches it, in every room: off in class mode until the teacher turns
         them on, on elsewhere."""
+        self.autopilot: Level | None = config.autopilot_level
+        """The autopilot of new rooms that choose none (``--autopilot``, until the
+        teacher sets the class's default); None: off."""
         self.events = EventStream()
         self.kept: set[ClientId] = set()
         """Sessions that the sweeper keeps even when idle (a tournament's players)."""

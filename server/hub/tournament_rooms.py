@@ -10,6 +10,7 @@ decides when; the hub knows nothing of pairings or standings.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from boardroom.server.core.players import PlayerId
 from boardroom.server.core.records import PlayerKind
@@ -39,12 +40,18 @@ class TournamentRooms:
         second: PlayerId | None,
         hints: bool = False,
         spectator_delay: int | None = None,
+        autopilot: Level | None = None,
+        spectator_delay_seconds: float | None = None,
     ) -> str:
         """Open a private tournament room (:class:`~boardroom.server.core.room.RoomOptions`
         ``tournament``) whose sides are reserved for these players (any session
         of each); None is a side for the server AI (:meth:`seat_ai`). Its
-        spectators see the game ``spectator_delay`` plies late (None: the
-        server's ``--spectator-delay``), the teacher live. It opens
+        spectators see the game ``spectator_delay`` plies late, or
+        ``spectator_delay_seconds`` seconds late if above 0 (both None: the
+        server's ``--spectator-delay`` or ``--spectator-delay-seconds``), the
+        teacher live. A seat whose grace
+        window runs out is played by the engine at ``autopilot`` (the
+        tournament's choice), or lost by abandonment if None. It opens
         paused during a pause. Returns its room code. Raises ``ValueError`` for
         options that do not fit together."""
         codes = self._lobby.new_codes(private=True)
@@ -58,11 +65,22 @@ class TournamentRooms:
             reserved_first=first,
             reserved_second=second,
             hints=hints,  # the tournament's own switch, off unless it asked for hints
-            spectator_delay=(
-                self._rooms.config.spectator_delay if spectator_delay is None else spectator_delay
-            ),
+            autopilot=autopilot,  # the tournament's own, not --autopilot
+            **self._spectator_delay(spectator_delay, spectator_delay_seconds),
         )
         return self._rooms.add_room(game, codes, options).code
+
+    def _spectator_delay(self, plies: int | None, seconds: float | None) -> dict[str, Any]:
+        """The room options of a tournament's delay: its seconds if above 0, else
+        its plies; the server's (seconds if above 0, else plies) if it gave neither."""
+        if seconds:
+            return {"spectator_delay": 0, "spectator_delay_seconds": seconds}
+        if plies is not None or seconds is not None:
+            return {"spectator_delay": plies or 0, "spectator_delay_seconds": 0.0}
+        config = self._rooms.config
+        if config.spectator_delay_seconds:
+            return {"spectator_delay": 0, "spectator_delay_seconds": config.spectator_delay_seconds}
+        return {"spectator_delay": config.spectator_delay, "spectator_delay_seconds": 0.0}
 
     async def seat_ai(self, code: str, level: Level) -> None:
         """Seat the server AI at ``level`` in the room's free side that nobody

@@ -32,7 +32,7 @@ from boardroom.server.store.rows import StoreInfo
 
 __all__ = ["SCHEMA_VERSION", "StoreBase", "StoreInfo"]
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """The schema this code reads and writes, on either backend: a database of either
 kind at version N holds the same tables (SQLite keeps it as ``PRAGMA
 user_version``, PostgreSQL in a ``schema_version`` table)."""

@@ -405,7 +405,7 @@ class NewTournament:
 
     row: tuple[object, ...]
     """``class, name, game, format, rounds, double, clock, no_show_seconds,
-    created_at, hints``."""
+    created_at, hints, autopilot``."""
     entrants: list[tuple[int, str, str, str]]
     """``seed, entrant, name, kind``, in seed order."""
     record: TournamentRecord
@@ -427,6 +427,7 @@ def new_tournament(
     entrants: Sequence[EntrantRecord],
     at: float,
     hints: bool,
+    autopilot: str = "off",
 ) -> NewTournament:
     clock_text = options_json(clock)
     created_at = check_time("at", at)
@@ -447,10 +448,11 @@ def new_tournament(
         entrants=tuple(entrants),
         byes={},
         hints=hints,
+        autopilot=autopilot,
         pairings=(),
     )
     return NewTournament(
-        (*row, no_show_seconds, created_at, int(hints)),
+        (*row, no_show_seconds, created_at, int(hints), autopilot),
         [(seed, e.entrant, e.name, e.kind.value) for seed, e in enumerate(entrants, start=1)],
         record,
     )

@@ -61,6 +61,13 @@ class ClassroomStorage(StoreBase[Handle]):
             raise InvalidRecordError(f"a setting needs a key and a text value, not {key!r}")
         return await self._setting(key, default, what=f"reading the setting {key}")
 
+    async def change_setting(self, key: str, value: str) -> None:
+        """Store ``value`` as the setting ``key``, in place of any it had (a
+        teacher's choice the class keeps across restarts)."""
+        if not key or not isinstance(value, str):
+            raise InvalidRecordError(f"a setting needs a key and a text value, not {key!r}")
+        await self._change_setting(key, value, what=f"changing the setting {key}")
+
     async def add_student(self, student: StudentRecord) -> None:
         """Store a new student. Raises :class:`InvalidRecordError` for a kind that
         is not human or bot, an empty field, an unknown player, or an id stored
@@ -155,6 +162,10 @@ class ClassroomStorage(StoreBase[Handle]):
     @abstractmethod
     async def _setting(self, key: str, default: str, *, what: str) -> str:
         """Insert the setting unless it is there, and read it, in one write."""
+
+    @abstractmethod
+    async def _change_setting(self, key: str, value: str, *, what: str) -> None:
+        """Insert the setting, or replace its value, in one write."""
 
     @abstractmethod
     async def _enrol(self, accounts: Accounts, codes: Codes, *, what: str) -> None:

@@ -173,6 +173,9 @@ class TournamentRecord:
     pairings: tuple[PairingRecord, ...]
     hints: bool = False
     """Whether its games allow hints (``POST /api/admin/tournaments`` with ``hints``)."""
+    autopilot: str = "off"
+    """The engine level that plays a dropped player's seat in its games, or
+    ``off`` (abandonment, as before tournaments had one)."""
 
 
 # -- decoders: the columns each reads, in the order both stores select them ------------
@@ -276,7 +279,7 @@ def student_record(row: Row) -> StudentRecord:
 
 TOURNAMENT_COLUMNS = (
     "id, class, name, game, format, rounds, double, clock, no_show_seconds,"
-    " status, created_at, finished_at, hints"
+    " status, created_at, finished_at, hints, autopilot"
 )
 """The ``tournaments`` columns :func:`tournament_records` reads (entrants:
 ``tournament_id, entrant, name, kind, withdrawn`` in seed order; rounds:
@@ -319,6 +322,7 @@ def tournament_records(
             byes=byes.get(row[0], {}),
             pairings=tuple(paired.get(row[0], ())),
             hints=bool(row[12]),
+            autopilot=row[13],
         )
         for row in tournaments
     ]

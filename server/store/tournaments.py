@@ -84,10 +84,12 @@ class TournamentStorage(StoreBase[Handle]):
         entrants: Sequence[EntrantRecord],
         at: float,
         hints: bool = False,
+        autopilot: str = "off",
     ) -> TournamentRecord:
         """Store a new running tournament and its entrants (in seed order); the
         record stored (no round yet). Raises :class:`InvalidRecordError` for values
-        the schema refuses, another tournament of the class running included."""
+        the schema refuses, another tournament of the class running included.
+        ``autopilot``: an engine level, or ``off`` (checked by the caller)."""
         new = new_tournament(
             class_name,
             name,
@@ -100,6 +102,7 @@ class TournamentStorage(StoreBase[Handle]):
             entrants,
             at,
             hints,
+            autopilot,
         )
         tournament_id = await self._insert_tournament(
             new, refused=f"tournament {name!r} does not store", what=f"creating tournament {name!r}"

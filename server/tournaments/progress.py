@@ -48,7 +48,13 @@ from boardroom.server.tournaments.standings import (
 )
 from boardroom.server.tournaments.swiss import pair_swiss_round
 
-__all__ = ["SWISS_BYE_POINTS", "TournamentProgress", "forfeit_result", "stored_spectator_delay"]
+__all__ = [
+    "SWISS_BYE_POINTS",
+    "TournamentProgress",
+    "forfeit_result",
+    "stored_spectator_delay",
+    "stored_spectator_delay_seconds",
+]
 
 SWISS_BYE_POINTS = 1.0
 """A Swiss bye is a win, the usual club convention."""
@@ -66,6 +72,21 @@ def stored_spectator_delay(options: Mapping[str, Any]) -> int | None:
     """
     delay = options.get("spectator_delay")
     return delay if isinstance(delay, int) and not isinstance(delay, bool) else None
+
+
+def stored_spectator_delay_seconds(options: Mapping[str, Any]) -> float | None:
+    """The delay by seconds a tournament game's stored room ``options`` kept;
+    None for one delayed by plies, or stored before rooms could be delayed by seconds.
+
+    >>> stored_spectator_delay_seconds({"tournament": True, "spectator_delay_seconds": 8})
+    8.0
+    >>> stored_spectator_delay_seconds({"tournament": True, "spectator_delay": 3}) is None
+    True
+    """
+    seconds = options.get("spectator_delay_seconds")
+    if isinstance(seconds, int | float) and not isinstance(seconds, bool):
+        return float(seconds)
+    return None
 
 
 def forfeit_result(first_absent: bool, second_absent: bool) -> Outcome:
@@ -99,6 +120,9 @@ class TournamentProgress:
     tournament resumed after a restart takes it back from the stored options
     of one of its games (:func:`stored_spectator_delay`), or the server's if
     none had started."""
+    spectator_delay_seconds: float | None = None
+    """Seconds behind instead, if above 0 (None: as the server's); taken back
+    after a restart as the plies are (:func:`stored_spectator_delay_seconds`)."""
 
     @classmethod
     def from_record(cls, record: TournamentRecord) -> TournamentProgress:

@@ -23,14 +23,16 @@ from typing import Annotated, Final, Literal
 import msgspec
 
 from boardroom.server.core.room import RoomOptions
-from boardroom.server.core.room_options import MAX_SPECTATOR_DELAY
+from boardroom.server.core.room_options import MAX_SPECTATOR_DELAY, MAX_SPECTATOR_DELAY_SECONDS
 from boardroom.server.tournaments.round_robin import round_robin_rounds
 from boardroom.server.tournaments.swiss import max_swiss_rounds, recommended_swiss_rounds
 from boardroom.shared.errors import GameError
 from boardroom.shared.games import get_game
-from boardroom.shared.protocol.messages import LEVELS, Clock
+from boardroom.shared.protocol.messages import AUTOPILOT_OFF, LEVELS, Clock
 
 __all__ = [
+    "AUTOPILOT_CHOICES",
+    "CLASS_AUTOPILOT",
     "MAX_ENTRANTS",
     "NO_SHOW_SECONDS",
     "Format",
@@ -48,6 +50,10 @@ NO_SHOW_SECONDS: Final = (10.0, 600.0)
 """The no-show window a teacher may give: long enough to sit down, short enough
 that a round does not wait a lesson for someone who is not there."""
 DEFAULT_NO_SHOW_SECONDS = 60.0
+CLASS_AUTOPILOT: Final = "class"
+"""A tournament's ``autopilot`` that takes the class's default."""
+AUTOPILOT_CHOICES: Final = (CLASS_AUTOPILOT, AUTOPILOT_OFF, *LEVELS)
+"""What a tournament's ``autopilot`` may be."""
 
 
 class SpecError(ValueError):
@@ -76,6 +82,8 @@ class TournamentBody(msgspec.Struct, frozen=True, kw_only=True):
     no_show_seconds: float = DEFAULT_NO_SHOW_SECONDS
     hints: bool = False
     spectator_delay: int | None = None
+    spectator_delay_seconds: float | None = None
+    autopilot: str = CLASS_AUTOPILOT
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +105,13 @@ class TournamentSpec:
     spectator_delay: int | None = None
     """Plies behind that its games' spectators (not the teacher) see them; None:
     the server's ``--spectator-delay``."""
+    spectator_delay_seconds: float | None = None
+    """Seconds behind, instead of plies, when above 0; None: as the server's
+    ``--spectator-delay-seconds`` says unless ``spectator_delay`` is given."""
+    autopilot: str = CLASS_AUTOPILOT
+    """Who plays a dropped player's seat once its grace window runs out: an
+    engine level, ``off`` (the game is lost by abandonment), or ``class``: the
+    class's default as it is when the tournament is created."""
 
 
 def parse_entrant(entrant: str) -> tuple[Literal["student", "ai"], str]:
@@ -148,6 +163,19 @@ def spec_from_body(raw: bytes) -> TournamentSpec:
     delay = body.spectator_delay
     if delay is not None and not 0 <= delay <= MAX_SPECTATOR_DELAY:
         raise SpecError(f"spectator_delay: give 0 to {MAX_SPECTATOR_DELAY} plies, not {delay}")
+    seconds = body.spectator_delay_seconds
+    if seconds is not None and not 0 <= seconds <= MAX_SPECTATOR_DELAY_SECONDS:
+        raise SpecError(
+            f"spectator_delay_seconds: give 0 to {MAX_SPECTATOR_DELAY_SECONDS:g} seconds, "
+            f"not {seconds:g}"
+        )
+    if delay and seconds:
+        raise SpecError(
+            "spectator_delay_seconds: the spectators are held back by plies or by seconds: "
+            "give spectator_delay or spectator_delay_seconds, not both"
+        )
+    if body.autopilot not in AUTOPILOT_CHOICES:
+        raise SpecError(f"autopilot: choose {', '.join(AUTOPILOT_CHOICES)}, not {body.autopilot!r}")
     clock = body.clock or Clock()
     try:
         RoomOptions(clock=clock)  # the rooms' own checks of a clock
@@ -164,6 +192,8 @@ def spec_from_body(raw: bytes) -> TournamentSpec:
         entrants=entrants,
         hints=body.hints,
         spectator_delay=delay,
+        spectator_delay_seconds=None if seconds is None else float(seconds),
+        autopilot=body.autopilot,
     )
 
 

@@ -92,6 +92,9 @@ class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
     rounds: int
     clock: Clock | None
     no_show_seconds: float
+    autopilot: str
+    """The engine level that plays a dropped player's seat in its games, or
+    ``off`` (the game is lost by abandonment)."""
     created_at: str
     players: list[PlayerLine]
     tie_breaks: list[str]
@@ -126,6 +129,7 @@ def tournament_view(
         rounds=record.rounds,
         clock=None if clock.kind == "none" else clock,
         no_show_seconds=record.no_show_seconds,
+        autopilot=record.autopilot,
         created_at=_iso(record.created_at),
         players=[
             PlayerLine(id=e.entrant, name=name_of(e.entrant), kind=e.kind.value)

@@ -420,6 +420,11 @@ class RoomState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     it stood this many plies ago (``moves``, ``ply``, ``board``, ``legal``); its
     ``moved`` messages come as late, and the rest of the game at its end, before
     ``game_over``. Players and the teacher never get it (``docs/classroom.md``)."""
+    delayed_seconds: float = 0.0
+    """Set (above 0) instead of ``delayed`` for a spectator who sees a tournament
+    game this many seconds late: the game as shown to them so far; each of its
+    ``moved`` comes once its move is that old, and the rest at its end, before
+    ``game_over``. Players and the teacher never get it."""
     game_players: dict[Player, str] = {}
     """Who played the current or last game, by side, named as it started or as
     the teacher renamed them since (left out before the first game): a

@@ -71,6 +71,45 @@ async def test_the_forms_delay_reaches_a_spectators_page(db_path: Path) -> None:
             await player.close()
 
 
+async def test_a_delay_in_seconds_from_the_form_reaches_a_spectators_page(db_path: Path) -> None:
+    """The teacher gives 30 seconds instead of moves in the form; eve, watching
+    on a phone, reads "30 seconds behind" and her board stays at the start
+    after the first move (which the players have at once)."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    async with web_session(db_path, class_name="7B") as web:
+        teacher = Teacher(web.server)
+        ann = await Player.join_server(web.server.ws_url, "ann")
+        bob = await Player.join_server(web.server.ws_url, "bob")
+        desk = await open_teacher(web, teacher)
+        form = desk.page.locator("#new-tournament")
+        await form.get_by_label("Name").fill("Quick")
+        await form.locator("#tournament-game").select_option("tictactoe")
+        await form.get_by_label("ann").check()
+        await form.get_by_label("bob").check()
+        await form.get_by_label("Or seconds behind instead (0: by moves)").fill("30")
+        await form.get_by_role("button", name="Start the tournament").click()
+        matches = {"ann": await ann.expect("match"), "bob": await bob.expect("match")}
+        for name, player in (("ann", ann), ("bob", bob)):
+            await player.request({"type": "join", "code": matches[name]["code"]})
+        first, second = (ann, bob) if matches["ann"]["side"] == "first" else (bob, ann)
+        room = matches["ann"]["room"]
+        state = (await first.request({"type": "get_state", "room": room}))["room"]
+
+        eve = await web.open(f"/#/watch/{state['watch_code']}?spectator", viewport=PHONE)
+        await expect(eve.room).to_have_attribute("data-status", "playing")
+        await expect(eve.page.locator(".room-view")).to_contain_text("30 seconds behind")
+        await first.request({"type": "move", "room": room, "move": "b2", "ply": 0})
+        await second.expect("moved")
+        await expect(eve.room).to_have_attribute("data-ply", "0")
+        await eve.page.screenshot(path=str(SCREENSHOTS / "spectator-seconds-390x844.png"))
+        await second.request({"type": "resign", "room": room})
+        await expect(eve.room).to_have_attribute("data-status", "finished")
+        await expect(eve.room).to_have_attribute("data-ply", "1")
+        await expect(eve.page.locator(".room-view")).not_to_contain_text("seconds behind")
+        for player in (ann, bob):
+            await player.close()
+
+
 async def test_the_teachers_page_lists_a_student_who_copied_the_engine(db_path: Path) -> None:
     """Cleo copied the perfect engine in the tournament and played badly before:
     once the analyses are in, the finished tournament's panel lists her under

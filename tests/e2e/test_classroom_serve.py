@@ -63,6 +63,7 @@ async def test_the_teacher_link_works_and_outlives_a_restart(
             "class": "7B",
             "paused": False,
             "hints": False,
+            "autopilot": "off",
             "students": 0,
             "connected": 0,
             "rooms": 0,

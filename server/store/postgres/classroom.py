@@ -34,6 +34,17 @@ class PostgresClassroom(ClassroomStorage[asyncpg.Pool], PostgresBase):
 
         return await self._transaction(body, write=True, what=what)
 
+    async def _change_setting(self, key: str, value: str, *, what: str) -> None:
+        async def body(db: Connection) -> None:
+            await db.execute(
+                "INSERT INTO settings (key, value) VALUES ($1, $2)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                key,
+                value,
+            )
+
+        await self._transaction(body, write=True, what=what)
+
     async def _enrol(self, accounts: Accounts, codes: Codes, *, what: str) -> None:
         async def body(db: Connection) -> None:
             for player, student in accounts:

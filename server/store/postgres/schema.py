@@ -287,6 +287,12 @@ _VERSION_10 = (
 # Version 11: which moves the server's engine made for an absent player (the autopilot).
 _VERSION_11 = ("ALTER TABLE moves ADD COLUMN autopilot boolean NOT NULL DEFAULT false",)
 
+_VERSION_12 = (
+    # A tournament's autopilot (SQLite's version 12 says what it holds).
+    "ALTER TABLE tournaments ADD COLUMN autopilot text NOT NULL DEFAULT 'off'"
+    " CHECK (autopilot <> '')",
+)
+
 _MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     # (the version a step brings the database to, its statements), in order. A
     # step is frozen once released: a change is a new step here and in SQLite's list.
@@ -295,6 +301,7 @@ _MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (9, _VERSION_9),
     (10, _VERSION_10),
     (11, _VERSION_11),
+    (12, _VERSION_12),
 )
 assert _MIGRATIONS[-1][0] == SCHEMA_VERSION
 

@@ -28,8 +28,8 @@ class PostgresTournaments(TournamentStorage[asyncpg.Pool], PostgresBase):
             try:
                 tournament_id: int = await db.fetchval(
                     "INSERT INTO tournaments (class, name, game, format, rounds, double, clock,"
-                    " no_show_seconds, created_at, hints)"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+                    " no_show_seconds, created_at, hints, autopilot)"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
                     *new.row,
                 )
                 await db.executemany(

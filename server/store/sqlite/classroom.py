@@ -31,6 +31,16 @@ class SQLiteClassroom(ClassroomStorage[SQLiteThread], SQLiteBase):
 
         return await self._transaction(body, write=True, what=what)
 
+    async def _change_setting(self, key: str, value: str, *, what: str) -> None:
+        def body(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+        await self._transaction(body, write=True, what=what)
+
     async def _enrol(self, accounts: Accounts, codes: Codes, *, what: str) -> None:
         def body(db: sqlite3.Connection) -> None:
             for player, student in accounts:

@@ -490,6 +490,12 @@ _MIGRATIONS: tuple[tuple[_Step, ...], ...] = (
         "ALTER TABLE moves ADD COLUMN autopilot INTEGER NOT NULL DEFAULT 0"
         " CHECK (autopilot IN (0, 1))",
     ),
+    # Version 11 to 12: the autopilot a tournament's games have (the teacher's
+    # choice: an engine level, or off); off for those stored before, which had none.
+    (
+        "ALTER TABLE tournaments ADD COLUMN autopilot TEXT NOT NULL DEFAULT 'off'"
+        " CHECK (autopilot <> '')",
+    ),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 

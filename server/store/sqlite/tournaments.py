@@ -28,7 +28,8 @@ class SQLiteTournaments(TournamentStorage[SQLiteThread], SQLiteBase):
             try:
                 cursor = db.execute(
                     "INSERT INTO tournaments (class, name, game, format, rounds, double, clock,"
-                    " no_show_seconds, created_at, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " no_show_seconds, created_at, hints, autopilot)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     new.row,
                 )
                 tournament_id = cursor.lastrowid

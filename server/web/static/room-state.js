@@ -206,6 +206,7 @@ export class Room {
       draw_offer: null,
       clocks,
       delayed: 0, // a late spectator has just been sent the rest of the game
+      delayed_seconds: 0,
       // The stored game's id, for its review (#/review/ID); kept if a state gave it already.
       game_id: over.game_id ?? this.state.game_id ?? null,
     };

@@ -252,9 +252,12 @@ export class RoomView {
     if (!state.public) meta.push(t("private"));
     if (room.aiMatch) meta.push(t("AI match, {seconds} s a move", { seconds: formatNumber(state.ai_pace, { useGrouping: false }) }));
     if (!seated) meta.push(t("you are watching"));
-    // A tournament game's spectator sees it late while it is played (state.delayed: plies).
+    // A tournament game's spectator sees it late while it is played (state.delayed: plies,
+    // or state.delayed_seconds: seconds).
     if (!seated && state.delayed && room.playing) {
       meta.push(tn("{n} move behind", "{n} moves behind", state.delayed));
+    } else if (!seated && state.delayed_seconds && room.playing) {
+      meta.push(tn("{n} second behind", "{n} seconds behind", state.delayed_seconds));
     }
     setText(this.meta, meta.join(" · "));
     // While paused nobody may move: the line says so rather than "Your move".

@@ -36,7 +36,7 @@ import {
   tickWaiting,
   tournamentLine,
 } from "./tournament-tables.js";
-import { LEVELS } from "./words.js";
+import { autopilotName, autopilotOptions, LEVELS } from "./words.js";
 
 const NAME_MAX = 60;
 const LOOK_EVERY_MS = 15000; // the background analyses take a few seconds a game
@@ -53,6 +53,8 @@ export class TournamentPanel {
     this.current = h("div", { class: "tournament", hidden: true });
     this.heading = h("h3", { class: "tournament-name" });
     this.line = h("p", { class: "tournament-line" });
+    this.settings = h("p", { class: "tournament-settings" });
+    this.classAutopilot = "off"; // the class's choice, for the form's first option
     this.cancelError = formError();
     this.cancel = confirming(t("Cancel the tournament"), t("Click again to cancel it"), () => this.cancelIt(), {
       id: "cancel-tournament",
@@ -76,6 +78,7 @@ export class TournamentPanel {
     this.current.append(
       h("div", { class: "panel-head" }, this.heading, this.cancel),
       this.line,
+      this.settings,
       this.cancelError,
       this.tables,
       this.look,
@@ -103,6 +106,15 @@ export class TournamentPanel {
     this.formError = formError();
     const game = gameFields("tournament-game");
     const clock = clockFields("tournament-clock");
+    // "class": the class's choice when the tournament starts (the server reads it then).
+    this.classChoice = h("option", { value: "class", selected: true }, "");
+    this.autopilotSelect = h(
+      "select",
+      { name: "autopilot", id: "field-autopilot" },
+      this.classChoice,
+      autopilotOptions().map(([value, text]) => h("option", { value }, text)),
+    );
+    setText(this.classChoice, t("The class's choice ({choice})", { choice: autopilotName(this.classAutopilot) }));
     const name = h("input", {
       id: "tournament-name",
       name: "name",
@@ -164,6 +176,15 @@ export class TournamentPanel {
         numberField("no_show_seconds", t("Seconds to sit down before losing the game"), 60, 10, 600),
         // 2 plies, the server's default: one move of each side (docs/classroom.md says why).
         numberField("spectator_delay", t("Moves behind that spectators see the games (0: live)"), 2, 0, 20),
+        // Or by time (the server's "a configurable number of plies or seconds"); 0: by moves.
+        numberField("spectator_delay_seconds", t("Or seconds behind instead (0: by moves)"), 0, 0, 300),
+        // The class's choice by default; off keeps a dropped player's game lost by abandonment.
+        h(
+          "span",
+          { class: "number-field" },
+          h("label", { for: "field-autopilot" }, t("AI for a player who leaves a game")),
+          this.autopilotSelect,
+        ),
         // Off by default: a tournament counts, and the class's Hints switch does not reach it.
         h(
           "label",
@@ -267,7 +288,8 @@ export class TournamentPanel {
       clock: clockFromValues(values),
       no_show_seconds: Number(values.no_show_seconds),
       hints: Boolean(values.hints),
-      spectator_delay: Number(values.spectator_delay),
+      ...spectatorDelay(values),
+      autopilot: values.autopilot,
       entrants,
     };
     show(this.formError, false);
@@ -282,6 +304,13 @@ export class TournamentPanel {
     } catch (error) {
       this.showFormError(errorText(error));
     }
+  }
+
+  /** The class's autopilot ("off" or a level), named in the form's first choice. */
+  setClassAutopilot(choice) {
+    if (choice === this.classAutopilot) return;
+    this.classAutopilot = choice;
+    setText(this.classChoice, t("The class's choice ({choice})", { choice: autopilotName(choice) }));
   }
 
   showFormError(text) {
@@ -309,6 +338,10 @@ export class TournamentPanel {
     this.current.dataset.tournament = String(tournament.id);
     setText(this.heading, tournament.name);
     setText(this.line, tournamentLine(tournament));
+    setText(
+      this.settings,
+      t("AI for a player who leaves a game: {choice}", { choice: autopilotName(tournament.autopilot ?? "off") }),
+    );
     const part = (title, content) => h("section", { class: "tournament-part" }, h("h4", {}, title), content);
     this.tables.replaceChildren(
       part(t("Standings"), standingsTable(tournament)),
@@ -452,4 +485,10 @@ function entrantBox(value, label) {
     h("input", { type: "checkbox", name: "entrant", value }),
     ` ${label}`,
   );
+}
+
+/** The form's spectator delay as the body gives it: seconds if above 0, else moves (plies). */
+function spectatorDelay(values) {
+  const seconds = Number(values.spectator_delay_seconds);
+  return seconds > 0 ? { spectator_delay_seconds: seconds } : { spectator_delay: Number(values.spectator_delay) };
 }

@@ -1,7 +1,8 @@
 // teacher.js: the teacher's page (/teacher#token=TOKEN, class mode). It takes
 // the token out of the address (kept in this tab: teacher-api.js), checks it once (a missing or wrong token shows
 // only a message saying what to do), then shows the class and polls it every
-// 2 s: the summary with pause / resume and the hints switch, a broadcast and the exports, every
+// 2 s: the summary with pause / resume, the hints switch and the class's autopilot (the AI
+// that plays for a student who leaves a game), a broadcast and the exports, every
 // room, the roster, adding students (with the sheet of their join links), and
 // the tournaments. Each panel is a module of its own;
 // this one fetches and hands out what they show.
@@ -15,6 +16,7 @@ import { BotsPanel } from "./teacher-bots.js";
 import { RoomsPanel } from "./teacher-rooms.js";
 import { RosterPanel } from "./teacher-roster.js";
 import { TournamentPanel } from "./teacher-tournament.js";
+import { autopilotOptions } from "./words.js";
 
 const POLL_MS = 2000; // live enough to follow a class, light on the server
 const BROADCAST_MAX = 500; // the API's limit
@@ -116,6 +118,13 @@ class TeacherPage {
         "Whether students may ask the engine for a hint in their games (a tournament's games follow its own Hints box)",
       ),
     });
+    // The class's autopilot: who plays for a student whose seat's grace window runs
+    // out, in the class's new rooms and the tournaments that take the class's choice.
+    this.autopilotSelect = h(
+      "select",
+      { id: "class-autopilot", onchange: () => this.setAutopilot(this.autopilotSelect.value) },
+      autopilotOptions().map(([value, text]) => h("option", { value }, text)),
+    );
     this.broadcastInput = h("input", {
       id: "broadcast-text",
       name: "text",
@@ -140,6 +149,12 @@ class TeacherPage {
           { class: "control" },
           h("h2", {}, t("Games")),
           h("div", { class: "row" }, this.pauseButton, this.pauseState, this.hintsButton),
+          h(
+            "div",
+            { class: "row autopilot-row" },
+            h("label", { for: "class-autopilot" }, t("AI for a student who leaves a game")),
+            this.autopilotSelect,
+          ),
           this.pauseError,
         ),
         h(
@@ -223,6 +238,11 @@ class TeacherPage {
     setText(this.hintsButton, hints ? t("Hints: on") : t("Hints: off"));
     this.hintsButton.setAttribute("aria-checked", String(hints));
     this.hintsButton.classList.toggle("on", hints);
+    // Not while the teacher has the list open: the poll would take their choice away.
+    const autopilot = summary.autopilot ?? "off";
+    if (document.activeElement !== this.autopilotSelect) this.autopilotSelect.value = autopilot;
+    document.body.dataset.autopilot = autopilot;
+    this.tournament.setClassAutopilot(autopilot);
     const notice = addressNotice(summary);
     if (this.addressNotice.textContent !== notice) setText(this.addressNotice, notice);
     show(this.addressNotice, Boolean(notice));
@@ -249,6 +269,19 @@ class TeacherPage {
     } catch (error) {
       showError(this.pauseError, error);
     }
+    await this.poll();
+  }
+
+  /** Set the class's autopilot (POST /api/admin/autopilot): its new rooms and the
+   * tournaments created from now on that take the class's choice follow it. */
+  async setAutopilot(level) {
+    show(this.pauseError, false);
+    try {
+      await this.api.post("/api/admin/autopilot", { level });
+    } catch (error) {
+      showError(this.pauseError, error);
+    }
+    this.autopilotSelect.blur();
     await this.poll();
   }
 

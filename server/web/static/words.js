@@ -23,6 +23,17 @@ export function levelName(level) {
   return LEVEL_NAMES[level] ? t(LEVEL_NAMES[level]) : level;
 }
 
+/** The autopilot's choices (POST /api/admin/autopilot's `level`, a tournament's
+ * `autopilot`) as [value, words] pairs: off, then each level. */
+export function autopilotOptions() {
+  return [["off", t("Off: they lose the game")], ...LEVELS.map((level) => [level, levelName(level)])];
+}
+
+/** An autopilot as stored ("off" or a level) in words: "off" or the level's name. */
+export function autopilotName(choice) {
+  return choice === "off" ? t("off") : levelName(choice);
+}
+
 /** A player's name as shown: the server's AI seats, "AI (hard)", in the page's
  * language ("IA (difícil)"); any other name as it is. */
 export function shownName(name) {

@@ -278,7 +278,7 @@ async def test_the_database_runs_in_wal_mode_with_full_sync(
     info = await sqlite_store.info()
 
     assert (info.journal_mode, info.synchronous) == ("wal", "FULL")
-    assert info.schema_version == SCHEMA_VERSION == 11
+    assert info.schema_version == SCHEMA_VERSION == 12
     with closing(sqlite3.connect(db_path)) as other:
         assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
@@ -302,7 +302,7 @@ async def test_reopening_a_database_keeps_the_schema_version_and_the_data(
         with closing(sqlite3.connect(database)) as other:
             assert other.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
     else:
-        assert await _postgres_value(database, "SELECT version FROM schema_version") == 11
+        assert await _postgres_value(database, "SELECT version FROM schema_version") == 12
 
 
 async def test_a_file_from_a_newer_schema_is_refused_and_left_alone(db_path: Path) -> None:
@@ -348,7 +348,7 @@ async def test_postgres_commits_are_durable_and_the_schema_is_current(
 
     assert (info.journal_mode, info.synchronous) == ("wal", "on")
     assert info.schema_version == SCHEMA_VERSION
-    assert await _postgres_value(postgres_database, "SELECT version FROM schema_version") == 11
+    assert await _postgres_value(postgres_database, "SELECT version FROM schema_version") == 12
     hidden = PostgresGameStore(postgres_database.replace("@", ":secret@", 1))
     assert "secret" not in hidden.path and ":***@" in hidden.path
 

@@ -60,12 +60,16 @@ def _fixture_script() -> ModuleType:
 
 def _without_autopilot(line: str) -> str:
     """A read of today's store as the store of schema 9 gave it: each move's
-    ``autopilot`` (version 11's) must be false, and is left out."""
+    ``autopilot`` (version 11's) must be false, and a tournament's (version
+    12's) ``off``, as the games of a tournament stored before it were: both are
+    left out."""
 
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
             if "autopilot" in value and "ply" in value:
                 assert value.pop("autopilot") is False, value
+            if "autopilot" in value and "no_show_seconds" in value:
+                assert value.pop("autopilot") == "off", value
             return {key: strip(item) for key, item in value.items()}
         if isinstance(value, list):
             return [strip(item) for item in value]
@@ -102,7 +106,7 @@ async def test_a_database_of_the_previous_schema_reads_as_before(tmp_path: Path)
     expected = (DATA / "schema-9.reads.jsonl").read_text().splitlines()
 
     async with GameStore(path) as store:
-        assert (await store.info()).schema_version == SCHEMA_VERSION == 11
+        assert (await store.info()).schema_version == SCHEMA_VERSION == 12
         reads = await script.reads(store, [1, 2, 3, 4, 5, 6])
         assert [_without_autopilot(line) for line in reads] == expected
         first = await store.get_game(1)
@@ -112,8 +116,9 @@ async def test_a_database_of_the_previous_schema_reads_as_before(tmp_path: Path)
     after = _schema(path)
     assert set(after) == set(before)
     changed = {name for name in before if before[name] != after[name]}
-    assert changed == {"games", "moves"}
+    assert changed == {"games", "moves", "tournaments"}
     assert "autopilot INTEGER NOT NULL DEFAULT 0" in str(after["moves"])
+    assert "autopilot TEXT NOT NULL DEFAULT 'off'" in str(after["tournaments"])
     old_games, new_games = str(before["games"]), str(after["games"])
     assert "'full_board'" in old_games and "'full_board'" not in new_games
     assert "CHECK (termination <> '')" in new_games
@@ -285,7 +290,7 @@ async def test_a_postgres_database_of_the_previous_schema_is_migrated(
         await _execute(url, "UPDATE games SET termination = 'count' WHERE id = 1")
 
     async with PostgresGameStore(url) as store:
-        assert (await store.info()).schema_version == SCHEMA_VERSION == 11
+        assert (await store.info()).schema_version == SCHEMA_VERSION == 12
         record = await store.get_game(1)
         assert (record.winner, record.termination) == (Player.SECOND, Termination.LINE)
 

@@ -21,6 +21,7 @@ from boardroom.server.core.records import PlayerKind, SeatRecord, Termination
 from boardroom.server.store import (
     ClassCodeRecord,
     ClassCodeTakenError,
+    EntrantRecord,
     GameStore,
     InvalidRecordError,
     StudentNotFoundError,
@@ -78,6 +79,45 @@ async def players(store: GameStore) -> None:
 async def test_a_setting_keeps_the_first_value_stored(store: GameStore) -> None:
     assert await store.setting("admin_token", "first") == "first"
     assert await store.setting("admin_token", "second") == "first"
+
+
+async def test_a_changed_setting_replaces_the_value_stored(store: GameStore) -> None:
+    """The class's autopilot: the teacher changes it, the next read has the new
+    value; a setting not stored yet is stored by the change."""
+    await store.change_setting("class_autopilot:7B", "easy")
+    assert await store.setting("class_autopilot:7B", "") == "easy"
+    await store.change_setting("class_autopilot:7B", "off")
+    assert await store.setting("class_autopilot:7B", "") == "off"
+    assert await store.setting("class_autopilot:7C", "") == ""
+    with pytest.raises(InvalidRecordError):
+        await store.change_setting("", "easy")
+    assert await store.setting("class_autopilot:7B", "") == "off"
+
+
+async def test_a_tournament_keeps_its_autopilot(store: GameStore) -> None:
+    """Version 12: a tournament's autopilot is stored and read back; one created
+    without saying has none (``off``), as those stored before the version."""
+    made = {}
+    for name, autopilot in (("Cup", "easy"), ("Plate", None)):
+        chosen = {} if autopilot is None else {"autopilot": autopilot}
+        record = await store.create_tournament(
+            class_name="7B",
+            name=name,
+            game="tictactoe",
+            format="swiss",
+            rounds=1,
+            double=False,
+            clock={"kind": "none"},
+            no_show_seconds=60.0,
+            entrants=[EntrantRecord("ai:easy", "easy AI", PlayerKind.AI)],
+            at=T0,
+            **chosen,
+        )
+        made[name] = record.autopilot
+        await store.end_tournament(record.id, "finished", T0 + 1)
+    assert made == {"Cup": "easy", "Plate": "off"}
+    stored = {t.name: t.autopilot for t in await store.tournaments("7B")}
+    assert stored == made
 
 
 @pytest.mark.usefixtures("players")
