@@ -358,8 +358,9 @@ class Table:
         return side
 
     def disconnected(self, client: ClientId, now: float, out: Draft) -> None:
-        """``client`` dropped: gone if it watched, its seat held if it sat."""
-        self.seating.stop_watching(client)
+        """``client`` dropped: gone if it watched (the room kept a while for it
+        to watch again), its seat held if it sat."""
+        self.seating.drop_spectator(client, now, game_started=self.play.status != "waiting")
         self.seating.note_unwatched(now, playing=self.play.playing)
         status = self.seating.hold(client, now)
         if status is not None:
@@ -545,6 +546,9 @@ class Table:
             self.seating.unwatched_until = None
             if play.playing and not self.seating.members:
                 play.finish(None, Termination.ABORTED, until, out, None, None)
+        kept = self.seating.kept_for_watchers_until
+        if kept is not None and kept <= now:
+            self.seating.kept_for_watchers_until = None  # the room may be dropped now
 
     # -- output ----------------------------------------------------------------------
 
@@ -562,6 +566,8 @@ class Table:
         deadlines = [t for t, _ in self.deadlines()]
         if self.seating.unwatched_until is not None and not self.controls.paused:
             deadlines.append(self.seating.unwatched_until)
+        if self.seating.kept_for_watchers_until is not None:
+            deadlines.append(self.seating.kept_for_watchers_until)
         return min(deadlines) if deadlines else None
 
     def release_autopilots(self, out: Draft) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import secrets
 import signal
 import time
 from dataclasses import dataclass, field
@@ -385,3 +386,51 @@ async def test_what_is_published_while_a_subscription_is_down_reaches_its_player
             await redis.aclose()
             for process in (first, second):
                 await process.stop(signal.SIGKILL)
+
+
+async def spectators_seen(player: Player, code: str) -> int | None:
+    """How many watch ``code``, as the lobby lists it (None: not listed)."""
+    listed = await player.request({"type": "list_rooms"})
+    counts = [room["spectators"] for room in listed["rooms"] if room["code"] == code]
+    return counts[0] if counts else None
+
+
+async def test_a_spectator_whose_process_died_sees_the_end_of_a_game_over_meanwhile(
+    redis_server: RedisServer, postgres_server: PostgresServer
+) -> None:
+    """Cat watches, through the second process, a room of the first. The second
+    is killed (SIGKILL); the game ends meanwhile and both players leave. When
+    the first takes the dead one's sessions for gone (its takeover), Cat was
+    the room's last member: the room closed at once, and Cat, back through the
+    first and watching again, got ``unknown_room`` and never saw the end (the
+    kill -9 test's flaky "spectators who did not see their game end"). The room
+    is kept for a dropped spectator's grace window: Cat sees the finished game."""
+    database = postgres_server.new_database()
+    name = f"spectator-{secrets.token_hex(4)}"
+    flags = ("--cluster", redis_server.url, "--cluster-name", name, "--engine", "python")
+    first = await ServerProcess.start(database, *flags)
+    second = await ServerProcess.start(database, *flags)
+    try:
+        ann, bob, code = await seated(first.ws_url, first.ws_url)
+        cat = await Player.join_server(second.ws_url, "cat", client="spectator")
+        watched = await cat.request({"type": "watch", "code": code})
+        assert watched["type"] == "state", watched
+        await second.stop(signal.SIGKILL)
+        await play_on((ann, bob), code, LINE_GAME[2:])
+        for player in (ann, bob):
+            await player.expect("game_over")
+        # The takeover: the first process takes Cat (of the dead process) for gone.
+        while await spectators_seen(ann, code) != 0:
+            await asyncio.sleep(0.1)
+        for player in (ann, bob):
+            left = await player.request({"type": "leave", "room": code})
+            assert left["type"] == "left", left
+        back = await Player.join_server(first.ws_url, "cat", client="spectator", token=cat.token)
+        again = await back.request({"type": "watch", "code": code})
+        assert again["type"] == "state", again
+        assert again["room"]["status"] == "finished", again
+        assert again["room"]["moves"] == " ".join(LINE_GAME), again
+        assert again["room"]["result"]["winner"] == "first", again
+    finally:
+        for process in (first, second):
+            await process.stop(signal.SIGKILL)
