@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import re
 import secrets
 import signal
 import time
@@ -26,6 +27,7 @@ from cluster_helpers import shared_port as cluster_shared_port
 from harness import Player, ServerProcess
 from redis.asyncio import Redis
 from services import PostgresServer, RedisServer, start_redis, stop_process
+from terminal_helpers import client_process
 
 from boardroom.client.bots.loader import load_script
 from boardroom.client.bots.python_bot import ScriptBrains
@@ -434,3 +436,73 @@ async def test_a_spectator_whose_process_died_sees_the_end_of_a_game_over_meanwh
     finally:
         for process in (first, second):
             await process.stop(signal.SIGKILL)
+
+
+STALE = re.compile(r"position changed|is not the current one")
+"""The terminal's words for a ``stale_move`` (its own, or the server's message)."""
+
+
+async def test_the_terminal_says_nothing_against_its_own_move_made_whose_reply_was_lost(
+    postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    """Bob plays in the terminal through the second process, Ann's room being
+    the first's. The reply to Bob's move is published while the second's
+    subscription is down: once subscribed again, it resyncs (the room's whole
+    state, then the move sent again, refused as ``stale_move`` since it was
+    made). The terminal showed that refusal ("The position changed before your
+    move arrived", or the server's "Ply 3 is not the current one") for a move
+    that was played; now it says nothing of it: the state that came first shows
+    the move made."""
+    database = postgres_server.new_database()
+    with start_redis() as server:
+        flags = ("--cluster", server.url, "--cluster-name", "stale", "--engine", "python")
+        first = await ServerProcess.start(database, *flags)
+        second = await ServerProcess.start(database, *flags)
+        redis = Redis.from_url(server.url)
+
+        async def published_once_more(before: int) -> None:
+            while await published_so_far(redis) == before:
+                await asyncio.sleep(0.01)
+
+        try:
+            ann = await Player.join_server(first.ws_url, "ann")
+            code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+            async with client_process(
+                "play", "--server", second.ws_url, "--name", "bob", config_home=tmp_path
+            ) as bob:
+                bob.send(f"join {code.lower()}", "a2")
+                await ann.expect("state")  # Bob sat down: the game started
+                await play_on((ann, ann), code, ("a1",))
+                await ann.expect("moved", move="a2")
+                await play_on((ann, ann), code, ("b1",))
+                await bob.expect(r"played b1")
+                await bob.expect(r"your move")
+                # Bob's b2 reaches the owner, stopped; its reply is published
+                # while the second process is stopped and unsubscribed.
+                first.process.send_signal(signal.SIGSTOP)
+                second_stopped = False
+                try:
+                    before = await published_so_far(redis)
+                    bob.send("b2")
+                    await published_once_more(before)  # the relayed move, to the owner
+                    second.process.send_signal(signal.SIGSTOP)
+                    second_stopped = True
+                    await redis.client_kill_filter(_type="pubsub")
+                    before = await published_so_far(redis)
+                    first.process.send_signal(signal.SIGCONT)
+                    await published_once_more(before)  # the owner's reply, to nobody
+                finally:
+                    first.process.send_signal(signal.SIGCONT)
+                    if second_stopped:
+                        second.process.send_signal(signal.SIGCONT)
+                # The board is drawn once the move's answer is dealt with: the
+                # status line after it comes after any word about that answer.
+                await bob.expect(r"X to move", timeout=10)
+                assert not STALE.search(bob.transcript), bob.transcript
+                await play_on((ann, ann), code, ("c1",))
+                await bob.expect(r"Result: ")
+                assert not STALE.search(bob.transcript), bob.transcript
+        finally:
+            await redis.aclose()
+            for process in (first, second):
+                await process.stop(signal.SIGKILL)
