@@ -506,3 +506,51 @@ async def test_the_terminal_says_nothing_against_its_own_move_made_whose_reply_w
             await redis.aclose()
             for process in (first, second):
                 await process.stop(signal.SIGKILL)
+
+
+async def test_a_spectator_of_a_room_elsewhere_keeps_its_connection_through_a_resync(
+    postgres_server: PostgresServer,
+) -> None:
+    """Cat watches, through the second process, Ann and Bob's room on the first
+    (by its join code: the room is private). A move is published while the
+    second's subscription is down, and lost to Cat. Once subscribed again, the
+    second process closed Cat's connection (1012) for the client to watch
+    again; now it watches again for Cat: the room's whole state comes, on the
+    same connection, and the game's next moves after it."""
+    database = postgres_server.new_database()
+    with start_redis() as server:
+        flags = ("--cluster", server.url, "--cluster-name", "watching", "--engine", "python")
+        first = await ServerProcess.start(database, *flags)
+        second = await ServerProcess.start(database, *flags)
+        redis = Redis.from_url(server.url)
+        try:
+            ann = await Player.join_server(first.ws_url, "ann")
+            private = {"type": "create_room", "game": "tictactoe", "public": False}
+            opened = await ann.request(private)
+            code, join_code = opened["room"]["code"], opened["room"]["join_code"]
+            bob = await Player.join_server(first.ws_url, "bob")
+            joined = await bob.request({"type": "join", "code": join_code})
+            assert joined["type"] == "state", joined
+            cat = await Player.join_server(second.ws_url, "cat", client="spectator")
+            watched = await cat.request({"type": "watch", "code": join_code, "id": 5})
+            assert watched["type"] == "state", watched
+            await play_on((ann, bob), code, LINE_GAME[:2])
+            second.process.send_signal(signal.SIGSTOP)
+            try:
+                await redis.client_kill_filter(_type="pubsub")
+                before = await published_so_far(redis)
+                await play_on((ann, bob), code, LINE_GAME[2:3])  # b1, lost to Cat
+                while await published_so_far(redis) == before:
+                    await asyncio.sleep(0.01)
+            finally:
+                second.process.send_signal(signal.SIGCONT)
+            state = await cat.expect("state", timeout=10, id="resync")
+            assert state["room"]["moves"] == " ".join(LINE_GAME[:3]), state
+            await play_on((ann, bob), code, LINE_GAME[3:])
+            over = await cat.expect("game_over")
+            assert over["moves"] == " ".join(LINE_GAME), over
+            assert cat.ws.close_code is None  # never closed
+        finally:
+            await redis.aclose()
+            for process in (first, second):
+                await process.stop(signal.SIGKILL)
