@@ -589,9 +589,12 @@ class Session:
         ]
         for code in lost:
             del self.rooms[code]
-        watched = [(room, code) for room, code in self._watch_codes.items() if room in self.rooms]
-        self._watch_codes.clear()
-        self._spawn(self._watch_again(watched))
+        # Kept until each watch again is answered: a drop before that leaves them
+        # for the next reconnection to watch again (never forgotten on the way).
+        self._watch_codes = {
+            room: code for room, code in self._watch_codes.items() if room in self.rooms
+        }
+        self._spawn(self._watch_again(list(self._watch_codes.items())))
         return Reconnected(resumed_rooms=list(welcome.resumed_rooms), lost_rooms=lost)
 
     async def _watch_again(self, watched: Iterable[tuple[str, str]]) -> None:
@@ -600,6 +603,7 @@ class Session:
                 await self.request(Watch(code=code))
             except RequestRefusedError:
                 # The room is gone: tell subscribers as if we had left it.
+                self._watch_codes.pop(room, None)
                 self.rooms.pop(room, None)
                 self._publish(Left(room=room))
             except ClientError:

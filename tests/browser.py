@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from harness import CuttableProxy, RunningServer, running_server
 from playwright.async_api import (
@@ -300,6 +301,7 @@ class WebPlayer:
     # -- acting -------------------------------------------------------------------------
 
     async def enter_name(self, name: str) -> None:
+        await self.class_code_settled()
         await self.page.get_by_label("Your name").fill(name)
         await self.page.get_by_role("button", name="Enter").click()
         await expect(self.page.locator("#player-name")).to_have_text(name)
@@ -307,6 +309,23 @@ class WebPlayer:
         # The lobby shows at once; what it sends before the server's welcome is
         # refused on the page ("Not sent"), as a person clicking that fast would see.
         await expect(self.page.locator("body")).to_have_attribute("data-connection", "open")
+
+    async def class_code_settled(self) -> None:
+        """Until the start page knows whether it offers a class code.
+
+        The page asks the server (``GET /api/class``) and, told it runs a class,
+        shows "Have a class code?" above the name and moves the cursor there from
+        an empty name (name-view.js). A name typed just as that answer lands
+        (a loaded machine, a slow answer) goes into the class code instead: Playwright
+        focuses the field, then types in a second step. A person sees the field
+        appear first; so does this."""
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(f"{self.origin}/api/class") as response,
+        ):
+            answer = await response.json() if response.ok else {}
+        if answer.get("class"):
+            await expect(self.page.locator("#class-code-input")).to_be_visible()
 
     async def create_room(
         self,

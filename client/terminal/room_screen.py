@@ -44,7 +44,7 @@ from typing import Literal
 
 from boardroom.client.announcements import announcement_text
 from boardroom.client.errors import ConnectionLostError, RequestRefusedError
-from boardroom.client.refusals import illegal_move_text, move_refusal_text
+from boardroom.client.refusals import illegal_move_text, move_refusal_text, refusal_text
 from boardroom.client.room_closed import closed_text
 from boardroom.client.room_options import InputError, parse_level
 from boardroom.client.session import Disconnected, Reconnected, SessionEnded, SessionEvent
@@ -629,11 +629,19 @@ class RoomScreen:
         ply = room.state.ply
         try:
             await self.terminal.request(
-                MakeMove(room=self.code, move=text, ply=ply), raising={"paused", "illegal_move"}
+                MakeMove(room=self.code, move=text, ply=ply),
+                raising={"paused", "illegal_move", "stale_move"},
             )
         except RequestRefusedError as refusal:
             if refusal.code == "illegal_move":
                 problem(move_refusal_text(refusal, illegal))
+            elif refusal.code == "stale_move":
+                now = self.room
+                if now is None or not _went_through(now, text, ply):
+                    problem(refusal_text(refusal))
+                # Else this very move was made: its reply was lost on the way and the
+                # move sent again (a cluster's resync after Redis came back), which
+                # the server refuses as stale. The state that came first shows it.
             else:  # the pause came while the move was on its way
                 self._hold_for_resume(text)
         except ConnectionLostError:

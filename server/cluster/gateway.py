@@ -15,7 +15,8 @@ are attached to the rooms' new owner (:meth:`Gateway.reattach`) and those that
 watched a moved room are closed (1012) to watch it again (:meth:`Gateway.watch_again`).
 When this process's own subscription was down (Redis restarting, its connection
 broken), whatever the owners published to it meanwhile reached nobody: once it
-is subscribed again it asks them for it (:meth:`Gateway.resync`).
+is subscribed again it asks them for it (:meth:`Gateway.resync`), its players
+and its spectators alike, without closing anyone's connection.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from boardroom.server.core.sessions import Session
 from boardroom.server.hub.boundary import SessionRecord
 from boardroom.shared.protocol.close_codes import CLOSE_SERVICE_RESTART
 from boardroom.shared.protocol.codec import decode_client_message, encode_message
-from boardroom.shared.protocol.messages import ClientMessage, MakeMove, Watch
+from boardroom.shared.protocol.messages import ClientMessage, Leave, MakeMove, Watch
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +48,11 @@ too, for a moment) is sent again."""
 ATTACH_RETRY_FOR_S = 3.0
 """How long such an Attach is sent again, at most (a process that stays
 unsubscribed longer is taken for dead: its heartbeat expires)."""
+RESYNC_WATCH_ID = "resync"
+"""The ``id`` of the ``watch`` a resync sends for a spectator (:meth:`Gateway.resync`):
+no client request has it, so its answer (the room's ``state``, taken in as any
+``state``; an ``error`` if the room is gone meanwhile) is never taken for the
+answer to a request the client is waiting for."""
 RESYNC_BEFORE_S = 3.0
 """On a resync, moves sent on this long before the subscription was seen down
 (or, unseen, came back) are sent again too: their replies may have been
@@ -65,8 +71,9 @@ class Gateway:
         self._addresses: dict[str, str] = {}
         self.attach_to: dict[str, set[str]] = {}
         """The processes that know each resuming session, told once it is welcomed."""
-        self._watched: dict[str, set[str]] = {}
-        """The rooms of other processes each session connected here watches."""
+        self._watched: dict[str, dict[str, str]] = {}
+        """The rooms of other processes each session connected here watches, each
+        with the code it watches by (a private room's join or watch code)."""
         self._recent: collections.deque[tuple[float, str, str | None, Forward]] = (
             collections.deque()
         )
@@ -81,7 +88,9 @@ class Gateway:
         if owner is None:
             return False
         if isinstance(message, Watch) and room is not None:
-            self._watched.setdefault(session.id, set()).add(room)
+            self._watched.setdefault(session.id, {})[room] = message.code
+        elif isinstance(message, Leave) and room is not None:
+            self._watched.get(session.id, {}).pop(room, None)
         self._links.setdefault(session.id, set()).add(owner)
         self._tokens[session.id] = token
         self._addresses[session.id] = address
@@ -223,8 +232,10 @@ class Gateway:
         client waiting for it until its own timeout (a bot's 30 s), and a move
         already made is refused again as stale, which answers it. Only moves
         with a ``ply`` are sent again (sending anything else twice could do it
-        twice). The spectators of rooms elsewhere are closed (1012) to watch
-        again: a restored watch gives them the whole room too."""
+        twice). A spectator of a room elsewhere watches it again, by the code it
+        watched by (:data:`RESYNC_WATCH_ID`; a spectator of the room already,
+        it just gets the whole ``state``), its connection kept: closed (1012)
+        to watch again by itself only if the room is nowhere else now."""
         process = self._process
         hub = process.hub
         for session_id, nodes in list(self._links.items()):
@@ -244,7 +255,23 @@ class Gateway:
             message = decode_client_message(forward.text)
             if isinstance(message, MakeMove) and message.ply is not None:
                 self._send_forward(owner, room, forward, deadline)
-        self.watch_again({room for rooms in self._watched.values() for room in rooms})
+        for session_id, watched in list(self._watched.items()):
+            for code in watched.values():
+                again = functools.partial(self._watch_again, session_id, code)
+                process.in_order(f"watch:{session_id}", again)
+
+    async def _watch_again(self, session_id: str, code: str) -> None:
+        """The session watches again, by ``code``, a room elsewhere (:meth:`resync`)."""
+        hub = self._process.hub
+        outbox = hub.outbox_of(ClientId(session_id))
+        token = self._tokens.get(session_id)
+        session = hub.live_session(ClientId(session_id))
+        if not isinstance(outbox, Connection) or token is None or session is None:
+            return
+        address = self._addresses.get(session_id, "")
+        watch = Watch(code=code, id=RESYNC_WATCH_ID)
+        if not await self.forward(session, token, address, watch):
+            outbox.close(CLOSE_ROOM_MOVED, "the game you watch moved to another server")
 
     async def _rejoin_here(self, record: SessionRecord, outbox: Connection) -> None:
         await self._process.hub.attach(record, outbox, rejoin=True)
@@ -256,9 +283,10 @@ class Gateway:
         reconnect at once and watch their rooms again, in the room's new home."""
         hub = self._process.hub
         for session_id, rooms in list(self._watched.items()):
-            if not rooms & moved:
+            if not rooms.keys() & moved:
                 continue
-            rooms -= moved
+            for room in moved:
+                rooms.pop(room, None)
             outbox = hub.outbox_of(ClientId(session_id))
             if isinstance(outbox, Connection):
                 outbox.close(CLOSE_ROOM_MOVED, "the game you watch moved to another server")

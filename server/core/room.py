@@ -280,7 +280,9 @@ class Room:
         """True when no client sits, is held or watches: the server may drop the
         room. A tournament room waiting for its game is kept, empty or not, until
         the game is over or the room is closed; an AI match, while it plays or
-        its watchers' grace window runs (``Seating.unwatched_until``)."""
+        its watchers' grace window runs (``Seating.unwatched_until``); any room
+        whose game started, while a dropped spectator's window runs
+        (``Seating.kept_for_watchers_until``)."""
         if self.options.tournament and self.status != "finished" and not self.closed:
             return False
         if self.options.ai_match and self.status == "playing":
@@ -288,6 +290,9 @@ class Room:
         if self._table.seating.unwatched_until is not None:
             # An AI match over while its watchers' window runs: kept for them
             # to come back to, until the window ends (Table.expire).
+            return False
+        if self._table.seating.kept_for_watchers_until is not None:
+            # A spectator dropped: kept for it to watch again (Seating.drop_spectator).
             return False
         return not self.members
 

@@ -21,7 +21,11 @@ Rules of the seats (``docs/protocol.md`` states the wire side):
   ``gone_until``), and on return (:meth:`Seating.reconnect`) the others are
   told it is back. When the window ends the room frees the seat
   (:meth:`Seating.window_deadlines` says when). Spectators are not held: a
-  dropped spectator is gone.
+  dropped spectator is gone. But once a game has started, the room itself is
+  kept for a dropped spectator's ``grace_seconds``
+  (:attr:`Seating.kept_for_watchers_until`), empty or not: its game may end
+  while the spectator is away and everyone else leave, and the spectator,
+  watching again, must still find the room and see how the game ended.
 
 In a *tournament room* (``RoomOptions.tournament``) each seat is reserved
 (``reserved_first``, ``reserved_second``) for a durable player (or a
@@ -128,6 +132,10 @@ class Seating:
     unwatched_until: float | None = None
     """An AI match in play that nobody watches: when it is called off, unless
     someone watches again first (``grace_seconds`` after the last one went)."""
+    kept_for_watchers_until: float | None = None
+    """A spectator dropped (its connection, not a ``leave``) after a game had
+    started: the room is kept until then, empty or not, for it to watch again
+    (``grace_seconds`` after the last such drop)."""
 
     # -- reading -----------------------------------------------------------------------
 
@@ -327,6 +335,16 @@ class Seating:
         """``client`` no longer watches; True if it did."""
         return self.spectators.pop(client, None) is not None
 
+    def drop_spectator(self, client: ClientId, now: float, *, game_started: bool) -> None:
+        """``client``'s connection dropped: it no longer watches, but if it did
+        and a game has started (``game_started``), the room is kept
+        ``grace_seconds`` from ``now`` for it to watch again
+        (:attr:`kept_for_watchers_until`)."""
+        if self.stop_watching(client) and game_started:
+            until = now + self.options.grace_seconds
+            kept = self.kept_for_watchers_until
+            self.kept_for_watchers_until = until if kept is None else max(kept, until)
+
     def note_unwatched(self, now: float, *, playing: bool) -> None:
         """After someone left: an AI match in play (``playing``) that nobody watches
         any more is called off ``grace_seconds`` from ``now`` (the engine plays
@@ -405,6 +423,7 @@ class Seating:
         return side
 
     def clear(self) -> None:
-        """Everyone is let go (the room closed)."""
+        """Everyone is let go (the room closed): nobody is waited for either."""
         self.seats = _no_seats()
         self.spectators.clear()
+        self.kept_for_watchers_until = None

@@ -387,8 +387,9 @@ class Table:
         return side
 
     def disconnected(self, client: ClientId, now: float, out: Draft) -> None:
-        """``client`` dropped: gone if it watched, its seat held if it sat."""
-        self.seating.stop_watching(client)
+        """``client`` dropped: gone if it watched (the room kept a while for it
+        to watch again), its seat held if it sat."""
+        self.seating.drop_spectator(client, now, game_started=self.play.status != "waiting")
         self.seating.note_unwatched(now, playing=self.play.playing)
         status = self.seating.hold(client, now)
         if status is not None:
@@ -576,6 +577,9 @@ class Table:
             self.seating.unwatched_until = None
             if play.playing and not self.seating.members:
                 play.finish(None, Termination.ABORTED, until, out, None, None)
+        kept = self.seating.kept_for_watchers_until
+        if kept is not None and kept <= now:
+            self.seating.kept_for_watchers_until = None  # the room may be dropped now
 
     # -- output ----------------------------------------------------------------------
 
@@ -596,6 +600,8 @@ class Table:
         seconds = self.seating.options.spectator_delay_seconds
         if seconds and self.play.playing and self.shown_late < len(self.move_times):
             deadlines.append(self.move_times[self.shown_late] + seconds)  # the next held move
+        if self.seating.kept_for_watchers_until is not None:
+            deadlines.append(self.seating.kept_for_watchers_until)
         return min(deadlines) if deadlines else None
 
     def _delayed_by_time(self, out: Draft) -> list[tuple[Recipient, ServerMessage]]:

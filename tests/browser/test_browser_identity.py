@@ -136,6 +136,7 @@ async def test_a_server_busy_with_new_players_is_tried_again_until_it_lets_the_s
         ann = await web.person("Ann")
         await expect(ann.page.locator(".lobby-view")).to_be_visible()
         bob = await web.open("/", viewport=PHONE)
+        await bob.class_code_settled()  # else the name may land in the class code
         await bob.page.get_by_label("Your name").fill("Bob")
         await bob.page.get_by_role("button", name="Enter").click()
         await expect(bob.banner).to_be_visible()

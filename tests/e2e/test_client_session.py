@@ -208,6 +208,41 @@ async def test_a_spectator_watches_again_after_a_cut(db_path: Path) -> None:
         assert cat.rooms[code].state.moves.startswith("4")
 
 
+async def test_a_spectator_cut_again_while_watching_again_still_watches_again(
+    db_path: Path,
+) -> None:
+    """Cat's connection is cut, and cut again the moment Cat is back, before its
+    watch again is answered (as a cluster's process closes a spectator whose room
+    moved, 1012, right after the takeover welcomed it). The room was forgotten:
+    the next reconnection watched nothing, and Cat never saw another move. It is
+    watched again once the connection holds."""
+    async with (
+        running_server(db_path) as server,
+        CuttableProxy(server.port) as proxy,
+        Session(server.ws_url, "ann") as ann,
+        Session(proxy.ws_url, "cat") as cat,
+    ):
+        created = await ann.request(CreateRoom(game="connect4", ai_level="random"))
+        assert isinstance(created, State)
+        code = created.room.code
+        await cat.request(Watch(code=code))
+        events = cat.subscribe()
+        cuts = [proxy.cut]
+
+        def cut_once_more(event: SessionEvent) -> None:
+            if isinstance(event, Reconnected) and cuts:
+                cuts.pop()()  # the watch again is on its way, or about to be
+
+        cat.add_listener(cut_once_more)
+        proxy.cut()
+        await next_event(events, Reconnected)
+        await next_event(events, Reconnected)
+        await wait_until(lambda: code in ann.rooms and ann.rooms[code].my_turn)
+        await ann.request(MakeMove(room=code, move="4", ply=0))
+        moved = await next_event(events, Moved)
+        assert isinstance(moved, Moved) and moved.room == code
+
+
 async def test_a_session_taken_over_by_its_token_ends_without_reconnecting(
     db_path: Path,
 ) -> None:

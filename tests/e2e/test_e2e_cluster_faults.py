@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import re
+import secrets
 import signal
 import time
 from dataclasses import dataclass, field
@@ -25,6 +27,7 @@ from cluster_helpers import shared_port as cluster_shared_port
 from harness import Player, ServerProcess
 from redis.asyncio import Redis
 from services import PostgresServer, RedisServer, start_redis, stop_process
+from terminal_helpers import client_process
 
 from boardroom.client.bots.loader import load_script
 from boardroom.client.bots.python_bot import ScriptBrains
@@ -381,6 +384,172 @@ async def test_what_is_published_while_a_subscription_is_down_reaches_its_player
             for player in (ann, bob):
                 over = await player.expect("game_over")
                 assert over["moves"] == " ".join(LINE_GAME), over
+        finally:
+            await redis.aclose()
+            for process in (first, second):
+                await process.stop(signal.SIGKILL)
+
+
+async def spectators_seen(player: Player, code: str) -> int | None:
+    """How many watch ``code``, as the lobby lists it (None: not listed)."""
+    listed = await player.request({"type": "list_rooms"})
+    counts = [room["spectators"] for room in listed["rooms"] if room["code"] == code]
+    return counts[0] if counts else None
+
+
+async def test_a_spectator_whose_process_died_sees_the_end_of_a_game_over_meanwhile(
+    redis_server: RedisServer, postgres_server: PostgresServer
+) -> None:
+    """Cat watches, through the second process, a room of the first. The second
+    is killed (SIGKILL); the game ends meanwhile and both players leave. When
+    the first takes the dead one's sessions for gone (its takeover), Cat was
+    the room's last member: the room closed at once, and Cat, back through the
+    first and watching again, got ``unknown_room`` and never saw the end (the
+    kill -9 test's flaky "spectators who did not see their game end"). The room
+    is kept for a dropped spectator's grace window: Cat sees the finished game."""
+    database = postgres_server.new_database()
+    name = f"spectator-{secrets.token_hex(4)}"
+    flags = ("--cluster", redis_server.url, "--cluster-name", name, "--engine", "python")
+    first = await ServerProcess.start(database, *flags)
+    second = await ServerProcess.start(database, *flags)
+    try:
+        ann, bob, code = await seated(first.ws_url, first.ws_url)
+        cat = await Player.join_server(second.ws_url, "cat", client="spectator")
+        watched = await cat.request({"type": "watch", "code": code})
+        assert watched["type"] == "state", watched
+        await second.stop(signal.SIGKILL)
+        await play_on((ann, bob), code, LINE_GAME[2:])
+        for player in (ann, bob):
+            await player.expect("game_over")
+        # The takeover: the first process takes Cat (of the dead process) for gone.
+        while await spectators_seen(ann, code) != 0:
+            await asyncio.sleep(0.1)
+        for player in (ann, bob):
+            left = await player.request({"type": "leave", "room": code})
+            assert left["type"] == "left", left
+        back = await Player.join_server(first.ws_url, "cat", client="spectator", token=cat.token)
+        again = await back.request({"type": "watch", "code": code})
+        assert again["type"] == "state", again
+        assert again["room"]["status"] == "finished", again
+        assert again["room"]["moves"] == " ".join(LINE_GAME), again
+        assert again["room"]["result"]["winner"] == "first", again
+    finally:
+        for process in (first, second):
+            await process.stop(signal.SIGKILL)
+
+
+STALE = re.compile(r"position changed|is not the current one")
+"""The terminal's words for a ``stale_move`` (its own, or the server's message)."""
+
+
+async def test_the_terminal_says_nothing_against_its_own_move_made_whose_reply_was_lost(
+    postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    """Bob plays in the terminal through the second process, Ann's room being
+    the first's. The reply to Bob's move is published while the second's
+    subscription is down: once subscribed again, it resyncs (the room's whole
+    state, then the move sent again, refused as ``stale_move`` since it was
+    made). The terminal showed that refusal ("The position changed before your
+    move arrived", or the server's "Ply 3 is not the current one") for a move
+    that was played; now it says nothing of it: the state that came first shows
+    the move made."""
+    database = postgres_server.new_database()
+    with start_redis() as server:
+        flags = ("--cluster", server.url, "--cluster-name", "stale", "--engine", "python")
+        first = await ServerProcess.start(database, *flags)
+        second = await ServerProcess.start(database, *flags)
+        redis = Redis.from_url(server.url)
+
+        async def published_once_more(before: int) -> None:
+            while await published_so_far(redis) == before:
+                await asyncio.sleep(0.01)
+
+        try:
+            ann = await Player.join_server(first.ws_url, "ann")
+            code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+            async with client_process(
+                "play", "--server", second.ws_url, "--name", "bob", config_home=tmp_path
+            ) as bob:
+                bob.send(f"join {code.lower()}", "a2")
+                await ann.expect("state")  # Bob sat down: the game started
+                await play_on((ann, ann), code, ("a1",))
+                await ann.expect("moved", move="a2")
+                await play_on((ann, ann), code, ("b1",))
+                await bob.expect(r"played b1")
+                await bob.expect(r"your move")
+                # Bob's b2 reaches the owner, stopped; its reply is published
+                # while the second process is stopped and unsubscribed.
+                first.process.send_signal(signal.SIGSTOP)
+                second_stopped = False
+                try:
+                    before = await published_so_far(redis)
+                    bob.send("b2")
+                    await published_once_more(before)  # the relayed move, to the owner
+                    second.process.send_signal(signal.SIGSTOP)
+                    second_stopped = True
+                    await redis.client_kill_filter(_type="pubsub")
+                    before = await published_so_far(redis)
+                    first.process.send_signal(signal.SIGCONT)
+                    await published_once_more(before)  # the owner's reply, to nobody
+                finally:
+                    first.process.send_signal(signal.SIGCONT)
+                    if second_stopped:
+                        second.process.send_signal(signal.SIGCONT)
+                # The board is drawn once the move's answer is dealt with: the
+                # status line after it comes after any word about that answer.
+                await bob.expect(r"X to move", timeout=10)
+                assert not STALE.search(bob.transcript), bob.transcript
+                await play_on((ann, ann), code, ("c1",))
+                await bob.expect(r"Result: ")
+                assert not STALE.search(bob.transcript), bob.transcript
+        finally:
+            await redis.aclose()
+            for process in (first, second):
+                await process.stop(signal.SIGKILL)
+
+
+async def test_a_spectator_of_a_room_elsewhere_keeps_its_connection_through_a_resync(
+    postgres_server: PostgresServer,
+) -> None:
+    """Cat watches, through the second process, Ann and Bob's room on the first
+    (by its join code: the room is private). A move is published while the
+    second's subscription is down, and lost to Cat. Once subscribed again, the
+    second process closed Cat's connection (1012) for the client to watch
+    again; now it watches again for Cat: the room's whole state comes, on the
+    same connection, and the game's next moves after it."""
+    database = postgres_server.new_database()
+    with start_redis() as server:
+        flags = ("--cluster", server.url, "--cluster-name", "watching", "--engine", "python")
+        first = await ServerProcess.start(database, *flags)
+        second = await ServerProcess.start(database, *flags)
+        redis = Redis.from_url(server.url)
+        try:
+            ann = await Player.join_server(first.ws_url, "ann")
+            private = {"type": "create_room", "game": "tictactoe", "public": False}
+            opened = await ann.request(private)
+            code, join_code = opened["room"]["code"], opened["room"]["join_code"]
+            bob = await Player.join_server(first.ws_url, "bob")
+            joined = await bob.request({"type": "join", "code": join_code})
+            assert joined["type"] == "state", joined
+            cat = await Player.join_server(second.ws_url, "cat", client="spectator")
+            watched = await cat.request({"type": "watch", "code": join_code, "id": 5})
+            assert watched["type"] == "state", watched
+            await play_on((ann, bob), code, LINE_GAME[:2])
+            second.process.send_signal(signal.SIGSTOP)
+            try:
+                await redis.client_kill_filter(_type="pubsub")
+                before = await published_so_far(redis)
+                await play_on((ann, bob), code, LINE_GAME[2:3])  # b1, lost to Cat
+                while await published_so_far(redis) == before:
+                    await asyncio.sleep(0.01)
+            finally:
+                second.process.send_signal(signal.SIGCONT)
+            state = await cat.expect("state", timeout=10, id="resync")
+            assert state["room"]["moves"] == " ".join(LINE_GAME[:3]), state
+            await play_on((ann, bob), code, LINE_GAME[3:])
+            over = await cat.expect("game_over")
+            assert over["moves"] == " ".join(LINE_GAME), over
+            assert cat.ws.close_code is None  # never closed
         finally:
             await redis.aclose()
             for process in (first, second):

@@ -44,6 +44,13 @@ export function lastMove(kind, moves) {
   return kind === "columns" ? text.at(-1) : text.split(/\s+/).at(-1);
 }
 
+/** The move played at `ply` (from 0) in `moves`, the server's move string; null if none yet. */
+export function moveAt(kind, moves, ply) {
+  const text = (moves ?? "").trim();
+  if (!text) return null;
+  return (kind === "columns" ? [...text] : text.split(/\s+/))[ply] ?? null;
+}
+
 /** `moves` with `move` added, as the server writes a move string. */
 export function appendMove(kind, moves, move) {
   if (!moves) return move;

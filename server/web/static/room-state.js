@@ -10,7 +10,7 @@
 // first) and the legal moves (docs/protocol.md, "The board"); the page draws
 // those and offers only those, with no rules of its own.
 
-import { appendMove, lastMove, shapeOf, stonesOf } from "./board-rows.js";
+import { appendMove, lastMove, moveAt, shapeOf, stonesOf } from "./board-rows.js";
 
 export const SYMBOLS = { first: "X", second: "O" };
 export const SIDES = ["first", "second"];
@@ -36,6 +36,11 @@ export class Room {
 
   get you() {
     return this.state.you ?? null;
+  }
+
+  /** The move played at `ply` (from 0) in the current game, or null. */
+  moveAt(ply) {
+    return moveAt(this.shape?.kind, this.state.moves, ply);
   }
 
   get playing() {

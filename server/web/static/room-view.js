@@ -476,14 +476,22 @@ export class RoomView {
     }
     if (this.moving) return false;
     this.moving = true;
+    const ply = room.state.ply;
     try {
-      await this.app.session.request({ type: "move", room: this.code, move, ply: room.state.ply });
+      await this.app.session.request({ type: "move", room: this.code, move, ply });
       this.showRefusal("");
       return true;
     } catch (refusal) {
       if (refusal.code === "paused" && room.myTurn) {
         this.moving = false;
         this.hold(move);
+        return true;
+      }
+      if (refusal.code === "stale_move" && this.room?.moveAt(ply) === move) {
+        // This very move was made: its reply was lost on the way and the move sent
+        // again (a cluster's resync after Redis came back), refused as stale. The
+        // state that came first shows it made: nothing to say.
+        this.showRefusal("");
         return true;
       }
       this.showRefusal(moveRefusalText(room, refusal));

@@ -788,6 +788,40 @@ def test_a_dropped_spectator_is_simply_gone() -> None:
     assert output.messages == () and CAT not in room.members
 
 
+def test_a_room_is_kept_for_a_dropped_spectator_to_see_how_its_game_ended() -> None:
+    """Cat's connection drops mid-game; the game ends and both players leave
+    while Cat is away. The room stays (not empty) for Cat's grace window: Cat,
+    watching again, gets the finished game. When the window of the last drop
+    ends with nobody there, the room is empty (the server drops it)."""
+    room = started_room(grace_seconds=5.0)
+    room.watch(CAT, "cat", now=T0)
+    room.watch(DAN, "dan", now=T0)
+    room.disconnected(CAT, now=T0 + 1)
+    play_moves(room, "a1 b1 a2 b2 a3", now=T0 + 2)
+    for client in (ANN, BOB):
+        room.handle(client, Leave(room=CODE), now=T0 + 3)
+    room.disconnected(DAN, now=T0 + 3)
+    assert not room.is_empty and room.next_deadline == T0 + 8
+    back = room.watch(CAT, "cat", now=T0 + 4)
+    (state,) = only(back.to(CAT), State)
+    assert state.room.status == "finished" and state.room.result is not None
+    assert state.room.result.winner == "first"
+    room.handle(CAT, Leave(room=CODE), now=T0 + 5)
+    assert room.tick(T0 + 7.9).events == () and not room.is_empty  # Dan may come back
+    room.tick(T0 + 8)
+    assert room.is_empty and room.next_deadline is None
+
+
+def test_a_spectator_dropped_before_any_game_keeps_nothing() -> None:
+    """Before a game there is no ending to miss: the lone player's leave empties the room."""
+    room = new_room()
+    room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
+    room.watch(CAT, "cat", now=T0)
+    room.disconnected(CAT, now=T0)
+    room.handle(ANN, Leave(room=CODE), now=T0)
+    assert room.is_empty and room.next_deadline is None
+
+
 # -- rematch, leave, chat ---------------------------------------------------------------------
 
 
