@@ -100,6 +100,15 @@ class Measured:
     processes: list[ProcessCpu] = field(default_factory=list)
     """Each server process's CPU and moves (empty: its ``/metrics`` could not be read)."""
 
+    def window_cpu_per_move_us(self) -> float | None:
+        """All the server processes' CPU time a move in the load's measured window
+        (the rooms' set-up and ramp-up left out), in µs; else over the whole load
+        (:meth:`cpu_per_move_us`)."""
+        server = self.data["result"].get("server") or {}
+        per_move = server.get("cpu_per_move_us") or {}
+        total = per_move.get("total")
+        return float(total) if total else self.cpu_per_move_us()
+
     def cpu_per_move_us(self) -> float | None:
         """All the server processes' CPU time over all their moves, in µs."""
         moves = sum(process.moves for process in self.processes)
@@ -421,14 +430,15 @@ def _process_table(results: list[Measured]) -> list[str]:
         "CPU a move by server process (their /metrics over the setup's whole load: "
         "CPU time over the moves their rooms played):",
         "| setup | moves | servers' CPU µs a move | vs 1 process, PostgreSQL "
-        "| each process: CPU µs over all the moves (its own moves) |",
-        "|---|---:|---:|---:|---|",
+        "| each process: CPU µs over all the moves (its own moves) "
+        "| servers' CPU µs a move in the measured window |",
+        "|---|---:|---:|---:|---|---:|",
     ]
     for measured in results:
         total = measured.cpu_per_move_us()
         moves = sum(process.moves for process in measured.processes)
         if total is None:
-            lines.append(f"| {measured.setup.name} | - | - | - | - |")
+            lines.append(f"| {measured.setup.name} | - | - | - | - | - |")
             continue
         each = ", ".join(
             f"{process.cpu_seconds / moves * 1e6:.0f} ({process.moves / moves:.0%})"
@@ -436,7 +446,11 @@ def _process_table(results: list[Measured]) -> list[str]:
             for process in measured.processes
         )
         versus = "" if single is None else f"{total / single:.2f}x"
-        lines.append(f"| {measured.setup.name} | {moves:,.0f} | {total:.0f} | {versus} | {each} |")
+        window = measured.window_cpu_per_move_us()
+        lines.append(
+            f"| {measured.setup.name} | {moves:,.0f} | {total:.0f} | {versus} | {each} "
+            f"| {'-' if window is None else f'{window:.0f}'} |"
+        )
     return lines
 
 
@@ -451,16 +465,16 @@ def _single_postgres(results: list[Measured]) -> float | None:
 def render_comparison(every_run: list[list[Measured]]) -> str:
     """Each cluster against one process on PostgreSQL, run by run and over the
     runs (lowest / median / highest): its moves a second as a share of the one
-    process's, and its CPU a move (all its processes) as a multiple of it. Empty
-    when no run measured both."""
+    process's, and its CPU a move (all its processes, in the measured window) as
+    a multiple of it. Empty when no run measured both."""
     ratios: dict[str, list[tuple[float, float, float, float]]] = {}
     for results in every_run:
         single = next((m for m in results if m.setup == Setup(1, True)), None)
         if single is None:
             continue
-        single_rate, single_cpu = _moves_per_second(single), single.cpu_per_move_us()
+        single_rate, single_cpu = _moves_per_second(single), single.window_cpu_per_move_us()
         for measured in results:
-            cpu = measured.cpu_per_move_us()
+            cpu = measured.window_cpu_per_move_us()
             if not measured.setup.cluster or not single_rate or not cpu or not single_cpu:
                 continue
             rate = _moves_per_second(measured)
@@ -472,7 +486,7 @@ def render_comparison(every_run: list[list[Measured]]) -> str:
     lines = [
         "Against 1 process, PostgreSQL (each run; then lowest / median / highest):",
         "| cluster | moves/s, share of 1 process | CPU a move, multiple of 1 process "
-        "| CPU µs a move: cluster / 1 process |",
+        "| CPU µs a move in the measured window: cluster / 1 process |",
         "|---|---|---|---|",
     ]
     for name, figures in ratios.items():
