@@ -161,6 +161,16 @@ def register(subparsers: Any) -> None:
         help="seconds before each move, 0.5x to 1.5x (default 0: flat out)",
     )
     cluster.add_argument("--workers", type=int, default=2, help="load worker processes (default 2)")
+    cluster.add_argument(
+        "--taskset",
+        action="store_true",
+        help="pin each server process to a core of its own (process i on core i, as "
+        "taskset -a -c i -p PID), then compare the clusters with 1 process on PostgreSQL",
+    )
+    cluster.add_argument(
+        "--no-sqlite", action="store_true", help="leave out the 1 process on SQLite setup"
+    )
+    cluster.add_argument("--runs", type=int, default=1, help="runs of every setup (default 1)")
     cluster.set_defaults(handler=run_cluster_bench)
     faults = targets.add_parser(
         "faults",
@@ -246,10 +256,10 @@ def run_relay_bench(args: argparse.Namespace) -> int:
 def run_cluster_bench(args: argparse.Namespace) -> int:
     from boardroom.client.bench.cluster import main
 
-    if args.rooms < 1 or args.duration <= 0 or args.think < 0 or args.workers < 1:
+    if args.rooms < 1 or args.duration <= 0 or args.think < 0 or args.workers < 1 or args.runs < 1:
         print(
-            "bench cluster: give --rooms and --workers 1 or more, --duration more than 0 "
-            "and --think 0 or more",
+            "bench cluster: give --rooms, --workers and --runs 1 or more, --duration more "
+            "than 0 and --think 0 or more",
             file=sys.stderr,
         )
         return 2
@@ -259,6 +269,9 @@ def run_cluster_bench(args: argparse.Namespace) -> int:
         duration=args.duration,
         think=args.think,
         workers=args.workers,
+        taskset=args.taskset,
+        sqlite=not args.no_sqlite,
+        runs=args.runs,
     )
 
 

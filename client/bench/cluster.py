@@ -28,10 +28,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import os
 import secrets
+import statistics
 import sys
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from boardroom.client.bench.services import (
@@ -39,12 +42,14 @@ from boardroom.client.bench.services import (
     PostgresServer,
     RedisServer,
     ServiceError,
+    descendants,
     missing_programs,
     start_postgres,
     start_redis,
 )
 from boardroom.client.conditions import condition_lines
-from boardroom.client.loadtest.errors import CannotRunError
+from boardroom.client.loadtest.errors import CannotRunError, ProbeError
+from boardroom.client.loadtest.metrics_probe import ServerProbe, ServerReading
 from boardroom.client.loadtest.options import LOAD_GAME, LoadOptions
 from boardroom.client.loadtest.progress import Progress
 from boardroom.client.loadtest.report import machine_conditions, report_json
@@ -70,6 +75,18 @@ class Setup:
         return self.processes > 1
 
 
+@dataclass(frozen=True)
+class ProcessCpu:
+    """One server process over a setup's whole load, as its ``/metrics`` said."""
+
+    cpu_seconds: float
+    """Its CPU time (the process's own: not its engine worker's)."""
+    moves: float
+    """The moves played in its rooms (a relayed move counts where its room is)."""
+    core: int | None = None
+    """The core it was pinned to (None: not pinned)."""
+
+
 @dataclass
 class Measured:
     """One setup's load report, and what the shared parts counted meanwhile."""
@@ -80,11 +97,50 @@ class Measured:
     postgres: dict[str, int]
     redis_cpu: float | None = None
     postgres_cpu: float | None = None
+    processes: list[ProcessCpu] = field(default_factory=list)
+    """Each server process's CPU and moves (empty: its ``/metrics`` could not be read)."""
+
+    def window_cpu_per_move_us(self) -> float | None:
+        """All the server processes' CPU time a move in the load's measured window
+        (the rooms' set-up and ramp-up left out), in µs; else over the whole load
+        (:meth:`cpu_per_move_us`)."""
+        server = self.data["result"].get("server") or {}
+        per_move = server.get("cpu_per_move_us") or {}
+        total = per_move.get("total")
+        return float(total) if total else self.cpu_per_move_us()
+
+    def cpu_per_move_us(self) -> float | None:
+        """All the server processes' CPU time over all their moves, in µs."""
+        moves = sum(process.moves for process in self.processes)
+        if not moves:
+            return None
+        return sum(process.cpu_seconds for process in self.processes) / moves * 1e6
 
 
-def setups(sizes: Sequence[int]) -> list[Setup]:
-    """The baseline, one process on PostgreSQL, then a cluster of each size."""
-    return [Setup(1, False), Setup(1, True), *(Setup(size, True) for size in sizes if size > 1)]
+def setups(sizes: Sequence[int], *, sqlite: bool = True) -> list[Setup]:
+    """The baseline (one process on SQLite; with ``sqlite`` False, one on
+    PostgreSQL), one process on PostgreSQL, then a cluster of each size."""
+    clusters = [Setup(size, True) for size in sizes if size > 1]
+    return [*([Setup(1, False)] if sqlite else []), Setup(1, True), *clusters]
+
+
+def usable_core_list() -> list[int]:
+    """The cores this process may run on, in order."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return list(range(os.cpu_count() or 1))
+
+
+def pin(pid: int, core: int) -> None:
+    """Run every thread of the process ``pid`` and of every process under it on
+    ``core`` alone (``taskset -a -c CORE -p PID``, for the whole family: a
+    thread or process started later inherits it from the one that starts it)."""
+    for member in [pid, *descendants(pid)]:
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{member}/task").iterdir():
+                with contextlib.suppress(OSError):  # a thread that ended meanwhile
+                    os.sched_setaffinity(int(task.name), {core})
 
 
 def main(
@@ -95,23 +151,39 @@ def main(
     think: float,
     workers: int,
     postgres: PostgresServer | None = None,
+    taskset: bool = False,
+    sqlite: bool = True,
+    runs: int = 1,
 ) -> int:
-    """Measure every setup and print both tables; 1 if a service could not run.
+    """Measure every setup ``runs`` times and print each run's tables, then how
+    the clusters compare with one process on PostgreSQL (over the runs: lowest /
+    median / highest); 1 if a service could not run.
 
     ``postgres``: a PostgreSQL already running to measure on (each PostgreSQL
     setup gets a new database of it); None, what the command does: one of the
-    benchmark's own, started and stopped, with nothing else on it."""
+    benchmark's own, started and stopped, with nothing else on it. ``taskset``:
+    each server process pinned to a core of its own (:func:`pin`). ``sqlite``
+    False: no setup on SQLite (the first row, every ratio's baseline, is then
+    one process on PostgreSQL)."""
     missing = missing_programs()
     if missing:
         print(f"bench cluster: {', '.join(missing)} missing: {INSTALL_HINT}", file=sys.stderr)
         return 1
     pacing = "flat out (no pacing)" if think == 0 else f"think {think:g} s, unpaced"
+    cores = usable_core_list()
+    pinned = (
+        f"each on a core of its own (process i on core i of {cores}), the rest floating"
+        if taskset
+        else "not pinned: every process floats over every core"
+    )
     print("Boardroom cluster benchmark: the same load on one process and on clusters")
     for line in condition_lines(
         [
             ("load", f"{rooms} rooms of {LOAD_GAME}, {pacing}, {duration:g} s each"),
             ("load workers", f"{workers} processes, on this machine"),
             ("servers", "each with one engine worker (--pool-size 1); uvloop where installed"),
+            ("server cores", pinned),
+            ("runs", str(runs)),
         ]
     ):
         print(line)
@@ -119,13 +191,24 @@ def main(
         "Everything shares these cores: load workers, server processes, Redis, PostgreSQL.",
         flush=True,
     )
+    plan = setups(sizes, sqlite=sqlite)
     try:
-        results = asyncio.run(_run(setups(sizes), rooms, duration, think, workers, postgres))
+        every_run = asyncio.run(
+            _run(plan, rooms, duration, think, workers, postgres, cores if taskset else None, runs)
+        )
     except (ServiceError, CannotRunError, LocalServerError) as error:
         print(f"bench cluster: {error}", file=sys.stderr)
         return 1
-    print()
-    print(render(results))
+    for number, results in enumerate(every_run, 1):
+        print()
+        if runs > 1:
+            load = results[0].data["conditions"]["load_average_at_start"]
+            print(f"Run {number} of {runs} (load average {load} at its first setup):")
+        print(render(results))
+    summary = render_comparison(every_run)
+    if summary:
+        print()
+        print(summary)
     return 0
 
 
@@ -136,14 +219,22 @@ async def _run(
     think: float,
     workers: int,
     running: PostgresServer | None,
-) -> list[Measured]:
-    results = []
+    cores: list[int] | None,
+    runs: int,
+) -> list[list[Measured]]:
+    every_run = []
     own_postgres = start_postgres() if running is None else contextlib.nullcontext(running)
     with start_redis() as redis, own_postgres as postgres:
-        for setup in plan:
-            print(f"\n{setup.name} ...", flush=True)
-            results.append(await _measure(setup, redis, postgres, rooms, duration, think, workers))
-    return results
+        for number in range(runs):
+            results = []
+            for setup in plan:
+                where = f" (run {number + 1} of {runs})" if runs > 1 else ""
+                print(f"\n{setup.name}{where} ...", flush=True)
+                results.append(
+                    await _measure(setup, redis, postgres, rooms, duration, think, workers, cores)
+                )
+            every_run.append(results)
+    return every_run
 
 
 async def _measure(
@@ -154,12 +245,14 @@ async def _measure(
     duration: float,
     think: float,
     workers: int,
+    cores: list[int] | None,
 ) -> Measured:
     database = postgres.new_database() if setup.postgres else None
     flags = [
         "--pool-size", "1", "--engine", "python",
         "--max-connections-per-address", str(max(64, 4 * rooms)),
         "--max-rooms-per-address", "0",
+        "--new-players-per-address", "0",  # every simulated client is a new player
         "--rate", UNPACED_SERVER_RATE, "--burst", UNPACED_SERVER_RATE,
     ]  # fmt: skip
     if database is not None:
@@ -167,11 +260,13 @@ async def _measure(
     if setup.cluster:
         flags += ["--cluster", redis.url, "--cluster-name", f"bench-{secrets.token_hex(3)}"]
     before_pg = postgres.counters(database) if database else {}
-    async with _servers(setup, flags) as urls:
+    async with _servers(setup, flags, cores) as urls:
         options = _load(urls, rooms, duration, think, workers)
         redis.reset_counters()
         redis_cpu, pg_cpu = _redis_cpu(redis), postgres.cpu_seconds()
+        first = await _read_each(urls)
         report = await run_load(options, Progress(sys.stderr))
+        last = await _read_each(urls)
         redis_cpu, pg_cpu = _redis_cpu(redis) - redis_cpu, postgres.cpu_seconds() - pg_cpu
         counted = redis.counters() if setup.cluster else {}
     # Read once the servers are gone: a backend's counts reach the statistics when it ends.
@@ -185,7 +280,37 @@ async def _measure(
         {key: after_pg[key] - before_pg[key] for key in after_pg},
         redis_cpu=redis_cpu / window if setup.cluster else None,
         postgres_cpu=pg_cpu / window if setup.postgres else None,
+        processes=_processes(first, last, cores),
     )
+
+
+async def _read_each(urls: tuple[str, ...]) -> list[ServerReading] | None:
+    """Each server process's ``/metrics`` now; None if one could not be read."""
+    try:
+        return [await asyncio.to_thread(ServerProbe(url).read) for url in urls]
+    except ProbeError as error:
+        print(f"bench cluster: {error}", file=sys.stderr)
+        return None
+
+
+def _processes(
+    first: list[ServerReading] | None, last: list[ServerReading] | None, cores: list[int] | None
+) -> list[ProcessCpu]:
+    """Each process's CPU time and moves between two readings of them all."""
+    if first is None or last is None:
+        return []
+    processes = []
+    for number, (before, after) in enumerate(zip(first, last, strict=True)):
+        if None in (before.cpu_seconds, after.cpu_seconds, before.moves, after.moves):
+            return []
+        processes.append(
+            ProcessCpu(
+                cpu_seconds=(after.cpu_seconds or 0.0) - (before.cpu_seconds or 0.0),
+                moves=(after.moves or 0.0) - (before.moves or 0.0),
+                core=None if cores is None else cores[number % len(cores)],
+            )
+        )
+    return processes
 
 
 def _redis_cpu(redis: RedisServer) -> float:
@@ -194,9 +319,12 @@ def _redis_cpu(redis: RedisServer) -> float:
 
 
 @contextlib.asynccontextmanager
-async def _servers(setup: Setup, flags: list[str]) -> AsyncIterator[tuple[str, ...]]:
+async def _servers(
+    setup: Setup, flags: list[str], cores: list[int] | None
+) -> AsyncIterator[tuple[str, ...]]:
     """The setup's server processes, started one after the other (each restores
-    and claims what it finds; none is racing another's start)."""
+    and claims what it finds; none is racing another's start); with ``cores``,
+    process *i* pinned to ``cores[i]`` (round again past their number)."""
     async with contextlib.AsyncExitStack() as stack:
         urls = []
         for number in range(setup.processes):
@@ -209,6 +337,8 @@ async def _servers(setup: Setup, flags: list[str]) -> AsyncIterator[tuple[str, .
                     label=f"server process {number + 1} of {setup.name}",
                 )
             )
+            if cores is not None:
+                pin(started.pid, cores[number % len(cores)])
             urls.append(f"ws://127.0.0.1:{started.port}/ws")
         yield tuple(urls)
 
@@ -226,7 +356,8 @@ def render(results: list[Measured]) -> str:
     move cost Redis and PostgreSQL."""
     baseline = _moves_per_second(results[0])
     lines = [
-        "| setup | moves/s | vs 1 process, SQLite | move p50 / p99 ms | servers' CPU (cores) "
+        f"| setup | moves/s | vs {results[0].setup.name} | move p50 / p99 ms "
+        "| servers' CPU (cores) "
         "| Redis CPU | PostgreSQL CPU | errors, lost games |",
         "|---|---:|---:|---|---:|---:|---:|---|",
     ]
@@ -269,6 +400,7 @@ def render(results: list[Measured]) -> str:
             f"| {per(pg.get('xact_commit'))} | {per(pg.get('tup_inserted'))} "
             f"| {per(pg.get('wal_sync'))} | {_cpu_per_move(measured)} |"
         )
+    lines += ["", *_process_table(results)]
     for measured in results:
         if measured.redis:
             moves = measured.data["result"]["moves"]["total"] or 1
@@ -289,6 +421,93 @@ def render(results: list[Measured]) -> str:
             shown = ", ".join(f"{reason} {count}" for reason, count in sorted(failed.items()))
             lines.append(f"Errors and room failures, {measured.setup.name}: {shown}")
     return "\n".join(lines)
+
+
+def _process_table(results: list[Measured]) -> list[str]:
+    """Each setup's CPU a move, all its server processes' together and each one's."""
+    single = _single_postgres(results)
+    lines = [
+        "CPU a move by server process (their /metrics over the setup's whole load: "
+        "CPU time over the moves their rooms played):",
+        "| setup | moves | servers' CPU µs a move | vs 1 process, PostgreSQL "
+        "| each process: CPU µs over all the moves (its own moves) "
+        "| servers' CPU µs a move in the measured window |",
+        "|---|---:|---:|---:|---|---:|",
+    ]
+    for measured in results:
+        total = measured.cpu_per_move_us()
+        moves = sum(process.moves for process in measured.processes)
+        if total is None:
+            lines.append(f"| {measured.setup.name} | - | - | - | - | - |")
+            continue
+        each = ", ".join(
+            f"{process.cpu_seconds / moves * 1e6:.0f} ({process.moves / moves:.0%})"
+            + ("" if process.core is None else f" on core {process.core}")
+            for process in measured.processes
+        )
+        versus = "" if single is None else f"{total / single:.2f}x"
+        window = measured.window_cpu_per_move_us()
+        lines.append(
+            f"| {measured.setup.name} | {moves:,.0f} | {total:.0f} | {versus} | {each} "
+            f"| {'-' if window is None else f'{window:.0f}'} |"
+        )
+    return lines
+
+
+def _single_postgres(results: list[Measured]) -> float | None:
+    """One process on PostgreSQL's CPU a move, in µs (None: not measured)."""
+    for measured in results:
+        if measured.setup == Setup(1, True):
+            return measured.cpu_per_move_us()
+    return None
+
+
+def render_comparison(every_run: list[list[Measured]]) -> str:
+    """Each cluster against one process on PostgreSQL, run by run and over the
+    runs (lowest / median / highest): its moves a second as a share of the one
+    process's, and its CPU a move (all its processes, in the measured window) as
+    a multiple of it. Empty when no run measured both."""
+    ratios: dict[str, list[tuple[float, float, float, float]]] = {}
+    for results in every_run:
+        single = next((m for m in results if m.setup == Setup(1, True)), None)
+        if single is None:
+            continue
+        single_rate, single_cpu = _moves_per_second(single), single.window_cpu_per_move_us()
+        for measured in results:
+            cpu = measured.window_cpu_per_move_us()
+            if not measured.setup.cluster or not single_rate or not cpu or not single_cpu:
+                continue
+            rate = _moves_per_second(measured)
+            ratios.setdefault(measured.setup.name, []).append(
+                (rate / single_rate, cpu / single_cpu, cpu, single_cpu)
+            )
+    if not ratios:
+        return ""
+    lines = [
+        "Against 1 process, PostgreSQL (each run; then lowest / median / highest):",
+        "| cluster | moves/s, share of 1 process | CPU a move, multiple of 1 process "
+        "| CPU µs a move in the measured window: cluster / 1 process |",
+        "|---|---|---|---|",
+    ]
+    for name, figures in ratios.items():
+        for rate, cpu, cluster_us, single_us in figures:
+            lines.append(
+                f"| {name} | {rate:.2f} | {cpu:.2f}x | {cluster_us:.0f} / {single_us:.0f} |"
+            )
+        if len(figures) > 1:
+            lines.append(
+                f"| {name}, over {len(figures)} runs | {_spread([f[0] for f in figures], 2)} "
+                f"| {_spread([f[1] for f in figures], 2)} "
+                f"| cluster {_spread([f[2] for f in figures], 0)}; "
+                f"1 process {_spread([f[3] for f in figures], 0)} |"
+            )
+    return "\n".join(lines)
+
+
+def _spread(values: Sequence[float], digits: int) -> str:
+    """``lowest / median / highest``."""
+    picked = (min(values), statistics.median(values), max(values))
+    return " / ".join(f"{value:.{digits}f}" for value in picked)
 
 
 def _per(count: int | None, moves: int) -> str:

@@ -218,7 +218,7 @@ class PostgresServer:
         parent = _parent(self.pid)
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGSTOP)
-        family = _descendants(self.pid)
+        family = descendants(self.pid)
         for pid in family:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGSTOP)
@@ -278,7 +278,7 @@ def _parent(pid: int) -> int | None:
     return int(fields[1]) if fields else None
 
 
-def _descendants(pid: int) -> list[int]:
+def descendants(pid: int) -> list[int]:
     """Every process under ``pid`` (its children, theirs...), from ``/proc``."""
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):

@@ -3,7 +3,13 @@
 Each envelope names its ``sender`` (a node id). Client messages and server
 messages travel as the JSON text the client sent or will receive, so a relayed
 message is decoded once, by the process that acts on it, with the same checks
-as a message from a socket.
+as a message from a socket; a server message for several clients of one process
+travels once (:class:`Deliver` names them all).
+
+One publish may carry several envelopes, for one process, in the order they
+were sent (:func:`encode_bundle`, :func:`decode_bundle`): one line each, as JSON
+never holds a raw newline. A cluster's processes all run one version: the
+envelopes change with it, and are not read across versions.
 """
 
 from __future__ import annotations
@@ -25,12 +31,14 @@ class Forward(msgspec.Struct, tag="forward", frozen=True):
 
 
 class Deliver(msgspec.Struct, tag="deliver", frozen=True):
-    """Owner → gateway: send ``text`` (a server message) to the session's
-    connection (for a connection carried whole to a class's home, ``session``
-    names the connection)."""
+    """Owner → gateway: send ``text`` (a server message) to the connection of
+    each of ``sessions`` (for a connection carried whole to a class's home, a
+    session names the connection). Sent once for all the receivers of one message
+    at one gateway (:meth:`~boardroom.server.cluster.relay.Publisher.deliver`
+    adds a receiver to the envelope not yet written)."""
 
     sender: str
-    session: str
+    sessions: list[str]
     text: str
 
 
@@ -117,3 +125,27 @@ def encode(envelope: Envelope) -> bytes:
 def decode(data: bytes | str) -> Envelope:
     """The envelope in ``data``; raises :class:`msgspec.DecodeError` if it is none."""
     return _decoder.decode(data)
+
+
+def encode_bundle(envelopes: list[Envelope]) -> bytes:
+    """Several envelopes as one message, in order (one line each).
+
+    >>> data = encode_bundle([Gone("n1", "s1"), Gone("n1", "s2")])
+    >>> [envelope.session for envelope in decode_bundle(data)]
+    ['s1', 's2']
+    """
+    if len(envelopes) == 1:
+        return _encoder.encode(envelopes[0])
+    return b"\n".join([_encoder.encode(envelope) for envelope in envelopes])
+
+
+def decode_bundle(data: bytes) -> list[Envelope | None]:
+    """The envelopes of a message :func:`encode_bundle` made, in order; None for
+    a line that is no envelope (the others are still read)."""
+    envelopes: list[Envelope | None] = []
+    for line in data.split(b"\n"):
+        try:
+            envelopes.append(_decoder.decode(line))
+        except msgspec.DecodeError:
+            envelopes.append(None)
+    return envelopes

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-import msgspec
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
@@ -32,7 +31,7 @@ from boardroom.server.cluster.envelopes import (
     Gone,
     Hangup,
     RoomsMoved,
-    decode,
+    decode_bundle,
 )
 from boardroom.server.cluster.gateway import RESYNC_BEFORE_S, Gateway
 from boardroom.server.cluster.hello_hold import HelloHold
@@ -105,14 +104,11 @@ class Inbox:
                 self._gateway.resync(since)
             if item is None or item.get("type") != "message":
                 continue
-            try:
-                envelope = decode(item["data"])
-            except msgspec.DecodeError:
-                logger.warning("an envelope that does not decode was dropped")
-                continue
-            if envelope.sender == self._process.node and not isinstance(envelope, RoomsMoved):
-                continue
-            self._receive(envelope)
+            for envelope in decode_bundle(item["data"]):
+                if envelope is None:
+                    logger.warning("an envelope that does not decode was dropped")
+                elif envelope.sender != self._process.node or isinstance(envelope, RoomsMoved):
+                    self._receive(envelope)
 
     def _receive(self, envelope: Envelope) -> None:
         """Act on one envelope: at once if it is quick and touches no room, else
@@ -120,8 +116,12 @@ class Inbox:
         process, home = self._process, self._home
         hub = process.hub
         match envelope:
-            case Deliver(session=session, text=text) if session in home.carried:
-                home.carried[session].send_text(text)
+            case Deliver(sessions=sessions, text=text):
+                for session in sessions:
+                    carried = home.carried.get(session)
+                    outbox = hub.outbox_of(ClientId(session)) if carried is None else carried
+                    if isinstance(outbox, Connection):
+                        outbox.send_text(text)
             case Close(session=session, code=code, reason=reason) if session in home.carried:
                 home.carried[session].close(code, reason)
             case Frame():
@@ -130,10 +130,6 @@ class Inbox:
             case Hangup(sender=sender, connection=connection):
                 key = f"{sender}/{connection}"
                 process.in_order(key, lambda: home.carried_hangup(sender, connection))
-            case Deliver(session=session, text=text):
-                outbox = hub.outbox_of(ClientId(session))
-                if isinstance(outbox, Connection):
-                    outbox.send_text(text)
             case Close(session=session, code=code, reason=reason):
                 outbox = hub.outbox_of(ClientId(session))
                 if isinstance(outbox, Connection):
