@@ -35,7 +35,13 @@ from boardroom.server.core.sessions import Session
 from boardroom.server.hub.boundary import SessionRecord
 from boardroom.shared.protocol.close_codes import CLOSE_SERVICE_RESTART
 from boardroom.shared.protocol.codec import decode_client_message, encode_message
-from boardroom.shared.protocol.messages import ClientMessage, Leave, MakeMove, Watch
+from boardroom.shared.protocol.messages import (
+    ClientMessage,
+    Leave,
+    MakeMove,
+    SendChat,
+    Watch,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -125,11 +131,13 @@ class Gateway:
         """The rooms ``taken`` of the dead process ``dead`` were taken over: what
         was sent to them shortly before may have died unanswered with it. It is
         sent again, in order, to the new owner: a move the dead process had
-        already made is refused there as stale, which answers the client."""
+        already made is refused there as stale, which answers the client. What
+        could be carried out twice is not sent again (:func:`_safe_to_send_again`):
+        most of what is kept was answered long before the owner died."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 2 * HELLO_HOLD_S
         for _, owner, room, forward in list(self._recent):
-            if owner == dead and room in taken:
+            if owner == dead and room in taken and _safe_to_send_again(forward):
                 key = f"again:{forward.session.id}"
                 self._process.in_order(
                     key,
@@ -299,3 +307,18 @@ class Gateway:
                 table.pop(session_id, None)
         for session_id in [s for s in self._watched if not hub.knows(ClientId(s))]:
             del self._watched[session_id]
+
+
+def _safe_to_send_again(forward: Forward) -> bool:
+    """Whether ``forward`` may be sent again to a dead owner's successor without
+    being carried out twice. The gateway does not know which of its recent
+    messages were answered, so a repeat must be refused where it was already
+    carried out: a move with its ``ply`` is (``stale_move``); one without could
+    be made again in a later position (a Connect Four column still open), and a
+    chat line would be said twice, so neither is sent again. The client sees on
+    re-attaching whether such a move was made (the room's ``state``);
+    docs/protocol.md asks cluster clients to send the ply."""
+    message = decode_client_message(forward.text)
+    if isinstance(message, MakeMove):
+        return message.ply is not None
+    return not isinstance(message, SendChat)

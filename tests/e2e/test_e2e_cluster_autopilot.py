@@ -204,3 +204,39 @@ async def test_the_owner_plays_a_dropped_seat_and_its_takeover_plays_on(
         ]
         assert flags == expected, flags
         assert len(flags) > 9, flags  # B's engine played at least once (ply 9)
+
+
+async def test_a_takeover_does_not_make_again_the_moves_sent_without_a_ply(
+    redis_server: RedisServer, postgres_server: PostgresServer
+) -> None:
+    """Ann and Bob play two moves without a ``ply`` through B in a room of A, and
+    A is killed (SIGKILL) right after, well within the time B keeps what it sent
+    on. B's takeover sends again only what cannot be carried out twice: the two
+    moves, answered long before, are not made a second time in the later
+    position (both columns are still open), so the game goes on from two moves
+    with Ann to move, and her next move is hers. (Before the fix, her first move
+    was made again at ply 2 and her own refused: ``not_your_turn``.)"""
+    async with owner_and_gateway(redis_server, postgres_server) as cluster:
+        ann = await Player.join_server(cluster.owner.ws_url, "ann")
+        created = await ann.request({"type": "create_room", "game": "connect4"})
+        code = created["room"]["code"]
+        await ann.close()
+        ann = await Player.join_server(cluster.gateway.ws_url, "ann", token=ann.token)
+        await ann.expect("state")
+        bob = await Player.join_server(cluster.gateway.ws_url, "bob")
+        joined = await bob.request({"type": "join", "code": code})
+        assert joined["room"]["status"] == "playing", joined
+        await play(ann, code, "4")
+        await play(bob, code, "4")
+        await cluster.owner.stop(signal.SIGKILL)
+
+        room = await state_after(ann, 2)
+        assert await cluster.owner_of(code) == cluster.nodes[1]
+        assert room["to_move"] == "first", room
+        await asyncio.sleep(1.0)  # room for a resend, were one made, to land first
+        await play(ann, code, "1")
+        await bob.expect("moved", side="first", ply=2, move="1")
+        state = await ann.request({"type": "get_state", "room": code})
+        assert state["room"]["moves"].replace(" ", "") == "441", state
+        await ann.close()
+        await bob.close()
