@@ -19,7 +19,7 @@ from pathlib import Path
 
 from classroom_helpers import Teacher
 from harness import Player, play_out, run_boardroom, running_server, wait_until
-from terminal_helpers import client_process
+from terminal_helpers import PURE_PYTHON_ENGINE, client_process
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
 SPANISH = {"LANG": "es_ES.UTF-8"}
@@ -158,7 +158,7 @@ async def test_serve_with_lang_es_says_its_addresses_and_the_teachers_link_in_sp
         str(tmp_path / "class.db"),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
-        env={**os.environ, "LANGUAGE": "", "LC_ALL": "", "LANG": "C.UTF-8"},
+        env={**os.environ, "LANGUAGE": "", "LC_ALL": "", "LANG": "C.UTF-8", **PURE_PYTHON_ENGINE},
     )
     assert process.stdout is not None
     lines: list[str] = []
@@ -257,6 +257,7 @@ async def test_play_local_starts_its_server_in_a_spanish_locale(tmp_path: Path) 
         "ana",
         config_home=tmp_path,
         LANG="es_ES.UTF-8",
+        **PURE_PYTHON_ENGINE,
     ) as client:
         client.send("b2", "quit", "s")
         client.close_input()
