@@ -4,12 +4,13 @@ copies of one level accept H0, with a fixed seed; each run as the real command,
 in its own process.
 
 Kept short for the suite: ``hard`` searches eight plies, a quarter of a second
-a move on Connect Four, so the H1 match gives each move a one-second clock
-(``hard`` then stops at a tenth of it, as the server's AI does under a clock) and
-adjudicates from 20 empty cells, where the exact solver answers at once: about
-40 games and 10 s of CPU. The H0 match pits ``random`` against ``random``
-(no clock: fully replayable), about 500 games in a few seconds. Then games
-at once, and a match played on a real server.
+a move on Connect Four, so the H1 match gives each move a half-second clock
+(``hard`` then stops at a tenth of it, 50 ms, the least a search is given, as
+the server's AI does under a clock) and adjudicates from 20 empty cells, where
+the exact solver answers at once: about 45 games and 11 s of CPU (with a
+one-second clock: 40 games and 17 s, for the same verdict). The H0 match pits
+``random`` against ``random`` (no clock: fully replayable), about 500 games in a
+few seconds. Then games at once, and a match played on a real server.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def test_hard_is_stronger_than_easy(tmp_path: Path) -> None:
     out, report = match(
         tmp_path,
         "--engine", "hard", "--engine", "easy", "--game", "connect4",
-        "--sprt", "elo0=0", "elo1=50", "--seed", "1", "--clock", "1s", "--adjudicate", "20",
+        "--sprt", "elo0=0", "elo1=50", "--seed", "1", "--clock", "0.5s", "--adjudicate", "20",
     )  # fmt: skip
     assert report["sprt"]["decision"] == "H1"
     verdict = out.splitlines()[-1]
