@@ -227,10 +227,10 @@ async def test_a_cancelled_tournament_is_said_in_spanish(db_path: Path, tmp_path
         assert status == 201, answer
         match = await bob.expect("match", round=1)
         room = match["room"]
-        await wait_until(
-            lambda: teacher.get("/api/admin/rooms"),
-            lambda rooms: any(r["code"] == room and r["players"] for r in rooms["rooms"]),
-        )
+        # Her client shows the room with her seated. Waiting only until the server
+        # listed her in it once let the cancel overtake the client's own join, on a
+        # loaded machine: "Ninguna sala tiene ese código", and no room to close.
+        await client.expect(rf"^Tres en raya, sala {room}, .*ana \(tú\)")
         tournament_id = answer["tournament"]["id"]
         status, _, _ = await teacher.call("POST", f"/api/admin/tournaments/{tournament_id}/cancel")
         assert status == 200
