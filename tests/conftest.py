@@ -34,8 +34,9 @@ def write_bytecode() -> None:
     workers, the CLI, bots, load tests, two pytest workers), and each one that may
     not read what another compiled compiles Boardroom's sources again, and pytest
     rewrites the asserts of every test module again: with the variable set,
-    collecting the suite took 12 s of CPU against 3.5 s, and a ``boardroom`` command
-    started in 1.1 s of CPU against 0.8 s (docs/benchmarks.md, "The test suite").
+    collecting the suite took 10.9 s of CPU against 3.9 s, and a ``boardroom``
+    command started in 1.1 s of CPU against 0.8 s (docs/benchmarks.md, "The test
+    suite").
     The files are Python's own cache, ignored by git (``__pycache__/``), and
     checked against their sources' times and sizes on every import.
     """
