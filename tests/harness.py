@@ -408,7 +408,15 @@ class ServerProcess:
     """``python -m boardroom.server`` in a child process, for what needs a real process:
     SIGKILL, SIGTERM, restarts. Start with :meth:`start`; the port is read from
     the line the server prints. Its log (stderr) goes to a temporary file, shown
-    when it fails to stop in time."""
+    when it fails to stop in time.
+
+    It runs one engine worker (``--pool-size 1``, and the reserved one) with the
+    pure-Python solver (``--engine python``), as :func:`test_config` does for the
+    servers in the test's own process, and for the same reason: each of its
+    spawned workers would otherwise load the compiled solver, about 1 s of CPU
+    apiece, for a server that a test starts to kill, restart or stop, not to
+    search. A test of the compiled engine in a server process passes
+    ``--engine auto`` among its flags (the last one given wins)."""
 
     def __init__(self, process: asyncio.subprocess.Process, port: int, log: Path) -> None:
         self.process = process
@@ -435,6 +443,8 @@ class ServerProcess:
             "0",
             "--pool-size",
             "1",
+            "--engine",
+            "python",
             "--database",
             str(database),
             *flags,

@@ -18,6 +18,14 @@ TIMEOUT = 15.0
 WIDE_TERMINAL = 1000
 """The width in columns the tests' clients take their terminal to have."""
 
+PURE_PYTHON_ENGINE = {"BOARDROOM_ENGINE": "python"}
+"""The environment for a client whose ``--local`` server's engine workers use the
+pure-Python solver (the variable of the server's ``--engine``), as the tests' other
+servers do (harness.test_config): each of its two spawned workers would otherwise
+load the compiled solver, about 1 s of CPU apiece, for a game of tic-tac-toe or
+none. The client's own engine (``solve``, ``review``) reads it too: pass it only
+where the client plays through ``--local`` and searches nothing itself."""
+
 
 class ClientProcess:
     """``python -m boardroom.client.cli ARGS`` with a pipe for input and one for output.

@@ -280,3 +280,27 @@ async def pair_ann_and_bob(teacher: Teacher, ann: Any, bob: Any, name: str) -> P
         sides=sides,
         by_side={side: student for student, side in sides.items()},
     )
+
+
+async def start_round_robin(
+    server: Any, name: str, entrants: list[str], *, no_show_seconds: float
+) -> int:
+    """Start a one-round round robin of tic-tac-toe called ``name`` on ``server`` (a
+    harness.RunningServer in class mode) through its tournament director, as the
+    teacher's ``POST /api/admin/tournaments`` would, and return its id.
+
+    Why not through the API: it keeps the no-show window to 10 s at least (a
+    teacher's class needs the time to sit down), and a test of what a no-show
+    looks like would wait it out. The director takes any window; the API's
+    limits are tested in tests/e2e/test_tournament_api.py."""
+    spec = TournamentSpec(
+        name=name,
+        game="tictactoe",
+        format="round_robin",
+        rounds=1,
+        double=False,
+        clock=Clock(),
+        no_show_seconds=no_show_seconds,
+        entrants=tuple(entrants),
+    )
+    return (await server.app[DIRECTOR].create(spec)).id

@@ -4,18 +4,20 @@ copies of one level accept H0, with a fixed seed; each run as the real command,
 in its own process.
 
 Kept short for the suite: ``hard`` searches eight plies, a quarter of a second
-a move on Connect Four, so the H1 match gives each move a one-second clock
-(``hard`` then stops at a tenth of it, as the server's AI does under a clock) and
-adjudicates from 20 empty cells, where the exact solver answers at once: about
-40 games and 10 s of CPU. The H0 match pits ``random`` against ``random``
-(no clock: fully replayable), about 500 games in a few seconds. Then games
-at once, and a match played on a real server.
+a move on Connect Four, so the H1 match gives each move a half-second clock
+(``hard`` then stops at a tenth of it, 50 ms, the least a search is given, as
+the server's AI does under a clock) and adjudicates from 20 empty cells, where
+the exact solver answers at once: about 45 games and 11 s of CPU (with a
+one-second clock: 40 games and 17 s, for the same verdict). The H0 match pits
+``random`` against ``random`` (no clock: fully replayable), about 500 games in a
+few seconds. Then games at once, and a match played on a real server.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import subprocess
 import sys
@@ -26,10 +28,17 @@ from harness import running_server
 from repo_paths import REPO_ROOT
 
 RUN_TIMEOUT = 240.0
+PURE_PYTHON = {**os.environ, "BOARDROOM_ENGINE": "python"}
+"""The environment of a match whose engines need no compiled solver: ``random``
+and tic-tac-toe's ``perfect``, and the exact solver's adjudication of Connect Four
+from 14 empty cells, play the same moves and values with the pure-Python one, and
+each engine worker then starts without loading the compiled one (about 1 s of
+CPU apiece: 2.3 s a run of the games-at-once test, for the same 34 games)."""
 
 
-def match(tmp_path: Path, *argv: str) -> tuple[str, dict]:
-    """Run ``boardroom match ARGV --json``: its stdout and its report."""
+def match(tmp_path: Path, *argv: str, env: dict[str, str] | None = None) -> tuple[str, dict]:
+    """Run ``boardroom match ARGV --json`` (in ``env``, default ours): its stdout and
+    its report."""
     report_path = tmp_path / "report.json"
     started = time.perf_counter()
     finished = subprocess.run(
@@ -39,6 +48,7 @@ def match(tmp_path: Path, *argv: str) -> tuple[str, dict]:
         text=True,
         timeout=RUN_TIMEOUT,
         check=False,
+        env=env,
     )
     print(f"boardroom match {' '.join(argv)}: {time.perf_counter() - started:.1f} s")
     assert finished.returncode == 0, finished.stderr
@@ -49,7 +59,7 @@ def test_hard_is_stronger_than_easy(tmp_path: Path) -> None:
     out, report = match(
         tmp_path,
         "--engine", "hard", "--engine", "easy", "--game", "connect4",
-        "--sprt", "elo0=0", "elo1=50", "--seed", "1", "--clock", "1s", "--adjudicate", "20",
+        "--sprt", "elo0=0", "elo1=50", "--seed", "1", "--clock", "0.5s", "--adjudicate", "20",
     )  # fmt: skip
     assert report["sprt"]["decision"] == "H1"
     verdict = out.splitlines()[-1]
@@ -71,6 +81,7 @@ def test_two_copies_of_one_level_are_not_50_elo_apart(tmp_path: Path) -> None:
         tmp_path,
         "--engine", "random", "--engine", "random", "--game", "connect4",
         "--sprt", "elo0=0", "elo1=50", "--seed", "1",
+        env=PURE_PYTHON,
     )  # fmt: skip
     assert report["sprt"]["decision"] == "H0"
     assert report["sprt"]["llr"] <= report["sprt"]["lower_bound"]
@@ -91,6 +102,7 @@ def test_games_at_once_count_whole_pairs_and_stop_at_the_decision(tmp_path: Path
         tmp_path,
         "--engine", "perfect", "--engine", "random", "--game", "tictactoe",
         "--sprt", "elo0=0", "elo1=50", "--concurrency", "3", "--seed", "2",
+        env=PURE_PYTHON,
     )  # fmt: skip
     assert report["sprt"]["decision"] == "H1"
     assert report["games"] == 2 * sum(report["pentanomial"])
@@ -113,6 +125,7 @@ async def test_a_match_on_a_server_is_stored_there(db_path: Path, tmp_path: Path
             "--sprt", "elo0=0", "elo1=50", "--seed", "1", "--server", server.ws_url,
             "--json", str(report_path),
             cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            env=PURE_PYTHON,
         )  # fmt: skip
         out, err = await asyncio.wait_for(process.communicate(), RUN_TIMEOUT)
         assert process.returncode == 0, err.decode()

@@ -35,7 +35,7 @@ from harness import (
     running_server,
     wait_until,
 )
-from terminal_helpers import client_process
+from terminal_helpers import PURE_PYTHON_ENGINE, client_process
 from websockets.asyncio.server import ServerConnection
 from websockets.asyncio.server import serve as websockets_serve
 
@@ -575,6 +575,7 @@ async def test_play_local_plays_the_ai_with_no_server_running(tmp_path: Path) ->
         "--name",
         "ann",
         config_home=tmp_path,
+        **PURE_PYTHON_ENGINE,
     ) as client:
         client.send(*ALL_CELLS, "rematch", *ALL_CELLS)
         client.close_input()
@@ -646,7 +647,9 @@ async def test_a_spectator_sees_moves_made_by_protocol_clients(
 async def test_a_terminated_local_client_stops_its_server(tmp_path: Path) -> None:
     """SIGTERM to the client (mid-game, input still open) ends it cleanly: the
     embedded server is stopped too, not left behind."""
-    async with client_process("play", "--local", "--name", "ann", config_home=tmp_path) as client:
+    async with client_process(
+        "play", "--local", "--name", "ann", config_home=tmp_path, **PURE_PYTHON_ENGINE
+    ) as client:
         connected = await client.expect(r"Connected to ws://127\.0\.0\.1:(\d+)/ws\.")
         await client.expect(r"your move")
         client.process.terminate()

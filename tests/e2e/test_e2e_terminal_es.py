@@ -19,7 +19,7 @@ from pathlib import Path
 
 from classroom_helpers import Teacher
 from harness import Player, play_out, run_boardroom, running_server, wait_until
-from terminal_helpers import client_process
+from terminal_helpers import PURE_PYTHON_ENGINE, client_process
 
 ALL_CELLS = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
 SPANISH = {"LANG": "es_ES.UTF-8"}
@@ -158,7 +158,7 @@ async def test_serve_with_lang_es_says_its_addresses_and_the_teachers_link_in_sp
         str(tmp_path / "class.db"),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
-        env={**os.environ, "LANGUAGE": "", "LC_ALL": "", "LANG": "C.UTF-8"},
+        env={**os.environ, "LANGUAGE": "", "LC_ALL": "", "LANG": "C.UTF-8", **PURE_PYTHON_ENGINE},
     )
     assert process.stdout is not None
     lines: list[str] = []
@@ -227,10 +227,10 @@ async def test_a_cancelled_tournament_is_said_in_spanish(db_path: Path, tmp_path
         assert status == 201, answer
         match = await bob.expect("match", round=1)
         room = match["room"]
-        await wait_until(
-            lambda: teacher.get("/api/admin/rooms"),
-            lambda rooms: any(r["code"] == room and r["players"] for r in rooms["rooms"]),
-        )
+        # Her client shows the room with her seated. Waiting only until the server
+        # listed her in it once let the cancel overtake the client's own join, on a
+        # loaded machine: "Ninguna sala tiene ese código", and no room to close.
+        await client.expect(rf"^Tres en raya, sala {room}, .*ana \(tú\)")
         tournament_id = answer["tournament"]["id"]
         status, _, _ = await teacher.call("POST", f"/api/admin/tournaments/{tournament_id}/cancel")
         assert status == 200
@@ -257,6 +257,7 @@ async def test_play_local_starts_its_server_in_a_spanish_locale(tmp_path: Path) 
         "ana",
         config_home=tmp_path,
         LANG="es_ES.UTF-8",
+        **PURE_PYTHON_ENGINE,
     ) as client:
         client.send("b2", "quit", "s")
         client.close_input()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import secrets
 import signal
@@ -48,6 +49,11 @@ class LoadRun:
 
 
 async def start_loadtest(tmp_path: Path, *argv: str) -> asyncio.subprocess.Process:
+    """Start ``boardroom loadtest ARGV``. A server it starts (``--start-server``) spawns
+    its engine workers with the pure-Python solver (``BOARDROOM_ENGINE``, the variable
+    of the server's ``--engine``), as the tests' other servers do: loading the
+    compiled one costs each about 1 s of CPU, for the few searches of a load test's
+    AI rooms of tic-tac-toe."""
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -59,6 +65,7 @@ async def start_loadtest(tmp_path: Path, *argv: str) -> asyncio.subprocess.Proce
         cwd=REPO_ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "BOARDROOM_ENGINE": "python"},
     )
 
 
