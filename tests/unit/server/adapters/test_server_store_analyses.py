@@ -98,7 +98,7 @@ async def test_a_version_8_file_keeps_its_analyses_as_made_by_the_first_rules(
     version_8_file(db_path)
 
     async with GameStore(db_path) as store:
-        assert (await store.info()).schema_version == SCHEMA_VERSION == 11
+        assert (await store.info()).schema_version == SCHEMA_VERSION == 12
         assert await store.analysis(1, rules=OLD) == ([review(0, "mistake")], True)
         assert await store.analysis(1, rules=NEW) == ([], False)
         assert await store.unanalysed_games(since=T0, limit=5, rules=NEW) == [1]

@@ -195,7 +195,7 @@ async def test_a_version_4_file_upgrades_with_one_player_per_name_seen(db_path: 
     version_4_file(db_path)
 
     async with GameStore(db_path) as store:
-        assert (await store.info()).schema_version == SCHEMA_VERSION == 11
+        assert (await store.info()).schema_version == SCHEMA_VERSION == 12
         games = [await store.get_game(game_id) for game_id in range(1, 6)]
         students = await store.students("class")
 
