@@ -19,12 +19,14 @@ _IMMUTABLE = (type(None), bool, int, float, str, bytes, tuple, frozenset, enum.E
 
 
 def mutable_ids(value: Any, shared: set[int], seen: dict[int, Any] | None = None) -> set[int]:
-    """The ids of every mutable object reachable from ``value`` (``shared`` left out)."""
+    """The ids of every mutable object reachable from ``value`` (``shared`` left out);
+    a frozen dataclass is not one, but what it holds may be."""
     seen = {} if seen is None else seen
     if id(value) in shared or id(value) in seen:
         return set()
     seen[id(value)] = value
-    found = set() if isinstance(value, _IMMUTABLE) else {id(value)}
+    frozen = hasattr(value, "__dataclass_fields__") and value.__dataclass_params__.frozen
+    found = set() if isinstance(value, _IMMUTABLE) or frozen else {id(value)}
     if isinstance(value, dict):
         parts: list[Any] = [*value.keys(), *value.values()]
     elif isinstance(value, list | set | tuple | frozenset):
