@@ -171,7 +171,9 @@ def seat_row(seat: SeatRecord) -> tuple[str, str, str | None, str | None, str | 
 @dataclass(frozen=True, slots=True)
 class PendingMove:
     """A move checked and waiting for the next group commit, and the future its
-    caller awaits (``append_move``)."""
+    caller awaits (``append_move``); with ``ending``, the game's end it brings
+    (``append_final_move``: the winner's side as stored, how, when), written with
+    it, both or neither."""
 
     game_id: int
     ply: int
@@ -180,12 +182,20 @@ class PendingMove:
     clock_ms: int | None
     stored: asyncio.Future[None]
     autopilot: bool = False
+    ending: tuple[int | None, Termination, float] | None = None
 
 
 def pending_move(
-    game_id: object, ply: object, move: object, at: object, clock_ms: object, autopilot: object
+    game_id: object,
+    ply: object,
+    move: object,
+    at: object,
+    clock_ms: object,
+    autopilot: object,
+    ending: tuple[int | None, Termination, float] | None = None,
 ) -> PendingMove:
-    """``append_move``'s arguments, checked, with a new future to await."""
+    """``append_move``'s arguments, checked, with a new future to await (``ending``:
+    ``append_final_move``'s end, checked already)."""
     check_game_id(game_id)
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
         raise InvalidRecordError(f"ply must be an int of at least 0, not {ply!r}")
@@ -202,7 +212,7 @@ def pending_move(
         raise InvalidRecordError(f"autopilot must be True or False, not {autopilot!r}")
     assert isinstance(game_id, int)  # checked above
     stored: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-    return PendingMove(game_id, ply, move, made_at, clock_ms, stored, autopilot)
+    return PendingMove(game_id, ply, move, made_at, clock_ms, stored, autopilot, ending)
 
 
 def move_refusal(pending: PendingMove, state: str | None, expected_ply: int) -> StoreError | None:
