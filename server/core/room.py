@@ -270,6 +270,11 @@ class Room:
         """Every client in the room: seated (connected or held) or watching."""
         return self._table.seating.members
 
+    def has_member(self, client: ClientId) -> bool:
+        """``client in members``, without building the set."""
+        seating = self._table.seating
+        return client in seating.spectators or seating.side_of(client) is not None
+
     @property
     def has_free_seat(self) -> bool:
         """True while a seat is empty (someone may join, or the AI be added)."""

@@ -16,8 +16,10 @@ and frozen dataclasses with slots whose attributes are all such values or tuples
 of them (an equal copy nobody could tell apart either; with these, and the random
 source's state saved only when drawn from, :mod:`~boardroom.server.core.rewindable_random`,
 a tic-tac-toe room's snapshot went from 33 to 14 µs, issue 29);
-anything else (a class with its own ``__deepcopy__`` or ``__reduce__``, like a
-game's rules) goes to ``copy.deepcopy`` with the same memo. Objects reached twice
+msgspec structs (a game's result) are rebuilt around copies of their fields (a
+frozen one is shared when none needed a copy); anything else (a class with its
+own ``__deepcopy__`` or ``__reduce__``, like a game's rules) goes to
+``copy.deepcopy`` with the same memo. Objects reached twice
 are copied once, and a memo entry given in advance (``{id(x): x}``) shares ``x``
 instead of copying it, as with ``deepcopy``.
 
@@ -38,6 +40,8 @@ import dataclasses
 import enum
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
+
+import msgspec
 
 __all__ = ["deep_copy"]
 
@@ -129,7 +133,8 @@ def _copy_immutable(value: tuple[Any, ...] | frozenset[Any], memo: dict[int, Any
 
 
 def _deepcopy(value: Any, memo: dict[int, Any]) -> Any:
-    return copy.deepcopy(value, memo)
+    found = memo.get(id(value), _MISSING)  # a shared object (the rules), most often
+    return copy.deepcopy(value, memo) if found is _MISSING else found
 
 
 def _copier_for(kind: type) -> _Copier:
@@ -149,6 +154,8 @@ def _copier_for(kind: type) -> _Copier:
     }
     if kind in builtin:
         return builtin[kind]
+    if issubclass(kind, msgspec.Struct) and kind.__reduce_ex__ is msgspec.Struct.__reduce_ex__:
+        return _struct_copier(kind)
     default_pickling = (
         kind.__reduce_ex__ is object.__reduce_ex__
         and kind.__reduce__ is object.__reduce__
@@ -174,6 +181,32 @@ def _copier_for(kind: type) -> _Copier:
     if params is not None and params.frozen:
         return _frozen_copier(kind, names)
     return _slots_copier(kind, names)
+
+
+def _struct_copier(kind: type[msgspec.Struct]) -> _Copier:
+    """A msgspec struct (a message kept in the state, like a game's result): its
+    fields copied, rebuilt with ``msgspec.structs.replace``; a frozen one whose
+    fields all copy to themselves is itself."""
+    names: tuple[str, ...] = kind.__struct_fields__
+    frozen = kind.__struct_config__.frozen
+
+    def copy_struct(value: Any, memo: dict[int, Any]) -> Any:
+        found = memo.get(id(value), _MISSING)
+        if found is not _MISSING:
+            return found
+        shared = _SHARED
+        changes = {}
+        for name in names:
+            item = getattr(value, name)
+            if type(item) not in shared:
+                copied = _copy(item, memo)
+                if copied is not item:
+                    changes[name] = copied
+        new = value if frozen and not changes else msgspec.structs.replace(value, **changes)
+        memo[id(value)] = new
+        return new
+
+    return copy_struct
 
 
 def _dict_copier(kind: type) -> _Copier:
@@ -215,6 +248,9 @@ def _frozen_copier(kind: type, names: tuple[str, ...]) -> _Copier:
     copy_slots = _slots_copier(kind, names)
 
     def copy_object(value: Any, memo: dict[int, Any]) -> Any:
+        found = memo.get(id(value), _MISSING)
+        if found is not _MISSING:
+            return found
         shared = _SHARED
         for name in names:
             item = getattr(value, name)
