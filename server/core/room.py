@@ -294,7 +294,10 @@ class Room:
             # An AI match over while its watchers' window runs: kept for them
             # to come back to, until the window ends (Table.expire).
             return False
-        return not self.members
+        seating = self._table.seating  # not self.members: asked after every input
+        return not seating.spectators and all(
+            occupant is None or occupant.client is None for occupant in seating.seats.values()
+        )
 
     def is_taken(self, side: Player) -> bool:
         """True while someone (a person, a bot, the AI) holds ``side``, connected or not."""

@@ -125,7 +125,7 @@ class StoreBase(ABC, Generic[Handle]):
         after = self._last_write
 
         async def run() -> _T:
-            if after is not None:
+            if after is not None and not after.done():
                 await asyncio.wait([after])  # its outcome is its caller's
             return await work(handle)
 

@@ -10,9 +10,10 @@ import asyncio
 import dataclasses
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from boardroom.server.core.players import PlayerRecord
 from boardroom.server.core.records import GameState, PlayerKind, SeatRecord, Termination
@@ -185,6 +186,11 @@ class PendingMove:
     ending: tuple[int | None, Termination, float] | None = None
 
 
+_WHITESPACE: Final = re.compile(r"\s")
+"""A character ``str.isspace`` calls whitespace (what ``\\s`` matches in a str
+pattern), found in C: a move's notation is checked on every move."""
+
+
 def pending_move(
     game_id: object,
     ply: object,
@@ -199,7 +205,7 @@ def pending_move(
     check_game_id(game_id)
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
         raise InvalidRecordError(f"ply must be an int of at least 0, not {ply!r}")
-    if not isinstance(move, str) or not move or any(c.isspace() for c in move):
+    if not isinstance(move, str) or not move or _WHITESPACE.search(move):
         raise InvalidRecordError(
             f"move must be one move's notation, non-empty and without spaces, not {move!r}"
         )
