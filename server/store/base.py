@@ -125,8 +125,11 @@ class StoreBase(ABC, Generic[Handle]):
         after = self._last_write
 
         async def run() -> _T:
-            if after is not None and not after.done():
-                await asyncio.wait([after])  # its outcome is its caller's
+            if after is not None:
+                # Its outcome is its caller's. Waited on even once it has ended: the
+                # loop turns that takes let the moves read meanwhile join this batch
+                # (skipped, issue 29 measured smaller batches, more store CPU a move).
+                await asyncio.wait([after])
             return await work(handle)
 
         task = asyncio.create_task(run())
