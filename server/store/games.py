@@ -222,8 +222,10 @@ class GamesStorage(StoreBase[Handle]):
         """
         pending = pending_move(game_id, ply, move, at, clock_ms, autopilot)
         self._join_batch(pending)
-        # Shielded: a cancelled caller stops waiting; its move is stored or not as a whole.
-        await asyncio.shield(pending.stored)
+        # A cancelled caller stops waiting: its future is cancelled, and the batch,
+        # which skips a future already done, stores its move or not as a whole all
+        # the same (asyncio.shield would add a future and two callbacks a move).
+        await pending.stored
 
     async def append_final_move(
         self,
@@ -251,8 +253,9 @@ class GamesStorage(StoreBase[Handle]):
         ending = (side, termination, check_time("finished_at", finished_at))
         pending = pending_move(game_id, ply, move, at, clock_ms, autopilot, ending)
         self._join_batch(pending)
-        # Shielded: a cancelled caller stops waiting; both are stored or neither.
-        await asyncio.shield(pending.stored)
+        # A cancelled caller stops waiting; both are stored or neither all the same
+        # (as in append_move).
+        await pending.stored
 
     def _join_batch(self, pending: PendingWrite) -> None:
         """Queue ``pending`` for the next group commit, scheduled now if none is.

@@ -303,3 +303,29 @@ async def test_a_sigkill_leaves_a_last_move_and_its_end_both_or_neither(database
             else:
                 assert game_id not in finished
                 assert (record.state, moves) == (GameState.PLAYING, ["a1"])
+
+
+async def test_a_cancelled_caller_does_not_cut_its_batch_short(store: Store) -> None:
+    """The caller of a last move is cancelled while its batch is under way: it
+    stops waiting, its move and end are stored both or neither, and the other
+    move of the batch is stored and its caller told."""
+    ending, moving = await playing(store, "CUT"), await playing(store, "GOES")  # type: ignore[arg-type]
+    cancelled = asyncio.create_task(
+        store.append_final_move(
+            ending, 0, "a1", T0 + 2,
+            winner=None, termination=Termination.ABORTED, finished_at=T0 + 2,
+        )
+    )  # fmt: skip
+    other = asyncio.create_task(store.append_move(moving, 0, "b2", T0 + 2))
+    await asyncio.sleep(0)  # both queued, their batch under way
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    assert await other is None
+
+    cut = await store.get_game(ending)
+    assert (cut.state, [move.move for move in cut.moves]) in (
+        (GameState.FINISHED, ["a1"]),
+        (GameState.PLAYING, []),
+    )
+    assert [move.move for move in (await store.get_game(moving)).moves] == ["b2"]
