@@ -116,6 +116,8 @@ class ServerMetrics:
             registry=r,
         )
         # -- traffic ----------------------------------------------------------------
+        self._message_counters: dict[str, Counter] = {}
+        """Each known message type's child of ``messages_total``, once labelled."""
         self.messages_total = Counter(
             _PREFIX + "messages_total",
             "Messages received from clients, by type ('unknown' for undefined types).",
@@ -207,8 +209,14 @@ class ServerMetrics:
     def count_message(self, kind: str) -> None:
         """A message of type ``kind`` was received. A type the protocol does not
         define is counted as ``unknown``: the label never takes a client's text."""
-        label = kind if kind in CLIENT_MESSAGES else UNKNOWN_MESSAGE_TYPE
-        self.messages_total.labels(type=label).inc()
+        counter = self._message_counters.get(kind)
+        if counter is None:
+            label = kind if kind in CLIENT_MESSAGES else UNKNOWN_MESSAGE_TYPE
+            counter = self.messages_total.labels(type=label)
+            if label != UNKNOWN_MESSAGE_TYPE:
+                # Kept: labels() takes a lock and checks its arguments, on every message.
+                self._message_counters[kind] = counter
+        counter.inc()
 
     def count_error(self, code: str | enum.Enum) -> None:
         """An error reply with ``code`` (an :class:`ErrorCode`) was sent."""

@@ -9,11 +9,12 @@ crash, rebuilds the rooms from what it wrote.
 The contract:
 
 - :meth:`GameRecorder.persist` writes one output's events **in order**, each in
-  its own transaction, and returns only once every one is durable (it survives a
-  SIGKILL or a power cut). The server sends the output's messages after that, so
-  no client ever sees a move that a crash could lose. If a write fails, the
-  exception propagates and the events after it are not written; those before it
-  stay written.
+  its own transaction but a move with the end of the game it brings, both in one
+  (:func:`~boardroom.server.core.room_output.write_units`), and returns only
+  once every one is durable (it survives a SIGKILL or a power cut). The server
+  sends the output's messages after that, so no client ever sees a move that a
+  crash could lose. If a write fails, the exception propagates and the events
+  after it are not written; those before it stay written.
 - A game is stored when it starts (:class:`GameStarted`), already playing, in one
   transaction: a room waiting for its players leaves nothing in the store.
 - Games are stored by an integer id; the recorder keeps the map from (room code,
@@ -52,6 +53,7 @@ from boardroom.server.core.room_output import (
     HintGiven,
     MoveMade,
     PersistEvent,
+    write_units,
 )
 from boardroom.server.store import GameStateError, StaleWriteError, Store
 from boardroom.shared.errors import GameError
@@ -180,10 +182,14 @@ class GameRecorder:
         """Write ``events`` (one output's, of a room with ``options``), in order,
         and return once they are durable. Store errors propagate, and so does
         :class:`UnrecordedGameError` for a move or an end of a game not in play here;
-        the events before the failing one stay written."""
-        for event in events:
-            match event:
-                case GameStarted():
+        the events before the failing one stay written. A move followed by the end
+        of its game is written with that end, both or neither, in one transaction
+        (:func:`write_units`)."""
+        for unit in write_units(events):
+            match unit:
+                case (MoveMade() as move, GameFinished() as end):
+                    await self._final_move(move, end)
+                case (GameStarted() as event,):
                     game_id = await self._store.create_game(
                         event.room,
                         event.game,
@@ -194,7 +200,7 @@ class GameRecorder:
                         started_at=event.at,
                     )
                     self._ids[event.room, event.game_number] = game_id
-                case MoveMade():
+                case (MoveMade() as event,):
                     game_id = self._id_of(event.room, event.game_number, "a move")
                     try:
                         await self._store.append_move(
@@ -208,24 +214,51 @@ class GameRecorder:
                     except StaleWriteError:
                         if not await self._move_stored(game_id, event):
                             raise
-                case GameFinished():
-                    game_id = self._id_of(event.room, event.game_number, "the end")
-                    winner = event.winner
-                    try:
-                        await self._store.finish_game(game_id, winner, event.reason, event.at)
-                    except GameStateError:
-                        record = await self._store.get_game(game_id)
-                        ended = record.state is GameState.FINISHED
-                        if not ended or record.termination != event.reason:
-                            raise
-                        logger.info("game %d: its end was stored already", game_id)
-                    # Only once stored: a failed write leaves the game in play here too.
-                    del self._ids[event.room, event.game_number]
-                case HintGiven():
+                case (GameFinished() as event,):
+                    await self._finish(self._id_of(event.room, event.game_number, "the end"), event)
+                case (HintGiven() as event,):
                     game_id = self._id_of(event.room, event.game_number, "a hint")
                     await self._store.add_hint(game_id, event.ply, event.move_text, event.at)
                 case _:
-                    raise TypeError(f"not a persistence event: {event!r}")
+                    raise TypeError(f"not persistence events: {unit!r}")
+
+    async def _final_move(self, move: MoveMade, end: GameFinished) -> None:
+        """The move that ends its game and that end, in one write."""
+        game_id = self._id_of(move.room, move.game_number, "a move")
+        try:
+            await self._store.append_final_move(
+                game_id,
+                move.ply,
+                move.move_text,
+                move.at,
+                move.clock_ms,
+                autopilot=move.autopilot,
+                winner=end.winner,
+                termination=end.reason,
+                finished_at=end.at,
+            )
+        except (StaleWriteError, GameStateError):
+            # Stored already by a write whose answer was lost (sent again)? The move
+            # is, or this is a real refusal; its end is then stored as an end alone.
+            if not await self._move_stored(game_id, move):
+                raise
+            await self._finish(game_id, end)
+            return
+        # Only once stored: a failed write leaves the game in play here too.
+        del self._ids[end.room, end.game_number]
+
+    async def _finish(self, game_id: int, event: GameFinished) -> None:
+        """Store the end of the game ``game_id``, or find it stored already."""
+        try:
+            await self._store.finish_game(game_id, event.winner, event.reason, event.at)
+        except GameStateError:
+            record = await self._store.get_game(game_id)
+            ended = record.state is GameState.FINISHED
+            if not ended or record.termination != event.reason:
+                raise
+            logger.info("game %d: its end was stored already", game_id)
+        # Only once stored: a failed write leaves the game in play here too.
+        del self._ids[event.room, event.game_number]
 
     async def _move_stored(self, game_id: int, event: MoveMade) -> bool:
         """Whether ``event``'s move is the one stored at its ply already: a write

@@ -4,7 +4,8 @@ A :class:`RoomHost` feeds the room its inputs one at a time (a lock per room) an
 carries out each :class:`~boardroom.server.core.room_output.Output` as the room's contract says:
 
 1. persist the events through the :class:`~boardroom.server.recorder.GameRecorder` and wait
-   until they are durable (so a broadcast move survives a SIGKILL);
+   until they are durable (so a broadcast move survives a SIGKILL); a move that
+   ends its game goes with that end, in one transaction;
 2. deliver the messages, each encoded once however many receive it (twice for
    an AI's ``moved`` with its search: whole for the clients that asked for
    search info, without it for the rest);
@@ -23,10 +24,11 @@ state without it, :meth:`Room.saving_resumed`), and :meth:`RoomHost.run` raises
 :class:`RoomStorageUnavailableError`, a ``storage_unavailable`` refusal with
 ``retry_after`` for the client whose request it was (it sends it again later: the game
 pauses, it does not end). The host's own inputs (the clock's timer, the AI's move) are
-tried again after ``retry_after``. Only the first event of an output can be undone so:
-once one is stored, the rest are retried in place until they are stored too (the room
-waits, holding its lock). After ``outage_limit`` seconds of refusals with no store in
-between, the room is closed as below, with ``storage_lost``.
+tried again after ``retry_after``. Only the first event of an output (a move with the
+end it brings: one write) can be undone so: once one is stored, the rest are retried
+in place until they are stored too (the room waits, holding its lock). After
+``outage_limit`` seconds of refusals with no store in between, the room is closed as
+below, with ``storage_lost``.
 
 If the store fails otherwise (a bug, a schema error, a corrupt file), nothing of that
 output is sent (the room's memory may be ahead of the disk, so it cannot be trusted
@@ -57,6 +59,7 @@ from boardroom.server.core.room_output import (
     RoomStatus,
     search_info,
     without_search,
+    write_units,
 )
 from boardroom.server.engine_pool import EngineBusyError, EnginePool, EngineUnavailableError
 from boardroom.server.store.errors import StorageUnavailableError
@@ -348,14 +351,15 @@ class RoomHost:
                 self._deliver(client, *sent)
 
     async def _store(self, output: Output, before: RoomSnapshot) -> None:
-        """Store ``output``'s events, in order. A refusal for now of the first one
+        """Store ``output``'s events, in order, a unit at a time (:func:`write_units`:
+        a move and the end it brings together). A refusal for now of the first unit
         undoes the input (:class:`RoomStorageUnavailableError`); of a later one, it
         is tried again until stored, since what is stored cannot be undone.
         :class:`_OutageTooLongError` once refusals have lasted past the limit."""
-        for index, event in enumerate(output.events):
+        for index, unit in enumerate(write_units(output.events)):
             while True:
                 try:
-                    await self._recorder.persist(self.room.options, [event])
+                    await self._recorder.persist(self.room.options, unit)
                 except StorageUnavailableError as outage:
                     now = time.monotonic()
                     if self._unstored_since is None:

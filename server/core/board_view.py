@@ -16,7 +16,7 @@ whatever the game (docs/protocol.md, "The board").
 
 from __future__ import annotations
 
-from boardroom.shared.games import Game, Position, spec_for
+from boardroom.shared.games import Game, Move, Position, spec_for
 from boardroom.shared.protocol.messages import BoardKind
 
 
@@ -27,7 +27,24 @@ def board_rows(game: Game, position: Position) -> list[str]:
 
 def legal_moves(game: Game, position: Position) -> list[str]:
     """Every legal move in ``position``, in the game's notation (empty once it is over)."""
-    return [game.format_move(move) for move in game.legal_moves(position)]
+    names = _MOVE_NAMES.get(game.name)
+    if names is None:
+        names = _MOVE_NAMES[game.name] = {}
+    shown = []
+    for move in game.legal_moves(position):
+        name = names.get(move)
+        if name is None:
+            name = names[move] = game.format_move(move)
+        shown.append(name)
+    return shown
+
+
+_MOVE_NAMES: dict[str, dict[Move, str]] = {}
+"""Per game, each move's notation once named: a move's name is the same in every
+position (``format_move`` takes the move alone), and every move played names the
+legal moves after it (``moved.legal``: eight for tic-tac-toe's first), so they are
+named once a game kind rather than on every move (issue 29). Bounded by the
+games' boards."""
 
 
 def board_kind(game: Game) -> BoardKind:

@@ -81,13 +81,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from boardroom.server.core.ai_turns import AiTurns
 from boardroom.server.core.class_controls import ClassControls
 from boardroom.server.core.class_controls import hold_clock as stop_clock
 from boardroom.server.core.game_in_play import GameInPlay
 from boardroom.server.core.records import PlayerKind
+from boardroom.server.core.rewindable_random import RandomMark, RewindableRandom
 from boardroom.server.core.room_draft import Draft, RefusedError
 from boardroom.server.core.room_options import RoomOptions
 from boardroom.server.core.room_output import (
@@ -142,11 +142,11 @@ __all__ = [
 class RoomSnapshot:
     """A room's state at one moment (:meth:`Room.snapshot`); opaque."""
 
-    __slots__ = ("rng_state", "table")
+    __slots__ = ("rng_mark", "table")
 
-    def __init__(self, table: Table, rng_state: tuple[Any, ...]) -> None:
+    def __init__(self, table: Table, rng_mark: RandomMark) -> None:
         self.table = table
-        self.rng_state = rng_state
+        self.rng_mark = rng_mark
 
 
 class Room:
@@ -171,12 +171,13 @@ class Room:
         self.game: Game = get_game(game_name)
         self.options = options
         self.created_at = now
-        self._rng = rng
+        # Drawn from through a wrapper that a snapshot marks without copying its state.
+        self._rng = RewindableRandom(rng)
         controls = ClassControls(
             paused_at=now if paused else None, hints=options.hints, ai_match=options.ai_match
         )
         self._table = Table(
-            rng,
+            self._rng,
             Seating(code, options),
             GameInPlay.new(code, self.game, options),
             AiTurns(),
@@ -270,6 +271,11 @@ class Room:
         """Every client in the room: seated (connected or held) or watching."""
         return self._table.seating.members
 
+    def has_member(self, client: ClientId) -> bool:
+        """``client in members``, without building the set."""
+        seating = self._table.seating
+        return client in seating.spectators or seating.side_of(client) is not None
+
     @property
     def has_free_seat(self) -> bool:
         """True while a seat is empty (someone may join, or the AI be added)."""
@@ -291,10 +297,13 @@ class Room:
             # An AI match over while its watchers' window runs: kept for them
             # to come back to, until the window ends (Table.expire).
             return False
-        if self._table.seating.kept_for_watchers_until is not None:
+        seating = self._table.seating  # not self.members: asked after every input
+        if seating.kept_for_watchers_until is not None:
             # A spectator dropped: kept for it to watch again (Seating.drop_spectator).
             return False
-        return not self.members
+        return not seating.spectators and all(
+            occupant is None or occupant.client is None for occupant in seating.seats.values()
+        )
 
     def is_taken(self, side: Player) -> bool:
         """True while someone (a person, a bot, the AI) holds ``side``, connected or not."""
@@ -567,19 +576,20 @@ class Room:
         move refused for that changes nothing. The game's rules (shared, never
         changed) are not copied."""
         # Shared, not copied: the rules and the options never change, and the
-        # random source is one object the parts hold (its state is kept instead).
+        # random source is one object the parts hold (marked instead: its state is
+        # saved only if it is drawn from, rewindable_random.py).
         memo: dict[int, object] = {
             id(self.game): self.game,
             id(self.options): self.options,
             id(self._rng): self._rng,
         }
-        return RoomSnapshot(deep_copy(self._table, memo), self._rng.getstate())
+        return RoomSnapshot(deep_copy(self._table, memo), self._rng.mark())
 
     def rollback(self, snapshot: RoomSnapshot) -> None:
         """Put the room back as it was at ``snapshot`` (taken of this room): every
         input since is undone, as if it had never come."""
         self._table = snapshot.table
-        self._rng.setstate(snapshot.rng_state)
+        self._rng.rewind(snapshot.rng_mark)
 
     @property
     def saving_paused(self) -> bool:

@@ -8,6 +8,7 @@ act on them without reaching into the room. The contract for acting on an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, NewType
 
@@ -206,3 +207,32 @@ class Output:
     def to(self, client: ClientId) -> list[ServerMessage]:
         """The messages ``client`` receives, in order."""
         return [message for r, message in self.messages if client in self.recipients(r)]
+
+
+def write_units(events: Sequence[PersistEvent]) -> list[tuple[PersistEvent, ...]]:
+    """``events`` (an :class:`Output`'s) as the server stores them, in order: each
+    alone, but a move followed by the end of its game, which go together (both or
+    neither, in one transaction: a game that ends on a move costs one write, not
+    two). The adapter undoes an input only while nothing of it is stored: what it
+    can undo is a refusal of the first unit.
+
+    >>> from boardroom.server.core.records import Termination
+    >>> from boardroom.shared.games import Player
+    >>> move = MoveMade("K7Q2", 1, 4, Player.FIRST, "a3", 0.0, None)
+    >>> end = GameFinished("K7Q2", 1, Player.FIRST, Termination.LINE, at=0.0)
+    >>> [len(unit) for unit in write_units([move, end])], len(write_units([end, move]))
+    ([2], 2)
+    """
+    units: list[tuple[PersistEvent, ...]] = []
+    for event in events:
+        last = units[-1] if units else ()
+        if (
+            isinstance(event, GameFinished)
+            and len(last) == 1
+            and isinstance(last[0], MoveMade)
+            and (last[0].room, last[0].game_number) == (event.room, event.game_number)
+        ):
+            units[-1] = (last[0], event)
+        else:
+            units.append((event,))
+    return units

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from boardroom.server.core.records import PlayerKind, SeatRecord
 from boardroom.server.core.room_draft import RefusedError
@@ -58,6 +59,10 @@ from boardroom.shared.protocol.messages import (
     SeatInfo,
     chosen_seat,
 )
+
+_SIDES: Final = tuple(Player)
+"""Both sides, first then second: iterating the enum itself costs a generator each
+time, and the seats are looked at on every input (issue 29)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +146,7 @@ class Seating:
 
     def side_of(self, client: ClientId | None) -> Player | None:
         """The seat ``client`` holds (connected or not), if any."""
-        for side in Player:
+        for side in _SIDES:
             occupant = self.seats[side]
             if occupant is not None and occupant.client == client:
                 return side
@@ -192,18 +197,18 @@ class Seating:
 
     def infos(self) -> list[SeatInfo]:
         """Both seats as ``state`` shows them."""
-        return [o.info(s) if (o := self.seats[s]) else SeatInfo(side=s) for s in Player]
+        return [o.info(s) if (o := self.seats[s]) else SeatInfo(side=s) for s in _SIDES]
 
     def records(self) -> tuple[SeatRecord, SeatRecord]:
         """Both occupants as a game's record keeps them (both seats must be taken)."""
-        first, second = (self.occupant(side) for side in Player)
+        first, second = (self.occupant(side) for side in _SIDES)
         return first.record(), second.record()
 
     def window_deadlines(self) -> list[tuple[float, Player]]:
         """When each held seat's grace window ends, with its side."""
         return [
             (occupant.gone_until, side)
-            for side in Player
+            for side in _SIDES
             if (occupant := self.seats[side]) is not None and occupant.gone_until is not None
         ]
 

@@ -346,7 +346,7 @@ class Rooms:
             )
         client = session.id
         await host.run(lambda now: host.room.handle(client, message, now=now))
-        if client not in host.room.members:
+        if not host.room.has_member(client):
             session.rooms.discard(host.code)
 
     async def disconnected(self, peer: Peer) -> None:

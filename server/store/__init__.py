@@ -32,7 +32,9 @@ store fast: moves appended while a write is under way are **committed together**
 in the next transaction (group commit: one flush for the lot rather than one
 each), and each ``append_move`` still returns only once its own move is on disk.
 A refused move in such a batch (stale, or its game not in play) fails alone; the
-others are stored. Cancelling a caller does not cut its transaction short: it
+others are stored. A game's creation and its end join the batch too, and the move
+that ends a game goes with that end in one write, both or neither
+(``append_final_move``). Cancelling a caller does not cut its transaction short: it
 runs to its end (commit or rollback) in the background, the caller just does not
 learn which, and ``close()`` waits for it. So the database is never left
 half-written; a room whose ``append_move`` was cancelled should reload the game

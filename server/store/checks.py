@@ -10,9 +10,10 @@ import asyncio
 import dataclasses
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from boardroom.server.core.players import PlayerRecord
 from boardroom.server.core.records import GameState, PlayerKind, SeatRecord, Termination
@@ -171,7 +172,9 @@ def seat_row(seat: SeatRecord) -> tuple[str, str, str | None, str | None, str | 
 @dataclass(frozen=True, slots=True)
 class PendingMove:
     """A move checked and waiting for the next group commit, and the future its
-    caller awaits (``append_move``)."""
+    caller awaits (``append_move``); with ``ending``, the game's end it brings
+    (``append_final_move``: the winner's side as stored, how, when), written with
+    it, both or neither."""
 
     game_id: int
     ply: int
@@ -180,16 +183,29 @@ class PendingMove:
     clock_ms: int | None
     stored: asyncio.Future[None]
     autopilot: bool = False
+    ending: tuple[int | None, Termination, float] | None = None
+
+
+_WHITESPACE: Final = re.compile(r"\s")
+"""A character ``str.isspace`` calls whitespace (what ``\\s`` matches in a str
+pattern), found in C: a move's notation is checked on every move."""
 
 
 def pending_move(
-    game_id: object, ply: object, move: object, at: object, clock_ms: object, autopilot: object
+    game_id: object,
+    ply: object,
+    move: object,
+    at: object,
+    clock_ms: object,
+    autopilot: object,
+    ending: tuple[int | None, Termination, float] | None = None,
 ) -> PendingMove:
-    """``append_move``'s arguments, checked, with a new future to await."""
+    """``append_move``'s arguments, checked, with a new future to await (``ending``:
+    ``append_final_move``'s end, checked already)."""
     check_game_id(game_id)
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
         raise InvalidRecordError(f"ply must be an int of at least 0, not {ply!r}")
-    if not isinstance(move, str) or not move or any(c.isspace() for c in move):
+    if not isinstance(move, str) or not move or _WHITESPACE.search(move):
         raise InvalidRecordError(
             f"move must be one move's notation, non-empty and without spaces, not {move!r}"
         )
@@ -202,7 +218,7 @@ def pending_move(
         raise InvalidRecordError(f"autopilot must be True or False, not {autopilot!r}")
     assert isinstance(game_id, int)  # checked above
     stored: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-    return PendingMove(game_id, ply, move, made_at, clock_ms, stored, autopilot)
+    return PendingMove(game_id, ply, move, made_at, clock_ms, stored, autopilot, ending)
 
 
 def move_refusal(pending: PendingMove, state: str | None, expected_ply: int) -> StoreError | None:

@@ -8,7 +8,9 @@ write is under way are committed together in the next transaction (group commit:
 one flush for the lot), each caller still returning only once its own move is on
 disk; a refused move in such a batch fails alone. A game's creation and its end
 join the same group commit (issue 29: alone, they were two fsyncs of their own a
-game), each refused or failed alone too.
+game), each refused or failed alone too; and the move that ends a game is written
+with that end, both or neither (:meth:`GamesStorage.append_final_move`): a game
+that ends on a move costs one transaction for both, not two.
 
 Records are append-only (see :mod:`boardroom.server.core.records` for the order they are
 written in); each backend's schema holds the same rules.
@@ -75,7 +77,11 @@ def _batch_name(batch: Sequence[PendingWrite]) -> str:
     """What a group commit stores, for its errors: ``storing 3 moves, 1 new game``."""
     moves = sum(isinstance(pending, PendingMove) for pending in batch)
     games = sum(isinstance(pending, PendingGame) for pending in batch)
-    ends = len(batch) - moves - games
+    ends = sum(
+        isinstance(pending, PendingEnd)
+        or (isinstance(pending, PendingMove) and pending.ending is not None)
+        for pending in batch
+    )
     parts = [
         f"{count} {one if count == 1 else many}"
         for count, one, many in (
@@ -216,8 +222,40 @@ class GamesStorage(StoreBase[Handle]):
         """
         pending = pending_move(game_id, ply, move, at, clock_ms, autopilot)
         self._join_batch(pending)
-        # Shielded: a cancelled caller stops waiting; its move is stored or not as a whole.
-        await asyncio.shield(pending.stored)
+        # A cancelled caller stops waiting: its future is cancelled, and the batch,
+        # which skips a future already done, stores its move or not as a whole all
+        # the same (asyncio.shield would add a future and two callbacks a move).
+        await pending.stored
+
+    async def append_final_move(
+        self,
+        game_id: int,
+        ply: int,
+        move: str,
+        at: float,
+        clock_ms: int | None = None,
+        *,
+        autopilot: bool = False,
+        winner: Player | None,
+        termination: Termination,
+        finished_at: float,
+    ) -> None:
+        """Append the move that ends the game and record the end, **both or
+        neither**, in one write: :meth:`append_move` then :meth:`finish_game` in one
+        transaction (and one flush) rather than two (issue 29).
+
+        The arguments and refusals are theirs: the move's (:class:`StaleWriteError`,
+        :class:`GameStateError`) are checked first, then the end's; a refusal of
+        either writes nothing of both. When it returns, both are on disk. It joins
+        the group commit as a move does.
+        """
+        side = check_ending(winner, termination)
+        ending = (side, termination, check_time("finished_at", finished_at))
+        pending = pending_move(game_id, ply, move, at, clock_ms, autopilot, ending)
+        self._join_batch(pending)
+        # A cancelled caller stops waiting; both are stored or neither all the same
+        # (as in append_move).
+        await pending.stored
 
     def _join_batch(self, pending: PendingWrite) -> None:
         """Queue ``pending`` for the next group commit, scheduled now if none is.
@@ -317,9 +355,10 @@ class GamesStorage(StoreBase[Handle]):
         """Write ``batch`` in its order, in one transaction on ``handle`` run now: each
         move that fits its game (else its refusal, ``move_refusal``), each new game
         with its seats (its id), each end the game's state allows (else its refusal,
-        ``check_finish``). A new game or an end that the database refuses fails
-        alone (a savepoint around it), as a StorageFailedError. Per write, a
-        :data:`BatchResult`."""
+        ``check_finish``), and a move with its ``ending`` as one write (the move's
+        check, then the end's; a savepoint around both). A new game, an end or a
+        move with its end that the database refuses fails alone (a savepoint around
+        it), as a StorageFailedError. Per write, a :data:`BatchResult`."""
 
     @abstractmethod
     async def _read_games(

@@ -123,7 +123,7 @@ async def _write_batch(
     results: list[BatchResult] = []
     rows: list[tuple[Any, ...]] = []
     for pending in batch:
-        if isinstance(pending, PendingMove):
+        if isinstance(pending, PendingMove) and pending.ending is None:
             state, expected_ply = games.get(pending.game_id, (None, 0))
             refusal = move_refusal(pending, state, expected_ply)
             results.append(refusal)
@@ -143,6 +143,13 @@ async def _write_batch(
         await _insert_moves(db, rows)
         if isinstance(pending, PendingGame):
             results.append(await _alone(db, path, "creating a game", _insert_game(db, pending.new)))
+        elif isinstance(pending, PendingMove):
+            game = games.get(pending.game_id)
+            what = "storing a game's last move and its end"
+            result = await _alone(db, path, what, _append_final_move(db, pending, game))
+            if result is None and game is not None:
+                game[0] = GameState.FINISHED.value  # a later move of the batch is refused
+            results.append(result)
         else:
             game = games.get(pending.game_id)
             result = await _alone(db, path, "finishing a game", _finish(db, pending, game))
@@ -211,6 +218,32 @@ async def _finish(db: Connection, pending: PendingEnd, game: list[Any] | None) -
         finished_at,
         game_id,
     )
+
+
+async def _append_final_move(db: Connection, pending: PendingMove, game: list[Any] | None) -> None:
+    """The move, then the end it brings (``pending.ending``), checked against the
+    game as locked at the batch's start (``game``: its state and next ply, None if
+    there is no such game); raises the refusal of either (in :func:`_alone`'s
+    savepoint: nothing of both is left written)."""
+    state, expected_ply = (None, 0) if game is None else game
+    refusal = move_refusal(pending, state, expected_ply)
+    if refusal is not None:
+        raise refusal
+    assert pending.ending is not None  # only a move with its end comes here
+    await _insert_moves(
+        db,
+        [
+            (
+                pending.game_id,
+                pending.ply,
+                pending.move,
+                pending.at,
+                pending.clock_ms,
+                pending.autopilot,
+            )
+        ],
+    )
+    await _finish(db, PendingEnd(pending.game_id, pending.ending, pending.stored), game)
 
 
 async def _locked_state(db: Connection, game_id: int) -> GameState:

@@ -98,8 +98,11 @@ def _write_batch(
     results: list[BatchResult] = []
     for pending in batch:
         match pending:
-            case PendingMove():
+            case PendingMove(ending=None):
                 results.append(_append_move(pending, db))
+            case PendingMove():
+                what = "storing a game's last move and its end"
+                results.append(_alone(db, path, what, _append_final_move, pending))
             case PendingGame():
                 results.append(_alone(db, path, "creating a game", _insert_game, pending.new))
             case PendingEnd():
@@ -122,6 +125,16 @@ def _append_move(pending: PendingMove, db: sqlite3.Connection) -> StoreError | N
             (game_id, ply, pending.move, pending.at, pending.clock_ms, pending.autopilot),
         )
     return refusal
+
+
+def _append_final_move(db: sqlite3.Connection, pending: PendingMove) -> None:
+    """The move, then the end it brings (``pending.ending``); raises the refusal of
+    either (in :func:`_alone`'s savepoint: nothing of both is left written)."""
+    refusal = _append_move(pending, db)
+    if refusal is not None:
+        raise refusal
+    assert pending.ending is not None  # only a move with its end comes here
+    _finish(db, PendingEnd(pending.game_id, pending.ending, pending.stored))
 
 
 _T = TypeVar("_T")

@@ -9,6 +9,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import pytest
 from test_server_room import ANN, FISCHER, move, play_moves, started_room
 
@@ -19,18 +20,24 @@ _IMMUTABLE = (type(None), bool, int, float, str, bytes, tuple, frozenset, enum.E
 
 
 def mutable_ids(value: Any, shared: set[int], seen: dict[int, Any] | None = None) -> set[int]:
-    """The ids of every mutable object reachable from ``value`` (``shared`` left out)."""
+    """The ids of every mutable object reachable from ``value`` (``shared`` left out);
+    a frozen dataclass or msgspec struct is not one, but what it holds may be."""
     seen = {} if seen is None else seen
     if id(value) in shared or id(value) in seen:
         return set()
     seen[id(value)] = value
-    found = set() if isinstance(value, _IMMUTABLE) else {id(value)}
+    frozen = (hasattr(value, "__dataclass_fields__") and value.__dataclass_params__.frozen) or (
+        isinstance(value, msgspec.Struct) and value.__struct_config__.frozen
+    )
+    found = set() if isinstance(value, _IMMUTABLE) or frozen else {id(value)}
     if isinstance(value, dict):
         parts: list[Any] = [*value.keys(), *value.values()]
     elif isinstance(value, list | set | tuple | frozenset):
         parts = list(value)
     elif hasattr(value, "__dataclass_fields__"):
         parts = [getattr(value, name) for name in value.__dataclass_fields__]
+    elif isinstance(value, msgspec.Struct):
+        parts = [getattr(value, name) for name in value.__struct_fields__]
     else:
         parts = []
     for part in parts:

@@ -93,6 +93,22 @@ class MemoryStore:
         game = self.games[game_id]
         game.winner, game.termination = winner, termination
 
+    async def append_final_move(
+        self,
+        game_id: int,
+        ply: int,
+        move: str,
+        at: float,
+        clock_ms: int | None = None,
+        *,
+        autopilot: bool = False,
+        winner: Any,
+        termination: Any,
+        finished_at: float,
+    ) -> None:
+        await self.append_move(game_id, ply, move, at, clock_ms, autopilot=autopilot)
+        await self.finish_game(game_id, winner, termination, finished_at)
+
     async def add_hint(self, game_id: int, ply: int, move: str, at: float) -> None:
         raise AssertionError("no hints in these tests")
 
