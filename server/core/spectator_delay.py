@@ -130,15 +130,9 @@ def delay_messages(
         if not isinstance(message, Moved | GameOver):
             result.append((recipient, message))
             continue
-        if isinstance(recipient, Everyone):
-            reached = [c for c in members if c != recipient.exclude]
-        else:
-            reached = [recipient]
-        late_here = [c for c in reached if c in late]
+        late_here = _send_on_time(recipient, message, members, late, result)
         if not late_here:
-            result.append((recipient, message))
             continue
-        result.extend((c, message) for c in reached if c not in late)
         if isinstance(message, Moved):
             shown = message.ply - delay
             plies = [shown] if shown >= 0 else []
@@ -179,15 +173,9 @@ def delay_messages_by_time(
         if not isinstance(message, Moved | GameOver):
             result.append((recipient, message))
             continue
-        if isinstance(recipient, Everyone):
-            reached = [c for c in members if c != recipient.exclude]
-        else:
-            reached = [recipient]
-        late_here = [c for c in reached if c in late]
+        late_here = _send_on_time(recipient, message, members, late, result)
         if not late_here:
-            result.append((recipient, message))
             continue
-        result.extend((c, message) for c in reached if c not in late)
         if isinstance(message, GameOver):
             over = True
             for client in late_here:
@@ -199,3 +187,26 @@ def delay_messages_by_time(
             for ply in range(shown, min(due, position.ply)):
                 result.append((client, _moved_at(code, game, position, ply)))
     return result
+
+
+def _send_on_time(
+    recipient: Recipient,
+    message: ServerMessage,
+    members: list[ClientId],
+    late: frozenset[ClientId],
+    result: list[tuple[Recipient, ServerMessage]],
+) -> list[ClientId]:
+    """Add to ``result`` ``message`` as it goes to those ``recipient`` reaches
+    who are not ``late`` (the message as it was, if it reaches nobody late; one
+    per client otherwise), and return the late ones it reaches, for the caller
+    to hold back from."""
+    if isinstance(recipient, Everyone):
+        reached = [c for c in members if c != recipient.exclude]
+    else:
+        reached = [recipient]
+    late_here = [c for c in reached if c in late]
+    if not late_here:
+        result.append((recipient, message))
+    else:
+        result.extend((c, message) for c in reached if c not in late)
+    return late_here
