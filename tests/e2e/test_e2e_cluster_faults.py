@@ -18,6 +18,8 @@ import re
 import secrets
 import signal
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -325,6 +327,33 @@ async def published_so_far(redis: Redis) -> int:
     return int(stats.get("cmdstat_publish", {}).get("calls", 0))
 
 
+@asynccontextmanager
+async def two_processes(
+    postgres_server: PostgresServer, name: str
+) -> AsyncIterator[tuple[ServerProcess, ServerProcess, Redis]]:
+    """Two ``boardroom serve --cluster`` children of the cluster ``name`` on a
+    Redis of their own (the test may kill its connections) and a new database,
+    and a client of that Redis; all stopped at the end whatever their state."""
+    database = postgres_server.new_database()
+    with start_redis() as server:
+        flags = ("--cluster", server.url, "--cluster-name", name, "--engine", "python")
+        first = await ServerProcess.start(database, *flags)
+        second = await ServerProcess.start(database, *flags)
+        redis = Redis.from_url(server.url)
+        try:
+            yield first, second, redis
+        finally:
+            await redis.aclose()
+            for process in (first, second):
+                await process.stop(signal.SIGKILL)
+
+
+async def published_once_more(redis: Redis, before: int) -> None:
+    """Wait until Redis has run a PUBLISH more than ``before``."""
+    while await published_so_far(redis) == before:
+        await asyncio.sleep(0.01)
+
+
 async def test_what_is_published_while_a_subscription_is_down_reaches_its_player(
     postgres_server: PostgresServer,
 ) -> None:
@@ -334,60 +363,45 @@ async def test_what_is_published_while_a_subscription_is_down_reaches_its_player
     Once subscribed again, the process gets its players' rooms' whole state
     from their owner and sends their last moves again: the opponent's move and
     the reply to one's own move come at once, not after a 30 s reply timeout."""
-    database = postgres_server.new_database()
-    with start_redis() as server:
-        flags = ("--cluster", server.url, "--cluster-name", "resync", "--engine", "python")
-        first = await ServerProcess.start(database, *flags)
-        second = await ServerProcess.start(database, *flags)
-        redis = Redis.from_url(server.url)
-
-        async def published_once_more(before: int) -> None:
-            while await published_so_far(redis) == before:
-                await asyncio.sleep(0.01)
-
+    async with two_processes(postgres_server, "resync") as (first, second, redis):
+        # Ann's room lives in the first process; Bob plays it through the second.
+        ann, bob, code = await seated(first.ws_url, second.ws_url)
+        # Ann's move, published to the second process while it is unsubscribed.
+        second.process.send_signal(signal.SIGSTOP)
         try:
-            # Ann's room lives in the first process; Bob plays it through the second.
-            ann, bob, code = await seated(first.ws_url, second.ws_url)
-            # Ann's move, published to the second process while it is unsubscribed.
-            second.process.send_signal(signal.SIGSTOP)
-            try:
-                await redis.client_kill_filter(_type="pubsub")
-                before = await published_so_far(redis)
-                reply = await ann.request({"type": "move", "room": code, "move": "b1"})
-                assert reply["type"] == "moved", reply
-                await published_once_more(before)
-            finally:
-                second.process.send_signal(signal.SIGCONT)
-            state = await bob.expect("state", timeout=10)  # far below a 30 s timeout
-            assert state["room"]["moves"] == "a1 a2 b1", state
-            # The reply to Bob's move: the owner (stopped) gets it, then answers
-            # while the second process is stopped and unsubscribed.
-            first.process.send_signal(signal.SIGSTOP)
-            second_stopped = False
-            try:
-                before = await published_so_far(redis)
-                await bob.send({"type": "move", "room": code, "move": "b2", "ply": 3, "id": 77})
-                await published_once_more(before)  # the relayed move, to the owner
-                second.process.send_signal(signal.SIGSTOP)
-                second_stopped = True
-                await redis.client_kill_filter(_type="pubsub")
-                before = await published_so_far(redis)
-                first.process.send_signal(signal.SIGCONT)
-                await published_once_more(before)  # the owner's reply, to nobody
-            finally:
-                first.process.send_signal(signal.SIGCONT)
-                if second_stopped:
-                    second.process.send_signal(signal.SIGCONT)
-            answer = await bob.expect("error", timeout=10, id=77)  # made: now stale
-            assert answer["code"] == "stale_move", answer
-            await play_on((ann, bob), code, LINE_GAME[4:])
-            for player in (ann, bob):
-                over = await player.expect("game_over")
-                assert over["moves"] == " ".join(LINE_GAME), over
+            await redis.client_kill_filter(_type="pubsub")
+            before = await published_so_far(redis)
+            reply = await ann.request({"type": "move", "room": code, "move": "b1"})
+            assert reply["type"] == "moved", reply
+            await published_once_more(redis, before)
         finally:
-            await redis.aclose()
-            for process in (first, second):
-                await process.stop(signal.SIGKILL)
+            second.process.send_signal(signal.SIGCONT)
+        state = await bob.expect("state", timeout=10)  # far below a 30 s timeout
+        assert state["room"]["moves"] == "a1 a2 b1", state
+        # The reply to Bob's move: the owner (stopped) gets it, then answers
+        # while the second process is stopped and unsubscribed.
+        first.process.send_signal(signal.SIGSTOP)
+        second_stopped = False
+        try:
+            before = await published_so_far(redis)
+            await bob.send({"type": "move", "room": code, "move": "b2", "ply": 3, "id": 77})
+            await published_once_more(redis, before)  # the relayed move, to the owner
+            second.process.send_signal(signal.SIGSTOP)
+            second_stopped = True
+            await redis.client_kill_filter(_type="pubsub")
+            before = await published_so_far(redis)
+            first.process.send_signal(signal.SIGCONT)
+            await published_once_more(redis, before)  # the owner's reply, to nobody
+        finally:
+            first.process.send_signal(signal.SIGCONT)
+            if second_stopped:
+                second.process.send_signal(signal.SIGCONT)
+        answer = await bob.expect("error", timeout=10, id=77)  # made: now stale
+        assert answer["code"] == "stale_move", answer
+        await play_on((ann, bob), code, LINE_GAME[4:])
+        for player in (ann, bob):
+            over = await player.expect("game_over")
+            assert over["moves"] == " ".join(LINE_GAME), over
 
 
 async def spectators_seen(player: Player, code: str) -> int | None:
@@ -453,59 +467,44 @@ async def test_the_terminal_says_nothing_against_its_own_move_made_whose_reply_w
     move arrived", or the server's "Ply 3 is not the current one") for a move
     that was played; now it says nothing of it: the state that came first shows
     the move made."""
-    database = postgres_server.new_database()
-    with start_redis() as server:
-        flags = ("--cluster", server.url, "--cluster-name", "stale", "--engine", "python")
-        first = await ServerProcess.start(database, *flags)
-        second = await ServerProcess.start(database, *flags)
-        redis = Redis.from_url(server.url)
-
-        async def published_once_more(before: int) -> None:
-            while await published_so_far(redis) == before:
-                await asyncio.sleep(0.01)
-
-        try:
-            ann = await Player.join_server(first.ws_url, "ann")
-            code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
-            async with client_process(
-                "play", "--server", second.ws_url, "--name", "bob", config_home=tmp_path
-            ) as bob:
-                bob.send(f"join {code.lower()}", "a2")
-                await ann.expect("state")  # Bob sat down: the game started
-                await play_on((ann, ann), code, ("a1",))
-                await ann.expect("moved", move="a2")
-                await play_on((ann, ann), code, ("b1",))
-                await bob.expect(r"played b1")
-                await bob.expect(r"your move")
-                # Bob's b2 reaches the owner, stopped; its reply is published
-                # while the second process is stopped and unsubscribed.
-                first.process.send_signal(signal.SIGSTOP)
-                second_stopped = False
-                try:
-                    before = await published_so_far(redis)
-                    bob.send("b2")
-                    await published_once_more(before)  # the relayed move, to the owner
-                    second.process.send_signal(signal.SIGSTOP)
-                    second_stopped = True
-                    await redis.client_kill_filter(_type="pubsub")
-                    before = await published_so_far(redis)
-                    first.process.send_signal(signal.SIGCONT)
-                    await published_once_more(before)  # the owner's reply, to nobody
-                finally:
-                    first.process.send_signal(signal.SIGCONT)
-                    if second_stopped:
-                        second.process.send_signal(signal.SIGCONT)
-                # The board is drawn once the move's answer is dealt with: the
-                # status line after it comes after any word about that answer.
-                await bob.expect(r"X to move", timeout=10)
-                assert not STALE.search(bob.transcript), bob.transcript
-                await play_on((ann, ann), code, ("c1",))
-                await bob.expect(r"Result: ")
-                assert not STALE.search(bob.transcript), bob.transcript
-        finally:
-            await redis.aclose()
-            for process in (first, second):
-                await process.stop(signal.SIGKILL)
+    async with two_processes(postgres_server, "stale") as (first, second, redis):
+        ann = await Player.join_server(first.ws_url, "ann")
+        code = (await ann.request({"type": "create_room", "game": "tictactoe"}))["room"]["code"]
+        async with client_process(
+            "play", "--server", second.ws_url, "--name", "bob", config_home=tmp_path
+        ) as bob:
+            bob.send(f"join {code.lower()}", "a2")
+            await ann.expect("state")  # Bob sat down: the game started
+            await play_on((ann, ann), code, ("a1",))
+            await ann.expect("moved", move="a2")
+            await play_on((ann, ann), code, ("b1",))
+            await bob.expect(r"played b1")
+            await bob.expect(r"your move")
+            # Bob's b2 reaches the owner, stopped; its reply is published
+            # while the second process is stopped and unsubscribed.
+            first.process.send_signal(signal.SIGSTOP)
+            second_stopped = False
+            try:
+                before = await published_so_far(redis)
+                bob.send("b2")
+                await published_once_more(redis, before)  # the relayed move, to the owner
+                second.process.send_signal(signal.SIGSTOP)
+                second_stopped = True
+                await redis.client_kill_filter(_type="pubsub")
+                before = await published_so_far(redis)
+                first.process.send_signal(signal.SIGCONT)
+                await published_once_more(redis, before)  # the owner's reply, to nobody
+            finally:
+                first.process.send_signal(signal.SIGCONT)
+                if second_stopped:
+                    second.process.send_signal(signal.SIGCONT)
+            # The board is drawn once the move's answer is dealt with: the
+            # status line after it comes after any word about that answer.
+            await bob.expect(r"X to move", timeout=10)
+            assert not STALE.search(bob.transcript), bob.transcript
+            await play_on((ann, ann), code, ("c1",))
+            await bob.expect(r"Result: ")
+            assert not STALE.search(bob.transcript), bob.transcript
 
 
 async def test_a_spectator_of_a_room_elsewhere_keeps_its_connection_through_a_resync(
@@ -517,40 +516,29 @@ async def test_a_spectator_of_a_room_elsewhere_keeps_its_connection_through_a_re
     second process closed Cat's connection (1012) for the client to watch
     again; now it watches again for Cat: the room's whole state comes, on the
     same connection, and the game's next moves after it."""
-    database = postgres_server.new_database()
-    with start_redis() as server:
-        flags = ("--cluster", server.url, "--cluster-name", "watching", "--engine", "python")
-        first = await ServerProcess.start(database, *flags)
-        second = await ServerProcess.start(database, *flags)
-        redis = Redis.from_url(server.url)
+    async with two_processes(postgres_server, "watching") as (first, second, redis):
+        ann = await Player.join_server(first.ws_url, "ann")
+        private = {"type": "create_room", "game": "tictactoe", "public": False}
+        opened = await ann.request(private)
+        code, join_code = opened["room"]["code"], opened["room"]["join_code"]
+        bob = await Player.join_server(first.ws_url, "bob")
+        joined = await bob.request({"type": "join", "code": join_code})
+        assert joined["type"] == "state", joined
+        cat = await Player.join_server(second.ws_url, "cat", client="spectator")
+        watched = await cat.request({"type": "watch", "code": join_code, "id": 5})
+        assert watched["type"] == "state", watched
+        await play_on((ann, bob), code, LINE_GAME[:2])
+        second.process.send_signal(signal.SIGSTOP)
         try:
-            ann = await Player.join_server(first.ws_url, "ann")
-            private = {"type": "create_room", "game": "tictactoe", "public": False}
-            opened = await ann.request(private)
-            code, join_code = opened["room"]["code"], opened["room"]["join_code"]
-            bob = await Player.join_server(first.ws_url, "bob")
-            joined = await bob.request({"type": "join", "code": join_code})
-            assert joined["type"] == "state", joined
-            cat = await Player.join_server(second.ws_url, "cat", client="spectator")
-            watched = await cat.request({"type": "watch", "code": join_code, "id": 5})
-            assert watched["type"] == "state", watched
-            await play_on((ann, bob), code, LINE_GAME[:2])
-            second.process.send_signal(signal.SIGSTOP)
-            try:
-                await redis.client_kill_filter(_type="pubsub")
-                before = await published_so_far(redis)
-                await play_on((ann, bob), code, LINE_GAME[2:3])  # b1, lost to Cat
-                while await published_so_far(redis) == before:
-                    await asyncio.sleep(0.01)
-            finally:
-                second.process.send_signal(signal.SIGCONT)
-            state = await cat.expect("state", timeout=10, id="resync")
-            assert state["room"]["moves"] == " ".join(LINE_GAME[:3]), state
-            await play_on((ann, bob), code, LINE_GAME[3:])
-            over = await cat.expect("game_over")
-            assert over["moves"] == " ".join(LINE_GAME), over
-            assert cat.ws.close_code is None  # never closed
+            await redis.client_kill_filter(_type="pubsub")
+            before = await published_so_far(redis)
+            await play_on((ann, bob), code, LINE_GAME[2:3])  # b1, lost to Cat
+            await published_once_more(redis, before)
         finally:
-            await redis.aclose()
-            for process in (first, second):
-                await process.stop(signal.SIGKILL)
+            second.process.send_signal(signal.SIGCONT)
+        state = await cat.expect("state", timeout=10, id="resync")
+        assert state["room"]["moves"] == " ".join(LINE_GAME[:3]), state
+        await play_on((ann, bob), code, LINE_GAME[3:])
+        over = await cat.expect("game_over")
+        assert over["moves"] == " ".join(LINE_GAME), over
+        assert cat.ws.close_code is None  # never closed
