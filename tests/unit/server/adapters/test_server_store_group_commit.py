@@ -128,13 +128,15 @@ asyncio.run(main(sys.argv[1]))
 """
 
 
-@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-async def test_every_acknowledged_new_game_and_end_survives_a_sigkill(database: str) -> None:
-    """A process creating, playing and ending games is killed with SIGKILL: every
-    game it was told was created is there, and every one it was told was ended is
-    finished."""
+async def acknowledged_before_a_sigkill(
+    script: str, database: str, finished_at_least: int
+) -> tuple[set[int], set[int]]:
+    """Run ``script`` on ``database`` in a child process, which prints
+    ``created ID`` and ``finished ID`` as the store acknowledges each; kill it with
+    SIGKILL once ``finished_at_least`` games are finished: the games it was told
+    were created, and those it was told were finished (the pipe read to its end)."""
     child = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", CHILD, database,
+        sys.executable, "-c", script, database,
         cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     assert child.stdout is not None and child.stderr is not None
@@ -146,7 +148,7 @@ async def test_every_acknowledged_new_game_and_end_survives_a_sigkill(database: 
         (created if what == b"created" else finished).add(int(game_id))
 
     try:
-        while len(finished) < 10:
+        while len(finished) < finished_at_least:
             line = await asyncio.wait_for(child.stdout.readline(), timeout=30)
             assert line, f"the child died: {(await child.stderr.read()).decode()}"
             take(line)
@@ -156,6 +158,15 @@ async def test_every_acknowledged_new_game_and_end_survives_a_sigkill(database: 
     for line in (await child.stdout.read()).splitlines():
         take(line)  # acknowledged before the kill, still in the pipe
     assert child.returncode == -signal.SIGKILL
+    return created, finished
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+async def test_every_acknowledged_new_game_and_end_survives_a_sigkill(database: str) -> None:
+    """A process creating, playing and ending games is killed with SIGKILL: every
+    game it was told was created is there, and every one it was told was ended is
+    finished."""
+    created, finished = await acknowledged_before_a_sigkill(CHILD, database, 10)
 
     async with open_store(database) as store:
         for game_id in created:
@@ -270,29 +281,7 @@ async def test_a_sigkill_leaves_a_last_move_and_its_end_both_or_neither(database
     """A process writing games' last moves with their ends is killed with SIGKILL:
     every game it was told was ended has its last move and its end; every other
     game has both or neither, never one without the other."""
-    child = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", FINAL_MOVES_CHILD, database,
-        cwd=REPO_ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    assert child.stdout is not None and child.stderr is not None
-    created: set[int] = set()
-    finished: set[int] = set()
-
-    def take(line: bytes) -> None:
-        what, game_id = line.split()
-        (created if what == b"created" else finished).add(int(game_id))
-
-    try:
-        while len(finished) < 20:
-            line = await asyncio.wait_for(child.stdout.readline(), timeout=30)
-            assert line, f"the child died: {(await child.stderr.read()).decode()}"
-            take(line)
-    finally:
-        child.send_signal(signal.SIGKILL)
-        await child.wait()
-    for line in (await child.stdout.read()).splitlines():
-        take(line)  # acknowledged before the kill, still in the pipe
-    assert child.returncode == -signal.SIGKILL
+    created, finished = await acknowledged_before_a_sigkill(FINAL_MOVES_CHILD, database, 20)
 
     async with open_store(database) as store:
         for game_id in created:
