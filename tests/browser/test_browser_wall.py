@@ -360,9 +360,11 @@ RESULTS = {
 MIN_BOARD_PX = 120
 """The least a board may be tall on the wall: its stones still read at the back."""
 
-PAGE_SECONDS = 1
+PAGE_SECONDS = 0.5
 """The wall's pages turn this often in these tests (``&page=``), 12 s in class:
-what looks at every page waits for each to come (:func:`every_page`)."""
+what looks at every page waits for each to come (:func:`every_page`), and one
+turned by between two looks is seen when it comes round, so a half-second page
+only makes the tests wait less."""
 
 LOOK_AT_THE_PAGE = """(rooms, least) => {
   const tiles = [...rooms.querySelectorAll(".tile")];

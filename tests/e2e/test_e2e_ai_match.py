@@ -187,17 +187,24 @@ async def test_matches_count_against_their_creators_room_cap(tmp_path: Path) -> 
         assert (await open_match(ann))["type"] == "state"
 
 
+RESTORED_PACE = 0.5
+"""The pace of the matches stopped mid-game by a restart: slow enough that the
+server stops long before the fifth move could end the game (the first is
+awaited, then the server stops at once), fast enough that the match restored
+plays out its (at most) eight moves left in 4 s."""
+
+
 async def test_a_match_comes_back_after_a_restart_and_is_played_out(tmp_path: Path) -> None:
     """The server stops mid-match: on restart the match is restored (nobody to
     hold a seat for) and the AIs play it out, as the record then shows."""
     database = tmp_path / "games.db"
     async with running_server(database) as server:
         ann = await Player.join_server(server.ws_url, "ann")
-        await open_match(ann, first="easy", second="easy", pace=1)
+        await open_match(ann, first="easy", second="easy", pace=RESTORED_PACE)
         await ann.expect("moved", ply=0, timeout=10)
     assert terminations(database) == [("playing", None)]
     async with running_server(database):
-        # At most nine moves, a second apart (the pace is kept with the room).
+        # At most nine moves, RESTORED_PACE apart (the pace is kept with the room).
         await wait_until(
             lambda: _stored(database), lambda rows: rows[0][0] == "finished", timeout=30
         )
@@ -216,7 +223,7 @@ async def test_a_restored_match_that_ends_before_its_watcher_is_back_is_kept_for
     database = tmp_path / "games.db"
     async with running_server(database) as server:
         ann = await Player.join_server(server.ws_url, "ann")
-        opened = await open_match(ann, first="easy", second="easy", pace=1)
+        opened = await open_match(ann, first="easy", second="easy", pace=RESTORED_PACE)
         code = opened["room"]["code"]
         await ann.expect("moved", ply=0, timeout=10)
     async with running_server(database, grace_seconds=120.0) as server:
