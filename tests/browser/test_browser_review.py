@@ -218,6 +218,8 @@ async def test_estimates_show_hollow_and_moves_fill_in_as_judged(db_path: Path) 
         page = review(lee)
         shown: list[str] = []
         await lee.page.expose_function("seen", lambda text: shown.append(text))
+        # The view draws its status line once the page's modules ran: observed before, no node.
+        await lee.page.locator(".review-status").wait_for(state="attached")
         await lee.page.evaluate(
             """() => new MutationObserver(() => window.seen(
                  document.querySelector('.review-status').textContent))
