@@ -9,14 +9,15 @@ directory in Redis, read as the cluster itself records it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from harness import ServerProcess
 from redis.asyncio import Redis
-from services import PostgresServer, RedisServer
+from services import PostgresServer, RedisServer, start_redis
 
 
 class SharedPort:
@@ -76,3 +77,68 @@ async def shared_port(
         await redis.aclose()
         for process in processes:
             await process.stop(stop)
+
+
+@contextlib.asynccontextmanager
+async def two_processes(
+    postgres_server: PostgresServer, name: str
+) -> AsyncIterator[tuple[ServerProcess, ServerProcess, Redis]]:
+    """Two ``boardroom serve --cluster`` children of the cluster ``name``, each on
+    a port of its own, on a Redis of their own (the test may kill its
+    connections) and a new database, and a client of that Redis; all stopped at
+    the end whatever their state."""
+    database = postgres_server.new_database()
+    with start_redis() as server:
+        flags = ("--cluster", server.url, "--cluster-name", name, "--engine", "python")
+        first = await ServerProcess.start(database, *flags)
+        second = await ServerProcess.start(database, *flags)
+        redis = Redis.from_url(server.url)
+        try:
+            yield first, second, redis
+        finally:
+            await redis.aclose()
+            for process in (first, second):
+                await process.stop(signal.SIGKILL)
+
+
+async def published_so_far(redis: Redis) -> int:
+    """How many PUBLISH commands Redis has run since it started."""
+    stats = await redis.info("commandstats")
+    return int(stats.get("cmdstat_publish", {}).get("calls", 0))
+
+
+async def published_once_more(redis: Redis, before: int) -> None:
+    """Wait until Redis has run a PUBLISH more than ``before``."""
+    while await published_so_far(redis) == before:
+        await asyncio.sleep(0.01)
+
+
+async def reply_lost_while_unsubscribed(
+    owner: ServerProcess,
+    gateway: ServerProcess,
+    redis: Redis,
+    send: Callable[[], Awaitable[object] | object],
+) -> None:
+    """A move's reply published while its gateway's subscription is down: the
+    owner is stopped (SIGSTOP), ``send`` makes the gateway's player move (its
+    relayed move reaches the owner), then the gateway is stopped too, its
+    pub/sub connection killed, and the owner let go: its reply goes to nobody.
+    Both processes run again at the end, whatever happened."""
+    owner.process.send_signal(signal.SIGSTOP)
+    gateway_stopped = False
+    try:
+        before = await published_so_far(redis)
+        sent = send()
+        if isinstance(sent, Awaitable):
+            await sent
+        await published_once_more(redis, before)  # the relayed move, to the owner
+        gateway.process.send_signal(signal.SIGSTOP)
+        gateway_stopped = True
+        await redis.client_kill_filter(_type="pubsub")
+        before = await published_so_far(redis)
+        owner.process.send_signal(signal.SIGCONT)
+        await published_once_more(redis, before)  # the owner's reply, to nobody
+    finally:
+        owner.process.send_signal(signal.SIGCONT)
+        if gateway_stopped:
+            gateway.process.send_signal(signal.SIGCONT)

@@ -10,26 +10,15 @@ killed while it is stopped (SIGSTOP), so that the owner's reply reaches nobody.
 
 from __future__ import annotations
 
-import asyncio
 import signal
 from pathlib import Path
 
 from browser import LAPTOP, TIMEOUT_MS, SharedChromium, WebPlayer, chromium_path
+from cluster_helpers import reply_lost_while_unsubscribed
 from harness import Player, ServerProcess
 from playwright.async_api import expect
 from redis.asyncio import Redis
 from services import PostgresServer, start_redis
-
-
-async def published_so_far(redis: Redis) -> int:
-    """How many PUBLISH commands Redis has run since it started."""
-    stats = await redis.info("commandstats")
-    return int(stats.get("cmdstat_publish", {}).get("calls", 0))
-
-
-async def published_once_more(redis: Redis, before: int) -> None:
-    while await published_so_far(redis) == before:
-        await asyncio.sleep(0.01)
 
 
 async def ann_moves(ann: Player, code: str, move: str) -> None:
@@ -69,22 +58,9 @@ async def test_a_move_made_whose_reply_was_lost_is_not_shown_refused(
             await bob.play("a2")
             await ann_moves(ann, code, "b1")
             await expect(bob.room).to_have_attribute("data-ply", "3")
-            first.process.send_signal(signal.SIGSTOP)
-            second_stopped = False
-            try:
-                before = await published_so_far(redis)
-                await bob.cell("b2").click()
-                await published_once_more(redis, before)  # the relayed move, to the owner
-                second.process.send_signal(signal.SIGSTOP)
-                second_stopped = True
-                await redis.client_kill_filter(_type="pubsub")
-                before = await published_so_far(redis)
-                first.process.send_signal(signal.SIGCONT)
-                await published_once_more(redis, before)  # the owner's reply, to nobody
-            finally:
-                first.process.send_signal(signal.SIGCONT)
-                if second_stopped:
-                    second.process.send_signal(signal.SIGCONT)
+            await reply_lost_while_unsubscribed(
+                first, second, redis, lambda: bob.cell("b2").click()
+            )
             await expect(bob.room).to_have_attribute("data-moves", "a1 a2 b1 b2")
             await bob.page.get_by_label("Chat message").fill("your move")
             await bob.page.get_by_role("button", name="Send").click()

@@ -18,16 +18,19 @@ import re
 import secrets
 import signal
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from cluster_helpers import SharedPort
+from cluster_helpers import (
+    SharedPort,
+    published_once_more,
+    published_so_far,
+    reply_lost_while_unsubscribed,
+    two_processes,
+)
 from cluster_helpers import shared_port as cluster_shared_port
 from harness import Player, ServerProcess
-from redis.asyncio import Redis
 from services import PostgresServer, RedisServer, start_redis, stop_process
 from terminal_helpers import client_process
 
@@ -321,39 +324,6 @@ async def test_a_redis_restart_mid_game_pauses_the_games_and_keeps_the_rooms(
                 await process.stop(signal.SIGKILL)
 
 
-async def published_so_far(redis: Redis) -> int:
-    """How many PUBLISH commands Redis has run since it started."""
-    stats = await redis.info("commandstats")
-    return int(stats.get("cmdstat_publish", {}).get("calls", 0))
-
-
-@asynccontextmanager
-async def two_processes(
-    postgres_server: PostgresServer, name: str
-) -> AsyncIterator[tuple[ServerProcess, ServerProcess, Redis]]:
-    """Two ``boardroom serve --cluster`` children of the cluster ``name`` on a
-    Redis of their own (the test may kill its connections) and a new database,
-    and a client of that Redis; all stopped at the end whatever their state."""
-    database = postgres_server.new_database()
-    with start_redis() as server:
-        flags = ("--cluster", server.url, "--cluster-name", name, "--engine", "python")
-        first = await ServerProcess.start(database, *flags)
-        second = await ServerProcess.start(database, *flags)
-        redis = Redis.from_url(server.url)
-        try:
-            yield first, second, redis
-        finally:
-            await redis.aclose()
-            for process in (first, second):
-                await process.stop(signal.SIGKILL)
-
-
-async def published_once_more(redis: Redis, before: int) -> None:
-    """Wait until Redis has run a PUBLISH more than ``before``."""
-    while await published_so_far(redis) == before:
-        await asyncio.sleep(0.01)
-
-
 async def test_what_is_published_while_a_subscription_is_down_reaches_its_player(
     postgres_server: PostgresServer,
 ) -> None:
@@ -380,22 +350,8 @@ async def test_what_is_published_while_a_subscription_is_down_reaches_its_player
         assert state["room"]["moves"] == "a1 a2 b1", state
         # The reply to Bob's move: the owner (stopped) gets it, then answers
         # while the second process is stopped and unsubscribed.
-        first.process.send_signal(signal.SIGSTOP)
-        second_stopped = False
-        try:
-            before = await published_so_far(redis)
-            await bob.send({"type": "move", "room": code, "move": "b2", "ply": 3, "id": 77})
-            await published_once_more(redis, before)  # the relayed move, to the owner
-            second.process.send_signal(signal.SIGSTOP)
-            second_stopped = True
-            await redis.client_kill_filter(_type="pubsub")
-            before = await published_so_far(redis)
-            first.process.send_signal(signal.SIGCONT)
-            await published_once_more(redis, before)  # the owner's reply, to nobody
-        finally:
-            first.process.send_signal(signal.SIGCONT)
-            if second_stopped:
-                second.process.send_signal(signal.SIGCONT)
+        move = {"type": "move", "room": code, "move": "b2", "ply": 3, "id": 77}
+        await reply_lost_while_unsubscribed(first, second, redis, lambda: bob.send(move))
         answer = await bob.expect("error", timeout=10, id=77)  # made: now stale
         assert answer["code"] == "stale_move", answer
         await play_on((ann, bob), code, LINE_GAME[4:])
@@ -482,22 +438,7 @@ async def test_the_terminal_says_nothing_against_its_own_move_made_whose_reply_w
             await bob.expect(r"your move")
             # Bob's b2 reaches the owner, stopped; its reply is published
             # while the second process is stopped and unsubscribed.
-            first.process.send_signal(signal.SIGSTOP)
-            second_stopped = False
-            try:
-                before = await published_so_far(redis)
-                bob.send("b2")
-                await published_once_more(redis, before)  # the relayed move, to the owner
-                second.process.send_signal(signal.SIGSTOP)
-                second_stopped = True
-                await redis.client_kill_filter(_type="pubsub")
-                before = await published_so_far(redis)
-                first.process.send_signal(signal.SIGCONT)
-                await published_once_more(redis, before)  # the owner's reply, to nobody
-            finally:
-                first.process.send_signal(signal.SIGCONT)
-                if second_stopped:
-                    second.process.send_signal(signal.SIGCONT)
+            await reply_lost_while_unsubscribed(first, second, redis, lambda: bob.send("b2"))
             # The board is drawn once the move's answer is dealt with: the
             # status line after it comes after any word about that answer.
             await bob.expect(r"X to move", timeout=10)
