@@ -95,7 +95,8 @@ async def shot(page: Page, name: str) -> None:
         return
     await page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
     for panel in PANELS:
-        box = await page.locator(panel).first.bounding_box()
+        part = page.locator(panel).first
+        box = await part.bounding_box() if await part.is_visible() else None
         if box is None:
             continue
         top = box["y"] + await page.evaluate("window.scrollY")
@@ -218,3 +219,75 @@ async def test_the_teachers_page_in_a_lesson_fits_a_phone(db_path: Path, languag
         await within_reach(page, start)
         for player in players:
             await player.close()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_a_students_pages_fit_the_narrowest_phone(db_path: Path, language: str) -> None:
+    """A student of the class with a long name on a 360x640 phone: the lobby,
+    a game of Gomoku (the widest board) and one of Tic-tac-toe against the AI
+    played to its end, that game's review, the wall (a round robin running)
+    and the leaderboard. None is wider than the phone."""
+    async with web_session(db_path, class_name="7B", language=language) as web:
+        teacher = Teacher(web.server)
+        status, made, _ = await teacher.call("POST", "/api/admin/students", {"names": CLASS[:2]})
+        assert status == 201, made
+        link = made["students"][0]["join_link"]
+        kid = await web.open(
+            "/#/account/" + link.split("/#/account/")[1], viewport=PHONES[1],
+            locale=LOCALES[language],
+        )  # fmt: skip
+        page = kid.page
+        await expect(page.locator(".lobby-view")).to_be_visible()
+        await expect(page.locator("#player-name")).to_have_text(CLASS[0])
+        await shot(page, f"student-{language}-lobby")
+        await fits(page, f"{language}: the lobby")
+
+        for game in ("gomoku", "tictactoe"):
+            await page.locator("#new-game").select_option(game)
+            await page.get_by_label(say(language, "The AI"), exact=True).check()
+            await page.get_by_role("button", name=say(language, "Create room")).click()
+            await expect(kid.room).to_be_visible()
+            await expect(kid.room).to_have_attribute("data-status", "playing")
+            await shot(page, f"student-{language}-{game}")
+            await fits(page, f"{language}: {game}")
+            if game == "gomoku":
+                leave = page.get_by_role("button", name=say(language, "Leave"))
+                await leave.click()
+                await page.get_by_role(
+                    "button", name=say(language, "Leaving resigns: click again")
+                ).click()
+                await expect(page.locator(".lobby-view")).to_be_visible()
+        for cell in ("a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"):
+            if not await kid.wait_turn():
+                break
+            if await kid.cell(cell).is_enabled():
+                await kid.play(cell)
+        await expect(kid.room).to_have_attribute("data-status", "finished")
+        await shot(page, f"student-{language}-over")
+        await fits(page, f"{language}: the game over")
+        await page.get_by_role("link", name=say(language, "Review this game")).click()
+        await expect(page.locator(".review-view")).to_be_visible()
+        await shot(page, f"student-{language}-review")
+        await fits(page, f"{language}: the review")
+
+        body = {
+            "name": "Copa de Conecta Cuatro del viernes",
+            "game": "connect4",
+            "format": "round_robin",
+            "entrants": [f"student:{student['id']}" for student in made["students"]]
+            + ["ai:easy", "ai:medium"],
+            "no_show_seconds": 600,
+        }
+        status, answer, _ = await teacher.call("POST", "/api/admin/tournaments", body)
+        assert status == 201, answer
+        wall = await web.open(
+            f"/wall#token={teacher.token}", viewport=PHONES[1], locale=LOCALES[language]
+        )
+        await expect(wall.page.locator("body")).to_be_visible()
+        await wall.page.wait_for_timeout(1000)
+        await shot(wall.page, f"student-{language}-wall")
+        await fits(wall.page, f"{language}: the wall")
+        board = await web.open("/leaderboard", viewport=PHONES[1], locale=LOCALES[language])
+        await board.page.wait_for_timeout(1000)
+        await shot(board.page, f"student-{language}-leaderboard")
+        await fits(board.page, f"{language}: the leaderboard")
