@@ -85,7 +85,7 @@ async def a_lesson(web: WebSession, teacher: Teacher) -> list[Player]:
     return players
 
 
-PANELS = (".top", ".class-panel", ".rooms-panel", ".roster-panel", ".accounts-panel",
+PANELS = (".top", ".account-sheet", ".class-panel", ".rooms-panel", ".roster-panel", ".accounts-panel",
           ".bots-panel", ".tournament-panel", ".new-tournament")  # fmt: skip
 
 
@@ -217,6 +217,22 @@ async def test_the_teachers_page_in_a_lesson_fits_a_phone(db_path: Path, languag
         await fits(page, f"{language} 360x640, the tournament's form")
         assert await small_targets(page) == [], language
         await within_reach(page, start)
+
+        # Two late students added from the phone: the sheet of their cards; and a bot's token.
+        late = ["Guadalupe Etxeberría Villaseñor", "Maximiliano Altamirano"]
+        await page.get_by_label(say(language, "Names, one per line")).fill("\n".join(late))
+        await button(name=say(language, "Add students")).click()
+        await expect(page.locator(".account-card")).to_have_count(len(late))
+        await page.get_by_label(say(language, "The bot's name")).fill("annbot")
+        await button(name=say(language, "Make a token")).click()
+        await expect(page.locator(".bot-token-item")).to_have_count(1)
+        await shot(page, f"teacher-phone-{language}-360x640-sheet")
+        await fits(page, f"{language} 360x640, the sheet and a bot's token")
+        assert await small_targets(page) == [], language
+        await within_reach(page, button(name=say(language, "Print")))
+        await within_reach(
+            page, button(name=say(language, "Copy the token of {name}", name="annbot"))
+        )
         for player in players:
             await player.close()
 
