@@ -85,8 +85,8 @@ async def a_lesson(web: WebSession, teacher: Teacher) -> list[Player]:
     return players
 
 
-PANELS = (".top", ".account-sheet", ".class-panel", ".rooms-panel", ".roster-panel", ".accounts-panel",
-          ".bots-panel", ".tournament-panel", ".new-tournament")  # fmt: skip
+PANELS = (".top", ".account-sheet", ".class-panel", ".rooms-panel", ".roster-panel",
+          ".accounts-panel", ".bots-panel", ".tournament-panel", ".new-tournament")  # fmt: skip
 
 
 async def shot(page: Page, name: str) -> None:
