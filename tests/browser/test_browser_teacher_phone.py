@@ -255,6 +255,8 @@ async def test_a_students_pages_fit_the_narrowest_phone(db_path: Path, language:
         page = kid.page
         await expect(page.locator(".lobby-view")).to_be_visible()
         await expect(page.locator("#player-name")).to_have_text(CLASS[0])
+        # What the lobby sends before the server's welcome is refused ("Not sent").
+        await expect(page.locator("body")).to_have_attribute("data-connection", "open")
         await shot(page, f"student-{language}-lobby")
         await fits(page, f"{language}: the lobby")
 
