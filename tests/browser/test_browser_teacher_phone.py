@@ -11,6 +11,7 @@ looked at."""
 from __future__ import annotations
 
 import os
+import re
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -301,11 +302,11 @@ async def test_a_students_pages_fit_the_narrowest_phone(db_path: Path, language:
         wall = await web.open(
             f"/wall#token={teacher.token}", viewport=PHONES[1], locale=LOCALES[language]
         )
-        await expect(wall.page.locator("body")).to_be_visible()
-        await wall.page.wait_for_timeout(1000)
+        await expect(wall.page.locator("body")).to_have_class(re.compile("with-tournament"))
+        await expect(wall.page.locator(".tile").first).to_be_visible()
         await shot(wall.page, f"student-{language}-wall")
         await fits(wall.page, f"{language}: the wall")
         board = await web.open("/leaderboard", viewport=PHONES[1], locale=LOCALES[language])
-        await board.page.wait_for_timeout(1000)
+        await expect(board.page.locator("td.player").first).to_be_visible()
         await shot(board.page, f"student-{language}-leaderboard")
         await fits(board.page, f"{language}: the leaderboard")
