@@ -49,11 +49,14 @@ What each control does, in the order it does it:
 - **announce**: ``announcement`` to every connected session; the class's
   summary (the wall reads it) carries it for :data:`ANNOUNCEMENT_SHOWN_SECONDS`.
 
-A room whose game ended by play and that everyone then left (bots leave a
-finished game at once) is gone from the hub, but :meth:`Classroom.ended_rooms`
-keeps its last view for :data:`ENDED_SHOWN_SECONDS`, so that the wall shows
-how it ended as long as any other finished game. Every view names who played
-the room's last game (``game_players``), also once they have left.
+A room whose game ended by play and whose players then all left (bots leave
+a finished game at once) is an ended room: :meth:`Classroom.ended_rooms` lists
+it, :meth:`Classroom.rooms` does not. The hub may still hold it for a
+spectator who dropped (its grace window, so that they find how the game ended
+when they come back); once the hub lets it go, its last view is kept for
+:data:`ENDED_SHOWN_SECONDS`, so that the wall shows how it ended as long as
+any other finished game. Every view names who played the room's last game
+(``game_players``), also once they have left.
 """
 
 from __future__ import annotations
@@ -249,6 +252,15 @@ class NewAccount:
     code: str = field(repr=False)
 
 
+def _ended(room: RoomInfo) -> bool:
+    """True for a room whose game ended by play, that nobody holds a seat of
+    (its players, people or bots, are gone, not merely dropped) and nobody
+    watches: the hub drops it unless a spectator who dropped may come back."""
+    return (
+        room.status == "finished" and not room.closed and not room.holders and not room.spectators
+    )
+
+
 _CODE_DRAWS = 3
 """Draws of fresh codes before giving up (a clash is one chance in millions)."""
 
@@ -356,16 +368,19 @@ class Classroom:
         return [self._view(student, results) for student in page], len(students)
 
     def rooms(self) -> list[RoomView]:
-        """Every room, public and private, oldest first."""
-        return [self._room_view(room) for room in self._hub.rooms()]
+        """Every room, public and private, oldest first, but the ended ones
+        (:meth:`ended_rooms`) that the hub still holds for a dropped spectator."""
+        return [self._room_view(room) for room in self._hub.rooms() if not _ended(room)]
 
     def ended_rooms(self, now: float | None = None) -> list[RoomView]:
-        """The rooms whose game ended by play and that everyone left in the last
-        :data:`ENDED_SHOWN_SECONDS` (so the hub let them go), as they were then,
-        oldest first. A room closed (by the teacher, a cancelled tournament, a
-        no-show) is not kept."""
+        """The rooms whose game ended by play and whose players all left, oldest
+        first: those the hub let go in the last :data:`ENDED_SHOWN_SECONDS`, as
+        they were then, and those it still holds for a spectator who dropped
+        (for its grace window), as they are now. A room closed (by the teacher,
+        a cancelled tournament, a no-show) is not kept."""
         self._forget_ended(time.time() if now is None else now)
-        return [view for _, view in self._ended.values()]
+        gone = [view for _, view in self._ended.values()]
+        return gone + [self._room_view(room) for room in self._hub.rooms() if _ended(room)]
 
     def _hear(self, event: HubEvent) -> None:
         if isinstance(event, RoomDropped):

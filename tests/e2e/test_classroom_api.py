@@ -19,6 +19,7 @@ from harness import TIMEOUT, Player, RunningServer, running_server, wait_until
 
 from boardroom.server.classroom.class_mode import CLASSROOM
 from boardroom.server.classroom.teacher import ANNOUNCEMENT_SHOWN_SECONDS, ENDED_SHOWN_SECONDS
+from boardroom.server.lifecycle import HUB
 
 CELLS = tuple(f"{column}{row}" for row in "123" for column in "abc")
 GAME = ("a1", "a3", "b2", "b3", "c3")
@@ -272,6 +273,51 @@ async def test_a_closed_room_tells_its_members_and_leaves_the_lobby(tmp_path: Pa
             "*",
             "b2",
         )
+
+
+async def test_a_game_whose_players_left_is_ended_while_a_dropped_spectator_may_return(
+    tmp_path: Path,
+) -> None:
+    """Cat watches Ann beat Bob and her connection drops; the players leave. The
+    hub keeps the room for Cat's grace window (she would find the game over on
+    her return), but its game ended and its players are gone: ``rooms`` no
+    longer lists it, ``ended`` does. A room whose players are still seated, or
+    that someone watches (Dan, while he does), stays under ``rooms``."""
+    async with running_server(tmp_path / "games.db", class_name="7B") as server:
+        teacher = Teacher(server)
+        ann, bob, code = await game_between(server)
+        cat = await Player.join_server(server.ws_url, "cat")
+        await cat.request({"type": "watch", "code": code})
+        for mover, other, cell in zip((ann, bob) * 3, (bob, ann) * 3, GAME, strict=False):
+            await play(mover, other, code, cell)
+        for player in (ann, bob, cat):
+            await player.expect("game_over")
+        listed = await teacher.get("/api/admin/rooms")  # over, but Ann and Bob still sit there
+        assert [room["code"] for room in listed["rooms"]] == [code] and listed["ended"] == []
+
+        await cat.close()  # a drop, not a leave: the room is kept for her
+        await wait_until(lambda: server.app[HUB].room_info(code).spectators == 0)
+        for player in (ann, bob):
+            assert (await player.request({"type": "leave", "room": code}))["type"] == "left"
+        assert server.app[HUB].has_room(code)  # held for Cat's grace window
+        listed = await teacher.get("/api/admin/rooms")
+        assert listed["rooms"] == []
+        (ended,) = listed["ended"]
+        assert (ended["code"], ended["status"], ended["moves"]) == (
+            code,
+            "finished",
+            "a1 a3 b2 b3 c3",
+        )
+        assert ended["game_players"] == {"first": "ann", "second": "bob"}
+        assert [seat["name"] for seat in ended["players"]] == [None, None]
+
+        dan = await Player.join_server(server.ws_url, "dan")  # someone watching it now
+        await dan.request({"type": "watch", "code": code})
+        listed = await teacher.get("/api/admin/rooms")
+        assert [room["code"] for room in listed["rooms"]] == [code] and listed["ended"] == []
+        await dan.request({"type": "leave", "room": code})
+        listed = await teacher.get("/api/admin/rooms")
+        assert listed["rooms"] == [] and [room["code"] for room in listed["ended"]] == [code]
 
 
 async def test_a_game_everyone_left_stays_listed_as_ended_for_30_s(tmp_path: Path) -> None:

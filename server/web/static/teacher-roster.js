@@ -178,10 +178,13 @@ class StudentRow {
       { name: "kind", onchange: () => this.setKind(this.kind.value) },
       Object.entries(KIND_WORDS).map(([value, text]) => h("option", { value }, t(text))),
     );
-    this.here = h("td", {});
-    this.rooms = h("td", {});
-    this.played = h("td", {});
-    this.record = h("td", { class: "record" });
+    // Each cell names its column (data-label): on a phone the row is a card
+    // whose cells say what they are, the column heads being hidden (teacher.css).
+    const label = (text) => ({ dataset: { label: text } });
+    this.here = h("td", label(t("Here")));
+    this.rooms = h("td", label(t("Rooms")));
+    this.played = h("td", label(t("Played")));
+    this.record = h("td", { class: "record", ...label(t("W-D-L")) });
     this.error = h("p", { class: "form-error", role: "alert", hidden: true });
     this.remove = confirming(t("Remove"), t("Click again"), () => this.removeStudent(), {
       class: "danger small",
@@ -196,7 +199,7 @@ class StudentRow {
       "tr",
       { dataset: { student: student.id } },
       this.nameCell,
-      h("td", {}, this.kind),
+      h("td", { class: "kind", ...label(t("Plays as")) }, this.kind),
       this.here,
       this.rooms,
       this.played,
