@@ -310,6 +310,15 @@ async def test_a_students_pages_fit_the_narrowest_phone(db_path: Path, language:
         await expect(wall.page.locator(".tile").first).to_be_visible()
         await shot(wall.page, f"student-{language}-wall")
         await fits(wall.page, f"{language}: the wall")
+        # The boards keep most of the phone's width, and the standings' type stays
+        # legible, with the standings under the boards (it was a 28 px board and
+        # 5 px type once they fitted the screen's height together).
+        drawn = await wall.page.locator(".tile .board").first.bounding_box()
+        assert drawn is not None and drawn["width"] >= 240, drawn
+        type_px = await wall.page.locator(".standings").evaluate(
+            "table => parseFloat(getComputedStyle(table).fontSize)"
+        )
+        assert type_px >= 12, type_px
         board = await web.open("/leaderboard", viewport=PHONES[1], locale=LOCALES[language])
         await expect(board.page.locator("td.player").first).to_be_visible()
         await shot(board.page, f"student-{language}-leaderboard")
