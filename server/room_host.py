@@ -258,7 +258,12 @@ class RoomHost:
         """Apply one input (``step(now)``) and carry its output out, after every
         input before it. Raises :class:`RoomUnavailableError` if the room failed, and
         :class:`RoomStorageUnavailableError` if the input was undone because its
-        events could not be stored for now (the room is as before it)."""
+        events could not be stored for now (the room is as before it).
+
+        ``step`` may be run again later, on the room as it was before it, with the
+        same ``now`` (to undo a later input, :data:`REPLAY_LIMIT`): it must be one
+        of the room's inputs with its arguments fixed, its output a function of the
+        room and ``now`` alone, and anything else it does harmless to repeat."""
         async with self._lock:
             if self._lost:
                 raise RoomStorageLostError(self.code, self._outage_limit)
