@@ -3,7 +3,8 @@
 Rooms never wait on a socket. A message for a client goes into its outbox
 (:meth:`Connection.send` never blocks); at the end of the loop's turn, every
 message queued for the connection in that turn goes to its socket in **one**
-transport write, frames in the order they were queued. A move relayed to a
+transport write, frames in the order they were queued (one callback a turn
+flushes every connection that has some). A move relayed to a
 player is two or three frames (its own ``moved``, the clock, a ``game_over``),
 and moves of several rooms reach a spectator's socket in the same turn: written
 together, they cost one system call instead of one each (aiohttp's
@@ -36,6 +37,7 @@ import asyncio
 import contextlib
 import logging
 import struct
+import weakref
 
 from aiohttp import WSCloseCode, web
 
@@ -88,6 +90,42 @@ def text_frames(texts: list[str]) -> bytes:
     return b"".join(parts)
 
 
+class _Flusher:
+    """The connections of one event loop with messages queued this turn, flushed
+    together at its end: one callback and one reading of the stage clock a turn
+    for them all, not one a connection (a move queues frames for two or more, and
+    a group commit's moves are carried out in the same turn)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._due: list[Connection] = []
+
+    def add(self, connection: Connection) -> None:
+        """Flush ``connection`` at the end of this turn (once: the caller asks once a turn)."""
+        if not self._due:
+            self._loop.call_soon(self._flush)
+        self._due.append(connection)
+
+    def _flush(self) -> None:
+        due, self._due = self._due, []
+        started = stage_clock.mark()
+        for connection in due:
+            connection._flush()
+        stage_clock.add("write", started)
+
+
+_flushers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Flusher] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _flusher_of(loop: asyncio.AbstractEventLoop) -> _Flusher:
+    flusher = _flushers.get(loop)
+    if flusher is None:
+        flusher = _flushers[loop] = _Flusher(loop)
+    return flusher
+
+
 class Connection:
     """The outgoing side of one accepted WebSocket (see the module docstring)."""
 
@@ -100,7 +138,7 @@ class Connection:
         self.ws = ws
         self.address = address
         self._transport = transport
-        self._loop = asyncio.get_running_loop()
+        self._flusher = _flusher_of(asyncio.get_running_loop())
         self._outbox: list[str] = []
         self._flush_due = False
         """A flush is scheduled for the end of this loop turn."""
@@ -131,7 +169,7 @@ class Connection:
         self._outbox.append(text)
         if not self._flush_due and self._draining is None:
             self._flush_due = True
-            self._loop.call_soon(self._flush)
+            self._flusher.add(self)
 
     def drop(self) -> None:
         """End the connection now, unread messages and all (see the module docstring)."""
@@ -172,11 +210,15 @@ class Connection:
         transport = self._transport
         if transport is None or transport.is_closing() or self.ws.closed:
             return  # the socket went away (or is closing): the reader sees it and cleans up
-        started = stage_clock.mark()
-        transport.write(text_frames(batch))
-        stage_clock.add("write", started)
+        transport.write(text_frames(batch))  # timed with the turn's others (_Flusher)
         if transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
             self._draining = asyncio.create_task(self._drain(transport))
+
+    def _flush_timed(self) -> None:
+        """:meth:`_flush`, counted to the ``write`` stage (out of the turn's flush)."""
+        started = stage_clock.mark()
+        self._flush()
+        stage_clock.add("write", started)
 
     async def _drain(self, transport: asyncio.Transport) -> None:
         """Wait for the write buffer to drain under the limit, then write what queued."""
@@ -187,13 +229,13 @@ class Connection:
             await asyncio.sleep(pause)
             pause = min(2 * pause, longest)
         self._draining = None
-        self._flush()
+        self._flush_timed()
 
     async def _close(self, code: int, reason: str) -> None:
         draining = self._draining
         if draining is not None:
             await draining
-        self._flush()
+        self._flush_timed()
         draining = self._draining
         if draining is not None:
             await draining  # the close frame waits behind the last messages

@@ -17,7 +17,8 @@ carries out each :class:`~boardroom.server.core.room_output.Output` as the room'
 If the store is unavailable for now
 (:class:`~boardroom.server.store.StorageUnavailableError`: PostgreSQL down or
 unreachable, SQLite locked by another process), the input is undone: the room is put
-back as it was before it (:meth:`Room.rollback`), nothing of it is sent, the room's
+back as it was before it (:meth:`Room.rollback` to a copy taken at most
+:data:`REPLAY_LIMIT` inputs ago, and the inputs since run again), nothing of it is sent, the room's
 clock stands still (:meth:`Room.hold_clock`: the first time, every member gets the state
 with ``saving_paused``, so their clocks stop too; once an input is stored again, the
 state without it, :meth:`Room.saving_resumed`), and :meth:`RoomHost.run` raises
@@ -85,6 +86,17 @@ ENGINE_BUSY_PAUSE = 0.25
 CLOCK_SHARE = 0.1
 """Share of the AI's time left that one search may use, when the room has a clock."""
 
+
+REPLAY_LIMIT = 32
+"""Inputs a room runs between two copies of itself (its checkpoints). The store
+refusing an input for now must leave the room as before it (see the module
+docstring). A copy of the room before every input did that, and cost about a tenth
+of the server's CPU a move (issue 29); the room is now copied before one input in
+this many, or fewer, and an input refused is undone by going back to the copy and
+running the inputs since it again: the room's step is a pure function of the
+room, the input, its time and the room's random source (put back with it), so the
+replay makes the very room that was. Refusals are rare (the database down): the
+replay's cost, at most this many inputs, is paid then, not on every move."""
 
 STORAGE_OUTAGE_LIMIT = 600.0
 """Seconds of storage refusals in a row (no event stored in between) after which a
@@ -193,6 +205,13 @@ class RoomHost:
         inputs need a ``now`` that never decreases (see :meth:`_now`)."""
         self._ended_game_id: int | None = None
         """The stored id of the room's last game once it ended here."""
+        self._checkpoint: RoomSnapshot | None = None
+        """The room as it was before the first of ``_since``: with them, what undoes
+        an input the store refuses for now (:meth:`_undo_last_input`). None: the
+        next input takes one."""
+        self._since: list[tuple[Step, float]] = []
+        """The inputs run since ``_checkpoint`` (the one running now last), each
+        with its ``now``."""
 
     # -- what the lobby reads -----------------------------------------------------------
 
@@ -239,15 +258,25 @@ class RoomHost:
         """Apply one input (``step(now)``) and carry its output out, after every
         input before it. Raises :class:`RoomUnavailableError` if the room failed, and
         :class:`RoomStorageUnavailableError` if the input was undone because its
-        events could not be stored for now (the room is as before it)."""
+        events could not be stored for now (the room is as before it).
+
+        ``step`` may be run again later, on the room as it was before it, with the
+        same ``now`` (to undo a later input, :data:`REPLAY_LIMIT`): it must be one
+        of the room's inputs with its arguments fixed, its output a function of the
+        room and ``now`` alone, and anything else it does harmless to repeat."""
         async with self._lock:
             if self._lost:
                 raise RoomStorageLostError(self.code, self._outage_limit)
             if self._failed:
                 raise RoomUnavailableError(f"room {self.code} is closed after a storage failure")
             now = self._now()
-            before = self.room.snapshot()
             held = self._clock_held
+            if held or self._checkpoint is None or len(self._since) >= REPLAY_LIMIT:
+                self._checkpoint = self.room.snapshot()
+                self._since = []
+            # Logged before it runs: one that raises is replayed (and raises) too,
+            # so that a replay makes the same room whatever the input did.
+            self._since.append((step, now))
             if held:
                 # The clock stands still while the store refuses; an input runs
                 # with it running, and it stands again unless the input is stored.
@@ -257,7 +286,7 @@ class RoomHost:
             stage_clock.add("rules", started)
             if held and not output.events:
                 self.room.hold_clock(now, tell=False)
-            await self._carry_out(output, before)
+            await self._carry_out(output)
             return output
 
     async def run_or_retry(
@@ -293,7 +322,20 @@ class RoomHost:
         for task in self._tasks:
             task.cancel()
 
-    async def _carry_out(self, output: Output, before: RoomSnapshot) -> None:
+    def _undo_last_input(self) -> None:
+        """Put the room back as it was before the input that runs now: back to the
+        checkpoint, then every input since it but this one again, each with the
+        time it had (see ``_checkpoint``). Their outputs were carried out when
+        they ran: the replay's are dropped."""
+        checkpoint, inputs = self._checkpoint, self._since
+        assert checkpoint is not None and inputs  # run() logs an input before it runs
+        self._checkpoint, self._since = None, []  # used up: the next input takes one
+        self.room.rollback(checkpoint)
+        for step, now in inputs[:-1]:
+            with contextlib.suppress(Exception):  # it raised then too, the same way
+                step(now)
+
+    async def _carry_out(self, output: Output) -> None:
         # The record's id of a game that ends here, for game_over: the recorder
         # forgets it once the end is stored.
         ended_id = next(
@@ -307,7 +349,7 @@ class RoomHost:
         was_held = self._clock_held
         if output.events:
             try:
-                await self._store(output, before)
+                await self._store(output)
             except RoomStorageUnavailableError:
                 raise
             except _OutageTooLongError:
@@ -322,6 +364,9 @@ class RoomHost:
         self._send(output, ended_id)
         if output.events and was_held:
             # Stored again after refusals: everyone's clocks run on, from the state.
+            # (A change outside an input: no replay could make it, so the next
+            # input takes a new checkpoint.)
+            self._checkpoint = None
             self._send(self.room.saving_resumed(self._now()), None)
         for request in output.ai_requests:
             self._spawn(self._think(request))
@@ -350,7 +395,7 @@ class RoomHost:
                     stage_clock.add("encode", started)
                 self._deliver(client, *sent)
 
-    async def _store(self, output: Output, before: RoomSnapshot) -> None:
+    async def _store(self, output: Output) -> None:
         """Store ``output``'s events, in order, a unit at a time (:func:`write_units`:
         a move and the end it brings together). A refusal for now of the first unit
         undoes the input (:class:`RoomStorageUnavailableError`); of a later one, it
@@ -372,7 +417,7 @@ class RoomHost:
                     if now - self._unstored_since >= self._outage_limit:
                         raise _OutageTooLongError from outage
                     if index == 0:
-                        self.room.rollback(before)
+                        self._undo_last_input()
                         if not self._clock_held:
                             # Everyone is told (a state with saving_paused): their clocks stop too.
                             self._send(self.room.hold_clock(self._now()), None)

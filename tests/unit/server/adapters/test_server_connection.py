@@ -22,6 +22,7 @@ from harness import TIMEOUT
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from boardroom.server import stage_clock
 from boardroom.server.connection import OUTBOX_LIMIT, WRITE_BUFFER_LIMIT, Connection, text_frames
 
 
@@ -120,6 +121,33 @@ async def test_messages_queued_in_one_turn_go_out_in_one_write_in_their_order() 
         assert [message["n"] for message in received] == list(range(230))
         assert 2 <= transport.writes <= 31
         assert client.close_code == 1000
+
+
+async def test_connections_queued_in_one_turn_are_flushed_together_each_in_one_write() -> None:
+    """Three connections, each sent messages in the same turn (as a move's players
+    and spectator are): each gets its own in one write, in order, and the turn's
+    writes are counted once to the ``write`` stage, all three in it."""
+    async with (
+        served() as (port, accepted),
+        connect(f"ws://127.0.0.1:{port}/ws") as first,
+        connect(f"ws://127.0.0.1:{port}/ws") as second,
+        connect(f"ws://127.0.0.1:{port}/ws") as third,
+    ):
+        clients = [first, second, third]
+        pairs = [await asyncio.wait_for(accepted.get(), TIMEOUT) for _ in clients]
+        written_before = stage_clock.cpu_seconds()["write"]
+        for number in range(3):
+            for index, (connection, _) in enumerate(pairs):
+                connection.send_text(json.dumps({"to": index, "n": number}))
+        assert all(transport.writes == 0 for _, transport in pairs)  # not before the turn ends
+        await asyncio.sleep(0)
+        assert [transport.writes for _, transport in pairs] == [1, 1, 1]
+        assert stage_clock.cpu_seconds()["write"] > written_before
+        for index, client in enumerate(clients):
+            received = [
+                json.loads(await asyncio.wait_for(client.recv(), TIMEOUT)) for _ in range(3)
+            ]
+            assert received == [{"to": index, "n": n} for n in range(3)]
 
 
 async def test_a_client_that_does_not_read_holds_bounded_memory_and_is_dropped() -> None:

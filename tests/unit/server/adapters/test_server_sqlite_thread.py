@@ -97,3 +97,30 @@ async def test_a_failed_connect_raises_from_open(tmp_path: Path) -> None:
     db = _connect_to(tmp_path / "no-such-dir" / "a.db")
     with pytest.raises(sqlite3.OperationalError):
         await db.open()
+
+
+async def test_the_thread_ends_once_closed_and_when_open_fails(tmp_path: Path) -> None:
+    """close() ends the worker thread after the calls made before it (their
+    results all delivered); a failed open() leaves no thread behind either."""
+    before = set(threading.enumerate())
+    db = _connect_to(tmp_path / "a.db")
+    await db.open()
+    (worker,) = set(threading.enumerate()) - before
+    calls = [
+        asyncio.ensure_future(db.call(lambda c, n: c.execute("SELECT ?", (n,)).fetchone()[0], n))
+        for n in range(5)
+    ]
+    await asyncio.sleep(0)  # the calls are made
+    await db.close()
+    assert await asyncio.gather(*calls) == list(range(5))
+    await asyncio.to_thread(worker.join, 5)
+    assert not worker.is_alive()
+
+    failing = _connect_to(tmp_path / "no-such-dir" / "a.db")
+    with pytest.raises(sqlite3.OperationalError):
+        await failing.open()
+    for thread in set(threading.enumerate()) - before - {worker}:
+        if thread.name != "sqlite":
+            continue  # asyncio.to_thread's own
+        await asyncio.to_thread(thread.join, 5)
+        assert not thread.is_alive()
