@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from boardroom.server.core.board_view import board_rows, legal_moves
+from boardroom.server.core.board_view import PositionView
 from boardroom.server.core.clock import GameClock
 from boardroom.server.core.records import SeatRecord, Termination
 from boardroom.server.core.room_draft import Draft, RefusedError, with_id
@@ -117,6 +117,8 @@ class GameInPlay:
     finished_at: float | None = None
     """When the last game ended (None while one is played, or none ended here):
     the seats the autopilot played in it are held from then."""
+    _view: PositionView | None = field(default=None, compare=False, repr=False)
+    """The last position's view made (:attr:`view`)."""
 
     @classmethod
     def new(cls, code: str, game: Game, options: RoomOptions) -> GameInPlay:
@@ -128,6 +130,16 @@ class GameInPlay:
     @property
     def playing(self) -> bool:
         return self.status == "playing"
+
+    @property
+    def view(self) -> PositionView:
+        """:attr:`position` as the room shows and checks it, made once a position."""
+        view = self._view
+        if view is None:
+            view = self._view = PositionView.of(self.game, self.position)
+        elif view.position is not self.position:
+            view = self._view = view.after(self.position)
+        return view
 
     @property
     def to_move(self) -> Player:
@@ -194,6 +206,9 @@ class GameInPlay:
                 ErrorCode.NOT_YOUR_TURN,
                 f"it is {self.to_move}'s turn at ply {ply}: wait for their move",
             )
+        move = self.view.legal_move_named(message.move)
+        if move is not None:
+            return move
         try:
             return self.game.parse_move(self.position, message.move)
         except IllegalMoveError as error:
@@ -241,6 +256,7 @@ class GameInPlay:
         if the move ended it."""
         ply = self.position.ply
         self.position = self.game.play_unchecked(self.position, move)
+        view = self.view
         self.last_move_at = now
         clock_ms = clocks = None
         if self.clock is not None:
@@ -259,8 +275,8 @@ class GameInPlay:
             side=side,
             clocks=clocks,
             search=search,
-            board=board_rows(self.game, self.position),
-            legal=legal_moves(self.game, self.position),
+            board=list(view.board),
+            legal=list(view.legal),
             autopilot=autopilot,
         )
         out.announce(moved, requester, request_id)
@@ -268,7 +284,7 @@ class GameInPlay:
             # Moving instead of answering lapses the opponent's offer.
             self.draw_offer = None
             out.send(ALL, self._declined(side.other))
-        outcome = self.game.outcome(self.position)
+        outcome = view.outcome
         if not outcome.is_over:
             return True
         winner = outcome.winner

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from boardroom.server.core.board_view import board_kind, board_rows, legal_moves
+from boardroom.server.core.board_view import board_kind
 from boardroom.server.core.class_controls import ClassControls
 from boardroom.server.core.game_in_play import GameInPlay
 from boardroom.server.core.room_options import RoomOptions
@@ -37,6 +37,7 @@ def room_state(
     you = seating.side_of(client) if client is not None else None
     match_watcher = options.ai_match and client in seating.spectators
     clocks = play.clock.state(now) if play.clock is not None else None
+    view = play.view
     if clocks is not None and (controls.paused or saving_paused):
         # No clock runs in a pause, nor while moves cannot be saved: clients
         # that count down locally stop.
@@ -66,9 +67,9 @@ def room_state(
         ai_pace=options.ai_pace if options.ai_match else None,
         hints=controls.hints_allowed,
         game_players=dict(play.players),
-        board=board_rows(play.game, play.position),
+        board=list(view.board),
         board_kind=board_kind(play.game),
-        legal=legal_moves(play.game, play.position) if play.playing else None,
+        legal=list(view.legal) if play.playing else None,
     )
 
 

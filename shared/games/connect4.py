@@ -33,6 +33,7 @@ class ConnectFour(GridGame):
         super().__init__(
             name="connect4", title="Connect Four", grid=Grid(WIDTH, HEIGHT, 4), gravity=True
         )
+        self._tops = tuple(1 << (c * self.grid.stride + HEIGHT - 1) for c in range(WIDTH))
 
     def move_bit_in(self, occupied: int, move: Move) -> int:
         grid = self.grid
@@ -41,6 +42,10 @@ class ConnectFour(GridGame):
 
     def move_of_bit(self, bit: int) -> Move:
         return (bit.bit_length() - 1) // self.grid.stride
+
+    def free_moves(self, occupied: int) -> list[Move]:
+        # A column takes a stone while its top cell is empty.
+        return [column for column, top in enumerate(self._tops) if not occupied & top]
 
     def format_move(self, move: Move) -> str:
         return str(move + 1)

@@ -46,6 +46,10 @@ class MNKGame(GridGame):
     def move_of_bit(self, bit: int) -> Move:
         return self._move_of_bit[bit]
 
+    def free_moves(self, occupied: int) -> list[Move]:
+        # The empty cells in the order of their moves, with no sort.
+        return [move for move, bit in enumerate(self._bit_of_move) if not occupied & bit]
+
     def format_move(self, move: Move) -> str:
         row, column = divmod(move, self.grid.width)
         return f"{column_letter(column)}{row + 1}"
