@@ -65,39 +65,54 @@ class PositionView(NamedTuple):
         """The view of ``position``, a later position of this view's game: its
         board drawn from this one's."""
         game = self.game
-        return self._made(game, position, game.board_rows_after(self.board, self.position, position))
+        if not position.moves:  # a new game: nothing to draw from the last one's end
+            return self.of(game, position)
+        board = game.board_rows_after(self.board, self.position, position)
+        return self._made(game, position, board)
 
     @classmethod
     def _made(cls, game: Game, position: Position, board: tuple[str, ...]) -> PositionView:
-        outcome = game.outcome(position)
-        moves = () if outcome.is_over else tuple(game.legal_moves(position))
+        outcome, legal = game.outcome_and_legal_moves(position)
+        moves = tuple(legal)
         return cls(game, position, board, outcome, moves, _names(game, moves))
 
     def legal_move_named(self, text: str) -> Move | None:
         """The legal move whose name is exactly ``text`` (as :attr:`legal` gives
         it); None for anything else, which the rules' parser then reads (another
         spelling of a legal move) or refuses by name."""
-        move = _MOVES_BY_NAME.get(self.game.name, {}).get(text)
+        named = _MOVES_BY_NAME.get(self.game.name)
+        move = None if named is None else named.get(text)
         return move if move is not None and move in self.moves else None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PositionView:
         return self  # immutable: a copied room shares it, as it shares the rules
 
 
+def move_name(game: Game, move: Move) -> str:
+    """``move``'s name in ``game``'s notation (:meth:`Game.format_move
+    <boardroom.shared.games.Game.format_move>`), named once a game kind."""
+    names = _MOVE_NAMES.get(game.name)
+    name = None if names is None else names.get(move)
+    return _names(game, (move,))[0] if name is None else name
+
+
 def _names(game: Game, moves: list[Move] | tuple[Move, ...]) -> tuple[str, ...]:
     """The names of ``moves`` in ``game``'s notation, each named once a game kind."""
     names = _MOVE_NAMES.get(game.name)
-    if names is None:
+    if names is not None:
+        try:
+            return tuple(map(names.__getitem__, moves))
+        except KeyError:
+            pass  # a move not named yet
+    else:
         names = _MOVE_NAMES[game.name] = {}
         _MOVES_BY_NAME[game.name] = {}
-    shown = []
+    by_name = _MOVES_BY_NAME[game.name]
     for move in moves:
-        name = names.get(move)
-        if name is None:
+        if move not in names:
             name = names[move] = game.format_move(move)
-            _MOVES_BY_NAME[game.name][name] = move
-        shown.append(name)
-    return tuple(shown)
+            by_name[name] = move
+    return tuple(map(names.__getitem__, moves))
 
 
 _MOVE_NAMES: dict[str, dict[Move, str]] = {}
@@ -115,4 +130,11 @@ for :meth:`PositionView.legal_move_named`."""
 def board_kind(game: Game) -> BoardKind:
     """How ``game``'s board looks and how its moves name places (``cells``, ``columns``)."""
     # The registry's BoardKind values are the wire's (a protocol test holds them together).
-    return spec_for(game).board.value
+    kind = _BOARD_KINDS.get(game.name)
+    if kind is None:
+        kind = _BOARD_KINDS[game.name] = spec_for(game).board.value
+    return kind
+
+
+_BOARD_KINDS: dict[str, BoardKind] = {}
+"""Per game, its board's kind, looked up in the registry once (every ``state`` has it)."""

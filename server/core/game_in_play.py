@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from boardroom.server.core.board_view import PositionView
+from boardroom.server.core.board_view import PositionView, move_name
 from boardroom.server.core.clock import GameClock
 from boardroom.server.core.records import SeatRecord, Termination
 from boardroom.server.core.room_draft import Draft, RefusedError, with_id
@@ -76,7 +76,8 @@ from boardroom.shared.protocol.messages import (
 
 def _names(seats: Sequence[SeatRecord]) -> dict[Player, str]:
     """Who sits in each side, by name, as ``seats`` (first, second) record them."""
-    return {side: record.name for side, record in zip(Player, seats, strict=True)}
+    first, second = seats
+    return {Player.FIRST: first.name, Player.SECOND: second.name}
 
 
 def _termination_of(outcome: Outcome) -> Termination:
@@ -201,7 +202,7 @@ class GameInPlay:
                 f"ply {message.ply} is not the current one: the game is at ply {ply} "
                 "(ask for the state with get_state)",
             )
-        if side != self.to_move:
+        if side is not self.game.to_move(self.position):
             raise RefusedError(
                 ErrorCode.NOT_YOUR_TURN,
                 f"it is {self.to_move}'s turn at ply {ply}: wait for their move",
@@ -262,7 +263,7 @@ class GameInPlay:
         if self.clock is not None:
             clock_ms = round(self.clock.move(now) * 1000)
             clocks = self.clock.state(now)
-        text = self.game.format_move(move)
+        text = move_name(self.game, move)
         out.events.append(
             MoveMade(self.code, self.number, ply, side, text, now, clock_ms, autopilot=autopilot)
         )
@@ -280,7 +281,7 @@ class GameInPlay:
             autopilot=autopilot,
         )
         out.announce(moved, requester, request_id)
-        if self.draw_offer == side.other:
+        if self.draw_offer is not None and self.draw_offer == side.other:
             # Moving instead of answering lapses the opponent's offer.
             self.draw_offer = None
             out.send(ALL, self._declined(side.other))

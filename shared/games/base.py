@@ -74,7 +74,7 @@ class Player(enum.StrEnum):
         >>> Player.numbered(1), Player.numbered(0).symbol
         (<Player.SECOND: 'second'>, 'X')
         """
-        return (Player.FIRST, Player.SECOND)[number]
+        return _SIDES[number]
 
     @classmethod
     def to_move_at(cls, ply: int) -> Player:
@@ -83,7 +83,7 @@ class Player(enum.StrEnum):
         >>> Player.to_move_at(3)
         <Player.SECOND: 'second'>
         """
-        return cls.numbered(ply & 1)
+        return _SIDES[ply & 1]
 
     @property
     def other(self) -> Player:
@@ -233,6 +233,13 @@ class Game(ABC):
     @abstractmethod
     def outcome(self, position: Position) -> Outcome:
         """Ongoing, a win (with the winner and the line) or a draw."""
+
+    def outcome_and_legal_moves(self, position: Position) -> tuple[Outcome, list[Move]]:
+        """:meth:`outcome` and :meth:`legal_moves` at once, for a caller that needs
+        both (the server's room shows each position with both): a game may work
+        the outcome out once for the two."""
+        outcome = self.outcome(position)
+        return outcome, [] if outcome.is_over else self.legal_moves(position)
 
     @abstractmethod
     def to_move(self, position: Position) -> Player:
@@ -441,7 +448,7 @@ class GridGame(Game):
         return Position((0, 0), ())
 
     def to_move(self, position: Position) -> Player:
-        return Player.to_move_at(position.ply)
+        return _SIDES[len(position.moves) & 1]
 
     def play_unchecked(self, position: Position, move: Move) -> Position:
         first, second = position.stones
@@ -456,12 +463,16 @@ class GridGame(Game):
     def legal_moves(self, position: Position) -> list[Move]:
         if self.outcome(position).is_over:
             return []
-        return self.free_moves(position.occupied)
+        return self.free_moves(position)
 
-    def free_moves(self, occupied: int) -> list[Move]:
-        """The moves that fit on the board with ``occupied`` cells, in order
-        (ignoring whether the game is over): :meth:`legal_moves` of a game going on."""
-        playable = self.playable_cells(occupied)
+    def outcome_and_legal_moves(self, position: Position) -> tuple[Outcome, list[Move]]:
+        outcome = self.outcome(position)
+        return outcome, [] if outcome.is_over else self.free_moves(position)
+
+    def free_moves(self, position: Position) -> list[Move]:
+        """The moves that fit on the board in ``position``, in order (ignoring
+        whether the game is over): :meth:`legal_moves` of a game going on."""
+        playable = self.playable_cells(position.occupied)
         return sorted(self.move_of_bit(bit) for bit in iter_bits(playable))
 
     def outcome(self, position: Position) -> Outcome:
@@ -508,7 +519,9 @@ class GridGame(Game):
         while changed:
             low = changed & -changed
             changed ^= low
-            cells[spots[low.bit_length() - 1]] = "X" if first & low else "O" if second & low else "."
+            cells[spots[low.bit_length() - 1]] = (
+                "X" if first & low else "O" if second & low else "."
+            )
         text = "".join(cells)
         return tuple([text[start : start + width] for start in range(0, len(text), width)])
 
