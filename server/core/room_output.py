@@ -68,13 +68,14 @@ class GameStarted:
     at: float
 
 
-@dataclass(frozen=True, slots=True)
-class MoveMade:
+class MoveMade(msgspec.Struct, frozen=True):
     """Persist: ``side`` played ``move_text`` at ply ``ply`` (moves before it).
 
     ``clock_ms``: what was left on the mover's clock when it moved, before any
     increment; None in a room without a clock. ``autopilot``: the server's
     engine made it for an absent player (``RoomOptions.autopilot``).
+
+    A frozen msgspec struct, as :class:`Output` is: one is made every move.
     """
 
     room: str
@@ -184,10 +185,14 @@ def without_search(message: ServerMessage) -> ServerMessage:
     return message
 
 
-@dataclass(frozen=True, slots=True)
-class Output:
+class Output(msgspec.Struct, frozen=True):
     """What an input produced. Persist ``events``, then send ``messages`` (see
-    the module docstring for the whole contract)."""
+    the module docstring for the whole contract).
+
+    A frozen msgspec struct rather than a frozen dataclass: every input makes one,
+    and a frozen dataclass sets each field through ``object.__setattr__`` (1.7 µs
+    against 0.2 µs, issue 29). It is never encoded; it is a value like the others.
+    """
 
     messages: tuple[tuple[Recipient, ServerMessage], ...] = ()
     events: tuple[PersistEvent, ...] = ()

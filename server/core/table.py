@@ -601,9 +601,15 @@ class Table:
     def next_deadline(self) -> float | None:
         """When time next decides something (see :attr:`Output.next_deadline`)."""
         seating = self.seating
-        deadlines = [t for t, _ in self.deadlines()]
-        if seating.unwatched_until is not None and not self.controls.paused:
-            deadlines.append(seating.unwatched_until)
+        deadlines: list[float] = []
+        if not self.controls.paused:  # a pause holds the clock, the windows, the unwatched match
+            flag = self.play.flag_deadline()
+            if flag is not None:
+                deadlines.append(flag)
+            for at, _ in seating.window_deadlines():
+                deadlines.append(at)
+            if seating.unwatched_until is not None:
+                deadlines.append(seating.unwatched_until)
         seconds = seating.options.spectator_delay_seconds
         if seconds and self.play.playing and self.shown_late < len(self.move_times):
             deadlines.append(self.move_times[self.shown_late] + seconds)  # the next held move
