@@ -130,9 +130,11 @@ for :meth:`PositionView.legal_move_named`."""
 def board_kind(game: Game) -> BoardKind:
     """How ``game``'s board looks and how its moves name places (``cells``, ``columns``)."""
     # The registry's BoardKind values are the wire's (a protocol test holds them together).
-    kind = _BOARD_KINDS.get(game.name)
-    if kind is None:
-        kind = _BOARD_KINDS[game.name] = spec_for(game).board.value
+    known = _BOARD_KINDS.get(game.name)
+    if known is not None:
+        return known
+    kind: BoardKind = spec_for(game).board.value
+    _BOARD_KINDS[game.name] = kind
     return kind
 
 
