@@ -27,15 +27,26 @@ def room_state(
     now: float,
     *,
     saving_paused: bool = False,
+    like: RoomState | None = None,
 ) -> RoomState:
     """The whole room as ``client`` may see it at ``now``: ``you`` is its seat;
     join and watch codes go to seated players only, and an AI match's watch
     code to its watchers (nobody else may sit there, so they share it). In a
     pause, and while ``saving_paused`` (the store refuses the room's moves for
-    now), ``clocks.running`` is null."""
+    now), ``clocks.running`` is null.
+
+    ``like``: the state just made for another client of the same room at the same
+    ``now``, nothing changed since: this one is made from it (only ``you`` and
+    the codes differ; the other fields' values are shared, as messages are never
+    changed once made), rather than from the room again: a new game sends one
+    to every member (issue 29)."""
     options: RoomOptions = seating.options
     you = seating.side_of(client) if client is not None else None
     match_watcher = options.ai_match and client in seating.spectators
+    join_code = options.join_code if you else None
+    watch_code = options.watch_code if you or match_watcher else None
+    if like is not None:
+        return msgspec.structs.replace(like, you=you, join_code=join_code, watch_code=watch_code)
     clocks = play.clock.state(now) if play.clock is not None else None
     view = play.view
     if clocks is not None and (controls.paused or saving_paused):
@@ -59,8 +70,8 @@ def room_state(
         result=play.result,
         game_number=play.number,
         you=you,
-        join_code=options.join_code if you else None,
-        watch_code=options.watch_code if you or match_watcher else None,
+        join_code=join_code,
+        watch_code=watch_code,
         paused=controls.paused,
         saving_paused=saving_paused,
         tournament=options.tournament,

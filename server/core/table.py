@@ -153,6 +153,10 @@ class Table:
         state = room_state(
             self.seating, self.play, self.controls, client, now, saving_paused=self.saving_paused
         )
+        return self._as_shown_to(client, state)
+
+    def _as_shown_to(self, client: ClientId | None, state: RoomState) -> RoomState:
+        """``state`` as ``client`` sees it: late, for a late spectator."""
         if self.play.playing and client in self.late_spectators():
             options, position = self.seating.options, self.play.position
             if options.spectator_delay_seconds:
@@ -593,9 +597,19 @@ class Table:
         self, out: Draft, now: float, requester: ClientId | None, request_id: RequestId
     ) -> None:
         """The whole state to every connected member, each with its own ``you``."""
+        state = None
         for client in self.seating.audience():
             reply_id = request_id if client == requester else None
-            out.send(client, State(room=self.state(client, now), id=reply_id))
+            state = room_state(
+                self.seating,
+                self.play,
+                self.controls,
+                client,
+                now,
+                saving_paused=self.saving_paused,
+                like=state,  # the last member's: only its seat and codes change
+            )
+            out.send(client, State(room=self._as_shown_to(client, state), id=reply_id))
 
     @property
     def next_deadline(self) -> float | None:
