@@ -33,7 +33,7 @@ from typing import Any
 from boardroom.server.core.records import PlayerKind
 from boardroom.server.core.room import ClientId, Output, Room, RoomOptions
 from boardroom.server.gc_tuning import tune_for_serving
-from boardroom.shared.games import get_game
+from boardroom.shared.games import Player, get_game
 from boardroom.shared.protocol.codec import encode_message
 from boardroom.shared.protocol.messages import Error, MakeMove, Moved, Rematch
 
@@ -93,7 +93,7 @@ def _play(
     now = START
     room.seat(FIRST, "Ann", PlayerKind.HUMAN, now=now)
     room.seat(SECOND, "Bob", PlayerKind.HUMAN, now=now)
-    first, second = (FIRST, SECOND) if room.side_of(FIRST) == "first" else (SECOND, FIRST)
+    first, second = (FIRST, SECOND) if room.side_of(FIRST) is Player.FIRST else (SECOND, FIRST)
     handle = room.handle
     outputs: list[Output] = []
     started = time.process_time()

@@ -136,9 +136,9 @@ def register(subparsers: Any) -> None:
         "room",
         help="the pure room's CPU a move (the server's rules stage), random games",
         description="Over --rounds rounds, play the same seeded random games in one room "
-        "(tic-tac-toe, Connect Four, gomoku; a rematch after each) in this checkout and "
-        "--before DIR's, a fresh process each; print the room's CPU a move, the ratio, and "
-        "whether both rooms' wire output was the same (docs/benchmarks.md, the relay "
+        "(three boards, small to large, by default; a rematch after each) in this checkout "
+        "and --before DIR's, a fresh process each; print the room's CPU a move, the ratio, "
+        "and whether both rooms' wire output was the same (docs/benchmarks.md, the relay "
         "section).",
     )
     room.add_argument(
@@ -146,15 +146,15 @@ def register(subparsers: Any) -> None:
         action="append",
         default=None,
         metavar="NAME",
-        help="a game to measure, repeatable (default: tictactoe, connect4, gomoku)",
+        help="a game to measure, repeatable (default: three boards, small to large)",
     )
     room.add_argument(
         "--games",
         type=int,
         default=None,
         metavar="N",
-        help="games of each (default: 2000 tic-tac-toe, 300 Connect Four, 20 gomoku, "
-        "other games 100)",
+        help="games of each (default: each default board's own number, a few thousand "
+        "moves; 100 of any other game)",
     )
     room.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     room.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
