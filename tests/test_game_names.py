@@ -40,6 +40,8 @@ ALLOWED: dict[str, str] = {
     "client/bench/perfect.py": _CONNECT_FOUR_DATA,
     "client/bench/review_check.py": "checks reviews against Connect Four's proven values",
     "client/bench/analysis.py": "times the analysis of Connect Four games, which it can prove",
+    "client/bench/room.py": "times the room on three boards from small to large: tic-tac-toe, "
+    "Connect Four, gomoku",
     "client/commands/book.py": "builds the opening book, which only Connect Four has",
     "shared/engine/book.py": "the books shipped, by game: Connect Four's",
     "shared/engine/native.py": "loads Connect Four's opening database into the compiled solver",

@@ -132,6 +132,41 @@ def register(subparsers: Any) -> None:
         "(server/, client/, shared/), run with PYTHONPATH=DIR",
     )
     relay.set_defaults(handler=run_relay_bench)
+    room = targets.add_parser(
+        "room",
+        help="the pure room's CPU a move (the server's rules stage), random games",
+        description="Over --rounds rounds, play the same seeded random games in one room "
+        "(three boards, small to large, by default; a rematch after each) in this checkout "
+        "and --before DIR's, a fresh process each; print the room's CPU a move, the ratio, "
+        "and whether both rooms' wire output was the same (docs/benchmarks.md, the relay "
+        "section).",
+    )
+    room.add_argument(
+        "--game",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="a game to measure, repeatable (default: three boards, small to large)",
+    )
+    room.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="games of each (default: each default board's own number, a few thousand "
+        "moves; 100 of any other game)",
+    )
+    room.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
+    room.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    room.add_argument(
+        "--before",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also measure the room of another checkout: DIR holds its boardroom/ folder "
+        "(server/, client/, shared/), run with PYTHONPATH=DIR",
+    )
+    room.set_defaults(handler=run_room_bench)
     cluster = targets.add_parser(
         "cluster",
         help="the same load on one process and on clusters of several (Redis, PostgreSQL)",
@@ -251,6 +286,17 @@ def run_relay_bench(args: argparse.Namespace) -> int:
         workers=args.workers,
         before=args.before,
     )
+
+
+def run_room_bench(args: argparse.Namespace) -> int:
+    from boardroom.client.bench.room import GAMES, main
+
+    if args.rounds < 1 or (args.games is not None and args.games < 1):
+        print("bench room: give --rounds and --games 1 or more", file=sys.stderr)
+        return 2
+    names = args.game or list(GAMES)
+    games = {name: args.games or GAMES.get(name, 100) for name in dict.fromkeys(names)}
+    return main(games=games, rounds=args.rounds, seed=args.seed, before=args.before)
 
 
 def run_cluster_bench(args: argparse.Namespace) -> int:

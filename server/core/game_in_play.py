@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from boardroom.server.core.board_view import board_rows, legal_moves
+from boardroom.server.core.board_view import PositionView, move_name
 from boardroom.server.core.clock import GameClock
 from boardroom.server.core.records import SeatRecord, Termination
 from boardroom.server.core.room_draft import Draft, RefusedError, with_id
@@ -76,7 +76,8 @@ from boardroom.shared.protocol.messages import (
 
 def _names(seats: Sequence[SeatRecord]) -> dict[Player, str]:
     """Who sits in each side, by name, as ``seats`` (first, second) record them."""
-    return {side: record.name for side, record in zip(Player, seats, strict=True)}
+    first, second = seats
+    return {Player.FIRST: first.name, Player.SECOND: second.name}
 
 
 def _termination_of(outcome: Outcome) -> Termination:
@@ -117,6 +118,8 @@ class GameInPlay:
     finished_at: float | None = None
     """When the last game ended (None while one is played, or none ended here):
     the seats the autopilot played in it are held from then."""
+    _view: PositionView | None = field(default=None, compare=False, repr=False)
+    """The last position's view made (:attr:`view`)."""
 
     @classmethod
     def new(cls, code: str, game: Game, options: RoomOptions) -> GameInPlay:
@@ -128,6 +131,16 @@ class GameInPlay:
     @property
     def playing(self) -> bool:
         return self.status == "playing"
+
+    @property
+    def view(self) -> PositionView:
+        """:attr:`position` as the room shows and checks it, made once a position."""
+        view = self._view
+        if view is None:
+            view = self._view = PositionView.of(self.game, self.position)
+        elif view.position is not self.position:
+            view = self._view = view.after(self.position)
+        return view
 
     @property
     def to_move(self) -> Player:
@@ -189,11 +202,14 @@ class GameInPlay:
                 f"ply {message.ply} is not the current one: the game is at ply {ply} "
                 "(ask for the state with get_state)",
             )
-        if side != self.to_move:
+        if side is not self.game.to_move(self.position):
             raise RefusedError(
                 ErrorCode.NOT_YOUR_TURN,
                 f"it is {self.to_move}'s turn at ply {ply}: wait for their move",
             )
+        move = self.view.legal_move_named(message.move)
+        if move is not None:
+            return move
         try:
             return self.game.parse_move(self.position, message.move)
         except IllegalMoveError as error:
@@ -241,12 +257,13 @@ class GameInPlay:
         if the move ended it."""
         ply = self.position.ply
         self.position = self.game.play_unchecked(self.position, move)
+        view = self.view
         self.last_move_at = now
         clock_ms = clocks = None
         if self.clock is not None:
             clock_ms = round(self.clock.move(now) * 1000)
             clocks = self.clock.state(now)
-        text = self.game.format_move(move)
+        text = move_name(self.game, move)
         out.events.append(
             MoveMade(self.code, self.number, ply, side, text, now, clock_ms, autopilot=autopilot)
         )
@@ -259,16 +276,16 @@ class GameInPlay:
             side=side,
             clocks=clocks,
             search=search,
-            board=board_rows(self.game, self.position),
-            legal=legal_moves(self.game, self.position),
+            board=list(view.board),
+            legal=list(view.legal),
             autopilot=autopilot,
         )
         out.announce(moved, requester, request_id)
-        if self.draw_offer == side.other:
+        if self.draw_offer is not None and self.draw_offer == side.other:
             # Moving instead of answering lapses the opponent's offer.
             self.draw_offer = None
             out.send(ALL, self._declined(side.other))
-        outcome = self.game.outcome(self.position)
+        outcome = view.outcome
         if not outcome.is_over:
             return True
         winner = outcome.winner

@@ -423,10 +423,17 @@ class Room:
     def handle(self, client: ClientId, message: RoomRequest, *, now: float) -> Output:
         """Apply one request from ``client``; a refused one gets an ``error``
         (echoing ``message.id``) and changes nothing."""
-        out = self._begin(now)
-        return self._attempt(
-            out, client, message.id, lambda: self._table.request(client, message, now, out)
-        )
+        table = self._table
+        out = Draft()
+        table.expire(now, out)
+        # _attempt's refusal contract, written out: every move comes this way.
+        mark = out.mark()
+        try:
+            table.request(client, message, now, out)
+        except RefusedError as refusal:
+            out.drop_since(mark)
+            out.send(client, Error(code=refusal.code, message=refusal.message, id=message.id))
+        return table.output(out)
 
     # -- inputs: connections ------------------------------------------------------------
 

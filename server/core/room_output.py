@@ -2,7 +2,11 @@
 engine requests, and the :class:`Output` that carries them.
 
 Small frozen values, so the server's adapters (socket, store, engine pool) can
-act on them without reaching into the room. The contract for acting on an
+act on them without reaching into the room. Those made on every move or game
+(:class:`Output`, :class:`MoveMade`, :class:`GameStarted`, :class:`GameFinished`)
+are frozen msgspec structs rather than frozen dataclasses, which set each field
+through ``object.__setattr__`` (an ``Output``: 1.7 µs against 0.2, issue 29);
+they are never encoded, only read. The contract for acting on an
 ``Output`` is in :mod:`boardroom.server.core.room`'s docstring.
 """
 
@@ -55,8 +59,7 @@ after the input (:attr:`Output.audience`). A client that the input removed
 Recipient = ClientId | Everyone
 
 
-@dataclass(frozen=True, slots=True)
-class GameStarted:
+class GameStarted(msgspec.Struct, frozen=True):
     """Persist: game ``game_number`` of ``room`` started at ``at`` with these seats,
     the first player's then the second's (each with the session holding it, so
     that a restored room knows who may reclaim it)."""
@@ -68,8 +71,7 @@ class GameStarted:
     at: float
 
 
-@dataclass(frozen=True, slots=True)
-class MoveMade:
+class MoveMade(msgspec.Struct, frozen=True):
     """Persist: ``side`` played ``move_text`` at ply ``ply`` (moves before it).
 
     ``clock_ms``: what was left on the mover's clock when it moved, before any
@@ -87,8 +89,7 @@ class MoveMade:
     autopilot: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class GameFinished:
+class GameFinished(msgspec.Struct, frozen=True):
     """Persist: the game ended; ``winner`` is None for a draw or an abort.
     ``reason`` is how, in the records' own terms (its value is ``ResultInfo.reason``
     on the wire), so the store takes it as it is."""
@@ -184,10 +185,11 @@ def without_search(message: ServerMessage) -> ServerMessage:
     return message
 
 
-@dataclass(frozen=True, slots=True)
-class Output:
+class Output(msgspec.Struct, frozen=True):
     """What an input produced. Persist ``events``, then send ``messages`` (see
-    the module docstring for the whole contract)."""
+    the module docstring for the whole contract).
+
+    """
 
     messages: tuple[tuple[Recipient, ServerMessage], ...] = ()
     events: tuple[PersistEvent, ...] = ()

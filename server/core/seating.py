@@ -206,11 +206,12 @@ class Seating:
 
     def window_deadlines(self) -> list[tuple[float, Player]]:
         """When each held seat's grace window ends, with its side."""
-        return [
-            (occupant.gone_until, side)
-            for side in _SIDES
-            if (occupant := self.seats[side]) is not None and occupant.gone_until is not None
-        ]
+        found = []  # a loop, not a comprehension: asked twice an input (issue 29)
+        for side in _SIDES:
+            occupant = self.seats[side]
+            if occupant is not None and occupant.gone_until is not None:
+                found.append((occupant.gone_until, side))
+        return found
 
     # -- checks (raise RefusedError before any change) ------------------------------------------
 

@@ -153,6 +153,10 @@ class Table:
         state = room_state(
             self.seating, self.play, self.controls, client, now, saving_paused=self.saving_paused
         )
+        return self._as_shown_to(client, state)
+
+    def _as_shown_to(self, client: ClientId | None, state: RoomState) -> RoomState:
+        """``state`` as ``client`` sees it: late, for a late spectator."""
         if self.play.playing and client in self.late_spectators():
             options, position = self.seating.options, self.play.position
             if options.spectator_delay_seconds:
@@ -326,7 +330,10 @@ class Table:
     ) -> None:
         """Play ``side``'s legal ``move`` (``autopilot``: the engine's, for an
         absent player); the engine is asked if it is to move next."""
-        line_hidden = self.controls.line_hidden(has_player=self.seating.has_player)
+        # Only an AI's search has a line to hide.
+        line_hidden = search is not None and self.controls.line_hidden(
+            has_player=self.seating.has_player
+        )
         goes_on = self.play.play(
             side,
             move,
@@ -532,9 +539,12 @@ class Table:
         None in a pause: its clock is held, and :meth:`resume` moves the windows."""
         if self.controls.paused:
             return []
+        deadlines: list[tuple[float, Player | None]] = []
         flag = self.play.flag_deadline()
-        deadlines: list[tuple[float, Player | None]] = [] if flag is None else [(flag, None)]
-        return deadlines + list(self.seating.window_deadlines())
+        if flag is not None:
+            deadlines.append((flag, None))
+        deadlines.extend(self.seating.window_deadlines())
+        return deadlines
 
     def autopilot_level(self, side: Player) -> Level | None:
         """The level the engine takes ``side`` at when its window ends now: the
@@ -551,8 +561,8 @@ class Table:
         held back from late spectators by seconds come due in :meth:`output`.)"""
         self.input_at = max(self.input_at, now)
         play = self.play
-        while True:
-            due = [(at, side) for at, side in self.deadlines() if at <= now]
+        while deadlines := self.deadlines():
+            due = [(at, side) for at, side in deadlines if at <= now]
             if not due:
                 break
             at, side = min(due, key=lambda d: (d[0], d[1] is not None, d[1] or ""))
@@ -587,21 +597,38 @@ class Table:
         self, out: Draft, now: float, requester: ClientId | None, request_id: RequestId
     ) -> None:
         """The whole state to every connected member, each with its own ``you``."""
+        state = None
         for client in self.seating.audience():
             reply_id = request_id if client == requester else None
-            out.send(client, State(room=self.state(client, now), id=reply_id))
+            state = room_state(
+                self.seating,
+                self.play,
+                self.controls,
+                client,
+                now,
+                saving_paused=self.saving_paused,
+                like=state,  # the last member's: only its seat and codes change
+            )
+            out.send(client, State(room=self._as_shown_to(client, state), id=reply_id))
 
     @property
     def next_deadline(self) -> float | None:
         """When time next decides something (see :attr:`Output.next_deadline`)."""
-        deadlines = [t for t, _ in self.deadlines()]
-        if self.seating.unwatched_until is not None and not self.controls.paused:
-            deadlines.append(self.seating.unwatched_until)
-        seconds = self.seating.options.spectator_delay_seconds
+        seating = self.seating
+        deadlines: list[float] = []
+        if not self.controls.paused:  # a pause holds the clock, the windows, the unwatched match
+            flag = self.play.flag_deadline()
+            if flag is not None:
+                deadlines.append(flag)
+            for at, _ in seating.window_deadlines():
+                deadlines.append(at)
+            if seating.unwatched_until is not None:
+                deadlines.append(seating.unwatched_until)
+        seconds = seating.options.spectator_delay_seconds
         if seconds and self.play.playing and self.shown_late < len(self.move_times):
             deadlines.append(self.move_times[self.shown_late] + seconds)  # the next held move
-        if self.seating.kept_for_watchers_until is not None:
-            deadlines.append(self.seating.kept_for_watchers_until)
+        if seating.kept_for_watchers_until is not None:
+            deadlines.append(seating.kept_for_watchers_until)
         return min(deadlines) if deadlines else None
 
     def _delayed_by_time(self, out: Draft) -> list[tuple[Recipient, ServerMessage]]:
@@ -638,8 +665,10 @@ class Table:
         for their players a whole window from its end, as any dropped player's;
         everyone gets the state."""
         ended = None if self.play.playing else self.play.finished_at
+        if ended is None:
+            return
         sides = self.seating.autopiloted()
-        if ended is None or not sides:
+        if not sides:
             return
         for side in sides:
             self.seating.release_autopilot(side, ended)
@@ -648,22 +677,25 @@ class Table:
     def output(self, out: Draft) -> Output:
         """What the input said, as the room's :class:`Output`."""
         self.release_autopilots(out)
-        if self.seating.options.spectator_delay_seconds:
+        options = self.seating.options
+        audience = self.seating.audience()
+        messages: list[tuple[Recipient, ServerMessage]] = out.messages
+        if options.spectator_delay_seconds:
             messages = self._delayed_by_time(out)
-        else:
+        elif options.spectator_delay > 0:  # else nobody is late (the common room)
             messages = delay_messages(
-                out.messages,
-                self.seating.audience(),
+                messages,
+                audience,
                 self.late_spectators(),
                 code=self.play.code,
                 game=self.play.game,
                 position=self.play.position,
-                delay=self.seating.options.spectator_delay,
+                delay=options.spectator_delay,
             )
         return Output(
-            messages=tuple(messages),
-            events=tuple(out.events),
-            ai_requests=tuple(out.ai_requests),
-            next_deadline=self.next_deadline,
-            audience=frozenset(self.seating.audience()),
+            tuple(messages),
+            tuple(out.events),
+            tuple(out.ai_requests),
+            self.next_deadline,
+            frozenset(audience),
         )

@@ -74,7 +74,7 @@ class Player(enum.StrEnum):
         >>> Player.numbered(1), Player.numbered(0).symbol
         (<Player.SECOND: 'second'>, 'X')
         """
-        return (Player.FIRST, Player.SECOND)[number]
+        return _SIDES[number]
 
     @classmethod
     def to_move_at(cls, ply: int) -> Player:
@@ -83,7 +83,7 @@ class Player(enum.StrEnum):
         >>> Player.to_move_at(3)
         <Player.SECOND: 'second'>
         """
-        return cls.numbered(ply & 1)
+        return _SIDES[ply & 1]
 
     @property
     def other(self) -> Player:
@@ -150,6 +150,14 @@ class Outcome:
         """True once the game has ended (win or draw)."""
         return self.status is not Status.ONGOING
 
+
+_SIDES = (Player.FIRST, Player.SECOND)
+"""The players by :attr:`Player.number`."""
+_EMPTY = Position((0, 0), ())
+"""A k-in-a-row board before its first move."""
+_FEW_CHANGES = 4
+"""Up to this many cells changed, :meth:`GridGame.board_rows_after` rewrites their
+rows one cell at a time; beyond, it rewrites the board as one list of cells."""
 
 ONGOING = Outcome(Status.ONGOING)
 DRAW = Outcome(Status.DRAW, termination=Termination.FULL_BOARD)
@@ -225,6 +233,13 @@ class Game(ABC):
     @abstractmethod
     def outcome(self, position: Position) -> Outcome:
         """Ongoing, a win (with the winner and the line) or a draw."""
+
+    def outcome_and_legal_moves(self, position: Position) -> tuple[Outcome, list[Move]]:
+        """:meth:`outcome` and :meth:`legal_moves` at once, for a caller that needs
+        both (the server's room shows each position with both): a game may work
+        the outcome out once for the two."""
+        outcome = self.outcome(position)
+        return outcome, [] if outcome.is_over else self.legal_moves(position)
 
     @abstractmethod
     def to_move(self, position: Position) -> Player:
@@ -312,6 +327,16 @@ class Game(ABC):
     def board_rows(self, position: Position) -> tuple[str, ...]:
         """The board, top row first, one string per row of ``X``, ``O`` and ``.``."""
 
+    def board_rows_after(
+        self, rows: tuple[str, ...], before: Position, position: Position
+    ) -> tuple[str, ...]:
+        """:meth:`board_rows` of ``position``, given ``rows``, those of ``before``: a
+        game showing each position in turn (the server's room) passes the last
+        one's, and a game that can change only the cells that changed does (a
+        k-in-a-row board: one stone a move). Any two positions of the game may be
+        given; the rows are the same as :meth:`board_rows` gives."""
+        return self.board_rows(position)
+
     # -- notation and legality hooks, for the validating entry points above ---------------
 
     @abstractmethod
@@ -378,6 +403,17 @@ class GridGame(Game):
         self.width = grid.width
         self.height = grid.height
         self.max_plies = grid.cells
+        # The last mover holds (ply + 1) // 2 stones, so no line can stand before
+        # ply 2k - 1: the outcome of the opening plies needs no line test.
+        self._first_line_ply = min(2 * grid.k - 1, grid.cells)
+        # Where each bit's cell is in :meth:`board_rows`' rows joined, top row first
+        # (-1 for the spare bit on top of each column).
+        spots = [-1] * (grid.width * grid.stride)
+        for column in range(grid.width):
+            for row in range(grid.height):
+                spots[column * grid.stride + row] = (grid.height - 1 - row) * grid.width + column
+        self._spot_of_bit: tuple[int, ...] = tuple(spots)
+        self._empty_rows = ("." * grid.width,) * grid.height
 
     # -- search path ---------------------------------------------------------------
 
@@ -412,47 +448,82 @@ class GridGame(Game):
         return Position((0, 0), ())
 
     def to_move(self, position: Position) -> Player:
-        return Player.to_move_at(position.ply)
+        return _SIDES[len(position.moves) & 1]
 
     def play_unchecked(self, position: Position, move: Move) -> Position:
-        bit = self.move_bit_in(position.occupied, move)
         first, second = position.stones
-        if position.ply & 1:
+        moves = position.moves
+        bit = self.move_bit_in(first | second, move)
+        if len(moves) & 1:
             second |= bit
         else:
             first |= bit
-        return Position((first, second), (*position.moves, move))
+        return Position((first, second), (*moves, move))
 
     def legal_moves(self, position: Position) -> list[Move]:
         if self.outcome(position).is_over:
             return []
+        return self.free_moves(position)
+
+    def outcome_and_legal_moves(self, position: Position) -> tuple[Outcome, list[Move]]:
+        outcome = self.outcome(position)
+        return outcome, [] if outcome.is_over else self.free_moves(position)
+
+    def free_moves(self, position: Position) -> list[Move]:
+        """The moves that fit on the board in ``position``, in order (ignoring
+        whether the game is over): :meth:`legal_moves` of a game going on."""
         playable = self.playable_cells(position.occupied)
         return sorted(self.move_of_bit(bit) for bit in iter_bits(playable))
 
     def outcome(self, position: Position) -> Outcome:
-        if not position.moves:
+        ply = len(position.moves)
+        if ply < self._first_line_ply:
             return ONGOING
         # Only the player who moved last can have just made a line.
-        last = Player.to_move_at(position.ply - 1)
-        line = self.grid.winning_line(position.stones[last.number])
+        mover = (ply - 1) & 1
+        grid = self.grid
+        line = grid.winning_line(position.stones[mover])
         if line:
-            cells = tuple(self.grid.column_row(bit) for bit in line)
-            return Outcome(Status.WIN, winner=last, line=cells, termination=Termination.LINE)
-        if position.ply == self.grid.cells:
+            cells = tuple(grid.column_row(bit) for bit in line)
+            return Outcome(Status.WIN, _SIDES[mover], cells, Termination.LINE)
+        if ply == grid.cells:
             return DRAW
         return ONGOING
 
     def board_rows(self, position: Position) -> tuple[str, ...]:
-        grid = self.grid
+        return self.board_rows_after(self._empty_rows, _EMPTY, position)
+
+    def board_rows_after(
+        self, rows: tuple[str, ...], before: Position, position: Position
+    ) -> tuple[str, ...]:
+        # Only the cells whose stone changed are written: one a move from the
+        # previous position's rows (the room's next board), every stone from an
+        # empty board's.
         first, second = position.stones
-        rows = []
-        for row in reversed(range(grid.height)):
-            cells = []
-            for column in range(grid.width):
-                bit = grid.cell(column, row)
-                cells.append("X" if first & bit else "O" if second & bit else ".")
-            rows.append("".join(cells))
-        return tuple(rows)
+        changed = (before.stones[0] ^ first) | (before.stones[1] ^ second)
+        if not changed:
+            return rows
+        spots = self._spot_of_bit
+        width = self.width
+        if changed.bit_count() <= _FEW_CHANGES:
+            shown = list(rows)
+            while changed:
+                low = changed & -changed
+                changed ^= low
+                row, column = divmod(spots[low.bit_length() - 1], width)
+                mark = "X" if first & low else "O" if second & low else "."
+                line = shown[row]
+                shown[row] = line[:column] + mark + line[column + 1 :]
+            return tuple(shown)
+        cells = list("".join(rows))
+        while changed:
+            low = changed & -changed
+            changed ^= low
+            cells[spots[low.bit_length() - 1]] = (
+                "X" if first & low else "O" if second & low else "."
+            )
+        text = "".join(cells)
+        return tuple([text[start : start + width] for start in range(0, len(text), width)])
 
     # -- checks ------------------------------------------------------------------------
 

@@ -24,6 +24,8 @@ WIDTH = 7
 HEIGHT = 6
 
 _SEPARATORS = re.compile(r"[\s,;]+")
+_COLUMN_NAMES = tuple(str(column + 1) for column in range(WIDTH))
+"""Each move's name, made once (as :meth:`ConnectFour.format_move` gives it)."""
 
 
 class ConnectFour(GridGame):
@@ -33,6 +35,7 @@ class ConnectFour(GridGame):
         super().__init__(
             name="connect4", title="Connect Four", grid=Grid(WIDTH, HEIGHT, 4), gravity=True
         )
+        self._tops = tuple(1 << (c * self.grid.stride + HEIGHT - 1) for c in range(WIDTH))
 
     def move_bit_in(self, occupied: int, move: Move) -> int:
         grid = self.grid
@@ -42,11 +45,16 @@ class ConnectFour(GridGame):
     def move_of_bit(self, bit: int) -> Move:
         return (bit.bit_length() - 1) // self.grid.stride
 
+    def free_moves(self, position: Position) -> list[Move]:
+        # A column takes a stone while its top cell is empty.
+        occupied = position.occupied
+        return [column for column, top in enumerate(self._tops) if not occupied & top]
+
     def format_move(self, move: Move) -> str:
-        return str(move + 1)
+        return _COLUMN_NAMES[move] if 0 <= move < WIDTH else str(move + 1)
 
     def move_string(self, position: Position) -> str:
-        return "".join(self.format_move(move) for move in position.moves)
+        return "".join(map(self.format_move, position.moves))
 
     def line_text(self, cell_names: Sequence[str]) -> str:
         """A winning line by the board's column numbers: "up column 4" (a

@@ -63,6 +63,12 @@ class Grid:
     directions: tuple[int, ...] = field(init=False, repr=False)
     window_starts: tuple[int, ...] = field(init=False, repr=False)
     """Per direction: the cells where a k-long line inside the board can start."""
+    line_steps: tuple[tuple[int, tuple[int, ...]], ...] = field(
+        init=False, repr=False, compare=False
+    )
+    """Per direction: its bit offset, and the shifts that find the starts of ``k`` in
+    a row by doubling (:meth:`line_starts`), worked out once: the rules test for a
+    line after every move (issue 29)."""
 
     def __post_init__(self) -> None:
         stride = self.height + 1
@@ -87,6 +93,7 @@ class Grid:
         set_(self, "column_masks", column_masks)
         set_(self, "directions", directions)
         set_(self, "window_starts", tuple(starts))
+        set_(self, "line_steps", tuple((d, _doubling_shifts(self.k, d)) for d in directions))
 
     # -- cells -------------------------------------------------------------------
 
@@ -102,22 +109,24 @@ class Grid:
 
     def has_line(self, stones: int) -> bool:
         """True if ``stones`` hold at least ``k`` in a row in any direction."""
-        return self.line_starts(stones) != (0, 0, 0, 0)
+        for _, shifts in self.line_steps:
+            runs = stones
+            for shift in shifts:
+                runs &= runs >> shift
+            if runs:
+                return True
+        return False
 
     def line_starts(self, stones: int) -> tuple[int, int, int, int]:
         """Per direction, the cells from which ``k`` of ``stones`` run in a row.
 
         Built by doubling: a run of length 2L is a run of L followed by another.
         """
-        k = self.k
         found = []
-        for d in self.directions:
-            runs, length = stones, 1
-            while length * 2 <= k:
-                runs &= runs >> (length * d)
-                length *= 2
-            if length < k:
-                runs &= runs >> ((k - length) * d)
+        for _, shifts in self.line_steps:
+            runs = stones
+            for shift in shifts:
+                runs &= runs >> shift
             found.append(runs)
         return found[0], found[1], found[2], found[3]
 
@@ -127,7 +136,10 @@ class Grid:
         Where the stones run longer than ``k`` (gomoku's overlines) the whole run
         is given, so the line shown to players is the one on the board.
         """
-        for d, starts in zip(self.directions, self.line_starts(stones), strict=True):
+        for d, shifts in self.line_steps:
+            starts = stones
+            for shift in shifts:
+                starts &= starts >> shift
             if starts:
                 first = starts & -starts
                 line = [first]
@@ -204,3 +216,20 @@ class Grid:
                 sel &= fours if c & 4 else ~fours
                 counts[c] += sel.bit_count()
         return counts
+
+
+def _doubling_shifts(k: int, step: int) -> tuple[int, ...]:
+    """The shifts that keep, of a set of cells, those from which ``k`` run in a row
+    ``step`` apart: ``runs &= runs >> shift`` for each, doubling the run's length
+    while it fits in ``k``, then one shift for the rest.
+
+    >>> _doubling_shifts(4, 1), _doubling_shifts(5, 7), _doubling_shifts(3, 1)
+    ((1, 2), (7, 14, 7), (1, 1))
+    """
+    shifts, length = [], 1
+    while length * 2 <= k:
+        shifts.append(length * step)
+        length *= 2
+    if length < k:
+        shifts.append((k - length) * step)
+    return tuple(shifts)
