@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 
 from redis.asyncio.client import PubSub
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from boardroom.server.cluster.class_home import ClassHome
 from boardroom.server.cluster.envelopes import (
@@ -88,7 +91,7 @@ class Inbox:
         failed_at: float | None = None
         while True:
             try:
-                item = await pubsub.get_message(timeout=None)
+                data = await read_message(pubsub)
             except RedisError:
                 stop_if_cancelled()
                 # Redis restarted (or the connection broke): the next read
@@ -102,9 +105,9 @@ class Inbox:
                 self._back_at = failed_at = None
                 logger.warning("subscribed to the cluster's messages again: resyncing")
                 self._gateway.resync(since)
-            if item is None or item.get("type") != "message":
+            if data is None:
                 continue
-            for envelope in decode_bundle(item["data"]):
+            for envelope in decode_bundle(data):
                 if envelope is None:
                     logger.warning("an envelope that does not decode was dropped")
                 elif envelope.sender != self._process.node or isinstance(envelope, RoomsMoved):
@@ -157,3 +160,37 @@ class Inbox:
         held are away here from now on, as if their connections had closed."""
         await self._remote.gateway_gone(gateway)
         await self._home.gateway_gone(gateway)
+
+
+async def read_message(pubsub: PubSub) -> bytes | None:
+    """The data of the next message published to a subscribed channel; None
+    for anything else read (a subscription's confirmation, a health check's
+    answer).
+
+    While the subscription's connection is up this reads its replies straight
+    from the connection: redis-py's ``get_message`` wraps each read in its retry
+    and observability layers, a dozen coroutine frames that every message woke
+    through, about half of the inbox's CPU a message (issue 29). Anything but a
+    message is handed to ``PubSub.handle_message``, which keeps its books of
+    subscriptions. When the connection is down or a read breaks, ``get_message``
+    reads instead: it connects again and subscribes again (with its retries,
+    and the connect callback that has the gateway resync)."""
+    connection = pubsub.connection
+    if connection is None or not connection.is_connected:
+        item = await pubsub.get_message(timeout=None)
+        return item["data"] if item is not None and item["type"] == "message" else None
+    await pubsub.check_health()
+    try:
+        response = await connection.read_response(
+            timeout=math.inf, disconnect_on_error=True, push_request=True
+        )
+    except (RedisConnectionError, RedisTimeoutError):
+        # The read disconnected it: the next read connects and subscribes again.
+        return await read_message(pubsub)
+    if isinstance(response, list) and len(response) == 3 and response[0] == b"message":
+        data: bytes = response[2]
+        return data
+    if response in pubsub.health_check_response:
+        return None
+    await pubsub.handle_message(response, ignore_subscribe_messages=True)
+    return None

@@ -43,6 +43,9 @@ logger = logging.getLogger(__name__)
 PUBLISH_RETRY_S = 30.0
 """How long writes that Redis could not take (it is restarting, or the
 connection broke) are kept and tried again, in order, before they are given up."""
+PUBLISH_TIMEOUT_S = 5.0
+"""How long a batch of publishes may take to be written and answered; past it
+the connection is dropped and the batch tried again, as after a broken one."""
 RESUBSCRIBE_WAIT_S = 3.0
 """After such a failure, how long the first writes wait for the processes they
 are for to be subscribed again (a message published to nobody is lost)."""
@@ -151,7 +154,7 @@ class Publisher:
         self._task = None
         if self._connection is not None:
             with contextlib.suppress(RedisError, OSError):
-                await self._redis.connection_pool.release(self._connection)
+                await self._connection.disconnect()
             self._connection = None
 
     async def _write_forever(self) -> None:
@@ -207,19 +210,32 @@ class Publisher:
             for write in batch
             if isinstance(write, _Publish)
         ]
-        if self._connection is None:
-            self._connection = await self._redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
-        connection = self._connection
+        connection = self._own_connection()
         try:
-            await connection.send_packed_command(
-                connection.pack_commands(commands), check_health=False
-            )
-            return [await connection.read_response() for _ in commands]
-        except BaseException:
+            # One deadline for the batch: the connection has no timeout of its own,
+            # which redis-py pays per call (a task for each write, a timer for each read).
+            async with asyncio.timeout(PUBLISH_TIMEOUT_S):
+                await connection.send_packed_command(
+                    connection.pack_commands(commands), check_health=False
+                )
+                return [await connection.read_response() for _ in commands]
+        except BaseException as error:
             # Replies may still come on it: never read them as the next batch's.
             with contextlib.suppress(Exception):
                 await connection.disconnect()
+            if isinstance(error, TimeoutError):
+                raise RedisTimeoutError("Redis did not answer the publishes in time") from error
             raise
+
+    def _own_connection(self) -> AbstractConnection:
+        """The publisher's own connection to Redis (it connects at its first write,
+        and again after a failure): made as the pool makes one, without the
+        per-call timeout (:meth:`_write` bounds each batch as a whole)."""
+        if self._connection is None:
+            pool = self._redis.connection_pool
+            options = {**pool.connection_kwargs, "socket_timeout": None}
+            self._connection = pool.connection_class(**options)
+        return self._connection
 
     async def _wait_for_subscribers(self, channels: set[str]) -> None:
         """Until every channel in ``channels`` has a subscriber again, at most
