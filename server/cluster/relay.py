@@ -33,6 +33,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from boardroom.server.cluster.directory import Command, Directory
 from boardroom.server.cluster.envelopes import Close, Deliver, Envelope, encode_bundle
+from boardroom.server.cluster.wire import Wire, pack_publish, wire_options
 from boardroom.shared.protocol.close_codes import CLOSE_SESSION_REPLACED
 from boardroom.shared.protocol.codec import encode_message
 from boardroom.shared.protocol.messages import ServerMessage
@@ -82,7 +83,8 @@ class Publisher:
     (:meth:`boardroom.server.cluster.heartbeat.Heartbeat.register_again`).
 
     A batch of publishes alone goes out on a connection of the publisher's own,
-    packed by hand (a redis-py pipeline costs about three times the CPU); a
+    written and read by hand (:class:`~boardroom.server.cluster.wire.Wire`: redis-py's
+    layers cost about four times the CPU a publish, a pipeline more still); a
     batch with a directory command in it goes as a pipeline."""
 
     def __init__(self, redis: Redis, directory: Directory) -> None:
@@ -96,6 +98,11 @@ class Publisher:
         self._task: asyncio.Task[None] | None = None
         self._failing_since: float | None = None
         self._connection: AbstractConnection | None = None
+        """The connection of publishes where the wire cannot serve (TLS, a Unix socket)."""
+        pool = redis.connection_pool
+        self._wire_options = wire_options(pool.connection_class, pool.connection_kwargs)
+        self._wire: Wire | None = None
+        """The publisher's own connection, written by hand (:mod:`.wire`)."""
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._write_forever())
@@ -154,8 +161,11 @@ class Publisher:
         self._task = None
         if self._connection is not None:
             with contextlib.suppress(RedisError, OSError):
-                await self._connection.disconnect()
+                await self._redis.connection_pool.release(self._connection)
             self._connection = None
+        if self._wire is not None:
+            self._wire.close()
+            self._wire = None
 
     async def _write_forever(self) -> None:
         loop = asyncio.get_running_loop()
@@ -205,37 +215,40 @@ class Publisher:
                     else:
                         write(pipe)
                 return list(await pipe.execute())
+        if self._wire_options is not None:
+            packed = b"".join(
+                pack_publish(write.channel.encode(), encode_bundle(write.envelopes))
+                for write in batch
+                if isinstance(write, _Publish)
+            )
+            if self._wire is None:
+                self._wire = await Wire.connect(self._wire_options, PUBLISH_TIMEOUT_S)
+            try:
+                return await self._wire.send(packed, len(batch))
+            except BaseException:
+                # Broken, late, or cancelled with replies still to come: never read
+                # them as the next batch's; the next batch connects again.
+                self._wire.close()
+                self._wire = None
+                raise
         commands = [
             ("PUBLISH", write.channel, encode_bundle(write.envelopes))
             for write in batch
             if isinstance(write, _Publish)
         ]
-        connection = self._own_connection()
+        connection = self._connection
+        if connection is None:
+            connection = self._connection = await self._redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
         try:
-            # One deadline for the batch: the connection has no timeout of its own,
-            # which redis-py pays per call (a task for each write, a timer for each read).
-            async with asyncio.timeout(PUBLISH_TIMEOUT_S):
-                await connection.send_packed_command(
-                    connection.pack_commands(commands), check_health=False
-                )
-                return [await connection.read_response() for _ in commands]
-        except BaseException as error:
+            await connection.send_packed_command(
+                connection.pack_commands(commands), check_health=False
+            )
+            return [await connection.read_response() for _ in commands]
+        except BaseException:
             # Replies may still come on it: never read them as the next batch's.
             with contextlib.suppress(Exception):
                 await connection.disconnect()
-            if isinstance(error, TimeoutError):
-                raise RedisTimeoutError("Redis did not answer the publishes in time") from error
             raise
-
-    def _own_connection(self) -> AbstractConnection:
-        """The publisher's own connection to Redis (it connects at its first write,
-        and again after a failure): made as the pool makes one, without the
-        per-call timeout (:meth:`_write` bounds each batch as a whole)."""
-        if self._connection is None:
-            pool = self._redis.connection_pool
-            options = {**pool.connection_kwargs, "socket_timeout": None}
-            self._connection = pool.connection_class(**options)
-        return self._connection
 
     async def _wait_for_subscribers(self, channels: set[str]) -> None:
         """Until every channel in ``channels`` has a subscriber again, at most
