@@ -31,16 +31,19 @@ rooms' codes, owners and lobby lines, its sessions and its class's home,
 within a beat or so; a look-up that misses meanwhile (a resume, a join, a room
 message) waits for the rebuild rather than answer ``unknown_room`` or
 ``bad_token``. Pooled connections that the restart broke are dropped and the
-command retried on a new one (redis-py's retry and health check), and the
-publisher keeps what it could not write and writes it, in order, once Redis is
-back and the processes it is for are subscribed again.
+command retried on a new one (redis-py's retry and health check), the inbox
+subscribes again on a new connection, and the publisher keeps what it could not
+write and writes it, in order, once Redis is back and the processes it is for
+are subscribed again. The relay's publishes and the subscription speak to Redis
+by hand (:mod:`boardroom.server.cluster.wire`: redis-py's layers cost more CPU
+a relayed message than acting on it); the directory's commands go through redis-py.
 
 Room traffic lost while a subscription was down is mended by a resync from the
 owner, not by Redis Streams: once a process has registered again it says so to
 every process (``RoomsMoved``), each gateway re-attaches its sessions to it,
 and the owner sends each of them its rooms' whole ``state``, which every client
 already takes as the truth (the bot SDK moves again from it). A gateway whose
-own subscription came back (redis-py connected it again) does the same without
+own subscription came back (it subscribed again) does the same without
 waiting for that, since it may have missed the ``RoomsMoved`` too, and sends
 its sessions' last moves again, whose replies may be lost
 (:meth:`~boardroom.server.cluster.gateway.Gateway.resync`). Pub/sub loses

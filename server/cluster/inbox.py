@@ -8,15 +8,26 @@ done at once; the rest runs in its session's order (:meth:`Process.in_order`),
 so the messages of one session, or the frames of one carried connection, never
 overtake each other. A broken subscription (Redis restarting) is read again
 until it is back; an envelope that does not decode is dropped, logged.
+
+Two readers keep that contract: :meth:`Inbox.keep_subscribed`, over a
+:class:`~boardroom.server.cluster.wire.Subscription` read by hand, which acts on
+each message from the connection's own callback (issue 29: paced, redis-py's
+reading cost a relayed message more CPU than acting on it); and
+:meth:`Inbox.read_forever`, over redis-py's pub/sub, where the wire cannot go
+(TLS, a Unix socket).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
+from typing import Any
 
 from redis.asyncio.client import PubSub
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from boardroom.server.cluster.class_home import ClassHome
 from boardroom.server.cluster.envelopes import (
@@ -38,6 +49,7 @@ from boardroom.server.cluster.hello_hold import HelloHold
 from boardroom.server.cluster.owners import RoomOwners
 from boardroom.server.cluster.process import Process, stop_if_cancelled
 from boardroom.server.cluster.remote_clients import RemoteClients
+from boardroom.server.cluster.wire import Subscription
 from boardroom.server.connection import Connection
 from boardroom.server.core.room_output import ClientId
 
@@ -45,6 +57,8 @@ logger = logging.getLogger(__name__)
 
 INBOX_RETRY_S = 0.1
 """How soon the inbox reads again after its connection failed."""
+INBOX_CONNECT_TIMEOUT_S = 5.0
+"""How long subscribing again may take, at most, before it is tried again."""
 
 
 class Inbox:
@@ -88,7 +102,7 @@ class Inbox:
         failed_at: float | None = None
         while True:
             try:
-                item = await pubsub.get_message(timeout=None)
+                data = await read_message(pubsub)
             except RedisError:
                 stop_if_cancelled()
                 # Redis restarted (or the connection broke): the next read
@@ -102,13 +116,51 @@ class Inbox:
                 self._back_at = failed_at = None
                 logger.warning("subscribed to the cluster's messages again: resyncing")
                 self._gateway.resync(since)
-            if item is None or item.get("type") != "message":
-                continue
-            for envelope in decode_bundle(item["data"]):
-                if envelope is None:
-                    logger.warning("an envelope that does not decode was dropped")
-                elif envelope.sender != self._process.node or isinstance(envelope, RoomsMoved):
+            if data is not None:
+                self._deliver(data)
+
+    async def keep_subscribed(
+        self, subscription: Subscription, options: dict[str, Any], channels: list[str]
+    ) -> None:
+        """Act on what ``subscription`` (subscribed to ``channels``) delivers, as it
+        comes, until cancelled; when it breaks, subscribe again (every
+        :data:`INBOX_RETRY_S` until Redis takes it) and have the gateway ask for
+        what was published to this process meanwhile (:meth:`Gateway.resync`),
+        as :meth:`read_forever` does over redis-py."""
+        loop = asyncio.get_running_loop()
+        try:
+            subscription.start(self._deliver)
+            while True:
+                await subscription.closed
+                failed_at = loop.time()
+                logger.warning("the cluster's subscription broke; subscribing again")
+                while True:
+                    try:
+                        subscription = await Subscription.connect(
+                            options, channels, INBOX_CONNECT_TIMEOUT_S
+                        )
+                        break
+                    except RedisError:
+                        stop_if_cancelled()
+                        logger.exception("subscribing to the cluster's messages failed; retrying")
+                        await asyncio.sleep(INBOX_RETRY_S)
+                logger.warning("subscribed to the cluster's messages again: resyncing")
+                self._gateway.resync(failed_at - RESYNC_BEFORE_S)
+                subscription.start(self._deliver)
+        finally:
+            subscription.close()
+
+    def _deliver(self, data: bytes) -> None:
+        """Act on one message: the envelopes it carries, in order (never a
+        process's own, but its ``RoomsMoved``)."""
+        for envelope in decode_bundle(data):
+            if envelope is None:
+                logger.warning("an envelope that does not decode was dropped")
+            elif envelope.sender != self._process.node or isinstance(envelope, RoomsMoved):
+                try:
                     self._receive(envelope)
+                except Exception:
+                    logger.exception("acting on another process's message failed")
 
     def _receive(self, envelope: Envelope) -> None:
         """Act on one envelope: at once if it is quick and touches no room, else
@@ -157,3 +209,37 @@ class Inbox:
         held are away here from now on, as if their connections had closed."""
         await self._remote.gateway_gone(gateway)
         await self._home.gateway_gone(gateway)
+
+
+async def read_message(pubsub: PubSub) -> bytes | None:
+    """The data of the next message published to a subscribed channel; None
+    for anything else read (a subscription's confirmation, a health check's
+    answer).
+
+    While the subscription's connection is up this reads its replies straight
+    from the connection: redis-py's ``get_message`` wraps each read in its retry
+    and observability layers, a dozen coroutine frames that every message woke
+    through, about half of the inbox's CPU a message (issue 29). Anything but a
+    message is handed to ``PubSub.handle_message``, which keeps its books of
+    subscriptions. When the connection is down or a read breaks, ``get_message``
+    reads instead: it connects again and subscribes again (with its retries,
+    and the connect callback that has the gateway resync)."""
+    connection = pubsub.connection
+    if connection is None or not connection.is_connected:
+        item = await pubsub.get_message(timeout=None)
+        return item["data"] if item is not None and item["type"] == "message" else None
+    await pubsub.check_health()
+    try:
+        response = await connection.read_response(
+            timeout=math.inf, disconnect_on_error=True, push_request=True
+        )
+    except (RedisConnectionError, RedisTimeoutError):
+        # The read disconnected it: the next read connects and subscribes again.
+        return await read_message(pubsub)
+    if isinstance(response, list) and len(response) == 3 and response[0] == b"message":
+        data: bytes = response[2]
+        return data
+    if response in pubsub.health_check_response:
+        return None
+    await pubsub.handle_message(response, ignore_subscribe_messages=True)
+    return None

@@ -51,6 +51,7 @@ from boardroom.server.cluster.owners import RoomOwners
 from boardroom.server.cluster.process import HELLO_HOLD_S, Process
 from boardroom.server.cluster.relay import Publisher
 from boardroom.server.cluster.remote_clients import RemoteClients
+from boardroom.server.cluster.wire import Subscription, wire_options
 from boardroom.server.connection import Connection
 from boardroom.server.core.lobby import RoomCodes, RoomPage
 from boardroom.server.core.sessions import Session, session_id_for
@@ -191,10 +192,18 @@ class ClusterNode:
         """Act for the cluster with ``hub``: read the inbox, beat, take over the dead."""
         self._process.hub = hub
         hub.elsewhere = self
-        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self.directory.channel(self.node), self.directory.channel("*"))
+        channels = [self.directory.channel(self.node), self.directory.channel("*")]
+        pool = self._redis.connection_pool
+        options = wire_options(pool.connection_class, pool.connection_kwargs)
+        if options is not None:
+            subscription = await Subscription.connect(options, channels, REDIS_CONNECT_TIMEOUT_S)
+            inbox = self._inbox.keep_subscribed(subscription, options, channels)
+        else:  # TLS, a Unix socket: redis-py's pub/sub
+            self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            await self._pubsub.subscribe(*channels)
+            inbox = self._inbox.read_forever(self._pubsub)
         self._tasks = [
-            asyncio.create_task(self._inbox.read_forever(self._pubsub)),
+            asyncio.create_task(inbox),
             asyncio.create_task(self._heartbeat.beat_forever()),
         ]
         restored = [info.code for info in hub.rooms()]

@@ -33,6 +33,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from boardroom.server.cluster.directory import Command, Directory
 from boardroom.server.cluster.envelopes import Close, Deliver, Envelope, encode_bundle
+from boardroom.server.cluster.wire import Wire, pack_publish, wire_options
 from boardroom.shared.protocol.close_codes import CLOSE_SESSION_REPLACED
 from boardroom.shared.protocol.codec import encode_message
 from boardroom.shared.protocol.messages import ServerMessage
@@ -43,6 +44,9 @@ logger = logging.getLogger(__name__)
 PUBLISH_RETRY_S = 30.0
 """How long writes that Redis could not take (it is restarting, or the
 connection broke) are kept and tried again, in order, before they are given up."""
+PUBLISH_TIMEOUT_S = 5.0
+"""How long a batch of publishes may take to be written and answered; past it
+the connection is dropped and the batch tried again, as after a broken one."""
 RESUBSCRIBE_WAIT_S = 3.0
 """After such a failure, how long the first writes wait for the processes they
 are for to be subscribed again (a message published to nobody is lost)."""
@@ -79,7 +83,8 @@ class Publisher:
     (:meth:`boardroom.server.cluster.heartbeat.Heartbeat.register_again`).
 
     A batch of publishes alone goes out on a connection of the publisher's own,
-    packed by hand (a redis-py pipeline costs about three times the CPU); a
+    written and read by hand (:class:`~boardroom.server.cluster.wire.Wire`: redis-py's
+    layers cost about four times the CPU a publish, a pipeline more still); a
     batch with a directory command in it goes as a pipeline."""
 
     def __init__(self, redis: Redis, directory: Directory) -> None:
@@ -93,6 +98,11 @@ class Publisher:
         self._task: asyncio.Task[None] | None = None
         self._failing_since: float | None = None
         self._connection: AbstractConnection | None = None
+        """The connection of publishes where the wire cannot serve (TLS, a Unix socket)."""
+        pool = redis.connection_pool
+        self._wire_options = wire_options(pool.connection_class, pool.connection_kwargs)
+        self._wire: Wire | None = None
+        """The publisher's own connection, written by hand (:mod:`.wire`)."""
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._write_forever())
@@ -153,6 +163,9 @@ class Publisher:
             with contextlib.suppress(RedisError, OSError):
                 await self._redis.connection_pool.release(self._connection)
             self._connection = None
+        if self._wire is not None:
+            self._wire.close()
+            self._wire = None
 
     async def _write_forever(self) -> None:
         loop = asyncio.get_running_loop()
@@ -202,14 +215,30 @@ class Publisher:
                     else:
                         write(pipe)
                 return list(await pipe.execute())
+        if self._wire_options is not None:
+            packed = b"".join(
+                pack_publish(write.channel.encode(), encode_bundle(write.envelopes))
+                for write in batch
+                if isinstance(write, _Publish)
+            )
+            if self._wire is None:
+                self._wire = await Wire.connect(self._wire_options, PUBLISH_TIMEOUT_S)
+            try:
+                return await self._wire.send(packed, len(batch))
+            except BaseException:
+                # Broken, late, or cancelled with replies still to come: never read
+                # them as the next batch's; the next batch connects again.
+                self._wire.close()
+                self._wire = None
+                raise
         commands = [
             ("PUBLISH", write.channel, encode_bundle(write.envelopes))
             for write in batch
             if isinstance(write, _Publish)
         ]
-        if self._connection is None:
-            self._connection = await self._redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
         connection = self._connection
+        if connection is None:
+            connection = self._connection = await self._redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
         try:
             await connection.send_packed_command(
                 connection.pack_commands(commands), check_health=False

@@ -1,7 +1,8 @@
 """The cluster's publisher (server/cluster/relay.py) on a real Redis: what one
 loop turn sends one process is one publish, in order, and a message for several
 clients of one gateway is one ``Deliver`` naming them all (issue 29: a relayed
-move cost a publish and a message to read per receiver)."""
+move cost a publish and a message to read per receiver); and the inbox's read
+(server/cluster/inbox.py), straight from its connection."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from services import RedisServer
 
+from boardroom.server.cluster import relay
 from boardroom.server.cluster.directory import Directory
 from boardroom.server.cluster.envelopes import Deliver, Envelope, Gone, decode_bundle
+from boardroom.server.cluster.inbox import read_message
 from boardroom.server.cluster.relay import Publisher, RemoteOutbox
 from boardroom.shared.protocol.messages import Pong
 
@@ -142,3 +145,83 @@ async def test_the_publisher_publishes_again_after_redis_closed_its_connection(
     assert sessions == ["a", "b"]
     await publisher.close()
     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+async def test_the_inbox_reads_each_message_in_order_and_nothing_else(
+    directory: Directory,
+) -> None:
+    """What the inbox reads straight from its connection (issue 29): a message's
+    data, in order; None for the subscription's confirmation."""
+    pubsub = directory.redis.pubsub(ignore_subscribe_messages=True)
+    await pubsub.subscribe(directory.channel("gw"))
+    assert await read_message(pubsub) is None  # "subscribe", confirmed
+    for number in range(3):
+        await directory.redis.publish(directory.channel("gw"), f"m{number}")
+    assert [await read_message(pubsub) for _ in range(3)] == [b"m0", b"m1", b"m2"]
+    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+class Told:
+    def __init__(self) -> None:
+        self.times = 0
+
+    def connected(self, connection: object) -> None:
+        self.times += 1
+
+
+async def test_the_inbox_subscribes_again_after_redis_closed_its_connection(
+    directory: Directory,
+) -> None:
+    """A read that breaks (Redis closed the subscription's connection) connects
+    and subscribes again, telling the connect callbacks (the gateway's resync
+    hangs on them), and reads what is published afterwards."""
+    channel = directory.channel("gw")
+    pubsub = directory.redis.pubsub(ignore_subscribe_messages=True)
+    await pubsub.subscribe(channel)
+    assert await read_message(pubsub) is None
+    told = Told()
+    assert pubsub.connection is not None
+    pubsub.connection.register_connect_callback(told.connected)  # kept as a weak method
+
+    async def publish_once_subscribed_again() -> None:
+        while (await directory.redis.pubsub_numsub(channel))[0][1] == 0:
+            await asyncio.sleep(0.02)
+        await directory.redis.publish(channel, "after")
+
+    killed = await directory.redis.client_kill_filter(_type="pubsub")
+    assert killed == 1
+    publishing = asyncio.create_task(publish_once_subscribed_again())
+    read = [await read_message(pubsub) for _ in range(2)]
+    await publishing
+    assert [data for data in read if data is not None] == [b"after"]
+    assert told.times == 1
+    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+async def test_a_redis_that_never_answers_holds_the_publisher_for_a_deadline_only(
+    directory: Directory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The publisher's connection has no timeout of its own: each batch has one
+    (:data:`PUBLISH_TIMEOUT_S`), then it is tried again as after a broken
+    connection, and given up after :data:`PUBLISH_RETRY_S`."""
+    monkeypatch.setattr(relay, "PUBLISH_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(relay, "PUBLISH_RETRY_S", 0.5)
+    accepted: list[asyncio.StreamWriter] = []
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.append(writer)  # reads nothing, answers nothing
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    silent_redis = Redis.from_url(f"redis://127.0.0.1:{port}")
+    publisher = Publisher(silent_redis, directory)
+    publisher.start()
+    publisher.send("gw", Gone("owner", "a"))
+    await asyncio.wait_for(publisher.flush(), 10)  # given up, not stuck
+    assert len(accepted) >= 2  # connected again after each deadline
+    await publisher.close()
+    for writer in accepted:
+        writer.close()
+    server.close()
+    await server.wait_closed()
+    await silent_redis.aclose()
