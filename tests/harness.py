@@ -16,6 +16,7 @@ import inspect
 import itertools
 import json
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import re
 import signal
@@ -41,6 +42,7 @@ from boardroom.server.config import ServerConfig
 from boardroom.server.engine_pool import EnginePool
 from boardroom.server.tls import server_ssl_context
 
+TESTS_FOLDER = Path(__file__).resolve().parent
 TIMEOUT = 10.0
 """Seconds a test waits for an expected message: generous, for a loaded CI machine."""
 POLL_INTERVAL = 0.05
@@ -85,10 +87,34 @@ class ForkedEnginePool(EnginePool):
         options.setdefault("start_method", "forkserver")
         super().__init__(**options)
 
+    async def start(self) -> None:
+        start_the_forkserver()
+        await super().start()
+
 
 multiprocessing.get_context("forkserver").set_forkserver_preload(
-    ["__main__", "boardroom.server.engine_pool"]
+    # forkserver_warm: the warm-up games' kernels, built once for every worker forked
+    ["__main__", "boardroom.server.engine_pool", "forkserver_warm"]
 )
+
+
+def start_the_forkserver() -> None:
+    """Start this process's forkserver, if it is not running yet, with the tests'
+    folder on its path: it imports its preloaded modules by name, and this
+    Python's forkserver does not take the path of the process that starts it
+    (``forkserver_warm`` lives here, not in the installed package). Only the
+    forkserver gets the variable: the processes the tests start later do not."""
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS_FOLDER), saved]))
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        if saved is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = saved
+
+
 lifecycle.EnginePool = ForkedEnginePool  # type: ignore[misc]
 
 

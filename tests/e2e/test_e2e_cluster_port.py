@@ -7,6 +7,12 @@ kernel's choice (a hash of the connection's addresses), so the tests find out
 where a client landed the way the cluster itself records it: the room a client
 creates lives in the process it is connected to, and the directory in Redis
 names that process as the room's owner.
+
+The three tests share one pair of processes (a module fixture, on the module's
+event loop): none changes what another looks at (each opens rooms of its own, and
+the refused third process fails at its bind, before it touches the cluster), and
+starting two ``boardroom serve`` children costs seconds (docs/benchmarks.md, "The
+test suite").
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 from cluster_helpers import SharedPort
 from cluster_helpers import shared_port as cluster_shared_port
 from harness import Player, ServerProcess
@@ -28,7 +35,10 @@ TRIES = 40
 """Connections a test opens at most to reach the other process than a given one."""
 
 
-@pytest.fixture
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def shared_port(
     redis_server: RedisServer, postgres_server: PostgresServer
 ) -> AsyncIterator[SharedPort]:
