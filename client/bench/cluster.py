@@ -85,6 +85,10 @@ class ProcessCpu:
     """The moves played in its rooms (a relayed move counts where its room is)."""
     core: int | None = None
     """The core it was pinned to (None: not pinned)."""
+    wakes: int | None = None
+    """The times its loop's thread slept and was woken (the main thread's voluntary
+    context switches, from ``/proc``; None where not read): paced, what a move
+    costs is mostly the waking for it (docs/benchmarks.md, "Paced, a fourth pass")."""
 
 
 @dataclass
@@ -260,13 +264,13 @@ async def _measure(
     if setup.cluster:
         flags += ["--cluster", redis.url, "--cluster-name", f"bench-{secrets.token_hex(3)}"]
     before_pg = postgres.counters(database) if database else {}
-    async with _servers(setup, flags, cores) as urls:
+    async with _servers(setup, flags, cores) as (urls, pids):
         options = _load(urls, rooms, duration, think, workers)
         redis.reset_counters()
         redis_cpu, pg_cpu = _redis_cpu(redis), postgres.cpu_seconds()
-        first = await _read_each(urls)
+        first, first_wakes = await _read_each(urls), [voluntary_switches(pid) for pid in pids]
         report = await run_load(options, Progress(sys.stderr))
-        last = await _read_each(urls)
+        last, last_wakes = await _read_each(urls), [voluntary_switches(pid) for pid in pids]
         redis_cpu, pg_cpu = _redis_cpu(redis) - redis_cpu, postgres.cpu_seconds() - pg_cpu
         counted = redis.counters() if setup.cluster else {}
     # Read once the servers are gone: a backend's counts reach the statistics when it ends.
@@ -280,8 +284,21 @@ async def _measure(
         {key: after_pg[key] - before_pg[key] for key in after_pg},
         redis_cpu=redis_cpu / window if setup.cluster else None,
         postgres_cpu=pg_cpu / window if setup.postgres else None,
-        processes=_processes(first, last, cores),
+        processes=_processes(first, last, cores, list(zip(first_wakes, last_wakes, strict=True))),
     )
+
+
+def voluntary_switches(pid: int) -> int | None:
+    """How many times the main thread of ``pid`` gave up its core to wait (slept
+    in ``epoll`` and was woken, for an event loop); None where ``/proc`` says not."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("voluntary_ctxt_switches:"):
+            return int(line.split()[1])
+    return None
 
 
 async def _read_each(urls: tuple[str, ...]) -> list[ServerReading] | None:
@@ -294,9 +311,12 @@ async def _read_each(urls: tuple[str, ...]) -> list[ServerReading] | None:
 
 
 def _processes(
-    first: list[ServerReading] | None, last: list[ServerReading] | None, cores: list[int] | None
+    first: list[ServerReading] | None,
+    last: list[ServerReading] | None,
+    cores: list[int] | None,
+    wakes: list[tuple[int | None, int | None]],
 ) -> list[ProcessCpu]:
-    """Each process's CPU time and moves between two readings of them all."""
+    """Each process's CPU time, moves and wakes between two readings of them all."""
     if first is None or last is None:
         return []
     processes = []
@@ -308,6 +328,7 @@ def _processes(
                 cpu_seconds=(after.cpu_seconds or 0.0) - (before.cpu_seconds or 0.0),
                 moves=(after.moves or 0.0) - (before.moves or 0.0),
                 core=None if cores is None else cores[number % len(cores)],
+                wakes=_between(*wakes[number]) if number < len(wakes) else None,
             )
         )
     return processes
@@ -318,15 +339,20 @@ def _redis_cpu(redis: RedisServer) -> float:
     return (counters["used_cpu_user_ms"] + counters["used_cpu_sys_ms"]) / 1000
 
 
+def _between(before: int | None, after: int | None) -> int | None:
+    return None if before is None or after is None else after - before
+
+
 @contextlib.asynccontextmanager
 async def _servers(
     setup: Setup, flags: list[str], cores: list[int] | None
-) -> AsyncIterator[tuple[str, ...]]:
+) -> AsyncIterator[tuple[tuple[str, ...], list[int]]]:
     """The setup's server processes, started one after the other (each restores
     and claims what it finds; none is racing another's start); with ``cores``,
-    process *i* pinned to ``cores[i]`` (round again past their number)."""
+    process *i* pinned to ``cores[i]`` (round again past their number). Their
+    URLs, and their process ids."""
     async with contextlib.AsyncExitStack() as stack:
-        urls = []
+        urls, pids = [], []
         for number in range(setup.processes):
             started = await stack.enter_async_context(
                 local_process(
@@ -340,7 +366,8 @@ async def _servers(
             if cores is not None:
                 pin(started.pid, cores[number % len(cores)])
             urls.append(f"ws://127.0.0.1:{started.port}/ws")
-        yield tuple(urls)
+            pids.append(started.pid)
+        yield tuple(urls), pids
 
 
 def _load(
@@ -431,14 +458,14 @@ def _process_table(results: list[Measured]) -> list[str]:
         "CPU time over the moves their rooms played):",
         "| setup | moves | servers' CPU µs a move | vs 1 process, PostgreSQL "
         "| each process: CPU µs over all the moves (its own moves) "
-        "| servers' CPU µs a move in the measured window |",
-        "|---|---:|---:|---:|---|---:|",
+        "| servers' CPU µs a move in the measured window | servers' wakes a move |",
+        "|---|---:|---:|---:|---|---:|---:|",
     ]
     for measured in results:
         total = measured.cpu_per_move_us()
         moves = sum(process.moves for process in measured.processes)
         if total is None:
-            lines.append(f"| {measured.setup.name} | - | - | - | - | - |")
+            lines.append(f"| {measured.setup.name} | - | - | - | - | - | - |")
             continue
         each = ", ".join(
             f"{process.cpu_seconds / moves * 1e6:.0f} ({process.moves / moves:.0%})"
@@ -447,9 +474,11 @@ def _process_table(results: list[Measured]) -> list[str]:
         )
         versus = "" if single is None else f"{total / single:.2f}x"
         window = measured.window_cpu_per_move_us()
+        wakes = [process.wakes for process in measured.processes]
+        woken = "-" if None in wakes else f"{sum(w or 0 for w in wakes) / moves:.2f}"
         lines.append(
             f"| {measured.setup.name} | {moves:,.0f} | {total:.0f} | {versus} | {each} "
-            f"| {'-' if window is None else f'{window:.0f}'} |"
+            f"| {'-' if window is None else f'{window:.0f}'} | {woken} |"
         )
     return lines
 

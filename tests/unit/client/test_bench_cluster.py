@@ -56,6 +56,7 @@ def test_one_process_and_a_cluster_are_measured_in_one_run(
     cells = [cell.strip() for cell in cluster.strip("|").split("|")]
     assert float(cells[2]) > 0 and cells[3].endswith("x"), cluster  # its CPU a move, vs 1
     assert len(re.findall(r"\d+ \(\d+%\)", cells[4])) == 2, cluster  # each process's
+    assert float(cells[6]) > 0, cluster  # its processes' wakes a move, from /proc
     compared = printed.split("Against 1 process, PostgreSQL")[1]
     assert re.search(r"^\| 2 processes, cluster \| \d\.\d\d \| \d+\.\d\dx \|", compared, re.M)
 
