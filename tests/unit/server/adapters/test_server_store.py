@@ -353,6 +353,35 @@ async def test_postgres_commits_are_durable_and_the_schema_is_current(
     assert "secret" not in hidden.path and ":***@" in hidden.path
 
 
+async def test_a_postgres_connection_goes_back_to_the_pool_without_a_transaction_left_open(
+    postgres_database: str,
+) -> None:
+    """The pool gives a connection back without asyncpg's reset query (one round
+    trip a transaction saved, issue 29), but a transaction whose body raised is
+    still rolled back: nothing of it stays, and no connection of the store is left
+    idle in a transaction."""
+
+    async def fails_half_way(db: asyncpg.Connection) -> None:
+        await db.execute("CREATE TABLE probe (x int)")
+        await db.execute("INSERT INTO probe VALUES (1)")
+        raise RuntimeError("the body fails after its writes")
+
+    async def probe_table(db: asyncpg.Connection) -> object:
+        return await db.fetchval("SELECT to_regclass('probe')")
+
+    async with PostgresGameStore(postgres_database) as store:
+        for _ in range(3):
+            with pytest.raises(RuntimeError, match="after its writes"):
+                await store._transaction(fails_half_way, write=True, what="probing")
+        assert await store._transaction(probe_table, write=False, what="probing") is None
+        left_open = await _postgres_value(
+            postgres_database,
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
+        )
+        assert left_open == 0
+
+
 async def test_a_postgres_that_can_lose_commits_is_refused(
     postgres_server: PostgresServer,
 ) -> None:
