@@ -186,20 +186,7 @@ class GameRecorder:
         of its game is written with that end, both or neither, in one transaction
         (:func:`write_units`)."""
         for unit in write_units(events):
-            match unit:
-                case (MoveMade() as move, GameFinished() as end):
-                    await self._final_move(move, end)
-                case (GameStarted() as event,):
-                    game_id = await self._store.create_game(
-                        event.room,
-                        event.game,
-                        event.seats,
-                        number=event.game_number,
-                        options=options_to_json(options),
-                        at=event.at,
-                        started_at=event.at,
-                    )
-                    self._ids[event.room, event.game_number] = game_id
+            match unit:  # the commonest first: a move alone, then a game's last
                 case (MoveMade() as event,):
                     game_id = self._id_of(event.room, event.game_number, "a move")
                     try:
@@ -214,6 +201,19 @@ class GameRecorder:
                     except StaleWriteError:
                         if not await self._move_stored(game_id, event):
                             raise
+                case (MoveMade() as move, GameFinished() as end):
+                    await self._final_move(move, end)
+                case (GameStarted() as event,):
+                    game_id = await self._store.create_game(
+                        event.room,
+                        event.game,
+                        event.seats,
+                        number=event.game_number,
+                        options=options_to_json(options),
+                        at=event.at,
+                        started_at=event.at,
+                    )
+                    self._ids[event.room, event.game_number] = game_id
                 case (GameFinished() as event,):
                     await self._finish(self._id_of(event.room, event.game_number, "the end"), event)
                 case (HintGiven() as event,):

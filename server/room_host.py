@@ -338,16 +338,21 @@ class RoomHost:
     async def _carry_out(self, output: Output) -> None:
         # The record's id of a game that ends here, for game_over: the recorder
         # forgets it once the end is stored.
-        ended_id = next(
-            (
-                self._recorder.game_id(self.code, event.game_number)
-                for event in output.events
-                if isinstance(event, GameFinished)
-            ),
-            None,
+        events = output.events
+        ended_id = (
+            next(
+                (
+                    self._recorder.game_id(self.code, event.game_number)
+                    for event in events
+                    if isinstance(event, GameFinished)
+                ),
+                None,
+            )
+            if events
+            else None
         )
         was_held = self._clock_held
-        if output.events:
+        if events:
             try:
                 await self._store(output)
             except RoomStorageUnavailableError:
@@ -376,13 +381,13 @@ class RoomHost:
     def _send(self, output: Output, ended_id: int | None) -> None:
         """Deliver ``output``'s messages, each encoded once (``ended_id``: the
         stored id of a game that ended in it, for its ``game_over``)."""
-        game_id = self.game_id
         encoded: dict[int, tuple[ServerMessage, str]] = {}
         for recipient, message in output.messages:
-            # The room does not know the store's ids: its game's is added here.
+            # The room does not know the store's ids: its game's is added here
+            # (looked up only for a state: most outputs, a move's, carry none).
             if isinstance(message, GameOver) and ended_id is not None:
                 message = msgspec.structs.replace(message, game_id=ended_id)
-            elif isinstance(message, State) and game_id is not None:
+            elif isinstance(message, State) and (game_id := self.game_id) is not None:
                 with_id = msgspec.structs.replace(message.room, game_id=game_id)
                 message = msgspec.structs.replace(message, room=with_id)
             plain = without_search(message)

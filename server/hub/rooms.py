@@ -481,10 +481,12 @@ class Rooms:
                 self.events.publish(event)
         if moves:
             self.metrics.moves_total.inc(moves)
-        if host.room.is_empty and host.code in self.lobby:
+        if host.code not in self.lobby:
+            return
+        if host.room.is_empty:
             # Nobody sits, is held or watches: nobody can come back to it.
             self._drop_room(host)
-        elif host.code in self.lobby:
+        elif self.elsewhere is not None:
             self._list(host)
 
     async def tell_elsewhere_again(self) -> None:

@@ -111,20 +111,31 @@ def _write_batch(
 
 
 def _append_move(pending: PendingMove, db: sqlite3.Connection) -> StoreError | None:
-    game_id, ply = pending.game_id, pending.ply
-    row = db.execute(
-        "SELECT state, (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?)"
-        " FROM games WHERE id = ?",
-        (game_id, game_id),
-    ).fetchone()
-    refusal = move_refusal(pending, *(row or (None, 0)))
-    if refusal is None:
+    """Insert the move, or say why it does not fit its game (nothing written).
+
+    One statement a move: the schema's trigger ``moves_append_in_order`` checks
+    what :func:`move_refusal` does (the game in play, the next ply) and aborts the
+    insert alone, not the batch's transaction, if it does not fit; only then is the
+    game read, to name the refusal. (The game was read before every insert, and
+    the trigger read it again: issue 29.)"""
+    game_id = pending.game_id
+    try:
         db.execute(
             "INSERT INTO moves (game_id, ply, move, at, clock_ms, autopilot)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, ply, pending.move, pending.at, pending.clock_ms, pending.autopilot),
+            (game_id, pending.ply, pending.move, pending.at, pending.clock_ms, pending.autopilot),
         )
-    return refusal
+    except sqlite3.IntegrityError:
+        row = db.execute(
+            "SELECT state, (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?)"
+            " FROM games WHERE id = ?",
+            (game_id, game_id),
+        ).fetchone()
+        refusal = move_refusal(pending, *(row or (None, 0)))
+        if refusal is None:
+            raise  # not the trigger's refusal: the database's own error, as before
+        return refusal
+    return None
 
 
 def _append_final_move(db: sqlite3.Connection, pending: PendingMove) -> None:

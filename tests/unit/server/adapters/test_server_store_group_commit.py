@@ -193,6 +193,47 @@ async def commits_during(store: GameStore, work: Awaitable[object]) -> int:
     return sum(statement.strip().upper() == "COMMIT" for statement in statements)
 
 
+async def statements_during(store: GameStore, work: Awaitable[object]) -> list[str]:
+    """The statements the store's SQLite connection ran while ``work`` ran (traced
+    on the store's own thread), upper-cased."""
+    statements: list[str] = []
+    thread = store._handle
+    assert thread is not None
+    await thread.call(lambda db: db.set_trace_callback(statements.append))
+    try:
+        await work
+    finally:
+        await thread.call(lambda db: db.set_trace_callback(None))
+    return [statement.strip().upper() for statement in statements]
+
+
+async def test_a_batch_of_moves_costs_one_statement_a_move(db_path: Path) -> None:
+    """Moves stored together: BEGIN, one INSERT a move (the schema's trigger checks
+    the game and the ply; no read before it, issue 29), COMMIT; only a stale move
+    in the batch has its game read back, to name its refusal."""
+    async with GameStore(db_path) as store:
+        games = [await playing(store, f"R{number}") for number in range(3)]
+        await store.append_move(games[0], 0, "a1", T0 + 2)
+        writes = asyncio.gather(
+            store.append_move(games[0], 1, "b1", T0 + 3),
+            store.append_move(games[1], 0, "a1", T0 + 3),
+            store.append_move(games[2], 0, "a1", T0 + 3),
+            store.append_move(games[0], 1, "c1", T0 + 3),  # ply 1 is b1's: stale
+            return_exceptions=True,
+        )
+        statements = await statements_during(store, writes)
+        results = await writes
+        assert results[:3] == [None, None, None]
+        assert isinstance(results[3], StaleWriteError)
+        # SQLite traces an insert again as its trigger runs: each counted once.
+        inserts = list(dict.fromkeys(s for s in statements if s.startswith("INSERT")))
+        assert len(inserts) == 4
+        assert (statements[0], statements[-1]) == ("BEGIN IMMEDIATE", "COMMIT")
+        assert sum(statement.startswith("SELECT") for statement in statements) == 1
+        record = await store.get_game(games[0])
+        assert [move.move for move in record.moves] == ["a1", "b1"]
+
+
 async def test_a_game_ending_move_and_its_end_cost_one_transaction(db_path: Path) -> None:
     """The move that wins a room's game and the game's end, as the room gives them
     (one output) and the server's recorder stores them: one COMMIT (one fsync) for
