@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from harness import RunningServer
+from harness import Player, RunningServer
 
 from boardroom.server.classroom.class_mode import teacher_token
 from boardroom.server.core.players import PlayerRecord, new_player_token, player_id_for, token_hash
@@ -103,3 +103,48 @@ async def a_class_of(database: Path, count: int, *, name: str = "student {n:05d}
         accounts.append((player, token_hash(token), student))
     async with open_store(str(database)) as store:
         await store.enrol(accounts)
+
+
+async def bulk_added_student(ws_url: str, account: dict[str, Any]) -> Player:
+    """A student of a bulk add (``POST /api/admin/students``), connected with
+    their card's key."""
+    token = account["join_link"].split("/#/account/")[1].split("?")[0]
+    player = await Player.connect(ws_url)
+    hello = {"type": "hello", "name": account["name"], "version": 2, "client": "human"}
+    welcome = await player.request({**hello, "player_token": token})
+    assert welcome["type"] == "welcome", welcome
+    return player
+
+
+async def a_lesson(
+    ws_url: str, teacher: Teacher, names: list[str], *, tournament: str, entrants: int
+) -> list[Player]:
+    """A lesson under way, for the teacher's page: ``names`` added at once, the
+    first eight connected (returned, in order); three rooms in play (connect4,
+    tictactoe, connect4), the tic-tac-toe one finished, a private gomoku room
+    waiting, and a Connect Four round robin called ``tournament`` of the
+    ``entrants`` students from the eleventh on, running (its players absent, so
+    its games wait)."""
+    status, made, _ = await teacher.call("POST", "/api/admin/students", {"names": names})
+    assert status == 201, made
+    accounts = made["students"]
+    players = [await bulk_added_student(ws_url, account) for account in accounts[:8]]
+    for first, second, game in ((0, 1, "connect4"), (2, 3, "tictactoe"), (4, 5, "connect4")):
+        room = (await players[first].request({"type": "create_room", "game": game}))["room"]
+        await players[second].request({"type": "join", "code": room["code"]})
+        if first == 2:  # this one ends: under "Finished"
+            for ply, cell in enumerate(["a1", "a2", "b1", "b2", "c1"]):
+                mover = players[(first, second)[ply % 2]]
+                await mover.request({"type": "move", "room": room["code"], "move": cell})
+            await players[first].expect("game_over")
+    await players[6].request({"type": "create_room", "game": "gomoku", "public": False})
+    body = {
+        "name": tournament,
+        "game": "connect4",
+        "format": "round_robin",
+        "entrants": [f"student:{account['id']}" for account in accounts[10 : 10 + entrants]],
+        "no_show_seconds": 600,
+    }
+    status, answer, _ = await teacher.call("POST", "/api/admin/tournaments", body)
+    assert status == 201, answer
+    return players

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
-from browser import WebPlayer, WebSession, web_session
-from classroom_helpers import Teacher
-from harness import Player
+from browser import WebPlayer, web_session
+from classroom_helpers import Teacher, a_lesson
 from playwright.async_api import Page, expect
 
 SHOTS = os.environ.get("BOARDROOM_SHOTS")
@@ -45,45 +43,6 @@ async def shot(page: Page, name: str, *parts: str) -> None:
     for part in parts:
         file = Path(SHOTS) / f"{name}-{part.strip('.#').split()[0]}.png"
         await page.locator(part).first.screenshot(path=str(file))
-
-
-async def student(web: WebSession, account: dict[str, Any]) -> Player:
-    """A student of the bulk add, connected with their card's key."""
-    token = account["join_link"].split("/#/account/")[1].split("?")[0]
-    player = await Player.connect(web.server.ws_url)
-    hello = {"type": "hello", "name": account["name"], "version": 2, "client": "human"}
-    welcome = await player.request({**hello, "player_token": token})
-    assert welcome["type"] == "welcome", welcome
-    return player
-
-
-async def a_lesson(web: WebSession, teacher: Teacher) -> list[Player]:
-    """25 students added at once; three rooms in play, one finished, one waiting;
-    a round robin of four running (its players absent, so its games wait)."""
-    status, made, _ = await teacher.call("POST", "/api/admin/students", {"names": CLASS})
-    assert status == 201, made
-    accounts = made["students"]
-    players = [await student(web, account) for account in accounts[:8]]
-    for first, second, game in ((0, 1, "connect4"), (2, 3, "tictactoe"), (4, 5, "connect4")):
-        room = (await players[first].request({"type": "create_room", "game": game}))["room"]
-        await players[second].request({"type": "join", "code": room["code"]})
-        if first == 2:  # this one ends: under "Finished"
-            for ply, cell in enumerate(["a1", "a2", "b1", "b2", "c1"]):
-                mover = players[(first, second)[ply % 2]]
-                await mover.request({"type": "move", "room": room["code"], "move": cell})
-            await players[first].expect("game_over")
-    await players[6].request({"type": "create_room", "game": "gomoku", "public": False})
-    entrants = [f"student:{account['id']}" for account in accounts[10:14]]
-    body = {
-        "name": "Friday Connect Four cup",
-        "game": "connect4",
-        "format": "round_robin",
-        "entrants": entrants,
-        "no_show_seconds": 600,
-    }
-    status, answer, _ = await teacher.call("POST", "/api/admin/tournaments", body)
-    assert status == 201, answer
-    return players
 
 
 async def overflowing(page: Page, selector: str) -> list[str]:
@@ -137,7 +96,9 @@ async def test_the_teachers_page_in_a_lesson_fits_the_projectors_sizes(db_path: 
     stay inside their panels."""
     async with web_session(db_path, class_name="7B") as web:
         teacher = Teacher(web.server)
-        players = await a_lesson(web, teacher)
+        players = await a_lesson(
+            web.server.ws_url, teacher, CLASS, tournament="Friday Connect Four cup", entrants=4
+        )
         desk = await web.open(f"/teacher#token={teacher.token}", viewport=PROJECTORS[0])
         page = desk.page
         await expect(page.locator(".class-name")).to_have_text("Class 7B")

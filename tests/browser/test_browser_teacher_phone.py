@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import WebSession, web_session
-from classroom_helpers import Teacher
-from harness import Player
+from browser import web_session
+from classroom_helpers import Teacher, a_lesson
 from playwright.async_api import Locator, Page, expect
 
 from boardroom.shared.i18n import translator
@@ -48,45 +47,6 @@ CLASS = [
 def say(language: str, message: str, /, **params: Any) -> str:
     """``message`` (an English msgid) as the page writes it in ``language``."""
     return translator(language).gettext(message, **params)
-
-
-async def student(web: WebSession, account: dict[str, Any]) -> Player:
-    """A student of the bulk add, connected with their card's key."""
-    token = account["join_link"].split("/#/account/")[1].split("?")[0]
-    player = await Player.connect(web.server.ws_url)
-    hello = {"type": "hello", "name": account["name"], "version": 2, "client": "human"}
-    welcome = await player.request({**hello, "player_token": token})
-    assert welcome["type"] == "welcome", welcome
-    return player
-
-
-async def a_lesson(web: WebSession, teacher: Teacher) -> list[Player]:
-    """The 30 added at once; three rooms in play, one finished, one waiting; a
-    round robin of six running (its players absent, so its games wait)."""
-    status, made, _ = await teacher.call("POST", "/api/admin/students", {"names": CLASS})
-    assert status == 201, made
-    accounts = made["students"]
-    players = [await student(web, account) for account in accounts[:8]]
-    for first, second, game in ((0, 1, "connect4"), (2, 3, "tictactoe"), (4, 5, "connect4")):
-        room = (await players[first].request({"type": "create_room", "game": game}))["room"]
-        await players[second].request({"type": "join", "code": room["code"]})
-        if first == 2:  # this one ends: under "Finished"
-            for ply, cell in enumerate(["a1", "a2", "b1", "b2", "c1"]):
-                mover = players[(first, second)[ply % 2]]
-                await mover.request({"type": "move", "room": room["code"], "move": cell})
-            await players[first].expect("game_over")
-    await players[6].request({"type": "create_room", "game": "gomoku", "public": False})
-    entrants = [f"student:{account['id']}" for account in accounts[10:16]]
-    body = {
-        "name": "Copa de Conecta Cuatro del viernes",
-        "game": "connect4",
-        "format": "round_robin",
-        "entrants": entrants,
-        "no_show_seconds": 600,
-    }
-    status, answer, _ = await teacher.call("POST", "/api/admin/tournaments", body)
-    assert status == 201, answer
-    return players
 
 
 PANELS = (".top", ".account-sheet", ".class-panel", ".rooms-panel", ".roster-panel",
@@ -171,7 +131,13 @@ async def test_the_teachers_page_in_a_lesson_fits_a_phone(db_path: Path, languag
     30 to tick, fits too."""
     async with web_session(db_path, class_name="7B", language=language) as web:
         teacher = Teacher(web.server)
-        players = await a_lesson(web, teacher)
+        players = await a_lesson(
+            web.server.ws_url,
+            teacher,
+            CLASS,
+            tournament="Copa de Conecta Cuatro del viernes",
+            entrants=6,
+        )
         desk = await web.open(
             f"/teacher#token={teacher.token}", viewport=PHONES[0], locale=LOCALES[language]
         )
