@@ -123,14 +123,7 @@ def register(subparsers: Any) -> None:
         "moves a second with 500 rooms)",
     )
     relay.add_argument("--workers", type=int, default=2, help="load worker processes (default 2)")
-    relay.add_argument(
-        "--before",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="also measure the server of another checkout: DIR holds its boardroom/ folder "
-        "(server/, client/, shared/), run with PYTHONPATH=DIR",
-    )
+    add_before_option(relay, "the server")
     relay.set_defaults(handler=run_relay_bench)
     room = targets.add_parser(
         "room",
@@ -158,14 +151,7 @@ def register(subparsers: Any) -> None:
     )
     room.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     room.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
-    room.add_argument(
-        "--before",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="also measure the room of another checkout: DIR holds its boardroom/ folder "
-        "(server/, client/, shared/), run with PYTHONPATH=DIR",
-    )
+    add_before_option(room, "the room")
     room.set_defaults(handler=run_room_bench)
     cluster = targets.add_parser(
         "cluster",
@@ -233,6 +219,19 @@ def register(subparsers: Any) -> None:
         "--think", type=float, default=0.3, help="seconds before each bot move (default 0.3)"
     )
     faults.set_defaults(handler=run_faults_bench)
+
+
+def add_before_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--before DIR``: a benchmark also measures ``what`` of another checkout, in
+    the same runs (its sources under DIR/boardroom, run with PYTHONPATH=DIR)."""
+    parser.add_argument(
+        "--before",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help=f"also measure {what} of another checkout: DIR holds its boardroom/ folder "
+        "(server/, client/, shared/), run with PYTHONPATH=DIR",
+    )
 
 
 def run_analysis_bench(args: argparse.Namespace) -> int:

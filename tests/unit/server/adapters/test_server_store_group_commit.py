@@ -179,20 +179,6 @@ async def test_every_acknowledged_new_game_and_end_survives_a_sigkill(database: 
 # -- a game's last move and its end: one write ---------------------------------------------
 
 
-async def commits_during(store: GameStore, work: Awaitable[object]) -> int:
-    """How many transactions the SQLite file committed while ``work`` ran (its
-    connection's statements, traced on the store's own thread)."""
-    statements: list[str] = []
-    thread = store._handle  # the store's SQLite thread: where its one connection lives
-    assert thread is not None
-    await thread.call(lambda db: db.set_trace_callback(statements.append))
-    try:
-        await work
-    finally:
-        await thread.call(lambda db: db.set_trace_callback(None))
-    return sum(statement.strip().upper() == "COMMIT" for statement in statements)
-
-
 async def statements_during(store: GameStore, work: Awaitable[object]) -> list[str]:
     """The statements the store's SQLite connection ran while ``work`` ran (traced
     on the store's own thread), upper-cased."""
@@ -205,6 +191,11 @@ async def statements_during(store: GameStore, work: Awaitable[object]) -> list[s
     finally:
         await thread.call(lambda db: db.set_trace_callback(None))
     return [statement.strip().upper() for statement in statements]
+
+
+async def commits_during(store: GameStore, work: Awaitable[object]) -> int:
+    """How many transactions the SQLite file committed while ``work`` ran."""
+    return (await statements_during(store, work)).count("COMMIT")
 
 
 async def test_a_batch_of_moves_costs_one_statement_a_move(db_path: Path) -> None:
