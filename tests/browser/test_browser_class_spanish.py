@@ -19,10 +19,11 @@ import re
 from pathlib import Path
 
 from browser import WebPlayer, WebSession, web_session
-from classroom_helpers import Teacher
+from classroom_helpers import Teacher, a_lesson
 from playwright.async_api import Page, expect
 from test_browser_join_cards import pdf_pages
-from test_browser_teacher_layout import a_lesson, outside_their_panel, overflowing
+from test_browser_teacher_layout import CLASS as LESSON_CLASS
+from test_browser_teacher_layout import outside_their_panel, overflowing
 from test_browser_wall import (
     LOOK_AT_THE_PAGE,
     PAGE_SECONDS,
@@ -352,7 +353,13 @@ async def test_the_teachers_page_in_a_spanish_lesson_fits_the_projector(db_path:
     a tournament game waits for."""
     async with web_session(db_path, class_name="7B", language="es") as web:
         teacher = Teacher(web.server)
-        players = await a_lesson(web, teacher)
+        players = await a_lesson(
+            web.server.ws_url,
+            teacher,
+            LESSON_CLASS,
+            tournament="Friday Connect Four cup",
+            entrants=4,
+        )
         desk = await open_desk(web, teacher, locale="es-ES", heading="Clase 7B")
         page = desk.page
         await page.set_viewport_size(PROJECTORS[0])
