@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import msgspec
 
+from boardroom.server.core.room import Room, RoomOptions
 from boardroom.shared.games import Player, get_game
 from boardroom.shared.protocol.messages import Clock, RoomState, SeatInfo
 
@@ -35,3 +37,28 @@ def room_in_play(game: str = "tictactoe", moves: str = "", **fields: Any) -> Roo
     }
     state = RoomState(**{**base, **fields})
     return msgspec.json.decode(msgspec.json.encode(state), type=RoomState)
+
+
+TOURNAMENT_CODE = "T0URN1"
+T0 = 1_700_000_000.0
+
+
+def tournament_room(first: str | None, second: str | None, **options: Any) -> Room:
+    """A pure tournament room ``T0URN1`` of tic-tac-toe at ``T0``: private, its
+    seats reserved for the sessions ``first`` and ``second``, a seeded random
+    source; ``options`` add to its :class:`RoomOptions`. Nobody seated yet."""
+    return Room(
+        TOURNAMENT_CODE,
+        "tictactoe",
+        options=RoomOptions(
+            public=False,
+            join_code="JOINCODE",
+            watch_code="WATCHCOD",
+            tournament=True,
+            reserved_first=first,
+            reserved_second=second,
+            **options,
+        ),
+        rng=random.Random(1),
+        now=T0,
+    )

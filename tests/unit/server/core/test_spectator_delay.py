@@ -7,10 +7,10 @@ the join code), as the server's adapter marks them.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
+from room_states import tournament_room
 
 from boardroom.server.core.records import PlayerKind
 from boardroom.server.core.room import ClientId, Output, Room, RoomOptions
@@ -25,22 +25,7 @@ T0 = 1_700_000_000.0
 
 
 def delayed_room(delay: int = 2, **options: Any) -> Room:
-    room = Room(
-        "T0URN1",
-        "tictactoe",
-        options=RoomOptions(
-            public=False,
-            join_code="JOINCODE",
-            watch_code="WATCHCOD",
-            tournament=True,
-            reserved_first=ANN,
-            reserved_second=BOB,
-            spectator_delay=delay,
-            **options,
-        ),
-        rng=random.Random(1),
-        now=T0,
-    )
+    room = tournament_room(ANN, BOB, spectator_delay=delay, **options)
     room.seat(ANN, "ann", PlayerKind.HUMAN, now=T0)
     room.seat(BOB, "bob", PlayerKind.HUMAN, now=T0)
     room.watch(EVE, "eve", now=T0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from room_states import tournament_room
 
 from boardroom.server.core.records import PlayerKind
 from boardroom.server.core.room import ClientId, Output, Room, RoomOptions
@@ -30,21 +31,7 @@ LATE = 10.0
 def late_room(events: list[object] | None = None) -> Room:
     """The room, its game started, Eve late and the teacher live; ``events``
     gets what the seating persisted (the game's start)."""
-    room = Room(
-        "T0URN1",
-        "tictactoe",
-        options=RoomOptions(
-            public=False,
-            join_code="JOINCODE",
-            watch_code="WATCHCOD",
-            tournament=True,
-            reserved_first=ANN,
-            reserved_second=BOB,
-            spectator_delay_seconds=LATE,
-        ),
-        rng=random.Random(1),
-        now=T0,
-    )
+    room = tournament_room(ANN, BOB, spectator_delay_seconds=LATE)
     for client, name in ((ANN, "ann"), (BOB, "bob")):
         seated = room.seat(client, name, PlayerKind.HUMAN, now=T0)
         if events is not None:

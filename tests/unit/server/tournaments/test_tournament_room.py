@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from room_states import tournament_room as reserved_room
 
 from boardroom.server.core.records import PlayerKind, Termination
 from boardroom.server.core.room import ClientId, GameFinished, GameStarted, Room, RoomOptions
@@ -25,21 +26,7 @@ CODE = "T0URN1"
 
 
 def tournament_room(first: str | None = ANN, second: str | None = BOB, **options: Any) -> Room:
-    return Room(
-        CODE,
-        "tictactoe",
-        options=RoomOptions(
-            public=False,
-            join_code="JOINCODE",
-            watch_code="WATCHCOD",
-            tournament=True,
-            reserved_first=first,
-            reserved_second=second,
-            **options,
-        ),
-        rng=random.Random(1),
-        now=T0,
-    )
+    return reserved_room(first, second, **options)
 
 
 def error_of(output: Any, client: ClientId) -> Error:
